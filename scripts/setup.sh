@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# One command to prepare a fresh machine: system packages the tests need, then npm deps.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v redis-server >/dev/null 2>&1; then
+  echo "setup: installing redis-server (Debian package) for the Redis-backed test suites"
+  if [ "$(id -u)" = "0" ]; then SUDO=""; else SUDO="sudo"; fi
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq redis-server >/dev/null
+fi
+npm ci --no-audit --no-fund
