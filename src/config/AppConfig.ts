@@ -1,0 +1,42 @@
+import { Config, Context, Effect, Layer } from "effect"
+import * as path from "node:path"
+
+/** Process-wide settings, read once from the environment (see README "Configuration"). */
+export interface AppConfigShape {
+  readonly host: string
+  readonly port: number
+  /** Where the embedded backends keep their files. */
+  readonly dataDir: string
+  /** The site registry (credentials, campaigns). */
+  readonly sitesFile: string
+  /** Largest accepted request body, in bytes. */
+  readonly maxBodyBytes: number
+  /** Worker threads used for text embedding in the api process. */
+  readonly embedThreads: number
+}
+
+export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShape>() {
+  static readonly fromEnv = Layer.effect(
+    AppConfig,
+    Effect.gen(function*() {
+      const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault("./data"))
+      return {
+        host: yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+        port: yield* Config.integer("PORT").pipe(Config.withDefault(8080)),
+        dataDir: path.resolve(dataDir),
+        sitesFile: path.resolve(yield* Config.string("SITES_FILE").pipe(Config.withDefault("./config/sites.json"))),
+        maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(10 * 1024 * 1024)),
+        embedThreads: yield* Config.integer("EMBED_THREADS").pipe(Config.withDefault(2))
+      }
+    })
+  )
+
+  static readonly make = (overrides: Partial<AppConfigShape> & Pick<AppConfigShape, "dataDir" | "sitesFile">) =>
+    Layer.succeed(AppConfig, {
+      host: "127.0.0.1",
+      port: 0,
+      maxBodyBytes: 10 * 1024 * 1024,
+      embedThreads: 1,
+      ...overrides
+    })
+}

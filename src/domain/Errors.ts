@@ -1,0 +1,62 @@
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+/**
+ * Every failure the API can answer with. The HTTP status lives on the schema, so the
+ * mapping from error to response is declared once, here, and the OpenAPI document shows it.
+ */
+export class BadRequest extends Schema.TaggedError<BadRequest>()(
+  "BadRequest",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+
+export class Unauthorized extends Schema.TaggedError<Unauthorized>()(
+  "Unauthorized",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 401 })
+) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 403 })
+) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+
+export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()(
+  "ServiceUnavailable",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 503 })
+) {}
+
+/** Spec: "Product save or publish failure": message, data {site-id, product-id, data}, debug. */
+export class ProductSaveFailure extends Schema.TaggedError<ProductSaveFailure>()(
+  "ProductSaveFailure",
+  {
+    message: Schema.String,
+    data: Schema.Struct({
+      "site-id": Schema.Number,
+      "product-id": Schema.String,
+      data: Schema.Unknown
+    }),
+    debug: Schema.String
+  },
+  HttpApiSchema.annotations({ status: 500 })
+) {}
+
+/** Spec: "No image found for product on delete" and "Image delete failure". */
+export class ImageDeleteFailure extends Schema.TaggedError<ImageDeleteFailure>()(
+  "ImageDeleteFailure",
+  {
+    message: Schema.String,
+    data: Schema.Struct({ "site-id": Schema.Number, "image-id": Schema.String }),
+    debug: Schema.optional(Schema.String)
+  },
+  HttpApiSchema.annotations({ status: 404 })
+) {}

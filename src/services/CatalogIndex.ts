@@ -1,0 +1,138 @@
+import { Context, Data, type Effect } from "effect"
+
+/**
+ * The searchable, derived view of one site's catalog. Everything here can be rebuilt from
+ * the CatalogStore, so the index may lag behind acknowledged writes but never loses them.
+ *
+ * The shape follows what Qdrant offers so a Qdrant layer can implement it 1:1:
+ * named dense vectors ("text", "image"), a sparse lexical part, payload filters, facets,
+ * retrieve and scroll. Every call is scoped to one site (the tenant key).
+ */
+
+/** A filterable/facetable column value set of one product. Strings are normalised as stored. */
+export type PayloadValue = ReadonlyArray<string> | number | boolean | null
+
+export interface IndexDocument {
+  readonly siteId: number
+  readonly productId: string
+  /** Text fields for lexical retrieval; weights are the index's concern (see FieldWeights). */
+  readonly text: {
+    readonly title: string
+    readonly brand: string
+    readonly productType: string
+    readonly category: string
+    readonly description: string
+    readonly highlights: string
+    readonly details: string
+    /** Other searchable words: colour, material, pattern, gtin, mpn, image-derived labels. */
+    readonly extra: string
+  }
+  /**
+   * Filter/facet columns. Category columns hold text-form paths, each ancestor included
+   * ("A", "A > B", "A > B > C"), so a filter on a parent matches its descendants.
+   */
+  readonly payload: Readonly<Record<string, PayloadValue>>
+  readonly vectors: {
+    readonly text?: Float32Array | undefined
+    readonly image?: ReadonlyArray<Float32Array> | undefined
+  }
+}
+
+/** One condition of a filter: a set of accepted values, or a numeric interval [gte, lt). */
+export type Condition =
+  | { readonly column: string; readonly anyOf: ReadonlyArray<string> }
+  | { readonly column: string; readonly range: { readonly gte?: number | undefined; readonly lt?: number | undefined } }
+  | { readonly column: string; readonly equals: boolean }
+
+/** Conjunction of `must` conditions, none of the `mustNot` conditions. */
+export interface Filter {
+  readonly must: ReadonlyArray<Condition>
+  readonly mustNot: ReadonlyArray<Condition>
+}
+
+export const emptyFilter: Filter = { must: [], mustNot: [] }
+
+export interface SearchQuery {
+  readonly siteId: number
+  /** Free text for lexical retrieval (stemmed, typo tolerant). */
+  readonly text?: string | undefined
+  /** Dense query vectors; a query may carry several and the index fuses them. */
+  readonly textVector?: Float32Array | undefined
+  readonly imageVector?: Float32Array | undefined
+  readonly filter: Filter
+  readonly limit: number
+  /** Relative weight of each signal in the fused score (defaults chosen by the index). */
+  readonly weights?: { readonly lexical?: number; readonly text?: number; readonly image?: number } | undefined
+  /** Numeric column preference: products closer to `value` of `column` score higher. */
+  readonly near?: { readonly column: string; readonly value: number; readonly weight: number } | undefined
+  /** Per-product additive boosts (campaign boosts/pins). */
+  readonly boosts?: ReadonlyArray<{ readonly condition: Condition; readonly weight: number }> | undefined
+  /** Products never returned (e.g. the source product of a recommendation). */
+  readonly excludeIds?: ReadonlyArray<string> | undefined
+  /** Dense-only hits below this cosine similarity do not count as matches. */
+  readonly minSimilarity?: number | undefined
+}
+
+export interface SearchHit {
+  readonly productId: string
+  readonly score: number
+  readonly lexical: number
+  readonly text: number
+  readonly image: number
+}
+
+export interface FacetCount {
+  readonly value: string
+  readonly count: number
+}
+
+export interface NumericStats {
+  readonly min: number
+  readonly max: number
+  readonly count: number
+}
+
+export interface SearchResult {
+  readonly hits: ReadonlyArray<SearchHit>
+  /** Number of matching products (lexical matches plus dense hits above minSimilarity). */
+  readonly total: number
+}
+
+export class IndexError extends Data.TaggedError("IndexError")<{ readonly message: string; readonly cause?: unknown }> {}
+
+export interface CatalogIndexService {
+  readonly upsert: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>
+  readonly remove: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<void, IndexError>
+  readonly search: (query: SearchQuery) => Effect.Effect<SearchResult, IndexError>
+  /**
+   * The full set of matching product ids for `query` (no limit), used for facet counts.
+   * Same matching rule as `search`.
+   */
+  readonly matchIds: (query: Omit<SearchQuery, "limit">) => Effect.Effect<ReadonlyArray<string>, IndexError>
+  /** Value counts of string/boolean columns over a set of products (or the whole site). */
+  readonly facet: (
+    siteId: number,
+    column: string,
+    scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> },
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<FacetCount>, IndexError>
+  /** min/max/count of a numeric column over a scope. */
+  readonly numericStats: (
+    siteId: number,
+    column: string,
+    scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> }
+  ) => Effect.Effect<NumericStats | null, IndexError>
+  readonly retrieve: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<IndexDocument>, IndexError>
+  /** Pages through a site's documents matching `filter`, ordered by product id. */
+  readonly scroll: (
+    siteId: number,
+    filter: Filter,
+    limit: number,
+    after?: string
+  ) => Effect.Effect<{ readonly docs: ReadonlyArray<IndexDocument>; readonly next: string | null }, IndexError>
+  readonly count: (siteId: number, filter: Filter) => Effect.Effect<number, IndexError>
+  /** Durably persist whatever the backend buffers (called on shutdown). */
+  readonly flush: Effect.Effect<void, IndexError>
+}
+
+export class CatalogIndex extends Context.Tag("CatalogIndex")<CatalogIndex, CatalogIndexService>() {}
