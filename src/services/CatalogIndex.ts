@@ -9,8 +9,12 @@ import { Context, Data, type Effect } from "effect"
  * retrieve and scroll. Every call is scoped to one site (the tenant key).
  */
 
-/** A filterable/facetable column value set of one product. Strings are normalised as stored. */
-export type PayloadValue = ReadonlyArray<string> | number | boolean | null
+/**
+ * A filterable/facetable column value of one product: a single string (brand, availability),
+ * a set of strings (category paths, colours), a number or a boolean. Strings are normalised
+ * as stored.
+ */
+export type PayloadValue = string | ReadonlyArray<string> | number | boolean | null
 
 export interface IndexDocument {
   readonly siteId: number
@@ -122,6 +126,16 @@ export interface CatalogIndexService {
     column: string,
     scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> }
   ) => Effect.Effect<NumericStats | null, IndexError>
+  /**
+   * Counts of a numeric column per interval [edges[i], edges[i+1]) over a scope: the price
+   * facet's buckets. Returns edges.length - 1 counts.
+   */
+  readonly histogram: (
+    siteId: number,
+    column: string,
+    scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> },
+    edges: ReadonlyArray<number>
+  ) => Effect.Effect<ReadonlyArray<number>, IndexError>
   readonly retrieve: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<IndexDocument>, IndexError>
   /** Pages through a site's documents matching `filter`, ordered by product id. */
   readonly scroll: (

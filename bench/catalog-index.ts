@@ -1,0 +1,157 @@
+/**
+ * Embedded CatalogIndex at catalog scale: `npx tsx bench/catalog-index.ts [count]`.
+ * A seeded synthetic catalog (brands, A > B > C categories, colours, prices, titles from
+ * category and attribute words, Zipf-distributed descriptions) with random 512-d unit
+ * vectors; prints build throughput, query latency percentiles per query kind, and RSS.
+ */
+import { Effect } from "effect"
+import { CatalogIndex, emptyFilter, type Filter, type IndexDocument, type SearchQuery } from "../src/services/CatalogIndex.js"
+import { EmbeddedCatalogIndex } from "../src/services/catalog-index/EmbeddedCatalogIndex.js"
+
+const count = Number(process.argv[2] ?? 100_000)
+const DIM = 512
+
+let seed = 42
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)]
+/** Zipf-like: low indexes are far more frequent, as in real descriptions. */
+const zipf = <A>(items: ReadonlyArray<A>): A => items[Math.floor(items.length ** random()) - 1]
+
+const unitVector = (): Float32Array => {
+  const v = new Float32Array(DIM)
+  let norm = 0
+  for (let i = 0; i < DIM; i++) norm += (v[i] = random() - 0.5) ** 2
+  norm = Math.sqrt(norm)
+  for (let i = 0; i < DIM; i++) v[i] /= norm
+  return v
+}
+
+const syllables = ["ka", "lo", "mi", "ner", "tra", "vel", "son", "dor", "pex", "qui", "ra", "tek", "zu", "bel", "cor", "fin"]
+const coined = (parts: number) => Array.from({ length: parts }, () => pick(syllables)).join("")
+const nouns = `drill saw hammer sander grinder wrench ladder hose mower trimmer rake shovel planter kettle toaster blender
+  mixer skillet knife grater jacket shirt dress jeans sneaker boot scarf glove headphone speaker charger cable router
+  monitor keyboard mouse camera lamp rug curtain pillow blanket mattress tent backpack bottle bicycle helmet racket ball
+  puzzle doll robot kite`.split(/\s+/).filter(Boolean)
+const adjectives = `cordless wireless compact heavy-duty waterproof portable stainless organic slim classic vintage premium
+  ergonomic foldable rechargeable lightweight insulated adjustable digital smart`.split(/\s+/).filter(Boolean)
+const colours = ["black", "white", "red", "blue", "green", "grey", "yellow", "pink", "brown", "orange", "navy", "beige"]
+const brands = Array.from({ length: 150 }, () => coined(2))
+const vocabulary = [...`the and with for of a to in is high quality durable design easy use perfect home
+  everyday ideal gift material comfortable long lasting battery power performance warranty`.split(/\s+/).filter(Boolean),
+  ...nouns, ...adjectives, ...colours, ...Array.from({ length: 3000 }, () => coined(3))]
+const tops = ["Tools", "Garden", "Kitchen", "Fashion", "Electronics", "Home", "Sports", "Toys"]
+const leaves = tops.flatMap((top) =>
+  Array.from({ length: 6 }, () => coined(2)).flatMap((mid) =>
+    Array.from({ length: 5 }, () => ({ path: [top, mid, coined(2)], noun: pick(nouns) }))))
+
+const product = (i: number): IndexDocument => {
+  const leaf = pick(leaves)
+  const brand = pick(brands)
+  const colour = pick(colours)
+  const adjective = pick(adjectives)
+  const description = Array.from({ length: 30 + Math.floor(random() * 50) }, () => zipf(vocabulary)).join(" ")
+  const ancestors = leaf.path.map((_, depth) => leaf.path.slice(0, depth + 1).join(" > "))
+  return {
+    siteId: 1,
+    productId: `p${String(i).padStart(7, "0")}`,
+    text: {
+      title: `${brand} ${adjective} ${colour} ${leaf.noun} ${pick(["18v", "2x4", "xl", "500ml", "wi-fi", ""])}`,
+      brand,
+      productType: leaf.path.join(" "),
+      category: leaf.path.join(" "),
+      description,
+      highlights: `${adjective} ${leaf.noun}, ${pick(adjectives)} design`,
+      details: `colour ${colour} . material ${pick(["steel", "cotton", "plastic", "wood"])}`,
+      extra: colour
+    },
+    payload: { category: ancestors, brand, color: [colour], price: Math.round(random() * 50_000) / 100, in_stock: random() < 0.8 },
+    vectors: { text: unitVector() }
+  }
+}
+
+const typo = (word: string) => {
+  const at = 1 + Math.floor(random() * (word.length - 2))
+  return word.slice(0, at) + word.slice(at + 1)
+}
+const rss = () => `${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`
+const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+
+const timed = <A>(run: () => A): [A, number] => {
+  const start = performance.now()
+  const result = run()
+  return [result, performance.now() - start]
+}
+
+const report = (label: string, times: Array<number>, extra = "") => {
+  times.sort((a, b) => a - b)
+  const f = (ms: number) => ms.toFixed(1).padStart(6)
+  console.log(`${label.padEnd(34)} p50 ${f(percentile(times, 0.5))}  p95 ${f(percentile(times, 0.95))}  p99 ${f(percentile(times, 0.99))} ms ${extra}`)
+}
+
+const main = Effect.gen(function*() {
+  const index = yield* CatalogIndex
+  const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(effect)
+  console.log(`catalog of ${count} products, ${DIM}-d text vectors`)
+  let build = 0
+  for (let start = 0; start < count; start += 1000) {
+    const batch = Array.from({ length: Math.min(1000, count - start) }, (_, j) => product(start + j))
+    build += timed(() => run(index.upsert(batch)))[1]
+  }
+  console.log(`build: ${(build / 1000).toFixed(1)} s indexing time, ${Math.round(count / (build / 1000))} docs/s, RSS ${rss()}`)
+
+  const kinds: Record<string, () => Partial<SearchQuery>> = {
+    "1 word (leaf noun)": () => ({ text: pick(nouns) }),
+    "1 common word": () => ({ text: pick(["quality", "design", "home", "durable"]) }),
+    "3 words": () => ({ text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}` }),
+    "typo": () => ({ text: `${pick(adjectives)} ${typo(pick(nouns.filter((n) => n.length >= 6)))}` }),
+    "1 word + filters": () => ({ text: pick(nouns), filter: inTopAndPrice(pick(tops)) }),
+    "hybrid 3 words + vector": () => ({ text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}`, textVector: unitVector() }),
+    "hybrid common word + vector": () => ({ text: "quality", textVector: unitVector() }),
+    "hybrid + filters": () => ({ text: pick(nouns), textVector: unitVector(), filter: inTopAndPrice(pick(tops)) }),
+    "vector only": () => ({ textVector: unitVector(), minSimilarity: 0 }),
+    "vector + selective filter": () => ({ textVector: unitVector(), minSimilarity: 0, filter: brandFilter() })
+  }
+  for (const [label, make] of Object.entries(kinds)) {
+    const times: Array<number> = []
+    let total = 0
+    for (let i = 0; i < 200; i++) {
+      const query: SearchQuery = { siteId: 1, filter: emptyFilter, limit: 24, ...make() }
+      const [result, ms] = timed(() => run(index.search(query)))
+      if (i >= 10) times.push(ms)
+      total += result.total
+    }
+    report(label, times, `(avg total ${Math.round(total / 200)})`)
+  }
+
+  const facetTimes: Array<number> = []
+  let matched = 0
+  for (let i = 0; i < 50; i++) {
+    // Browsing a top category: about 1/8 of the catalog, 12.5k products at 100k.
+    const [, ms] = timed(() => {
+      const ids = run(index.matchIds({ siteId: 1, filter: must("category", pick(tops)) }))
+      matched += ids.length
+      for (const column of ["brand", "color", "category"]) run(index.facet(1, column, { productIds: ids }, 20))
+      run(index.numericStats(1, "price", { productIds: ids }))
+    })
+    facetTimes.push(ms)
+  }
+  report("matchIds + 3 facets + stats", facetTimes, `(avg ${Math.round(matched / 50)} matches)`)
+  const scopeTimes = Array.from({ length: 50 }, () =>
+    timed(() => run(index.facet(1, "brand", { filter: must("category", pick(tops)) }, 20)))[1])
+  report("facet over a 1/8 category filter", scopeTimes)
+  console.log(`RSS at end: ${rss()}`)
+})
+
+const must = (column: string, value: string): Filter => ({ must: [{ column, anyOf: [value] }], mustNot: [] })
+const inTopAndPrice = (top: string): Filter => ({
+  must: [{ column: "category", anyOf: [top] }, { column: "price", range: { gte: 50, lt: 300 } }, { column: "in_stock", equals: true }],
+  mustNot: []
+})
+const brandFilter = (): Filter => must("brand", pick(brands))
+
+Effect.runSync(main.pipe(Effect.provide(EmbeddedCatalogIndex.layer)))

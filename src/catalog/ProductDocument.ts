@@ -1,0 +1,96 @@
+import { categoryAncestors, parseCategoryPath } from "../domain/CategoryPath.js"
+import { parseHighlights, parseProductDetails, parseProductTypes, type ProductRecord } from "../domain/Product.js"
+import type { IndexDocument, PayloadValue } from "../services/CatalogIndex.js"
+import type { StoredProduct } from "../services/CatalogStore.js"
+
+/** Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C". */
+export const categoryColumns = ["category", "shopping_product_category", "product_type"] as const
+
+/** Plain string columns copied from the record as they are (filter values match exactly). */
+const stringColumns = [
+  "brand", "availability", "condition", "gender", "age_group", "size", "size_type", "size_system",
+  "material", "pattern", "item_group_id", "promotion_id", "energy_efficiency_class", "mpn",
+  "custom_label_0", "custom_label_1", "custom_label_2", "custom_label_3", "custom_label_4"
+] as const satisfies ReadonlyArray<keyof ProductRecord>
+
+const stripHtml = (s: string) => s.replace(/<[^>]*>/g, " ").replace(/&[a-z#0-9]+;/gi, " ").replace(/\s+/g, " ").trim()
+
+/** The price a shopper pays: the sale price when there is a lower one. */
+export const effectivePrice = (data: ProductRecord): number | null => {
+  const { price, sale_price } = data
+  if (sale_price != null && (price == null || sale_price < price)) return sale_price
+  return price ?? null
+}
+
+export const productCategories = (data: ProductRecord) => {
+  const shopping = data.shopping_product_category ? [parseCategoryPath(data.shopping_product_category)] : []
+  const types = data.product_type ? parseProductTypes(data.product_type).map(parseCategoryPath) : []
+  return { shopping, types }
+}
+
+/** Colours as lowercase names; "Red/Black" and "red, black" both give ["red", "black"]. */
+export const colorNames = (color: string | null | undefined): ReadonlyArray<string> =>
+  color ? color.split(/[/,]/).map((c) => c.trim().toLowerCase()).filter((c) => c.length > 0) : []
+
+export const toPayload = (data: ProductRecord): Record<string, PayloadValue> => {
+  const { shopping, types } = productCategories(data)
+  const shoppingPaths = shopping.flatMap(categoryAncestors)
+  const typePaths = types.flatMap(categoryAncestors)
+  const payload: Record<string, PayloadValue> = {
+    category: [...new Set([...shoppingPaths, ...typePaths])],
+    shopping_product_category: shoppingPaths,
+    product_type: [...new Set(typePaths)],
+    color: colorNames(data.color),
+    gtin: data.gtin ? data.gtin.split(",").map((g) => g.trim()).filter((g) => g.length > 0) : [],
+    price: effectivePrice(data),
+    list_price: data.price ?? null,
+    sale_price: data.sale_price ?? null,
+    multipack: data.multipack ?? null,
+    adult: data.adult ?? null,
+    is_bundle: data.is_bundle ?? null
+  }
+  for (const column of stringColumns) {
+    const value = data[column]
+    payload[column] = typeof value === "string" && value.trim().length > 0 ? value.trim() : null
+  }
+  return payload
+}
+
+const labelsText = (paths: ReadonlyArray<ReadonlyArray<string>>) => paths.map((p) => p.join(" ")).join(" . ")
+
+export const toText = (data: ProductRecord): IndexDocument["text"] => {
+  const { shopping, types } = productCategories(data)
+  return {
+    title: data.title ?? "",
+    brand: data.brand ?? "",
+    productType: labelsText(types),
+    category: labelsText(shopping),
+    description: data.description ? stripHtml(data.description) : "",
+    highlights: data.product_highlight ? parseHighlights(data.product_highlight).join(" . ") : "",
+    details: data.product_detail ? parseProductDetails(data.product_detail).map((d) => `${d.attribute} ${d.value}`).join(" . ") : "",
+    extra: [data.color, data.material, data.pattern, data.gender, data.age_group, data.size, data.mpn, data.gtin]
+      .filter((v): v is string => typeof v === "string" && v.length > 0)
+      .join(" ")
+  }
+}
+
+/**
+ * What the text embedding sees: the words that say what the product is. Long descriptions
+ * are cut because the model's cost grows with length while the head carries the meaning.
+ */
+export const embeddingText = (data: ProductRecord): string => {
+  const { shopping, types } = productCategories(data)
+  const leaf = [...shopping, ...types].map((p) => p[p.length - 1]).filter((l) => l !== undefined)
+  const description = data.description ? stripHtml(data.description).slice(0, 160) : ""
+  return [data.title, data.brand, [...new Set(leaf)].join(", "), description]
+    .filter((s): s is string => typeof s === "string" && s.length > 0)
+    .join(". ")
+}
+
+export const toIndexDocument = (product: StoredProduct, textVector: Float32Array | null): IndexDocument => ({
+  siteId: product.siteId,
+  productId: product.productId,
+  text: toText(product.data),
+  payload: toPayload(product.data),
+  vectors: { text: textVector ?? undefined }
+})

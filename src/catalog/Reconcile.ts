@@ -1,0 +1,35 @@
+import { Effect } from "effect"
+import { CatalogIndex } from "../services/CatalogIndex.js"
+import { CatalogStore } from "../services/CatalogStore.js"
+import { JobQueue } from "../services/JobQueue.js"
+import { Suggester } from "../services/Suggester.js"
+import { suggestSource } from "./ProductIndexer.js"
+import { toIndexDocument } from "./ProductDocument.js"
+
+/** Queues every product whose derived data is missing or older than its record. */
+export const reconcile = Effect.gen(function*() {
+  const store = yield* CatalogStore
+  const queue = yield* JobQueue
+  const stale = yield* store.stale(1_000_000)
+  if (stale.length > 0) {
+    yield* queue.enqueue(stale.map((k) => ({ _tag: "IndexProduct" as const, siteId: k.siteId, productId: k.productId })))
+  }
+  return stale.length
+})
+
+/**
+ * Startup of the embedded topology: the in-memory index is rebuilt from the vectors the
+ * store kept (no model calls), then whatever was acknowledged but not indexed is queued.
+ */
+export const restoreIndex = Effect.gen(function*() {
+  const store = yield* CatalogStore
+  const index = yield* CatalogIndex
+  const suggester = yield* Suggester
+  const restored = yield* store.forEachIndexed(1000, (page) =>
+    Effect.gen(function*() {
+      yield* index.upsert(page.map(({ derived, product }) => toIndexDocument(product, derived.textVector)))
+      for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))
+    }))
+  const queued = yield* reconcile
+  return { restored, queued }
+})

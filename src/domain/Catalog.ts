@@ -1,0 +1,43 @@
+import { Schema } from "effect"
+import { maxChars, optionalField, ProductImages, ProductRecord } from "./Product.js"
+
+/** The {product-id} path parameter: it must survive a round trip through a URL path segment. */
+export const ProductId = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  maxChars(200),
+  Schema.filter((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: () => "must not contain control characters" }),
+  Schema.filter((s) => !s.includes("/"), { message: () => "must not contain \"/\"" })
+).annotations({ identifier: "ProductId" })
+export type ProductId = typeof ProductId.Type
+
+/**
+ * PUT /product/{product-id}. `images` omitted keeps the stored images unchanged (an update of
+ * the record alone); `images: []` removes them all; a list replaces them.
+ */
+export const SetProductBody = Schema.Struct({
+  data: ProductRecord,
+  images: optionalField(ProductImages)
+}).annotations({ identifier: "SetProductBody" })
+export type SetProductBody = typeof SetProductBody.Type
+
+export const SiteId = Schema.Int
+
+export const SetProductResponse = Schema.Struct({
+  message: Schema.String,
+  data: Schema.Struct({
+    "site-id": SiteId,
+    "product-id": Schema.String,
+    data: ProductRecord
+  })
+}).annotations({ identifier: "SetProductResponse" })
+export type SetProductResponse = typeof SetProductResponse.Type
+
+export const DeleteProductResponse = Schema.Struct({
+  message: Schema.String,
+  data: Schema.Struct({
+    "site-id": SiteId,
+    "product-id": Schema.String,
+    "image-ids": Schema.Array(Schema.String)
+  })
+}).annotations({ identifier: "DeleteProductResponse" })
+export type DeleteProductResponse = typeof DeleteProductResponse.Type

@@ -1,0 +1,67 @@
+import { Schema } from "effect"
+import { EncodedCategoryPathList } from "./CategoryPath.js"
+import { EnergyClass, nullable, oneOf, optionalField, orNull } from "./Product.js"
+
+/** An absolute URI of any scheme (the spec's "uri" format). */
+export const Uri = Schema.String.pipe(
+  Schema.filter((s) => URL.canParse(s), { message: () => "must be an absolute URI" })
+).annotations({ jsonSchema: { type: "string", format: "uri" } })
+
+export const EntityImage = Schema.Struct({
+  original: Uri,
+  thumbnail: orNull(Uri)
+})
+export type EntityImage = typeof EntityImage.Type
+
+const BasePriceAmount = Schema.Struct({
+  price: nullable(Schema.Number),
+  quantity: optionalField(Schema.Number),
+  measure: optionalField(Schema.String)
+})
+
+/** Price per standardized unit of measurement (e.g. per 1 kg). */
+export const BasePrice = Schema.Struct({
+  actual: optionalField(BasePriceAmount),
+  sale: optionalField(BasePriceAmount)
+})
+export type BasePrice = typeof BasePrice.Type
+
+export const EnergyCertification = Schema.Struct({
+  certificationClass: nullable(EnergyClass),
+  classIconUrls: optionalField(Schema.Struct({ left: Uri, right: Uri })),
+  classRange: optionalField(Schema.Struct({ min: nullable(EnergyClass), max: nullable(EnergyClass) })),
+  classLabelUrl: optionalField(Uri),
+  classDataSheetUrl: optionalField(Uri)
+})
+export type EnergyCertification = typeof EnergyCertification.Type
+
+/**
+ * A product-like record returned by searches and recommendations. Only what the spec marks
+ * required is required. `productType` holds the product_type paths: text on the type side,
+ * Base64-URL encoded paths joined by "," on the wire.
+ */
+export const ResultEntity = Schema.Struct({
+  kind: optionalField(oneOf("product", "content")),
+  entityType: optionalField(oneOf("product", "content", "list")),
+  groupId: nullable(Schema.String),
+  productId: optionalField(Schema.String),
+  title: optionalField(Schema.String),
+  deeplink: nullable(Uri),
+  brand: nullable(Schema.String),
+  productType: nullable(EncodedCategoryPathList),
+  image: optionalField(EntityImage),
+  images: optionalField(Schema.Array(EntityImage)),
+  price: optionalField(Schema.Struct({ actual: nullable(Schema.Number), sale: nullable(Schema.Number) })),
+  basePrice: optionalField(BasePrice),
+  energyEfficiencyClass: nullable(EnergyClass),
+  minEnergyEfficiencyClass: nullable(EnergyClass),
+  maxEnergyEfficiencyClass: nullable(EnergyClass),
+  energyCertifications: optionalField(Schema.Array(EnergyCertification)),
+  custom_label_0: nullable(Schema.String),
+  custom_label_1: nullable(Schema.String),
+  custom_label_2: nullable(Schema.String),
+  custom_label_3: nullable(Schema.String),
+  custom_label_4: nullable(Schema.String)
+}).annotations({ identifier: "ResultEntity" })
+export type ResultEntity = typeof ResultEntity.Type
+export type ResultEntityEncoded = typeof ResultEntity.Encoded

@@ -1,0 +1,53 @@
+import { Schema } from "effect"
+import { DynamicFilters, StaticFilters } from "./Filters.js"
+import { Interactions } from "./Interactions.js"
+import { maxChars, optionalField } from "./Product.js"
+import { ResultEntity } from "./ResultEntity.js"
+import { Stream } from "./Stream.js"
+
+/** Chosen by the client; a repeated id lets a visual search reuse the image stored for it. */
+export const RequestId = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  maxChars(200)
+)
+
+/** The campaign's own result count caps this further at run time. */
+export const ResultsCount = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 1000, {
+    message: () => "must be an integer from 1 to 1000"
+  })
+)
+
+export const CampaignId = Schema.Number.pipe(
+  Schema.filter((n) => Number.isSafeInteger(n), { message: () => "must be an integer campaign id" })
+)
+
+export const TextQuery = Schema.String.pipe(
+  Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
+  maxChars(500)
+)
+
+export const TextSearchRequest = Schema.Struct({
+  requestId: optionalField(RequestId),
+  query: TextQuery,
+  resultsCount: optionalField(ResultsCount),
+  campaign: optionalField(CampaignId),
+  staticFilters: optionalField(StaticFilters),
+  dynamicFilters: optionalField(DynamicFilters)
+}).annotations({ identifier: "TextSearchRequest" })
+export type TextSearchRequest = typeof TextSearchRequest.Type
+
+/** The answer of text and visual search. */
+export const SearchResponse = Schema.Struct({
+  requestId: optionalField(Schema.String),
+  data: Schema.Struct({
+    products: Schema.Array(ResultEntity),
+    interactions: optionalField(Interactions)
+  }),
+  interactions: optionalField(Interactions),
+  stream: optionalField(Stream)
+}).annotations({ identifier: "SearchResponse" })
+export type SearchResponse = typeof SearchResponse.Type
+
+export const TextSearchResponse = SearchResponse
+export type TextSearchResponse = SearchResponse

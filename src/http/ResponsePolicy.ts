@@ -1,0 +1,60 @@
+import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { WWW_AUTHENTICATE } from "../services/Auth.js"
+
+interface DecodeIssue {
+  readonly path: ReadonlyArray<string | number>
+  readonly message: string
+}
+
+/** "data.brand: must be at most 70 characters": the field path first, then the rule it broke. */
+export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string =>
+  issues
+    .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ")
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(body, { status, headers })
+
+/**
+ * The rules every response follows, applied once for all routes:
+ * a request id on every response and log line, the WWW-Authenticate header on 401,
+ * 413 for bodies over the limit, and a plain `message` naming field and rule for schema errors.
+ */
+export const responsePolicy = (maxBodyBytes: number) =>
+  HttpLayerRouter.middleware((httpEffect) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const requestId = request.headers["x-request-id"] ?? randomUUID()
+      const length = Number(request.headers["content-length"] ?? "0")
+      if (length > maxBodyBytes) {
+        return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
+      }
+      const response = yield* httpEffect.pipe(
+        HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
+        Effect.annotateLogs({ requestId })
+      )
+      return yield* finalize(response).pipe(Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)))
+    }), { global: true })
+
+const finalize = (response: HttpServerResponse.HttpServerResponse) =>
+  Effect.sync(() => {
+    if (response.status === 401) return HttpServerResponse.setHeader(response, "www-authenticate", WWW_AUTHENTICATE)
+    if (response.status === 400 && response.body._tag === "Uint8Array") {
+      const body = safeParse(new TextDecoder().decode(response.body.body))
+      if (body?._tag === "HttpApiDecodeError" && Array.isArray(body.issues)) {
+        return json(400, { message: describeIssues(body.issues as ReadonlyArray<DecodeIssue>), issues: body.issues })
+      }
+    }
+    return response
+  })
+
+const safeParse = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}

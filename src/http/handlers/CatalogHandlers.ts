@@ -1,0 +1,59 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect, Option } from "effect"
+import { ImageDeleteFailure, ProductSaveFailure } from "../../domain/Errors.js"
+import { requireScope } from "../../services/Auth.js"
+import { CatalogStore } from "../../services/CatalogStore.js"
+import { JobQueue } from "../../services/JobQueue.js"
+import { CommerceApi } from "../Api.js"
+import { CurrentPrincipal } from "../Authentication.js"
+import { orUnavailable } from "../InternalErrors.js"
+
+/** The record is the truth: a queue hiccup after a durable write is healed by the reconcile pass. */
+const enqueueOrLog = (job: Parameters<JobQueue["Type"]["enqueue"]>[0][number]) =>
+  Effect.flatMap(JobQueue, (q) => q.enqueue([job])).pipe(
+    Effect.catchAll((e) => Effect.logWarning("could not enqueue; reconcile will pick the product up", e))
+  )
+
+export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (handlers) =>
+  handlers
+    .handle("putProduct", ({ path, payload }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        yield* requireScope(principal, "site")
+        const store = yield* CatalogStore
+        const { siteId } = principal
+        const { product, created } = yield* store.put(siteId, path.productId, payload.data, payload.images).pipe(
+          Effect.mapError((e) =>
+            new ProductSaveFailure({
+              message: "the product could not be saved",
+              data: { "site-id": siteId, "product-id": path.productId, data: payload.data },
+              debug: e.message
+            })
+          )
+        )
+        yield* enqueueOrLog({ _tag: "IndexProduct", siteId, productId: path.productId })
+        return {
+          message: created ? "product created" : "product updated",
+          data: { "site-id": siteId, "product-id": path.productId, data: product.data }
+        }
+      }))
+    .handle("deleteProduct", ({ path }) =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        yield* requireScope(principal, "site")
+        const store = yield* CatalogStore
+        const { siteId } = principal
+        const removed = yield* orUnavailable(store.remove(siteId, path.productId))
+        if (Option.isNone(removed)) {
+          return yield* new ImageDeleteFailure({
+            message: `no product "${path.productId}" and no image of it found`,
+            data: { "site-id": siteId, "image-id": "" }
+          })
+        }
+        yield* enqueueOrLog({ _tag: "RemoveProduct", siteId, productId: path.productId })
+        return {
+          message: "product deleted",
+          data: { "site-id": siteId, "product-id": path.productId, "image-ids": removed.value.images.map((i) => i.id) }
+        }
+      }))
+)

@@ -1,0 +1,19 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { autoSuggest } from "../../search/AutoSuggest.js"
+import { crossSelling, similarProducts } from "../../search/Recommendations.js"
+import { textSearch } from "../../search/TextSearch.js"
+import { CommerceApi } from "../Api.js"
+import { CurrentPrincipal } from "../Authentication.js"
+import { orUnavailable } from "../InternalErrors.js"
+
+export const SearchHandlers = HttpApiBuilder.group(CommerceApi, "search", (handlers) =>
+  handlers
+    .handle("textSearch", ({ payload }) =>
+      Effect.flatMap(CurrentPrincipal, (p) => textSearch(p.siteId, payload)).pipe(orUnavailable))
+    .handle("similarProducts", ({ payload }) =>
+      Effect.flatMap(CurrentPrincipal, (p) => similarProducts(p.siteId, payload)).pipe(orUnavailable))
+    .handle("crossSelling", ({ payload }) =>
+      Effect.flatMap(CurrentPrincipal, (p) => crossSelling(p.siteId, payload)).pipe(orUnavailable))
+    .handle("autoSuggest", ({ payload }) =>
+      Effect.flatMap(CurrentPrincipal, (p) => autoSuggest(p.siteId, payload.query)).pipe(orUnavailable)))

@@ -1,0 +1,132 @@
+import { Effect } from "effect"
+import { findColumn } from "../catalog/Columns.js"
+import { encodeCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
+import { CatalogIndex, type Condition, type Filter, type SearchQuery } from "../services/CatalogIndex.js"
+
+export interface FacetValueOut {
+  readonly value: ReadonlyArray<string> | string | { readonly start?: number; readonly end?: number }
+  readonly label: string
+  readonly active: boolean
+  readonly selected: boolean
+  /** Matching products with this value; used to pick refinements, not part of the wire shape. */
+  readonly count: number
+}
+export interface FacetOut {
+  readonly type: "categorical" | "interval"
+  readonly column: string
+  readonly label: string
+  readonly isPrimary: boolean
+  readonly values: ReadonlyArray<FacetValueOut>
+}
+
+/** Columns offered as dynamic filters, in display order; the first three are primary. */
+const facetColumns = ["category", "brand", "price", "color", "availability", "gender", "age_group", "size", "material", "pattern", "condition"]
+const primary = new Set(["category", "brand", "price"])
+const MAX_VALUES = 20
+
+type Scope = { readonly productIds: ReadonlyArray<string> }
+
+const sameColumn = (column: string) => (c: Condition) => c.column === column
+
+/** Interval bounds that read well: steps of 1, 2, 2.5 or 5 times a power of ten. */
+export const niceEdges = (min: number, max: number, buckets = 5): ReadonlyArray<number> => {
+  if (!(max > min)) return [min, min + 1]
+  const raw = (max - min) / buckets
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw
+  const edges: Array<number> = []
+  for (let e = Math.floor(min / step) * step; e <= max; e += step) edges.push(Math.round(e * 100) / 100)
+  edges.push(Math.round((edges[edges.length - 1] + step) * 100) / 100)
+  return edges
+}
+
+const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>, selected: ReadonlyArray<string>): Array<FacetValueOut> => {
+  const byPath = new Map(counts.map((c) => [c.value, c.count]))
+  const depthOf = (p: string) => parseCategoryPath(p).length
+  const childrenOf = (parent: string | null) =>
+    counts.filter((c) => parent === null ? depthOf(c.value) === 1 : c.value.startsWith(parent + " > ") && depthOf(c.value) === depthOf(parent) + 1)
+  let parent: string | null = selected.length > 0 ? selected[selected.length - 1] : null
+  let children = childrenOf(parent)
+  // A single branch says nothing to the shopper: descend until the tree actually branches.
+  for (let guard = 0; parent === null && children.length === 1 && guard < 4; guard++) {
+    const only = children[0].value
+    const deeper = childrenOf(only)
+    if (deeper.length === 0) break
+    children = deeper
+    if (deeper.length > 1) break
+  }
+  const out: Array<FacetValueOut> = selected.map((p) => ({
+    value: [encodeCategoryPath(p)],
+    label: parseCategoryPath(p).at(-1) ?? "root",
+    active: (byPath.get(p) ?? 0) > 0,
+    selected: true,
+    count: byPath.get(p) ?? 0
+  }))
+  for (const c of children.slice(0, MAX_VALUES)) {
+    if (selected.includes(c.value)) continue
+    out.push({ value: [encodeCategoryPath(c.value)], label: parseCategoryPath(c.value).at(-1) ?? c.value, active: c.count > 0, selected: false, count: c.count })
+  }
+  return out
+}
+
+/**
+ * interactions.dynamicFilters for a result set. Each column's counts ignore that column's own
+ * selection (so a shopper can widen a choice), but honour every other filter.
+ */
+export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: ReadonlyArray<Condition>) =>
+  Effect.gen(function*() {
+    const index = yield* CatalogIndex
+    const base: Filter = query.filter
+    const scopes = new Map<string, Scope>()
+    const scopeFor = (column: string) =>
+      Effect.gen(function*() {
+        const own = dynamic.filter(sameColumn(column))
+        const key = own.length === 0 ? "" : column
+        const cached = scopes.get(key)
+        if (cached) return cached
+        const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
+        const scope = { productIds: yield* index.matchIds({ ...query, filter }) }
+        scopes.set(key, scope)
+        return scope
+      })
+
+    const facets: Array<FacetOut> = []
+    for (const column of facetColumns) {
+      const def = findColumn(column)!
+      const scope = yield* scopeFor(column)
+      if (scope.productIds.length === 0) continue
+      const own = dynamic.filter(sameColumn(column))
+      if (def.kind === "number") {
+        const stats = yield* index.numericStats(query.siteId, column, scope)
+        if (stats === null || stats.count === 0 || stats.min === stats.max) continue
+        const edges = niceEdges(stats.min, stats.max)
+        const counts = yield* index.histogram(query.siteId, column, scope, edges)
+        const chosen = own.flatMap((c) => ("range" in c ? [c.range] : []))
+        const values: Array<FacetValueOut> = []
+        for (let i = 0; i + 1 < edges.length; i++) {
+          if (counts[i] === 0) continue
+          const selected = chosen.some((r) => r.gte === edges[i] && r.lt === edges[i + 1])
+          values.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: counts[i] })
+        }
+        for (const r of chosen) {
+          if (values.some((v) => v.selected)) break
+          values.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
+        }
+        facets.push({ type: "interval", column, label: def.label, isPrimary: primary.has(column), values })
+        continue
+      }
+      const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
+      const counts = yield* index.facet(query.siteId, column, scope, column === "category" ? 10_000 : MAX_VALUES)
+      if (counts.length === 0) continue
+      const values = column === "category"
+        ? categoryValues(counts, selected)
+        : [
+          ...selected.filter((s) => !counts.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
+          ...counts.map((c) => ({ value: c.value, label: c.value, active: c.count > 0, selected: selected.includes(c.value), count: c.count }))
+        ]
+      // A column with one value and nothing chosen cannot narrow anything.
+      if (values.length < 2 && selected.length === 0) continue
+      facets.push({ type: "categorical", column, label: def.label, isPrimary: primary.has(column), values })
+    }
+    return facets
+  })

@@ -1,0 +1,18 @@
+import { Effect, Option } from "effect"
+import { NotFound } from "../domain/Errors.js"
+import { CatalogStore } from "../services/CatalogStore.js"
+import { toResultEntity } from "./ResultEntities.js"
+
+/** Result entities for ids in ranking order, read from the record of truth (never stale). */
+export const loadEntities = (siteId: number, ids: ReadonlyArray<string>) =>
+  Effect.flatMap(CatalogStore, (store) => store.getMany(siteId, ids)).pipe(
+    Effect.map((products) => products.map(toResultEntity))
+  )
+
+export const requireProduct = (siteId: number, productId: string) =>
+  Effect.flatMap(CatalogStore, (store) => store.get(siteId, productId)).pipe(
+    Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new NotFound({ message: `product "${productId}" not found` })),
+      onSome: Effect.succeed
+    }))
+  )

@@ -1,0 +1,185 @@
+import { Effect } from "effect"
+import { colorNames, effectivePrice, embeddingText, productCategories } from "../catalog/ProductDocument.js"
+import { categoryAncestors, encodeCategoryPath, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
+import { campaignResultsCount, type Campaign } from "../domain/Site.js"
+import { CatalogIndex, type Condition, type Filter, type SearchQuery } from "../services/CatalogIndex.js"
+import type { StoredProduct } from "../services/CatalogStore.js"
+import { SiteRegistry } from "../services/SiteRegistry.js"
+import { TextEmbedder } from "../services/TextEmbedder.js"
+import { campaignBoosts } from "./Campaigns.js"
+import { computeFacets } from "./Facets.js"
+import { loadEntities, requireProduct } from "./Products.js"
+import { toResultEntity } from "./ResultEntities.js"
+import { buildFilter, type DynamicIn } from "./Scope.js"
+
+export interface RecommendationInput {
+  readonly requestId?: string | undefined
+  readonly productId: string
+  readonly resultsCount?: number | undefined
+  readonly campaigns?: ReadonlyArray<number> | undefined
+  readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
+  readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
+}
+
+export interface SimilarInput extends RecommendationInput {
+  /** Text-form category paths (decoded at the edge) and a price level to prefer. */
+  readonly substitutions?: { readonly category?: ReadonlyArray<string> | undefined; readonly price?: number | undefined } | undefined
+}
+
+/** With several campaigns the first one sets count, scope and boosts (the rest are accepted for compatibility). */
+const resolveCampaign = (siteId: number, campaigns: ReadonlyArray<number> | undefined) =>
+  Effect.flatMap(SiteRegistry, (r) => r.campaign(siteId, campaigns?.[0]))
+
+/** The source product's text vector: from the index when indexed, else computed now. */
+const sourceVector = (source: StoredProduct) =>
+  Effect.gen(function*() {
+    const index = yield* CatalogIndex
+    const [doc] = yield* index.retrieve(source.siteId, [source.productId])
+    if (doc?.vectors.text) return doc.vectors.text
+    const embedder = yield* TextEmbedder
+    const [vector] = yield* embedder.embed([embeddingText(source.data)])
+    return vector
+  })
+
+const leafPaths = (source: StoredProduct) => {
+  const { shopping, types } = productCategories(source.data)
+  return [...new Set([...shopping, ...types].filter((p) => p.length > 0).map(formatCategoryPath))]
+}
+
+const scope = (siteId: number, campaign: Campaign, input: RecommendationInput, extra: Filter) =>
+  Effect.gen(function*() {
+    const built = yield* buildFilter({ campaign: campaign.staticFilters, staticFilters: input.staticFilters, dynamicFilters: input.dynamicFilters })
+    const filter: Filter = { must: [...built.filter.must, ...extra.must], mustNot: [...built.filter.mustNot, ...extra.mustNot] }
+    return { filter, dynamic: built.dynamic }
+  })
+
+const run = (query: SearchQuery, dynamic: ReadonlyArray<Condition>, perCategory?: number) =>
+  Effect.gen(function*() {
+    const index = yield* CatalogIndex
+    const wide = yield* index.search(perCategory ? { ...query, limit: query.limit * 4 } : query)
+    let ids = wide.hits.map((h) => h.productId)
+    if (perCategory) ids = yield* diversify(query.siteId, ids, perCategory, query.limit)
+    const { limit: _limit, ...facetQuery } = query
+    const facets = yield* computeFacets(facetQuery, dynamic)
+    return { products: yield* loadEntities(query.siteId, ids.slice(0, query.limit)), interactions: { dynamicFilters: facets } }
+  })
+
+/** At most `perCategory` products of one leaf category, so complements span several kinds. */
+const diversify = (siteId: number, ids: ReadonlyArray<string>, perCategory: number, limit: number) =>
+  Effect.gen(function*() {
+    const docs = yield* Effect.flatMap(CatalogIndex, (i) => i.retrieve(siteId, ids))
+    const leafOf = new Map(docs.map((d) => {
+      const cats = (d.payload["category"] as ReadonlyArray<string> | null) ?? []
+      return [d.productId, cats.reduce((a, b) => (b.length > a.length ? b : a), "")] as const
+    }))
+    const taken = new Map<string, number>()
+    const out: Array<string> = []
+    for (const id of ids) {
+      const leaf = leafOf.get(id) ?? ""
+      const n = taken.get(leaf) ?? 0
+      if (n >= perCategory) continue
+      taken.set(leaf, n + 1)
+      out.push(id)
+      if (out.length >= limit) break
+    }
+    return out
+  })
+
+/**
+ * Similar products: the same kind of product, close in text embedding and attributes. The
+ * source's leaf categories (or the substituted ones, which then become a hard scope) are
+ * boosted, brand and colour matches count a little, and the price level is preferred.
+ */
+export const similarProducts = (siteId: number, input: SimilarInput) =>
+  Effect.gen(function*() {
+    const source = yield* requireProduct(siteId, input.productId)
+    const campaign = yield* resolveCampaign(siteId, input.campaigns)
+    const limit = campaignResultsCount(campaign, input.resultsCount)
+    const substituted = input.substitutions?.category
+    const categories = substituted && substituted.length > 0 ? substituted : leafPaths(source)
+    const { filter, dynamic } = yield* scope(siteId, campaign, input, {
+      must: substituted && substituted.length > 0 ? [{ column: "category", anyOf: substituted }] : [],
+      mustNot: []
+    })
+    const price = input.substitutions?.price ?? effectivePrice(source.data)
+    const parents = categories.flatMap((c) => categoryAncestors(parseCategoryPath(c)).slice(0, -1))
+    const boosts = [
+      ...(yield* campaignBoosts(campaign)),
+      ...(categories.length > 0 ? [{ condition: { column: "category", anyOf: categories }, weight: 0.6 }] : []),
+      ...(parents.length > 0 ? [{ condition: { column: "category", anyOf: parents }, weight: 0.2 }] : []),
+      ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.1 }] : []),
+      ...(colorNames(source.data.color).length > 0 ? [{ condition: { column: "color", anyOf: colorNames(source.data.color) }, weight: 0.1 }] : [])
+    ]
+    const result = yield* run({
+      siteId,
+      text: source.data.title ?? undefined,
+      textVector: yield* sourceVector(source),
+      filter,
+      limit,
+      boosts,
+      excludeIds: [source.productId],
+      weights: { lexical: 0.3, text: 1 },
+      ...(price != null && price > 0 ? { near: { column: "price", value: price, weight: input.substitutions?.price !== undefined ? 0.6 : 0.2 } } : {})
+    }, dynamic)
+    const substitutions = [
+      ...(substituted && substituted.length > 0
+        ? [{ column: "category", value: { value: substituted.map(encodeCategoryPath), label: substituted.map((s) => parseCategoryPath(s).at(-1) ?? "root").join(", ") } }]
+        : []),
+      ...(input.substitutions?.price !== undefined
+        ? [{ column: "price", value: { value: [String(input.substitutions.price)], label: `Price near ${input.substitutions.price}` } }]
+        : [])
+    ]
+    return {
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+      data: { sourceProduct: toResultEntity(source), products: result.products },
+      interactions: result.interactions,
+      substitutions
+    }
+  })
+
+/**
+ * Cross-selling: complements, never from the source's leaf category or item group.
+ * A campaign's crossSell pairs (source category → complement categories) scope the result when
+ * one matches; otherwise candidates come from the rest of the catalog, preferring the source's
+ * top-level department, its brand and its style (text-embedding closeness), with at most two
+ * products per leaf category so the list spans several kinds of complement.
+ */
+export const crossSelling = (siteId: number, input: RecommendationInput) =>
+  Effect.gen(function*() {
+    const source = yield* requireProduct(siteId, input.productId)
+    const campaign = yield* resolveCampaign(siteId, input.campaigns)
+    const limit = campaignResultsCount(campaign, input.resultsCount)
+    const leaves = leafPaths(source)
+    const pairs = (campaign.crossSell ?? []).filter((p) =>
+      leaves.some((leaf) => leaf === p.from || leaf.startsWith(p.from + " > ")))
+    const targets = pairs.flatMap((p) => p.to.map((t) => formatCategoryPath(parseCategoryPath(t))))
+    const mustNot: Array<Condition> = [
+      ...(leaves.length > 0 ? [{ column: "category", anyOf: leaves }] : []),
+      ...(source.data.item_group_id ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }] : [])
+    ]
+    const { filter, dynamic } = yield* scope(siteId, campaign, input, {
+      must: targets.length > 0 ? [{ column: "category", anyOf: targets }] : [],
+      mustNot
+    })
+    const departments = leaves.map((l) => parseCategoryPath(l)[0]).filter((d): d is string => d !== undefined)
+    const boosts = [
+      ...(yield* campaignBoosts(campaign)),
+      ...(departments.length > 0 ? [{ condition: { column: "category", anyOf: departments }, weight: 0.3 }] : []),
+      ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.15 }] : [])
+    ]
+    const result = yield* run({
+      siteId,
+      textVector: yield* sourceVector(source),
+      filter,
+      limit,
+      boosts,
+      excludeIds: [source.productId],
+      weights: { lexical: 0, text: 1 },
+      minSimilarity: -1
+    }, dynamic, 2)
+    return {
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+      data: { sourceProduct: toResultEntity(source), products: result.products },
+      interactions: result.interactions
+    }
+  })

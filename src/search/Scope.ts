@@ -1,0 +1,90 @@
+import { Effect, Either } from "effect"
+import { findColumn, columnNames } from "../catalog/Columns.js"
+import { decodeCategoryPath } from "../domain/CategoryPath.js"
+import { BadRequest } from "../domain/Errors.js"
+import { parseColorPath } from "../domain/Filters.js"
+import type { Condition, Filter } from "../services/CatalogIndex.js"
+
+interface ClauseIn {
+  readonly column: string
+  readonly values: ReadonlyArray<string>
+}
+interface StaticIn {
+  readonly included?: ReadonlyArray<ClauseIn> | undefined
+  readonly excluded?: ReadonlyArray<ClauseIn> | undefined
+}
+export interface DynamicIn {
+  readonly column: string
+  readonly values: ReadonlyArray<string> | { readonly start?: number | undefined; readonly end?: number | undefined }
+}
+
+const fail = (field: string, rule: string) => new BadRequest({ message: `${field}: ${rule}` })
+
+/** Turns one column's wire values into the index's form (decoded paths, lowercase colours, booleans). */
+export const columnCondition = (field: string, column: string, values: ReadonlyArray<string>): Effect.Effect<Condition, BadRequest> =>
+  Effect.gen(function*() {
+    const def = findColumn(column)
+    if (def === undefined) {
+      return yield* fail(`${field}.column`, `unknown column "${column}"; known columns: ${columnNames.join(", ")}`)
+    }
+    switch (def.kind) {
+      case "category": {
+        const paths: Array<string> = []
+        for (const [i, v] of values.entries()) {
+          const decoded = decodeOrUndefined(v)
+          if (decoded === undefined) return yield* fail(`${field}.values.${i}`, "must be a Base64-URL (unpadded) encoded category path")
+          paths.push(decoded)
+        }
+        return { column, anyOf: paths }
+      }
+      case "color":
+        return { column, anyOf: values.map((v) => (parseColorPath(v)?.name ?? v).trim().toLowerCase()) }
+      case "boolean": {
+        if (values.length !== 1 || (values[0] !== "true" && values[0] !== "false")) {
+          return yield* fail(`${field}.values`, `column "${column}" is true/false: give exactly one of "true" or "false"`)
+        }
+        return { column, equals: values[0] === "true" }
+      }
+      case "number":
+        return yield* fail(`${field}.values`, `column "${column}" is numeric: filter it with a dynamic filter interval {start, end}`)
+      case "string":
+        return { column, anyOf: values }
+    }
+  })
+
+const decodeOrUndefined = (encoded: string): string | undefined => Either.getOrUndefined(decodeCategoryPath(encoded))
+
+export const staticConditions = (field: string, filters: StaticIn | undefined) =>
+  Effect.gen(function*() {
+    const must: Array<Condition> = []
+    const mustNot: Array<Condition> = []
+    for (const [i, c] of (filters?.included ?? []).entries()) must.push(yield* columnCondition(`${field}.included.${i}`, c.column, c.values))
+    for (const [i, c] of (filters?.excluded ?? []).entries()) mustNot.push(yield* columnCondition(`${field}.excluded.${i}`, c.column, c.values))
+    return { must, mustNot }
+  })
+
+export const dynamicCondition = (field: string, filter: DynamicIn) =>
+  Effect.gen(function*() {
+    if (Array.isArray(filter.values)) return yield* columnCondition(field, filter.column, filter.values as ReadonlyArray<string>)
+    const def = findColumn(filter.column)
+    if (def?.kind !== "number") return yield* fail(`${field}.values`, `an interval needs a numeric column; "${filter.column}" is not one`)
+    const { start, end } = filter.values as { start?: number; end?: number }
+    return { column: filter.column, range: { gte: start, lt: end } } satisfies Condition
+  })
+
+/** The search scope: campaign filters, then the request's static filters, then its dynamic ones. */
+export const buildFilter = (input: {
+  readonly campaign?: StaticIn | undefined
+  readonly staticFilters?: StaticIn | undefined
+  readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
+}): Effect.Effect<{ readonly filter: Filter; readonly dynamic: ReadonlyArray<Condition> }, BadRequest> =>
+  Effect.gen(function*() {
+    const campaign = yield* staticConditions("campaign.staticFilters", input.campaign)
+    const request = yield* staticConditions("staticFilters", input.staticFilters)
+    const dynamic: Array<Condition> = []
+    for (const [i, f] of (input.dynamicFilters ?? []).entries()) dynamic.push(yield* dynamicCondition(`dynamicFilters.${i}`, f))
+    return {
+      filter: { must: [...campaign.must, ...request.must, ...dynamic], mustNot: [...campaign.mustNot, ...request.mustNot] },
+      dynamic
+    }
+  })

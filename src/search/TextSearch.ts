@@ -1,0 +1,81 @@
+import { Effect } from "effect"
+import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
+import { CatalogIndex, type SearchQuery } from "../services/CatalogIndex.js"
+import { Suggester } from "../services/Suggester.js"
+import { SiteRegistry } from "../services/SiteRegistry.js"
+import { TextEmbedder } from "../services/TextEmbedder.js"
+import { campaignBoosts } from "./Campaigns.js"
+import { computeFacets } from "./Facets.js"
+import { loadEntities } from "./Products.js"
+import { bestRefinement, refinementStream } from "./Refinement.js"
+import { buildFilter, type DynamicIn } from "./Scope.js"
+
+export interface TextSearchInput {
+  readonly requestId?: string | undefined
+  readonly query: string
+  readonly resultsCount?: number | undefined
+  readonly campaign?: number | undefined
+  readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
+  readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
+}
+
+/**
+ * POST /text-search: lexical and semantic retrieval fused by the index, inside the scope of
+ * the campaign and the request's filters; facets from the matching set; campaign pins and
+ * redirects; a stream proposing the single best refinement.
+ */
+export const textSearch = (siteId: number, input: TextSearchInput) =>
+  Effect.gen(function*() {
+    const registry = yield* SiteRegistry
+    const embedder = yield* TextEmbedder
+    const index = yield* CatalogIndex
+    const suggester = yield* Suggester
+
+    const campaign = yield* registry.campaign(siteId, input.campaign)
+    const limit = campaignResultsCount(campaign, input.resultsCount)
+    const { filter, dynamic } = yield* buildFilter({
+      campaign: campaign.staticFilters,
+      staticFilters: input.staticFilters,
+      dynamicFilters: input.dynamicFilters
+    })
+    const normalized = normalizeQuery(input.query)
+    const textVector = yield* embedder.embedQuery(input.query)
+    const boosts = yield* campaignBoosts(campaign)
+    const pinned = campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
+    const query: Omit<SearchQuery, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
+
+    const result = yield* index.search({ ...query, limit })
+    // Pins lead the list but still have to be inside the shopper's scope.
+    const pinnedInScope = pinned.length === 0 ? [] : yield* inScope(query, pinned)
+    const ids = [...pinnedInScope, ...result.hits.map((h) => h.productId).filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
+    const products = yield* loadEntities(siteId, ids)
+
+    const facets = yield* computeFacets(query, dynamic)
+    const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
+    const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
+
+    const refinement = bestRefinement(facets, result.total)
+    let stream: ReturnType<typeof refinementStream> | undefined
+    if (refinement !== null) {
+      const { value } = refinement
+      const condition = yield* buildFilter({ dynamicFilters: [{ column: refinement.facet.column, values: value.value as DynamicIn["values"] }] })
+      const preview = yield* index.search({ ...query, filter: { must: [...filter.must, ...condition.dynamic], mustNot: filter.mustNot }, limit: 3 })
+      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.hits.map((h) => h.productId)))
+    }
+
+    yield* suggester.recordQuery(siteId, input.query, result.total)
+    return {
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+      data: { products, interactions },
+      interactions,
+      ...(stream ? { stream } : {})
+    }
+  })
+
+const inScope = (query: Omit<SearchQuery, "limit">, ids: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const index = yield* CatalogIndex
+    const docs = yield* index.retrieve(query.siteId, ids)
+    const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter }))
+    return docs.map((d) => d.productId).filter((id) => matching.has(id))
+  })

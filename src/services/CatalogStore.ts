@@ -1,0 +1,62 @@
+import { Context, Data, type Effect, type Option } from "effect"
+import type { ProductRecord } from "../domain/Product.js"
+
+/** An image of a product as stored: a stable id derived from its URL, so re-pushing the same URL keeps the id. */
+export interface StoredImage {
+  readonly id: string
+  readonly url: string
+}
+
+/** The record of truth for one product, as acknowledged to the merchant. */
+export interface StoredProduct {
+  readonly siteId: number
+  readonly productId: string
+  readonly data: ProductRecord
+  readonly images: ReadonlyArray<StoredImage>
+  /** Monotonic write stamp: derived data (vectors, index entries) remembers which version it came from. */
+  readonly version: number
+  readonly updatedAt: number
+}
+
+/** Derived data computed from a product version (text vector now; image data joins with vision). */
+export interface DerivedProduct {
+  readonly siteId: number
+  readonly productId: string
+  readonly version: number
+  readonly textVector: Float32Array | null
+}
+
+export interface ProductKey {
+  readonly siteId: number
+  readonly productId: string
+}
+
+export class StoreError extends Data.TaggedError("StoreError")<{ readonly message: string; readonly cause?: unknown }> {}
+
+export interface CatalogStoreService {
+  /** Creates or replaces a product; `images: undefined` keeps the stored images. Atomic and durable on return. */
+  readonly put: (
+    siteId: number,
+    productId: string,
+    data: ProductRecord,
+    images: ReadonlyArray<{ readonly url: string }> | undefined
+  ) => Effect.Effect<{ readonly product: StoredProduct; readonly created: boolean }, StoreError>
+  readonly get: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
+  /** Products in the order of `productIds`; unknown ids are skipped. */
+  readonly getMany: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>
+  readonly byItemGroup: (siteId: number, itemGroupId: string) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>
+  /** Deletes the product with its derived data; returns what was deleted. */
+  readonly remove: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
+  /** Saves derived data only if the product is still at `version` (a late job never overwrites newer data). */
+  readonly saveDerived: (derived: ReadonlyArray<DerivedProduct>) => Effect.Effect<number, StoreError>
+  /** Products whose derived data is missing or older than the record: the reconcile pass re-enqueues these. */
+  readonly stale: (limit: number) => Effect.Effect<ReadonlyArray<ProductKey & { readonly version: number }>, StoreError>
+  /** Visits every product that has current derived data, in pages (used to rebuild the in-memory index at startup). */
+  readonly forEachIndexed: (
+    pageSize: number,
+    visit: (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct }>) => Effect.Effect<void, unknown>
+  ) => Effect.Effect<number, StoreError | unknown>
+  readonly count: (siteId: number) => Effect.Effect<number, StoreError>
+}
+
+export class CatalogStore extends Context.Tag("CatalogStore")<CatalogStore, CatalogStoreService>() {}

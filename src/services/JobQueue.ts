@@ -1,0 +1,36 @@
+import { Context, Data, type Effect, Schema } from "effect"
+
+/**
+ * Work that runs outside the request path. Payloads are schemas because in the distributed
+ * topology they cross a process boundary (BullMQ) and are decoded by the worker.
+ * Jobs name a product, not a version: the handler always works on the current record, so a
+ * job that is retried or arrives late is harmless (idempotent).
+ */
+export const IndexProduct = Schema.TaggedStruct("IndexProduct", {
+  siteId: Schema.Int,
+  productId: Schema.String
+})
+export const RemoveProduct = Schema.TaggedStruct("RemoveProduct", {
+  siteId: Schema.Int,
+  productId: Schema.String
+})
+export const Job = Schema.Union(IndexProduct, RemoveProduct)
+export type Job = typeof Job.Type
+
+export class QueueError extends Data.TaggedError("QueueError")<{ readonly message: string; readonly cause?: unknown }> {}
+
+export interface JobQueueService {
+  readonly enqueue: (jobs: ReadonlyArray<Job>) => Effect.Effect<void, QueueError>
+  /** Jobs accepted but not finished yet. */
+  readonly pending: Effect.Effect<number, QueueError>
+  /** Completes once every job enqueued so far has been handled (tests, benchmarks, shutdown). */
+  readonly drained: Effect.Effect<void, QueueError>
+}
+
+export class JobQueue extends Context.Tag("JobQueue")<JobQueue, JobQueueService>() {}
+
+/** What a queue backend runs for a batch of jobs; the handlers live in workers/. */
+export class JobHandler extends Context.Tag("JobHandler")<
+  JobHandler,
+  { readonly handle: (jobs: ReadonlyArray<Job>) => Effect.Effect<void, unknown> }
+>() {}

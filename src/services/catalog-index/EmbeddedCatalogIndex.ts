@@ -1,0 +1,71 @@
+import { Effect, Layer } from "effect"
+import { CatalogIndex, IndexError, type CatalogIndexService, type Filter, type IndexDocument } from "../CatalogIndex.js"
+import { facetCounts, histogram, numericStats, scopeMask } from "./embedded/Facets.js"
+import { matchIds, search } from "./embedded/HybridSearch.js"
+import { countMask } from "./embedded/PayloadColumns.js"
+import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Options.js"
+import { SiteIndex } from "./embedded/SiteIndex.js"
+
+export type { EmbeddedIndexOptions, EmbeddedIndexOverrides, FieldWeights } from "./embedded/Options.js"
+
+/** Runs a synchronous index operation, turning a thrown native error into an IndexError. */
+const attempt = <A>(what: string, run: () => A): Effect.Effect<A, IndexError> =>
+  Effect.try({ try: run, catch: (cause) => new IndexError({ message: `${what} failed: ${String(cause)}`, cause }) })
+
+const make = (overrides?: EmbeddedIndexOverrides): CatalogIndexService => {
+  const options = resolveOptions(overrides)
+  const sites = new Map<number, SiteIndex>()
+  const site = (siteId: number): SiteIndex => {
+    let index = sites.get(siteId)
+    if (index === undefined) sites.set(siteId, (index = new SiteIndex(options)))
+    return index
+  }
+
+  const upsert = (docs: ReadonlyArray<IndexDocument>) =>
+    Effect.suspend(() => {
+      const bySite = new Map<number, Array<IndexDocument>>()
+      for (const doc of docs) {
+        const group = bySite.get(doc.siteId)
+        if (group === undefined) bySite.set(doc.siteId, [doc])
+        else group.push(doc)
+      }
+      // Validate every site's batch before writing any, so a bad batch changes nothing.
+      for (const [siteId, siteDocs] of bySite) {
+        const rejection = site(siteId).rejection(siteDocs)
+        if (rejection !== null) return Effect.fail(new IndexError({ message: rejection }))
+      }
+      return attempt("upsert", () => {
+        for (const [siteId, siteDocs] of bySite) for (const doc of siteDocs) site(siteId).upsert(doc)
+      })
+    })
+
+  return {
+    upsert,
+    remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
+    search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
+    matchIds: (query) => attempt("matchIds", () => matchIds(site(query.siteId), query, options)),
+    facet: (siteId, column, scope, limit) =>
+      attempt("facet", () => facetCounts(site(siteId), column, scopeMask(site(siteId), scope), limit)),
+    numericStats: (siteId, column, scope) =>
+      attempt("numericStats", () => numericStats(site(siteId), column, scopeMask(site(siteId), scope))),
+    histogram: (siteId, column, scope, edges) =>
+      attempt("histogram", () => histogram(site(siteId), column, scopeMask(site(siteId), scope), edges)),
+    retrieve: (siteId, productIds) => attempt("retrieve", () => site(siteId).retrieve(productIds)),
+    scroll: (siteId, filter, limit, after) => attempt("scroll", () => site(siteId).scroll(filter, limit, after)),
+    count: (siteId, filter) => attempt("count", () => countOf(site(siteId), filter)),
+    // The durable record store re-feeds this in-memory index at startup: nothing to persist.
+    flush: Effect.void
+  }
+}
+
+const countOf = (index: SiteIndex, filter: Filter): number =>
+  filter.must.length + filter.mustNot.length === 0 ? index.count : countMask(index.mask(filter))
+
+/**
+ * The in-process CatalogIndex: one SiteIndex per site, MiniSearch for words, HNSW graphs
+ * for vectors. `layerWith` takes the tuning knobs the relevance evaluation adjusts.
+ */
+export const EmbeddedCatalogIndex = {
+  layer: Layer.sync(CatalogIndex, () => make()),
+  layerWith: (overrides: EmbeddedIndexOverrides): Layer.Layer<CatalogIndex> => Layer.sync(CatalogIndex, () => make(overrides))
+} as const

@@ -1,0 +1,137 @@
+import type { SearchHit, SearchQuery, SearchResult } from "../../CatalogIndex.js"
+import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
+import { countMask, type SlotMask } from "./PayloadColumns.js"
+import { vectorNames, type SiteIndex } from "./SiteIndex.js"
+import { queryVector, type QueryVector } from "./VectorIndex.js"
+
+type MatchQuery = Omit<SearchQuery, "limit">
+
+/** One query vector's kNN answer within the allowed documents. */
+interface DenseSignal {
+  readonly name: VectorName
+  readonly query: QueryVector
+  readonly found: Map<number, number>
+  /** The weakest similarity found: (approximately) a ceiling for every document not found. */
+  readonly floor: number
+}
+
+interface Matching {
+  readonly lexical: Map<number, number>
+  readonly dense: ReadonlyArray<DenseSignal>
+  readonly slots: ReadonlyArray<number>
+}
+
+/**
+ * Matches are lexical matches plus dense neighbours at or above `minSimilarity`, all
+ * within the filter. A query with neither words nor vectors browses: every document in
+ * the filter matches (a category page).
+ */
+const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedIndexOptions): Matching => {
+  const allowed = site.mask(query.filter)
+  for (const id of query.excludeIds ?? []) {
+    const slot = site.slotOf(id)
+    if (slot !== undefined) allowed[slot] = 0
+  }
+  const restricted = query.filter.must.length + query.filter.mustNot.length + (query.excludeIds?.length ?? 0) > 0
+  const allowedCount = restricted ? countMask(allowed) : site.count
+  const lexical = query.text ? site.lexical.score(query.text, (slot) => allowed[slot] === 1) : null
+  const dense: Array<DenseSignal> = []
+  const slots = new Set(lexical?.keys())
+  for (const name of vectorNames) {
+    const vector = name === "text" ? query.textVector : query.imageVector
+    if (vector === undefined) continue
+    const signal = { name, query: queryVector(vector), floor: 1 }
+    const found = site.vectors[name].nearest(signal.query, k, restricted ? allowed : null, allowedCount)
+    const minSimilarity = query.minSimilarity ?? options.minSimilarity[name]
+    for (const [slot, similarity] of found) {
+      signal.floor = Math.min(signal.floor, similarity)
+      if (similarity >= minSimilarity) slots.add(slot)
+    }
+    dense.push({ ...signal, found, floor: found.size === 0 ? 0 : Math.max(0, signal.floor) })
+  }
+  if (lexical === null && dense.length === 0) return { lexical: new Map(), dense, slots: maskSlots(allowed) }
+  return { lexical: lexical ?? new Map(), dense, slots: [...slots] }
+}
+
+const maskSlots = (mask: SlotMask): Array<number> => {
+  const slots: Array<number> = []
+  for (let slot = 0; slot < mask.length; slot++) if (mask[slot] === 1) slots.push(slot)
+  return slots
+}
+
+export const matchIds = (site: SiteIndex, query: MatchQuery, options: EmbeddedIndexOptions): Array<string> =>
+  match(site, query, options.denseCandidates, options).slots.map((slot) => site.docAt(slot).productId)
+
+/**
+ * score = wL·(bm25 / best bm25 of the query) + wT·text cosine + wI·image cosine + boosts +
+ * near bonus. Exact cosines cost a dot product each, so they are computed only for matches
+ * whose upper bound (unknown cosines at their kNN floor) can still reach the top `limit`.
+ * Weights are assumed non-negative, as the bounds rely on it.
+ */
+export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
+  const limit = Math.max(0, query.limit)
+  const { lexical, dense, slots } = match(site, query, Math.max(options.denseCandidates, 4 * limit), options)
+  const weights = { ...options.weights, ...query.weights }
+  let bestLexical = 0
+  for (const score of lexical.values()) bestLexical = Math.max(bestLexical, score)
+  const boosts = (query.boosts ?? []).map(({ condition, weight }) => ({
+    accepted: site.columns.conditionMask(condition, site.slotCount),
+    weight
+  }))
+  const near = query.near
+  const base = (slot: number): number => {
+    let score = bestLexical > 0 ? (weights.lexical * (lexical.get(slot) ?? 0)) / bestLexical : 0
+    for (const boost of boosts) if (boost.accepted[slot] === 1) score += boost.weight
+    if (near !== undefined) {
+      const x = site.columns.numberAt(near.column, slot)
+      if (!Number.isNaN(x)) score += near.weight * (1 - Math.min(1, Math.abs(x - near.value) / (Math.abs(near.value) || 1)))
+    }
+    return score
+  }
+
+  const baseScores = slots.map(base)
+  const lower = Float64Array.from(baseScores)
+  const upper = Float64Array.from(baseScores)
+  slots.forEach((slot, i) => {
+    for (const signal of dense) {
+      const similarity = signal.found.get(slot)
+      lower[i] += similarity === undefined ? 0 : weights[signal.name] * Math.max(0, similarity)
+      upper[i] += weights[signal.name] * Math.max(0, similarity ?? signal.floor)
+    }
+  })
+  // At least `limit` matches score at least this, so a match whose ceiling is below it cannot place.
+  const threshold = slots.length > limit && limit > 0 ? lower.slice().sort()[slots.length - limit] : -Infinity
+
+  const top: Array<SearchHit> = []
+  slots.forEach((slot, i) => {
+    if (limit === 0 || upper[i] < threshold) return
+    const cosine = { text: 0, image: 0 }
+    for (const signal of dense) {
+      const similarity = signal.found.get(slot) ?? site.vectors[signal.name].similarity(slot, signal.query)
+      cosine[signal.name] = Math.max(0, similarity)
+    }
+    const score = baseScores[i] + weights.text * cosine.text + weights.image * cosine.image
+    if (top.length === limit && score < top[limit - 1].score) return
+    const lexicalShare = bestLexical > 0 ? (lexical.get(slot) ?? 0) / bestLexical : 0
+    insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare, ...cosine }, limit)
+  })
+  return { hits: top, total: slots.length }
+}
+
+/** Score descending, then product id, so equal scores come back in a stable order. */
+const ranksBefore = (a: SearchHit, b: SearchHit): boolean =>
+  a.score > b.score || (a.score === b.score && a.productId < b.productId)
+
+/** Keeps `top` sorted and at most `limit` long: O(log limit) per candidate, no full sort. */
+const insertRanked = (top: Array<SearchHit>, hit: SearchHit, limit: number): void => {
+  let low = 0
+  let high = top.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    if (ranksBefore(top[mid], hit)) low = mid + 1
+    else high = mid
+  }
+  if (low >= limit) return
+  top.splice(low, 0, hit)
+  if (top.length > limit) top.pop()
+}

@@ -1,0 +1,72 @@
+import type { IndexDocument } from "../../CatalogIndex.js"
+
+/** Lexical weight of each text field of an IndexDocument. */
+export type FieldWeights = { readonly [K in keyof IndexDocument["text"]]: number }
+
+export type VectorName = "text" | "image"
+
+/** Weights of the three signals in the fused score. */
+export interface SignalWeights {
+  readonly lexical: number
+  readonly text: number
+  readonly image: number
+}
+
+export interface EmbeddedIndexOptions {
+  readonly fieldWeights: FieldWeights
+  /** Default fusion weights; a query's own `weights` override them per signal. */
+  readonly weights: SignalWeights
+  /** Default `minSimilarity` per vector kind for dense-only matches. */
+  readonly minSimilarity: { readonly [K in VectorName]: number }
+  /** Dense candidates per query vector: max(denseCandidates, 4 × limit). */
+  readonly denseCandidates: number
+  /** MiniSearch weights of fuzzy and prefix term variants relative to an exact term. */
+  readonly fuzzyWeight: number
+  readonly prefixWeight: number
+  readonly hnsw: { readonly m: number; readonly efConstruction: number; readonly efSearch: number }
+  /**
+   * Below this many allowed documents, filtered kNN scans the allowed documents exactly:
+   * HNSW with a selective filter walks most of the graph and may return too few results.
+   */
+  readonly exactScanBelow: number
+}
+
+export const defaultOptions: EmbeddedIndexOptions = {
+  fieldWeights: {
+    title: 3,
+    brand: 2,
+    productType: 1.5,
+    category: 2,
+    description: 0.6,
+    highlights: 1,
+    details: 0.8,
+    extra: 1
+  },
+  weights: { lexical: 1, text: 1, image: 1 },
+  // Image features (MobileNet) are non-negative, so unrelated images are rarely far apart;
+  // this default is a starting point for the relevance evaluation to tune.
+  minSimilarity: { text: 0.35, image: 0.35 },
+  denseCandidates: 200,
+  fuzzyWeight: 0.45,
+  prefixWeight: 0.3,
+  hnsw: { m: 16, efConstruction: 100, efSearch: 64 },
+  exactScanBelow: 5_000
+}
+
+/** Partial options, merged one level deep over the defaults. */
+export type EmbeddedIndexOverrides = {
+  readonly [K in keyof EmbeddedIndexOptions]?: EmbeddedIndexOptions[K] extends number
+    ? number
+    : Partial<EmbeddedIndexOptions[K]>
+}
+
+export const resolveOptions = (overrides: EmbeddedIndexOverrides = {}): EmbeddedIndexOptions => ({
+  fieldWeights: { ...defaultOptions.fieldWeights, ...overrides.fieldWeights },
+  weights: { ...defaultOptions.weights, ...overrides.weights },
+  minSimilarity: { ...defaultOptions.minSimilarity, ...overrides.minSimilarity },
+  denseCandidates: overrides.denseCandidates ?? defaultOptions.denseCandidates,
+  fuzzyWeight: overrides.fuzzyWeight ?? defaultOptions.fuzzyWeight,
+  prefixWeight: overrides.prefixWeight ?? defaultOptions.prefixWeight,
+  hnsw: { ...defaultOptions.hnsw, ...overrides.hnsw },
+  exactScanBelow: overrides.exactScanBelow ?? defaultOptions.exactScanBelow
+})

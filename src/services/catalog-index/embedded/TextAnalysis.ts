@@ -1,0 +1,66 @@
+import { stemmer } from "stemmer"
+
+/**
+ * Word runs of letters and digits, joined by hyphens ("wi-fi", "usb-c") or by a decimal
+ * point/slash between digits ("2.5mm", "1/2"). "18v" and "2x4" are single runs already,
+ * so product codes and sizes survive as searchable words.
+ */
+const WORD = /[\p{L}\p{N}]+(?:(?:-|(?<=\p{N})[.,/](?=\p{N}))[\p{L}\p{N}]+)*/gu
+
+/** Function words that carry no product meaning but would match nearly every document. */
+const STOP_WORDS = new Set([
+  "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it",
+  "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "will", "with"
+])
+
+/**
+ * Splits text into words. A hyphenated word also yields its joined form and its longer
+ * parts, so "wi-fi" is found by "wifi" and "black-and-decker" by "decker".
+ */
+export const tokenize = (text: string): Array<string> => {
+  const words: Array<string> = []
+  for (const [word] of text.matchAll(WORD)) {
+    words.push(word)
+    if (word.includes("-")) {
+      const parts = word.split("-")
+      words.push(parts.join(""))
+      for (const part of parts) if (part.length >= 3) words.push(part)
+    }
+  }
+  return words
+}
+
+/** Lower-cased word, or null for a stop word. */
+export const normalizeWord = (word: string): string | null => {
+  const lower = word.toLowerCase()
+  return STOP_WORDS.has(lower) ? null : lower
+}
+
+/** Porter stem of plain alphabetic words; codes, sizes and hyphenated words stay as typed. */
+export const stem = (lower: string): string => (/^\p{L}{3,}$/u.test(lower) ? stemmer(lower) : lower)
+
+/** The index-side term processor: one normalised, stemmed term per word. */
+export const indexTerm = (word: string): string | null => {
+  const lower = normalizeWord(word)
+  return lower === null ? null : stem(lower)
+}
+
+/** A query word in both forms: the stem for exact matching, the typed word for typos. */
+export interface QueryWord {
+  readonly typed: string
+  readonly stem: string
+}
+
+export const queryWords = (text: string): Array<QueryWord> => {
+  const seen = new Set<string>()
+  const words: Array<QueryWord> = []
+  for (const word of tokenize(text)) {
+    const typed = normalizeWord(word)
+    if (typed === null) continue
+    const stemmed = stem(typed)
+    if (seen.has(stemmed)) continue
+    seen.add(stemmed)
+    words.push({ typed, stem: stemmed })
+  }
+  return words
+}

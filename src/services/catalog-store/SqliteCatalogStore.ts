@@ -1,0 +1,190 @@
+import { Effect, Layer, Option } from "effect"
+import { createHash } from "node:crypto"
+import type { ProductRecord } from "../../domain/Product.js"
+import {
+  CatalogStore,
+  type CatalogStoreService,
+  type DerivedProduct,
+  type StoredImage,
+  type StoredProduct,
+  StoreError
+} from "../CatalogStore.js"
+import { Sqlite } from "../Sqlite.js"
+
+const schema = `
+CREATE TABLE IF NOT EXISTS products (
+  site_id INTEGER NOT NULL,
+  product_id TEXT NOT NULL,
+  data TEXT NOT NULL,
+  images TEXT NOT NULL,
+  item_group_id TEXT,
+  version INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (site_id, product_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS products_group ON products (site_id, item_group_id);
+CREATE TABLE IF NOT EXISTS product_derived (
+  site_id INTEGER NOT NULL,
+  product_id TEXT NOT NULL,
+  version INTEGER NOT NULL,
+  text_vector BLOB,
+  PRIMARY KEY (site_id, product_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS store_sequence (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT OR IGNORE INTO store_sequence VALUES ('product_version', 0);
+`
+
+interface ProductRow {
+  site_id: number
+  product_id: string
+  data: string
+  images: string
+  version: number
+  updated_at: number
+}
+
+export const imageId = (url: string): string => "img_" + createHash("sha256").update(url).digest("hex").slice(0, 20)
+
+const toProduct = (row: ProductRow): StoredProduct => ({
+  siteId: row.site_id,
+  productId: row.product_id,
+  data: JSON.parse(row.data) as ProductRecord,
+  images: JSON.parse(row.images) as ReadonlyArray<StoredImage>,
+  version: row.version,
+  updatedAt: row.updated_at
+})
+
+const vectorToBlob = (v: Float32Array | null) => (v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength))
+const blobToVector = (b: Buffer | null) =>
+  b === null ? null : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
+
+const attempt = <A>(what: string, f: () => A) =>
+  Effect.try({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
+
+/** The embedded CatalogStore: SQLite tables in the process's data directory. */
+export const SqliteCatalogStore = Layer.effect(
+  CatalogStore,
+  Effect.gen(function*() {
+    const db = yield* Sqlite
+    db.exec(schema)
+    const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
+    const selectOne = db.prepare("SELECT * FROM products WHERE site_id = ? AND product_id = ?")
+    const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at)
+      VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at)
+      ON CONFLICT (site_id, product_id) DO UPDATE SET data = excluded.data, images = excluded.images,
+        item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at`)
+    const deleteProduct = db.prepare("DELETE FROM products WHERE site_id = ? AND product_id = ?")
+    const deleteDerived = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ?")
+    const selectGroup = db.prepare("SELECT * FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id")
+    const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector)
+      SELECT @site_id, @product_id, @version, @text_vector
+      WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
+      ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector`)
+    const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p
+      LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
+      WHERE d.version IS NULL OR d.version <> p.version LIMIT ?`)
+    const selectIndexedPage = db.prepare(`SELECT p.*, d.text_vector FROM products p
+      JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id AND d.version = p.version
+      WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
+    const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
+
+    const putTx = db.transaction((siteId: number, productId: string, data: ProductRecord, images: ReadonlyArray<{ url: string }> | undefined) => {
+      const existing = selectOne.get(siteId, productId) as ProductRow | undefined
+      const storedImages: ReadonlyArray<StoredImage> = images === undefined
+        ? (existing ? (JSON.parse(existing.images) as ReadonlyArray<StoredImage>) : [])
+        : dedupeImages(images)
+      const { value: version } = nextVersion.get() as { value: number }
+      const row: ProductRow & { item_group_id: string | null } = {
+        site_id: siteId,
+        product_id: productId,
+        data: JSON.stringify(data),
+        images: JSON.stringify(storedImages),
+        item_group_id: data.item_group_id ?? null,
+        version,
+        updated_at: Date.now()
+      }
+      upsert.run(row)
+      return { product: toProduct(row), created: existing === undefined }
+    })
+
+    const removeTx = db.transaction((siteId: number, productId: string) => {
+      const existing = selectOne.get(siteId, productId) as ProductRow | undefined
+      if (existing === undefined) return undefined
+      deleteProduct.run(siteId, productId)
+      deleteDerived.run(siteId, productId)
+      return toProduct(existing)
+    })
+
+    const saveDerivedTx = db.transaction((items: ReadonlyArray<DerivedProduct>) => {
+      let saved = 0
+      for (const d of items) {
+        saved += saveDerivedStmt.run({
+          site_id: d.siteId,
+          product_id: d.productId,
+          version: d.version,
+          text_vector: vectorToBlob(d.textVector)
+        }).changes
+      }
+      return saved
+    })
+
+    const service: CatalogStoreService = {
+      put: (siteId, productId, data, images) => attempt("put", () => putTx(siteId, productId, data, images)),
+      get: (siteId, productId) =>
+        attempt("get", () => Option.fromNullable(selectOne.get(siteId, productId) as ProductRow | undefined).pipe(Option.map(toProduct))),
+      getMany: (siteId, productIds) =>
+        attempt("getMany", () => {
+          const out: Array<StoredProduct> = []
+          for (const id of productIds) {
+            const row = selectOne.get(siteId, id) as ProductRow | undefined
+            if (row) out.push(toProduct(row))
+          }
+          return out
+        }),
+      byItemGroup: (siteId, groupId) =>
+        attempt("byItemGroup", () => (selectGroup.all(siteId, groupId) as Array<ProductRow>).map(toProduct)),
+      remove: (siteId, productId) => attempt("remove", () => Option.fromNullable(removeTx(siteId, productId))),
+      saveDerived: (items) => attempt("saveDerived", () => saveDerivedTx(items)),
+      stale: (limit) =>
+        attempt("stale", () =>
+          (selectStale.all(limit) as Array<{ site_id: number; product_id: string; version: number }>).map((r) => ({
+            siteId: r.site_id,
+            productId: r.product_id,
+            version: r.version
+          }))),
+      forEachIndexed: (pageSize, visit) =>
+        Effect.gen(function*() {
+          let after: [number, string] = [-1, ""]
+          let total = 0
+          while (true) {
+            const rows = yield* attempt("scan", () =>
+              selectIndexedPage.all(after[0], after[1], pageSize) as Array<ProductRow & { text_vector: Buffer | null }>)
+            if (rows.length === 0) return total
+            yield* visit(rows.map((row) => {
+              const product = toProduct(row)
+              return {
+                product,
+                derived: { siteId: row.site_id, productId: row.product_id, version: row.version, textVector: blobToVector(row.text_vector) }
+              }
+            }))
+            total += rows.length
+            const last = rows[rows.length - 1]
+            after = [last.site_id, last.product_id]
+          }
+        }),
+      count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n)
+    }
+    return service
+  })
+)
+
+const dedupeImages = (images: ReadonlyArray<{ url: string }>): ReadonlyArray<StoredImage> => {
+  const seen = new Set<string>()
+  const out: Array<StoredImage> = []
+  for (const { url } of images) {
+    if (seen.has(url)) continue
+    seen.add(url)
+    out.push({ id: imageId(url), url })
+  }
+  return out
+}

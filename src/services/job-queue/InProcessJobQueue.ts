@@ -1,0 +1,94 @@
+import { Deferred, Effect, Layer, Queue, Ref } from "effect"
+import { type Job, JobHandler, JobQueue } from "../JobQueue.js"
+
+export interface InProcessOptions {
+  /** Jobs handed to the handler at once (lets the handler batch model calls). */
+  readonly batchSize: number
+  /** Batches handled concurrently. */
+  readonly concurrency: number
+}
+
+const keyOf = (job: Job) => `${job.siteId}\u0000${job.productId}`
+
+/**
+ * The embedded queue: jobs live in memory and are handled by fibers of the api process.
+ * Losing them on a crash is fine because the record store knows which products lack
+ * current derived data, and the reconcile pass at startup re-enqueues them.
+ * Jobs for the same product coalesce while waiting: a burst of updates is indexed once.
+ */
+export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, concurrency: 2 }) =>
+  Layer.scoped(
+    JobQueue,
+    Effect.gen(function*() {
+      const handler = yield* JobHandler
+      const queue = yield* Queue.unbounded<string>()
+      const waiting = new Map<string, Job>()
+      // A product is handled by one batch at a time, so an older version can never be indexed
+      // after a newer one; its later jobs wait in `blocked` until that batch ends.
+      const running = new Set<string>()
+      const blocked = new Set<string>()
+      const inFlight = yield* Ref.make(0)
+      const idleWaiters: Array<Deferred.Deferred<void>> = []
+
+      const notifyIfIdle = Effect.gen(function*() {
+        if (waiting.size > 0 || (yield* Ref.get(inFlight)) > 0) return
+        for (const d of idleWaiters.splice(0)) yield* Deferred.succeed(d, undefined)
+      })
+
+      const worker = Effect.gen(function*() {
+        const first = yield* Queue.take(queue)
+        const rest = yield* Queue.takeUpTo(queue, options.batchSize - 1)
+        const jobs: Array<Job> = []
+        const keys: Array<string> = []
+        for (const key of [first, ...rest]) {
+          const job = waiting.get(key)
+          if (job === undefined) continue
+          if (running.has(key)) {
+            blocked.add(key)
+            continue
+          }
+          waiting.delete(key)
+          running.add(key)
+          keys.push(key)
+          jobs.push(job)
+        }
+        if (jobs.length === 0) return
+        yield* Ref.update(inFlight, (n) => n + jobs.length)
+        const release = Effect.gen(function*() {
+          for (const key of keys) running.delete(key)
+          for (const key of blocked) {
+            if (running.has(key)) continue
+            blocked.delete(key)
+            if (waiting.has(key)) yield* Queue.offer(queue, key)
+          }
+          yield* Ref.update(inFlight, (n) => n - jobs.length)
+          yield* notifyIfIdle
+        })
+        yield* handler.handle(jobs).pipe(
+          Effect.catchAllCause((cause) => Effect.logError("job batch failed; the reconcile pass will retry it", cause)),
+          Effect.ensuring(release)
+        )
+      }).pipe(Effect.forever)
+
+      for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker)
+
+      return {
+        enqueue: (jobs) =>
+          Effect.gen(function*() {
+            for (const job of jobs) {
+              const key = keyOf(job)
+              const known = waiting.has(key)
+              waiting.set(key, job)
+              if (!known && !blocked.has(key)) yield* Queue.offer(queue, key)
+            }
+          }),
+        pending: Effect.map(Ref.get(inFlight), (n) => n + waiting.size),
+        drained: Effect.gen(function*() {
+          const d = yield* Deferred.make<void>()
+          idleWaiters.push(d)
+          yield* notifyIfIdle
+          yield* Deferred.await(d)
+        })
+      }
+    })
+  )

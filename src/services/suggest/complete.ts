@@ -1,0 +1,184 @@
+import { corrections, typoBudget } from "./fuzzy.js"
+import { normalizePrefix } from "./normalize.js"
+import { BRAND, CATEGORY } from "./phrases.js"
+import type { Vocabulary } from "./Vocabulary.js"
+
+export type SuggestionSource = "query" | "title" | "brand" | "category"
+
+export interface Suggestion {
+  readonly suggestion: string
+  readonly score: number
+  readonly source: SuggestionSource
+}
+
+/** Searches of the typed text itself before it is worth suggesting back unchanged. */
+const POPULAR_QUERY = 2
+/** Past searches fade: one from a month ago weighs half of one today. */
+const QUERY_HALF_LIFE_MS = 30 * 24 * 3600 * 1000
+/** Corrected spellings tried per word, and combinations kept across words. */
+const MAX_ALTERNATIVES = 6
+
+const EXACT = 3
+const WORD_START = 2
+
+/**
+ * Popularity in [0, 100): log-scaled so one runaway phrase cannot bury the rest. A search
+ * counts double (in log space) a catalog occurrence: it is demand, where a title is supply.
+ */
+const popularity = (v: Vocabulary, id: number, now: number): number => {
+  const searches = v.queryCount[id] === 0
+    ? 0
+    : v.queryCount[id] * Math.pow(0.5, Math.max(0, now - v.lastSearched[id]) / QUERY_HALF_LIFE_MS)
+  return Math.min(99.99, Math.log2(1 + v.catalogCount(id)) + 2 * Math.log2(1 + searches))
+}
+
+const sourceOf = (v: Vocabulary, id: number): SuggestionSource =>
+  v.queryCount[id] > 0 ? "query" : v.catalog[BRAND][id] > 0 ? "brand" : v.catalog[CATEGORY][id] > 0 ? "category" : "title"
+
+interface Hit {
+  readonly id: number
+  /** Tier × 100 + popularity: tiers never interleave (exact 3, word-start 2, fuzzy 2 − edits). */
+  readonly score: number
+}
+
+/** The best `limit` hits seen so far, best first; ties go to the shorter, then alphabetical text. */
+class Best {
+  readonly hits: Array<Hit> = []
+  constructor(private readonly v: Vocabulary, private readonly limit: number) {}
+
+  private before(a: Hit, b: Hit): boolean {
+    const ta = this.v.texts[a.id], tb = this.v.texts[b.id]
+    return a.score !== b.score ? a.score > b.score : ta.length !== tb.length ? ta.length < tb.length : ta < tb
+  }
+
+  /** Whether a hit scoring `score` could still enter the list. */
+  admits(score: number): boolean {
+    return this.hits.length < this.limit || score >= this.hits[this.hits.length - 1].score
+  }
+
+  offer(hit: Hit): void {
+    const hits = this.hits
+    if (hits.length === this.limit && !this.before(hit, hits[hits.length - 1])) return
+    const same = hits.findIndex((h) => h.id === hit.id)
+    if (same >= 0) {
+      if (!this.before(hit, hits[same])) return
+      hits.splice(same, 1)
+    }
+    let at = hits.length
+    while (at > 0 && this.before(hit, hits[at - 1])) at--
+    hits.splice(at, 0, hit)
+    if (hits.length > this.limit) hits.pop()
+  }
+}
+
+/** Above this many candidate words, a lone partial word visits the most promising ones first. */
+const PRUNE_ABOVE = 64
+
+/**
+ * One completion request: the typed words (the last possibly partial, unless the user ended it
+ * with a space) matched from the start of a phrase ("first") or of a later word ("inner").
+ */
+class Completion {
+  readonly best: Best
+  constructor(private readonly v: Vocabulary, private readonly typed: string, limit: number, private readonly now: number) {
+    this.best = new Best(v, limit)
+  }
+
+  private offer(id: number, tier: number): void {
+    if (this.v.texts[id] === this.typed && this.v.queryCount[id] < POPULAR_QUERY) return
+    this.best.offer({ id, score: tier * 100 + popularity(this.v, id, this.now) })
+  }
+
+  match(words: ReadonlyArray<string>, lastComplete: boolean, where: "first" | "inner", tier: number): void {
+    const v = this.v
+    if (words.length === 1 && !lastComplete) return this.matchWordPrefix(words[0], where, tier)
+    // The first word is complete, so its bucket holds every candidate; check the rest in place.
+    const typed = words.join(" ")
+    const needle = where === "first" ? typed : " " + typed
+    const endsWord = (text: string, end: number) => !lastComplete || end === text.length || text.charCodeAt(end) === 32
+    for (const id of v.postingsOf(words[0], where)) {
+      const text = v.texts[id]
+      if (where === "first") {
+        if (text.startsWith(needle) && endsWord(text, needle.length)) this.offer(id, tier)
+        continue
+      }
+      for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+        if (endsWord(text, at + needle.length)) {
+          this.offer(id, tier)
+          break
+        }
+      }
+    }
+  }
+
+  /**
+   * Every phrase in the buckets of the words starting with `prefix` matches. A one- or
+   * two-letter prefix spans thousands of words, so phrase-start buckets are visited best
+   * bound first, and a bucket whose bound cannot beat the current last place is skipped.
+   */
+  private matchWordPrefix(prefix: string, where: "first" | "inner", tier: number): void {
+    const v = this.v
+    const words = v.words
+    const [lo, hi] = v.wordRange(prefix)
+    const visit = (w: number) => {
+      for (const id of v.postingsOf(words[w], where)) this.offer(id, tier)
+    }
+    if (where === "inner" || hi - lo <= PRUNE_ABOVE) {
+      for (let w = lo; w < hi; w++) visit(w)
+      return
+    }
+    const bounds = new Float64Array(hi - lo)
+    for (let w = lo; w < hi; w++) {
+      const { maxCatalog, maxSearches } = v.firstBounds(words[w])
+      bounds[w - lo] = tier * 100 + Math.log2(1 + maxCatalog) + 2 * Math.log2(1 + maxSearches)
+    }
+    const promising = bounds.slice().sort()[bounds.length - PRUNE_ABOVE]
+    for (let w = lo; w < hi; w++) if (bounds[w - lo] >= promising) visit(w)
+    for (let w = lo; w < hi; w++) if (bounds[w - lo] < promising && this.best.admits(bounds[w - lo])) visit(w)
+  }
+}
+
+/** Spellings of the typed words within the typo budget, cheapest first, excluding the typed one. */
+const respellings = (v: Vocabulary, words: ReadonlyArray<string>, lastComplete: boolean, budget: number) => {
+  let beams: Array<{ words: Array<string>; cost: number }> = [{ words: [], cost: 0 }]
+  words.forEach((word, i) => {
+    const partial = i === words.length - 1 && !lastComplete
+    // A word also gets no more edits than its own length allows: "gr" is no typo of "drill".
+    const options = corrections(v.words, word, Math.min(budget, typoBudget(word.length)), partial ? "prefix" : "word")
+    if (!options.some((o) => o.cost === 0)) options.push({ text: word, cost: 0 })
+    beams = beams
+      .flatMap((b) => options.map((o) => ({ words: [...b.words, o.text], cost: b.cost + o.cost })))
+      .filter((b) => b.cost <= budget)
+      .sort((a, b) => a.cost - b.cost)
+      .slice(0, MAX_ALTERNATIVES)
+  })
+  return beams.filter((b) => b.cost > 0)
+}
+
+/**
+ * Completions of `rawPrefix`: exact-prefix matches, then word-start matches, then (only while
+ * the result is still short) typo-corrected matches. Within a tier, popularity decides, then
+ * brevity. The typed text itself comes back only when it is a popular past search.
+ */
+export const complete = (v: Vocabulary, rawPrefix: string, limit: number, now: number): Array<Suggestion> => {
+  const typed = normalizePrefix(rawPrefix)
+  if (typed.text.length === 0 || limit <= 0) return []
+  const words = typed.text.split(" ")
+  const search = new Completion(v, typed.text, limit, now)
+  // `best` holds distinct phrases, so while it is not full it counts every match so far.
+  const few = () => search.best.hits.length < limit
+  search.match(words, typed.lastWordComplete, "first", EXACT)
+  if (few()) search.match(words, typed.lastWordComplete, "inner", WORD_START)
+  const budget = typoBudget(typed.text.length)
+  if (few() && budget > 0) {
+    for (const respelled of respellings(v, words, typed.lastWordComplete, budget)) {
+      search.match(respelled.words, typed.lastWordComplete, "first", WORD_START - respelled.cost)
+      search.match(respelled.words, typed.lastWordComplete, "inner", WORD_START - respelled.cost)
+    }
+  }
+  return search.best.hits.map(({ id, score }) => ({
+    suggestion: v.texts[id],
+    score: Math.round(score * 100) / 100,
+    source: sourceOf(v, id)
+  }))
+}
