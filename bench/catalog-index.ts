@@ -74,6 +74,11 @@ const product = (i: number): IndexDocument => {
   }
 }
 
+const dot = (a: Float32Array, b: Float32Array) => {
+  let sum = 0
+  for (let i = 0; i < a.length; i++) sum += a[i] * b[i]
+  return sum
+}
 const typo = (word: string) => {
   const at = 1 + Math.floor(random() * (word.length - 2))
   return word.slice(0, at) + word.slice(at + 1)
@@ -145,6 +150,21 @@ const main = Effect.gen(function*() {
     timed(() => run(index.facet(1, "brand", { filter: must("category", pick(tops)) }, 20)))[1])
   report("facet over a 1/8 category filter", scopeTimes)
   console.log(`RSS at end: ${rss()}`)
+
+  // Recall of the dense path against an exact scan of every stored vector.
+  const stored = run(index.scroll(1, emptyFilter, count)).docs
+  let overlap = 0
+  for (let i = 0; i < 20; i++) {
+    const query = unitVector()
+    const exact = stored
+      .map((doc) => [doc.productId, dot(doc.vectors.text!, query)] as const)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 24)
+      .map(([id]) => id)
+    const found = new Set(run(index.search({ siteId: 1, filter: emptyFilter, limit: 24, textVector: query, minSimilarity: -1 })).hits.map((h) => h.productId))
+    overlap += exact.filter((id) => found.has(id)).length
+  }
+  console.log(`vector-only recall@24 vs exact scan: ${(overlap / (20 * 24)).toFixed(3)}`)
 })
 
 const must = (column: string, value: string): Filter => ({ must: [{ column, anyOf: [value] }], mustNot: [] })

@@ -41,3 +41,15 @@ export const DeleteProductResponse = Schema.Struct({
   })
 }).annotations({ identifier: "DeleteProductResponse" })
 export type DeleteProductResponse = typeof DeleteProductResponse.Type
+
+/** GET /product/{id} (an extension of the spec): the record as stored, its images and indexing state. */
+export const GetProductResponse = Schema.Struct({
+  data: Schema.Struct({
+    "site-id": SiteId,
+    "product-id": Schema.String,
+    data: ProductRecord,
+    images: Schema.Array(Schema.Struct({ id: Schema.String, url: Schema.String })),
+    updatedAt: Schema.String
+  })
+}).annotations({ identifier: "GetProductResponse" })
+export type GetProductResponse = typeof GetProductResponse.Type

@@ -1,12 +1,14 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { AutoSuggestRequest, AutoSuggestResponse } from "../domain/AutoSuggest.js"
-import { DeleteProductResponse, ProductId, PutProductRequest, PutProductResponse } from "../domain/Catalog.js"
+import { DeleteProductResponse, GetProductResponse, ProductId, SetProductBody, SetProductResponse } from "../domain/Catalog.js"
 import { BadRequest, Forbidden, ImageDeleteFailure, NotFound, ProductSaveFailure, ServiceUnavailable } from "../domain/Errors.js"
 import {
   CrossSellingRequest,
   CrossSellingResponse,
-  LegacyRecommendationsResponse,
+  LegacyCrossSellingQuery,
+  LegacyRecommendations,
+  LegacySimilarProductsQuery,
   SimilarProductsRequest,
   SimilarProductsResponse
 } from "../domain/Recommendations.js"
@@ -15,43 +17,40 @@ import { Authentication } from "./Authentication.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
 
-/** Repeated query parameters (`excluded[]=a&excluded[]=b`) arrive as one string or an array. */
-const Repeated = Schema.Union(Schema.String, Schema.Array(Schema.String))
-const legacyParams = (countName: string) =>
-  Schema.Struct({
-    [countName]: Schema.optional(Schema.String),
-    campaigns: Schema.optional(Schema.String),
-    "image-code": Schema.optional(Schema.String),
-    color: Schema.optional(Schema.String),
-    "excluded[]": Schema.optional(Repeated),
-    "category[]": Schema.optional(Repeated)
-  })
+/** Request bodies reject fields we do not know, so a misspelt field is an error, not silently dropped. */
+const strict = <A, I, R>(schema: Schema.Schema<A, I, R>) => schema.annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class SearchApi extends HttpApiGroup.make("search")
-  .add(HttpApiEndpoint.post("textSearch", "/text-search").setPayload(TextSearchRequest).addSuccess(TextSearchResponse))
+  .add(HttpApiEndpoint.post("textSearch", "/text-search").setPayload(strict(TextSearchRequest)).addSuccess(TextSearchResponse))
   .add(
     HttpApiEndpoint.post("similarProducts", "/similar-products")
-      .setPayload(SimilarProductsRequest)
+      .setPayload(strict(SimilarProductsRequest))
       .addSuccess(SimilarProductsResponse)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("crossSelling", "/cross-selling")
-      .setPayload(CrossSellingRequest)
+      .setPayload(strict(CrossSellingRequest))
       .addSuccess(CrossSellingResponse)
       .addError(NotFound)
   )
-  .add(HttpApiEndpoint.post("autoSuggest", "/auto-suggest").setPayload(AutoSuggestRequest).addSuccess(AutoSuggestResponse))
+  .add(HttpApiEndpoint.post("autoSuggest", "/auto-suggest").setPayload(strict(AutoSuggestRequest)).addSuccess(AutoSuggestResponse))
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .middleware(Authentication) {}
 
 export class CatalogApi extends HttpApiGroup.make("catalog")
   .add(
+    HttpApiEndpoint.get("getProduct", "/product/:productId")
+      .setPath(productPath)
+      .addSuccess(GetProductResponse)
+      .addError(NotFound)
+  )
+  .add(
     HttpApiEndpoint.put("putProduct", "/product/:productId")
       .setPath(productPath)
-      .setPayload(PutProductRequest)
-      .addSuccess(PutProductResponse)
+      .setPayload(strict(SetProductBody))
+      .addSuccess(SetProductResponse)
       .addError(ProductSaveFailure)
   )
   .add(
@@ -69,14 +68,14 @@ export class LegacyApi extends HttpApiGroup.make("legacy")
   .add(
     HttpApiEndpoint.get("legacySimilar", "/product/:productId/similar-products")
       .setPath(productPath)
-      .setUrlParams(legacyParams("similar-products-count"))
-      .addSuccess(LegacyRecommendationsResponse)
+      .setUrlParams(LegacySimilarProductsQuery)
+      .addSuccess(LegacyRecommendations)
   )
   .add(
     HttpApiEndpoint.get("legacyCrossSelling", "/product/:productId/cross-selling-products")
       .setPath(productPath)
-      .setUrlParams(legacyParams("cross-selling-products-count"))
-      .addSuccess(LegacyRecommendationsResponse)
+      .setUrlParams(LegacyCrossSellingQuery)
+      .addSuccess(LegacyRecommendations)
   )
   .addError(BadRequest)
   .addError(NotFound)

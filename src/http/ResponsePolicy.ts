@@ -1,5 +1,5 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { WWW_AUTHENTICATE } from "../services/Auth.js"
 
@@ -32,6 +32,15 @@ export const responsePolicy = (maxBodyBytes: number) =>
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
       const response = yield* httpEffect.pipe(
+        // Failures the platform raises before any handler runs become JSON answers here.
+        // Failures the platform raises before any handler runs become JSON answers here
+        // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
+        Effect.catchAllCause((cause) => {
+          const tag = (Cause.squash(cause) as { readonly _tag?: string })?._tag
+          if (tag === "RouteNotFound") return Effect.succeed(json(404, { message: `no route ${request.method} ${request.url.split("?")[0]}` }))
+          if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
+          return Effect.failCause(cause)
+        }),
         HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
         Effect.annotateLogs({ requestId })
       )
@@ -47,8 +56,21 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
         return json(400, { message: describeIssues(body.issues as ReadonlyArray<DecodeIssue>), issues: body.issues })
       }
     }
+    if (response.status >= 400 && response.body._tag === "Empty") {
+      return json(response.status, { message: emptyErrorMessages[response.status] ?? `request failed with status ${response.status}` }, headersOf(response))
+    }
     return response
   })
+
+/** Errors the platform answers without a body (unreadable request, unknown route) still get a JSON message. */
+const emptyErrorMessages: Record<number, string> = {
+  400: "the request body could not be read: it must be valid JSON (application/json)",
+  404: "no such route",
+  405: "method not allowed on this route",
+  413: "request body too large"
+}
+
+const headersOf = (response: HttpServerResponse.HttpServerResponse): Record<string, string> => ({ ...response.headers })
 
 const safeParse = (text: string): Record<string, unknown> | undefined => {
   try {

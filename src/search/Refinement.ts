@@ -1,3 +1,4 @@
+import type { ResultEntity } from "../domain/ResultEntity.js"
 import type { FacetOut, FacetValueOut } from "./Facets.js"
 
 /** How much a refinement on each column is worth to a shopper, before its balance is counted. */
@@ -30,7 +31,7 @@ export const bestRefinement = (facets: ReadonlyArray<FacetOut>, total: number): 
 }
 
 /** The refinement as a stream: one assistant text whose annotation carries the filter and a preview. */
-export const refinementStream = (refinement: Refinement, total: number, preview: ReadonlyArray<unknown>) => {
+export const refinementStream = (refinement: Refinement, total: number, preview: ReadonlyArray<ResultEntity>) => {
   const label = refinement.value.label
   const lead = `${total} products match. Narrow down to `
   const content = `${lead}**${label}** (${refinement.value.count})?`

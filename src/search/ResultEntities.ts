@@ -1,33 +1,10 @@
 import { encodeCategoryPath } from "../domain/CategoryPath.js"
 import { parseMeasure, parseProductTypes, type ProductRecord } from "../domain/Product.js"
+import type { ResultEntity } from "../domain/ResultEntity.js"
 import type { StoredProduct } from "../services/CatalogStore.js"
 
-/** The subset of the spec's result entity this service fills (fields we have no data for are omitted). */
-export interface ResultEntityOut {
-  readonly kind: "product"
-  readonly entityType: "product"
-  readonly groupId: string | null
-  readonly productId: string
-  readonly title: string
-  readonly deeplink: string | null
-  readonly brand: string | null
-  readonly productType: string | null
-  readonly image?: { readonly original: string; readonly thumbnail: string | null }
-  readonly images: ReadonlyArray<{ readonly original: string; readonly thumbnail: string | null }>
-  readonly price: { readonly actual: number | null; readonly sale: number | null }
-  readonly basePrice?: {
-    readonly actual: { readonly price: number | null; readonly quantity: number; readonly measure: string }
-    readonly sale: { readonly price: number | null; readonly quantity: number; readonly measure: string }
-  }
-  readonly energyEfficiencyClass: string | null
-  readonly minEnergyEfficiencyClass: string | null
-  readonly maxEnergyEfficiencyClass: string | null
-  readonly custom_label_0: string | null
-  readonly custom_label_1: string | null
-  readonly custom_label_2: string | null
-  readonly custom_label_3: string | null
-  readonly custom_label_4: string | null
-}
+/** A result entity as this service fills it (fields we have no data for are left out). */
+export type ResultEntityOut = ResultEntity
 
 /** Units a base price can be stated in, with the factor to the unit it is quoted per. */
 const baseUnits: Record<string, { readonly measure: string; readonly factor: number; readonly quantity: number }> = {
@@ -45,7 +22,7 @@ const baseUnits: Record<string, { readonly measure: string; readonly factor: num
  * Price per standard unit (spec: basePrice), derived from the product weight, e.g. 500 g at
  * 2.50 → 5.00 per kg. Only given when the weight has a unit we can normalise.
  */
-const basePrice = (data: ProductRecord): ResultEntityOut["basePrice"] => {
+const basePrice = (data: ProductRecord): ResultEntity["basePrice"] => {
   if (!data.product_weight) return undefined
   const measure = parseMeasure(data.product_weight)
   const unit = measure ? baseUnits[measure.unit.toLowerCase()] : undefined

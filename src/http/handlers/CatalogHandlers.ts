@@ -7,6 +7,7 @@ import { JobQueue } from "../../services/JobQueue.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { orUnavailable } from "../InternalErrors.js"
+import { requireProduct } from "../../search/Products.js"
 
 /** The record is the truth: a queue hiccup after a durable write is healed by the reconcile pass. */
 const enqueueOrLog = (job: Parameters<JobQueue["Type"]["enqueue"]>[0][number]) =>
@@ -16,6 +17,20 @@ const enqueueOrLog = (job: Parameters<JobQueue["Type"]["enqueue"]>[0][number]) =
 
 export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (handlers) =>
   handlers
+    .handle("getProduct", ({ path }) =>
+      Effect.gen(function*() {
+        const { siteId } = yield* CurrentPrincipal
+        const product = yield* orUnavailable(requireProduct(siteId, path.productId))
+        return {
+          data: {
+            "site-id": siteId,
+            "product-id": product.productId,
+            data: product.data,
+            images: product.images,
+            updatedAt: new Date(product.updatedAt).toISOString()
+          }
+        }
+      }))
     .handle("putProduct", ({ path, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal

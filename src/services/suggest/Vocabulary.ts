@@ -1,15 +1,23 @@
 import type { CatalogKind } from "./phrases.js"
 
+/**
+ * Popularity in [0, 100): log-scaled so one runaway phrase cannot bury the rest. A search
+ * counts double (in log space) a product carrying the phrase: it is demand, a title is supply.
+ */
+export const popularityOf = (products: number, searches: number): number =>
+  Math.min(99.99, Math.log2(1 + products) + 2 * Math.log2(1 + searches))
+
 interface Postings {
-  /** Phrases whose first word is this word: candidates for an exact-prefix match. */
+  /** Phrases whose first word is this word, best first once `ordered`: exact-prefix candidates. */
   readonly first: Array<number>
-  /** Phrases holding this word at a later position: candidates for a word-start match. */
+  ordered: boolean
+  /** Phrases holding this word at a later position: word-start candidates. */
   readonly inner: Array<number>
   /**
-   * Largest product and search counts seen among `first`: an upper bound (never lowered, so
-   * still a bound after removals) that lets a short prefix skip whole words' buckets.
+   * Largest product and search counts seen in `first`: never lowered, so still an upper bound
+   * after removals, and it lets a short prefix skip a word's bucket without ordering it.
    */
-  maxCatalog: number
+  maxProducts: number
   maxSearches: number
 }
 
@@ -29,12 +37,11 @@ const lowerBound = (sorted: ReadonlyArray<string>, key: string): number => {
 /**
  * One site's phrases (catalog-derived and searched queries) and the indexes completion runs on.
  *
- * Phrases get small integer ids and their counters live in parallel arrays rather than one
- * object per phrase, which keeps a 100k-product catalog's few hundred thousand phrases cheap.
- * Instead of one sorted array of all phrases (costly to keep sorted under live updates), the
- * phrases are bucketed by word: a prefix's first word selects the bucket, and only the sorted
- * list of distinct words (tens of thousands) needs ordered inserts. That list also serves as
- * the implicit trie the fuzzy pass walks. Everything updates in place; nothing is rebuilt.
+ * Phrases get small integer ids with their counters in parallel arrays, not one object each.
+ * Rather than one sorted array of all phrases (costly to keep sorted under live updates), the
+ * phrases are bucketed by word: the prefix's first word selects a bucket, and only the list of
+ * distinct words needs ordering. That list doubles as the implicit trie the fuzzy pass walks.
+ * Everything updates in place; a bucket is re-ordered by popularity only when next read.
  */
 export class Vocabulary {
   private readonly ids = new Map<string, number>()
@@ -46,12 +53,12 @@ export class Vocabulary {
   /** Times the phrase was searched with results, and when last (epoch ms). */
   readonly queryCount: Array<number> = []
   readonly lastSearched: Array<number> = []
-  /** Each phrase's first-word bucket, to keep its bounds current without re-splitting. */
+  /** Each phrase's first-word bucket, to keep its order and bounds current without re-splitting. */
   private readonly firstOf: Array<Postings> = []
   /**
-   * Distinct words, sorted, for prefix ranges and the fuzzy walk. Ordered inserts into one big
-   * array would cost a memmove per new word (every model number is one), so new words wait in
-   * `newWords` and are merged in on the next read; words gone from `postings` are dropped then.
+   * Distinct words, sorted. Ordered inserts into one big array would cost a memmove per new
+   * word (every model number is one), so new words wait in `newWords` and are merged in on the
+   * next read; words that lost all their phrases are dropped at that merge.
    */
   private sortedWords: Array<string> = []
   private newWords: Array<string> = []
@@ -60,14 +67,14 @@ export class Vocabulary {
   addCatalog(phrase: string, kind: CatalogKind): number {
     const id = this.intern(phrase)
     this.catalog[kind][id]++
-    const bucket = this.firstOf[id]
-    bucket.maxCatalog = Math.max(bucket.maxCatalog, this.catalogCount(id))
+    this.changed(id)
     return id
   }
 
   /** Undoes one `addCatalog`; the id must come from it. */
   removeCatalog(id: number, kind: CatalogKind): void {
     this.catalog[kind][id]--
+    this.changed(id)
     this.releaseIfUnused(id)
   }
 
@@ -75,33 +82,46 @@ export class Vocabulary {
     const id = this.intern(phrase)
     this.queryCount[id] += count
     this.lastSearched[id] = Math.max(this.lastSearched[id], at)
-    const bucket = this.firstOf[id]
-    bucket.maxSearches = Math.max(bucket.maxSearches, this.queryCount[id])
+    this.changed(id)
   }
 
-  catalogCount(id: number): number {
+  products(id: number): number {
     return this.catalog[0][id] + this.catalog[1][id] + this.catalog[2][id]
   }
 
-  postingsOf(word: string, where: "first" | "inner"): ReadonlyArray<number> {
-    return this.postings.get(word)?.[where] ?? NONE
+  /** Popularity before searches fade with age: the bound the bucket order is kept by. */
+  ceiling(id: number): number {
+    return popularityOf(this.products(id), this.queryCount[id])
   }
 
-  /** Upper bounds of product and search counts over the phrases starting with `word`. */
-  firstBounds(word: string): { readonly maxCatalog: number; readonly maxSearches: number } {
-    return this.postings.get(word) ?? { maxCatalog: 0, maxSearches: 0 }
+  /** Phrases starting with `word`, highest `ceiling` first. */
+  firstOrdered(word: string): ReadonlyArray<number> {
+    const entry = this.postings.get(word)
+    if (entry === undefined) return NONE
+    if (!entry.ordered) {
+      entry.first.sort((a, b) => this.ceiling(b) - this.ceiling(a))
+      entry.ordered = true
+    }
+    return entry.first
+  }
+
+  inner(word: string): ReadonlyArray<number> {
+    return this.postings.get(word)?.inner ?? NONE
+  }
+
+  /** Upper bound of `ceiling` over the phrases starting with `word`. */
+  firstBound(word: string): number {
+    const entry = this.postings.get(word)
+    return entry === undefined ? 0 : popularityOf(entry.maxProducts, entry.maxSearches)
   }
 
   get words(): ReadonlyArray<string> {
     if (this.newWords.length > 0) {
+      const old = this.sortedWords
       const added = this.newWords.sort()
       const merged: Array<string> = []
-      let i = 0
-      let j = 0
-      while (i < this.sortedWords.length || j < added.length) {
-        const word = j === added.length || (i < this.sortedWords.length && this.sortedWords[i] < added[j])
-          ? this.sortedWords[i++]
-          : added[j++]
+      for (let i = 0, j = 0; i < old.length || j < added.length;) {
+        const word = j === added.length || (i < old.length && old[i] < added[j]) ? old[i++] : added[j++]
         if (this.postings.has(word) && merged[merged.length - 1] !== word) merged.push(word)
       }
       this.sortedWords = merged
@@ -116,6 +136,13 @@ export class Vocabulary {
     return [lowerBound(words, prefix), lowerBound(words, prefix + "\uffff")]
   }
 
+  private changed(id: number): void {
+    const bucket = this.firstOf[id]
+    bucket.ordered = false
+    bucket.maxProducts = Math.max(bucket.maxProducts, this.products(id))
+    bucket.maxSearches = Math.max(bucket.maxSearches, this.queryCount[id])
+  }
+
   private intern(phrase: string): number {
     const known = this.ids.get(phrase)
     if (known !== undefined) return known
@@ -128,7 +155,7 @@ export class Vocabulary {
     this.eachWord(phrase, (word, where) => {
       let entry = this.postings.get(word)
       if (entry === undefined) {
-        entry = { first: [], inner: [], maxCatalog: 0, maxSearches: 0 }
+        entry = { first: [], ordered: true, inner: [], maxProducts: 0, maxSearches: 0 }
         this.postings.set(word, entry)
         this.newWords.push(word)
       }
@@ -138,17 +165,16 @@ export class Vocabulary {
     return id
   }
 
-  /** Drops a phrase no product or query supports any more, so removed products leave no trace. */
+  /** Drops a phrase no product or search supports any more, so removed products leave no trace. */
   private releaseIfUnused(id: number): void {
-    if (this.catalogCount(id) > 0 || this.queryCount[id] > 0) return
+    if (this.products(id) > 0 || this.queryCount[id] > 0) return
     const phrase = this.texts[id]
     this.eachWord(phrase, (word, where) => {
       const entry = this.postings.get(word)!
       const list = entry[where]
-      // Order inside a bucket carries no meaning, so swap-remove keeps this O(bucket scan).
+      // Swap-remove; `changed` already marked the first-word bucket for re-ordering.
       list[list.lastIndexOf(id)] = list[list.length - 1]
       list.pop()
-      // The sorted list forgets the word at its next merge; until then it just has no phrases.
       if (entry.first.length === 0 && entry.inner.length === 0) this.postings.delete(word)
     })
     this.ids.delete(phrase)

@@ -1,7 +1,7 @@
 import { corrections, typoBudget } from "./fuzzy.js"
 import { normalizePrefix } from "./normalize.js"
 import { BRAND, CATEGORY } from "./phrases.js"
-import type { Vocabulary } from "./Vocabulary.js"
+import { popularityOf, type Vocabulary } from "./Vocabulary.js"
 
 export type SuggestionSource = "query" | "title" | "brand" | "category"
 
@@ -21,15 +21,10 @@ const MAX_ALTERNATIVES = 6
 const EXACT = 3
 const WORD_START = 2
 
-/**
- * Popularity in [0, 100): log-scaled so one runaway phrase cannot bury the rest. A search
- * counts double (in log space) a catalog occurrence: it is demand, where a title is supply.
- */
+/** Popularity now: `popularityOf` with each past search fading by its age. */
 const popularity = (v: Vocabulary, id: number, now: number): number => {
-  const searches = v.queryCount[id] === 0
-    ? 0
-    : v.queryCount[id] * Math.pow(0.5, Math.max(0, now - v.lastSearched[id]) / QUERY_HALF_LIFE_MS)
-  return Math.min(99.99, Math.log2(1 + v.catalogCount(id)) + 2 * Math.log2(1 + searches))
+  const fade = Math.pow(0.5, Math.max(0, now - v.lastSearched[id]) / QUERY_HALF_LIFE_MS)
+  return popularityOf(v.products(id), v.queryCount[id] * fade)
 }
 
 const sourceOf = (v: Vocabulary, id: number): SuggestionSource =>
@@ -71,12 +66,13 @@ class Best {
   }
 }
 
-/** Above this many candidate words, a lone partial word visits the most promising ones first. */
-const PRUNE_ABOVE = 64
-
 /**
  * One completion request: the typed words (the last possibly partial, unless the user ended it
  * with a space) matched from the start of a phrase ("first") or of a later word ("inner").
+ *
+ * Phrase-start buckets are read best first, so a scan stops at the first phrase whose
+ * undecayed popularity cannot beat the current last place; for a one- or two-letter prefix
+ * spanning thousands of words, words are also taken best bound first and skipped likewise.
  */
 class Completion {
   readonly best: Best
@@ -89,19 +85,25 @@ class Completion {
     this.best.offer({ id, score: tier * 100 + popularity(this.v, id, this.now) })
   }
 
+  /** Offers the phrases of `word`'s phrase-start bucket that pass `accept`, while any can still rank. */
+  private scanFirst(word: string, tier: number, accept: (text: string) => boolean): void {
+    for (const id of this.v.firstOrdered(word)) {
+      if (!this.best.admits(tier * 100 + this.v.ceiling(id))) return
+      if (accept(this.v.texts[id])) this.offer(id, tier)
+    }
+  }
+
   match(words: ReadonlyArray<string>, lastComplete: boolean, where: "first" | "inner", tier: number): void {
-    const v = this.v
     if (words.length === 1 && !lastComplete) return this.matchWordPrefix(words[0], where, tier)
     // The first word is complete, so its bucket holds every candidate; check the rest in place.
     const typed = words.join(" ")
-    const needle = where === "first" ? typed : " " + typed
     const endsWord = (text: string, end: number) => !lastComplete || end === text.length || text.charCodeAt(end) === 32
-    for (const id of v.postingsOf(words[0], where)) {
-      const text = v.texts[id]
-      if (where === "first") {
-        if (text.startsWith(needle) && endsWord(text, needle.length)) this.offer(id, tier)
-        continue
-      }
+    if (where === "first") {
+      return this.scanFirst(words[0], tier, (text) => text.startsWith(typed) && endsWord(text, typed.length))
+    }
+    const needle = " " + typed
+    for (const id of this.v.inner(words[0])) {
+      const text = this.v.texts[id]
       for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
         if (endsWord(text, at + needle.length)) {
           this.offer(id, tier)
@@ -111,30 +113,22 @@ class Completion {
     }
   }
 
-  /**
-   * Every phrase in the buckets of the words starting with `prefix` matches. A one- or
-   * two-letter prefix spans thousands of words, so phrase-start buckets are visited best
-   * bound first, and a bucket whose bound cannot beat the current last place is skipped.
-   */
+  /** Every phrase in the buckets of the words starting with `prefix` matches. */
   private matchWordPrefix(prefix: string, where: "first" | "inner", tier: number): void {
     const v = this.v
     const words = v.words
     const [lo, hi] = v.wordRange(prefix)
-    const visit = (w: number) => {
-      for (const id of v.postingsOf(words[w], where)) this.offer(id, tier)
-    }
-    if (where === "inner" || hi - lo <= PRUNE_ABOVE) {
-      for (let w = lo; w < hi; w++) visit(w)
+    if (where === "inner") {
+      for (let w = lo; w < hi; w++) for (const id of v.inner(words[w])) this.offer(id, tier)
       return
     }
-    const bounds = new Float64Array(hi - lo)
-    for (let w = lo; w < hi; w++) {
-      const { maxCatalog, maxSearches } = v.firstBounds(words[w])
-      bounds[w - lo] = tier * 100 + Math.log2(1 + maxCatalog) + 2 * Math.log2(1 + maxSearches)
+    const order = Array.from({ length: hi - lo }, (_, i) => lo + i)
+    const bounds = order.map((w) => tier * 100 + v.firstBound(words[w]))
+    order.sort((a, b) => bounds[b - lo] - bounds[a - lo])
+    for (const w of order) {
+      if (!this.best.admits(bounds[w - lo])) return
+      this.scanFirst(words[w], tier, () => true)
     }
-    const promising = bounds.slice().sort()[bounds.length - PRUNE_ABOVE]
-    for (let w = lo; w < hi; w++) if (bounds[w - lo] >= promising) visit(w)
-    for (let w = lo; w < hi; w++) if (bounds[w - lo] < promising && this.best.admits(bounds[w - lo])) visit(w)
   }
 }
 

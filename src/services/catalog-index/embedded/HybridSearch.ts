@@ -16,7 +16,8 @@ interface DenseSignal {
 }
 
 interface Matching {
-  readonly lexical: Map<number, number>
+  /** Raw lexical score by slot; null when the query has no words. */
+  readonly lexical: Float64Array | null
   readonly dense: ReadonlyArray<DenseSignal>
   readonly slots: ReadonlyArray<number>
 }
@@ -34,23 +35,27 @@ const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedI
   }
   const restricted = query.filter.must.length + query.filter.mustNot.length + (query.excludeIds?.length ?? 0) > 0
   const allowedCount = restricted ? countMask(allowed) : site.count
-  const lexical = query.text ? site.lexical.score(query.text, (slot) => allowed[slot] === 1) : null
+  const lexical = query.text ? site.lexical.score(query.text, allowed) : null
+  // The lexical slot list is this query's own: dense matches are appended to it.
+  const slots = lexical?.slots ?? []
+  const matched = new Uint8Array(allowed.length)
+  for (const slot of slots) matched[slot] = 1
   const dense: Array<DenseSignal> = []
-  const slots = new Set(lexical?.keys())
   for (const name of vectorNames) {
     const vector = name === "text" ? query.textVector : query.imageVector
     if (vector === undefined) continue
-    const signal = { name, query: queryVector(vector), floor: 1 }
-    const found = site.vectors[name].nearest(signal.query, k, restricted ? allowed : null, allowedCount)
+    const signal = queryVector(vector)
+    const found = site.vectors[name].nearest(signal, k, restricted ? allowed : null, allowedCount)
     const minSimilarity = query.minSimilarity ?? options.minSimilarity[name]
+    let floor = found.size === 0 ? 0 : 1
     for (const [slot, similarity] of found) {
-      signal.floor = Math.min(signal.floor, similarity)
-      if (similarity >= minSimilarity) slots.add(slot)
+      floor = Math.min(floor, similarity)
+      if (similarity >= minSimilarity && matched[slot]++ === 0) slots.push(slot)
     }
-    dense.push({ ...signal, found, floor: found.size === 0 ? 0 : Math.max(0, signal.floor) })
+    dense.push({ name, query: signal, found, floor: Math.max(0, floor) })
   }
-  if (lexical === null && dense.length === 0) return { lexical: new Map(), dense, slots: maskSlots(allowed) }
-  return { lexical: lexical ?? new Map(), dense, slots: [...slots] }
+  if (lexical === null && dense.length === 0) return { lexical: null, dense, slots: maskSlots(allowed) }
+  return { lexical: lexical?.scores ?? null, dense, slots }
 }
 
 const maskSlots = (mask: SlotMask): Array<number> => {
@@ -71,16 +76,21 @@ export const matchIds = (site: SiteIndex, query: MatchQuery, options: EmbeddedIn
 export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
   const limit = Math.max(0, query.limit)
   const { lexical, dense, slots } = match(site, query, Math.max(options.denseCandidates, 4 * limit), options)
-  const weights = { ...options.weights, ...query.weights }
+  const weights = {
+    lexical: query.weights?.lexical ?? options.weights.lexical,
+    text: query.weights?.text ?? options.weights.text,
+    image: query.weights?.image ?? options.weights.image
+  }
   let bestLexical = 0
-  for (const score of lexical.values()) bestLexical = Math.max(bestLexical, score)
+  if (lexical !== null) for (const slot of slots) bestLexical = Math.max(bestLexical, lexical[slot])
+  const lexicalShare = (slot: number) => (lexical === null || bestLexical === 0 ? 0 : lexical[slot] / bestLexical)
   const boosts = (query.boosts ?? []).map(({ condition, weight }) => ({
     accepted: site.columns.conditionMask(condition, site.slotCount),
     weight
   }))
   const near = query.near
   const base = (slot: number): number => {
-    let score = bestLexical > 0 ? (weights.lexical * (lexical.get(slot) ?? 0)) / bestLexical : 0
+    let score = weights.lexical * lexicalShare(slot)
     for (const boost of boosts) if (boost.accepted[slot] === 1) score += boost.weight
     if (near !== undefined) {
       const x = site.columns.numberAt(near.column, slot)
@@ -100,7 +110,7 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
     }
   })
   // At least `limit` matches score at least this, so a match whose ceiling is below it cannot place.
-  const threshold = slots.length > limit && limit > 0 ? lower.slice().sort()[slots.length - limit] : -Infinity
+  const threshold = kthLargest(lower, limit)
 
   const top: Array<SearchHit> = []
   slots.forEach((slot, i) => {
@@ -112,10 +122,22 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
     }
     const score = baseScores[i] + weights.text * cosine.text + weights.image * cosine.image
     if (top.length === limit && score < top[limit - 1].score) return
-    const lexicalShare = bestLexical > 0 ? (lexical.get(slot) ?? 0) / bestLexical : 0
-    insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare, ...cosine }, limit)
+    insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare(slot), ...cosine }, limit)
   })
   return { hits: top, total: slots.length }
+}
+
+/** The k-th largest value (-Infinity when there are fewer), in one pass without sorting all. */
+const kthLargest = (values: Float64Array, k: number): number => {
+  if (k === 0 || values.length < k) return -Infinity
+  const best = new Float64Array(k).fill(-Infinity) // ascending: best[0] is the k-th largest so far
+  for (const value of values) {
+    if (value <= best[0]) continue
+    let i = 0
+    for (; i + 1 < k && best[i + 1] < value; i++) best[i] = best[i + 1]
+    best[i] = value
+  }
+  return best[0]
 }
 
 /** Score descending, then product id, so equal scores come back in a stable order. */

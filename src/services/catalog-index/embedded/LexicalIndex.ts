@@ -1,27 +1,14 @@
-import MiniSearch, { type SearchOptions } from "minisearch"
+import SearchableMap from "minisearch/SearchableMap"
 import type { IndexDocument } from "../../CatalogIndex.js"
+import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./Options.js"
-import { indexTerm, queryWords, tokenize, type QueryWord } from "./TextAnalysis.js"
+import type { SlotMask } from "./PayloadColumns.js"
+import { queryWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
-type LexicalDoc = TextFields & { readonly id: number }
-
-const FIELDS: ReadonlyArray<keyof TextFields> = [
-  "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
-]
-
-const asIs = (term: string) => term
-const whole = (text: string) => [text]
 
 /** Typo budget by typed length: short words are too ambiguous to correct. */
 const editDistance = (word: string): number => (word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0)
-
-/** min/max of a large map without spreading it into call arguments. */
-const extreme = (scores: Map<number, number>, pick: (a: number, b: number) => number): number => {
-  let result = NaN
-  for (const score of scores.values()) result = Number.isNaN(result) ? score : pick(result, score)
-  return result
-}
 
 export interface LexicalSettings {
   readonly fieldWeights: FieldWeights
@@ -30,50 +17,46 @@ export interface LexicalSettings {
 }
 
 /**
- * BM25 over the text fields of one site, keyed by document slot. Each query word is
- * looked up separately so that exact, fuzzy and prefix matches of a word can be told apart
- * (see `wordScores`) and so that the share of query words a document matches can scale
- * its score.
+ * Word retrieval for one site: BM25 postings, and MiniSearch's radix tree over the terms
+ * for typo (fuzzy) and as-you-type (prefix) lookups. Each query word is scored on its own
+ * so exact and variant matches of a word can be told apart (see `wordScores`), and the
+ * share of query words a document matches scales its score.
  */
 export class LexicalIndex {
-  private readonly search: MiniSearch<LexicalDoc>
+  private readonly terms = new SearchableMap<TermPostings>()
+  private readonly postings: Bm25Postings
 
   constructor(private readonly settings: LexicalSettings) {
-    this.search = new MiniSearch<LexicalDoc>({
-      fields: [...FIELDS],
-      tokenize,
-      processTerm: indexTerm,
-      searchOptions: { boost: { ...settings.fieldWeights } }
-    })
+    this.postings = new Bm25Postings(settings.fieldWeights, this.terms)
   }
 
   put(slot: number, text: TextFields): void {
-    if (this.search.has(slot)) this.search.discard(slot)
-    this.search.add({ ...text, id: slot })
+    this.postings.put(slot, text)
   }
 
   delete(slot: number): void {
-    if (this.search.has(slot)) this.search.discard(slot)
+    this.postings.delete(slot)
   }
 
   /**
-   * Raw lexical scores of the allowed documents matching any query word (OR), each
-   * multiplied by the fraction of query words it matches; null when the text has no
-   * searchable word (only stop words or punctuation).
+   * Scores of the allowed documents matching any query word (OR), each multiplied by the
+   * fraction of query words it matches; null when the text has no searchable word.
    */
-  score(text: string, allowed: (slot: number) => boolean): Map<number, number> | null {
+  score(text: string, allowed: SlotMask): LexicalScores | null {
     const words = queryWords(text)
     if (words.length === 0) return null
-    const totals = new Map<number, number>()
-    const matched = new Map<number, number>()
+    const totals = new Float64Array(allowed.length)
+    const matched = new Uint8Array(allowed.length)
+    const slots: Array<number> = []
     words.forEach((word, i) => {
-      for (const [slot, score] of this.wordScores(word, i === words.length - 1, allowed)) {
-        totals.set(slot, (totals.get(slot) ?? 0) + score)
-        matched.set(slot, (matched.get(slot) ?? 0) + 1)
+      const { slots: wordSlots, scores } = this.wordScores(word, i === words.length - 1, allowed)
+      for (const slot of wordSlots) {
+        if (matched[slot]++ === 0) slots.push(slot)
+        totals[slot] += scores[slot]
       }
     })
-    for (const [slot, total] of totals) totals.set(slot, (total * matched.get(slot)!) / words.length)
-    return totals
+    for (const slot of slots) totals[slot] *= matched[slot] / words.length
+    return { slots, scores: totals }
   }
 
   /**
@@ -81,43 +64,56 @@ export class LexicalIndex {
    * a common exact word, so variant-only matches are scaled down until the best of them is
    * worth at most `fuzzyWeight` of the weakest exact match: exact matches always outrank.
    */
-  private wordScores(word: QueryWord, isLast: boolean, allowed: (slot: number) => boolean): Map<number, number> {
-    const exact = this.collect(word.stem, { fuzzy: false, prefix: false }, allowed)
-    const fuzzy = editDistance(word.typed)
-    const prefix = isLast && word.typed.length >= 3
-    if (fuzzy === 0 && !prefix) return exact
-    // The typed form finds typos ("cordles" → "cordless") that its stem ("cordl") would not.
-    const variants = this.collect(
-      word.typed,
-      {
-        fuzzy: fuzzy || false,
-        prefix,
-        weights: { fuzzy: this.settings.fuzzyWeight, prefix: this.settings.prefixWeight }
-      },
-      (slot) => !exact.has(slot) && allowed(slot)
-    )
+  private wordScores(word: QueryWord, isLast: boolean, allowed: SlotMask): LexicalScores {
+    const exact: LexicalScores = { slots: [], scores: new Float64Array(allowed.length) }
+    const stemPostings = this.terms.get(word.stem)
+    if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
+    const variants = this.variantTerms(word, isLast)
     if (variants.size === 0) return exact
+    const variant: LexicalScores = { slots: [], scores: new Float64Array(allowed.length) }
+    for (const [postings, weight] of variants) this.postings.score(postings, weight, allowed, variant, exact.scores)
     let factor = 1
-    if (exact.size > 0) {
+    if (exact.slots.length > 0 && variant.slots.length > 0) {
       const ceiling = this.settings.fuzzyWeight * extreme(exact, Math.min)
-      factor = Math.min(1, ceiling / extreme(variants, Math.max))
+      factor = Math.min(1, ceiling / extreme(variant, Math.max))
     }
-    for (const [slot, score] of variants) exact.set(slot, score * factor)
+    for (const slot of variant.slots) {
+      exact.scores[slot] = variant.scores[slot] * factor
+      exact.slots.push(slot)
+    }
     return exact
   }
 
-  /** Runs one single-term search, streaming hits through `filter` so nothing is sorted. */
-  private collect(term: string, options: SearchOptions, allowed: (slot: number) => boolean): Map<number, number> {
-    const hits = new Map<number, number>()
-    this.search.search(term, {
-      ...options,
-      tokenize: whole,
-      processTerm: asIs,
-      filter: (hit) => {
-        if (allowed(hit.id)) hits.set(hit.id, hit.score)
-        return false
+  /**
+   * Index terms near the word, with MiniSearch's weights: fuzzy ones from the typed form
+   * ("cordles" → "cordless") and from the stem ("qualty" → "qualti" → "qualiti"), prefix
+   * ones for the word being typed.
+   */
+  private variantTerms(word: QueryWord, isLast: boolean): Map<TermPostings, number> {
+    const weights = new Map<TermPostings, number>()
+    const offer = (term: string, postings: TermPostings, weight: number) => {
+      if (term !== word.stem && !(weights.get(postings)! >= weight)) weights.set(postings, weight)
+    }
+    const distance = editDistance(word.typed)
+    if (distance > 0) {
+      for (const source of new Set([word.typed, word.stem])) {
+        for (const [term, [postings, edits]] of this.terms.fuzzyGet(source, distance)) {
+          offer(term, postings, (this.settings.fuzzyWeight * term.length) / (term.length + edits))
+        }
       }
-    })
-    return hits
+    }
+    if (isLast && word.typed.length >= 3) {
+      for (const [term, postings] of this.terms.atPrefix(word.typed)) {
+        const extra = term.length - word.typed.length
+        offer(term, postings, (this.settings.prefixWeight * term.length) / (term.length + 0.3 * extra))
+      }
+    }
+    return weights
   }
+}
+
+const extreme = ({ slots, scores }: LexicalScores, pick: (a: number, b: number) => number): number => {
+  let result = scores[slots[0]]
+  for (const slot of slots) result = pick(result, scores[slot])
+  return result
 }

@@ -31,13 +31,25 @@ export const tokenize = (text: string): Array<string> => {
 }
 
 /** Lower-cased word, or null for a stop word. */
-export const normalizeWord = (word: string): string | null => {
+const normalizeWord = (word: string): string | null => {
   const lower = word.toLowerCase()
   return STOP_WORDS.has(lower) ? null : lower
 }
 
+/** Catalog vocabularies are small next to their word counts: stemming is memoised. */
+const stems = new Map<string, string>()
+
 /** Porter stem of plain alphabetic words; codes, sizes and hyphenated words stay as typed. */
-export const stem = (lower: string): string => (/^\p{L}{3,}$/u.test(lower) ? stemmer(lower) : lower)
+export const stem = (lower: string): string => {
+  let stemmed = stems.get(lower)
+  if (stemmed === undefined) {
+    stemmed = /^\p{L}{3,}$/u.test(lower) ? stemmer(lower) : lower
+    // Bounded, so a stream of unique codes (gtins, mpns) cannot grow it without end.
+    if (stems.size >= 200_000) stems.clear()
+    stems.set(lower, stemmed)
+  }
+  return stemmed
+}
 
 /** The index-side term processor: one normalised, stemmed term per word. */
 export const indexTerm = (word: string): string | null => {

@@ -113,8 +113,8 @@ export class VectorIndex {
 
   private scan(query: QueryVector, k: number, allowed: SlotMask): Map<number, number> {
     const scored: Array<[number, number]> = []
-    for (const slot of this.entries.keys()) {
-      if (allowed[slot] === 1) scored.push([slot, this.similarity(slot, query)])
+    for (let slot = 0; slot < allowed.length; slot++) {
+      if (allowed[slot] === 1 && this.entries.has(slot)) scored.push([slot, this.similarity(slot, query)])
     }
     scored.sort((a, b) => b[1] - a[1])
     return new Map(scored.slice(0, k))

@@ -1,0 +1,20 @@
+/**
+ * The model's cost grows with text length (its attention is quadratic in tokens, about
+ * 100 ms for 2,000 characters), and the head of a product text carries most of its
+ * meaning, so longer texts are cut here.
+ */
+export const MAX_TEXT_CHARS = 2_000
+
+/**
+ * The exact text the model sees, and the query cache key. The tokenizer is whitespace
+ * sensitive ("a  b" and "a b" embed differently), so whitespace runs collapse to one
+ * space; NFKC matches what the tokenizer does itself. Case is kept: the model is case
+ * sensitive and product texts are embedded with their case.
+ */
+export const normaliseText = (text: string): string => {
+  const collapsed = text.normalize("NFKC").replace(/\s+/g, " ").trim()
+  if (collapsed.length <= MAX_TEXT_CHARS) return collapsed
+  const cut = collapsed.slice(0, MAX_TEXT_CHARS)
+  // Do not leave half of a surrogate pair (an emoji, say) at the end.
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut
+}

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { decodeCategoryPath, encodeCategoryPath } from "../../src/domain/CategoryPath.js"
+import { Either } from "effect"
+import { fixtureProducts } from "../fixtures/catalog.js"
+import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+
+let server: TestServer
+const path = (text: string) => encodeCategoryPath(text)
+const text = (encoded: string) => Either.getOrThrow(decodeCategoryPath(encoded))
+
+beforeAll(async () => {
+  server = await startTestServer({
+    campaigns: [
+      { id: 7, name: "two results", resultsCount: 2 },
+      { id: 8, name: "promo", resultsCount: 50, redirects: [{ query: "help", url: "https://shop.example.com/help" }], pins: [{ query: "gift", productIds: ["belt-1"] }] },
+      { id: 9, name: "pairs", resultsCount: 10, crossSell: [{ from: "Tools > Power Tools > Drills", to: ["Tools > Accessories"] }] }
+    ]
+  })
+  for (const p of fixtureProducts) {
+    const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, { auth: server.siteA.basic, body: { data: p.data, images: p.images ?? [] } })
+    expect(res.status).toBe(200)
+  }
+  // Site B has a product with the same words; it must never show up for site A.
+  await call(server.baseUrl, "PUT", "/product/b-drill", { auth: server.siteB.basic, body: { data: { title: "Cordless Drill from site B" } } })
+  await eventually(async () => {
+    const res = await search({ query: "leather belt" })
+    expect(res.body.data.products.map((p: { productId: string }) => p.productId)).toContain("belt-1")
+    const b = await search({ query: "drill" }, server.siteB.bearer)
+    expect(b.body.data.products.length).toBe(1)
+  }, 60_000)
+})
+afterAll(() => server.close())
+
+const search = (body: Record<string, unknown>, auth = server.siteA.bearer) => call(server.baseUrl, "POST", "/text-search", { auth, body })
+const ids = (res: { body: { data: { products: ReadonlyArray<{ productId: string }> } } }) => res.body.data.products.map((p) => p.productId)
+
+describe("POST /text-search", () => {
+  it("ranks the best match first and returns result entities", async () => {
+    const res = await search({ query: "cordless drill", requestId: "r-1" })
+    expect(res.status).toBe(200)
+    expect(res.body.requestId).toBe("r-1")
+    expect(ids(res)[0]).toBe("drill-1")
+    const first = res.body.data.products[0]
+    expect(first.entityType).toBe("product")
+    expect(first.kind).toBe("product")
+    expect(first.deeplink).toBeNull()
+    expect(first.brand).toBe("Bosch")
+    expect(text(first.productType)).toBe("Tools > Power Tools > Drills")
+    expect(first.image.original).toBe("https://img.example.com/drill-1.jpg")
+    expect(first.price).toEqual({ actual: 129, sale: null })
+    expect(first.basePrice.actual).toEqual({ price: 86, quantity: 1, measure: "kg" })
+  })
+
+  it("tolerates typos and stems words", async () => {
+    expect(ids(await search({ query: "cordles drils" }))[0]).toBe("drill-1")
+    expect(ids(await search({ query: "saws" }))[0]).toBe("saw-1")
+  })
+
+  it("never returns another site's products", async () => {
+    expect(ids(await search({ query: "cordless drill from site B" }))).not.toContain("b-drill")
+    expect(ids(await search({ query: "cordless drill" }, server.siteB.bearer))).toEqual(["b-drill"])
+  })
+
+  it("caps resultsCount at the campaign's defined count", async () => {
+    expect(ids(await search({ query: "drill", resultsCount: 50, campaign: 7 })).length).toBe(2)
+    expect(ids(await search({ query: "drill", resultsCount: 1 })).length).toBe(1)
+    const unknown = await search({ query: "drill", campaign: 12345 })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.message).toContain("12345")
+  })
+
+  it("applies static included and excluded filters", async () => {
+    const bosch = ids(await search({ query: "drill", staticFilters: { included: [{ column: "brand", values: ["Bosch"] }] } }))
+    expect(bosch.length).toBeGreaterThan(0)
+    expect(bosch.every((id) => ["drill-1", "drill-3", "bits-1"].includes(id))).toBe(true)
+    const notBosch = ids(await search({ query: "drill", staticFilters: { excluded: [{ column: "brand", values: ["Bosch"] }] } }))
+    expect(notBosch).toContain("drill-2")
+    expect(notBosch.some((id) => ["drill-1", "drill-3", "bits-1"].includes(id))).toBe(false)
+  })
+
+  it("filters intervals as [start, end) on the price the shopper pays", async () => {
+    const res = ids(await search({ query: "drill", dynamicFilters: [{ column: "price", values: { start: 89.5, end: 129 } }] }))
+    expect(res).toContain("drill-2") // 89.5: start is included
+    expect(res).not.toContain("drill-1") // 129: end is excluded
+    const sale = ids(await search({ query: "impact driver", dynamicFilters: [{ column: "price", values: { start: 70, end: 80 } }] }))
+    expect(sale).toEqual(["drill-3"]) // list 99, on sale for 79
+  })
+
+  it("filters by encoded category paths, including parents", async () => {
+    const drills = ids(await search({ query: "drill", dynamicFilters: [{ column: "category", values: [path("Tools > Power Tools > Drills")] }] }))
+    expect(drills.sort()).toEqual(["drill-1", "drill-2"])
+    const power = ids(await search({ query: "drill", dynamicFilters: [{ column: "category", values: [path("Tools>Power Tools")] }] }))
+    expect(power).not.toContain("bits-1")
+    expect(power).toContain("drill-3")
+    const bad = await search({ query: "drill", dynamicFilters: [{ column: "category", values: ["not base64!"] }] })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toContain("dynamicFilters")
+  })
+
+  it("rejects unknown filter columns and non-numeric intervals with the field named", async () => {
+    const res = await search({ query: "drill", staticFilters: { included: [{ column: "flavour", values: ["x"] }] } })
+    expect(res.status).toBe(400)
+    expect(res.body.message).toContain("staticFilters.included.0.column")
+    const interval = await search({ query: "drill", dynamicFilters: [{ column: "brand", values: { start: 1, end: 2 } }] })
+    expect(interval.status).toBe(400)
+  })
+
+  it("computes dynamic filters from the matching set", async () => {
+    const res = await search({ query: "drill", dynamicFilters: [{ column: "brand", values: ["Bosch"] }] })
+    const facets = res.body.interactions.dynamicFilters as ReadonlyArray<any>
+    expect(res.body.data.interactions).toEqual(res.body.interactions)
+    const brand = facets.find((f) => f.column === "brand")
+    expect(brand.type).toBe("categorical")
+    expect(brand.isPrimary).toBe(true)
+    // the brand facet ignores its own selection, so Makita stays offered
+    expect(brand.values.map((v: any) => v.value)).toEqual(expect.arrayContaining(["Bosch", "Makita"]))
+    expect(brand.values.find((v: any) => v.value === "Bosch").selected).toBe(true)
+    expect(brand.values.find((v: any) => v.value === "Makita").selected).toBe(false)
+    const category = facets.find((f) => f.column === "category")
+    for (const v of category.values) {
+      expect(Array.isArray(v.value)).toBe(true)
+      expect(text(v.value[0]).startsWith("Tools")).toBe(true)
+    }
+    const price = facets.find((f) => f.column === "price")
+    expect(price.type).toBe("interval")
+    for (const v of price.values) expect(v.value.start).toBeLessThan(v.value.end)
+  })
+
+  it("returns a campaign redirect and puts pinned products first", async () => {
+    const help = await search({ query: "  Help ", campaign: 8 })
+    expect(help.body.interactions.redirect).toEqual({ url: "https://shop.example.com/help" })
+    expect(ids(await search({ query: "gift", campaign: 8 }))[0]).toBe("belt-1")
+  })
+
+  it("proposes one refinement in the stream with a products annotation", async () => {
+    const res = await search({ query: "blue" })
+    const item = res.body.stream.items[0]
+    expect(item.role).toBe("assistant")
+    const annotation = item.parts[0].text.annotations[0]
+    const content: string = item.parts[0].text.content
+    const filter = annotation.interactions.dynamicFilters
+    expect(filter).toHaveLength(1)
+    expect(filter[0].values).toHaveLength(1)
+    expect(content.substr(annotation.locator.start, annotation.locator.length)).toBe(filter[0].values[0].label)
+    expect(annotation.data.type).toBe("products")
+    expect(annotation.data.items.length).toBeGreaterThan(0)
+  })
+
+  it("rejects an empty query", async () => {
+    const res = await search({ query: "   " })
+    expect(res.status).toBe(400)
+    expect(res.body.message).toContain("query")
+  })
+})
+
+describe("POST /similar-products and /cross-selling", () => {
+  it("finds the same kind of product first", async () => {
+    const res = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteA.bearer, body: { productId: "drill-1", requestId: "s-1" } })
+    expect(res.status).toBe(200)
+    expect(res.body.requestId).toBe("s-1")
+    expect(res.body.data.sourceProduct.productId).toBe("drill-1")
+    const found = ids(res)
+    expect(found).not.toContain("drill-1")
+    expect(["drill-2", "drill-3"]).toContain(found[0])
+    expect(found.indexOf("drill-2")).toBeLessThan(found.indexOf("shirt-red-m"))
+  })
+
+  it("honours a category substitution and reports it", async () => {
+    const jeans = path("Clothing > Bottoms > Jeans")
+    const res = await call(server.baseUrl, "POST", "/similar-products", {
+      auth: server.siteA.bearer,
+      body: { productId: "shirt-red-m", substitutions: { category: [jeans], price: 45 } }
+    })
+    expect(ids(res)).toEqual(["jeans-1"])
+    expect(res.body.substitutions[0]).toEqual({ column: "category", value: { value: [jeans], label: "Jeans" } })
+  })
+
+  it("answers 404 for an unknown or foreign source product", async () => {
+    const res = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteB.bearer, body: { productId: "drill-1" } })
+    expect(res.status).toBe(404)
+  })
+
+  it("cross-sells complements, never from the source's leaf category or item group", async () => {
+    const res = await call(server.baseUrl, "POST", "/cross-selling", { auth: server.siteA.bearer, body: { productId: "shirt-red-m" } })
+    expect(res.status).toBe(200)
+    const found = ids(res)
+    expect(found.length).toBeGreaterThan(0)
+    expect(found).not.toContain("shirt-blue-m")
+    expect(found).not.toContain("shirt-red-m")
+    expect(["jeans-1", "belt-1"]).toContain(found[0])
+  })
+
+  it("uses campaign category pairs for cross-selling", async () => {
+    const res = await call(server.baseUrl, "POST", "/cross-selling", { auth: server.siteA.bearer, body: { productId: "drill-1", campaigns: [9] } })
+    expect(ids(res)).toEqual(["bits-1"])
+  })
+
+  it("serves the deprecated GET endpoints with bestFits and extended", async () => {
+    const res = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?similar-products-count=2&excluded[]=brand:Makita", { auth: server.siteA.bearer })
+    expect(res.status).toBe(200)
+    expect(res.body.bestFits.length).toBeLessThanOrEqual(2)
+    expect(res.body.bestFits).not.toContain("drill-2")
+    expect(res.body.extended.map((p: any) => p.productId)).toEqual(res.body.bestFits)
+    const cross = await call(server.baseUrl, "GET", "/product/drill-1/cross-selling-products?campaigns=9", { auth: server.siteA.bearer })
+    expect(cross.body.bestFits).toEqual(["bits-1"])
+    const badColor = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?color=blue", { auth: server.siteA.bearer })
+    expect(badColor.status).toBe(400)
+    const badImage = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?image-code=nope", { auth: server.siteA.bearer })
+    expect(badImage.status).toBe(400)
+  })
+})
+
+describe("POST /auto-suggest", () => {
+  it("completes partial queries from the catalog, tolerating typos", async () => {
+    const res = await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query: "cordl" } })
+    expect(res.status).toBe(200)
+    expect(res.body.data.query).toBe("cordl")
+    const suggestions = res.body.data.completions.map((c: any) => c.suggestion)
+    expect(suggestions.some((s: string) => s.includes("cordless"))).toBe(true)
+    const typo = await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query: "cirular" } })
+    expect(typo.body.data.completions.map((c: any) => c.suggestion).some((s: string) => s.includes("circular"))).toBe(true)
+  })
+
+  it("needs credentials", async () => {
+    const res = await call(server.baseUrl, "POST", "/auto-suggest", { body: { query: "dr" } })
+    expect(res.status).toBe(401)
+  })
+})
