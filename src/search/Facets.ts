@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { findColumn } from "../catalog/Columns.js"
-import { encodeCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
+import { parseCategoryPath } from "../domain/CategoryPath.js"
 import { CatalogIndex, type Condition, type Filter, type SearchQuery } from "../services/CatalogIndex.js"
 
+/** Facet values are in text form; the wire schema encodes category paths. */
 export interface FacetValueOut {
   readonly value: ReadonlyArray<string> | string | { readonly start?: number; readonly end?: number }
   readonly label: string
@@ -56,7 +57,7 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
     if (deeper.length > 1) break
   }
   const out: Array<FacetValueOut> = selected.map((p) => ({
-    value: [encodeCategoryPath(p)],
+    value: [p],
     label: parseCategoryPath(p).at(-1) ?? "root",
     active: (byPath.get(p) ?? 0) > 0,
     selected: true,
@@ -64,7 +65,7 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
   }))
   for (const c of children.slice(0, MAX_VALUES)) {
     if (selected.includes(c.value)) continue
-    out.push({ value: [encodeCategoryPath(c.value)], label: parseCategoryPath(c.value).at(-1) ?? c.value, active: c.count > 0, selected: false, count: c.count })
+    out.push({ value: [c.value], label: parseCategoryPath(c.value).at(-1) ?? c.value, active: c.count > 0, selected: false, count: c.count })
   }
   return out
 }
@@ -130,3 +131,11 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
     }
     return facets
   })
+
+/** The index condition that selecting one facet value adds. */
+export const facetValueCondition = (column: string, value: FacetValueOut["value"]): Condition =>
+  typeof value === "string"
+    ? { column, anyOf: [value] }
+    : Array.isArray(value)
+    ? { column, anyOf: value as ReadonlyArray<string> }
+    : { column, range: { gte: (value as { start?: number }).start, lt: (value as { end?: number }).end } }

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { colorNames, effectivePrice, embeddingText, productCategories } from "../catalog/ProductDocument.js"
-import { categoryAncestors, encodeCategoryPath, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
+import { categoryAncestors, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
 import { campaignResultsCount, type Campaign } from "../domain/Site.js"
 import { CatalogIndex, type Condition, type Filter, type SearchQuery } from "../services/CatalogIndex.js"
 import type { StoredProduct } from "../services/CatalogStore.js"
@@ -121,14 +121,10 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
       weights: { lexical: 0.3, text: 1 },
       ...(price != null && price > 0 ? { near: { column: "price", value: price, weight: input.substitutions?.price !== undefined ? 0.6 : 0.2 } } : {})
     }, dynamic)
-    const substitutions = [
-      ...(substituted && substituted.length > 0
-        ? [{ column: "category", value: { value: substituted.map(encodeCategoryPath), label: substituted.map((s) => parseCategoryPath(s).at(-1) ?? "root").join(", ") } }]
-        : []),
-      ...(input.substitutions?.price !== undefined
-        ? [{ column: "price", value: { value: [String(input.substitutions.price)], label: `Price near ${input.substitutions.price}` } }]
-        : [])
-    ]
+    // The wire shape carries category paths only; the price preference shows in the ranking.
+    const substitutions = substituted && substituted.length > 0
+      ? [{ column: "category", value: { value: substituted, label: substituted.map((s) => parseCategoryPath(s).at(-1) ?? "root").join(", ") } }]
+      : []
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
       data: { sourceProduct: toResultEntity(source), products: result.products },

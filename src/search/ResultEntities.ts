@@ -1,4 +1,3 @@
-import { encodeCategoryPath } from "../domain/CategoryPath.js"
 import { parseMeasure, parseProductTypes, type ProductRecord } from "../domain/Product.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
 import type { StoredProduct } from "../services/CatalogStore.js"
@@ -48,8 +47,8 @@ export const toResultEntity = (product: StoredProduct): ResultEntityOut => {
     title: d.title ?? "",
     deeplink: d.link ?? null,
     brand: d.brand ?? null,
-    // A category path like every other: Base64-URL on the wire (spec, Category paths rule 4).
-    productType: firstType === undefined ? null : encodeCategoryPath(firstType),
+    // Text form here; the wire schema encodes it as Base64-URL like every category path.
+    productType: firstType ?? null,
     ...(images.length > 0 ? { image: images[0] } : {}),
     images,
     price: { actual: d.price ?? null, sale: d.sale_price ?? null },

@@ -5,7 +5,7 @@ import { Suggester } from "../services/Suggester.js"
 import { SiteRegistry } from "../services/SiteRegistry.js"
 import { TextEmbedder } from "../services/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { computeFacets } from "./Facets.js"
+import { computeFacets, facetValueCondition } from "./Facets.js"
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
@@ -57,9 +57,8 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const refinement = bestRefinement(facets, result.total)
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
-      const { value } = refinement
-      const condition = yield* buildFilter({ dynamicFilters: [{ column: refinement.facet.column, values: value.value as DynamicIn["values"] }] })
-      const preview = yield* index.search({ ...query, filter: { must: [...filter.must, ...condition.dynamic], mustNot: filter.mustNot }, limit: 3 })
+      const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
+      const preview = yield* index.search({ ...query, filter: { must: [...filter.must, condition], mustNot: filter.mustNot }, limit: 3 })
       stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.hits.map((h) => h.productId)))
     }
 
