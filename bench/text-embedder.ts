@@ -29,7 +29,7 @@ const idleQueries = queries.slice(200)
 const loadQueries = queries.slice(0, 200)
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
-const ms = (value: number) => `${value.toFixed(1)} ms`
+const ms = (value: number) => `${value.toFixed(value < 1 ? 3 : 1)} ms`
 
 const timed = <A, E>(effect: Effect.Effect<A, E>) =>
   Effect.gen(function*() {

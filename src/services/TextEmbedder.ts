@@ -46,8 +46,10 @@ const spawnEmbeddingWorker = () =>
 /** Scoped: waits until every thread has loaded the model; closing the scope ends them. */
 export const makeTextEmbedder = (options: TextEmbedderOptions) =>
   Effect.gen(function*() {
+    // At least one thread: with none, every request would wait forever.
+    const threads = Math.max(1, options.threads)
     const pool = yield* Effect.acquireRelease(
-      Effect.sync(() => new WorkerPool(Math.max(1, options.threads), options.spawnWorker ?? spawnEmbeddingWorker)),
+      Effect.sync(() => new WorkerPool(threads, options.spawnWorker ?? spawnEmbeddingWorker)),
       (pool) => Effect.promise(() => pool.close())
     )
     yield* Effect.tryPromise({
@@ -73,6 +75,7 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
       Effect.suspend(() => {
         const normalised = texts.map(normaliseText)
         const batches = planBatches(normalised)
+        // All calls are queued at once; the pool, not the fibers, bounds the concurrency.
         return Effect.forEach(
           batches,
           (positions) => run(positions.map((i) => normalised[i]), "document"),
@@ -113,7 +116,7 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
   })
 
 export class TextEmbedder extends Context.Tag("TextEmbedder")<TextEmbedder, TextEmbedderService>() {
-  /** `embedThreads` threads (AppConfig), each holding one copy of the model (about 30 MB). */
+  /** `embedThreads` threads (AppConfig), each with its own model: about 125 MB RSS and 0.6 s to load. */
   static readonly layer = Layer.scoped(
     TextEmbedder,
     Effect.flatMap(AppConfig, (config) => makeTextEmbedder({ threads: config.embedThreads }))

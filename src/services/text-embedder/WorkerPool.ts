@@ -2,10 +2,11 @@ import type { Worker } from "node:worker_threads"
 import { longestOf, withinBudget } from "./batching.js"
 
 /**
- * A fixed set of embedding threads fed from two FIFO queues. Each thread has at most one
- * call in flight, so a query that arrives during a bulk catalog push waits for at most one
- * (budget-bounded) document call before it is next. Promise/callback based on purpose: the
- * Effect layer wraps it, and cancellation maps onto `cancel`.
+ * A fixed set of embedding threads fed from two FIFO queues, queries before documents.
+ * Each thread has at most one call in flight and calls are kept short (see batching.ts),
+ * so a query arriving during a bulk catalog push only waits for the first thread to finish
+ * its current call. Callback based on purpose: TextEmbedder wraps it in Effect, and fiber
+ * interruption maps onto `cancel`.
  */
 export type Priority = "query" | "document"
 

@@ -1,0 +1,45 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { startServerProcess } from "../support/ServerProcess.js"
+import { call, eventually, writeTestSites } from "../support/TestServer.js"
+
+describe("durability of acknowledged writes", () => {
+  it("serves every product acknowledged by PUT after SIGKILL and restart, and indexes them", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-durable-"))
+    const sitesFile = path.join(dir, "sites.json")
+    const { siteA } = await writeTestSites(sitesFile)
+    const env = { DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile }
+
+    const first = await startServerProcess(env)
+    const acknowledged: Array<string> = []
+    for (let i = 0; i < 40; i++) {
+      const res = await call(first.baseUrl, "PUT", `/product/k-${i}`, {
+        auth: siteA.basic,
+        body: { data: { title: `Durable kettle number ${i}`, price: 10 + i } }
+      })
+      if (res.status === 200) acknowledged.push(`k-${i}`)
+    }
+    first.child.kill("SIGKILL")
+    expect(await first.exited).toBe("SIGKILL")
+    expect(acknowledged).toHaveLength(40)
+
+    const second = await startServerProcess(env)
+    try {
+      for (const id of acknowledged) {
+        const res = await call(second.baseUrl, "GET", `/product/${id}`, { auth: siteA.bearer })
+        expect(res.status, id).toBe(200)
+      }
+      // Whatever the first process had not indexed is re-queued at startup.
+      await eventually(async () => {
+        const res = await call(second.baseUrl, "POST", "/text-search", { auth: siteA.bearer, body: { query: "durable kettle", resultsCount: 100 } })
+        expect(res.body.data.products.length).toBe(40)
+      }, 60_000)
+    } finally {
+      second.child.kill("SIGTERM")
+      // Graceful shutdown: SIGTERM ends the process by itself.
+      expect(await second.exited).toBe(0)
+    }
+  }, 180_000)
+})
