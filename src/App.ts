@@ -77,7 +77,7 @@ const HttpServerLive = Layer.unwrapEffect(
 
 /** The whole api process; `config` decides where it listens and keeps its data. */
 export const App = <E>(config: Layer.Layer<AppConfig, E>) =>
-  HttpLayerRouter.serve(Routes).pipe(
+  HttpLayerRouter.serve(Routes, { disableLogger: true }).pipe(
     Layer.provideMerge(HttpServerLive),
     Layer.provideMerge(Startup),
     Layer.provideMerge(Services),

@@ -1,6 +1,12 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Layer, Logger } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { App } from "./App.js"
 import { AppConfig } from "./config/AppConfig.js"
 
-App(AppConfig.fromEnv).pipe(Layer.provide(Logger.json), Layer.launch, NodeRuntime.runMain)
+// One JSON object per log line (request ids ride along as annotations); SIGTERM/SIGINT
+// interrupt the main fiber, which closes the listener and releases every layer in order.
+App(AppConfig.fromEnv).pipe(
+  Layer.launch,
+  Effect.provide(Logger.json),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)

@@ -26,6 +26,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
   HttpLayerRouter.middleware((httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
+      const started = Date.now()
       const requestId = request.headers["x-request-id"] ?? randomUUID()
       const length = Number(request.headers["content-length"] ?? "0")
       if (length > maxBodyBytes) {
@@ -44,7 +45,15 @@ export const responsePolicy = (maxBodyBytes: number) =>
         HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
         Effect.annotateLogs({ requestId })
       )
-      return yield* finalize(response).pipe(Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)))
+      const final = yield* finalize(response).pipe(Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)))
+      yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
+        requestId,
+        method: request.method,
+        url: request.url,
+        status: final.status,
+        ms: Date.now() - started
+      }))
+      return final
     }), { global: true })
 
 const finalize = (response: HttpServerResponse.HttpServerResponse) =>

@@ -1,4 +1,5 @@
 import type { CatalogKind } from "./phrases.js"
+import { WordList } from "./WordList.js"
 
 /**
  * Popularity in [0, 100): log-scaled so one runaway phrase cannot bury the rest. A search
@@ -23,17 +24,6 @@ interface Postings {
 
 const NONE: ReadonlyArray<number> = []
 
-const lowerBound = (sorted: ReadonlyArray<string>, key: string): number => {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid] < key) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
 /**
  * One site's phrases (catalog-derived and searched queries) and the indexes completion runs on.
  *
@@ -55,13 +45,7 @@ export class Vocabulary {
   readonly lastSearched: Array<number> = []
   /** Each phrase's first-word bucket, to keep its order and bounds current without re-splitting. */
   private readonly firstOf: Array<Postings> = []
-  /**
-   * Distinct words, sorted. Ordered inserts into one big array would cost a memmove per new
-   * word (every model number is one), so new words wait in `newWords` and are merged in on the
-   * next read; words that lost all their phrases are dropped at that merge.
-   */
-  private sortedWords: Array<string> = []
-  private newWords: Array<string> = []
+  private readonly wordList = new WordList((word) => this.postings.has(word))
 
   /** Counts one more product carrying the phrase from this source; returns the phrase id. */
   addCatalog(phrase: string, kind: CatalogKind): number {
@@ -115,25 +99,14 @@ export class Vocabulary {
     return entry === undefined ? 0 : popularityOf(entry.maxProducts, entry.maxSearches)
   }
 
+  /** Distinct words of all live phrases, sorted. */
   get words(): ReadonlyArray<string> {
-    if (this.newWords.length > 0) {
-      const old = this.sortedWords
-      const added = this.newWords.sort()
-      const merged: Array<string> = []
-      for (let i = 0, j = 0; i < old.length || j < added.length;) {
-        const word = j === added.length || (i < old.length && old[i] < added[j]) ? old[i++] : added[j++]
-        if (this.postings.has(word) && merged[merged.length - 1] !== word) merged.push(word)
-      }
-      this.sortedWords = merged
-      this.newWords = []
-    }
-    return this.sortedWords
+    return this.wordList.all
   }
 
   /** Index range of `words` starting with `prefix`. */
   wordRange(prefix: string): readonly [number, number] {
-    const words = this.words
-    return [lowerBound(words, prefix), lowerBound(words, prefix + "\uffff")]
+    return this.wordList.range(prefix)
   }
 
   private changed(id: number): void {
@@ -157,7 +130,7 @@ export class Vocabulary {
       if (entry === undefined) {
         entry = { first: [], ordered: true, inner: [], maxProducts: 0, maxSearches: 0 }
         this.postings.set(word, entry)
-        this.newWords.push(word)
+        this.wordList.add(word)
       }
       entry[where].push(id)
       if (where === "first") this.firstOf[id] = entry

@@ -66,6 +66,9 @@ class Best {
   }
 }
 
+/** Words of a partial-word range whose buckets are read before any pruning applies. */
+const PRESELECT = 32
+
 /**
  * One completion request: the typed words (the last possibly partial, unless the user ended it
  * with a space) matched from the start of a phrase ("first") or of a later word ("inner").
@@ -122,12 +125,18 @@ class Completion {
       for (let w = lo; w < hi; w++) for (const id of v.inner(words[w])) this.offer(id, tier)
       return
     }
-    const order = Array.from({ length: hi - lo }, (_, i) => lo + i)
-    const bounds = order.map((w) => tier * 100 + v.firstBound(words[w]))
-    order.sort((a, b) => bounds[b - lo] - bounds[a - lo])
-    for (const w of order) {
-      if (!this.best.admits(bounds[w - lo])) return
-      this.scanFirst(words[w], tier, () => true)
+    if (hi - lo <= PRESELECT) {
+      for (let w = lo; w < hi; w++) this.scanFirst(words[w], tier, () => true)
+      return
+    }
+    // Visit the PRESELECT best-bounded words first so the list fills with strong phrases, then
+    // only those words whose bound can still beat its last place.
+    const bounds = new Float64Array(hi - lo)
+    for (let w = lo; w < hi; w++) bounds[w - lo] = tier * 100 + v.firstBound(words[w])
+    const cut = bounds.slice().sort()[bounds.length - PRESELECT]
+    for (let w = lo; w < hi; w++) if (bounds[w - lo] >= cut) this.scanFirst(words[w], tier, () => true)
+    for (let w = lo; w < hi; w++) {
+      if (bounds[w - lo] < cut && this.best.admits(bounds[w - lo])) this.scanFirst(words[w], tier, () => true)
     }
   }
 }

@@ -1,0 +1,28 @@
+import MiniSearch from "minisearch"
+import type { EvalProduct, EvalQuery } from "./Dataset.js"
+
+/** The same HTML stripping the indexer applies, so both systems see the same words. */
+export const stripHtml = (s: string) =>
+  s.replace(/<[^>]*>/g, " ").replace(/&[a-z#0-9]+;/gi, " ").replace(/\s+/g, " ").trim()
+
+/**
+ * "Plain BM25": MiniSearch with its default options (its tokenizer and lower-casing, BM25+
+ * with k 1.2 / b 0.7 / d 0.5, OR combination, no fuzzy, no prefix, no stemming, no boosts).
+ */
+export const baselineRankings = (
+  products: ReadonlyArray<EvalProduct>,
+  queries: ReadonlyArray<EvalQuery>,
+  hasDescription: boolean,
+  limit: number
+) => {
+  const started = performance.now()
+  const index = new MiniSearch<{ id: string; title: string; description: string }>({
+    fields: hasDescription ? ["title", "description"] : ["title"]
+  })
+  index.addAll(products.map((p) => ({ id: p.id, title: p.title, description: stripHtml(p.description ?? "") })))
+  const indexMs = performance.now() - started
+  const rankings = new Map<string, ReadonlyArray<string>>()
+  const searchStarted = performance.now()
+  for (const q of queries) rankings.set(q.id, index.search(q.text).slice(0, limit).map((r) => String(r.id)))
+  return { rankings, indexMs, searchMs: performance.now() - searchStarted }
+}

@@ -1,0 +1,66 @@
+import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { Services } from "../../src/App.js"
+import { AppConfig } from "../../src/config/AppConfig.js"
+import { createSite, putCampaign, replaceSite } from "../../src/services/auth/SiteAdmin.js"
+import { writeSitesFile } from "../../src/services/auth/SitesStore.js"
+import { CatalogIndex, emptyFilter } from "../../src/services/CatalogIndex.js"
+import { CatalogStore } from "../../src/services/CatalogStore.js"
+import { JobQueue } from "../../src/services/JobQueue.js"
+import type { EvalProduct } from "./Dataset.js"
+
+/** A throw-away site registry and data dir; `dispose` deletes both. */
+export const makeWorkspace = async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "relevance-eval-"))
+  const sitesFile = path.join(dir, "sites.json")
+  const created = await Effect.runPromise(createSite({ sites: [] }, "eval"))
+  // 100 results a query, so recall@100 measures the service rather than the campaign's cap.
+  const site = putCampaign(created.site, { id: 0, name: "default", resultsCount: 100 })
+  await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(created.file, site)))
+  return {
+    dir,
+    siteId: site.id,
+    layer: Services.pipe(Layer.provide(AppConfig.make({ dataDir: path.join(dir, "data"), sitesFile, embedThreads: 2 }))),
+    dispose: () => fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export interface Ingestion {
+  readonly products: number
+  readonly indexed: number
+  /** Store writes and enqueues only. */
+  readonly putMs: number
+  /** From the first write until the queue drained: every product searchable. */
+  readonly totalMs: number
+}
+
+/** What PUT /product does, in batches: store the record, enqueue IndexProduct; then wait for the queue. */
+export const ingest = (siteId: number, products: ReadonlyArray<EvalProduct>, batchSize = 256) =>
+  Effect.gen(function*() {
+    const store = yield* CatalogStore
+    const queue = yield* JobQueue
+    const index = yield* CatalogIndex
+    const started = performance.now()
+    const progress = yield* Effect.fork(
+      Effect.gen(function*() {
+        const pending = yield* queue.pending
+        const seconds = (performance.now() - started) / 1000
+        process.stderr.write(`  ingest: ${products.length - pending}/${products.length} indexed after ${seconds.toFixed(0)} s\n`)
+      }).pipe(Effect.delay(Duration.seconds(20)), Effect.repeat(Schedule.forever))
+    )
+    for (let i = 0; i < products.length; i += batchSize) {
+      const chunk = products.slice(i, i + batchSize)
+      for (const p of chunk) {
+        yield* store.put(siteId, p.id, p.description === undefined ? { title: p.title } : { title: p.title, description: p.description }, [])
+      }
+      yield* queue.enqueue(chunk.map((p) => ({ _tag: "IndexProduct" as const, siteId, productId: p.id })))
+    }
+    const putMs = performance.now() - started
+    yield* queue.drained
+    const totalMs = performance.now() - started
+    yield* Fiber.interrupt(progress)
+    const indexed = yield* index.count(siteId, emptyFilter)
+    return { products: products.length, indexed, putMs, totalMs } satisfies Ingestion
+  })

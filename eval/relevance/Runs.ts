@@ -1,0 +1,84 @@
+import { Effect } from "effect"
+import { CatalogIndex, emptyFilter, type CatalogIndexService } from "../../src/services/CatalogIndex.js"
+import { TextEmbedder } from "../../src/services/TextEmbedder.js"
+import { textSearch } from "../../src/search/TextSearch.js"
+import type { EvalQuery } from "./Dataset.js"
+
+export type Rankings = Map<string, ReadonlyArray<string>>
+
+export interface Timed {
+  readonly rankings: Rankings
+  readonly ms: number
+}
+
+/** The product path: POST /text-search's handler, as a shopper's request runs it. */
+export const productRankings = (siteId: number, queries: ReadonlyArray<EvalQuery>, resultsCount = 100) =>
+  Effect.gen(function*() {
+    const rankings: Rankings = new Map()
+    const started = performance.now()
+    for (const q of queries) {
+      const response = yield* textSearch(siteId, { query: q.text, resultsCount }).pipe(Effect.orDie)
+      rankings.set(q.id, response.data.products.map((p) => p.productId))
+    }
+    return { rankings, ms: performance.now() - started } satisfies Timed
+  })
+
+/** Query vectors as textSearch gets them (the embedder's query path, served from its cache). */
+export const queryVectors = (queries: ReadonlyArray<EvalQuery>) =>
+  Effect.gen(function*() {
+    const embedder = yield* TextEmbedder
+    const vectors = new Map<string, Float32Array>()
+    for (const q of queries) vectors.set(q.id, yield* embedder.embedQuery(q.text).pipe(Effect.orDie))
+    return vectors
+  })
+
+/**
+ * A configuration of a direct CatalogIndex.search call. With no overrides it is the same
+ * call textSearch makes for the default campaign (text, text vector, empty filter, no boosts).
+ */
+export interface DirectConfig {
+  readonly label: string
+  readonly lexical?: boolean
+  readonly dense?: boolean
+  readonly weights?: { readonly lexical?: number; readonly text?: number }
+  readonly minSimilarity?: number
+}
+
+export const directRankings = (
+  index: CatalogIndexService,
+  siteId: number,
+  queries: ReadonlyArray<EvalQuery>,
+  vectors: ReadonlyMap<string, Float32Array>,
+  config: DirectConfig,
+  limit = 100
+) =>
+  Effect.gen(function*() {
+    const rankings: Rankings = new Map()
+    const started = performance.now()
+    for (const q of queries) {
+      const result = yield* index.search({
+        siteId,
+        text: config.lexical === false ? undefined : q.text,
+        textVector: config.dense === false ? undefined : vectors.get(q.id),
+        filter: emptyFilter,
+        limit,
+        weights: config.weights,
+        minSimilarity: config.minSimilarity
+      }).pipe(Effect.orDie)
+      rankings.set(q.id, result.hits.map((h) => h.productId))
+    }
+    return { rankings, ms: performance.now() - started } satisfies Timed
+  })
+
+export const withIndex = <A, E, R>(f: (index: CatalogIndexService) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(CatalogIndex, f)
+
+/** Top-10 agreement between two runs: a check that the direct call reproduces the product path. */
+export const sameTop = (a: Rankings, b: Rankings, k = 10): number => {
+  let same = 0
+  for (const [id, ranking] of a) {
+    const other = b.get(id) ?? []
+    if (ranking.slice(0, k).every((p, i) => other[i] === p) && other.slice(0, k).length === ranking.slice(0, k).length) same++
+  }
+  return same
+}
