@@ -18,7 +18,7 @@ export const productRankings = (siteId: number, queries: ReadonlyArray<EvalQuery
     const started = performance.now()
     for (const q of queries) {
       const response = yield* textSearch(siteId, { query: q.text, resultsCount }).pipe(Effect.orDie)
-      rankings.set(q.id, response.data.products.map((p) => p.productId))
+      rankings.set(q.id, response.data.products.flatMap((p) => (p.productId === undefined ? [] : [p.productId])))
     }
     return { rankings, ms: performance.now() - started } satisfies Timed
   })

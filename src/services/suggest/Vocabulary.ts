@@ -69,6 +69,7 @@ export class Vocabulary {
     this.changed(id)
   }
 
+  /** Product contributions; a product naming the phrase in two fields (brand and title) counts twice. */
   products(id: number): number {
     return this.catalog[0][id] + this.catalog[1][id] + this.catalog[2][id]
   }

@@ -1,6 +1,7 @@
 import { corrections, typoBudget } from "./fuzzy.js"
 import { normalizePrefix } from "./normalize.js"
 import { BRAND, CATEGORY } from "./phrases.js"
+import { TopHits } from "./TopHits.js"
 import { popularityOf, type Vocabulary } from "./Vocabulary.js"
 
 export type SuggestionSource = "query" | "title" | "brand" | "category"
@@ -30,42 +31,6 @@ const popularity = (v: Vocabulary, id: number, now: number): number => {
 const sourceOf = (v: Vocabulary, id: number): SuggestionSource =>
   v.queryCount[id] > 0 ? "query" : v.catalog[BRAND][id] > 0 ? "brand" : v.catalog[CATEGORY][id] > 0 ? "category" : "title"
 
-interface Hit {
-  readonly id: number
-  /** Tier × 100 + popularity: tiers never interleave (exact 3, word-start 2, fuzzy 2 − edits). */
-  readonly score: number
-}
-
-/** The best `limit` hits seen so far, best first; ties go to the shorter, then alphabetical text. */
-class Best {
-  readonly hits: Array<Hit> = []
-  constructor(private readonly v: Vocabulary, private readonly limit: number) {}
-
-  private before(a: Hit, b: Hit): boolean {
-    const ta = this.v.texts[a.id], tb = this.v.texts[b.id]
-    return a.score !== b.score ? a.score > b.score : ta.length !== tb.length ? ta.length < tb.length : ta < tb
-  }
-
-  /** Whether a hit scoring `score` could still enter the list. */
-  admits(score: number): boolean {
-    return this.hits.length < this.limit || score >= this.hits[this.hits.length - 1].score
-  }
-
-  offer(hit: Hit): void {
-    const hits = this.hits
-    if (hits.length === this.limit && !this.before(hit, hits[hits.length - 1])) return
-    const same = hits.findIndex((h) => h.id === hit.id)
-    if (same >= 0) {
-      if (!this.before(hit, hits[same])) return
-      hits.splice(same, 1)
-    }
-    let at = hits.length
-    while (at > 0 && this.before(hit, hits[at - 1])) at--
-    hits.splice(at, 0, hit)
-    if (hits.length > this.limit) hits.pop()
-  }
-}
-
 /** Words of a partial-word range whose buckets are read before any pruning applies. */
 const PRESELECT = 32
 
@@ -74,13 +39,13 @@ const PRESELECT = 32
  * with a space) matched from the start of a phrase ("first") or of a later word ("inner").
  *
  * Phrase-start buckets are read best first, so a scan stops at the first phrase whose
- * undecayed popularity cannot beat the current last place; for a one- or two-letter prefix
- * spanning thousands of words, words are also taken best bound first and skipped likewise.
+ * undecayed popularity cannot beat the current last place; a one- or two-letter prefix spans
+ * thousands of words, whose buckets are likewise skipped when their bound cannot compete.
  */
 class Completion {
-  readonly best: Best
+  readonly best: TopHits
   constructor(private readonly v: Vocabulary, private readonly typed: string, limit: number, private readonly now: number) {
-    this.best = new Best(v, limit)
+    this.best = new TopHits(v.texts, limit)
   }
 
   private offer(id: number, tier: number): void {

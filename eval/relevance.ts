@@ -1,0 +1,167 @@
+/**
+ * Relevance evaluation: `npm run eval:relevance -- <set dir | set name> [options]`.
+ *
+ * Loads a relevance set (see /work/shared/data/README.md) into a fresh site of the real
+ * service layers (temp dir, deleted at the end), ingests it the way PUT /product does, runs
+ * the dev queries through textSearch (the POST /text-search code path) and prints nDCG@10,
+ * judged-only nDCG@10 and recall@100 beside plain BM25 (MiniSearch defaults) computed in
+ * the same run. Extra runs call CatalogIndex.search directly and are labelled as such.
+ *
+ * Options:
+ *   --limit-queries N        first N scorable dev queries only (quick runs)
+ *   --weights L,T            also run a direct search with fusion weights lexical L, text T
+ *   --min-similarity X       also run a direct search with this dense minSimilarity
+ *   --sweep                  fusion weight / minSimilarity grid (direct search, not the product path)
+ *   --variants               index-tuning experiments on a private second index (field weights,
+ *                            fuzzy/prefix off, title-only embeddings)
+ *   --no-components          skip the lexical-only / dense-only breakdown
+ */
+import { Effect, Logger, LogLevel } from "effect"
+import { baselineRankings } from "./relevance/Baseline.js"
+import { loadRelevanceSet, resolveSetDir } from "./relevance/Dataset.js"
+import { ingest, makeWorkspace } from "./relevance/Harness.js"
+import { score, scorable } from "./relevance/Metrics.js"
+import { count, header, row } from "./relevance/Report.js"
+import { directRankings, productRankings, queryVectors, sameTop, withIndex, type DirectConfig } from "./relevance/Runs.js"
+import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Variants.js"
+
+const parseArgs = (argv: ReadonlyArray<string>) => {
+  const positional: Array<string> = []
+  const options = { limit: Infinity, weights: undefined as undefined | { lexical: number; text: number }, minSimilarity: undefined as undefined | number, sweep: false, variants: false, components: true }
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]
+    const value = () => {
+      const v = argv[++i]
+      if (v === undefined) throw new Error(`${arg} needs a value`)
+      return v
+    }
+    if (arg === "--limit-queries") options.limit = Number(value())
+    else if (arg === "--weights") {
+      const [lexical, text] = value().split(",").map(Number)
+      if (!Number.isFinite(lexical) || !Number.isFinite(text)) throw new Error("--weights takes lexical,text (e.g. 1,0.5)")
+      options.weights = { lexical, text }
+    } else if (arg === "--min-similarity") options.minSimilarity = Number(value())
+    else if (arg === "--sweep") options.sweep = true
+    else if (arg === "--variants") options.variants = true
+    else if (arg === "--no-components") options.components = false
+    else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`)
+    else positional.push(arg)
+  }
+  if (positional.length !== 1) throw new Error("usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] [--sweep] [--variants]")
+  return { setDir: resolveSetDir(positional[0]), ...options }
+}
+
+const SWEEP: ReadonlyArray<DirectConfig> = [
+  { label: "wL 1, wT 0", weights: { lexical: 1, text: 0 } },
+  { label: "wL 1, wT 0.25", weights: { lexical: 1, text: 0.25 } },
+  { label: "wL 1, wT 0.5", weights: { lexical: 1, text: 0.5 } },
+  { label: "wL 1, wT 1 (shipped)", weights: { lexical: 1, text: 1 } },
+  { label: "wL 1, wT 2", weights: { lexical: 1, text: 2 } },
+  { label: "wL 1, wT 1, minSim 0.25", weights: { lexical: 1, text: 1 }, minSimilarity: 0.25 },
+  { label: "wL 1, wT 1, minSim 0.45", weights: { lexical: 1, text: 1 }, minSimilarity: 0.45 },
+  { label: "wL 1, wT 1, minSim 0.55", weights: { lexical: 1, text: 1 }, minSimilarity: 0.55 },
+  { label: "wL 1, wT 1, no dense-only matches (minSim 1.01)", weights: { lexical: 1, text: 1 }, minSimilarity: 1.01 },
+  { label: "wL 1, wT 0.5, minSim 0.45", weights: { lexical: 1, text: 0.5 }, minSimilarity: 0.45 },
+  { label: "wL 1, wT 0.5, no dense-only matches", weights: { lexical: 1, text: 0.5 }, minSimilarity: 1.01 }
+]
+
+const main = async () => {
+  const args = parseArgs(process.argv.slice(2))
+  const started = performance.now()
+  const set = loadRelevanceSet(args.setDir)
+  const withJudgement = set.queries.filter((q) => scorable(q.id, set.qrels))
+  const queries = withJudgement.slice(0, args.limit)
+  console.log(`relevance set ${set.name} (${set.dir}): ${count(set.products.length)} products (${set.hasDescription ? "title + description" : "title only"}), ` +
+    `${count(set.queries.length)} dev queries, ${count(withJudgement.length)} with a product of gain > 0; evaluating ${count(queries.length)}`)
+  console.log("metrics: linear gains, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, recall@100 of gain > 0; mean over queries")
+
+  const baseline = baselineRankings(set.products, queries, set.hasDescription, 100)
+  const baselineScores = score(baseline.rankings, set.qrels)
+
+  const workspace = await makeWorkspace()
+  const program = Effect.gen(function*() {
+    const ready = performance.now()
+    console.log(`services up in ${((ready - started) / 1000).toFixed(1)} s (2 embedding threads); ingesting…`)
+    const ingestion = yield* ingest(workspace.siteId, set.products)
+    console.log(`ingestion: ${count(ingestion.indexed)}/${count(ingestion.products)} searchable in ${(ingestion.totalMs / 1000).toFixed(1)} s ` +
+      `= ${(ingestion.products / (ingestion.totalMs / 1000)).toFixed(0)} products/s (store writes + enqueue ${(ingestion.putMs / 1000).toFixed(1)} s)`)
+
+    const product = yield* productRankings(workspace.siteId, queries)
+    const productScores = score(product.rankings, set.qrels)
+    console.log("")
+    console.log(header("PRODUCT PATH"))
+    console.log(row("hybrid: textSearch (shipped defaults)", productScores, product.ms, baselineScores))
+    console.log(row("baseline: MiniSearch plain BM25 (defaults)", baselineScores, baseline.searchMs))
+
+    const vectors = yield* queryVectors(queries)
+    const index = yield* withIndex(Effect.succeed)
+    const direct = (config: DirectConfig) => directRankings(index, workspace.siteId, queries, vectors, config)
+    const same = yield* direct({ label: "direct, defaults" })
+    console.log(`check: direct CatalogIndex.search with textSearch's inputs reproduces the product top 10 on ${same.rankings.size === 0 ? 0 : sameTop(product.rankings, same.rankings)}/${queries.length} queries`)
+
+    const extra: Array<DirectConfig> = []
+    if (args.components) {
+      extra.push({ label: "component: lexical only (no query vector)", dense: false })
+      extra.push({ label: "component: dense only (no query text, minSim default)", lexical: false })
+    }
+    if (args.weights !== undefined || args.minSimilarity !== undefined) {
+      extra.push({
+        label: `override: ${args.weights ? `wL ${args.weights.lexical}, wT ${args.weights.text}` : "default weights"}` +
+          `${args.minSimilarity !== undefined ? `, minSim ${args.minSimilarity}` : ""}`,
+        weights: args.weights,
+        minSimilarity: args.minSimilarity
+      })
+    }
+    if (extra.length > 0) {
+      console.log("")
+      console.log(header("DIRECT CatalogIndex.search (not the product path)"))
+      for (const config of extra) console.log(row(config.label, score((yield* direct(config)).rankings, set.qrels), 0, baselineScores))
+    }
+
+    if (args.sweep) {
+      console.log("")
+      console.log(header("SWEEP: direct CatalogIndex.search, NOT the product path"))
+      for (const config of SWEEP) {
+        const run = yield* direct(config)
+        console.log(row(config.label, score(run.rankings, set.qrels), run.ms, baselineScores))
+      }
+    }
+
+    if (args.variants) {
+      const docs = yield* indexedDocuments(workspace.siteId)
+      const configs: ReadonlyArray<DirectConfig> = [
+        { label: "hybrid" },
+        { label: "lexical only", dense: false }
+      ]
+      const variants: Array<{ name: string; overrides: Parameters<typeof runOnVariantIndex>[0]; docs?: typeof docs }> = [
+        { name: "same options (control)", overrides: {} },
+        { name: "no fuzzy / prefix variants", overrides: { fuzzyWeight: 0, prefixWeight: 0 } }
+      ]
+      if (set.hasDescription) {
+        variants.push({ name: "description weight 0.3", overrides: { fieldWeights: { description: 0.3 } } })
+        variants.push({ name: "description weight 1.5", overrides: { fieldWeights: { description: 1.5 } } })
+        variants.push({ name: "title-only embeddings", overrides: {}, docs: yield* reembed(docs, (d) => d.text.title) })
+      }
+      console.log("")
+      console.log(header("VARIANTS: private second index, direct search, NOT the product path"))
+      for (const variant of variants) {
+        const result = yield* runOnVariantIndex(variant.overrides, variant.docs ?? docs, workspace.siteId, queries, vectors, configs)
+        for (const { config, run } of result.runs) {
+          console.log(row(`${variant.name}: ${config.label}`, score(run.rankings, set.qrels), run.ms, baselineScores))
+        }
+      }
+    }
+  }).pipe(Effect.provide(workspace.layer), Effect.provide(Logger.minimumLogLevel(LogLevel.Warning)), Effect.scoped)
+
+  try {
+    await Effect.runPromise(program)
+  } finally {
+    workspace.dispose()
+  }
+  console.log(`\ntotal time ${((performance.now() - started) / 1000).toFixed(1)} s`)
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
