@@ -264,7 +264,8 @@ const pluralNouns = new Set([
 ])
 const irregular: Record<string, string> = {
   Knives: "Knife", Onesies: "Onesie", "Safety Glasses": "Safety Glasses", "Smart Glasses": "Smart Glasses",
-  Batteries: "Battery", Glasses: "Glass", Dresses: "Dress", Sundresses: "Sundress", Mattress: "Mattress"
+  Batteries: "Battery", Glasses: "Glass", Hoodies: "Hoodie", Ties: "Tie", Mice: "Mouse", Lenses: "Lens",
+  Trellises: "Trellis", Headphones: "Headphones", Earbuds: "Earbuds", "Knife Blocks": "Knife Block", Dresses: "Dress", Sundresses: "Sundress", Mattress: "Mattress"
 }
 
 /** Title noun for a subcategory label: "Frying Pans" → "Frying Pan", "Running Shoes" stays. */

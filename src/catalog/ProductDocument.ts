@@ -75,14 +75,14 @@ export const toText = (data: ProductRecord): IndexDocument["text"] => {
 }
 
 /**
- * What the text embedding sees: the words that say what the product is. Long descriptions
- * are cut because the model's cost grows with length while the head carries the meaning.
+ * What the text embedding sees: the words that say what the product is. The description is
+ * left out because the model pads a batch to its longest text and its cost grows with length
+ * (≈9 ms for 80 characters, ≈40 ms for 300); lexical retrieval still covers descriptions.
  */
 export const embeddingText = (data: ProductRecord): string => {
   const { shopping, types } = productCategories(data)
   const leaf = [...shopping, ...types].map((p) => p[p.length - 1]).filter((l) => l !== undefined)
-  const description = data.description ? stripHtml(data.description).slice(0, 160) : ""
-  return [data.title, data.brand, [...new Set(leaf)].join(", "), description]
+  return [data.title, data.brand, [...new Set(leaf)].join(", ")]
     .filter((s): s is string => typeof s === "string" && s.length > 0)
     .join(". ")
 }
