@@ -229,7 +229,7 @@ export const makeCatalog = (seed: number) => {
     while (index < count) {
       const base = newBase(random)
       const dept = base.leaf.department.name
-      const groupChance = dept === "Clothing" || dept === "Shoes" ? 0.09 : 0.035
+      const groupChance = dept === "Clothing" || dept === "Shoes" ? 0.11 : 0.045
       if (random.chance(groupChance)) {
         const group = `g${String(++groups).padStart(6, "0")}`
         const variantColours = random.shuffle(colours).slice(0, random.int(1, 3))

@@ -1,0 +1,60 @@
+/**
+ * The real api (src/App.ts) in this process on a random loopback port with its own temp data
+ * dir, as test/support/TestServer.ts does, but with the production embedding thread count.
+ */
+import { HttpServer } from "@effect/platform"
+import { Context, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { App } from "../../src/App.js"
+import { AppConfig } from "../../src/config/AppConfig.js"
+import type { Campaign } from "../../src/domain/Site.js"
+import { mintReadToken } from "../../src/services/auth/ReadToken.js"
+import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/auth/SiteAdmin.js"
+import { writeSitesFile } from "../../src/services/auth/SitesStore.js"
+
+export interface BenchServer {
+  readonly baseUrl: string
+  readonly dir: string
+  readonly basic: string
+  readonly bearer: string
+  readonly close: () => Promise<void>
+}
+
+export const startBenchServer = async (options: {
+  readonly embedThreads: number
+  readonly defaultCampaign?: Campaign
+  readonly keepDir?: boolean
+}): Promise<BenchServer> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-bench-"))
+  const sitesFile = path.join(dir, "sites.json")
+  const a = await Effect.runPromise(createSite({ sites: [] }, "bench-shop"))
+  const b = await Effect.runPromise(createSite(a.file, "other-shop"))
+  const site = options.defaultCampaign ? putCampaign(a.site, options.defaultCampaign) : a.site
+  await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(b.file, site)))
+  const config = AppConfig.make({
+    dataDir: path.join(dir, "data"),
+    sitesFile,
+    host: "127.0.0.1",
+    port: 0,
+    embedThreads: options.embedThreads
+  })
+  const scope = Effect.runSync(Scope.make())
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(App(config).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))), scope)
+  )
+  const address = Context.get(context, HttpServer.HttpServer).address
+  if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")
+  const baseUrl = `http://127.0.0.1:${address.port}`
+  return {
+    baseUrl,
+    dir,
+    basic: basicAuthorization(a.issued),
+    bearer: `Bearer ${await mintReadToken(site, 24 * 3600)}`,
+    close: async () => {
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+      if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}

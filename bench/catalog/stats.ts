@@ -1,0 +1,62 @@
+/** Latency samples, percentiles, memory sampling and markdown tables. */
+
+export interface Summary {
+  readonly count: number
+  readonly p50: number
+  readonly p95: number
+  readonly p99: number
+  readonly max: number
+  readonly mean: number
+}
+
+/** Nearest-rank percentile of an ascending array. */
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+
+export const summarize = (samples: ReadonlyArray<number>): Summary => {
+  const sorted = [...samples].sort((a, b) => a - b)
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted.length > 0 ? sorted[sorted.length - 1] : NaN,
+    mean: sorted.length > 0 ? sorted.reduce((s, x) => s + x, 0) / sorted.length : NaN
+  }
+}
+
+/** Samples grouped by a label (query kind), plus the overall set. */
+export class Samples {
+  readonly byKind = new Map<string, Array<number>>()
+  readonly all: Array<number> = []
+  add(kind: string, ms: number) {
+    this.all.push(ms)
+    const list = this.byKind.get(kind)
+    if (list) list.push(ms)
+    else this.byKind.set(kind, [ms])
+  }
+}
+
+export const ms = (x: number) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : "-")
+export const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`
+
+/** Samples the process RSS every `intervalMs`; keeps the peak. */
+export const rssSampler = (intervalMs = 500) => {
+  let peak = process.memoryUsage().rss
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }, intervalMs)
+  timer.unref()
+  return {
+    get peak() {
+      return Math.max(peak, process.memoryUsage().rss)
+    },
+    stop: () => clearInterval(timer)
+  }
+}
+
+export const markdownTable = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
+  const line = (cells: ReadonlyArray<string>) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
+}

@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { freePort } from "./ServerProcess.js"
+
+export interface RedisServer {
+  readonly url: string
+  readonly port: number
+  readonly dir: string
+  /** Stops the server (SIGTERM; it writes its AOF) and waits for it to exit. */
+  readonly stop: () => Promise<void>
+  /** Starts it again on the same port and data dir (for restart/durability tests). */
+  readonly restart: () => Promise<void>
+}
+
+const waitForPort = async (port: number, timeoutMs = 10_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.end()
+        resolve(true)
+      })
+      socket.once("error", () => resolve(false))
+    })
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`redis-server did not listen on ${port}`)
+}
+
+/**
+ * A real redis-server from the system binary, on its own port and data dir, with the
+ * production settings the service expects (AOF on, noeviction). `npm run setup` installs it.
+ */
+export const startRedis = async (): Promise<RedisServer> => {
+  const port = await freePort()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-redis-"))
+  let child: ChildProcess | undefined
+  const launch = async () => {
+    child = spawn("redis-server", [
+      "--port", String(port), "--bind", "127.0.0.1", "--dir", dir,
+      "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
+      "--maxmemory-policy", "noeviction", "--daemonize", "no", "--logfile", path.join(dir, "redis.log")
+    ], { stdio: "ignore" })
+    await waitForPort(port)
+  }
+  const stop = async () => {
+    const c = child
+    if (!c || c.exitCode !== null) return
+    const exited = new Promise((r) => c.once("exit", r))
+    c.kill("SIGTERM")
+    await exited
+  }
+  await launch()
+  return { url: `redis://127.0.0.1:${port}`, port, dir, stop, restart: async () => { await stop(); await launch() } }
+}
