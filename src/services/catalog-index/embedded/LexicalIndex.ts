@@ -7,6 +7,8 @@ import { queryWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
+const SHORTER_TERM_PENALTY = 0.3
+
 /** Typo budget by typed length: short words are too ambiguous to correct. */
 const editDistance = (word: string): number => (word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0)
 
@@ -98,7 +100,11 @@ export class LexicalIndex {
     if (distance > 0) {
       for (const source of new Set([word.typed, word.stem])) {
         for (const [term, [postings, edits]] of this.terms.fuzzyGet(source, distance)) {
-          offer(term, postings, (this.settings.fuzzyWeight * term.length) / (term.length + edits))
+          // A stem is shorter than the word typed, so a fuzzy hit from it can land on a much
+          // shorter term ("cordles" → "cordl" → "cord"): a typo fix that drops letters the
+          // shopper typed is a poor guess, so it counts far less.
+          const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
+          offer(term, postings, (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits))
         }
       }
     }
