@@ -14,6 +14,8 @@
  *   --sweep                  fusion weight / minSimilarity grid (direct search, not the product path)
  *   --variants               index-tuning experiments on a private second index (field weights,
  *                            fuzzy/prefix off, title-only embeddings)
+ *   --sweep-queries N        run the sweep and variants on the first N evaluated queries only
+ *                            (their rows then compare with BM25 on the same N queries)
  *   --no-components          skip the lexical-only / dense-only breakdown
  */
 import { Effect, Logger, LogLevel } from "effect"
@@ -27,7 +29,7 @@ import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Varian
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
-  const options = { limit: Infinity, weights: undefined as undefined | { lexical: number; text: number }, minSimilarity: undefined as undefined | number, sweep: false, variants: false, components: true }
+  const options = { limit: Infinity, weights: undefined as undefined | { lexical: number; text: number }, minSimilarity: undefined as undefined | number, sweep: false, variants: false, components: true, sweepLimit: Infinity }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => {
@@ -43,6 +45,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     } else if (arg === "--min-similarity") options.minSimilarity = Number(value())
     else if (arg === "--sweep") options.sweep = true
     else if (arg === "--variants") options.variants = true
+    else if (arg === "--sweep-queries") options.sweepLimit = Number(value())
     else if (arg === "--no-components") options.components = false
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`)
     else positional.push(arg)
@@ -61,8 +64,9 @@ const SWEEP: ReadonlyArray<DirectConfig> = [
   { label: "wL 1, wT 1, minSim 0.45", weights: { lexical: 1, text: 1 }, minSimilarity: 0.45 },
   { label: "wL 1, wT 1, minSim 0.55", weights: { lexical: 1, text: 1 }, minSimilarity: 0.55 },
   { label: "wL 1, wT 1, no dense-only matches (minSim 1.01)", weights: { lexical: 1, text: 1 }, minSimilarity: 1.01 },
-  { label: "wL 1, wT 0.5, minSim 0.45", weights: { lexical: 1, text: 0.5 }, minSimilarity: 0.45 },
-  { label: "wL 1, wT 0.5, no dense-only matches", weights: { lexical: 1, text: 0.5 }, minSimilarity: 1.01 }
+  { label: "wL 1, wT 3", weights: { lexical: 1, text: 3 } },
+  { label: "wL 1, wT 2, minSim 0.45", weights: { lexical: 1, text: 2 }, minSimilarity: 0.45 },
+  { label: "wL 1, wT 2, no dense-only matches", weights: { lexical: 1, text: 2 }, minSimilarity: 1.01 }
 ]
 
 const main = async () => {
@@ -115,15 +119,27 @@ const main = async () => {
     if (extra.length > 0) {
       console.log("")
       console.log(header("DIRECT CatalogIndex.search (not the product path)"))
-      for (const config of extra) console.log(row(config.label, score((yield* direct(config)).rankings, set.qrels), 0, baselineScores))
-    }
-
-    if (args.sweep) {
-      console.log("")
-      console.log(header("SWEEP: direct CatalogIndex.search, NOT the product path"))
-      for (const config of SWEEP) {
+      for (const config of extra) {
         const run = yield* direct(config)
         console.log(row(config.label, score(run.rankings, set.qrels), run.ms, baselineScores))
+      }
+    }
+
+    const sweepQueries = queries.slice(0, args.sweepLimit)
+    const subsetNote = sweepQueries.length < queries.length ? ` (first ${sweepQueries.length} queries)` : ""
+    const sweepBaseline = score(new Map(sweepQueries.map((q) => [q.id, baseline.rankings.get(q.id) ?? []])), set.qrels)
+    if (subsetNote !== "" && (args.sweep || args.variants)) {
+      console.log("")
+      console.log(header(`SUBSET${subsetNote} for the tables below`))
+      console.log(row("hybrid: textSearch (shipped defaults)", score(new Map(sweepQueries.map((q) => [q.id, product.rankings.get(q.id) ?? []])), set.qrels), 0, sweepBaseline))
+      console.log(row("baseline: MiniSearch plain BM25 (defaults)", sweepBaseline, 0))
+    }
+    if (args.sweep) {
+      console.log("")
+      console.log(header(`SWEEP${subsetNote}: direct CatalogIndex.search, NOT the product path`))
+      for (const config of SWEEP) {
+        const run = yield* directRankings(index, workspace.siteId, sweepQueries, vectors, config)
+        console.log(row(config.label, score(run.rankings, set.qrels), run.ms, sweepBaseline))
       }
     }
 
@@ -143,11 +159,11 @@ const main = async () => {
         variants.push({ name: "title-only embeddings", overrides: {}, docs: yield* reembed(docs, (d) => d.text.title) })
       }
       console.log("")
-      console.log(header("VARIANTS: private second index, direct search, NOT the product path"))
+      console.log(header(`VARIANTS${subsetNote}: private second index, direct search, NOT the product path`))
       for (const variant of variants) {
-        const result = yield* runOnVariantIndex(variant.overrides, variant.docs ?? docs, workspace.siteId, queries, vectors, configs)
+        const result = yield* runOnVariantIndex(variant.overrides, variant.docs ?? docs, workspace.siteId, sweepQueries, vectors, configs)
         for (const { config, run } of result.runs) {
-          console.log(row(`${variant.name}: ${config.label}`, score(run.rankings, set.qrels), run.ms, baselineScores))
+          console.log(row(`${variant.name}: ${config.label}`, score(run.rankings, set.qrels), run.ms, sweepBaseline))
         }
       }
     }

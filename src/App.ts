@@ -16,6 +16,9 @@ import { responsePolicy } from "./http/ResponsePolicy.js"
 import { Auth } from "./services/Auth.js"
 import { EmbeddedCatalogIndex } from "./services/catalog-index/EmbeddedCatalogIndex.js"
 import { SqliteCatalogStore } from "./services/catalog-store/SqliteCatalogStore.js"
+import { SqliteMemoryLog } from "./services/memory/SqliteMemoryLog.js"
+import { EmbeddedRateLimiter } from "./services/rate-limiter/EmbeddedRateLimiter.js"
+import { McpRoute } from "./mcp/McpRoute.js"
 import { CatalogIndex } from "./services/CatalogIndex.js"
 import { InProcessJobQueue } from "./services/job-queue/InProcessJobQueue.js"
 import { Readiness } from "./services/Readiness.js"
@@ -25,7 +28,7 @@ import { Suggester } from "./services/Suggester.js"
 import { TextEmbedder } from "./services/TextEmbedder.js"
 
 /** The embedded topology: every backend inside this process, durable state under DATA_DIR. */
-const EmbeddedBackends = Layer.mergeAll(SqliteCatalogStore, Suggester.layer, EmbeddedCatalogIndex.layer).pipe(
+const EmbeddedBackends = Layer.mergeAll(SqliteCatalogStore, SqliteMemoryLog, Suggester.layer, EmbeddedCatalogIndex.layer, EmbeddedRateLimiter.layer).pipe(
   Layer.provideMerge(Sqlite.layer)
 )
 
@@ -66,7 +69,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/opena
 
 const Routes = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
-    Layer.mergeAll(ApiRoutes, HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })).pipe(
+    Layer.mergeAll(ApiRoutes, McpRoute, HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })).pipe(
       Layer.provide(responsePolicy(config.maxBodyBytes))
     ))
 )

@@ -13,6 +13,9 @@ export interface AppConfigShape {
   readonly maxBodyBytes: number
   /** Worker threads used for text embedding in the api process. */
   readonly embedThreads: number
+  /** MCP requests allowed per site credential per window. */
+  readonly mcpRateLimit: number
+  readonly mcpRateWindowMs: number
 }
 
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShape>() {
@@ -26,7 +29,9 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShap
         dataDir: path.resolve(dataDir),
         sitesFile: path.resolve(yield* Config.string("SITES_FILE").pipe(Config.withDefault("./config/sites.json"))),
         maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(10 * 1024 * 1024)),
-        embedThreads: yield* Config.integer("EMBED_THREADS").pipe(Config.withDefault(2))
+        embedThreads: yield* Config.integer("EMBED_THREADS").pipe(Config.withDefault(2)),
+        mcpRateLimit: yield* Config.integer("MCP_RATE_LIMIT").pipe(Config.withDefault(600)),
+        mcpRateWindowMs: yield* Config.integer("MCP_RATE_WINDOW_MS").pipe(Config.withDefault(60_000))
       }
     })
   )
@@ -37,6 +42,8 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShap
       port: 0,
       maxBodyBytes: 10 * 1024 * 1024,
       embedThreads: 1,
+      mcpRateLimit: 600,
+      mcpRateWindowMs: 60_000,
       ...overrides
     })
 }

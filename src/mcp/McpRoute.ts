@@ -1,0 +1,78 @@
+import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
+import { Effect, Either } from "effect"
+import { AppConfig } from "../config/AppConfig.js"
+import { Auth } from "../services/Auth.js"
+import { RateLimiter } from "../services/RateLimiter.js"
+import type { CatalogIndex } from "../services/CatalogIndex.js"
+import type { CatalogStore } from "../services/CatalogStore.js"
+import type { MemoryLog } from "../services/MemoryLog.js"
+import type { SiteRegistry } from "../services/SiteRegistry.js"
+import type { Suggester } from "../services/Suggester.js"
+import type { TextEmbedder } from "../services/TextEmbedder.js"
+import { makeMcpServer } from "./McpServerFactory.js"
+
+const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers })
+
+/**
+ * POST /mcp: MCP over Streamable HTTP, stateless — every request gets a fresh server and
+ * transport, so any api replica can answer any request. Auth and the per-credential rate
+ * limit run before the JSON-RPC message is looked at.
+ */
+export const McpRoute = HttpLayerRouter.use((router) =>
+  Effect.gen(function*() {
+    const auth = yield* Auth
+    const limiter = yield* RateLimiter
+    const config = yield* AppConfig
+    // Tools run the same service code as the REST handlers, with the services of this process.
+    const runtime = yield* Effect.runtime<CatalogIndex | CatalogStore | SiteRegistry | TextEmbedder | Suggester | MemoryLog>()
+
+    const handle = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        const authenticated = yield* Effect.either(auth.authenticate(request.headers["authorization"]))
+        if (Either.isLeft(authenticated)) return rpcError(401, -32001, `unauthorized: ${authenticated.left.message}`)
+        const principal = authenticated.right
+
+        // Fail open: a limiter outage must not take the agents' endpoint down with it.
+        const decision = yield* limiter.consume(`mcp:${principal.siteId}:${principal.subject}`, config.mcpRateLimit, config.mcpRateWindowMs).pipe(
+          Effect.catchAll((e) => Effect.logWarning("rate limiter unavailable; allowing the request", e.message).pipe(Effect.as(null)))
+        )
+        if (decision !== null && !decision.allowed) {
+          const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+          return rpcError(429, -32029, `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; retry after ${seconds} s`, {
+            "retry-after": String(seconds)
+          })
+        }
+
+        const body = yield* Effect.either(request.json)
+        if (Either.isLeft(body)) return rpcError(400, -32700, "parse error: the body must be a JSON-RPC message")
+
+        const server = makeMcpServer(principal, runtime)
+        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        const response = yield* Effect.acquireUseRelease(
+          Effect.promise(() => server.connect(transport)),
+          () =>
+            Effect.promise(async () => {
+              const web = new Request("http://mcp.local/mcp", {
+                method: "POST",
+                headers: request.headers as Record<string, string>,
+                body: JSON.stringify(body.right)
+              })
+              const res = await transport.handleRequest(web, { parsedBody: body.right })
+              return { status: res.status, text: await res.text(), contentType: res.headers.get("content-type") }
+            }),
+          () => Effect.promise(() => server.close())
+        )
+        return response.text.length === 0
+          ? HttpServerResponse.empty({ status: response.status })
+          : HttpServerResponse.text(response.text, { status: response.status, contentType: response.contentType ?? "application/json" })
+      })
+
+    yield* router.add("POST", "/mcp", handle)
+    // Stateless: no server-initiated stream to open and no session to delete.
+    const notAllowed = Effect.succeed(rpcError(405, -32000, "method not allowed: this MCP endpoint is stateless; use POST", { allow: "POST" }))
+    yield* router.add("GET", "/mcp", notAllowed)
+    yield* router.add("DELETE", "/mcp", notAllowed)
+  })
+)

@@ -1,0 +1,62 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { Cause, Effect, Either, Exit, ParseResult, Runtime, Schema } from "effect"
+import type { Principal } from "../services/Auth.js"
+import { type Tool, toolJsonSchema } from "./Tool.js"
+import { catalogTools } from "./tools/CatalogTools.js"
+import { memoryTools } from "./tools/MemoryTools.js"
+import { searchTools } from "./tools/SearchTools.js"
+
+/** JSON-RPC code for a call the credentials do not authorize (implementation-defined server error range). */
+export const FORBIDDEN = -32003
+
+export const tools: ReadonlyArray<Tool> = [...searchTools, ...catalogTools, ...memoryTools]
+const byName = new Map(tools.map((t) => [t.name, t]))
+
+// Computed once: the published schemas never change at run time.
+const listing = tools.map((t) => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: toolJsonSchema(t.input) as { type: "object" },
+  outputSchema: toolJsonSchema(t.output) as { type: "object" },
+  annotations: { readOnlyHint: t.scope === "read", openWorldHint: false }
+}))
+
+const describeIssues = (error: ParseResult.ParseError) =>
+  ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`).join("; ")
+
+/**
+ * A fresh MCP server for one stateless request: tools/list publishes every tool (memory tools
+ * say they need Basic credentials), tools/call decodes the arguments with the tool's schema and
+ * runs the same Effect service code as the REST endpoints, with the caller's site.
+ */
+export const makeMcpServer = <R>(principal: Principal, runtime: Runtime.Runtime<R>) => {
+  const server = new Server({ name: "commerce-search", version: "0.1.0" }, { capabilities: { tools: {} } })
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = byName.get(request.params.name)
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
+    if (tool.scope === "site" && principal.scope !== "site") {
+      throw new McpError(FORBIDDEN, `forbidden: ${tool.name} needs site (Basic) credentials; a read-only token does not authorize it`)
+    }
+    const decoded = Schema.decodeUnknownEither(tool.input, { errors: "all", onExcessProperty: "error" })(request.params.arguments ?? {})
+    if (Either.isLeft(decoded)) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${describeIssues(decoded.left)}`)
+    const exit = await Runtime.runPromiseExit(runtime)(
+      Effect.flatMap(tool.run(principal, decoded.right) as Effect.Effect<unknown, { message: string; invalidParams?: boolean }, R>, Schema.encode(tool.output))
+    )
+    if (Exit.isSuccess(exit)) {
+      const structuredContent = exit.value as Record<string, unknown>
+      return { content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }], structuredContent }
+    }
+    const failure = Cause.failureOption(exit.cause)
+    if (failure._tag === "Some") {
+      const error = failure.value as { message: string; invalidParams?: boolean }
+      if (error.invalidParams) throw new McpError(ErrorCode.InvalidParams, error.message)
+      return { content: [{ type: "text" as const, text: error.message }], isError: true }
+    }
+    await Runtime.runPromise(runtime)(Effect.logError("MCP tool crashed", exit.cause))
+    return { content: [{ type: "text" as const, text: `internal error in ${tool.name}` }], isError: true }
+  })
+  return server
+}

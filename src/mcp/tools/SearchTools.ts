@@ -1,0 +1,43 @@
+import { Effect, Schema } from "effect"
+import { CrossSellingRequest, CrossSellingResponse, SimilarProductsRequest, SimilarProductsResponse } from "../../domain/Recommendations.js"
+import { TextSearchRequest, TextSearchResponse } from "../../domain/Search.js"
+import { crossSelling, similarProducts } from "../../search/Recommendations.js"
+import { textSearch } from "../../search/TextSearch.js"
+import { defineTool } from "../Tool.js"
+
+/** Caller mistakes and backend failures both reach the agent as a readable tool error. */
+export const asToolFailure = <A, E extends { readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.mapError(effect, (e) => ({ message: e.message }))
+
+// The same service code as the REST endpoints: the tools differ only in transport.
+export const searchTools = [
+  defineTool({
+    name: "text_search",
+    title: "Text search",
+    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Category paths in filters and results are Base64-URL encoded.",
+    scope: "read",
+    input: TextSearchRequest,
+    output: TextSearchResponse,
+    run: (principal, input) => asToolFailure(textSearch(principal.siteId, input))
+  }),
+  defineTool({
+    name: "similar_products",
+    title: "Similar products",
+    description: "Products similar to a source product (same kind, close in meaning, attributes and price); same as POST /similar-products.",
+    scope: "read",
+    input: SimilarProductsRequest,
+    output: SimilarProductsResponse,
+    run: (principal, input) => asToolFailure(similarProducts(principal.siteId, input))
+  }),
+  defineTool({
+    name: "cross_selling",
+    title: "Cross-selling",
+    description: "Complementary products for a source product, never from its own leaf category or item group; same as POST /cross-selling.",
+    scope: "read",
+    input: CrossSellingRequest,
+    output: CrossSellingResponse,
+    run: (principal, input) => asToolFailure(crossSelling(principal.siteId, input))
+  })
+] as const
+
+export const NoInput = Schema.Struct({})

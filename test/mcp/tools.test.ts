@@ -1,0 +1,151 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fixtureProducts } from "../fixtures/catalog.js"
+import { callTool, connectMcp } from "../support/McpClient.js"
+import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+
+let server: TestServer
+let reader: Client
+
+beforeAll(async () => {
+  server = await startTestServer()
+  for (const p of fixtureProducts) {
+    await call(server.baseUrl, "PUT", `/product/${p.id}`, { auth: server.siteA.basic, body: { data: p.data, images: p.images ?? [] } })
+  }
+  await eventually(async () => {
+    const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "leather belt" } })
+    expect(res.body.data.products.map((p: any) => p.productId)).toContain("belt-1")
+  }, 60_000)
+  reader = await connectMcp(server.baseUrl, server.siteA.bearer)
+})
+afterAll(async () => {
+  await reader?.close()
+  await server.close()
+})
+
+const rpcCode = async (promise: Promise<unknown>) => {
+  try {
+    await promise
+  } catch (e) {
+    if (e instanceof McpError) return { code: e.code, message: e.message }
+    throw e
+  }
+  throw new Error("expected a JSON-RPC error")
+}
+
+describe("tools/list", () => {
+  it("publishes every tool with object input and output schemas", async () => {
+    const { tools } = await reader.listTools()
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "append_memory", "cross_selling", "describe_column", "get_item", "get_item_group", "get_items",
+      "list_conversations", "list_relevant_columns", "recall_memory", "replay_memory", "similar_products",
+      "summarize_conversation", "text_search"
+    ])
+    for (const tool of tools) {
+      expect(tool.inputSchema.type, tool.name).toBe("object")
+      expect(tool.outputSchema?.type, tool.name).toBe("object")
+      expect(tool.description!.length).toBeGreaterThan(20)
+    }
+    const search = tools.find((t) => t.name === "text_search")!
+    expect(search.inputSchema.required).toEqual(["query"])
+  })
+})
+
+describe("search and catalog tools", () => {
+  it("text_search returns the same ranking as POST /text-search, as structured content and text", async () => {
+    const rest = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "cordless drill" } })
+    const result = await reader.callTool({ name: "text_search", arguments: { query: "cordless drill" } })
+    const structured = result.structuredContent as any
+    expect(structured.data.products.map((p: any) => p.productId)).toEqual(rest.body.data.products.map((p: any) => p.productId))
+    expect(JSON.parse((result.content as any)[0].text)).toEqual(structured)
+  })
+
+  it("similar_products and cross_selling wrap the REST behaviour", async () => {
+    const similar = await callTool(reader, "similar_products", { productId: "drill-1" })
+    expect(similar.data.sourceProduct.productId).toBe("drill-1")
+    expect(similar.data.products.map((p: any) => p.productId)).toContain("drill-2")
+    const cross = await callTool(reader, "cross_selling", { productId: "shirt-red-m" })
+    expect(cross.data.products.map((p: any) => p.productId)).not.toContain("shirt-blue-m")
+  })
+
+  it("get_item, get_items and get_item_group return full stored records", async () => {
+    const item = await callTool(reader, "get_item", { productId: "drill-1" })
+    expect(item.data).toEqual(fixtureProducts[0].data)
+    expect(item.images[0].url).toBe("https://img.example.com/drill-1.jpg")
+    const batch = await callTool(reader, "get_items", { productIds: ["belt-1", "nope", "saw-1"] })
+    expect(batch.items.map((i: any) => i.productId)).toEqual(["belt-1", "saw-1"])
+    expect(batch.missing).toEqual(["nope"])
+    const group = await callTool(reader, "get_item_group", { itemGroupId: "shirt-1" })
+    expect(group.items.map((i: any) => i.productId).sort()).toEqual(["shirt-blue-m", "shirt-red-m"])
+  })
+
+  it("list_relevant_columns and describe_column describe the site's actual data", async () => {
+    const listed = await callTool(reader, "list_relevant_columns", {})
+    expect(listed.totalProducts).toBe(fixtureProducts.length)
+    const names = listed.columns.map((c: any) => c.column)
+    expect(names).toEqual(expect.arrayContaining(["category", "brand", "price", "color"]))
+    expect(names).not.toContain("energy_efficiency_class")
+    const brand = await callTool(reader, "describe_column", { column: "brand" })
+    expect(brand.values).toContainEqual({ value: "Bosch", count: 3 })
+    const price = await callTool(reader, "describe_column", { column: "price" })
+    expect(price.range).toEqual({ min: 19.99, max: 149 })
+    const category = await callTool(reader, "describe_column", { column: "category" })
+    const tools = category.tree.find((n: any) => Buffer.from(n.path, "base64url").toString() === "Tools")
+    expect(tools).toMatchObject({ label: "Tools", depth: 1, count: 5 })
+  })
+
+  it("answers invalid arguments with -32602 naming the field, and unknown tools as errors", async () => {
+    const bad = await rpcCode(reader.callTool({ name: "text_search", arguments: { query: "drill", resultsCount: "many" } }))
+    expect(bad.code).toBe(-32602)
+    expect(bad.message).toContain("resultsCount")
+    const unknownColumn = await rpcCode(reader.callTool({ name: "describe_column", arguments: { column: "flavour" } }))
+    expect(unknownColumn.code).toBe(-32602)
+    expect(unknownColumn.message).toContain("column")
+    const tooMany = await rpcCode(reader.callTool({ name: "get_items", arguments: { productIds: Array.from({ length: 101 }, (_, i) => `p${i}`) } }))
+    expect(tooMany.code).toBe(-32602)
+    const unknown = await rpcCode(reader.callTool({ name: "teleport", arguments: {} }))
+    expect(unknown.code).toBe(-32602)
+    expect(unknown.message).toContain("unknown tool")
+  })
+
+  it("reports a failing tool as an isError result with a message", async () => {
+    const result = await reader.callTool({ name: "get_item", arguments: { productId: "missing-product" } })
+    expect(result.isError).toBe(true)
+    expect((result.content as any)[0].text).toContain("missing-product")
+  })
+
+  it("keeps sites apart", async () => {
+    const other = await connectMcp(server.baseUrl, server.siteB.bearer)
+    try {
+      const result = await other.callTool({ name: "get_item", arguments: { productId: "drill-1" } })
+      expect(result.isError).toBe(true)
+      const search = await callTool(other, "text_search", { query: "cordless drill" })
+      expect(search.data.products).toEqual([])
+    } finally {
+      await other.close()
+    }
+  })
+})
+
+describe("authentication", () => {
+  it("answers missing or invalid credentials with HTTP 401 and WWW-Authenticate", async () => {
+    const body = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }
+    for (const authorization of [undefined, "Bearer not-a-token", "Basic " + Buffer.from("x:y").toString("base64")]) {
+      const res = await fetch(`${server.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify(body)
+      })
+      expect(res.status).toBe(401)
+      expect(res.headers.get("www-authenticate")).toMatch(/Bearer.*Basic/)
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32001)
+    }
+  })
+
+  it("refuses memory tools to a read-only token", async () => {
+    const refused = await rpcCode(reader.callTool({ name: "append_memory", arguments: { conversationId: "c1", items: [{ role: "user", content: "hi" }] } }))
+    expect(refused.code).toBe(-32003)
+    expect(refused.message).toMatch(/forbidden/)
+  })
+})
