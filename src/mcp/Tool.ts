@@ -1,4 +1,4 @@
-import { type Effect, JSONSchema, type Schema } from "effect"
+import { type Effect, JSONSchema, type Schema, SchemaAST } from "effect"
 import type { Principal } from "../services/Auth.js"
 
 /** A tool failure the agent should see as an `isError` result (not a protocol error). */
@@ -28,7 +28,11 @@ export const defineTool = <A, I, O, OI, R>(tool: Tool<A, I, O, OI, R>): Tool<A, 
 
 /** MCP wants an object schema at the root; Effect puts identified schemas under $defs. */
 export const toolJsonSchema = (schema: Schema.Schema<any, any, never>): Record<string, unknown> => {
-  const json = JSONSchema.make(schema) as Record<string, any>
+  // Effect renders an empty struct as "any object or array"; a tool without arguments takes {}.
+  if (SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 && schema.ast.indexSignatures.length === 0) {
+    return { type: "object", properties: {}, additionalProperties: false }
+  }
+  const json = withoutIds(JSONSchema.make(schema)) as Record<string, any>
   const { $schema: _ignored, ...rest } = json
   const ref = typeof rest.$ref === "string" ? rest.$ref.replace("#/$defs/", "") : undefined
   if (ref === undefined) return rest
@@ -36,4 +40,13 @@ export const toolJsonSchema = (schema: Schema.Schema<any, any, never>): Record<s
   return Object.keys(otherDefs).length > 0 || JSON.stringify(root).includes(`#/$defs/${ref}`)
     ? { ...root, $defs: rest.$defs }
     : root
+}
+
+/** Effect tags `unknown`/`any` with a fixed $id; repeated, those ids make JSON Schema validators refuse the document. */
+const withoutIds = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withoutIds)
+  if (typeof value !== "object" || value === null) return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value)) if (!(k === "$id" && typeof v === "string" && v.startsWith("/schemas/"))) out[k] = withoutIds(v)
+  return out
 }
