@@ -29,6 +29,11 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
 
 const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs))
 const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
+/** RSS with the V8 heap and off-heap (Buffers, typed arrays, native) shares, to tell where memory goes. */
+const memory = () => {
+  const m = process.memoryUsage()
+  return `rss ${mb(m.rss)} (js heap ${mb(m.heapUsed)}/${mb(m.heapTotal)}, external ${mb(m.external)})`
+}
 const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1))
 
 const pendingJobs = async (client: Client): Promise<number | null> => {
@@ -80,7 +85,7 @@ const main = async () => {
         if (t - lastLog >= 10) {
           lastLog = t
           const indexed = pending === null ? NaN : acked - pending
-          log(`t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), rss ${mb(process.memoryUsage().rss)}`)
+          log(`t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), ${memory()}`)
         }
         if (putsDone && pending === 0) return
         await sleep(500)
@@ -129,11 +134,12 @@ const main = async () => {
     const tSearchable = performance.now()
     const searchableSeconds = (tSearchable - tFirst) / 1000
     const rssIngested = process.memoryUsage().rss
+    const memoryIngested = memory()
     // Indexing rate while PUTs were arriving vs. draining the queue afterwards.
     const atAcked = timeline.filter((s) => s.t <= ackSeconds).at(-1)
     const indexedAtAck = atAcked ? atAcked.acked - atAcked.pending : 0
     const drainRate = (options.products - indexedAtAck) / Math.max(1e-3, (tDrained - tFirst) / 1000 - (atAcked?.t ?? 0))
-    log(`all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), rss ${mb(rssIngested)}`)
+    log(`all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`)
 
     // ---- Text search ---------------------------------------------------------------------------
     const warmup = textQueries(mulberry32(options.seed).fork(20), sample, 50, options.page)
@@ -216,7 +222,7 @@ const main = async () => {
       ["API acceptance (PUT acknowledged)", `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, p99 ${ms(put.p99)} ms)`, "", ""],
       ["Indexing rate while PUTs arrived / draining after", `${fmtRate(indexedAtAck / Math.max(1e-3, atAcked?.t ?? 0))} / ${fmtRate(drainRate)} products/s`, "", ""],
       ["Ingestion, searchable incl. text embedding", `${fmtRate(searchableRate)} products/s (${searchableSeconds.toFixed(1)} s to all searchable)`, "≥ 100 products/s", check(searchableRate >= 100)],
-      ["RSS after ingestion", mb(rssIngested), "", ""],
+      ["RSS after ingestion", memoryIngested.replace(/^rss /, ""), "", ""],
       ["Text search p50", `${ms(text.p50)} ms`, "≤ 25 ms", check(text.p50 <= 25)],
       ["Text search p95 / p99 / max", `${ms(text.p95)} / ${ms(text.p99)} / ${ms(text.max)} ms`, "p99 ≤ 100 ms", check(text.p99 <= 100)],
       ["Similar products p50 / p95 / p99", `${ms(sim.p50)} / ${ms(sim.p95)} / ${ms(sim.p99)} ms`, "", ""],

@@ -1,5 +1,5 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js"
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Either, Exit, ParseResult, Runtime, Schema } from "effect"
 import type { Principal } from "../services/Auth.js"
 import { type Tool, toolJsonSchema } from "./Tool.js"
@@ -23,6 +23,9 @@ const listing = tools.map((t) => ({
   annotations: { readOnlyHint: t.scope === "read", openWorldHint: false }
 }))
 
+/** The SDK sends a thrown error's `code` and `message` as the JSON-RPC error (McpError would prefix the message twice). */
+const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
+
 const describeIssues = (error: ParseResult.ParseError) =>
   ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`).join("; ")
 
@@ -36,12 +39,12 @@ export const makeMcpServer = <R>(principal: Principal, runtime: Runtime.Runtime<
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name)
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
+    if (tool === undefined) throw rpcError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
     if (tool.scope === "site" && principal.scope !== "site") {
-      throw new McpError(FORBIDDEN, `forbidden: ${tool.name} needs site (Basic) credentials; a read-only token does not authorize it`)
+      throw rpcError(FORBIDDEN, `forbidden: ${tool.name} needs site (Basic) credentials; a read-only token does not authorize it`)
     }
     const decoded = Schema.decodeUnknownEither(tool.input, { errors: "all", onExcessProperty: "error" })(request.params.arguments ?? {})
-    if (Either.isLeft(decoded)) throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${describeIssues(decoded.left)}`)
+    if (Either.isLeft(decoded)) throw rpcError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${describeIssues(decoded.left)}`)
     const exit = await Runtime.runPromiseExit(runtime)(
       Effect.flatMap(tool.run(principal, decoded.right) as Effect.Effect<unknown, { message: string; invalidParams?: boolean }, R>, Schema.encode(tool.output))
     )
@@ -52,7 +55,7 @@ export const makeMcpServer = <R>(principal: Principal, runtime: Runtime.Runtime<
     const failure = Cause.failureOption(exit.cause)
     if (failure._tag === "Some") {
       const error = failure.value as { message: string; invalidParams?: boolean }
-      if (error.invalidParams) throw new McpError(ErrorCode.InvalidParams, error.message)
+      if (error.invalidParams) throw rpcError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${error.message}`)
       return { content: [{ type: "text" as const, text: error.message }], isError: true }
     }
     await Runtime.runPromise(runtime)(Effect.logError("MCP tool crashed", exit.cause))

@@ -29,6 +29,25 @@ const appendThenKill = (dataDir: string, ack: number) =>
     child.once("exit", (_code, signal) => signal === "SIGKILL" ? resolve(lines) : reject(new Error(`child exited: ${errors}`)))
   })
 
+/** Opens the killed child's data dir again and checks everything it acknowledged. */
+const afterRestart = (acknowledged: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const log = yield* MemoryLog
+    const summary = yield* log.summary(1, "durable")
+    const length = summary!.length
+    expect(length).toBeGreaterThanOrEqual(acknowledged.length)
+    const stored = (yield* Effect.forEach(Array.from({ length: Math.ceil(length / 1000) }), (_, page) =>
+      log.replay(1, "durable", page * 1000, 1000))).flat()
+    expect(stored.map((item) => item.position)).toEqual(Array.from({ length }, (_, i) => i))
+    const storedLines = new Set(stored.map((item) => `${item.position} ${item.content}`))
+    expect(acknowledged.filter((line) => !storedLines.has(line))).toEqual([])
+    // What the summary folded is what the log holds: both were in the same transactions.
+    expect(summary!.lastUser).toBe(stored[length - 1].content)
+    // Idempotency keys survived too: re-sending the first batch stores nothing.
+    expect(yield* log.append(1, "durable", [{ role: "user", content: "item-0-0" }], "k0"))
+      .toEqual({ positions: [0], duplicate: true, length: 1 })
+  })
+
 describe("SqliteMemoryLog durability", () => {
   it.live("every append acknowledged before SIGKILL is there after a restart, in one order", () =>
     Effect.gen(function*() {
@@ -38,22 +57,3 @@ describe("SqliteMemoryLog durability", () => {
       yield* afterRestart(acknowledged).pipe(Effect.provide(sqliteMemoryLayer(dataDir)))
     }), 60_000)
 })
-
-/** Opens the killed child's data dir again and checks everything it acknowledged. */
-const afterRestart = (acknowledged: ReadonlyArray<string>) =>
-    Effect.gen(function*() {
-      const log = yield* MemoryLog
-      const summary = yield* log.summary(1, "durable")
-      const length = summary!.length
-      expect(length).toBeGreaterThanOrEqual(acknowledged.length)
-      const stored = (yield* Effect.forEach(Array.from({ length: Math.ceil(length / 1000) }), (_, page) =>
-        log.replay(1, "durable", page * 1000, 1000))).flat()
-      expect(stored.map((item) => item.position)).toEqual(Array.from({ length }, (_, i) => i))
-      const byPosition = new Map(stored.map((item) => [`${item.position} ${item.content}`, item]))
-      expect(acknowledged.filter((line) => !byPosition.has(line))).toEqual([])
-      // What the summary folded is what the log holds: both were in the same transactions.
-      expect(summary!.lastUser).toBe(stored[length - 1].content)
-      // Idempotency keys survived too: re-sending the first batch stores nothing.
-      expect(yield* log.append(1, "durable", [{ role: "user", content: "item-0-0" }], "k0"))
-        .toEqual({ positions: [0], duplicate: true, length: 1 })
-    })
