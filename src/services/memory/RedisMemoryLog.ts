@@ -54,7 +54,7 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
       if (length === null) return null
       const before: SummaryState = stored === null ? emptySummary : JSON.parse(stored)
       let state = before
-      while (false && state.length < Number(length)) {
+      while (state.length < Number(length)) {
         const items = yield* range(keys.items, state.length, MemoryLimits.maxReadItems)
         if (items.length === 0) break // meta and stream are written together; guard against spinning anyway
         state = foldSummary(state, items)
