@@ -68,6 +68,6 @@ describe("extractive summary", () => {
       updatedAt: "2025-01-01T00:00:01.000Z"
     })
     expect(renderSummary("c2", foldSummary(emptySummary, log({ role: "system", content: "be nice" }))).text)
-      .toBe("1 items, none from the user or the assistant.")
+      .toBe("Nothing from the user or the assistant yet.")
   })
 })

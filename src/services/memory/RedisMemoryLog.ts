@@ -1,22 +1,14 @@
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
-import { type ConversationInfo, MemoryError, type MemoryItem, MemoryLimits, MemoryLog, type MemoryLogService } from "../MemoryLog.js"
-import { appendLua, conversationKeys, indexKey, saveSummaryLua, script } from "./RedisScripts.js"
+import { type ConversationInfo, MemoryError, MemoryLimits, MemoryLog, type MemoryLogService } from "../MemoryLog.js"
+import { appendLua, conversationKeys, indexKey, saveSummaryLua, script, type StreamEntry, toItem } from "./RedisLayout.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
 import {
-  checkConversationId,
-  checkOffset,
-  checkReadSize,
-  decodeCursor,
-  encodeCursor,
-  type PreparedItem,
-  prepareAppend,
-  rejected,
-  storedItem
+  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, prepareAppend, storedItem
 } from "./Validation.js"
 
 /**
- * The distributed MemoryLog on Redis (layout and atomicity in RedisScripts.ts). Durability is
+ * The distributed MemoryLog on Redis (layout and atomicity in RedisLayout.ts). Durability is
  * Redis's: with AOF and appendfsync everysec an acknowledged append survives a restart, and a
  * crash of the Redis host may lose about the last second.
  *
@@ -26,15 +18,6 @@ import {
  * appender may have died in between), so a summary read reflects every append acknowledged
  * before it.
  */
-type StreamEntry = [id: string, fields: Array<string>]
-
-const toItem = ([id, fields]: StreamEntry): MemoryItem => {
-  const f: Record<string, string> = {}
-  for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1]
-  const item: PreparedItem = { role: f.r as PreparedItem["role"], content: f.c, metadataJson: f.m === "" ? null : f.m }
-  return storedItem(item, Number(id.split("-")[0]), Number(f.t))
-}
-
 const iso = (ms: string | null) => new Date(Number(ms)).toISOString()
 
 export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
@@ -46,24 +29,20 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
     call("read", () => client.xrange(key, String(offset), "+", "COUNT", limit) as Promise<Array<StreamEntry>>)
       .pipe(Effect.map((entries) => entries.map(toItem)))
 
-  const refreshSummary = (siteId: number, conversationId: string) =>
+  /** Folds the stream's items from state.length up to position `upTo` (exclusive). */
+  const catchUp = (items: string, from: SummaryState, upTo: number) =>
     Effect.gen(function*() {
-      const keys = conversationKeys(siteId, conversationId)
-      const [stored, length] = yield* call("summary", () =>
-        Promise.all([client.hget(keys.summary, "state"), client.hget(keys.meta, "length")]))
-      if (length === null) return null
-      const before: SummaryState = stored === null ? emptySummary : JSON.parse(stored)
-      let state = before
-      while (state.length < Number(length)) {
-        const items = yield* range(keys.items, state.length, MemoryLimits.maxReadItems)
-        if (items.length === 0) break // meta and stream are written together; guard against spinning anyway
-        state = foldSummary(state, items)
-      }
-      if (state.length > before.length) {
-        yield* call("summary", () => saveSummary([keys.summary], [state.length, JSON.stringify(state)]))
+      let state = from
+      while (state.length < upTo) {
+        const page = yield* range(items, state.length, Math.min(MemoryLimits.maxReadItems, upTo - state.length))
+        if (page.length === 0) break // meta and stream are written together; guard against spinning anyway
+        state = foldSummary(state, page)
       }
       return state
     })
+  const parseState = (json: string | null): SummaryState => (json === null || json === "" ? emptySummary : JSON.parse(json))
+  const save = (summaryKey: string, state: SummaryState) =>
+    call("summary", () => saveSummary([summaryKey], [state.length, JSON.stringify(state)]))
 
   return {
     append: (siteId, conversationId, items, idempotencyKey) =>
@@ -72,17 +51,19 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
         const keys = conversationKeys(siteId, conversationId)
         const args = [idempotencyKey ?? "", MemoryLimits.maxConversationItems, conversationId,
           ...prepared.flatMap((item) => [item.role, item.content, item.metadataJson ?? ""])]
-        const [status, first, count] = (yield* call("append", () =>
-          appendScript([keys.items, keys.meta, keys.idem, indexKey(siteId)], args))) as Array<number>
+        const [status, first, count, time, stored] = (yield* call("append", () =>
+          appendScript([keys.items, keys.meta, keys.idem, indexKey(siteId), keys.summary], args))) as [number, number, number, string, string]
         if (status === 2) {
-          return yield* Effect.fail(rejected("items",
-            `the conversation holds ${first} items; appending ${prepared.length} would exceed ${MemoryLimits.maxConversationItems}`))
+          return yield* Effect.fail(conversationFull(first, prepared.length))
         }
         // The append is committed: a failed summary fold must not report it as failed (a client
         // retrying without a key would store it twice), and summary() catches up anyway.
         if (status === 0) {
-          yield* refreshSummary(siteId, conversationId).pipe(
-            Effect.catchAll((e) => Effect.logWarning("memory: summary fold after append failed", e)))
+          yield* catchUp(keys.items, parseState(stored), first).pipe(
+            Effect.map((state) => foldSummary(state, prepared.map((item, i) => storedItem(item, first + i, Number(time))))),
+            Effect.flatMap((state) => save(keys.summary, state)),
+            Effect.catchAll((e) => Effect.logWarning("memory: summary fold after append failed", e))
+          )
         }
         return { positions: Array.from({ length: count }, (_, i) => first + i), duplicate: status === 1, length: first + count }
       }),
@@ -123,7 +104,16 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
     summary: (siteId, conversationId) =>
       Effect.zipRight(
         checkConversationId(conversationId),
-        refreshSummary(siteId, conversationId).pipe(Effect.map((state) => state && renderSummary(conversationId, state)))
+        Effect.gen(function*() {
+          const keys = conversationKeys(siteId, conversationId)
+          const [stored, length] = yield* call("summary", () =>
+            Promise.all([client.hget(keys.summary, "state"), client.hget(keys.meta, "length")]))
+          if (length === null) return null
+          const before = parseState(stored)
+          const state = yield* catchUp(keys.items, before, Number(length))
+          if (state.length > before.length) yield* save(keys.summary, state)
+          return renderSummary(conversationId, state)
+        })
       )
   }
 }

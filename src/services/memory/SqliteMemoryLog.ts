@@ -1,16 +1,9 @@
 import { Effect, Layer } from "effect"
-import { type AppendResult, type ConversationInfo, MemoryError, MemoryLog, MemoryRejected } from "../MemoryLog.js"
+import { type AppendResult, type ConversationInfo, MemoryError, MemoryLimits, MemoryLog, MemoryRejected } from "../MemoryLog.js"
 import { Sqlite } from "../Sqlite.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
 import {
-  checkConversationId,
-  checkOffset,
-  checkReadSize,
-  decodeCursor,
-  encodeCursor,
-  lengthExceeded,
-  type PreparedItem,
-  prepareAppend,
+  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, type PreparedItem, prepareAppend,
   storedItem
 } from "./Validation.js"
 
@@ -101,8 +94,7 @@ export const SqliteMemoryLog: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effe
         if (seen) return { positions: range(seen.first_position, seen.count), duplicate: true, length: seen.first_position + seen.count }
         const conversation = selectConversation.get(siteId, conversationId)
         const length = conversation?.length ?? 0
-        const tooLong = lengthExceeded(length, items.length)
-        if (tooLong) throw tooLong
+        if (length + items.length > MemoryLimits.maxConversationItems) throw conversationFull(length, items.length)
         // Never before the previous append, so appendedAt follows positions even if the clock steps back.
         const now = Math.max(Date.now(), conversation?.last_appended_at ?? 0)
         const stored = items.map((item, i) => {

@@ -109,7 +109,7 @@ const paragraph = (s: SummaryState): string => {
     s.lastUser !== null ? `Last from the user: ${quoted([s.lastUser])}.` : "",
     s.lastAssistant !== null ? `Last from the assistant: ${quoted([s.lastAssistant])}.` : ""
   ].filter((p) => p !== "")
-  return parts.length > 0 ? parts.join(" ") : `${s.length} items, none from the user or the assistant.`
+  return parts.length > 0 ? parts.join(" ") : "Nothing from the user or the assistant yet."
 }
 
 export const renderSummary = (conversationId: string, s: SummaryState): ConversationSummary => ({

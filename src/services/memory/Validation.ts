@@ -84,11 +84,9 @@ export const prepareAppend = (
     return yield* Effect.forEach(items, prepareItem)
   })
 
-/** Checked inside each layer's atomic step, where the current length is known. */
-export const lengthExceeded = (current: number, adding: number): MemoryRejected | null =>
-  current + adding > MemoryLimits.maxConversationItems
-    ? rejected("items", `the conversation holds ${current} items; appending ${adding} would exceed ${MemoryLimits.maxConversationItems}`)
-    : null
+/** The length limit is checked inside each layer's atomic step, where the current length is known. */
+export const conversationFull = (current: number, adding: number) =>
+  rejected("items", `the conversation holds ${current} items; appending ${adding} would exceed ${MemoryLimits.maxConversationItems}`)
 
 export const checkReadSize = (field: "count" | "limit", n: number): Effect.Effect<void, MemoryRejected> =>
   Number.isInteger(n) && n >= 1 && n <= MemoryLimits.maxReadItems

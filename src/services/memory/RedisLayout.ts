@@ -1,5 +1,7 @@
 import type { Redis } from "ioredis"
 import { createHash } from "node:crypto"
+import type { MemoryItem } from "../MemoryLog.js"
+import { type PreparedItem, storedItem } from "./Validation.js"
 
 /**
  * Redis data layout of conversation memory. Every key carries the site id, and the site id is
@@ -19,13 +21,27 @@ export const conversationKeys = (siteId: number, conversationId: string) => {
 }
 export const indexKey = (siteId: number) => `mem:{${siteId}}:index`
 
+/** A stream entry back to an item: the position is the entry id's first part. */
+export type StreamEntry = [id: string, fields: Array<string>]
+
+export const toItem = ([id, fields]: StreamEntry): MemoryItem => {
+  const f: Record<string, string> = {}
+  for (let i = 0; i < fields.length; i += 2) f[fields[i]] = fields[i + 1]
+  const item: PreparedItem = { role: f.r as PreparedItem["role"], content: f.c, metadataJson: f.m === "" ? null : f.m }
+  return storedItem(item, Number(id.split("-")[0]), Number(f.t))
+}
+
 /**
  * The whole append in one script, so it is atomic and every api process sees one total order:
  * a known key returns its stored positions; a batch that would pass the length limit writes
  * nothing; otherwise the items get consecutive positions and one timestamp from the Redis
  * clock (one clock for all processes), never earlier than the previous append's.
- * KEYS: items, meta, idem, index. ARGV: key ('' = none), max length, conversation id, then
- * role, content, metadata per item. Returns {0|1, first, count} (new | duplicate) or {2, length}.
+ * It also returns the stored summary state, so the appender can fold its items into it and
+ * save it with one more round trip instead of three.
+ * KEYS: items, meta, idem, index, summary. ARGV: key ('' = none), max length, conversation id,
+ * then role, content, metadata per item.
+ * Returns {0, first, count, time, summary state JSON or ''} (stored), {1, first, count}
+ * (duplicate) or {2, length} (too long).
  */
 export const appendLua = `
 local key = ARGV[1]
@@ -51,7 +67,7 @@ if length == 0 then redis.call('HSET', KEYS[2], 'createdAt', stamp) end
 redis.call('HSET', KEYS[2], 'lastAppendedAt', stamp, 'length', length + count)
 redis.call('ZADD', KEYS[4], stamp, ARGV[3])
 if key ~= '' then redis.call('HSET', KEYS[3], key, string.format('%d,%d', length, count)) end
-return {0, length, count}
+return {0, length, count, stamp, redis.call('HGET', KEYS[5], 'state') or ''}
 `
 
 /**
