@@ -1,0 +1,68 @@
+import { Queue } from "bullmq"
+import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Job, JobQueue, QueueError } from "../JobQueue.js"
+import { DEFAULT_QUEUE_NAME, jobOptions } from "./BullMqSettings.js"
+
+export interface BullMqJobQueueOptions {
+  readonly queueName?: string
+  /** First retry delay; later ones double (exponential backoff). Tests shorten it. */
+  readonly backoffDelayMs?: number
+  /** How often `drained` looks at the counts. */
+  readonly drainPollMs?: number
+}
+
+const encodeJob = Schema.encodeSync(Job)
+
+/**
+ * The distributed queue's producer side (the api process); the consumers are
+ * workers/BullMqWorker.ts in separate processes. Jobs are durable in Redis (run it with AOF
+ * and `noeviction`); coalescing and retries are described in BullMqSettings.ts.
+ */
+export const BullMqJobQueue = {
+  layer: (url: string, options: BullMqJobQueueOptions = {}) =>
+    Layer.scoped(
+      JobQueue,
+      Effect.gen(function*() {
+        const backoffDelayMs = options.backoffDelayMs ?? 1_000
+        const queue = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            // No offline queue: while Redis is unreachable an enqueue fails at once instead of
+            // holding the PUT that triggered it; the caller logs it and reconcile heals it.
+            new Queue(options.queueName ?? DEFAULT_QUEUE_NAME, { connection: { url, enableOfflineQueue: false } })
+          ),
+          (queue) => Effect.promise(() => queue.close())
+        )
+        // Connection errors surface as failed enqueues; an unhandled 'error' event would crash the process.
+        queue.on("error", () => {})
+        yield* Effect.tryPromise({
+          try: () => queue.waitUntilReady(),
+          // Not the URL: it may carry a password.
+          catch: (cause) => new QueueError({ message: "cannot connect to the job queue's Redis", cause })
+        }).pipe(Effect.timeoutFail({
+          duration: Duration.seconds(10),
+          onTimeout: () => new QueueError({ message: "timed out connecting to the job queue's Redis" })
+        }))
+
+        const pending = Effect.tryPromise({
+          try: () => queue.getJobCounts("waiting", "active", "delayed"),
+          catch: (cause) => new QueueError({ message: "cannot read the job queue's counts", cause })
+        }).pipe(Effect.map((c) => (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0)))
+
+        return JobQueue.of({
+          enqueue: (jobs) =>
+            jobs.length === 0 ? Effect.void : Effect.tryPromise({
+              try: () =>
+                queue.addBulk(jobs.map((job) => ({ name: job._tag, data: encodeJob(job), opts: jobOptions(job, backoffDelayMs) }))),
+              catch: (cause) => new QueueError({ message: `cannot enqueue ${jobs.length} job(s)`, cause })
+            }).pipe(Effect.asVoid),
+          pending,
+          // A follow-up stored for an active job is created in the same script that finishes it,
+          // so the counts never read 0 while one is owed.
+          drained: pending.pipe(
+            Effect.repeat({ schedule: Schedule.spaced(options.drainPollMs ?? 50), until: (n) => n === 0 }),
+            Effect.asVoid
+          )
+        })
+      })
+    )
+}

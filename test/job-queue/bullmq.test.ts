@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Queue } from "bullmq"
+import { Effect, Exit, Layer, Schedule } from "effect"
+import { spawn } from "node:child_process"
+import { BullMqJobQueue } from "../../src/services/job-queue/BullMqJobQueue.js"
+import { JobQueue } from "../../src/services/JobQueue.js"
+import { BullMqWorker, type BullMqWorkerOptions } from "../../workers/BullMqWorker.js"
+import { type RedisServer, startRedis } from "../support/RedisServer.js"
+import { eventually, index, jobQueueConformance, RecordingHandler } from "./conformance.js"
+
+let redis: RedisServer
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(() => redis?.stop())
+
+const freshName = () => `test-${crypto.randomUUID()}`
+const producer = (queueName: string) => BullMqJobQueue.layer(redis.url, { queueName, backoffDelayMs: 20 })
+// Short locks and stall checks so a dead worker's job is taken over within about two seconds.
+const worker = (queueName: string, options: BullMqWorkerOptions = {}) =>
+  BullMqWorker.layer(redis.url, { queueName, concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, ...options })
+
+/** A plain BullMQ queue on the same name, to look at or add jobs behind the service's back. */
+const rawQueue = (queueName: string) =>
+  Effect.acquireRelease(
+    Effect.sync(() => new Queue(queueName, { connection: { url: redis.url } })),
+    (queue) => Effect.promise(() => queue.close())
+  )
+/** Provided beneath a test's layers, so the queue's keys go only after its workers have closed. */
+const removedAfter = (queueName: string) =>
+  Layer.scopedDiscard(Effect.addFinalizer(() =>
+    Effect.flatMap(rawQueue(queueName), (queue) => Effect.promise(() => queue.obliterate({ force: true }))).pipe(Effect.scoped)
+  ))
+const bothSides = (queueName: string, options?: BullMqWorkerOptions) =>
+  Layer.merge(producer(queueName), worker(queueName, options)).pipe(Layer.provide(removedAfter(queueName)))
+
+jobQueueConformance("bullmq", () => bothSides(freshName()), { attempts: 5 })
+
+describe("BullMQ job queue", () => {
+  it.live("a malformed payload fails at once as unrecoverable, without reaching the handler", () => {
+    const name = freshName()
+    const handler = new RecordingHandler()
+    return Effect.gen(function*() {
+      const raw = yield* rawQueue(name)
+      const added = yield* Effect.promise(() =>
+        raw.add("IndexProduct", { _tag: "IndexProduct", siteId: "one", productId: 7 }, { attempts: 5 }))
+      yield* Effect.flatMap(JobQueue, (q) => q.drained)
+      const job = (yield* Effect.promise(() => raw.getJob(added.id!)))!
+      expect(yield* Effect.promise(() => job.getState())).toBe("failed")
+      expect(job.attemptsMade).toBe(1)
+      expect(job.failedReason).toMatch(/^malformed IndexProduct payload/)
+      expect(handler.calls).toEqual([])
+    }).pipe(Effect.scoped, Effect.provide(bothSides(name).pipe(Layer.provide(handler.layer))))
+  })
+
+  it.live("a batch with one failing product fails only that product's job", () => {
+    const name = freshName()
+    const handler = new RecordingHandler()
+    handler.fail("1:bad", Number.POSITIVE_INFINITY)
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      yield* queue.enqueue(["bad", "b", "c", "d"].map((p) => index(p)))
+      yield* queue.drained
+      // Jobs fetched together shared a handler call ...
+      expect(handler.calls.some((keys) => keys.length > 1)).toBe(true)
+      // ... and the neighbours of the failing product succeeded on their first attempt.
+      expect(Object.fromEntries(handler.done)).toEqual({ "1:b": 1, "1:c": 1, "1:d": 1 })
+      const raw = yield* rawQueue(name)
+      const failed = yield* Effect.promise(() => raw.getFailed())
+      expect(failed.map((j) => [j.data.productId, j.attemptsMade])).toEqual([["bad", 5]])
+      const completed = yield* Effect.promise(() => raw.getCompleted())
+      expect(completed.map((j) => j.attemptsMade)).toEqual([1, 1, 1])
+    }).pipe(Effect.scoped, Effect.provide(bothSides(name, { batchLingerMs: 50 }).pipe(Layer.provide(handler.layer))))
+  })
+
+  it.live("two workers share the load, each job handled by one of them", () => {
+    const name = freshName()
+    const [first, second] = [new RecordingHandler(), new RecordingHandler()]
+    first.delayMs = second.delayMs = 50
+    const layer = Layer.mergeAll(
+      producer(name),
+      worker(name, { concurrency: 2 }).pipe(Layer.provide(first.layer)),
+      worker(name, { concurrency: 2 }).pipe(Layer.provide(second.layer))
+    ).pipe(Layer.provide(removedAfter(name)))
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      yield* queue.enqueue(Array.from({ length: 20 }, (_, i) => index(`p${i}`)))
+      yield* queue.drained
+      expect(first.done.size).toBeGreaterThan(0)
+      expect(second.done.size).toBeGreaterThan(0)
+      const all = [...first.done.keys(), ...second.done.keys()]
+      expect(new Set(all).size).toBe(20)
+      expect(all).toHaveLength(20)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.live("closing a worker waits for its active job to finish", () => {
+    const name = freshName()
+    const handler = new RecordingHandler()
+    handler.delayMs = 300
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      yield* Effect.gen(function*() {
+        yield* Layer.build(worker(name).pipe(Layer.provide(handler.layer)))
+        yield* queue.enqueue([index("a")])
+        yield* eventually(() => handler.callsWith("1:a") === 1)
+      }).pipe(Effect.scoped)
+      expect(handler.done.get("1:a")).toBe(1)
+      expect(yield* queue.pending).toBe(0)
+    }).pipe(Effect.provide(producer(name).pipe(Layer.provide(removedAfter(name)))))
+  })
+
+  it.live("a job whose worker process is SIGKILLed mid-job is taken over by another worker", () => {
+    const name = freshName()
+    const handler = new RecordingHandler()
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      const child = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          spawn(process.execPath, ["--import", "tsx", "test/job-queue/hanging-worker.ts", redis.url, name], {
+            stdio: ["ignore", "pipe", "inherit"]
+          })
+        ),
+        (child) => Effect.sync(() => child.kill("SIGKILL"))
+      )
+      let output = ""
+      child.stdout!.on("data", (d) => (output += d))
+      yield* queue.enqueue([index("a")])
+      yield* eventually(() => output.includes("started 1:a"), 30_000)
+      const exited = new Promise((resolve) => child.once("exit", resolve))
+      child.kill("SIGKILL")
+      yield* Effect.promise(() => exited)
+      expect(yield* queue.pending).toBe(1)
+
+      yield* Layer.build(worker(name).pipe(Layer.provide(handler.layer)))
+      yield* queue.drained
+      expect(handler.done.get("1:a")).toBe(1)
+      const raw = yield* rawQueue(name)
+      const [job] = yield* Effect.promise(() => raw.getCompleted())
+      expect(job.stalledCounter).toBe(1)
+    }).pipe(Effect.scoped, Effect.provide(producer(name).pipe(Layer.provide(removedAfter(name)))))
+  })
+
+  // Last: it stops the shared redis-server for a moment.
+  it.live("enqueue fails fast while Redis is down, and works again once it is back", () => {
+    const name = freshName()
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      yield* Effect.promise(() => redis.stop())
+      const started = Date.now()
+      const exit = yield* Effect.exit(queue.enqueue([index("a")]))
+      expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("QueueError")
+      expect(Date.now() - started).toBeLessThan(1_000)
+      yield* Effect.promise(() => redis.restart())
+      // The producer reconnects by itself.
+      yield* Effect.retry(queue.enqueue([index("a")]), Schedule.intersect(Schedule.spaced(100), Schedule.recurs(50)))
+      expect(yield* queue.pending).toBe(1)
+    }).pipe(Effect.provide(producer(name).pipe(Layer.provide(removedAfter(name)))))
+  })
+})
