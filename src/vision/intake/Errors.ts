@@ -38,4 +38,5 @@ export const rejected = (field: string, status: ImageRejected["status"], text: s
 export const unavailable = (field: string, status: ImageUnavailable["status"], text: string) =>
   new ImageUnavailable({ field, status, message: `${field}: ${text}` })
 
-export const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`
+export const megabytes = (bytes: number) =>
+  bytes < 1_048_576 ? `${Math.ceil(bytes / 1024)} kB` : `${Math.round((bytes / 1_048_576) * 10) / 10} MB`
