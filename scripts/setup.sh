@@ -7,4 +7,7 @@ if ! command -v redis-server >/dev/null 2>&1; then
   if [ "$(id -u)" = "0" ]; then SUDO=""; else SUDO="sudo"; fi
   $SUDO apt-get update -qq && $SUDO apt-get install -y -qq redis-server >/dev/null
 fi
-npm ci --no-audit --no-fund
+# `npm install` rather than `npm ci`: the registry mirror here does not serve other platforms'
+# optional binaries, which `npm ci` insists on finding in the lockfile. Versions are pinned
+# exactly in package.json and package-lock.json either way.
+npm install --no-audit --no-fund
