@@ -6,7 +6,10 @@ import { makeJobBatcher } from "../src/services/job-queue/JobBatcher.js"
 
 export interface BullMqWorkerOptions {
   readonly queueName?: string
-  /** Jobs this process works on at once; default: env WORKER_CONCURRENCY, else 4. */
+  /**
+   * Jobs this process works on at once; default: env WORKER_CONCURRENCY, else 4. It is also
+   * the largest handler batch, so raising it buys bigger embedding batches.
+   */
   readonly concurrency?: number
   /**
    * A process that dies mid-job stops renewing its lock; once the lock has expired the next

@@ -73,6 +73,18 @@ describe("BullMQ job queue", () => {
     }).pipe(Effect.scoped, Effect.provide(bothSides(name, { batchLingerMs: 50 }).pipe(Layer.provide(handler.layer))))
   })
 
+  it.live("a catalog-sized enqueue (sent in slices) is handled exactly once per product", () => {
+    const name = freshName()
+    const handler = new RecordingHandler()
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      yield* queue.enqueue(Array.from({ length: 2_100 }, (_, i) => index(`p${i}`)))
+      yield* queue.drained
+      expect(handler.done.size).toBe(2_100)
+      expect([...handler.done.values()].every((n) => n === 1)).toBe(true)
+    }).pipe(Effect.provide(bothSides(name, { concurrency: 16 }).pipe(Layer.provide(handler.layer))))
+  })
+
   it.live("two workers share the load, each job handled by one of them", () => {
     const name = freshName()
     const [first, second] = [new RecordingHandler(), new RecordingHandler()]

@@ -1,5 +1,5 @@
 import { Queue } from "bullmq"
-import { Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { Job, JobQueue, QueueError } from "../JobQueue.js"
 import { DEFAULT_QUEUE_NAME, jobOptions } from "./BullMqSettings.js"
 
@@ -43,19 +43,24 @@ export const BullMqJobQueue = {
           onTimeout: () => new QueueError({ message: "timed out connecting to the job queue's Redis" })
         }))
 
+        // Delayed jobs are retries waiting out their backoff.
         const pending = Effect.tryPromise({
           try: () => queue.getJobCounts("waiting", "active", "delayed"),
           catch: (cause) => new QueueError({ message: "cannot read the job queue's counts", cause })
-        }).pipe(Effect.map((c) => (c.waiting ?? 0) + (c.active ?? 0) + (c.delayed ?? 0)))
+        }).pipe(Effect.map((counts) => Object.values(counts).reduce((sum, n) => sum + n, 0)))
+
+        const addChunk = (jobs: ReadonlyArray<Job>) =>
+          Effect.tryPromise({
+            try: () =>
+              queue.addBulk(jobs.map((job) => ({ name: job._tag, data: encodeJob(job), opts: jobOptions(job, backoffDelayMs) }))),
+            catch: (cause) => new QueueError({ message: `cannot enqueue ${jobs.length} job(s)`, cause })
+          })
 
         return JobQueue.of({
-          enqueue: (jobs) =>
-            jobs.length === 0 ? Effect.void : Effect.tryPromise({
-              try: () =>
-                queue.addBulk(jobs.map((job) => ({ name: job._tag, data: encodeJob(job), opts: jobOptions(job, backoffDelayMs) }))),
-              catch: (cause) => new QueueError({ message: `cannot enqueue ${jobs.length} job(s)`, cause })
-            }).pipe(Effect.asVoid),
+          // addBulk sends one pipeline; a reconcile pass may queue the whole catalog, so it goes in slices.
+          enqueue: (jobs) => Effect.forEach(Arr.chunksOf(jobs, 1_000), addChunk, { discard: true }),
           pending,
+          // The queue is shared, so this waits for every producer's jobs, not only this one's.
           // A follow-up stored for an active job is created in the same script that finishes it,
           // so the counts never read 0 while one is owed.
           drained: pending.pipe(

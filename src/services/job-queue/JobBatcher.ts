@@ -1,4 +1,4 @@
-import { Deferred, Effect, Exit, Queue } from "effect"
+import { Deferred, Effect, ExecutionStrategy, Exit, Queue, Scope } from "effect"
 import type { Job, JobHandler } from "../JobQueue.js"
 
 type Handle = JobHandler["Type"]["handle"]
@@ -25,6 +25,9 @@ export interface JobBatcherOptions {
 export const makeJobBatcher = (handle: Handle, options: JobBatcherOptions) =>
   Effect.gen(function*() {
     const queue = yield* Effect.acquireRelease(Queue.unbounded<Entry>(), Queue.shutdown)
+    // Batches are forked into a scope made now, not into the caller's scope at fork time:
+    // that would register them after the BullMQ worker and so interrupt them before it closes.
+    const batches = yield* Scope.fork(yield* Effect.scope, ExecutionStrategy.sequential)
 
     const settle = (entry: Entry) => (exit: Exit.Exit<void, unknown>) => Deferred.done(entry.done, exit)
     // A failed batch is retried one job at a time, so one bad product fails only its own job
@@ -46,7 +49,7 @@ export const makeJobBatcher = (handle: Handle, options: JobBatcherOptions) =>
       Effect.tap(() => Effect.sleep(options.lingerMs)),
       Effect.flatMap((first) => Effect.map(Queue.takeUpTo(queue, options.maxBatch - 1), (rest) => [first, ...rest])),
       // Batches run side by side; the number of jobs BullMQ hands out bounds them.
-      Effect.flatMap((entries) => Effect.forkScoped(run(entries))),
+      Effect.flatMap((entries) => Effect.forkIn(run(entries), batches)),
       Effect.forever,
       Effect.forkScoped
     )

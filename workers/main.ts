@@ -1,0 +1,24 @@
+import { NodeRuntime } from "@effect/platform-node"
+import { Config, Effect, Layer, Logger } from "effect"
+import { ProductIndexerLive } from "../src/catalog/ProductIndexer.js"
+import { AppConfig } from "../src/config/AppConfig.js"
+import { BullMqWorker } from "./BullMqWorker.js"
+import { JobHandlersLive } from "./JobHandlers.js"
+import { workerServices } from "./WorkerServices.js"
+
+// A worker process (`npm run worker`): the api's JobHandler layer fed from the BullMQ queue at
+// REDIS_URL. SIGTERM/SIGINT interrupt the main fiber; the worker then takes no new jobs and
+// finishes its active ones before the services close.
+const Worker = Layer.unwrapEffect(Effect.map(Config.string("REDIS_URL"), (redisUrl) =>
+  BullMqWorker.layer(redisUrl).pipe(
+    Layer.provide(JobHandlersLive),
+    Layer.provide(ProductIndexerLive),
+    Layer.provide(workerServices({ redisUrl }))
+  )))
+
+Worker.pipe(
+  Layer.provide(AppConfig.fromEnv),
+  Layer.launch,
+  Effect.provide(Logger.json),
+  NodeRuntime.runMain({ disablePrettyLogger: true })
+)
