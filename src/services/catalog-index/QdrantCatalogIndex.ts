@@ -1,0 +1,116 @@
+import { QdrantClient } from "@qdrant/js-client-rest"
+import { Effect, Layer } from "effect"
+import { CatalogIndex, IndexError, type CatalogIndexService, type IndexDocument } from "../CatalogIndex.js"
+import { facet, histogram, numericStats } from "./qdrant/Aggregates.js"
+import { call, type Qdrant } from "./qdrant/Client.js"
+import { ColumnIndexes, ensureCollection } from "./qdrant/Collection.js"
+import { toQdrantFilter } from "./qdrant/FilterTranslation.js"
+import { IMAGE_VECTOR, PRODUCT_KEY, TEXT_VECTOR } from "./qdrant/Layout.js"
+import { resolveOptions, type QdrantIndexOptions } from "./qdrant/Options.js"
+import { pointIds } from "./qdrant/PointIds.js"
+import { byCodeUnits } from "./qdrant/Fusion.js"
+import { productIdOf, scrollAll, toDocument, toPoint } from "./qdrant/Points.js"
+import { matchIds, search } from "./qdrant/Query.js"
+
+export type { QdrantIndexOptions } from "./qdrant/Options.js"
+
+/** Points per upsert request: large catalogs arrive in batches of thousands. */
+const UPSERT_CHUNK = 256
+
+/** Why `docs` cannot be indexed (a vector of another size than the collection's), or null. */
+const rejection = (q: Qdrant, docs: ReadonlyArray<IndexDocument>): string | null => {
+  for (const doc of docs) {
+    const sizes = [
+      ...(doc.vectors.text ? [["text", doc.vectors.text.length, q.options.textDimension] as const] : []),
+      ...(doc.vectors.image ?? []).map((image) => ["image", image.length, q.options.imageDimension] as const)
+    ]
+    for (const [name, size, expected] of sizes) {
+      if (size !== expected) return `${name} vector of ${doc.productId} has ${size} dimensions, the index uses ${expected}`
+    }
+  }
+  return null
+}
+
+const make = (q: Qdrant): CatalogIndexService => {
+  const retrieve = (siteId: number, productIds: ReadonlyArray<string>) =>
+    productIds.length === 0
+      ? Effect.succeed([])
+      : call("retrieve", () =>
+          q.client.retrieve(q.collection, { ids: pointIds(siteId, productIds), with_payload: true, with_vector: [TEXT_VECTOR, IMAGE_VECTOR] })
+        ).pipe(
+          Effect.map((records) => {
+            const byProduct = new Map(records.map((record) => [productIdOf(record.payload), toDocument(siteId, record)]))
+            return productIds.flatMap((id) => byProduct.get(id) ?? [])
+          })
+        )
+
+  return {
+    upsert: (docs) =>
+      Effect.gen(function*() {
+        // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).
+        const rejected = rejection(q, docs)
+        if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
+        yield* q.columns.ensure(docs)
+        const points = docs.map((doc) => toPoint(doc, q.options.fieldWeights))
+        for (let i = 0; i < points.length; i += UPSERT_CHUNK) {
+          const chunk = points.slice(i, i + UPSERT_CHUNK)
+          yield* call("upsert", () => q.client.upsert(q.collection, { wait: true, points: chunk }))
+        }
+      }),
+    // Point ids derive from (site, product), so deleting by id is already scoped to the site.
+    remove: (siteId, productIds) =>
+      productIds.length === 0
+        ? Effect.void
+        : call("delete", () => q.client.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid),
+    search: (query) => search(q, query),
+    matchIds: (query) => matchIds(q, query),
+    facet: (siteId, column, scope, limit) => facet(q, siteId, column, scope, limit),
+    numericStats: (siteId, column, scope) => numericStats(q, siteId, column, scope),
+    histogram: (siteId, column, scope, edges) => histogram(q, siteId, column, scope, edges),
+    retrieve,
+    // Qdrant pages in point-id (hash) order and cannot order by a keyword, so the page is cut
+    // from the sorted ids of the whole filter: O(matches) per page, fine for item groups.
+    scroll: (siteId, filter, limit, after) =>
+      Effect.gen(function*() {
+        if (limit < 1) return { docs: [], next: null }
+        const records = yield* scrollAll(q, toQdrantFilter(siteId, filter), [PRODUCT_KEY], Number.MAX_SAFE_INTEGER)
+        const ids = records.map((record) => productIdOf(record.payload)).sort(byCodeUnits)
+        const rest = after === undefined ? ids : ids.filter((id) => id > after)
+        const page = rest.slice(0, limit)
+        return { docs: yield* retrieve(siteId, page), next: rest.length > limit ? page[page.length - 1] : null }
+      }),
+    count: (siteId, filter) =>
+      call("count", () => q.client.count(q.collection, { filter: toQdrantFilter(siteId, filter), exact: true })).pipe(
+        Effect.map((result) => result.count)
+      ),
+    // Qdrant persists every acknowledged write (upserts use `wait: true`): nothing is buffered.
+    flush: Effect.void
+  }
+}
+
+/**
+ * The CatalogIndex on Qdrant: one collection for every site (the site is a tenant key on each
+ * point and in each filter), dense "text" and multivector "image" vectors, sparse "lexical"
+ * (IDF modifier) and "grams" (typo candidates) vectors, payload indexes for the columns.
+ * The collection is created on first use; an existing one must have the configured sizes.
+ */
+export const QdrantCatalogIndex = {
+  layer: (options: QdrantIndexOptions): Layer.Layer<CatalogIndex, IndexError> =>
+    Layer.effect(
+      CatalogIndex,
+      Effect.gen(function*() {
+        const resolved = resolveOptions(options)
+        const client = new QdrantClient({
+          url: options.url,
+          ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
+          timeout: options.timeoutMs ?? 10_000,
+          // The client's own check only logs; a mismatch shows up as request errors instead.
+          checkCompatibility: false
+        })
+        const schema = yield* ensureCollection(client, resolved)
+        const columns = new ColumnIndexes(client, resolved.collection)
+        columns.load(schema)
+        return make({ client, collection: resolved.collection, options: resolved, columns })
+      })
+    )
+} as const

@@ -1,0 +1,86 @@
+import type { Condition, PayloadValue, SearchHit } from "../../CatalogIndex.js"
+import type { SignalWeights } from "../embedded/Options.js"
+import { conditionHolds } from "./FilterTranslation.js"
+
+/**
+ * The embedded index's score, computed client-side over the candidates Qdrant returned. A
+ * server-side fusion cannot give it: RRF and DBSF rank by positions or by per-list statistics,
+ * and a formula query cannot divide by the query's best BM25 score; nor does Qdrant return
+ * each signal's part, which SearchHit carries.
+ */
+
+/** One query word's scores: exact matches, and variant-only matches with their raw scores. */
+export interface WordScores {
+  readonly exact: ReadonlyMap<string, number>
+  readonly variants: ReadonlyMap<string, number>
+}
+
+/**
+ * A document's lexical score: the sum of its words' scores times the share of query words it
+ * matches. Variant-only scores are scaled so the best is worth at most `fuzzyWeight` of the
+ * weakest exact match of the same word: exact matches always outrank typos and prefixes.
+ */
+export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number): Map<string, number> => {
+  const totals = new Map<string, number>()
+  const matched = new Map<string, number>()
+  const add = (id: string, score: number) => {
+    totals.set(id, (totals.get(id) ?? 0) + score)
+    matched.set(id, (matched.get(id) ?? 0) + 1)
+  }
+  for (const { exact, variants } of words) {
+    const variantOnly = [...variants].filter(([id]) => !exact.has(id))
+    let factor = 1
+    if (exact.size > 0 && variantOnly.length > 0) {
+      const ceiling = fuzzyWeight * Math.min(...exact.values())
+      factor = Math.min(1, ceiling / Math.max(...variantOnly.map(([, score]) => score)))
+    }
+    for (const [id, score] of exact) add(id, score)
+    for (const [id, score] of variantOnly) add(id, score * factor)
+  }
+  for (const [id, total] of totals) totals.set(id, (total * matched.get(id)!) / words.length)
+  return totals
+}
+
+/** Plain code-unit order, as the embedded index ties equal scores (without loading its HNSW module). */
+export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+export interface Candidate {
+  readonly productId: string
+  readonly columns: Readonly<Record<string, PayloadValue>>
+  /** Raw lexical score (0 when none), cosines (absent: no such query vector). */
+  readonly lexical: number
+  readonly text?: number | undefined
+  readonly image?: number | undefined
+}
+
+export interface Ranking {
+  readonly weights: SignalWeights
+  readonly boosts: ReadonlyArray<{ readonly condition: Condition; readonly weight: number }>
+  readonly near?: { readonly column: string; readonly value: number; readonly weight: number } | undefined
+}
+
+/** The embedded `near` bonus: full weight at the value, none from a relative distance of 1. */
+export const nearBonus = (near: NonNullable<Ranking["near"]>, value: PayloadValue | undefined): number =>
+  typeof value === "number"
+    ? near.weight * (1 - Math.min(1, Math.abs(value - near.value) / (Math.abs(near.value) || 1)))
+    : 0
+
+/**
+ * score = wL·(lexical / best lexical) + wT·text cosine + wI·image cosine + boosts + near,
+ * negative cosines counting as 0; the best `limit` by score, then product id.
+ */
+export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, limit: number): Array<SearchHit> => {
+  const best = candidates.reduce((max, candidate) => Math.max(max, candidate.lexical), 0)
+  const { weights, boosts, near } = ranking
+  const hits = candidates.map((candidate): SearchHit => {
+    const lexical = best === 0 ? 0 : candidate.lexical / best
+    const text = Math.max(0, candidate.text ?? 0)
+    const image = Math.max(0, candidate.image ?? 0)
+    let score = weights.lexical * lexical + weights.text * text + weights.image * image
+    for (const boost of boosts) if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
+    if (near !== undefined) score += nearBonus(near, candidate.columns[near.column])
+    return { productId: candidate.productId, score, lexical, text, image }
+  })
+  hits.sort((a, b) => b.score - a.score || byCodeUnits(a.productId, b.productId))
+  return hits.slice(0, Math.max(0, limit))
+}

@@ -1,0 +1,120 @@
+import type { Schemas } from "@qdrant/js-client-rest"
+import type { IndexDocument } from "../../CatalogIndex.js"
+import type { FieldWeights } from "../embedded/Options.js"
+import { indexTerm, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
+
+type TextFields = IndexDocument["text"]
+export type SparseVector = Schemas["SparseVector"]
+
+const FIELDS: ReadonlyArray<keyof TextFields> = [
+  "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
+]
+
+/** The embedded index's BM25+ constants (MiniSearch's), so field scores read alike. */
+const K = 1.2
+const B = 0.7
+const D = 0.5
+
+/**
+ * BM25 normalises a field's length by the corpus average, which a point cannot know when it
+ * is written (and which Qdrant does not track). These typical lengths in terms stand in for
+ * the averages; only the IDF part is computed by Qdrant (`modifier: "idf"`).
+ */
+const REFERENCE_LENGTHS: { readonly [K in keyof TextFields]: number } = {
+  title: 8, brand: 2, productType: 4, category: 6, description: 60, highlights: 20, details: 20, extra: 8
+}
+
+/** FNV-1a: a stable 32-bit sparse index per term; the u32 space makes collisions negligible. */
+export const hashTerm = (term: string): number => {
+  let hash = 0x811c9dc5
+  for (let i = 0; i < term.length; i++) {
+    hash ^= term.charCodeAt(i)
+    hash = Math.imul(hash, 0x01000193)
+  }
+  return hash >>> 0
+}
+
+/** Stemmed index terms of a text with their counts: the embedded index's own analysis. */
+export const analyze = (text: string): Map<string, number> => {
+  const counts = new Map<string, number>()
+  for (const word of tokenize(text)) {
+    const term = indexTerm(word)
+    if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1)
+  }
+  return counts
+}
+
+const toSparse = (values: Map<number, number>): SparseVector => {
+  const indices = [...values.keys()].sort((a, b) => a - b)
+  return { indices, values: indices.map((index) => values.get(index)!) }
+}
+
+/**
+ * A document's lexical vector: per term, the sum over fields of fieldWeight × BM25+ term
+ * frequency part. Qdrant multiplies the query-side IDF in, so a one-term query scores
+ * idf × this, the embedded index's per-term BM25 with fixed average lengths.
+ */
+export const documentLexical = (text: TextFields, weights: FieldWeights): SparseVector => {
+  const values = new Map<number, number>()
+  for (const field of FIELDS) {
+    const counts = analyze(text[field])
+    let length = 0
+    for (const count of counts.values()) length += count
+    const lengthNorm = K * (1 - B + (B * length) / REFERENCE_LENGTHS[field])
+    for (const [term, count] of counts) {
+      const index = hashTerm(term)
+      const score = weights[field] * (D + (count * (K + 1)) / (count + lengthNorm))
+      values.set(index, (values.get(index) ?? 0) + score)
+    }
+  }
+  return toSparse(values)
+}
+
+/** Character trigrams of "^term$": the start and end markers make short words and prefixes count. */
+export const trigrams = (padded: string): Array<string> => {
+  const grams: Array<string> = []
+  for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3))
+  return grams
+}
+
+/** Presence (1) of each trigram of each distinct term of the document. */
+export const documentGrams = (text: TextFields): SparseVector => {
+  const values = new Map<number, number>()
+  for (const field of FIELDS) {
+    for (const term of analyze(text[field]).keys()) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
+  }
+  return toSparse(values)
+}
+
+/** A lexical query over weighted terms: each scores Qdrant's IDF × weight × the document's value. */
+export const termQuery = (terms: ReadonlyMap<string, number>): SparseVector => {
+  const values = new Map<number, number>()
+  for (const [term, weight] of terms) {
+    const index = hashTerm(term)
+    values.set(index, Math.max(values.get(index) ?? 0, weight))
+  }
+  return toSparse(values)
+}
+
+/** Typo budget by typed length, as in the embedded index: short words are too ambiguous. */
+export const editBudget = (typed: string): number => (typed.length >= 9 ? 2 : typed.length >= 5 ? 1 : 0)
+
+/**
+ * The trigram query that gathers candidates for a word's typo and prefix variants, with the
+ * least number of shared trigrams a variant must have. Typos are looked up from the typed
+ * form and from the stem (as the embedded index does); by the q-gram lemma a term within d
+ * edits of either keeps all but 3·d of its trigrams, and a completion keeps all of "^typed".
+ * Null when the word has no variants. Candidates are verified client-side (Variants.ts), so
+ * this only has to propose a superset.
+ */
+export const gramQuery = (word: QueryWord, isLast: boolean): { readonly vector: SparseVector; readonly threshold: number } | null => {
+  const budget = editBudget(word.typed)
+  const prefix = isLast && word.typed.length >= 3
+  if (budget === 0 && !prefix) return null
+  const sources = budget > 0 ? [...new Set([word.typed, word.stem])].map((source) => new Set(trigrams(`^${source}$`))) : []
+  const completion = new Set(trigrams(`^${word.typed}`))
+  const thresholds = [...sources.map((grams) => grams.size - 3 * budget), ...(prefix ? [completion.size] : [])]
+  const grams = new Set([...sources.flatMap((set) => [...set]), ...(prefix ? completion : [])])
+  const values = new Map([...grams].map((gram) => [hashTerm(gram), 1]))
+  return { vector: toSparse(values), threshold: Math.max(1, Math.min(...thresholds)) }
+}
