@@ -85,7 +85,7 @@ const main = async () => {
   const workspace = await makeWorkspace()
   const program = Effect.gen(function*() {
     const ready = performance.now()
-    console.log(`services up in ${((ready - started) / 1000).toFixed(1)} s (2 embedding threads); ingesting…`)
+    console.log(`ready to ingest after ${((ready - started) / 1000).toFixed(1)} s (data load, BM25 baseline, services with 2 embedding threads)`)
     const ingestion = yield* ingest(workspace.siteId, set.products)
     console.log(`ingestion: ${count(ingestion.indexed)}/${count(ingestion.products)} searchable in ${(ingestion.totalMs / 1000).toFixed(1)} s ` +
       `= ${(ingestion.products / (ingestion.totalMs / 1000)).toFixed(0)} products/s (store writes + enqueue ${(ingestion.putMs / 1000).toFixed(1)} s)`)
