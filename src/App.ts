@@ -19,6 +19,10 @@ import { SqliteCatalogStore } from "./services/catalog-store/SqliteCatalogStore.
 import { SqliteMemoryLog } from "./services/memory/SqliteMemoryLog.js"
 import { EmbeddedRateLimiter } from "./services/rate-limiter/EmbeddedRateLimiter.js"
 import { McpRoute } from "./mcp/McpRoute.js"
+import { ProductImagesLive } from "./catalog/ProductImages.js"
+import { ImageAnalyzerLive } from "./services/image-analyzer/ImageAnalyzerLive.js"
+import { ImageIntake, ImageIntakeConfig } from "./services/ImageIntake.js"
+import { EmbeddedSessionStore } from "./services/session-store/EmbeddedSessionStore.js"
 import { CatalogIndex } from "./services/CatalogIndex.js"
 import { InProcessJobQueue } from "./services/job-queue/InProcessJobQueue.js"
 import { Readiness } from "./services/Readiness.js"
@@ -32,9 +36,11 @@ const EmbeddedBackends = Layer.mergeAll(SqliteCatalogStore, SqliteMemoryLog, Sug
   Layer.provideMerge(Sqlite.layer)
 )
 
-const Core = Layer.mergeAll(EmbeddedBackends, TextEmbedder.layer, Readiness.layer, Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer)))
+const Vision = Layer.mergeAll(ImageAnalyzerLive, ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)), EmbeddedSessionStore.layer)
 
-const Indexing = InProcessJobQueue().pipe(Layer.provide(JobHandlersLive), Layer.provide(ProductIndexerLive))
+const Core = Layer.mergeAll(EmbeddedBackends, Vision, TextEmbedder.layer, Readiness.layer, Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer)))
+
+const Indexing = InProcessJobQueue().pipe(Layer.provide(JobHandlersLive), Layer.provide([ProductIndexerLive, ProductImagesLive]))
 
 export const Services = Indexing.pipe(Layer.provideMerge(Core))
 

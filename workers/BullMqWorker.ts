@@ -1,6 +1,7 @@
 import { type Job as BullJob, UnrecoverableError, Worker } from "bullmq"
-import { Cause, Config, Duration, Effect, Either, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
-import { Job, JobHandler, QueueError } from "../src/services/JobQueue.js"
+import { Cause, Config, Context, Duration, Effect, Either, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
+import { Job, JobHandler, JobQueue, QueueError } from "../src/services/JobQueue.js"
+import { BullMqJobQueue } from "../src/services/job-queue/BullMqJobQueue.js"
 import { DEFAULT_QUEUE_NAME } from "../src/services/job-queue/BullMqSettings.js"
 import { makeJobBatcher } from "../src/services/job-queue/JobBatcher.js"
 
@@ -39,7 +40,11 @@ export const BullMqWorker = {
     Layer.scopedDiscard(Effect.gen(function*() {
       const handler = yield* JobHandler
       const concurrency = options.concurrency ?? (yield* Config.integer("WORKER_CONCURRENCY").pipe(Config.withDefault(4)))
-      const submit = yield* makeJobBatcher(handler.handle, { maxBatch: concurrency, lingerMs: options.batchLingerMs ?? 5 })
+      // Follow-up jobs a handler returns go back onto the same queue through a producer of its own.
+      const producer = Context.get(yield* Layer.build(BullMqJobQueue.layer(url, { queueName: options.queueName ?? DEFAULT_QUEUE_NAME })), JobQueue)
+      const handleWithFollowUps = (jobs: ReadonlyArray<Job>) =>
+        handler.handle(jobs).pipe(Effect.flatMap((followUps) => (followUps && followUps.length > 0 ? producer.enqueue(followUps) : Effect.void)))
+      const submit = yield* makeJobBatcher(handleWithFollowUps, { maxBatch: concurrency, lingerMs: options.batchLingerMs ?? 5 })
       const runtime = yield* Effect.runtime<never>()
       const runExit = Runtime.runPromiseExit(runtime)
       const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)

@@ -4,9 +4,11 @@ import type { CatalogStore } from "../src/services/CatalogStore.js"
 import type { Suggester } from "../src/services/Suggester.js"
 import type { TextEmbedder } from "../src/services/TextEmbedder.js"
 import type { AppConfig } from "../src/config/AppConfig.js"
+import type { ImageAnalyzer } from "../src/services/ImageAnalyzer.js"
+import type { ImageIntake } from "../src/services/ImageIntake.js"
 
-/** What the job handlers (ProductIndexer) need in a worker process. */
-export type WorkerServices = CatalogStore | CatalogIndex | TextEmbedder | Suggester
+/** What the job handlers (ProductIndexer, ProductImages) need in a worker process. */
+export type WorkerServices = CatalogStore | CatalogIndex | TextEmbedder | Suggester | ImageIntake | ImageAnalyzer
 
 export interface WorkerConfig {
   readonly redisUrl: string

@@ -1,5 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Config, Effect, Layer, Logger } from "effect"
+import { ProductImagesLive } from "../src/catalog/ProductImages.js"
 import { ProductIndexerLive } from "../src/catalog/ProductIndexer.js"
 import { AppConfig } from "../src/config/AppConfig.js"
 import { BullMqWorker } from "./BullMqWorker.js"
@@ -12,7 +13,7 @@ import { workerServices } from "./WorkerServices.js"
 const Worker = Layer.unwrapEffect(Effect.map(Config.string("REDIS_URL"), (redisUrl) =>
   BullMqWorker.layer(redisUrl).pipe(
     Layer.provide(JobHandlersLive),
-    Layer.provide(ProductIndexerLive),
+    Layer.provide([ProductIndexerLive, ProductImagesLive]),
     Layer.provide(workerServices({ redisUrl }))
   )))
 

@@ -16,6 +16,8 @@ const columns: ReadonlyArray<Column> = [
   { name: "product_type", kind: "category", label: "Product type" },
   { name: "brand", kind: "string", label: "Brand" },
   { name: "color", kind: "color", label: "Colour" },
+  { name: "image_color", kind: "color", label: "Colour in photos" },
+  { name: "image_object", kind: "string", label: "Object in photos" },
   { name: "price", kind: "number", label: "Price" },
   { name: "list_price", kind: "number", label: "List price" },
   { name: "sale_price", kind: "number", label: "Sale price" },

@@ -1,7 +1,7 @@
 import { categoryAncestors, parseCategoryPath } from "../domain/CategoryPath.js"
 import { parseHighlights, parseProductDetails, parseProductTypes, type ProductRecord } from "../domain/Product.js"
 import type { IndexDocument, PayloadValue } from "../services/CatalogIndex.js"
-import type { StoredProduct } from "../services/CatalogStore.js"
+import type { ImageAnalysisRecord, StoredProduct } from "../services/CatalogStore.js"
 
 /** Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C". */
 export const categoryColumns = ["category", "shopping_product_category", "product_type"] as const
@@ -87,10 +87,45 @@ export const embeddingText = (data: ProductRecord): string => {
     .join(". ")
 }
 
-export const toIndexDocument = (product: StoredProduct, textVector: Float32Array | null): IndexDocument => ({
-  siteId: product.siteId,
-  productId: product.productId,
-  text: toText(product.data),
-  payload: toPayload(product.data),
-  vectors: { text: textVector ?? undefined }
-})
+/** Colours covering at least this share of an image count as the image's colours. */
+const IMAGE_COLOR_SHARE = 0.15
+/** Detections below this score are too unsure to search or filter by. */
+const IMAGE_OBJECT_SCORE = 0.4
+
+/**
+ * What the product's images show, as words and columns: the bridge that lets a text query
+ * ("red mug") find products by their photos, since no joint text–image model is available.
+ */
+export const visualAttributes = (images: ReadonlyArray<ImageAnalysisRecord>) => {
+  const ok = images.filter((i) => i.status === "ok")
+  const colors = [...new Set(ok.flatMap((i) => i.colors.filter((c) => c.share >= IMAGE_COLOR_SHARE).map((c) => c.name)))]
+  const objects = [...new Set(ok.flatMap((i) => i.objects.filter((o) => o.score >= IMAGE_OBJECT_SCORE).map((o) => o.class)))]
+  const adult = ok.reduce((max, i) => Math.max(max, i.adult ?? 0), 0)
+  return { colors, objects, adult, embeddings: ok.flatMap((i) => (i.embedding ? [i.embedding] : [])) }
+}
+
+export const toIndexDocument = (
+  product: StoredProduct,
+  textVector: Float32Array | null,
+  images: ReadonlyArray<ImageAnalysisRecord> = []
+): IndexDocument => {
+  const visual = visualAttributes(images)
+  const text = toText(product.data)
+  const payload = toPayload(product.data)
+  const recordColors = payload["color"] as ReadonlyArray<string>
+  return {
+    siteId: product.siteId,
+    productId: product.productId,
+    text: visual.colors.length + visual.objects.length === 0
+      ? text
+      : { ...text, extra: [text.extra, ...visual.colors, ...visual.objects].filter((w) => w.length > 0).join(" ") },
+    payload: {
+      ...payload,
+      // The record's colour wins; a product without one is filterable by what its photos show.
+      color: recordColors.length > 0 ? recordColors : visual.colors.slice(0, 2),
+      image_color: visual.colors,
+      image_object: visual.objects
+    },
+    vectors: { text: textVector ?? undefined, image: visual.embeddings.length > 0 ? visual.embeddings : undefined }
+  }
+}

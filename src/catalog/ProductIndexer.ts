@@ -46,7 +46,8 @@ export const ProductIndexerLive = Layer.effect(
         }
         if (present.length === 0) return
         const vectors = yield* embedder.embed(present.map((p) => embeddingText(p.data)))
-        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i])))
+        const images = yield* Effect.forEach(present, (p) => store.imageAnalyses(p.siteId, p.productId))
+        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i])))
         for (const p of present) yield* suggester.indexProduct(p.siteId, p.productId, suggestSource(p))
         yield* store.saveDerived(present.map((p, i) => ({
           siteId: p.siteId,

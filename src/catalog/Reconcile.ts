@@ -27,7 +27,7 @@ export const restoreIndex = Effect.gen(function*() {
   const suggester = yield* Suggester
   const restored = yield* store.forEachIndexed(1000, (page) =>
     Effect.gen(function*() {
-      yield* index.upsert(page.map(({ derived, product }) => toIndexDocument(product, derived.textVector)))
+      yield* index.upsert(page.map(({ derived, images, product }) => toIndexDocument(product, derived.textVector, images)))
       for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))
     }))
   const queued = yield* reconcile

@@ -60,3 +60,37 @@ export class ImageDeleteFailure extends Schema.TaggedError<ImageDeleteFailure>()
   },
   HttpApiSchema.annotations({ status: 404 })
 ) {}
+
+/** An image over the size limit. */
+export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
+  "PayloadTooLarge",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 413 })
+) {}
+
+/** Data that is not a JPEG, PNG, WebP or GIF image, or is corrupt. */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
+  "UnsupportedMediaType",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 415 })
+) {}
+
+/** A well-formed image we refuse to process (a decompression bomb). */
+export class UnprocessableImage extends Schema.TaggedError<UnprocessableImage>()(
+  "UnprocessableImage",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 422 })
+) {}
+
+/** The image server behind a `url` failed or answered with something unusable. */
+export class BadGateway extends Schema.TaggedError<BadGateway>()(
+  "BadGateway",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 502 })
+) {}
+
+export class GatewayTimeout extends Schema.TaggedError<GatewayTimeout>()(
+  "GatewayTimeout",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 504 })
+) {}

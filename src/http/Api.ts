@@ -2,7 +2,19 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { AutoSuggestRequest, AutoSuggestResponse } from "../domain/AutoSuggest.js"
 import { DeleteProductResponse, GetProductResponse, ProductId, SetProductBody, SetProductResponse } from "../domain/Catalog.js"
-import { BadRequest, Forbidden, ImageDeleteFailure, NotFound, ProductSaveFailure, ServiceUnavailable } from "../domain/Errors.js"
+import {
+  BadGateway,
+  BadRequest,
+  Forbidden,
+  GatewayTimeout,
+  ImageDeleteFailure,
+  NotFound,
+  PayloadTooLarge,
+  ProductSaveFailure,
+  ServiceUnavailable,
+  UnprocessableImage,
+  UnsupportedMediaType
+} from "../domain/Errors.js"
 import {
   CrossSellingRequest,
   CrossSellingResponse,
@@ -13,6 +25,7 @@ import {
   SimilarProductsResponse
 } from "../domain/Recommendations.js"
 import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
+import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
@@ -33,6 +46,16 @@ export class SearchApi extends HttpApiGroup.make("search")
       .setPayload(strict(CrossSellingRequest))
       .addSuccess(CrossSellingResponse)
       .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("visualSearch", "/visual-search")
+      .setPayload(strict(VisualSearchRequest))
+      .addSuccess(VisualSearchResponse)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(UnprocessableImage)
+      .addError(BadGateway)
+      .addError(GatewayTimeout)
   )
   .add(HttpApiEndpoint.post("autoSuggest", "/auto-suggest").setPayload(strict(AutoSuggestRequest)).addSuccess(AutoSuggestResponse))
   .addError(BadRequest)

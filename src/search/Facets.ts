@@ -71,14 +71,23 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
 }
 
 /**
- * interactions.dynamicFilters for a result set. Each column's counts ignore that column's own
- * selection (so a shopper can widen a choice), but honour every other filter.
+ * Facet counts come from the best-ranked FACET_SAMPLE matches, not from every match: a query
+ * word common to half of a 100k catalog would otherwise cost a scan of 50k products per
+ * column, and the tail of a ranking says little about what the shopper is looking for.
  */
-export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: ReadonlyArray<Condition>) =>
+export const FACET_SAMPLE = 300
+
+/**
+ * interactions.dynamicFilters for a result set. Each column's counts ignore that column's own
+ * selection (so a shopper can widen a choice), but honour every other filter. `rankedIds` are
+ * the top matches of the query as it was searched (reused for columns without a selection).
+ */
+export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: ReadonlyArray<Condition>, rankedIds?: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const base: Filter = query.filter
     const scopes = new Map<string, Scope>()
+    if (rankedIds !== undefined) scopes.set("", { productIds: rankedIds.slice(0, FACET_SAMPLE) })
     const scopeFor = (column: string) =>
       Effect.gen(function*() {
         const own = dynamic.filter(sameColumn(column))
@@ -86,7 +95,8 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
         const cached = scopes.get(key)
         if (cached) return cached
         const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
-        const scope = { productIds: yield* index.matchIds({ ...query, filter }) }
+        const result = yield* index.search({ ...query, filter, limit: FACET_SAMPLE })
+        const scope = { productIds: result.hits.map((h) => h.productId) }
         scopes.set(key, scope)
         return scope
       })

@@ -56,11 +56,11 @@ const scope = (siteId: number, campaign: Campaign, input: RecommendationInput, e
 const run = (query: SearchQuery, dynamic: ReadonlyArray<Condition>, perCategory?: number) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
-    const wide = yield* index.search(perCategory ? { ...query, limit: query.limit * 4 } : query)
-    let ids = wide.hits.map((h) => h.productId)
-    if (perCategory) ids = yield* diversify(query.siteId, ids, perCategory, query.limit)
+    const wide = yield* index.search({ ...query, limit: Math.max(200, query.limit * 4) })
+    const ranked = wide.hits.map((h) => h.productId)
+    const ids = perCategory ? yield* diversify(query.siteId, ranked.slice(0, query.limit * 4), perCategory, query.limit) : ranked
     const { limit: _limit, ...facetQuery } = query
-    const facets = yield* computeFacets(facetQuery, dynamic)
+    const facets = yield* computeFacets(facetQuery, dynamic, ranked)
     return { products: yield* loadEntities(query.siteId, ids.slice(0, query.limit)), interactions: { dynamicFilters: facets } }
   })
 
@@ -110,15 +110,17 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
       ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.1 }] : []),
       ...(colorNames(source.data.color).length > 0 ? [{ condition: { column: "color", anyOf: colorNames(source.data.color) }, weight: 0.1 }] : [])
     ]
+    // Dense neighbours plus attribute boosts; the title's words would drag in every product
+    // sharing a common word ("with", "set") and cost a scan of much of the catalog.
     const result = yield* run({
       siteId,
-      text: source.data.title ?? undefined,
       textVector: yield* sourceVector(source),
       filter,
       limit,
       boosts,
       excludeIds: [source.productId],
-      weights: { lexical: 0.3, text: 1 },
+      weights: { lexical: 0, text: 1 },
+      minSimilarity: -1,
       ...(price != null && price > 0 ? { near: { column: "price", value: price, weight: input.substitutions?.price !== undefined ? 0.6 : 0.2 } } : {})
     }, dynamic)
     // The wire shape carries category paths only; the price preference shows in the ranking.

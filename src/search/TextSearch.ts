@@ -5,7 +5,7 @@ import { Suggester } from "../services/Suggester.js"
 import { SiteRegistry } from "../services/SiteRegistry.js"
 import { TextEmbedder } from "../services/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { computeFacets, facetValueCondition } from "./Facets.js"
+import { computeFacets, FACET_SAMPLE, facetValueCondition } from "./Facets.js"
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
@@ -44,17 +44,19 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const pinned = campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
     const query: Omit<SearchQuery, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
 
-    const result = yield* index.search({ ...query, limit })
+    // One ranking serves the page and the facet sample.
+    const result = yield* index.search({ ...query, limit: Math.max(limit, FACET_SAMPLE) })
+    const rankedIds = result.hits.map((h) => h.productId)
     // Pins lead the list but still have to be inside the shopper's scope.
     const pinnedInScope = pinned.length === 0 ? [] : yield* inScope(query, pinned)
-    const ids = [...pinnedInScope, ...result.hits.map((h) => h.productId).filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
+    const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
     const products = yield* loadEntities(siteId, ids)
 
-    const facets = yield* computeFacets(query, dynamic)
+    const facets = yield* computeFacets(query, dynamic, rankedIds)
     const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
     const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
 
-    const refinement = bestRefinement(facets, result.total)
+    const refinement = bestRefinement(facets, Math.min(result.total, FACET_SAMPLE))
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)

@@ -26,6 +26,25 @@ export interface DerivedProduct {
   readonly textVector: Float32Array | null
 }
 
+/** What the vision models derived from one product image (or why they could not). */
+export interface ImageAnalysisRecord {
+  readonly imageId: string
+  readonly url: string
+  readonly status: "ok" | "failed"
+  /** Why the image could not be used (fetch refused, not an image, …); null when ok. */
+  readonly reason: string | null
+  readonly embedding: Float32Array | null
+  readonly adult: number | null
+  readonly colors: ReadonlyArray<{ readonly name: string; readonly hex: string; readonly share: number }>
+  readonly objects: ReadonlyArray<{
+    readonly classId: number
+    readonly class: string
+    readonly score: number
+    readonly rectangle: { readonly left: number; readonly top: number; readonly width: number; readonly height: number }
+  }>
+  readonly analyzedAt: number
+}
+
 export interface ProductKey {
   readonly siteId: number
   readonly productId: string
@@ -54,9 +73,16 @@ export interface CatalogStoreService {
   /** Visits every product that has current derived data, in pages (used to rebuild the in-memory index at startup). */
   readonly forEachIndexed: (
     pageSize: number,
-    visit: (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct }>) => Effect.Effect<void, unknown>
+    visit: (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct; readonly images: ReadonlyArray<ImageAnalysisRecord> }>) => Effect.Effect<void, unknown>
   ) => Effect.Effect<number, StoreError | unknown>
   readonly count: (siteId: number) => Effect.Effect<number, StoreError>
+  /**
+   * Saves image analyses, keeping only images the product still has (an image removed by a
+   * later PUT while it was being analysed is dropped). Returns how many were kept.
+   */
+  readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => Effect.Effect<number, StoreError>
+  /** Analyses of the product's current images (images not analysed yet are absent). */
+  readonly imageAnalyses: (siteId: number, productId: string) => Effect.Effect<ReadonlyArray<ImageAnalysisRecord>, StoreError>
 }
 
 export class CatalogStore extends Context.Tag("CatalogStore")<CatalogStore, CatalogStoreService>() {}

@@ -14,7 +14,12 @@ export const RemoveProduct = Schema.TaggedStruct("RemoveProduct", {
   siteId: Schema.Int,
   productId: Schema.String
 })
-export const Job = Schema.Union(IndexProduct, RemoveProduct)
+/** Fetch and analyse the product's images that have no analysis yet, then re-index it. */
+export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", {
+  siteId: Schema.Int,
+  productId: Schema.String
+})
+export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages)
 export type Job = typeof Job.Type
 
 export class QueueError extends Data.TaggedError("QueueError")<{ readonly message: string; readonly cause?: unknown }> {}
@@ -29,8 +34,12 @@ export interface JobQueueService {
 
 export class JobQueue extends Context.Tag("JobQueue")<JobQueue, JobQueueService>() {}
 
-/** What a queue backend runs for a batch of jobs; the handlers live in workers/. */
+/**
+ * What a queue backend runs for a batch of jobs; the handlers live in workers/. A handler may
+ * return follow-up jobs (e.g. image analysis after text indexing), which the backend enqueues —
+ * so handlers never depend on the queue that runs them.
+ */
 export class JobHandler extends Context.Tag("JobHandler")<
   JobHandler,
-  { readonly handle: (jobs: ReadonlyArray<Job>) => Effect.Effect<void, unknown> }
+  { readonly handle: (jobs: ReadonlyArray<Job>) => Effect.Effect<ReadonlyArray<Job> | void, unknown> }
 >() {}

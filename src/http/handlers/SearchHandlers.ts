@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { autoSuggest } from "../../search/AutoSuggest.js"
 import { crossSelling, similarProducts } from "../../search/Recommendations.js"
 import { textSearch } from "../../search/TextSearch.js"
+import { visualSearch } from "../../search/VisualSearch.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { orUnavailable } from "../InternalErrors.js"
@@ -15,5 +16,7 @@ export const SearchHandlers = HttpApiBuilder.group(CommerceApi, "search", (handl
       Effect.flatMap(CurrentPrincipal, (p) => similarProducts(p.siteId, payload)).pipe(orUnavailable))
     .handle("crossSelling", ({ payload }) =>
       Effect.flatMap(CurrentPrincipal, (p) => crossSelling(p.siteId, payload)).pipe(orUnavailable))
+    .handle("visualSearch", ({ payload }) =>
+      Effect.flatMap(CurrentPrincipal, (p) => visualSearch(p.siteId, payload)).pipe(orUnavailable))
     .handle("autoSuggest", ({ payload }) =>
       Effect.flatMap(CurrentPrincipal, (p) => autoSuggest(p.siteId, payload.query)).pipe(orUnavailable)))

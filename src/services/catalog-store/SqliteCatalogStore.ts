@@ -5,6 +5,7 @@ import {
   CatalogStore,
   type CatalogStoreService,
   type DerivedProduct,
+  type ImageAnalysisRecord,
   type StoredImage,
   type StoredProduct,
   StoreError
@@ -30,6 +31,20 @@ CREATE TABLE IF NOT EXISTS product_derived (
   text_vector BLOB,
   PRIMARY KEY (site_id, product_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS product_image_analyses (
+  site_id INTEGER NOT NULL,
+  product_id TEXT NOT NULL,
+  image_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  status TEXT NOT NULL,
+  reason TEXT,
+  embedding BLOB,
+  adult REAL,
+  colors TEXT NOT NULL,
+  objects TEXT NOT NULL,
+  analyzed_at INTEGER NOT NULL,
+  PRIMARY KEY (site_id, product_id, image_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS store_sequence (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 INSERT OR IGNORE INTO store_sequence VALUES ('product_version', 0);
 `
@@ -52,6 +67,30 @@ const toProduct = (row: ProductRow): StoredProduct => ({
   images: JSON.parse(row.images) as ReadonlyArray<StoredImage>,
   version: row.version,
   updatedAt: row.updated_at
+})
+
+interface AnalysisRow {
+  image_id: string
+  url: string
+  status: "ok" | "failed"
+  reason: string | null
+  embedding: Buffer | null
+  adult: number | null
+  colors: string
+  objects: string
+  analyzed_at: number
+}
+
+const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => ({
+  imageId: row.image_id,
+  url: row.url,
+  status: row.status,
+  reason: row.reason,
+  embedding: blobToVector(row.embedding),
+  adult: row.adult,
+  colors: JSON.parse(row.colors),
+  objects: JSON.parse(row.objects),
+  analyzedAt: row.analyzed_at
 })
 
 const vectorToBlob = (v: Float32Array | null) => (v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength))
@@ -87,6 +126,21 @@ export const SqliteCatalogStore = Layer.effect(
       JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id AND d.version = p.version
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
+    const selectAnalyses = db.prepare("SELECT * FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
+    const deleteAnalyses = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
+    const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
+    const upsertAnalysis = db.prepare(`INSERT OR REPLACE INTO product_image_analyses
+      (site_id, product_id, image_id, url, status, reason, embedding, adult, colors, objects, analyzed_at)
+      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @adult, @colors, @objects, @analyzed_at)`)
+
+    /** Analyses of the images the product currently has, in the product's image order. */
+    const currentAnalyses = (siteId: number, productId: string, images: ReadonlyArray<StoredImage>) => {
+      const rows = new Map((selectAnalyses.all(siteId, productId) as Array<AnalysisRow>).map((r) => [r.image_id, r]))
+      return images.flatMap((i) => {
+        const row = rows.get(i.id)
+        return row ? [toAnalysis(row)] : []
+      })
+    }
 
     const putTx = db.transaction((siteId: number, productId: string, data: ProductRecord, images: ReadonlyArray<{ url: string }> | undefined) => {
       const existing = selectOne.get(siteId, productId) as ProductRow | undefined
@@ -104,6 +158,11 @@ export const SqliteCatalogStore = Layer.effect(
         updated_at: Date.now()
       }
       upsert.run(row)
+      // Analyses of images the product no longer has are stale derived data.
+      const kept = new Set(storedImages.map((i) => i.id))
+      for (const a of selectAnalyses.all(siteId, productId) as Array<AnalysisRow>) {
+        if (!kept.has(a.image_id)) deleteAnalysis.run(siteId, productId, a.image_id)
+      }
       return { product: toProduct(row), created: existing === undefined }
     })
 
@@ -112,6 +171,7 @@ export const SqliteCatalogStore = Layer.effect(
       if (existing === undefined) return undefined
       deleteProduct.run(siteId, productId)
       deleteDerived.run(siteId, productId)
+      deleteAnalyses.run(siteId, productId)
       return toProduct(existing)
     })
 
@@ -126,6 +186,31 @@ export const SqliteCatalogStore = Layer.effect(
         }).changes
       }
       return saved
+    })
+
+    const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
+      const row = selectOne.get(siteId, productId) as ProductRow | undefined
+      if (row === undefined) return 0
+      const current = new Set((JSON.parse(row.images) as ReadonlyArray<StoredImage>).map((i) => i.id))
+      let kept = 0
+      for (const a of analyses) {
+        if (!current.has(a.imageId)) continue
+        upsertAnalysis.run({
+          site_id: siteId,
+          product_id: productId,
+          image_id: a.imageId,
+          url: a.url,
+          status: a.status,
+          reason: a.reason,
+          embedding: vectorToBlob(a.embedding),
+          adult: a.adult,
+          colors: JSON.stringify(a.colors),
+          objects: JSON.stringify(a.objects),
+          analyzed_at: a.analyzedAt
+        })
+        kept++
+      }
+      return kept
     })
 
     const service: CatalogStoreService = {
@@ -164,7 +249,8 @@ export const SqliteCatalogStore = Layer.effect(
               const product = toProduct(row)
               return {
                 product,
-                derived: { siteId: row.site_id, productId: row.product_id, version: row.version, textVector: blobToVector(row.text_vector) }
+                derived: { siteId: row.site_id, productId: row.product_id, version: row.version, textVector: blobToVector(row.text_vector) },
+                images: product.images.length === 0 ? [] : currentAnalyses(row.site_id, row.product_id, product.images)
               }
             }))
             total += rows.length
@@ -172,7 +258,13 @@ export const SqliteCatalogStore = Layer.effect(
             after = [last.site_id, last.product_id]
           }
         }),
-      count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n)
+      count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n),
+      saveImageAnalyses: (siteId, productId, analyses) => attempt("saveImageAnalyses", () => saveAnalysesTx(siteId, productId, analyses)),
+      imageAnalyses: (siteId, productId) =>
+        attempt("imageAnalyses", () => {
+          const row = selectOne.get(siteId, productId) as ProductRow | undefined
+          return row ? currentAnalyses(siteId, productId, JSON.parse(row.images) as ReadonlyArray<StoredImage>) : []
+        })
     }
     return service
   })

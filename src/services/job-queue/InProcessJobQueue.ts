@@ -8,7 +8,9 @@ export interface InProcessOptions {
   readonly concurrency: number
 }
 
-const keyOf = (job: Job) => `${job.siteId}\u0000${job.productId}`
+// Index and remove of one product coalesce (both reconcile the index with the record);
+// image analysis is separate work on the same product.
+const keyOf = (job: Job) => `${job._tag === "AnalyzeImages" ? "img" : "idx"}\u0000${job.siteId}\u0000${job.productId}`
 
 /**
  * The embedded queue: jobs live in memory and are handled by fibers of the api process.
@@ -34,6 +36,16 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
         if (waiting.size > 0 || (yield* Ref.get(inFlight)) > 0) return
         for (const d of idleWaiters.splice(0)) yield* Deferred.succeed(d, undefined)
       })
+
+      const enqueue = (jobs: ReadonlyArray<Job>) =>
+        Effect.gen(function*() {
+          for (const job of jobs) {
+            const key = keyOf(job)
+            const known = waiting.has(key)
+            waiting.set(key, job)
+            if (!known && !blocked.has(key)) yield* Queue.offer(queue, key)
+          }
+        })
 
       const worker = Effect.gen(function*() {
         const first = yield* Queue.take(queue)
@@ -65,6 +77,8 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
           yield* notifyIfIdle
         })
         yield* handler.handle(jobs).pipe(
+          // Follow-ups are queued before this batch counts as done, so `drained` waits for them.
+          Effect.flatMap((followUps) => (followUps && followUps.length > 0 ? enqueue(followUps) : Effect.void)),
           Effect.catchAllCause((cause) => Effect.logError("job batch failed; the reconcile pass will retry it", cause)),
           Effect.ensuring(release)
         )
@@ -73,15 +87,7 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
       for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker)
 
       return {
-        enqueue: (jobs) =>
-          Effect.gen(function*() {
-            for (const job of jobs) {
-              const key = keyOf(job)
-              const known = waiting.has(key)
-              waiting.set(key, job)
-              if (!known && !blocked.has(key)) yield* Queue.offer(queue, key)
-            }
-          }),
+        enqueue,
         pending: Effect.map(Ref.get(inFlight), (n) => n + waiting.size),
         drained: Effect.gen(function*() {
           const d = yield* Deferred.make<void>()

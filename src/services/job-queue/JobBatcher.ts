@@ -1,7 +1,8 @@
 import { Deferred, Effect, ExecutionStrategy, Exit, Queue, Scope } from "effect"
 import type { Job, JobHandler } from "../JobQueue.js"
 
-type Handle = JobHandler["Type"]["handle"]
+/** The batcher only reports outcomes; follow-up jobs are the caller's concern (see BullMqWorker). */
+type Handle = (jobs: Parameters<JobHandler["Type"]["handle"]>[0]) => Effect.Effect<void, unknown>
 
 interface Entry {
   readonly job: Job

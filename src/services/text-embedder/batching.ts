@@ -10,10 +10,12 @@
  * one call run for seconds (32 descriptions ≈ 1.4 s), which every query arriving during a
  * catalog push then waits for. Calls are therefore filled up to an estimated duration:
  * short texts still share calls, a long text goes alone, and a query waits at most about
- * one budget (or one long text) for a thread to come free.
+ * one budget (or one long text) for a thread to come free. 100 ms lets a call hold ~10
+ * product titles (≈9 ms each in a batch of 16 vs ≈10 ms in a batch of 4): bulk indexing
+ * gains ~10 % while a query during a push waits at most one such call.
  */
 export const MAX_BATCH_TEXTS = 32
-export const BATCH_BUDGET_MS = 40
+export const BATCH_BUDGET_MS = 100
 
 /** Estimated per-text cost in a call whose longest text has `length` chars (fitted to the table). */
 export const estimatedMs = (length: number): number =>

@@ -1,0 +1,119 @@
+import { Effect } from "effect"
+import { BadRequest } from "../domain/Errors.js"
+import { campaignResultsCount } from "../domain/Site.js"
+import { imageSourceOf, missingImageSource, type VisualSearchRequest } from "../domain/Visual.js"
+import { CatalogIndex, type SearchQuery } from "../services/CatalogIndex.js"
+import { ImageAnalyzer } from "../services/ImageAnalyzer.js"
+import { type DecodedImage, ImageIntake, toRgb } from "../services/ImageIntake.js"
+import { SessionStore } from "../services/SessionStore.js"
+import { SiteRegistry } from "../services/SiteRegistry.js"
+import { campaignBoosts } from "./Campaigns.js"
+import { computeFacets } from "./Facets.js"
+import { imageError } from "./ImageErrors.js"
+import { loadEntities } from "./Products.js"
+import { buildFilter } from "./Scope.js"
+
+/** How long an image stays reusable by its requestId (spec: stored only temporarily). */
+export const VISUAL_IMAGE_TTL_SECONDS = 15 * 60
+/** The query image's dominant colour nudges products whose photos share it. */
+const COLOR_BOOST = 0.08
+
+const storedKey = (requestId: string, highRes: boolean) => `vs:${requestId}${highRes ? ":hr" : ""}`
+
+const toRef = (image: DecodedImage) => ({ bytes: image.bytes, format: image.format, width: image.width, height: image.height, sha256: image.sha256 })
+
+/** Rule 1 and 2: image wins over url; with neither, the image kept for the requestId. */
+const resolveImages = (siteId: number, input: VisualSearchRequest) =>
+  Effect.gen(function*() {
+    const intake = yield* ImageIntake
+    const sessions = yield* SessionStore
+    const source = imageSourceOf(input)
+    if (source === undefined) return yield* new BadRequest({ message: missingImageSource })
+    const orImageError = Effect.mapError(imageError)
+    let image: DecodedImage
+    if (source._tag === "Image") image = yield* orImageError(intake.fromData(source.image, "query.image"))
+    else if (source._tag === "Url") image = yield* orImageError(intake.fromUrl(source.url, "query.url"))
+    else {
+      const stored = yield* sessions.getImage(siteId, storedKey(source.requestId, false))
+      if (stored === null) return yield* new BadRequest({ message: `query: no image is stored for requestId "${source.requestId}" (it expires after ${VISUAL_IMAGE_TTL_SECONDS / 60} minutes); send the image again` })
+      image = { ...stored, format: stored.format as DecodedImage["format"] }
+    }
+    // The high-resolution image only serves crops of uploaded images (ignored with a url).
+    let highRes: DecodedImage | null = null
+    if (input.query.highResolutionImage !== undefined && source._tag !== "Url") {
+      highRes = yield* orImageError(intake.fromData(input.query.highResolutionImage, "query.highResolutionImage"))
+    } else if (source._tag === "Stored") {
+      const stored = yield* sessions.getImage(siteId, storedKey(source.requestId, true))
+      if (stored !== null) highRes = { ...stored, format: stored.format as DecodedImage["format"] }
+    }
+    if (input.requestId !== undefined && source._tag !== "Stored") {
+      yield* sessions.putImage(siteId, storedKey(input.requestId, false), toRef(image), VISUAL_IMAGE_TTL_SECONDS)
+    }
+    if (input.requestId !== undefined && highRes !== null && input.query.highResolutionImage !== undefined) {
+      yield* sessions.putImage(siteId, storedKey(input.requestId, true), toRef(highRes), VISUAL_IMAGE_TTL_SECONDS)
+    }
+    return { image, highRes }
+  })
+
+/**
+ * POST /visual-search: the (cropped) query image is embedded with the image model and matched
+ * against product image vectors; its dominant colour is blended in as a boost; filters,
+ * campaigns and facets work as in text search. The stream shows the crop that was searched.
+ */
+export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
+  Effect.gen(function*() {
+    const registry = yield* SiteRegistry
+    const analyzer = yield* ImageAnalyzer
+    const index = yield* CatalogIndex
+
+    const campaign = yield* registry.campaign(siteId, input.campaign)
+    const limit = campaignResultsCount(campaign, input.resultsCount)
+    const { filter, dynamic } = yield* buildFilter({ campaign: campaign.staticFilters, staticFilters: input.staticFilters, dynamicFilters: input.dynamicFilters })
+    const { highRes, image } = yield* resolveImages(siteId, input)
+
+    const area = input.query.searchArea
+    // A crop of the high-resolution image keeps detail that the small preview lost.
+    const cropSource = area !== undefined && highRes !== null ? highRes : image
+    const rgb = yield* toRgb(cropSource, { size: 512, fit: "contain", ...(area ? { crop: area } : {}) })
+    const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
+
+    const topColor = analysis.colors[0]?.name
+    const query: Omit<SearchQuery, "limit"> = {
+      siteId,
+      imageVector: analysis.embedding,
+      filter,
+      weights: { lexical: 0, text: 0, image: 1 },
+      minSimilarity: 0,
+      boosts: [
+        ...(yield* campaignBoosts(campaign)),
+        ...(topColor ? [{ condition: { column: "image_color", anyOf: [topColor] }, weight: COLOR_BOOST }] : [])
+      ]
+    }
+    const result = yield* index.search({ ...query, limit })
+    const products = yield* loadEntities(siteId, result.hits.map((h) => h.productId))
+    const facets = yield* computeFacets(query, dynamic)
+
+    const suggestedSearchAreas = input.objectDetection?.include
+      ? (yield* analyzer.detect(yield* toRgb(image, { size: 640, fit: "fill" }))).map((o) => ({ rectangle: o.rectangle }))
+      : undefined
+    const interactions = { dynamicFilters: facets, ...(suggestedSearchAreas ? { suggestedSearchAreas } : {}) }
+
+    const thumbnail = yield* Effect.promise(() => import("sharp").then(({ default: sharp }) =>
+      sharp(Buffer.from(rgb.data), { raw: { width: rgb.width, height: rgb.height, channels: 3 } }).resize(128, 128, { fit: "inside" }).jpeg({ quality: 70 }).toBuffer()))
+    const colorText = analysis.colors.length > 0 ? ` Main colour: ${analysis.colors.map((c) => c.name).slice(0, 2).join(", ")}.` : ""
+    const stream = {
+      items: [{
+        role: "assistant" as const,
+        parts: [
+          { inlineData: { mimeType: "image/jpeg", data: thumbnail.toString("base64") } },
+          { text: { content: `Searched ${area ? "the selected area of " : ""}your image: ${result.total} similar products.${colorText}`, annotations: [] } }
+        ]
+      }]
+    }
+    return {
+      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+      data: { products, interactions },
+      interactions,
+      stream
+    }
+  })
