@@ -7,6 +7,7 @@
  * markdown table for the README.
  */
 import * as os from "node:os"
+import { runMcpBench } from "./mcp/McpBench.js"
 import { type ProductSummary, makeCatalog } from "./catalog/generator.js"
 import { type Client, makeClient } from "./catalog/http.js"
 import { mulberry32 } from "./catalog/random.js"
@@ -204,6 +205,15 @@ const main = async () => {
     }
     log(`auto-suggest done`)
 
+    const mcp = await runMcpBench({
+      baseUrl: server.baseUrl,
+      basic: server.basic,
+      productIds: sample.map((p) => p.id),
+      queries: queries.map((q) => q.body.query),
+      calls: 300
+    })
+    log(`mcp done`)
+
     // ---- Report --------------------------------------------------------------------------------
     const rssEnd = process.memoryUsage().rss
     const peak = rss.peak
@@ -228,6 +238,10 @@ const main = async () => {
       ["Similar products p50 / p95 / p99", `${ms(sim.p50)} / ${ms(sim.p95)} / ${ms(sim.p99)} ms`, "", ""],
       ["Cross-selling p50 / p95 / p99", `${ms(crs.p50)} / ${ms(crs.p95)} / ${ms(crs.p99)} ms`, "", ""],
       ["Auto-suggest p50 / p95 / p99", `${ms(sug.p50)} / ${ms(sug.p95)} / ${ms(sug.p99)} ms`, "p99 ≤ 10 ms", check(sug.p99 <= 10)],
+      ["MCP get_item p50 / p99", `${ms(mcp.rows[0].p50)} / ${ms(mcp.rows[0].p99)} ms`, "p50 ≤ 5 ms", check(mcp.rows[0].p50 <= 5)],
+      ["MCP text_search p50 / p99", `${ms(mcp.rows[1].p50)} / ${ms(mcp.rows[1].p99)} ms`, "", ""],
+      ["MCP recall_memory (20 items) p50 / p99", `${ms(mcp.rows[2].p50)} / ${ms(mcp.rows[2].p99)} ms`, "", ""],
+      ["MCP append_memory throughput", `${fmtRate(mcp.appendItemsPerSecond)} items/s (batches of ${mcp.appendBatch}, one client)`, "≥ 2,000 items/s", check(mcp.appendItemsPerSecond >= 2000)],
       ["RSS at end / peak (sampled every 500 ms)", `${mb(rssEnd)} / ${mb(peak)}`, "≤ 1.5 GB", check(peak <= 1.5 * GB)]
     ]
 

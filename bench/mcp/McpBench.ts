@@ -54,7 +54,7 @@ export const runMcpBench = async (options: {
     rows.push(await timeCalls("mcp get_item", options.calls, (i) => checked(client, "get_item", { productId: pick(options.productIds, i) })))
     rows.push(await timeCalls("mcp text_search", options.calls, (i) => checked(client, "text_search", { query: pick(options.queries, i), resultsCount: 24 })))
 
-    const batch = 10
+    const batch = 25
     const batches = Math.max(10, Math.floor(options.calls / 2))
     const started = performance.now()
     for (let i = 0; i < batches; i++) {

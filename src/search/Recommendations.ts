@@ -30,15 +30,19 @@ export interface SimilarInput extends RecommendationInput {
 const resolveCampaign = (siteId: number, campaigns: ReadonlyArray<number> | undefined) =>
   Effect.flatMap(SiteRegistry, (r) => r.campaign(siteId, campaigns?.[0]))
 
-/** The source product's text vector: from the index when indexed, else computed now. */
-const sourceVector = (source: StoredProduct) =>
+/**
+ * The source product's vectors: its text vector (from the index when indexed, else computed
+ * now) and, once its photos are analysed, its first image's vector.
+ */
+const sourceVectors = (source: StoredProduct) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const [doc] = yield* index.retrieve(source.siteId, [source.productId])
-    if (doc?.vectors.text) return doc.vectors.text
+    const image = doc?.vectors.image?.[0]
+    if (doc?.vectors.text) return { text: doc.vectors.text, image }
     const embedder = yield* TextEmbedder
     const [vector] = yield* embedder.embed([embeddingText(source.data)])
-    return vector
+    return { text: vector, image }
   })
 
 const leafPaths = (source: StoredProduct) => {
@@ -112,14 +116,17 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
     ]
     // Dense neighbours plus attribute boosts; the title's words would drag in every product
     // sharing a common word ("with", "set") and cost a scan of much of the catalog.
+    const vectors = yield* sourceVectors(source)
     const result = yield* run({
       siteId,
-      textVector: yield* sourceVector(source),
+      textVector: vectors.text,
+      imageVector: vectors.image,
       filter,
       limit,
       boosts,
       excludeIds: [source.productId],
-      weights: { lexical: 0, text: 1 },
+      // Looks count, but what the product is (text) counts more: a red mug is not similar to a red shoe.
+      weights: { lexical: 0, text: 1, image: 0.5 },
       minSimilarity: -1,
       ...(price != null && price > 0 ? { near: { column: "price", value: price, weight: input.substitutions?.price !== undefined ? 0.6 : 0.2 } } : {})
     }, dynamic)
@@ -165,14 +172,17 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
       ...(departments.length > 0 ? [{ condition: { column: "category", anyOf: departments }, weight: 0.3 }] : []),
       ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.15 }] : [])
     ]
+    const vectors = yield* sourceVectors(source)
     const result = yield* run({
       siteId,
-      textVector: yield* sourceVector(source),
+      textVector: vectors.text,
+      // Visual style (a small weight): complements that look like they belong together.
+      imageVector: vectors.image,
       filter,
       limit,
       boosts,
       excludeIds: [source.productId],
-      weights: { lexical: 0, text: 1 },
+      weights: { lexical: 0, text: 1, image: 0.2 },
       minSimilarity: -1
     }, dynamic, 2)
     return {
