@@ -10,6 +10,9 @@ import type { MemoryLog } from "../services/MemoryLog.js"
 import type { SiteRegistry } from "../services/SiteRegistry.js"
 import type { Suggester } from "../services/Suggester.js"
 import type { TextEmbedder } from "../services/TextEmbedder.js"
+import type { ImageAnalyzer } from "../services/ImageAnalyzer.js"
+import type { ImageIntake } from "../services/ImageIntake.js"
+import type { SessionStore } from "../services/SessionStore.js"
 import { makeMcpServer } from "./McpServerFactory.js"
 
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
@@ -26,7 +29,9 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const limiter = yield* RateLimiter
     const config = yield* AppConfig
     // Tools run the same service code as the REST handlers, with the services of this process.
-    const runtime = yield* Effect.runtime<CatalogIndex | CatalogStore | SiteRegistry | TextEmbedder | Suggester | MemoryLog>()
+    const runtime = yield* Effect.runtime<
+      CatalogIndex | CatalogStore | SiteRegistry | TextEmbedder | Suggester | MemoryLog | ImageAnalyzer | ImageIntake | SessionStore
+    >()
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {

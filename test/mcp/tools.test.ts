@@ -1,5 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
+import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { fixtureProducts } from "../fixtures/catalog.js"
 import { callTool, connectMcp } from "../support/McpClient.js"
@@ -40,7 +41,7 @@ describe("tools/list", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       "append_memory", "cross_selling", "describe_column", "get_item", "get_item_group", "get_items",
       "list_conversations", "list_relevant_columns", "recall_memory", "replay_memory", "similar_products",
-      "summarize_conversation", "text_search"
+      "summarize_conversation", "text_search", "visual_search"
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object")
@@ -67,6 +68,16 @@ describe("search and catalog tools", () => {
     expect(similar.data.products.map((p: any) => p.productId)).toContain("drill-2")
     const cross = await callTool(reader, "cross_selling", { productId: "shirt-red-m" })
     expect(cross.data.products.map((p: any) => p.productId)).not.toContain("shirt-blue-m")
+  })
+
+  it("visual_search runs the REST visual search, and reports a bad image as a tool error", async () => {
+    const image = (await sharp({ create: { width: 64, height: 64, channels: 3, background: "#d01010" } }).jpeg().toBuffer()).toString("base64")
+    const found = await callTool(reader, "visual_search", { query: { image } })
+    expect(Array.isArray(found.data.products)).toBe(true)
+    expect(found.stream.items[0].parts[0].inlineData.mimeType).toBe("image/jpeg")
+    const bad = await reader.callTool({ name: "visual_search", arguments: { query: { image: Buffer.from("not an image").toString("base64") } } })
+    expect(bad.isError).toBe(true)
+    expect((bad.content as any)[0].text).toContain("query.image")
   })
 
   it("get_item, get_items and get_item_group return full stored records", async () => {

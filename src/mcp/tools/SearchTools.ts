@@ -3,6 +3,8 @@ import { CrossSellingRequest, CrossSellingResponse, SimilarProductsRequest, Simi
 import { TextSearchRequest, TextSearchResponse } from "../../domain/Search.js"
 import { crossSelling, similarProducts } from "../../search/Recommendations.js"
 import { textSearch } from "../../search/TextSearch.js"
+import { visualSearch } from "../../search/VisualSearch.js"
+import { VisualSearchRequest, VisualSearchResponse } from "../../domain/Visual.js"
 import { defineTool } from "../Tool.js"
 
 /** Caller mistakes and backend failures both reach the agent as a readable tool error. */
@@ -19,6 +21,15 @@ export const searchTools = [
     input: TextSearchRequest,
     output: TextSearchResponse,
     run: (principal, input) => asToolFailure(textSearch(principal.siteId, input))
+  }),
+  defineTool({
+    name: "visual_search",
+    title: "Visual search",
+    description: "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` (fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; same as POST /visual-search.",
+    scope: "read",
+    input: VisualSearchRequest,
+    output: VisualSearchResponse,
+    run: (principal, input) => asToolFailure(visualSearch(principal.siteId, input))
   }),
   defineTool({
     name: "similar_products",
