@@ -11,12 +11,14 @@ import { AuthenticationLive } from "./http/Authentication.js"
 import { CatalogHandlers } from "./http/handlers/CatalogHandlers.js"
 import { LegacyHandlers } from "./http/handlers/LegacyHandlers.js"
 import { OpsHandlers } from "./http/handlers/OpsHandlers.js"
+import { PredictionHandlers } from "./http/handlers/PredictionHandlers.js"
 import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
 import { Auth } from "./services/Auth.js"
 import { EmbeddedCatalogIndex } from "./services/catalog-index/EmbeddedCatalogIndex.js"
 import { SqliteCatalogStore } from "./services/catalog-store/SqliteCatalogStore.js"
 import { SqliteMemoryLog } from "./services/memory/SqliteMemoryLog.js"
+import { SqlitePredictionStore } from "./services/prediction/SqlitePredictionStore.js"
 import { EmbeddedRateLimiter } from "./services/rate-limiter/EmbeddedRateLimiter.js"
 import { McpRoute } from "./mcp/McpRoute.js"
 import { ProductImagesLive } from "./catalog/ProductImages.js"
@@ -32,7 +34,7 @@ import { Suggester } from "./services/Suggester.js"
 import { TextEmbedder } from "./services/TextEmbedder.js"
 
 /** The embedded topology: every backend inside this process, durable state under DATA_DIR. */
-const EmbeddedBackends = Layer.mergeAll(SqliteCatalogStore, SqliteMemoryLog, Suggester.layer, EmbeddedCatalogIndex.layer, EmbeddedRateLimiter.layer).pipe(
+const EmbeddedBackends = Layer.mergeAll(SqliteCatalogStore, SqliteMemoryLog, SqlitePredictionStore, Suggester.layer, EmbeddedCatalogIndex.layer, EmbeddedRateLimiter.layer).pipe(
   Layer.provideMerge(Sqlite.layer)
 )
 
@@ -69,7 +71,7 @@ const Startup = Layer.scopedDiscard(
 )
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers]),
+  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers, PredictionHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -1,7 +1,11 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
+import { predictAttributes } from "../src/catalog/AttributePrediction.js"
 import { ProductImages } from "../src/catalog/ProductImages.js"
 import { ProductIndexer } from "../src/catalog/ProductIndexer.js"
+import type { CatalogIndex } from "../src/services/CatalogIndex.js"
+import type { CatalogStore } from "../src/services/CatalogStore.js"
 import { type Job, JobHandler } from "../src/services/JobQueue.js"
+import { PredictionStore } from "../src/services/prediction/PredictionStore.js"
 
 const keys = (jobs: ReadonlyArray<Job>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))
 
@@ -11,12 +15,17 @@ const keys = (jobs: ReadonlyArray<Job>) => jobs.map((j) => ({ siteId: j.siteId, 
  * - IndexProduct / RemoveProduct: reconcile the index with the current record (text first, so a
  *   product is searchable before its images are looked at), then ask for image analysis.
  * - AnalyzeImages: fetch and analyse new images, then re-index with the image vectors.
+ * - PredictAttributes: indexed like IndexProduct (it is one of the text jobs), its pending images
+ *   analysed at once rather than as a follow-up, then its attributes predicted and stored.
+ *   Needs a PredictionStore; a process without one logs and skips these jobs.
  */
 export const JobHandlersLive = Layer.effect(
   JobHandler,
   Effect.gen(function*() {
     const indexer = yield* ProductIndexer
     const images = yield* ProductImages
+    const predictions = yield* Effect.serviceOption(PredictionStore)
+    const catalog = yield* Effect.context<CatalogStore | CatalogIndex>()
     return {
       handle: (jobs) =>
         Effect.gen(function*() {
@@ -30,6 +39,22 @@ export const JobHandlersLive = Layer.effect(
           if (imageJobs.length > 0) {
             const changed = yield* images.analyze(keys(imageJobs))
             if (changed.length > 0) yield* indexer.index(changed)
+          }
+          const predictJobs = jobs.filter((j) => j._tag === "PredictAttributes")
+          if (predictJobs.length > 0) {
+            if (Option.isNone(predictions)) {
+              yield* Effect.logWarning("no prediction store in this process; PredictAttributes jobs skipped", { jobs: predictJobs.length })
+            } else {
+              const unanalysed = yield* images.pending(keys(predictJobs))
+              if (unanalysed.length > 0) {
+                const changed = yield* images.analyze(unanalysed)
+                if (changed.length > 0) yield* indexer.index(changed)
+              }
+              yield* predictAttributes(keys(predictJobs)).pipe(
+                Effect.provide(catalog),
+                Effect.provideService(PredictionStore, predictions.value)
+              )
+            }
           }
           return followUps
         })

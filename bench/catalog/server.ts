@@ -42,7 +42,7 @@ export const startBenchServer = async (options: {
   })
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(App(config).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))), scope)
+    Layer.buildWithScope(App(config).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Error))), scope)
   )
   const address = Context.get(context, HttpServer.HttpServer).address
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")

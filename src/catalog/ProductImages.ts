@@ -5,8 +5,11 @@ import { CatalogStore, type ImageAnalysisRecord, type ProductKey } from "../serv
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
 const ANALYSIS_SIZE = 512
-/** Image downloads in flight at once; the models are the bottleneck, not the network. */
-const FETCH_CONCURRENCY = 4
+/**
+ * Image downloads in flight per product. The models are the bottleneck, not the network, and
+ * DNS lookups occupy libuv's thread pool (which `npm start` widens with UV_THREADPOOL_SIZE).
+ */
+const FETCH_CONCURRENCY = 2
 
 /**
  * Fetches and analyses the product images that have no analysis yet. Each image is fetched

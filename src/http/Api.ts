@@ -27,6 +27,7 @@ import {
 import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"
+import { PredictionApi } from "./PredictionApi.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
 
@@ -116,4 +117,5 @@ export class CommerceApi extends HttpApi.make("commerce-search")
   .add(SearchApi)
   .add(CatalogApi)
   .add(LegacyApi)
-  .add(OpsApi) {}
+  .add(OpsApi)
+  .add(PredictionApi) {}

@@ -4,7 +4,7 @@ import { campaignResultsCount } from "../domain/Site.js"
 import { imageSourceOf, missingImageSource, type VisualSearchRequest } from "../domain/Visual.js"
 import { CatalogIndex, type SearchQuery } from "../services/CatalogIndex.js"
 import { ImageAnalyzer } from "../services/ImageAnalyzer.js"
-import { type DecodedImage, ImageIntake, toRgb } from "../services/ImageIntake.js"
+import { type DecodedImage, ImageIntake, type RelativeArea, toRgb } from "../services/ImageIntake.js"
 import { SessionStore } from "../services/SessionStore.js"
 import { SiteRegistry } from "../services/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
@@ -55,25 +55,35 @@ const resolveImages = (siteId: number, input: VisualSearchRequest) =>
     return { image, highRes }
   })
 
-/**
- * POST /visual-search: the (cropped) query image is embedded with the image model and matched
- * against product image vectors; its dominant colour is blended in as a boost; filters,
- * campaigns and facets work as in text search. The stream shows the crop that was searched.
- */
-export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
+interface ScopeInput {
+  readonly campaign?: number | undefined
+  readonly resultsCount?: number | undefined
+  readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
+  readonly dynamicFilters?: Parameters<typeof buildFilter>[0]["dynamicFilters"]
+}
+
+/** Campaign, result count and filter scope of an image search; unknown campaign or column → 400. */
+export const visualScope = (siteId: number, input: ScopeInput) =>
   Effect.gen(function*() {
     const registry = yield* SiteRegistry
-    const analyzer = yield* ImageAnalyzer
-    const index = yield* CatalogIndex
-
     const campaign = yield* registry.campaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
     const { filter, dynamic } = yield* buildFilter({ campaign: campaign.staticFilters, staticFilters: input.staticFilters, dynamicFilters: input.dynamicFilters })
-    const { highRes, image } = yield* resolveImages(siteId, input)
+    return { campaign, limit, filter, dynamic }
+  })
+export type VisualScope = Effect.Effect.Success<ReturnType<typeof visualScope>>
 
-    const area = input.query.searchArea
-    // A crop of the high-resolution image keeps detail that the small preview lost.
-    const cropSource = area !== undefined && highRes !== null ? highRes : image
+/**
+ * The ranking of an image search, shared by POST /visual-search and the legacy search
+ * sessions: the (cropped) query image is embedded with the image model and matched against
+ * product image vectors; its dominant colour is blended in as a boost, and campaign boosts apply.
+ * A crop of `highRes` (when given) keeps detail that the small preview lost.
+ */
+export const rankByImage = (siteId: number, scope: VisualScope, images: { readonly image: DecodedImage; readonly highRes: DecodedImage | null }, area?: RelativeArea) =>
+  Effect.gen(function*() {
+    const analyzer = yield* ImageAnalyzer
+    const index = yield* CatalogIndex
+    const cropSource = area !== undefined && images.highRes !== null ? images.highRes : images.image
     const rgb = yield* toRgb(cropSource, { size: 512, fit: "contain", ...(area ? { crop: area } : {}) })
     const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
 
@@ -81,20 +91,37 @@ export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
     const query: Omit<SearchQuery, "limit"> = {
       siteId,
       imageVector: analysis.embedding,
-      filter,
+      filter: scope.filter,
       weights: { lexical: 0, text: 0, image: 1 },
       minSimilarity: 0,
       boosts: [
-        ...(yield* campaignBoosts(campaign)),
+        ...(yield* campaignBoosts(scope.campaign)),
         ...(topColor ? [{ condition: { column: "image_color", anyOf: [topColor] }, weight: COLOR_BOOST }] : [])
       ]
     }
-    const result = yield* index.search({ ...query, limit })
+    const result = yield* index.search({ ...query, limit: scope.limit })
     const products = yield* loadEntities(siteId, result.hits.map((h) => h.productId))
-    const facets = yield* computeFacets(query, dynamic)
+    return { query, result, products, analysis, rgb }
+  })
+
+/** Objects in the whole image (COCO classes), rectangles relative to the image. */
+export const detectObjects = (image: DecodedImage) =>
+  Effect.flatMap(ImageAnalyzer, (analyzer) => Effect.flatMap(toRgb(image, { size: 640, fit: "fill" }), (rgb) => analyzer.detect(rgb)))
+
+/**
+ * POST /visual-search: the image ranking above; filters, campaigns and facets work as in text
+ * search. The stream shows the crop that was searched.
+ */
+export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
+  Effect.gen(function*() {
+    const scope = yield* visualScope(siteId, input)
+    const images = yield* resolveImages(siteId, input)
+    const area = input.query.searchArea
+    const { analysis, products, query, result, rgb } = yield* rankByImage(siteId, scope, images, area)
+    const facets = yield* computeFacets(query, scope.dynamic)
 
     const suggestedSearchAreas = input.objectDetection?.include
-      ? (yield* analyzer.detect(yield* toRgb(image, { size: 640, fit: "fill" }))).map((o) => ({ rectangle: o.rectangle }))
+      ? (yield* detectObjects(images.image)).map((o) => ({ rectangle: o.rectangle }))
       : undefined
     const interactions = { dynamicFilters: facets, ...(suggestedSearchAreas ? { suggestedSearchAreas } : {}) }
 

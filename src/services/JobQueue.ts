@@ -19,7 +19,16 @@ export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", {
   siteId: Schema.Int,
   productId: Schema.String
 })
-export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages)
+/**
+ * Predict the product's attributes (POST /product/{id}/predicted-attributes) and store the result.
+ * It first indexes the product like IndexProduct (and analyses its pending images), so it may
+ * coalesce with IndexProduct in either direction without losing the indexing.
+ */
+export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", {
+  siteId: Schema.Int,
+  productId: Schema.String
+})
+export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, PredictAttributes)
 export type Job = typeof Job.Type
 
 export class QueueError extends Data.TaggedError("QueueError")<{ readonly message: string; readonly cause?: unknown }> {}

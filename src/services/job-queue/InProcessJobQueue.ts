@@ -6,7 +6,12 @@ export interface InProcessOptions {
   readonly batchSize: number
   /** Batches handled concurrently. */
   readonly concurrency: number
+  /** Image-analysis jobs run in a lane of their own so slow image hosts never hold up text indexing. */
+  readonly imageBatchSize?: number
+  readonly imageConcurrency?: number
 }
+
+type Lane = "index" | "image"
 
 // Index and remove of one product coalesce (both reconcile the index with the record);
 // image analysis is separate work on the same product.
@@ -23,7 +28,9 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
     JobQueue,
     Effect.gen(function*() {
       const handler = yield* JobHandler
-      const queue = yield* Queue.unbounded<string>()
+      const lanes: Record<Lane, Queue.Queue<string>> = { index: yield* Queue.unbounded<string>(), image: yield* Queue.unbounded<string>() }
+      const laneOf = (key: string): Lane => (key.startsWith("img") ? "image" : "index")
+      const offer = (key: string) => Queue.offer(lanes[laneOf(key)], key)
       const waiting = new Map<string, Job>()
       // A product is handled by one batch at a time, so an older version can never be indexed
       // after a newer one; its later jobs wait in `blocked` until that batch ends.
@@ -43,13 +50,13 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
             const key = keyOf(job)
             const known = waiting.has(key)
             waiting.set(key, job)
-            if (!known && !blocked.has(key)) yield* Queue.offer(queue, key)
+            if (!known && !blocked.has(key)) yield* offer(key)
           }
         })
 
-      const worker = Effect.gen(function*() {
-        const first = yield* Queue.take(queue)
-        const rest = yield* Queue.takeUpTo(queue, options.batchSize - 1)
+      const worker = (lane: Lane, batchSize: number) => Effect.gen(function*() {
+        const first = yield* Queue.take(lanes[lane])
+        const rest = yield* Queue.takeUpTo(lanes[lane], batchSize - 1)
         const jobs: Array<Job> = []
         const keys: Array<string> = []
         for (const key of [first, ...rest]) {
@@ -71,7 +78,7 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
           for (const key of blocked) {
             if (running.has(key)) continue
             blocked.delete(key)
-            if (waiting.has(key)) yield* Queue.offer(queue, key)
+            if (waiting.has(key)) yield* offer(key)
           }
           yield* Ref.update(inFlight, (n) => n - jobs.length)
           yield* notifyIfIdle
@@ -84,7 +91,8 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
         )
       }).pipe(Effect.forever)
 
-      for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker)
+      for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker("index", options.batchSize))
+      for (let i = 0; i < (options.imageConcurrency ?? 1); i++) yield* Effect.forkScoped(worker("image", options.imageBatchSize ?? 4))
 
       return {
         enqueue,

@@ -1,0 +1,24 @@
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Schema } from "effect"
+import { ProductId } from "../domain/Catalog.js"
+import { BadRequest, Forbidden, NotFound, ServiceUnavailable } from "../domain/Errors.js"
+import { PredictAttributesRequest, PredictedAttributesResponse } from "../domain/PredictedAttributes.js"
+import { Authentication } from "./Authentication.js"
+
+/**
+ * POST /product/{product-id}/predicted-attributes (site credentials only). An empty or omitted
+ * `attributes` list asks for every predictable attribute; unknown names → 400; the prediction
+ * runs as a job and the request waits for it (bounded; 503 when it takes too long).
+ */
+export class PredictionApi extends HttpApiGroup.make("prediction")
+  .add(
+    HttpApiEndpoint.post("predictAttributes", "/product/:productId/predicted-attributes")
+      .setPath(Schema.Struct({ productId: ProductId }))
+      .setPayload(PredictAttributesRequest.annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .addSuccess(PredictedAttributesResponse)
+      .addError(NotFound)
+  )
+  .addError(BadRequest)
+  .addError(Forbidden)
+  .addError(ServiceUnavailable)
+  .middleware(Authentication) {}
