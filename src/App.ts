@@ -10,6 +10,7 @@ import { CommerceApi } from "./http/Api.js"
 import { AuthenticationLive } from "./http/Authentication.js"
 import { CatalogHandlers } from "./http/handlers/CatalogHandlers.js"
 import { LegacyHandlers } from "./http/handlers/LegacyHandlers.js"
+import { LegacySessionHandlers } from "./http/handlers/LegacySessionHandlers.js"
 import { OpsHandlers } from "./http/handlers/OpsHandlers.js"
 import { PredictionHandlers } from "./http/handlers/PredictionHandlers.js"
 import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
@@ -71,7 +72,7 @@ const Startup = Layer.scopedDiscard(
 )
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers, PredictionHandlers]),
+  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers, PredictionHandlers, LegacySessionHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

@@ -270,9 +270,10 @@ const siteBrands = (siteId: number) =>
   )
 
 /**
- * Computes and stores the prediction of each product's current version. Runs as the
- * PredictAttributes job, after the job handler brought the product's index entry and image
- * analyses up to date. A product deleted meanwhile loses its stored prediction.
+ * Computes and stores the prediction of each product's current version (unless the stored one
+ * is already current). Runs as the PredictAttributes job, after the job handler brought the
+ * product's index entry and image analyses up to date. A product deleted meanwhile loses its
+ * stored prediction.
  */
 export const predictAttributes = (keys: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
@@ -286,13 +287,17 @@ export const predictAttributes = (keys: ReadonlyArray<ProductKey>) =>
       }
       const product = found.value
       const analyses = yield* store.imageAnalyses(product.siteId, product.productId)
+      const inputs = predictionInputs(product, analyses)
+      // A repeated job (a waiting request asks again while the first one runs) finds it done.
+      const stored = yield* predictions.get(product.siteId, product.productId)
+      if (Option.isSome(stored) && stored.value.inputs === inputs) continue
       const neighbours = yield* findNeighbours(product)
       const brands = yield* siteBrands(product.siteId)
       yield* predictions.save({
         siteId: product.siteId,
         productId: product.productId,
         version: product.version,
-        inputs: predictionInputs(product, analyses),
+        inputs,
         result: predictFrom(product, analyses, neighbours, brands),
         computedAt: Date.now()
       })

@@ -28,6 +28,7 @@ import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"
 import { PredictionApi } from "./PredictionApi.js"
+import { LegacySessionApi } from "./LegacySessionApi.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
 
@@ -118,4 +119,5 @@ export class CommerceApi extends HttpApi.make("commerce-search")
   .add(CatalogApi)
   .add(LegacyApi)
   .add(OpsApi)
-  .add(PredictionApi) {}
+  .add(PredictionApi)
+  .add(LegacySessionApi) {}

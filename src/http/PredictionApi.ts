@@ -7,14 +7,15 @@ import { Authentication } from "./Authentication.js"
 
 /**
  * POST /product/{product-id}/predicted-attributes (site credentials only). An empty or omitted
- * `attributes` list asks for every predictable attribute; unknown names → 400; the prediction
+ * `attributes` list (or no body at all) asks for every predictable attribute; unknown names → 400; the prediction
  * runs as a job and the request waits for it (bounded; 503 when it takes too long).
  */
 export class PredictionApi extends HttpApiGroup.make("prediction")
   .add(
     HttpApiEndpoint.post("predictAttributes", "/product/:productId/predicted-attributes")
       .setPath(Schema.Struct({ productId: ProductId }))
-      .setPayload(PredictAttributesRequest.annotations({ parseOptions: { onExcessProperty: "error" } }))
+      // A request without a body (read as null) asks for everything, like `{}` and `{"attributes": []}`.
+      .setPayload(Schema.NullOr(PredictAttributesRequest.annotations({ parseOptions: { onExcessProperty: "error" } })))
       .addSuccess(PredictedAttributesResponse)
       .addError(NotFound)
   )

@@ -61,8 +61,8 @@ beforeAll(async () => {
   await eventually(async () => {
     const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "blue mug" } })
     expect(res.body.data.products[0].productId).toBe("mug-1")
-    const all = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "" } })
-    expect(all.body.data.products.length).toBe(catalog.length)
+    const ready = await call(server.baseUrl, "GET", "/readyz")
+    expect(ready.body.pendingJobs).toBe(0)
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
@@ -121,6 +121,9 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect(empty.body.images).toEqual([])
     const omitted = await predict("shoe-1", {})
     expect(omitted.body.attributes).toEqual(empty.body.attributes)
+    const noBody = await call(server.baseUrl, "POST", "/product/shoe-1/predicted-attributes", { auth: server.siteA.basic })
+    expect(noBody.status).toBe(200)
+    expect(noBody.body.attributes).toEqual(empty.body.attributes)
   })
 
   it("predicts brand and categories from the nearest catalog neighbours", async () => {
@@ -150,6 +153,8 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect(res.body.message).toContain("shopping_product_category")
     const notArray = await predict("shoe-1", { attributes: "color" })
     expect(notArray.status).toBe(400)
+    const misspelt = await predict("shoe-1", { attribute: ["color"] })
+    expect(misspelt.status).toBe(400)
   })
 
   it("answers 404 for an unknown product, also of another site", async () => {

@@ -92,7 +92,7 @@ export const PredictionHandlers = HttpApiBuilder.group(CommerceApi, "prediction"
     Effect.gen(function*() {
       const principal = yield* CurrentPrincipal
       yield* requireScope(principal, "site")
-      const names = yield* requestedNames(payload.attributes)
+      const names = yield* requestedNames(payload?.attributes)
       const result = yield* orUnavailable(currentPrediction(principal.siteId, path.productId))
       return respond(path.productId, result, names)
     }))
