@@ -10,7 +10,12 @@
  * split is sent to visualSearch (POST /visual-search's code path) and scored: top-1 / top-5
  * fine-class accuracy and top-1 coarse-class accuracy, beside colour-histogram baselines
  * (RGB and HSV 8×8×8, histogram intersection, nearest product image) over the same product
- * images, computed in the same run. Last, a text-over-visual check through textSearch.
+ * images, computed in the same run. Two labelled extras: a diagnostic row (the same query
+ * embedding against the index directly, image cosine only, without visualSearch's colour
+ * boost: not the product path) and a self-check (each iconic photo must find its own product).
+ * Last, a text-over-visual check through textSearch (see visual/TextCheck.ts).
+ *
+ * The two catalog configurations are separate runs (with and without --with-train-images).
  *
  * Options:
  *   --split val|train         query photos (default val)

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { ProductId } from "../domain/Catalog.js"
 import { BadRequest, Forbidden, NotFound, ServiceUnavailable } from "../domain/Errors.js"
@@ -18,6 +18,14 @@ export class PredictionApi extends HttpApiGroup.make("prediction")
       .setPayload(Schema.NullOr(PredictAttributesRequest.annotations({ parseOptions: { onExcessProperty: "error" } })))
       .addSuccess(PredictedAttributesResponse)
       .addError(NotFound)
+      .annotate(
+        OpenApi.Description,
+        "Predicts the product's attributes and each image's own attributes (color, adult, objects). " +
+          "An empty or omitted `attributes` list (or no body) returns every predictable attribute: " +
+          "color, adult, shopping_product_category, product_type, brand, gender, age_group, material, pattern. " +
+          "Unknown names → 400. `value` is the catalog's, `prediction` null without evidence, `confirmed` always null. " +
+          "The prediction runs as a job; the request waits up to 10 s (then 503, retry)."
+      )
   )
   .addError(BadRequest)
   .addError(Forbidden)

@@ -1,10 +1,15 @@
 import Database from "better-sqlite3"
+import { Effect, Either, Fiber, Layer, Option, TestClock, TestContext } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PREDICTABLE_ATTRIBUTES } from "../../src/catalog/AttributePrediction.js"
+import { currentPrediction } from "../../src/http/handlers/PredictionHandlers.js"
+import { CatalogStore, type CatalogStoreService } from "../../src/services/CatalogStore.js"
+import { type Job, JobQueue } from "../../src/services/JobQueue.js"
+import { PredictionStore } from "../../src/services/prediction/PredictionStore.js"
 import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
 
 const solid = (r: number, g: number, b: number, size = 256) =>
@@ -169,5 +174,34 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect((await predict("shoe-1", {}, server.siteA.bearer)).status).toBe(403)
     const anonymous = await call(server.baseUrl, "POST", "/product/shoe-1/predicted-attributes", { body: {} })
     expect(anonymous.status).toBe(401)
+  })
+})
+
+describe("waiting for the prediction job", () => {
+  it("gives up with 503 after the bounded wait when no worker answers, asking the queue again meanwhile", async () => {
+    const enqueued: Array<Job> = []
+    const product = { siteId: 1, productId: "p", data: {}, images: [], version: 1, updatedAt: 0 }
+    const services = Layer.mergeAll(
+      Layer.succeed(CatalogStore, {
+        get: () => Effect.succeed(Option.some(product)),
+        imageAnalyses: () => Effect.succeed([])
+      } as unknown as CatalogStoreService),
+      Layer.succeed(PredictionStore, { get: () => Effect.succeed(Option.none()), save: () => Effect.void, remove: () => Effect.void }),
+      Layer.succeed(JobQueue, { enqueue: (jobs) => Effect.sync(() => void enqueued.push(...jobs)), pending: Effect.succeed(0), drained: Effect.void })
+    )
+    const outcome = await Effect.gen(function*() {
+      const fiber = yield* Effect.fork(Effect.either(currentPrediction(1, "p")))
+      yield* TestClock.adjust("9 seconds")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("2 seconds")
+      return yield* Fiber.join(fiber)
+    }).pipe(Effect.provide(services), Effect.provide(TestContext.TestContext), Effect.runPromise)
+    expect(Either.isLeft(outcome)).toBe(true)
+    if (Either.isLeft(outcome)) {
+      expect(outcome.left._tag).toBe("ServiceUnavailable")
+      expect(outcome.left.message).toContain("did not finish within")
+    }
+    expect(enqueued[0]).toEqual({ _tag: "PredictAttributes", siteId: 1, productId: "p" })
+    expect(enqueued.length).toBeGreaterThanOrEqual(9)
   })
 })

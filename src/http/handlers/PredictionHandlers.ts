@@ -60,7 +60,7 @@ const respond = (productId: string, result: PredictionResult, names: ReadonlyArr
  * the queue for one and waits for it. The product is re-read on every look, so an update (or a
  * deletion → 404) during the wait is honoured, and image analyses done by the job itself count.
  */
-const currentPrediction = (siteId: number, productId: string) =>
+export const currentPrediction = (siteId: number, productId: string) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const predictions = yield* PredictionStore
