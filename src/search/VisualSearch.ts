@@ -16,7 +16,7 @@ import { buildFilter } from "./Scope.js"
 /** How long an image stays reusable by its requestId (spec: stored only temporarily). */
 export const VISUAL_IMAGE_TTL_SECONDS = 15 * 60
 /** The query image's dominant colour nudges products whose photos share it. */
-const COLOR_BOOST = 0.08
+const COLOR_BOOST = 0.03
 
 const storedKey = (requestId: string, highRes: boolean) => `vs:${requestId}${highRes ? ":hr" : ""}`
 
