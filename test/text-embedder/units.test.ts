@@ -35,6 +35,6 @@ describe("planBatches", () => {
 
   it("shares calls among short texts and sends long ones alone", () => {
     expect(planBatches(Array.from({ length: 12 }, () => "garden hose"))).toHaveLength(1)
-    expect(planBatches(Array.from({ length: 3 }, () => "a product description ".repeat(20)))).toHaveLength(3)
+    expect(planBatches(Array.from({ length: 3 }, () => "a product description ".repeat(60)))).toHaveLength(3)
   })
 })
