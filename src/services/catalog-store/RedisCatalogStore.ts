@@ -1,0 +1,209 @@
+import { Effect, Layer, Option } from "effect"
+import { type ChainableCommander, Redis } from "ioredis"
+import {
+  CatalogStore,
+  type CatalogStoreService,
+  type DerivedProduct,
+  type ImageAnalysisRecord,
+  type StoredImage,
+  type StoredProduct,
+  StoreError
+} from "../CatalogStore.js"
+import { bytesToVector, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/CatalogCodec.js"
+import {
+  productFields, putLua, removeLua, saveAnalysesLua, saveDerivedLua, script, seqKey, siteKeys, sitesKey
+} from "./redis/CatalogLayout.js"
+
+/**
+ * The distributed CatalogStore on Redis (layout and atomicity in redis/CatalogLayout.ts).
+ * Durability is Redis's: with AOF and appendfsync everysec an acknowledged put survives a
+ * restart, and a crash of the Redis host may lose about the last second.
+ */
+const call = <A>(what: string, f: () => Promise<A>) =>
+  Effect.tryPromise({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
+
+/** MULTI/EXEC results without their per-command errors (the first one fails the whole read). */
+const exec = async (tx: ChainableCommander): Promise<Array<unknown>> => {
+  const replies = await tx.exec()
+  if (replies === null) throw new Error("transaction aborted")
+  return replies.map(([error, value]) => {
+    if (error) throw error
+    return value
+  })
+}
+
+export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
+  const putScript = script(client, putLua)
+  const removeScript = script(client, removeLua)
+  const saveDerivedScript = script(client, saveDerivedLua)
+  const saveAnalysesScript = script(client, saveAnalysesLua)
+
+  const sites = call("sites", () => client.smembers(sitesKey)).pipe(
+    Effect.map((ids) => ids.map(Number).sort((a, b) => a - b))
+  )
+  const getMany = (siteId: number, productIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<StoredProduct>, StoreError> =>
+    productIds.length === 0
+      ? Effect.succeed([] as ReadonlyArray<StoredProduct>)
+      : call("getMany", () => {
+        const keys = siteKeys(siteId)
+        const tx = client.pipeline()
+        for (const id of productIds) tx.hmget(keys.product(id), ...productFields)
+        return exec(tx)
+      }).pipe(Effect.map((rows) =>
+        rows.flatMap((row, i) => {
+          const product = toProduct(siteId, productIds[i], row as Array<string | null>)
+          return product === null ? [] : [product]
+        })
+      ))
+
+  /** One page of a site's indexed products after `after`, read in one MULTI so product, vector and analyses agree. */
+  const indexedPage = (siteId: number, after: string, pageSize: number) =>
+    call("scan", async () => {
+      const keys = siteKeys(siteId)
+      const ids = await client.zrangebylex(keys.indexed, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, pageSize)
+      if (ids.length === 0) return { ids, rows: [] }
+      const tx = client.multi()
+      for (const id of ids) {
+        tx.hmget(keys.product(id), ...productFields).hmgetBuffer(keys.derived(id), "version", "vec").hgetall(keys.images(id))
+      }
+      const replies = await exec(tx)
+      const rows = ids.flatMap((id, i) => {
+        const product = toProduct(siteId, id, replies[3 * i] as Array<string | null>)
+        const [version, vec] = replies[3 * i + 1] as Array<Buffer | null>
+        if (product === null || version === null || Number(version.toString()) !== product.version) return []
+        const derived: DerivedProduct = { siteId, productId: id, version: product.version, textVector: vec === null ? null : bytesToVector(vec) }
+        return [{ product, derived, images: inImageOrder(product.images, replies[3 * i + 2] as Record<string, string>) }]
+      })
+      return { ids, rows }
+    })
+
+  return {
+    put: (siteId, productId, data, images) => {
+      const keys = siteKeys(siteId)
+      const group = data.item_group_id ?? null
+      const replaced = images === undefined ? undefined : dedupeImages(images)
+      const updatedAt = Date.now()
+      return call("put", () =>
+        putScript(
+          [seqKey, sitesKey, keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.images(productId),
+            group === null ? "" : keys.group(group)],
+          [siteId, productId, JSON.stringify(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
+            JSON.stringify(replaced ?? []), ...(replaced ?? []).map((i) => i.id)]
+        ) as Promise<[number, number, string]>).pipe(Effect.map(([existed, version, storedImages]) => ({
+          created: existed === 0,
+          product: {
+            siteId,
+            productId,
+            data,
+            images: JSON.parse(storedImages) as ReadonlyArray<StoredImage>,
+            version,
+            updatedAt
+          }
+        })))
+    },
+    get: (siteId, productId) => getMany(siteId, [productId]).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
+    getMany,
+    byItemGroup: (siteId, groupId) =>
+      call("byItemGroup", () => client.smembers(siteKeys(siteId).group(groupId))).pipe(
+        Effect.flatMap((ids) => getMany(siteId, ids.sort()))
+      ),
+    remove: (siteId, productId) => {
+      const keys = siteKeys(siteId)
+      return call("remove", () =>
+        removeScript(
+          [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId)],
+          [productId, keys.base]
+        ) as Promise<Array<string> | null>).pipe(
+          Effect.map((row) => Option.fromNullable(row === null ? null : toProduct(siteId, productId, row)))
+        )
+    },
+    saveDerived: (items) =>
+      call("saveDerived", () =>
+        Promise.all(items.map((d) => {
+          const keys = siteKeys(d.siteId)
+          return saveDerivedScript(
+            [keys.product(d.productId), keys.derived(d.productId), keys.stale, keys.indexed],
+            [d.productId, d.version, d.textVector === null ? "0" : "1", d.textVector === null ? "" : vectorToBytes(d.textVector)]
+          ) as Promise<number>
+        }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
+    stale: (limit) =>
+      Effect.gen(function*() {
+        const out: Array<{ siteId: number; productId: string; version: number }> = []
+        for (const siteId of yield* sites) {
+          if (out.length >= limit) break
+          const keys = siteKeys(siteId)
+          const ids = yield* call("stale", () => client.zrange(keys.stale, 0, limit - out.length - 1))
+          if (ids.length === 0) continue
+          const versions = yield* call("stale", () => client.pipeline(ids.map((id) => ["hget", keys.product(id), "version"])).exec())
+          ids.forEach((productId, i) => {
+            const version = versions?.[i]?.[1]
+            if (typeof version === "string") out.push({ siteId, productId, version: Number(version) })
+          })
+        }
+        return out
+      }),
+    forEachIndexed: (pageSize, visit) =>
+      Effect.gen(function*() {
+        let total = 0
+        for (const siteId of yield* sites) {
+          let after = ""
+          while (true) {
+            const { ids, rows } = yield* indexedPage(siteId, after, pageSize)
+            if (ids.length === 0) break
+            if (rows.length > 0) yield* visit(rows)
+            total += rows.length
+            after = ids[ids.length - 1]
+          }
+        }
+        return total
+      }),
+    count: (siteId) => call("count", () => client.zcard(siteKeys(siteId).ids)),
+    saveImageAnalyses: (siteId, productId, analyses) => {
+      const keys = siteKeys(siteId)
+      return call("saveImageAnalyses", () =>
+        saveAnalysesScript([keys.product(productId), keys.images(productId)], analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])) as Promise<number>)
+    },
+    imageAnalyses: (siteId, productId) => {
+      const keys = siteKeys(siteId)
+      return call("imageAnalyses", async () => {
+        const [images, stored] = await exec(client.multi().hget(keys.product(productId), "images").hgetall(keys.images(productId)))
+        return images === null
+          ? ([] as ReadonlyArray<ImageAnalysisRecord>)
+          : inImageOrder(JSON.parse(images as string) as ReadonlyArray<StoredImage>, stored as Record<string, string>)
+      })
+    }
+  }
+}
+
+export const RedisCatalogStore = {
+  /** Its own ioredis connection to `url`, closed with the layer; commands fail fast while Redis is down. */
+  layer: (url: string): Layer.Layer<CatalogStore, StoreError> =>
+    Layer.scoped(
+      CatalogStore,
+      Effect.acquireRelease(
+        Effect.tryPromise({
+          try: async () => {
+            // Without the offline queue a command fails at once while disconnected; commandTimeout
+            // covers a hung server and leaves room for a page of products with their vectors.
+            const client = new Redis(url, {
+              lazyConnect: true,
+              enableOfflineQueue: false,
+              maxRetriesPerRequest: 1,
+              connectTimeout: 1_000,
+              commandTimeout: 5_000
+            })
+            // Every failure reaches the caller as a StoreError; the events would only add noise.
+            client.on("error", () => {})
+            await client.connect().catch((error: unknown) => {
+              client.disconnect()
+              throw error
+            })
+            return client
+          },
+          // Not the URL: it may carry a password.
+          catch: (cause) => new StoreError({ message: `catalog store: cannot connect to Redis: ${String(cause)}`, cause })
+        }),
+        (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
+      ).pipe(Effect.map(makeRedisCatalogStore))
+    )
+}

@@ -1,0 +1,138 @@
+import type { Redis } from "ioredis"
+import { createHash } from "node:crypto"
+
+/**
+ * Redis data layout of the catalog store. A site's keys share the hash tag `{site}`; the
+ * version counter and the site set are global, so the write scripts (which touch both) need
+ * a single Redis (or a Cluster with every catalog key on one slot), like the SQLite store.
+ *   cat:seq                      string: INCR'd for every put; versions grow across all products
+ *   cat:sites                    set: site ids that ever had a product (stale/forEachIndexed walk it)
+ *   cat:{site}:ids               sorted set, all scores 0: product ids in lexicographic order (count, paging)
+ *   cat:{site}:stale             sorted set, scores 0: products without derived data of their version
+ *   cat:{site}:indexed           sorted set, scores 0: products with derived data of their version
+ *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated
+ *   cat:{site}:g:<group>         set: product ids of an item group
+ *   cat:{site}:d:<product>       hash: version, vec (Float32Array bytes; absent = no vector)
+ *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
+ * `ids` = `stale` ∪ `indexed`, disjoint: every script moves a product between them atomically.
+ * Product and group ids may contain ':', but each per-product key starts with its own fixed
+ * segment (p:, g:, d:, img:) and the per-site sets are single segments, so keys never collide.
+ */
+export const siteKeys = (siteId: number) => {
+  const base = `cat:{${siteId}}:`
+  return {
+    base,
+    ids: `${base}ids`,
+    stale: `${base}stale`,
+    indexed: `${base}indexed`,
+    product: (productId: string) => `${base}p:${productId}`,
+    group: (groupId: string) => `${base}g:${groupId}`,
+    derived: (productId: string) => `${base}d:${productId}`,
+    images: (productId: string) => `${base}img:${productId}`
+  }
+}
+export const seqKey = "cat:seq"
+export const sitesKey = "cat:sites"
+export const productFields = ["data", "images", "version", "updated"] as const
+
+/**
+ * Creates or replaces a product. The old item group is read from the stored hash, so its key
+ * is built here from the site's prefix (same slot as KEYS). With new images, analyses of
+ * images the product no longer has are deleted in the same step.
+ * KEYS: seq, sites, ids, stale, indexed, product, images analyses, new group ('' = none).
+ * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
+ * replace images ('1'/'0'), images JSON, then the kept image ids.
+ * Returns {created, version, images JSON}.
+ */
+export const putLua = `
+local oldGroup = redis.call('HGET', KEYS[6], 'group')
+local existed = redis.call('EXISTS', KEYS[6])
+local version = string.format('%d', redis.call('INCR', KEYS[1]))
+local images = ARGV[8]
+if ARGV[7] == '1' then
+  local keep = {}
+  for i = 9, #ARGV do keep[ARGV[i]] = true end
+  for _, id in ipairs(redis.call('HKEYS', KEYS[7])) do
+    if not keep[id] then redis.call('HDEL', KEYS[7], id) end
+  end
+else
+  images = redis.call('HGET', KEYS[6], 'images') or '[]'
+end
+redis.call('HSET', KEYS[6], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4])
+if KEYS[8] ~= '' then
+  redis.call('HSET', KEYS[6], 'group', ARGV[6])
+  redis.call('SADD', KEYS[8], ARGV[2])
+else
+  redis.call('HDEL', KEYS[6], 'group')
+end
+if oldGroup and ARGV[5] .. 'g:' .. oldGroup ~= KEYS[8] then
+  redis.call('SREM', ARGV[5] .. 'g:' .. oldGroup, ARGV[2])
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], 0, ARGV[2])
+redis.call('ZADD', KEYS[4], 0, ARGV[2])
+redis.call('ZREM', KEYS[5], ARGV[2])
+return {existed, tonumber(version), images}
+`
+
+/**
+ * Deletes a product with its group membership, derived data and image analyses.
+ * KEYS: ids, stale, indexed, product, derived, images analyses. ARGV: product id, key prefix.
+ * Returns the deleted product's data, images, version, updated (nil when unknown).
+ */
+export const removeLua = `
+local row = redis.call('HMGET', KEYS[4], 'data', 'images', 'version', 'updated', 'group')
+if not row[1] then return nil end
+if row[5] then redis.call('SREM', ARGV[2] .. 'g:' .. row[5], ARGV[1]) end
+redis.call('DEL', KEYS[4], KEYS[5], KEYS[6])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return {row[1], row[2], row[3], row[4]}
+`
+
+/**
+ * Saves derived data only while the product is still at that version (a late job never
+ * overwrites newer data). KEYS: product, derived, stale, indexed.
+ * ARGV: product id, version, has vector ('1'/'0'), vector bytes. Returns 1 saved, 0 refused.
+ */
+export const saveDerivedLua = `
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[2])
+if ARGV[3] == '1' then
+  redis.call('HSET', KEYS[2], 'version', ARGV[2], 'vec', ARGV[4])
+else
+  redis.call('HSET', KEYS[2], 'version', ARGV[2])
+end
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[4], 0, ARGV[1])
+return 1
+`
+
+/**
+ * Saves analyses of images the product still has. KEYS: product, images analyses.
+ * ARGV: image id, analysis JSON, … Returns how many were kept.
+ */
+export const saveAnalysesLua = `
+local images = redis.call('HGET', KEYS[1], 'images')
+if not images then return 0 end
+local current = {}
+for _, image in ipairs(cjson.decode(images)) do current[image.id] = true end
+local kept = 0
+for i = 1, #ARGV, 2 do
+  if current[ARGV[i]] then
+    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+    kept = kept + 1
+  end
+end
+return kept
+`
+
+/** EVALSHA, falling back to EVAL (which caches the script) after a restart or SCRIPT FLUSH. */
+export const script = (client: Redis, lua: string) => {
+  const sha = createHash("sha1").update(lua).digest("hex")
+  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<unknown> =>
+    client.evalsha(sha, keys.length, ...keys, ...args).catch((e: unknown) =>
+      String(e).includes("NOSCRIPT") ? client.eval(lua, keys.length, ...keys, ...args) : Promise.reject(e)
+    )
+}
