@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { createHash } from "node:crypto"
+import { imageId } from "../../catalog/ImageIds.js"
 import type { ProductRecord } from "../../domain/Product.js"
 import {
   CatalogStore,
@@ -58,7 +58,6 @@ interface ProductRow {
   updated_at: number
 }
 
-export const imageId = (url: string): string => "img_" + createHash("sha256").update(url).digest("hex").slice(0, 20)
 
 const toProduct = (row: ProductRow): StoredProduct => ({
   siteId: row.site_id,

@@ -1,6 +1,6 @@
 import type { ProductRecord } from "../../../domain/Product.js"
 import type { ImageAnalysisRecord, StoredImage, StoredProduct } from "../../CatalogStore.js"
-import { imageId } from "../SqliteCatalogStore.js"
+import { imageId } from "../../../catalog/ImageIds.js"
 
 /** How values travel in Redis: JSON strings, and Float32Array bytes kept exact (raw or base64). */
 export const vectorToBytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength)
