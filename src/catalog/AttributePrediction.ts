@@ -27,8 +27,8 @@ import {
  * Neighbours are the K nearest other products of the site by text embedding and by image
  * embedding. Each neighbour votes with weight similarity² (text) plus ½·similarity² per image
  * match (image features of unrelated photos are less far apart than text). A value is
- * predicted only when its votes reach MIN_SUPPORT of all the neighbours' weight, so a single
- * odd neighbour is not evidence.
+ * predicted only when its votes reach MIN_SUPPORT of all the neighbours' weight and MIN_EVIDENCE
+ * in absolute terms, so a single odd neighbour is not evidence.
  */
 
 /** Every attribute the service predicts, in the order an "everything" answer lists them. */
@@ -55,6 +55,11 @@ export const IMAGE_ATTRIBUTES = ["color", "adult", "objects"] as const
 export const NEIGHBOURS = 10
 /** Share of the neighbours' total weight a value needs to be predicted. */
 export const MIN_SUPPORT = 0.25
+/**
+ * Absolute weight a value needs: one close neighbour (similarity ≥ 0.71) or two fair ones. In a
+ * tiny catalog a single unrelated neighbour would otherwise hold 100 % of the votes.
+ */
+export const MIN_EVIDENCE = 0.5
 /** An image adult score above this reads as adult content. */
 export const ADULT_THRESHOLD = 0.5
 /** Image vectors of the product used as neighbour queries. */
@@ -99,7 +104,7 @@ class Tally {
     for (const entry of this.weights.values()) {
       if (best === null || entry.weight > best.weight || (entry.weight === best.weight && entry.value < best.value)) best = entry
     }
-    if (best === null || total <= 0 || best.weight / total < minShare) return null
+    if (best === null || total <= 0 || best.weight / total < minShare || best.weight < MIN_EVIDENCE) return null
     return { value: best.value, confidence: round(best.weight / total) }
   }
 }
