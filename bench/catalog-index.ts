@@ -83,7 +83,14 @@ const typo = (word: string) => {
   const at = 1 + Math.floor(random() * (word.length - 2))
   return word.slice(0, at) + word.slice(at + 1)
 }
-const rss = () => `${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`
+/** Memory now; with `node --expose-gc --import tsx` also after a full GC (retained, not garbage). */
+const rss = () => `${memory()}${gc === undefined ? "" : `; after GC: ${(gc(), memory())}`}`
+const gc = (globalThis as { gc?: () => void }).gc
+const memory = () => {
+  const m = process.memoryUsage()
+  const mb = (n: number) => Math.round(n / 2 ** 20)
+  return `${mb(m.rss)} MB (heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)} MB)`
+}
 const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
 const timed = <A>(run: () => A): [A, number] => {

@@ -53,7 +53,8 @@ export class Bm25Postings {
   private docSlots = new Int32Array(1024)
   private lengths: Array<Uint16Array> = FIELDS.map(() => new Uint16Array(1024))
   private readonly totalLengths = new Float64Array(FIELDS.length)
-  private readonly current = new Map<number, { readonly doc: number; readonly text: TextFields }>()
+  /** Slot → its current document number. Texts are not kept: `delete` is given the text. */
+  private readonly current = new Map<number, number>()
   private nextDoc = 0
   private livePostings = 0
   private stalePostings = 0
@@ -62,12 +63,13 @@ export class Bm25Postings {
     this.weights = FIELDS.map((field) => fieldWeights[field])
   }
 
-  put(slot: number, text: TextFields): void {
-    this.delete(slot)
+  /** Indexes `text` for `slot`, replacing `previous`: the text the slot was last put with. */
+  put(slot: number, text: TextFields, previous: TextFields | undefined): void {
+    if (previous !== undefined) this.delete(slot, previous)
     const doc = this.nextDoc++
     if (doc >= this.docSlots.length) this.grow()
     this.docSlots[doc] = slot
-    this.current.set(slot, { doc, text })
+    this.current.set(slot, doc)
     FIELDS.forEach((field, f) => {
       const counts = analyze(text[field])
       let length = 0
@@ -86,15 +88,16 @@ export class Bm25Postings {
     })
   }
 
-  delete(slot: number): void {
-    const entry = this.current.get(slot)
-    if (entry === undefined) return
+  /** Removes `slot`, whose current postings came from `text`. */
+  delete(slot: number, text: TextFields): void {
+    const doc = this.current.get(slot)
+    if (doc === undefined) return
     this.current.delete(slot)
-    this.docSlots[entry.doc] = -1
+    this.docSlots[doc] = -1
     FIELDS.forEach((field, f) => {
-      const counts = analyze(entry.text[field])
+      const counts = analyze(text[field])
       for (const term of counts.keys()) this.terms.get(term)![f]!.live--
-      this.totalLengths[f] -= this.lengths[f][entry.doc]
+      this.totalLengths[f] -= this.lengths[f][doc]
       this.livePostings -= counts.size
       this.stalePostings += counts.size
     })

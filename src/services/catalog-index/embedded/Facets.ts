@@ -15,7 +15,7 @@ export const facetCounts = (site: SiteIndex, column: string, mask: SlotMask, lim
   const counts = new Map<string, number>()
   for (let slot = 0; slot < mask.length; slot++) {
     if (mask[slot] !== 1) continue
-    for (const value of termsOf(site.docAt(slot).payload[column])) counts.set(value, (counts.get(value) ?? 0) + 1)
+    for (const value of termsOf(site.payloadAt(slot)[column])) counts.set(value, (counts.get(value) ?? 0) + 1)
   }
   return [...counts]
     .map(([value, count]) => ({ value, count }))

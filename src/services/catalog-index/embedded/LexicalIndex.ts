@@ -27,17 +27,47 @@ export interface LexicalSettings {
 export class LexicalIndex {
   private readonly terms = new SearchableMap<TermPostings>()
   private readonly postings: Bm25Postings
+  /**
+   * Per-word score buffers (exact, variant) and the per-query match counts, one slot-count
+   * long each: reused across words and queries (the index runs on one thread, and nothing
+   * keeps them past `score`), and cleared after use at the slots written, not in full.
+   */
+  private readonly buffers: Array<Float64Array> = [new Float64Array(0), new Float64Array(0)]
+  private readonly inUse: Array<LexicalScores | null> = [null, null]
+  private matchedBuffer = new Uint8Array(0)
 
   constructor(private readonly settings: LexicalSettings) {
     this.postings = new Bm25Postings(settings.fieldWeights, this.terms)
   }
 
-  put(slot: number, text: TextFields): void {
-    this.postings.put(slot, text)
+  /** Indexes `text` for `slot`; `previous` is the text the slot held, if any. */
+  put(slot: number, text: TextFields, previous: TextFields | undefined): void {
+    this.postings.put(slot, text, previous)
   }
 
-  delete(slot: number): void {
-    this.postings.delete(slot)
+  /** Forgets `slot`, which holds `text`. */
+  delete(slot: number, text: TextFields): void {
+    this.postings.delete(slot, text)
+  }
+
+  /** A zeroed scratch score buffer of at least `size`. */
+  private scratch(which: 0 | 1, size: number): Float64Array {
+    if (this.buffers[which].length < size) this.buffers[which] = new Float64Array(Math.max(size, this.buffers[which].length * 2))
+    return this.buffers[which]
+  }
+
+  private scratchMatched(size: number): Uint8Array {
+    if (this.matchedBuffer.length < size) this.matchedBuffer = new Uint8Array(Math.max(size, this.matchedBuffer.length * 2))
+    return this.matchedBuffer
+  }
+
+  /** Zeroes what the last `wordScores` wrote, so the buffers are clean for the next word. */
+  private release(): void {
+    for (const scores of this.inUse) {
+      if (scores === null) continue
+      for (const slot of scores.slots) scores.scores[slot] = 0
+    }
+    this.inUse[0] = this.inUse[1] = null
   }
 
   /**
@@ -48,16 +78,28 @@ export class LexicalIndex {
     const words = queryWords(text)
     if (words.length === 0) return null
     const totals = new Float64Array(allowed.length)
-    const matched = new Uint8Array(allowed.length)
+    const matched = this.scratchMatched(allowed.length)
     const slots: Array<number> = []
-    words.forEach((word, i) => {
-      const { slots: wordSlots, scores } = this.wordScores(word, i === words.length - 1, allowed)
-      for (const slot of wordSlots) {
-        if (matched[slot]++ === 0) slots.push(slot)
-        totals[slot] += scores[slot]
-      }
-    })
-    for (const slot of slots) totals[slot] *= matched[slot] / words.length
+    try {
+      words.forEach((word, i) => {
+        const { slots: wordSlots, scores } = this.wordScores(word, i === words.length - 1, allowed)
+        for (const slot of wordSlots) {
+          if (matched[slot]++ === 0) slots.push(slot)
+          totals[slot] += scores[slot]
+        }
+        this.release()
+      })
+    } catch (error) {
+      // Never leave a dirty buffer behind for the next query.
+      for (const buffer of this.buffers) buffer.fill(0)
+      matched.fill(0)
+      this.inUse[0] = this.inUse[1] = null
+      throw error
+    }
+    for (const slot of slots) {
+      totals[slot] *= matched[slot] / words.length
+      matched[slot] = 0
+    }
     return { slots, scores: totals }
   }
 
@@ -67,12 +109,14 @@ export class LexicalIndex {
    * worth at most `fuzzyWeight` of the weakest exact match: exact matches always outrank.
    */
   private wordScores(word: QueryWord, isLast: boolean, allowed: SlotMask): LexicalScores {
-    const exact: LexicalScores = { slots: [], scores: new Float64Array(allowed.length) }
+    const exact: LexicalScores = { slots: [], scores: this.scratch(0, allowed.length) }
+    this.inUse[0] = exact
     const stemPostings = this.terms.get(word.stem)
     if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
     const variants = this.variantTerms(word, isLast)
     if (variants.size === 0) return exact
-    const variant: LexicalScores = { slots: [], scores: new Float64Array(allowed.length) }
+    const variant: LexicalScores = { slots: [], scores: this.scratch(1, allowed.length) }
+    this.inUse[1] = variant
     for (const [postings, weight] of variants) this.postings.score(postings, weight, allowed, variant, exact.scores)
     let factor = 1
     if (exact.slots.length > 0 && variant.slots.length > 0) {

@@ -9,6 +9,49 @@ const vectorsOf = (doc: IndexDocument, name: VectorName): ReadonlyArray<Float32A
   return doc.vectors.image ?? []
 }
 
+type TextFields = IndexDocument["text"]
+
+const TEXT_FIELDS: ReadonlyArray<keyof TextFields> = [
+  "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
+]
+const SEPARATOR = "\u0000"
+
+/**
+ * The text fields as one string (one string header and no object per document), unless a
+ * field holds the separator itself, then as given: either way `unpackText` returns them.
+ */
+const packText = (text: TextFields): string | TextFields => {
+  const values = TEXT_FIELDS.map((field) => text[field])
+  return values.some((value) => typeof value !== "string" || value.includes(SEPARATOR)) ? text : values.join(SEPARATOR)
+}
+
+const unpackText = (packed: string | TextFields): TextFields => {
+  if (typeof packed !== "string") return packed
+  const [title, brand, productType, category, description, highlights, details, extra] = packed.split(SEPARATOR)
+  return { title, brand, productType, category, description, highlights, details, extra }
+}
+
+/**
+ * A document as kept: its vectors are held by the VectorIndexes (once, in the graph, plus
+ * a compact copy) and rebuilt by `retrieve`; `image` records whether the document carried
+ * an image list at all, so an absent list stays absent. Text is packed (see `packText`).
+ */
+interface StoredDocument {
+  readonly siteId: number
+  readonly productId: string
+  readonly text: string | TextFields
+  readonly payload: IndexDocument["payload"]
+  readonly image: boolean
+}
+
+const stored = (doc: IndexDocument): StoredDocument => ({
+  siteId: doc.siteId,
+  productId: doc.productId,
+  text: packText(doc.text),
+  payload: doc.payload,
+  image: doc.vectors.image !== undefined
+})
+
 export const vectorNames: ReadonlyArray<VectorName> = ["text", "image"]
 
 /**
@@ -21,7 +64,9 @@ export class SiteIndex {
   readonly lexical: LexicalIndex
   readonly vectors: { readonly [K in VectorName]: VectorIndex }
   private readonly slots = new Map<string, number>()
-  private readonly docs: Array<IndexDocument | undefined> = []
+  private readonly docs: Array<StoredDocument | undefined> = []
+  /** Each slot's payload, also held apart from `docs`: facet counting reads it per slot. */
+  private readonly payloads: Array<IndexDocument["payload"] | undefined> = []
   private live: SlotMask = new Uint8Array(1024)
   private readonly freeSlots: Array<number> = []
   /** Product ids in scroll order, rebuilt lazily after ids come or go. */
@@ -68,22 +113,25 @@ export class SiteIndex {
       this.sortedIds = null
       if (slot >= this.live.length) this.live = growMask(this.live)
       this.live[slot] = 1
-    } else {
-      this.columns.delete(slot, this.docs[slot]!.payload)
     }
-    this.docs[slot] = doc
+    const previous = this.docs[slot]
+    if (previous !== undefined) this.columns.delete(slot, previous.payload)
+    this.docs[slot] = stored(doc)
+    this.payloads[slot] = doc.payload
     this.columns.put(slot, doc.payload)
-    this.lexical.put(slot, doc.text)
+    this.lexical.put(slot, doc.text, previous === undefined ? undefined : unpackText(previous.text))
     for (const name of vectorNames) this.vectors[name].put(slot, vectorsOf(doc, name))
   }
 
   remove(productId: string): void {
     const slot = this.slots.get(productId)
     if (slot === undefined) return
-    this.columns.delete(slot, this.docs[slot]!.payload)
-    this.lexical.delete(slot)
+    const previous = this.docs[slot]!
+    this.columns.delete(slot, previous.payload)
+    this.lexical.delete(slot, unpackText(previous.text))
     for (const name of vectorNames) this.vectors[name].delete(slot)
     this.docs[slot] = undefined
+    this.payloads[slot] = undefined
     this.live[slot] = 0
     this.slots.delete(productId)
     this.freeSlots.push(slot)
@@ -94,8 +142,27 @@ export class SiteIndex {
     return this.slots.get(productId)
   }
 
-  docAt(slot: number): IndexDocument {
+  /** Id and payload of the document in `slot` (the rest is rebuilt by `retrieve`). */
+  docAt(slot: number): Pick<IndexDocument, "productId" | "payload"> {
     return this.docs[slot]!
+  }
+
+  /** Payload of the document in `slot` (a live slot). */
+  payloadAt(slot: number): IndexDocument["payload"] {
+    return this.payloads[slot]!
+  }
+
+  /** The document in `slot` with its vectors rebuilt. */
+  private documentAt(slot: number): IndexDocument {
+    const { siteId, productId, text, payload, image } = this.docs[slot]!
+    const [textVector] = this.vectors.text.vectorsAt(slot)
+    return {
+      siteId,
+      productId,
+      text: unpackText(text),
+      payload,
+      vectors: { text: textVector, image: image ? this.vectors.image.vectorsAt(slot) : undefined }
+    }
   }
 
   /** Live documents satisfying `filter`. */
@@ -116,7 +183,7 @@ export class SiteIndex {
   retrieve(productIds: ReadonlyArray<string>): Array<IndexDocument> {
     return productIds.flatMap((id) => {
       const slot = this.slots.get(id)
-      return slot === undefined ? [] : [this.docs[slot]!]
+      return slot === undefined ? [] : [this.documentAt(slot)]
     })
   }
 
@@ -130,7 +197,7 @@ export class SiteIndex {
       if (mask[slot] !== 1) continue
       // One match beyond the page proves there is a next page.
       if (docs.length === limit) return { docs, next: docs[docs.length - 1].productId }
-      docs.push(this.docs[slot]!)
+      docs.push(this.documentAt(slot))
     }
     return { docs, next: null }
   }
