@@ -1,3 +1,4 @@
+import { connectFailFast } from "../redis/FailFastRedis.js"
 import { Effect, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
 import {
@@ -180,30 +181,9 @@ export const RedisCatalogStore = {
   layer: (url: string): Layer.Layer<CatalogStore, StoreError> =>
     Layer.scoped(
       CatalogStore,
-      Effect.acquireRelease(
-        Effect.tryPromise({
-          try: async () => {
-            // Without the offline queue a command fails at once while disconnected; commandTimeout
-            // covers a hung server and leaves room for a page of products with their vectors.
-            const client = new Redis(url, {
-              lazyConnect: true,
-              enableOfflineQueue: false,
-              maxRetriesPerRequest: 1,
-              connectTimeout: 1_000,
-              commandTimeout: 5_000
-            })
-            // Every failure reaches the caller as a StoreError; the events would only add noise.
-            client.on("error", () => {})
-            await client.connect().catch((error: unknown) => {
-              client.disconnect()
-              throw error
-            })
-            return client
-          },
-          // Not the URL: it may carry a password.
-          catch: (cause) => new StoreError({ message: `catalog store: cannot connect to Redis: ${String(cause)}`, cause })
-        }),
-        (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
+      // A 5 s command timeout leaves room for a page of products with their vectors.
+      connectFailFast(url, { commandTimeoutMs: 5_000 }, (cause) =>
+        new StoreError({ message: `catalog store: cannot connect to Redis: ${String(cause)}`, cause })
       ).pipe(Effect.map(makeRedisCatalogStore))
     )
 }

@@ -1,6 +1,7 @@
+import { connectFailFast } from "../redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { RateLimiter, RateLimiterError } from "../RateLimiter.js"
 import { invalidLimits } from "./Gcra.js"
 
@@ -29,33 +30,9 @@ const GCRA_SHA = createHash("sha1").update(GCRA_LUA).digest("hex")
 
 const toError = (message: string) => (cause: unknown) => new RateLimiterError({ message, cause })
 
-const connect = (url: string) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        // Fail fast rather than wait: the caller (the MCP endpoint) fails open on RateLimiterError,
-        // so a request must never queue behind a dead connection. Without the offline queue a
-        // command fails at once while disconnected, and commandTimeout covers a hung server.
-        const client = new Redis(url, {
-          lazyConnect: true,
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          connectTimeout: 1_000,
-          commandTimeout: 1_000
-        })
-        // Every failure reaches the caller as a RateLimiterError; the events would only add noise.
-        client.on("error", () => {})
-        await client.connect().catch((error: unknown) => {
-          client.disconnect()
-          throw error
-        })
-        return client
-      },
-      // Not the URL: it may carry a password.
-      catch: toError("cannot connect to the rate limiter's Redis")
-    }),
-    (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
-  )
+// The caller (the MCP endpoint) fails open on RateLimiterError, so a request must never queue
+// behind a dead connection.
+const connect = (url: string) => connectFailFast(url, { commandTimeoutMs: 1_000 }, toError("cannot connect to the rate limiter's Redis"))
 
 const make = (url: string) =>
   Effect.gen(function*() {

@@ -1,3 +1,4 @@
+import { connectFailFast } from "../redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
@@ -30,33 +31,8 @@ const IMAGE_FIELDS = ["format", "width", "height", "sha256", "bytes"]
 
 const toError = (message: string) => (cause: unknown) => new SessionStoreError({ message: `session store: ${message}`, cause })
 
-const connect = (url: string) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        // Fail fast: a request waiting on a dead Redis helps nobody. Without the offline queue a
-        // command fails at once while disconnected; commandTimeout covers a hung server and
-        // leaves room for multi-megabyte images on a slow link.
-        const client = new Redis(url, {
-          lazyConnect: true,
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
-          connectTimeout: 1_000,
-          commandTimeout: 2_000
-        })
-        // Every failure reaches the caller as a SessionStoreError; the events would only add noise.
-        client.on("error", () => {})
-        await client.connect().catch((error: unknown) => {
-          client.disconnect()
-          throw error
-        })
-        return client
-      },
-      // Not the URL: it may carry a password.
-      catch: toError("cannot connect to Redis")
-    }),
-    (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
-  )
+// A 2 s command timeout leaves room for multi-megabyte images on a slow link.
+const connect = (url: string) => connectFailFast(url, { commandTimeoutMs: 2_000 }, toError("cannot connect to Redis"))
 
 const make = (url: string) =>
   Effect.gen(function*() {
