@@ -1,81 +1,113 @@
 import { nearestColorName } from "../../catalog/ColorNames.js"
 import type { RgbImage } from "../ImageAnalyzer.js"
 
-const SAMPLE = 64
+export interface DominantColor {
+  readonly name: string
+  /** `#rrggbb` of the cluster centre. */
+  readonly hex: string
+  /** Of the product's pixels (the white studio background excluded), in (0, 1]. */
+  readonly share: number
+}
+
 const K = 5
 const ITERATIONS = 8
-/** Near-white pixels touching the border are the studio background of a catalog photo, not the product. */
-const isBackground = (r: number, g: number, b: number) => r > 235 && g > 235 && b > 235
+const MIN_SHARE = 0.1
+const MAX_COLORS = 3
 
-const hex = (v: number) => Math.round(v).toString(16).padStart(2, "0")
-
-/** Pixels of a 64×64 nearest-neighbour downsample, minus a white border background. */
-const samplePixels = (image: RgbImage): Array<[number, number, number]> => {
-  const pixels: Array<[number, number, number]> = []
-  const background = new Uint8Array(SAMPLE * SAMPLE)
-  const at = (x: number, y: number): [number, number, number] => {
-    const sx = Math.min(image.width - 1, Math.floor(((x + 0.5) * image.width) / SAMPLE))
-    const sy = Math.min(image.height - 1, Math.floor(((y + 0.5) * image.height) / SAMPLE))
-    const i = (sy * image.width + sx) * 3
-    return [image.data[i], image.data[i + 1], image.data[i + 2]]
-  }
-  // Flood the background inwards from the border so white inside the product is kept.
-  const stack: Array<number> = []
-  for (let i = 0; i < SAMPLE; i++) stack.push(i, (SAMPLE - 1) * SAMPLE + i, i * SAMPLE, i * SAMPLE + SAMPLE - 1)
-  while (stack.length > 0) {
-    const p = stack.pop()!
-    if (background[p]) continue
-    const x = p % SAMPLE, y = Math.floor(p / SAMPLE)
-    if (!isBackground(...at(x, y))) continue
-    background[p] = 1
-    if (x > 0) stack.push(p - 1)
-    if (x < SAMPLE - 1) stack.push(p + 1)
-    if (y > 0) stack.push(p - SAMPLE)
-    if (y < SAMPLE - 1) stack.push(p + SAMPLE)
-  }
-  for (let p = 0; p < SAMPLE * SAMPLE; p++) if (!background[p]) pixels.push(at(p % SAMPLE, Math.floor(p / SAMPLE)))
-  // An all-white image is white, not empty.
-  return pixels.length > 0 ? pixels : [[255, 255, 255]]
+/** Studio white after JPEG and lighting: bright and nearly grey. */
+const isNearWhite = (data: Uint8Array, p: number) => {
+  const r = data[p * 3], g = data[p * 3 + 1], b = data[p * 3 + 2]
+  const low = Math.min(r, g, b)
+  return low >= 220 && Math.max(r, g, b) - low <= 24
 }
 
 /**
- * Dominant colours by k-means on a downsample, named with the shop palette; clusters with the
- * same name merge. Deterministic (seeded from evenly spaced pixels).
+ * Pixels that are not the white background of a catalog photo: near-white pixels reachable
+ * from the border, flooded inwards so white inside the product (a logo, a collar) stays.
+ * Only when most of the border is white, so a photo with one white edge keeps it; and all
+ * pixels when almost nothing would remain (a white product on white).
  */
-export const dominantColors = (image: RgbImage): Array<{ name: string; hex: string; share: number }> => {
-  const pixels = samplePixels(image)
-  const centres = Array.from({ length: Math.min(K, pixels.length) }, (_, i) => [...pixels[Math.floor((i * pixels.length) / K)]])
-  const assignment = new Int32Array(pixels.length)
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    for (let p = 0; p < pixels.length; p++) {
-      let best = 0, bestDistance = Infinity
-      for (let c = 0; c < centres.length; c++) {
-        const d = (pixels[p][0] - centres[c][0]) ** 2 + (pixels[p][1] - centres[c][1]) ** 2 + (pixels[p][2] - centres[c][2]) ** 2
-        if (d < bestDistance) { bestDistance = d; best = c }
+const foregroundPixels = ({ data, width, height }: RgbImage): Array<number> => {
+  const total = width * height
+  const border: Array<number> = []
+  for (let x = 0; x < width; x++) border.push(x, (height - 1) * width + x)
+  for (let y = 1; y < height - 1; y++) border.push(y * width, y * width + width - 1)
+  const all = Array.from({ length: total }, (_, p) => p)
+  if (border.filter((p) => isNearWhite(data, p)).length < border.length / 2) return all
+
+  const background = new Uint8Array(total)
+  const stack = border.filter((p) => isNearWhite(data, p))
+  for (const p of stack) background[p] = 1
+  while (stack.length > 0) {
+    const p = stack.pop()!
+    const x = p % width
+    for (const q of [x > 0 ? p - 1 : -1, x < width - 1 ? p + 1 : -1, p - width, p + width]) {
+      if (q >= 0 && q < total && !background[q] && isNearWhite(data, q)) {
+        background[q] = 1
+        stack.push(q)
       }
-      assignment[p] = best
     }
-    const sums = centres.map(() => [0, 0, 0, 0])
-    for (let p = 0; p < pixels.length; p++) {
-      const s = sums[assignment[p]]
-      s[0] += pixels[p][0]; s[1] += pixels[p][1]; s[2] += pixels[p][2]; s[3]++
-    }
-    sums.forEach((s, c) => { if (s[3] > 0) centres[c] = [s[0] / s[3], s[1] / s[3], s[2] / s[3]] })
   }
-  const counts = new Array<number>(centres.length).fill(0)
-  for (let p = 0; p < pixels.length; p++) counts[assignment[p]]++
-  const byName = new Map<string, { name: string; hex: string; share: number; weight: number }>()
-  centres.forEach((c, i) => {
-    if (counts[i] === 0) return
-    const name = nearestColorName(c[0], c[1], c[2])
-    const share = counts[i] / pixels.length
-    const known = byName.get(name)
-    if (known === undefined || known.weight < share) byName.set(name, { name, hex: `#${hex(c[0])}${hex(c[1])}${hex(c[2])}`, share: (known?.share ?? 0) + share, weight: share })
-    else known.share += share
-  })
-  return [...byName.values()]
-    .map(({ hex, name, share }) => ({ name, hex, share: Math.round(share * 1000) / 1000 }))
-    .filter((c) => c.share >= 0.1)
+  const foreground = all.filter((p) => !background[p])
+  return foreground.length >= total * 0.05 ? foreground : all
+}
+
+/** Deterministic seeds: the means of the K fullest cells of a 4×4×4 RGB histogram. */
+const seedCentres = (data: Uint8Array, pixels: ReadonlyArray<number>): Array<Array<number>> => {
+  const cells = new Map<number, Array<number>>()
+  for (const p of pixels) {
+    const key = (data[p * 3] >> 6) * 16 + (data[p * 3 + 1] >> 6) * 4 + (data[p * 3 + 2] >> 6)
+    const cell = cells.get(key) ?? [0, 0, 0, 0]
+    cell[0] += data[p * 3]; cell[1] += data[p * 3 + 1]; cell[2] += data[p * 3 + 2]; cell[3]++
+    cells.set(key, cell)
+  }
+  return [...cells.values()].sort((a, b) => b[3] - a[3]).slice(0, K).map((c) => [c[0] / c[3], c[1] / c[3], c[2] / c[3], 0])
+}
+
+const toHex = (rgb: ReadonlyArray<number>) =>
+  "#" + rgb.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")
+
+/**
+ * Dominant colours by k-means in RGB on a small swatch, named with the shop palette.
+ * Clusters that get the same name (two shades of red) are one colour to a shopper, so
+ * they merge, the hex becoming their pixel-weighted centre.
+ */
+export const dominantColors = (swatch: RgbImage): Array<DominantColor> => {
+  const { data } = swatch
+  const pixels = foregroundPixels(swatch)
+  const centres = seedCentres(data, pixels)
+  // Each centre carries its pixel count as a fourth value once assigned.
+  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
+    const sums = centres.map(() => [0, 0, 0, 0])
+    for (const p of pixels) {
+      const r = data[p * 3], g = data[p * 3 + 1], b = data[p * 3 + 2]
+      let nearest = sums[0]
+      let nearestDistance = Infinity
+      for (let k = 0; k < centres.length; k++) {
+        const d = (r - centres[k][0]) ** 2 + (g - centres[k][1]) ** 2 + (b - centres[k][2]) ** 2
+        if (d < nearestDistance) {
+          nearestDistance = d
+          nearest = sums[k]
+        }
+      }
+      nearest[0] += r; nearest[1] += g; nearest[2] += b; nearest[3]++
+    }
+    sums.forEach((s, k) => (centres[k] = s[3] > 0 ? [s[0] / s[3], s[1] / s[3], s[2] / s[3], s[3]] : [...centres[k].slice(0, 3), 0]))
+  }
+
+  const byName = new Map<string, Array<number>>()
+  for (const [r, g, b, count] of centres) {
+    if (count === 0) continue
+    const name = nearestColorName(r, g, b)
+    const merged = byName.get(name) ?? [0, 0, 0, 0]
+    byName.set(name, [merged[0] + r * count, merged[1] + g * count, merged[2] + b * count, merged[3] + count])
+  }
+  return [...byName].map(([name, [r, g, b, count]]) => ({
+    name,
+    hex: toHex([r / count, g / count, b / count]),
+    share: Math.round((count / pixels.length) * 1000) / 1000
+  }))
+    .filter((color) => color.share >= MIN_SHARE)
     .sort((a, b) => b.share - a.share)
-    .slice(0, 3)
+    .slice(0, MAX_COLORS)
 }

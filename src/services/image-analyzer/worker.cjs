@@ -1,127 +1,165 @@
 "use strict"
-// One image-model thread: MobileNetV2 features + the nsfw classifier (nsfwjs on tfjs wasm) and
-// CenterNet object detection (@vladmandic/human, its own bundled tfjs). Plain CommonJS because
-// worker threads cannot load TypeScript under tsx or vitest.
-const { parentPort, workerData } = require("node:worker_threads")
+/**
+ * One image thread of the ImageAnalyzer pool: nsfwjs's MobileNetV2Mid (features + adult
+ * classifier) and Human's CenterNet (COCO-80 objects), both on the tfjs wasm backend.
+ * Plain CommonJS on purpose: worker_threads cannot load .ts under tsx or vitest.
+ *
+ * Protocol (see WorkerPool.ts): after both models have loaded and run once it posts
+ * { type: "ready", loadMs }; then for each { id, features?, detection? } it posts
+ * { id, embedding?, adult?, objects? } (the embedding's buffer transferred) or { id, error }.
+ * `features` is 224x224 RGB bytes; `detection` is { data, width, height } RGB bytes.
+ */
+const { parentPort } = require("node:worker_threads")
 const fs = require("node:fs")
 const path = require("node:path")
+const { fileURLToPath, pathToFileURL } = require("node:url")
 
-const modules = workerData.nodeModules
-const cacheDir = workerData.cacheDir
-const FEATURE_NODE_SUFFIX = "feature_vector/SpatialSqueeze"
-
-// Human loads its models with fetch(); the models ship on disk, and nothing may come from the network.
-const networkFetch = globalThis.fetch
-globalThis.fetch = async (url, init) => {
-  const u = String(url)
-  if (!u.startsWith("file://")) return networkFetch(url, init)
-  const file = u.slice("file://".length)
-  return new Response(fs.readFileSync(file), { status: 200, headers: { "content-type": file.endsWith(".json") ? "application/json" : "application/octet-stream" } })
+// Human fetches its model files; Node's fetch has no file:// support. Everything else is
+// refused so that nothing can ever be downloaded at run time.
+globalThis.fetch = async (input) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url
+  if (!url.startsWith("file://")) throw new Error(`image models are offline; refused to fetch ${url}`)
+  return new Response(await fs.promises.readFile(fileURLToPath(url)))
 }
 
-let tf, features, humanModel
+const tf = require("@tensorflow/tfjs")
+const { setWasmPaths } = require("@tensorflow/tfjs-backend-wasm")
 
-async function loadFeatureModel() {
-  tf = require(path.join(modules, "@tensorflow/tfjs"))
-  const wasm = require(path.join(modules, "@tensorflow/tfjs-backend-wasm"))
-  wasm.setWasmPaths(path.join(modules, "@tensorflow/tfjs-backend-wasm/dist") + "/")
-  await tf.setBackend("wasm")
-  await tf.ready()
-  const cachedJson = path.join(cacheDir, "mobilenet_v2_mid.json")
-  const cachedBin = path.join(cacheDir, "mobilenet_v2_mid.bin")
-  let model
-  if (fs.existsSync(cachedJson) && fs.existsSync(cachedBin)) {
-    // Converting the package's bundled model takes seconds; the saved artifacts load in ~100 ms.
-    const artifacts = JSON.parse(fs.readFileSync(cachedJson, "utf8"))
-    const bin = fs.readFileSync(cachedBin)
-    artifacts.weightData = bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength)
-    model = await tf.loadGraphModel(tf.io.fromMemory(artifacts))
-  } else {
-    const nsfw = require(path.join(modules, "nsfwjs"))
-    model = (await nsfw.load("MobileNetV2Mid", { type: "graph" })).model
-    fs.mkdirSync(cacheDir, { recursive: true })
-    await model.save(tf.io.withSaveHandler(async (artifacts) => {
-      const { weightData, ...rest } = artifacts
-      const tmp = `${cachedBin}.${process.pid}.tmp`
-      fs.writeFileSync(tmp, Buffer.from(weightData))
-      fs.renameSync(tmp, cachedBin)
-      fs.writeFileSync(`${cachedJson}.${process.pid}.tmp`, JSON.stringify(rest))
-      fs.renameSync(`${cachedJson}.${process.pid}.tmp`, cachedJson)
-      return { modelArtifactsInfo: { dateSaved: new Date(), modelTopologyType: "JSON" } }
-    }))
-  }
-  const nodeNames = Object.keys(model.executor.graph.nodes)
-  const featureNode = nodeNames.find((n) => n.endsWith(FEATURE_NODE_SUFFIX))
-  if (!featureNode) throw new Error("feature node not found in MobileNetV2Mid")
-  features = { model, featureNode, outputNode: model.outputs[0].name }
+// Both packages' exports maps hide the files needed here, so they are found by path.
+const packageDir = (name, entryDepth) => path.resolve(path.dirname(require.resolve(name)), ...Array(entryDepth).fill(".."))
+const wasmDir = path.join(packageDir("@tensorflow/tfjs-backend-wasm", 1), "dist") + path.sep
+const nsfwDir = packageDir("nsfwjs", 2) // main is dist/cjs/index.js
+const humanDir = packageDir("@vladmandic/human", 1) // main is dist/human.node.js
+
+const FEATURE_NODE =
+  "StatefulPartitionedCall/sequential/keras_layer/StatefulPartitionedCall/StatefulPartitionedCall/StatefulPartitionedCall/predict/feature_vector/SpatialSqueeze"
+const FEATURE_SIZE = 224
+const { NSFW_CLASSES } = require(path.join(nsfwDir, "dist/cjs/nsfw_classes.js"))
+const classIndex = (name) => Object.keys(NSFW_CLASSES).find((key) => NSFW_CLASSES[key] === name)
+const [HENTAI, PORN, SEXY] = ["Hentai", "Porn", "Sexy"].map(classIndex)
+
+/**
+ * nsfwjs ships its weights as base64 inside JS bundles and its own loader decodes them one
+ * character at a time (about 20 s here). Buffer decodes the same bundles in ~10 ms, so the
+ * whole load takes ~0.2 s and a converted copy on disk would buy nothing.
+ */
+const loadFeatureModel = async () => {
+  const dir = path.join(nsfwDir, "dist/models/mobilenet_v2_mid")
+  const model = require(path.join(dir, "model.min.js"))
+  const shards = model.weightsManifest.flatMap((group) =>
+    group.paths.map((shard) => Buffer.from(require(path.join(dir, `${shard}.min.js`)), "base64"))
+  )
+  const weights = Buffer.concat(shards)
+  return tf.loadGraphModel(tf.io.fromMemory({
+    modelTopology: model.modelTopology,
+    format: model.format,
+    generatedBy: model.generatedBy,
+    convertedBy: model.convertedBy,
+    weightSpecs: model.weightsManifest.flatMap((group) => group.weights),
+    weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)
+  }))
 }
 
-async function loadDetector() {
-  const root = path.join(modules, "@vladmandic/human")
-  const { Human } = require(path.join(root, "dist/human.node-wasm.js"))
-  humanModel = new Human({
+const loadDetector = async () => {
+  const { Human } = require(path.join(humanDir, "dist/human.node-wasm.js"))
+  const human = new Human({
     backend: "wasm",
-    wasmPath: "file://" + path.join(modules, "@tensorflow/tfjs-backend-wasm/dist") + "/",
-    modelBasePath: "file://" + path.join(root, "models") + "/",
+    wasmPath: wasmDir,
+    modelBasePath: pathToFileURL(path.join(humanDir, "models") + path.sep).href,
+    // Human otherwise reuses the previous result for a "similar" input (it is built for video).
     cacheSensitivity: 0,
     debug: false,
-    face: { enabled: false }, body: { enabled: false }, hand: { enabled: false },
-    gesture: { enabled: false }, segmentation: { enabled: false },
-    object: { enabled: true, modelPath: "centernet.json", minConfidence: 0.3, maxDetected: 10 }
+    face: { enabled: false },
+    body: { enabled: false },
+    hand: { enabled: false },
+    gesture: { enabled: false },
+    segmentation: { enabled: false },
+    filter: { enabled: false },
+    object: { enabled: true, minConfidence: 0.3, maxDetected: 10 }
   })
-  await humanModel.load()
+  await human.load()
+  return human
 }
 
-const clamp = (v) => Math.min(1, Math.max(0, v))
-
-function embed(msg) {
-  // 224×224 RGB in [0, 1], as the model was trained.
-  return tf.tidy(() => {
-    const pixels = tf.tensor3d(msg.data, [msg.height, msg.width, 3], "int32")
-    const input = tf.image.resizeBilinear(pixels, [224, 224]).div(255).expandDims(0)
-    const [feature, classes] = features.model.execute(input, [features.featureNode, features.outputNode])
-    const vector = feature.dataSync().slice()
-    let norm = 0
-    for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i]
-    norm = Math.sqrt(norm) || 1
-    for (let i = 0; i < vector.length; i++) vector[i] /= norm
-    const p = classes.dataSync() // Drawing, Hentai, Neutral, Porn, Sexy
-    return { embedding: vector, adult: Math.min(1, p[3] + p[1] + 0.5 * p[4]) }
-  })
+const unitVector = (values) => {
+  let sum = 0
+  for (const x of values) sum += x * x
+  const norm = Math.sqrt(sum) || 1
+  return values.map((x) => x / norm)
 }
 
-async function detect(msg) {
-  const input = humanModel.tf.tensor4d(Int32Array.from(msg.data), [1, msg.height, msg.width, 3], "int32")
-  try {
-    const result = await humanModel.detect(input)
-    return result.object.map((o) => {
-      const [x, y, w, h] = o.boxRaw
-      const left = clamp(x), top = clamp(y)
-      return {
-        classId: o.class,
-        class: o.label,
-        score: Math.round(o.score * 1000) / 1000,
-        rectangle: { left, top, width: clamp(x + w) - left, height: clamp(y + h) - top }
-      }
-    })
-  } finally {
+const clamp01 = (x) => Math.min(1, Math.max(0, x))
+
+const main = async () => {
+  setWasmPaths(wasmDir)
+  await tf.setBackend("wasm")
+  await tf.ready()
+  const started = performance.now()
+  const featureModel = await loadFeatureModel()
+  const featuresLoaded = performance.now()
+  const human = await loadDetector()
+  const detectorLoaded = performance.now()
+
+  const features = async (data) => {
+    const input = tf.tidy(() => tf.tensor4d(data, [1, FEATURE_SIZE, FEATURE_SIZE, 3], "int32").toFloat().div(255))
+    const [vector, classes] = featureModel.execute(input, [FEATURE_NODE, "Identity"])
     input.dispose()
+    try {
+      const [embedding, p] = await Promise.all([vector.data(), classes.data()])
+      return { embedding: unitVector(embedding), adult: clamp01(p[HENTAI] + p[PORN] + 0.5 * p[SEXY]) }
+    } finally {
+      vector.dispose()
+      classes.dispose()
+    }
   }
+
+  const detect = async ({ data, width, height }) => {
+    const input = tf.tensor3d(data, [height, width, 3], "int32")
+    try {
+      const result = await human.detect(input)
+      if (result.error) throw new Error(result.error)
+      return result.object.map((o) => {
+        const [x, y, w, h] = o.boxRaw.map(clamp01)
+        return {
+          classId: o.class,
+          class: o.label,
+          score: o.score,
+          rectangle: { left: x, top: y, width: Math.min(w, 1 - x), height: Math.min(h, 1 - y) }
+        }
+      })
+    } finally {
+      input.dispose()
+    }
+  }
+
+  // The first runs of each graph are 2-4x slower (kernel and buffer setup); pay that here,
+  // not on a shopper's query.
+  const blank = new Uint8Array(FEATURE_SIZE * FEATURE_SIZE * 3)
+  for (let i = 0; i < 2; i++) {
+    await features(blank)
+    await detect({ data: blank, width: FEATURE_SIZE, height: FEATURE_SIZE })
+  }
+
+  parentPort.on("message", async (request) => {
+    try {
+      const reply = { id: request.id }
+      if (request.features) Object.assign(reply, await features(request.features))
+      if (request.detection) reply.objects = await detect(request.detection)
+      parentPort.postMessage(reply, reply.embedding ? [reply.embedding.buffer] : [])
+    } catch (error) {
+      parentPort.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) })
+    }
+  })
+  parentPort.postMessage({
+    type: "ready",
+    loadMs: { features: featuresLoaded - started, detector: detectorLoaded - featuresLoaded, total: performance.now() - started }
+  })
 }
 
-Promise.all([loadFeatureModel(), loadDetector()]).then(
-  () => parentPort.postMessage({ type: "ready" }),
-  (error) => parentPort.postMessage({ type: "failed", error: String(error && error.stack || error) })
-)
-
-parentPort.on("message", async (msg) => {
-  try {
-    const out = {}
-    if (msg.embed) Object.assign(out, embed(msg))
-    if (msg.detect) out.objects = await detect(msg)
-    const transfer = out.embedding ? [out.embedding.buffer] : []
-    parentPort.postMessage({ id: msg.id, result: out }, transfer)
-  } catch (error) {
-    parentPort.postMessage({ id: msg.id, error: String(error && error.message || error) })
-  }
+// A load failure must end the thread, whatever the unhandled-rejection mode, so the pool
+// sees it as an "error" and "exit" of this worker.
+main().catch((error) => {
+  setImmediate(() => {
+    throw error
+  })
 })
