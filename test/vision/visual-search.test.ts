@@ -4,16 +4,9 @@ import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { productShot } from "../support/ProductShots.js"
 import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
 
-const solid = (r: number, g: number, b: number, size = 256) =>
-  sharp({ create: { width: size, height: size, channels: 3, background: { r, g, b } } }).jpeg().toBuffer()
-/** A product shot: a coloured square on a white studio background. */
-const productShot = async (r: number, g: number, b: number) =>
-  sharp({ create: { width: 400, height: 400, channels: 3, background: "#ffffff" } })
-    .composite([{ input: await solid(r, g, b, 240), left: 80, top: 80 }])
-    .jpeg()
-    .toBuffer()
 const halves = async () =>
   sharp({ create: { width: 400, height: 200, channels: 3, background: "#ffffff" } })
     .composite([{ input: await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 210, g: 20, b: 20 } } }).png().toBuffer(), left: 0, top: 0 },

@@ -1,0 +1,12 @@
+import sharp from "sharp"
+
+/** A plain square JPEG of one colour. */
+export const solid = (r: number, g: number, b: number, size = 256) =>
+  sharp({ create: { width: size, height: size, channels: 3, background: { r, g, b } } }).jpeg().toBuffer()
+
+/** A product shot: a coloured square on a white studio background. */
+export const productShot = async (r: number, g: number, b: number) =>
+  sharp({ create: { width: 400, height: 400, channels: 3, background: "#ffffff" } })
+    .composite([{ input: await solid(r, g, b, 240), left: 80, top: 80 }])
+    .jpeg()
+    .toBuffer()
