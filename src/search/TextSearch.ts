@@ -60,7 +60,8 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
-      const preview = yield* index.search({ ...query, filter: { must: [...filter.must, condition], mustNot: filter.mustNot }, limit: 3 })
+      // The refinement was found in the ranked sample, so its preview comes from there too.
+      const preview = yield* index.search({ ...query, filter: { must: [...filter.must, condition], mustNot: filter.mustNot }, onlyIds: rankedIds, limit: 3 })
       stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.hits.map((h) => h.productId)))
     }
 
@@ -76,7 +77,6 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 const inScope = (query: Omit<SearchQuery, "limit">, ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
-    const docs = yield* index.retrieve(query.siteId, ids)
-    const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter }))
-    return docs.map((d) => d.productId).filter((id) => matching.has(id))
+    const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter, onlyIds: ids }))
+    return ids.filter((id) => matching.has(id))
   })

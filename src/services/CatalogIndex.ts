@@ -73,6 +73,11 @@ export interface SearchQuery {
   readonly boosts?: ReadonlyArray<{ readonly condition: Condition; readonly weight: number }> | undefined
   /** Products never returned (e.g. the source product of a recommendation). */
   readonly excludeIds?: ReadonlyArray<string> | undefined
+  /**
+   * Only these products may match (on top of `filter`): re-ranking or re-filtering a set
+   * already found (a refinement preview among a ranking's top, pins within a scope).
+   */
+  readonly onlyIds?: ReadonlyArray<string> | undefined
   /** Dense-only hits below this cosine similarity do not count as matches. */
   readonly minSimilarity?: number | undefined
 }

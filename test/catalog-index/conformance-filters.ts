@@ -32,6 +32,18 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* filteredIds(must({ column: "brand", anyOf: ["bosch"] }))).toEqual([])
     }))
 
+  test("onlyIds narrows matching to the given products, on top of the filter", () =>
+    Effect.gen(function*() {
+      const index = yield* CatalogIndex
+      const ids = (query: Parameters<typeof index.matchIds>[0]) => Effect.map(index.matchIds(query), (found) => [...found].sort())
+      expect(yield* ids({ siteId: 1, filter: emptyFilter, onlyIds: ["f2", "f3", "unknown"] })).toEqual(["f2", "f3"])
+      expect(yield* ids({ siteId: 1, filter: must({ column: "brand", anyOf: ["Bosch"] }), onlyIds: ["f2", "f3"] })).toEqual(["f3"])
+      expect(yield* ids({ siteId: 1, filter: emptyFilter, onlyIds: [] })).toEqual([])
+      const ranked = yield* index.search({ siteId: 1, filter: emptyFilter, onlyIds: ["f1", "f4"], limit: 10 })
+      expect(ranked.hits.map((h) => h.productId).sort()).toEqual(["f1", "f4"])
+      expect(ranked.total).toBe(2)
+    }))
+
   test("range is [gte, lt): the lower bound is included, the upper excluded", () =>
     Effect.gen(function*() {
       expect(yield* filteredIds(must({ column: "price", range: { gte: 10, lt: 30 } }))).toEqual(["f1", "f2"])

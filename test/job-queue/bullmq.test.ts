@@ -3,6 +3,7 @@ import { Queue } from "bullmq"
 import { Effect, Exit, Layer, Schedule } from "effect"
 import { spawn } from "node:child_process"
 import { BullMqJobQueue } from "../../src/services/job-queue/BullMqJobQueue.js"
+import { LANES, laneQueueName } from "../../src/services/job-queue/BullMqSettings.js"
 import { JobQueue } from "../../src/services/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../workers/BullMqWorker.js"
 import { type RedisServer, startRedis } from "../support/RedisServer.js"
@@ -29,7 +30,8 @@ const rawQueue = (queueName: string) =>
 /** Provided beneath a test's layers, so the queue's keys go only after its workers have closed. */
 const removedAfter = (queueName: string) =>
   Layer.scopedDiscard(Effect.addFinalizer(() =>
-    Effect.flatMap(rawQueue(queueName), (queue) => Effect.promise(() => queue.obliterate({ force: true }))).pipe(Effect.scoped)
+    Effect.forEach(LANES, (lane) =>
+      Effect.flatMap(rawQueue(laneQueueName(queueName, lane)), (queue) => Effect.promise(() => queue.obliterate({ force: true }))).pipe(Effect.scoped))
   ))
 const bothSides = (queueName: string, options?: BullMqWorkerOptions) =>
   Layer.merge(producer(queueName), worker(queueName, options)).pipe(Layer.provide(removedAfter(queueName)))
@@ -104,6 +106,30 @@ describe("BullMQ job queue", () => {
       expect(new Set(all).size).toBe(20)
       expect(all).toHaveLength(20)
     }).pipe(Effect.provide(layer))
+  })
+
+  it.live("each kind of job has its own queue, and a worker serves only the lanes it is given", () => {
+    const name = freshName()
+    const [textOnly, imagesOnly] = [new RecordingHandler(), new RecordingHandler()]
+    const layer = Layer.mergeAll(
+      producer(name),
+      worker(name, { lanes: ["index"] }).pipe(Layer.provide(textOnly.layer)),
+      worker(name, { lanes: ["images"] }).pipe(Layer.provide(imagesOnly.layer))
+    ).pipe(Layer.provide(removedAfter(name)))
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      yield* queue.enqueue([index("a"), { _tag: "AnalyzeImages", siteId: 1, productId: "b" }, index("c")])
+      yield* eventually(() => textOnly.done.size === 2 && imagesOnly.done.size === 1)
+      expect([...textOnly.done.keys()].sort()).toEqual(["1:a", "1:c"])
+      expect([...imagesOnly.done.keys()]).toEqual(["1:b"])
+      // Nobody serves predictions here: the job waits in its own queue, holding up nothing else.
+      yield* queue.enqueue([{ _tag: "PredictAttributes", siteId: 1, productId: "a" }])
+      const predict = yield* rawQueue(laneQueueName(name, "predict"))
+      expect(yield* Effect.promise(() => predict.getWaitingCount())).toBe(1)
+      yield* queue.enqueue([index("d")])
+      yield* eventually(() => textOnly.done.has("1:d"))
+      expect(yield* queue.pending).toBe(1)
+    }).pipe(Effect.scoped, Effect.provide(layer))
   })
 
   it.live("closing a worker waits for its active job to finish", () => {

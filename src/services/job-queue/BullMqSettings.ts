@@ -1,10 +1,29 @@
 import type { JobsOptions } from "bullmq"
 import type { Job } from "../JobQueue.js"
 
-/** Shared by the api (producer) and the worker processes, so both sides agree on one queue. */
+/** Shared by the api (producer) and the worker processes, so both sides agree on the queues. */
 export const DEFAULT_QUEUE_NAME = "commerce-index"
 
-/** One coalescing key per product: index and remove both reconcile it with its current record. */
+/**
+ * Work is split into one BullMQ queue per kind, so ops can size each one (and run image-only
+ * workers): text indexing is cheap and batched, image analysis is slow and waits on image
+ * hosts, object detection is slower still and may lag behind, attribute prediction is rare
+ * and a merchant is waiting for it.
+ */
+export type Lane = "index" | "images" | "detect" | "predict"
+export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict"]
+
+/** Text jobs to "index", predictions to "predict", every kind of image work to "images". */
+export const laneOf = (job: Job): Lane =>
+  job._tag === "IndexProduct" || job._tag === "RemoveProduct" ? "index" : job._tag === "PredictAttributes" ? "predict" : "images"
+
+/** The index lane keeps the base name; the others are suffixed (BullMQ names may not hold ':'). */
+export const laneQueueName = (base: string, lane: Lane) => (lane === "index" ? base : `${base}-${lane}`)
+
+/**
+ * One coalescing key per product and lane: index and remove both reconcile the product with
+ * its current record; its image work and predictions are separate work in their own queues.
+ */
 export const productKey = (job: Job) => `${job.siteId}:${job.productId}`
 
 /**

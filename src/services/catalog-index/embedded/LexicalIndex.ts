@@ -117,7 +117,7 @@ export class LexicalIndex {
     if (variants.size === 0) return exact
     const variant: LexicalScores = { slots: [], scores: this.scratch(1, allowed.length) }
     this.inUse[1] = variant
-    for (const [postings, weight] of variants) this.postings.score(postings, weight, allowed, variant, exact.scores)
+    for (const [postings, weight] of variants.values()) this.postings.score(postings, weight, allowed, variant, exact.scores)
     let factor = 1
     if (exact.slots.length > 0 && variant.slots.length > 0) {
       const ceiling = this.settings.fuzzyWeight * extreme(exact, Math.min)
@@ -135,10 +135,11 @@ export class LexicalIndex {
    * ("cordles" → "cordless") and from the stem ("qualty" → "qualti" → "qualiti"), prefix
    * ones for the word being typed.
    */
-  private variantTerms(word: QueryWord, isLast: boolean): Map<TermPostings, number> {
-    const weights = new Map<TermPostings, number>()
+  private variantTerms(word: QueryWord, isLast: boolean): Map<string, readonly [TermPostings, number]> {
+    // Keyed by term: a single posting is a number, which two terms may share.
+    const weights = new Map<string, readonly [TermPostings, number]>()
     const offer = (term: string, postings: TermPostings, weight: number) => {
-      if (term !== word.stem && !(weights.get(postings)! >= weight)) weights.set(postings, weight)
+      if (term !== word.stem && !(weights.get(term)?.[1]! >= weight)) weights.set(term, [postings, weight])
     }
     const distance = editDistance(word.typed)
     if (distance > 0) {

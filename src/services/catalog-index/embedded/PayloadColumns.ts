@@ -15,8 +15,12 @@ export const termsOf = (value: PayloadValue | undefined): ReadonlyArray<string> 
 }
 
 class Column {
-  /** value → slots holding it: `anyOf` costs the size of the answer, not of the site. */
-  readonly postings = new Map<string, Set<number>>()
+  /**
+   * value → slots holding it: `anyOf` costs the size of the answer, not of the site. A value
+   * held by one slot (a GTIN, a part number) is that slot's number rather than a Set: most
+   * values of such columns are unique, and a Set each cost ~800 bytes per product.
+   */
+  readonly postings = new Map<string, number | Set<number>>()
   /** NaN marks a missing or non-numeric value, which no range accepts. */
   numbers: Float64Array = new Float64Array(0)
 }
@@ -29,9 +33,11 @@ export class PayloadColumns {
     for (const [name, value] of Object.entries(payload)) {
       const column = this.column(name)
       for (const term of termsOf(value)) {
-        let slots = column.postings.get(term)
-        if (slots === undefined) column.postings.set(term, (slots = new Set()))
-        slots.add(slot)
+        const slots = column.postings.get(term)
+        if (slots === undefined) column.postings.set(term, slot)
+        else if (typeof slots === "number") {
+          if (slots !== slot) column.postings.set(term, new Set([slots, slot]))
+        } else slots.add(slot)
       }
       if (typeof value === "number") {
         if (slot >= column.numbers.length) column.numbers = grow(column.numbers, slot)
@@ -47,8 +53,11 @@ export class PayloadColumns {
       if (column === undefined) continue
       for (const term of termsOf(value)) {
         const slots = column.postings.get(term)
-        slots?.delete(slot)
-        if (slots?.size === 0) column.postings.delete(term)
+        if (slots === slot) column.postings.delete(term)
+        else if (typeof slots === "object") {
+          slots.delete(slot)
+          if (slots.size === 0) column.postings.delete(term)
+        }
       }
       if (slot < column.numbers.length) column.numbers[slot] = NaN
     }
@@ -89,7 +98,10 @@ export class PayloadColumns {
     }
     const values = "anyOf" in condition ? condition.anyOf : [String(condition.equals)]
     for (const value of values) {
-      for (const slot of column.postings.get(value) ?? []) if (slot < size) mask[slot] = 1
+      const slots = column.postings.get(value)
+      if (typeof slots === "number") {
+        if (slots < size) mask[slots] = 1
+      } else for (const slot of slots ?? []) if (slot < size) mask[slot] = 1
     }
     return mask
   }

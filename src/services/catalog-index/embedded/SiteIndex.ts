@@ -1,4 +1,4 @@
-import type { Filter, IndexDocument } from "../../CatalogIndex.js"
+import type { Filter, IndexDocument, PayloadValue } from "../../CatalogIndex.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"
@@ -44,13 +44,41 @@ interface StoredDocument {
   readonly image: boolean
 }
 
-const stored = (doc: IndexDocument): StoredDocument => ({
-  siteId: doc.siteId,
-  productId: doc.productId,
-  text: packText(doc.text),
-  payload: doc.payload,
-  image: doc.vectors.image !== undefined
-})
+/** Columns whose values are mostly unique per product: interning them would only add entries. */
+const UNIQUE_COLUMNS = new Set(["gtin", "mpn", "item_group_id"])
+
+/**
+ * Payload values shared between documents: a 100k catalog repeats a few hundred category
+ * paths, brands and colours in every payload (as fresh strings and arrays per product), which
+ * cost ~1.2 KB per product before. Payload values are never mutated, so sharing is safe.
+ */
+class PayloadInterner {
+  private readonly strings = new Map<string, string>()
+  private readonly lists = new Map<string, ReadonlyArray<string>>()
+
+  payload(payload: IndexDocument["payload"]): IndexDocument["payload"] {
+    const out: Record<string, PayloadValue> = {}
+    for (const [column, value] of Object.entries(payload)) {
+      out[column] = UNIQUE_COLUMNS.has(column) ? value : this.value(value)
+    }
+    return out
+  }
+
+  private value(value: PayloadValue): PayloadValue {
+    if (typeof value === "string") return this.string(value)
+    if (!Array.isArray(value)) return value
+    const key = value.join("\u0001")
+    let shared = this.lists.get(key)
+    if (shared === undefined) this.lists.set(key, (shared = Object.freeze(value.map((v: string) => this.string(v)))))
+    return shared
+  }
+
+  private string(value: string): string {
+    let shared = this.strings.get(value)
+    if (shared === undefined) this.strings.set(value, (shared = value))
+    return shared
+  }
+}
 
 export const vectorNames: ReadonlyArray<VectorName> = ["text", "image"]
 
@@ -69,6 +97,7 @@ export class SiteIndex {
   private readonly payloads: Array<IndexDocument["payload"] | undefined> = []
   private live: SlotMask = new Uint8Array(1024)
   private readonly freeSlots: Array<number> = []
+  private readonly interner = new PayloadInterner()
   /** Product ids in scroll order, rebuilt lazily after ids come or go. */
   private sortedIds: Array<string> | null = null
 
@@ -116,9 +145,10 @@ export class SiteIndex {
     }
     const previous = this.docs[slot]
     if (previous !== undefined) this.columns.delete(slot, previous.payload)
-    this.docs[slot] = stored(doc)
-    this.payloads[slot] = doc.payload
-    this.columns.put(slot, doc.payload)
+    const payload = this.interner.payload(doc.payload)
+    this.docs[slot] = { siteId: doc.siteId, productId: doc.productId, text: packText(doc.text), payload, image: doc.vectors.image !== undefined }
+    this.payloads[slot] = payload
+    this.columns.put(slot, payload)
     this.lexical.put(slot, doc.text, previous === undefined ? undefined : unpackText(previous.text))
     for (const name of vectorNames) this.vectors[name].put(slot, vectorsOf(doc, name))
   }

@@ -11,7 +11,10 @@ import { pointIds } from "./PointIds.js"
 import { termQuery } from "./SparseText.js"
 
 const filterOf = (query: MatchQuery) =>
-  toQdrantFilter(query.siteId, query.filter, { exceptIds: pointIds(query.siteId, query.excludeIds ?? []) })
+  toQdrantFilter(query.siteId, query.filter, {
+    exceptIds: pointIds(query.siteId, query.excludeIds ?? []),
+    ...(query.onlyIds !== undefined && { onlyIds: pointIds(query.siteId, query.onlyIds) })
+  })
 
 /** A query with neither words nor vectors browses: everything in the filter matches. */
 const browses = (query: MatchQuery, q: Qdrant) => wordsOf(query).length === 0 && denseSignals(query, q).length === 0
