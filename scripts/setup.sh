@@ -2,10 +2,15 @@
 # One command to prepare a fresh machine: system packages the tests need, then npm deps.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v redis-server >/dev/null 2>&1; then
-  echo "setup: installing redis-server (Debian package) for the Redis-backed test suites"
+# Debian packages: redis-server for the Redis-backed test suites (they start their own server),
+# docker-compose to validate docker-compose.yml (.ci/run and test/ops/compose.test.ts).
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "setup: installing ${missing[*]} (Debian packages)"
   if [ "$(id -u)" = "0" ]; then SUDO=""; else SUDO="sudo"; fi
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq redis-server >/dev/null
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 # `npm install` rather than `npm ci`: the registry mirror here does not serve other platforms'
 # optional binaries, which `npm ci` insists on finding in the lockfile. Versions are pinned

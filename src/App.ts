@@ -1,10 +1,10 @@
 import { HttpApiSwagger, HttpLayerRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer, Schedule } from "effect"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
 import { createServer } from "node:http"
 import { JobHandlersLive } from "../workers/JobHandlers.js"
 import { ProductIndexerLive } from "./catalog/ProductIndexer.js"
-import { reconcile, restoreIndex } from "./catalog/Reconcile.js"
+import { reconcile } from "./catalog/Reconcile.js"
 import { AppConfig } from "./config/AppConfig.js"
 import { CommerceApi } from "./http/Api.js"
 import { AuthenticationLive } from "./http/Authentication.js"
@@ -16,54 +16,93 @@ import { PredictionHandlers } from "./http/handlers/PredictionHandlers.js"
 import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
 import { Auth } from "./services/Auth.js"
-import { EmbeddedCatalogIndex } from "./services/catalog-index/EmbeddedCatalogIndex.js"
-import { SqliteCatalogStore } from "./services/catalog-store/SqliteCatalogStore.js"
-import { SqliteMemoryLog } from "./services/memory/SqliteMemoryLog.js"
-import { SqlitePredictionStore } from "./services/prediction/SqlitePredictionStore.js"
-import { EmbeddedRateLimiter } from "./services/rate-limiter/EmbeddedRateLimiter.js"
 import { McpRoute } from "./mcp/McpRoute.js"
 import { ProductImagesLive } from "./catalog/ProductImages.js"
 import { ImageAnalyzerLive } from "./services/image-analyzer/ImageAnalyzerLive.js"
 import { ImageIntake, ImageIntakeConfig } from "./services/ImageIntake.js"
-import { EmbeddedSessionStore } from "./services/session-store/EmbeddedSessionStore.js"
 import { CatalogIndex } from "./services/CatalogIndex.js"
 import { InProcessJobQueue } from "./services/job-queue/InProcessJobQueue.js"
 import { Readiness } from "./services/Readiness.js"
 import { SiteRegistry } from "./services/SiteRegistry.js"
-import { Sqlite } from "./services/Sqlite.js"
 import { Suggester } from "./services/Suggester.js"
 import { TextEmbedder } from "./services/TextEmbedder.js"
+import { CatalogStore } from "./services/CatalogStore.js"
+import { MemoryLog } from "./services/MemoryLog.js"
+import { PredictionStore } from "./services/prediction/PredictionStore.js"
+import { RateLimiter } from "./services/RateLimiter.js"
+import { SessionStore } from "./services/SessionStore.js"
+import { IndexReplica } from "./services/catalog-index/ReplicatedCatalogIndex.js"
+import { JobQueue } from "./services/JobQueue.js"
+import { checkRedisSettings } from "./services/redis/RedisSettingsCheck.js"
+import { SuggestReplica } from "./services/suggest/RedisSuggester.js"
+import { distributedApiBackends } from "./topology/Distributed.js"
+import { embeddedBackends, embeddedStartup } from "./topology/Embedded.js"
 
-/** The embedded topology: every backend inside this process, durable state under DATA_DIR. */
-const EmbeddedBackends = Layer.mergeAll(SqliteCatalogStore, SqliteMemoryLog, SqlitePredictionStore, Suggester.layer, EmbeddedCatalogIndex.layer, EmbeddedRateLimiter.layer).pipe(
-  Layer.provideMerge(Sqlite.layer)
+/** The models and the site registry: the same in every topology. */
+const Shared = Layer.mergeAll(
+  ImageAnalyzerLive,
+  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
+  TextEmbedder.layer,
+  Readiness.layer,
+  Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer))
 )
 
-const Vision = Layer.mergeAll(ImageAnalyzerLive, ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)), EmbeddedSessionStore.layer)
-
-const Core = Layer.mergeAll(EmbeddedBackends, Vision, TextEmbedder.layer, Readiness.layer, Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer)))
-
+/** The embedded topology runs the job handlers itself, in fibers of this process. */
 const Indexing = InProcessJobQueue().pipe(Layer.provide(JobHandlersLive), Layer.provide([ProductIndexerLive, ProductImagesLive]))
 
-export const Services = Indexing.pipe(Layer.provideMerge(Core))
+/** What the routes and the startup need, whichever topology provides it. */
+type ServicesOut =
+  | Layer.Layer.Success<typeof Indexing>
+  | Layer.Layer.Success<typeof Shared>
+  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | RateLimiter | SessionStore
 
 /**
- * Startup work that must not hold the listener back: rebuild the index from the store, then
- * mark the process ready; afterwards a periodic reconcile heals anything a crash left behind.
+ * The backends by configuration alone: REDIS_URL selects the distributed topology (the
+ * workers index; this process only reads and enqueues), QDRANT_URL the Qdrant index.
+ */
+export const Services: Layer.Layer<ServicesOut, unknown, AppConfig> = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config): Layer.Layer<ServicesOut, unknown, AppConfig> => {
+    const { redisUrl } = config
+    if (redisUrl === undefined) return Indexing.pipe(Layer.provideMerge(Layer.mergeAll(embeddedBackends(config), Shared)))
+    return Layer.mergeAll(distributedApiBackends({ ...config, redisUrl }), Shared)
+  })
+)
+
+/** Replicas (distributed index, suggester vocabulary) this process keeps, once they are filled. */
+const replicasSynced = Effect.gen(function*() {
+  const index = yield* Effect.serviceOption(IndexReplica)
+  if (Option.isSome(index)) yield* index.value.synced
+  const suggester = yield* Effect.serviceOption(SuggestReplica)
+  if (Option.isSome(suggester)) yield* suggester.value.synced
+})
+
+/**
+ * Startup work that must not hold the listener back: fill the in-memory state (the embedded
+ * index from the store, or the replicas from Redis), then mark the process ready; afterwards a
+ * periodic reconcile heals anything a crash or a lost job left behind.
  */
 const Startup = Layer.scopedDiscard(
   Effect.gen(function*() {
+    const config = yield* AppConfig
     const readiness = yield* Readiness
+    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue>()
     yield* Effect.forkScoped(
       Effect.gen(function*() {
-        const { restored, queued } = yield* restoreIndex
-        yield* Effect.logInfo("index restored", { restored, queued })
+        if (config.redisUrl === undefined) {
+          const { restored, queued } = yield* embeddedStartup(config)
+          yield* Effect.logInfo("index restored", { restored, queued })
+        } else {
+          yield* checkRedisSettings(config.redisUrl)
+          yield* replicasSynced
+          yield* Effect.logInfo("replicas synced", { index: config.qdrantUrl === undefined ? "replica" : "qdrant" })
+        }
         yield* readiness.markReady
         yield* reconcile.pipe(
+          Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued stale products", { queued }) : Effect.void)),
           Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
           Effect.repeat(Schedule.spaced(Duration.minutes(1)))
         )
-      }).pipe(Effect.catchAllCause((cause) => Effect.logError("startup failed", cause)))
+      }).pipe(Effect.provide(context), Effect.catchAllCause((cause) => Effect.logError("startup failed", cause)))
     )
     // Flush the index after the listener has stopped taking requests (finalizers run in reverse).
     const index = yield* CatalogIndex

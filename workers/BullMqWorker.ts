@@ -116,7 +116,10 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
           stalledInterval: options.stalledIntervalMs,
           // Twice: one stall is usually the process (a deploy's SIGKILL, a neighbour's OOM);
           // a job that keeps killing its worker is failed rather than passed round forever.
-          maxStalledCount: 2
+          maxStalledCount: 2,
+          // After a Redis outage the worker's loop retries on this delay; BullMQ's 15 s default
+          // would leave the queues idle for up to that long once Redis is back.
+          runRetryDelay: 1_000
         })
       ),
       (worker) => Effect.promise(() => worker.close())

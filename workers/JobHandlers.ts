@@ -3,21 +3,30 @@ import { predictAttributes } from "../src/catalog/AttributePrediction.js"
 import { ProductImages } from "../src/catalog/ProductImages.js"
 import { ProductIndexer } from "../src/catalog/ProductIndexer.js"
 import type { CatalogIndex } from "../src/services/CatalogIndex.js"
-import type { CatalogStore } from "../src/services/CatalogStore.js"
+import type { CatalogStore, ProductKey } from "../src/services/CatalogStore.js"
 import { type Job, JobHandler } from "../src/services/JobQueue.js"
 import { PredictionStore } from "../src/services/prediction/PredictionStore.js"
 
 const keys = (jobs: ReadonlyArray<Job>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))
 
+const distinct = (list: ReadonlyArray<ProductKey>) =>
+  [...new Map(list.map((k) => [`${k.siteId}\u0000${k.productId}`, k])).values()]
+
 /**
  * The work behind every job kind. The in-process queue runs it inside the api process; the
  * BullMQ worker processes run the same layer.
  * - IndexProduct / RemoveProduct: reconcile the index with the current record (text first, so a
- *   product is searchable before its images are looked at), then ask for image analysis.
- * - AnalyzeImages: fetch and analyse new images, then re-index with the image vectors.
- * - PredictAttributes: indexed like IndexProduct (it is one of the text jobs), its pending images
- *   analysed at once rather than as a follow-up, then its attributes predicted and stored.
- *   Needs a PredictionStore; a process without one logs and skips these jobs.
+ *   product is searchable before its images are looked at), then ask for the image work it
+ *   still lacks: AnalyzeImages for new images, DetectObjects for analysed ones without objects
+ *   (a detection pass that a crash or restart cut short is picked up here).
+ * - AnalyzeImages: fetch new images, compute features, adult score and colours, re-index with
+ *   the image vectors (the product is now visually searchable), then ask for DetectObjects.
+ * - DetectObjects: detect objects of analysed images at the image threads' lowest priority,
+ *   re-index when the product's object words changed.
+ * - PredictAttributes: indexed like IndexProduct (it is one of the text jobs), its pending
+ *   images analysed and their objects detected at once rather than as follow-ups, then its
+ *   attributes predicted and stored. Needs a PredictionStore; a process without one logs and
+ *   skips these jobs.
  */
 export const JobHandlersLive = Layer.effect(
   JobHandler,
@@ -26,35 +35,41 @@ export const JobHandlersLive = Layer.effect(
     const images = yield* ProductImages
     const predictions = yield* Effect.serviceOption(PredictionStore)
     const catalog = yield* Effect.context<CatalogStore | CatalogIndex>()
+    const reindex = (changed: ReadonlyArray<ProductKey>) => (changed.length > 0 ? indexer.index(changed) : Effect.void)
     return {
       handle: (jobs) =>
         Effect.gen(function*() {
-          const textJobs = jobs.filter((j) => j._tag !== "AnalyzeImages")
-          const imageJobs = jobs.filter((j) => j._tag === "AnalyzeImages")
+          const of = (tag: Job["_tag"]) => keys(jobs.filter((j) => j._tag === tag))
+          const textKeys = keys(jobs.filter((j) => j._tag !== "AnalyzeImages" && j._tag !== "DetectObjects"))
           const followUps: Array<Job> = []
-          if (textJobs.length > 0) {
-            yield* indexer.index(keys(textJobs))
-            for (const key of yield* images.pending(keys(textJobs))) followUps.push({ _tag: "AnalyzeImages", ...key })
+          if (textKeys.length > 0) yield* indexer.index(textKeys)
+          const imageKeys = of("AnalyzeImages")
+          if (imageKeys.length > 0) {
+            const changed = yield* images.analyze(imageKeys)
+            yield* reindex(changed)
+            for (const key of (yield* images.pending(changed)).detect) followUps.push({ _tag: "DetectObjects", ...key })
           }
-          if (imageJobs.length > 0) {
-            const changed = yield* images.analyze(keys(imageJobs))
-            if (changed.length > 0) yield* indexer.index(changed)
-          }
-          const predictJobs = jobs.filter((j) => j._tag === "PredictAttributes")
-          if (predictJobs.length > 0) {
+          const detectKeys = of("DetectObjects")
+          if (detectKeys.length > 0) yield* reindex(yield* images.detect(detectKeys, { priority: "background" }))
+          const predictKeys = of("PredictAttributes")
+          if (predictKeys.length > 0) {
             if (Option.isNone(predictions)) {
-              yield* Effect.logWarning("no prediction store in this process; PredictAttributes jobs skipped", { jobs: predictJobs.length })
+              yield* Effect.logWarning("no prediction store in this process; PredictAttributes jobs skipped", { jobs: predictKeys.length })
             } else {
-              const unanalysed = yield* images.pending(keys(predictJobs))
-              if (unanalysed.length > 0) {
-                const changed = yield* images.analyze(unanalysed)
-                if (changed.length > 0) yield* indexer.index(changed)
-              }
-              yield* predictAttributes(keys(predictJobs)).pipe(
+              // A merchant waits: both passes now, at catalog priority, objects included.
+              const analysed = yield* images.analyze((yield* images.pending(predictKeys)).analyze, { objects: true })
+              const detected = yield* images.detect(predictKeys, { priority: "batch" })
+              yield* reindex(distinct([...analysed, ...detected]))
+              yield* predictAttributes(predictKeys).pipe(
                 Effect.provide(catalog),
                 Effect.provideService(PredictionStore, predictions.value)
               )
             }
+          }
+          if (textKeys.length > 0) {
+            const pending = yield* images.pending(textKeys)
+            for (const key of pending.analyze) followUps.push({ _tag: "AnalyzeImages", ...key })
+            for (const key of pending.detect) followUps.push({ _tag: "DetectObjects", ...key })
           }
           return followUps
         })

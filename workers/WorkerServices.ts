@@ -1,23 +1,32 @@
-import { Layer } from "effect"
-import type { CatalogIndex } from "../src/services/CatalogIndex.js"
-import type { CatalogStore } from "../src/services/CatalogStore.js"
-import type { Suggester } from "../src/services/Suggester.js"
-import type { TextEmbedder } from "../src/services/TextEmbedder.js"
-import type { AppConfig } from "../src/config/AppConfig.js"
-import type { ImageAnalyzer } from "../src/services/ImageAnalyzer.js"
-import type { ImageIntake } from "../src/services/ImageIntake.js"
-
-/** What the job handlers (ProductIndexer, ProductImages) need in a worker process. */
-export type WorkerServices = CatalogStore | CatalogIndex | TextEmbedder | Suggester | ImageIntake | ImageAnalyzer
-
-export interface WorkerConfig {
-  readonly redisUrl: string
-}
+import { Effect, Layer, Option } from "effect"
+import { AppConfig } from "../src/config/AppConfig.js"
+import { IndexReplica } from "../src/services/catalog-index/ReplicatedCatalogIndex.js"
+import { ImageAnalyzer } from "../src/services/ImageAnalyzer.js"
+import { ImageIntake, ImageIntakeConfig } from "../src/services/ImageIntake.js"
+import { SuggestReplica } from "../src/services/suggest/RedisSuggester.js"
+import { TextEmbedder } from "../src/services/TextEmbedder.js"
+import { distributedCatalog } from "../src/topology/Distributed.js"
 
 /**
- * The worker's backends. They must be the shared, distributed ones (the records and index the
- * api reads), which do not exist yet, so a worker refuses to start rather than index into a
- * private embedded copy nobody searches. To be completed with the Redis/Qdrant layers.
+ * A worker's backends: the same shared catalog the api reads (records in Redis, the index in
+ * Qdrant or replicated through Redis) and model threads of its own.
  */
-export const workerServices = (_config: WorkerConfig): Layer.Layer<WorkerServices, Error, AppConfig> =>
-  Layer.fail(new Error("worker processes need the distributed CatalogStore and CatalogIndex layers, which are not available yet"))
+export const workerServices = (redisUrl: string) =>
+  Layer.unwrapEffect(Effect.map(AppConfig, (config) =>
+    Layer.mergeAll(
+      distributedCatalog({ ...config, redisUrl }),
+      TextEmbedder.layer,
+      ImageAnalyzer.layer,
+      ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv))
+    )))
+
+/**
+ * Completes once this process's replicas are filled: a worker takes jobs only then, since an
+ * index write waits to see itself applied, and predictions read neighbours from the index.
+ */
+export const replicasSynced = Effect.gen(function*() {
+  const index = yield* Effect.serviceOption(IndexReplica)
+  if (Option.isSome(index)) yield* index.value.synced
+  const suggester = yield* Effect.serviceOption(SuggestReplica)
+  if (Option.isSome(suggester)) yield* suggester.value.synced
+})

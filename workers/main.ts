@@ -3,19 +3,23 @@ import { Config, Effect, Layer, Logger } from "effect"
 import { ProductImagesLive } from "../src/catalog/ProductImages.js"
 import { ProductIndexerLive } from "../src/catalog/ProductIndexer.js"
 import { AppConfig } from "../src/config/AppConfig.js"
+import { checkRedisSettings } from "../src/services/redis/RedisSettingsCheck.js"
 import { BullMqWorker } from "./BullMqWorker.js"
 import { JobHandlersLive } from "./JobHandlers.js"
-import { workerServices } from "./WorkerServices.js"
+import { replicasSynced, workerServices } from "./WorkerServices.js"
 
-// A worker process (`npm run worker`): the api's JobHandler layer fed from the BullMQ queue at
-// REDIS_URL. SIGTERM/SIGINT interrupt the main fiber; the worker then takes no new jobs and
-// finishes its active ones before the services close.
-const Worker = Layer.unwrapEffect(Effect.map(Config.string("REDIS_URL"), (redisUrl) =>
-  BullMqWorker.layer(redisUrl).pipe(
+// A worker process (`npm run worker`): the api's JobHandler layer fed from the BullMQ queues at
+// REDIS_URL. It takes jobs once its replicas are filled. SIGTERM/SIGINT interrupt the main
+// fiber; the worker then takes no new jobs and finishes its active ones before the services close.
+const Worker = Layer.unwrapEffect(Effect.map(Config.string("REDIS_URL"), (redisUrl) => {
+  const Ready = Layer.effectDiscard(Effect.zipRight(checkRedisSettings(redisUrl), replicasSynced))
+  return BullMqWorker.layer(redisUrl).pipe(
+    Layer.provide(Ready),
     Layer.provide(JobHandlersLive),
     Layer.provide([ProductIndexerLive, ProductImagesLive]),
-    Layer.provide(workerServices({ redisUrl }))
-  )))
+    Layer.provideMerge(workerServices(redisUrl))
+  )
+}))
 
 Worker.pipe(
   Layer.provide(AppConfig.fromEnv),

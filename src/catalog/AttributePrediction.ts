@@ -71,12 +71,17 @@ const OBJECT_SCORE = 0.4
 
 /**
  * Fingerprint of the product's own inputs to a prediction: the record version and, per current
- * image, when it was analysed (or that it is still pending). A stored prediction with the same
- * fingerprint is current; the neighbours' later changes do not invalidate it (see README).
+ * image, when it was analysed (or that it is still pending) and whether its objects are still
+ * to be detected. A stored prediction with the same fingerprint is current; the neighbours'
+ * later changes do not invalidate it (see README).
  */
 export const predictionInputs = (product: StoredProduct, analyses: ReadonlyArray<ImageAnalysisRecord>): string => {
-  const analysedAt = new Map(analyses.map((a) => [a.imageId, a.analyzedAt]))
-  const parts = [String(product.version), ...product.images.map((i) => `${i.id}@${analysedAt.get(i.id) ?? "pending"}`)]
+  const byId = new Map(analyses.map((a) => [a.imageId, a]))
+  const state = (imageId: string) => {
+    const a = byId.get(imageId)
+    return a === undefined ? "pending" : a.objects === null ? `${a.analyzedAt}+objects pending` : String(a.analyzedAt)
+  }
+  const parts = [String(product.version), ...product.images.map((i) => `${i.id}@${state(i.id)}`)]
   return createHash("sha256").update(parts.join("\n")).digest("base64url").slice(0, 32)
 }
 
@@ -165,13 +170,15 @@ const imageColor = (analysis: ImageAnalysisRecord) => {
 
 const adultOf = (score: number) => ({ value: score > ADULT_THRESHOLD, confidence: round(score > ADULT_THRESHOLD ? score : 1 - score) })
 
-/** What one image says about itself; all null when it is not analysed (yet) or could not be. */
+/**
+ * What one image says about itself; all null when it is not analysed (yet) or could not be,
+ * and objects null while they are not detected yet.
+ */
 export const imageAttributes = (analysis: ImageAnalysisRecord | undefined): ReadonlyArray<ComputedAttribute> => {
   const usable = analysis !== undefined && analysis.status === "ok" ? analysis : undefined
-  const objects = usable
-    ? [...new Set(usable.objects.filter((o) => o.score >= OBJECT_SCORE).map((o) => o.class))]
-    : null
-  const bestObject = usable ? Math.max(0, ...usable.objects.filter((o) => o.score >= OBJECT_SCORE).map((o) => o.score)) : 0
+  const detected = (usable?.objects ?? []).filter((o) => o.score >= OBJECT_SCORE)
+  const objects = usable?.objects ? [...new Set(detected.map((o) => o.class))] : null
+  const bestObject = Math.max(0, ...detected.map((o) => o.score))
   return [
     predicted("color", null, usable ? imageColor(usable) : null, "image"),
     predicted("adult", null, usable && usable.adult !== null ? adultOf(usable.adult) : null, "image"),

@@ -103,7 +103,8 @@ const IMAGE_OBJECT_SCORE = 0.4
 export const visualAttributes = (images: ReadonlyArray<ImageAnalysisRecord>) => {
   const ok = images.filter((i) => i.status === "ok")
   const colors = [...new Set(ok.flatMap((i) => i.colors.filter((c) => c.share >= IMAGE_COLOR_SHARE).map((c) => c.name)))]
-  const objects = [...new Set(ok.flatMap((i) => i.objects.filter((o) => o.score >= IMAGE_OBJECT_SCORE).map((o) => o.class)))]
+  // Objects not detected yet (null) add nothing until the detection pass re-indexes the product.
+  const objects = [...new Set(ok.flatMap((i) => (i.objects ?? []).filter((o) => o.score >= IMAGE_OBJECT_SCORE).map((o) => o.class)))]
   const adult = ok.reduce((max, i) => Math.max(max, i.adult ?? 0), 0)
   return { colors, objects, adult, embeddings: ok.flatMap((i) => (i.embedding ? [i.embedding] : [])) }
 }

@@ -47,14 +47,18 @@ export const ProductIndexerLive = Layer.effect(
         if (present.length === 0) return
         const vectors = yield* embedder.embed(present.map((p) => embeddingText(p.data)))
         const images = yield* Effect.forEach(present, (p) => store.imageAnalyses(p.siteId, p.productId))
-        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i])))
-        for (const p of present) yield* suggester.indexProduct(p.siteId, p.productId, suggestSource(p))
+        // The store first: replicated views (the index and vocabulary replicas of the distributed
+        // topology) rebuild from it, so whatever they are told must already be there. A failed
+        // index write then fails the job, whose retry writes both again.
         yield* store.saveDerived(present.map((p, i) => ({
           siteId: p.siteId,
           productId: p.productId,
           version: p.version,
           textVector: vectors[i]
         })))
+        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i])))
+        // Concurrently: in the distributed topology each is a round trip to the shared vocabulary.
+        yield* Effect.forEach(present, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
       })
 
     return { index: index_ }

@@ -17,6 +17,14 @@ export const reconcile = Effect.gen(function*() {
   return stale.length
 })
 
+/** Feeds the suggester's vocabulary from every indexed product (it lives in memory only). */
+export const restoreSuggestions = Effect.gen(function*() {
+  const store = yield* CatalogStore
+  const suggester = yield* Suggester
+  return yield* store.forEachIndexed(1000, (page) =>
+    Effect.forEach(page, ({ product }) => suggester.indexProduct(product.siteId, product.productId, suggestSource(product)), { discard: true }))
+})
+
 /**
  * Startup of the embedded topology: the in-memory index is rebuilt from the vectors the
  * store kept (no model calls), then whatever was acknowledged but not indexed is queued.

@@ -16,7 +16,21 @@ export interface AppConfigShape {
   /** MCP requests allowed per site credential per window. */
   readonly mcpRateLimit: number
   readonly mcpRateWindowMs: number
+  /**
+   * Set: the distributed topology — records, queues, sessions, memory and rate limits in this
+   * Redis, indexing in worker processes (`npm run worker`). Unset: everything embedded.
+   */
+  readonly redisUrl: string | undefined
+  /** Set: the index lives in this Qdrant; unset: an in-memory index (a replica fed through Redis when REDIS_URL is set). */
+  readonly qdrantUrl: string | undefined
+  readonly qdrantApiKey: string | undefined
+  readonly qdrantCollection: string
 }
+
+const optionalString = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map((value) => (value._tag === "Some" && value.value.trim() !== "" ? value.value.trim() : undefined))
+  )
 
 export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShape>() {
   static readonly fromEnv = Layer.effect(
@@ -31,7 +45,11 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShap
         maxBodyBytes: yield* Config.integer("MAX_BODY_BYTES").pipe(Config.withDefault(10 * 1024 * 1024)),
         embedThreads: yield* Config.integer("EMBED_THREADS").pipe(Config.withDefault(2)),
         mcpRateLimit: yield* Config.integer("MCP_RATE_LIMIT").pipe(Config.withDefault(600)),
-        mcpRateWindowMs: yield* Config.integer("MCP_RATE_WINDOW_MS").pipe(Config.withDefault(60_000))
+        mcpRateWindowMs: yield* Config.integer("MCP_RATE_WINDOW_MS").pipe(Config.withDefault(60_000)),
+        redisUrl: yield* optionalString("REDIS_URL"),
+        qdrantUrl: yield* optionalString("QDRANT_URL"),
+        qdrantApiKey: yield* optionalString("QDRANT_API_KEY"),
+        qdrantCollection: yield* Config.string("QDRANT_COLLECTION").pipe(Config.withDefault("catalog"))
       }
     })
   )
@@ -44,6 +62,10 @@ export class AppConfig extends Context.Tag("AppConfig")<AppConfig, AppConfigShap
       embedThreads: 1,
       mcpRateLimit: 600,
       mcpRateWindowMs: 60_000,
+      redisUrl: undefined,
+      qdrantUrl: undefined,
+      qdrantApiKey: undefined,
+      qdrantCollection: "catalog",
       ...overrides
     })
 }

@@ -35,7 +35,11 @@ export class ServiceUnavailable extends Schema.TaggedError<ServiceUnavailable>()
   HttpApiSchema.annotations({ status: 503 })
 ) {}
 
-/** Spec: "Product save or publish failure": message, data {site-id, product-id, data}, debug. */
+/**
+ * Spec: "Product save or publish failure": message, data {site-id, product-id, data}, debug.
+ * Only a backend failure gets here (bad input is a 400 before the store is asked), and those
+ * pass, so it is a 503 with Retry-After: the merchant's push tool should retry, not give up.
+ */
 export class ProductSaveFailure extends Schema.TaggedError<ProductSaveFailure>()(
   "ProductSaveFailure",
   {
@@ -47,7 +51,7 @@ export class ProductSaveFailure extends Schema.TaggedError<ProductSaveFailure>()
     }),
     debug: Schema.String
   },
-  HttpApiSchema.annotations({ status: 500 })
+  HttpApiSchema.annotations({ status: 503 })
 ) {}
 
 /** Spec: "No image found for product on delete" and "Image delete failure". */

@@ -18,9 +18,17 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   HttpServerResponse.unsafeJson(body, { status, headers })
 
 /**
+ * How long a client should wait before retrying a 503. Every 503 is transient by design (a
+ * backend restarting or failing over, a replica still starting, a prediction still running),
+ * and a few seconds lets most of those pass without clients hammering a recovering backend.
+ */
+export const RETRY_AFTER_SECONDS = 5
+
+/**
  * The rules every response follows, applied once for all routes:
  * a request id on every response and log line, the WWW-Authenticate header on 401,
- * 413 for bodies over the limit, and a plain `message` naming field and rule for schema errors.
+ * Retry-After on 503, 413 for bodies over the limit, and a plain `message` naming field and
+ * rule for schema errors.
  */
 export const responsePolicy = (maxBodyBytes: number) =>
   HttpLayerRouter.middleware((httpEffect) =>
@@ -33,7 +41,6 @@ export const responsePolicy = (maxBodyBytes: number) =>
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
       const response = yield* httpEffect.pipe(
-        // Failures the platform raises before any handler runs become JSON answers here.
         // Failures the platform raises before any handler runs become JSON answers here
         // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
         Effect.catchAllCause((cause) => {
@@ -45,7 +52,10 @@ export const responsePolicy = (maxBodyBytes: number) =>
         HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
         Effect.annotateLogs({ requestId })
       )
-      const final = yield* finalize(response).pipe(Effect.map(HttpServerResponse.setHeader("x-request-id", requestId)))
+      const final = yield* finalize(response).pipe(
+        Effect.map(withRetryAfter),
+        Effect.map(HttpServerResponse.setHeader("x-request-id", requestId))
+      )
       yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
         requestId,
         method: request.method,
@@ -71,12 +81,19 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
     return response
   })
 
+/** A 503 says when to come back, unless whoever answered it set a better-informed Retry-After. */
+const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
+  response.status === 503 && response.headers["retry-after"] === undefined
+    ? HttpServerResponse.setHeader(response, "retry-after", String(RETRY_AFTER_SECONDS))
+    : response
+
 /** Errors the platform answers without a body (unreadable request, unknown route) still get a JSON message. */
 const emptyErrorMessages: Record<number, string> = {
   400: "the request body could not be read: it must be valid JSON (application/json)",
   404: "no such route",
   405: "method not allowed on this route",
-  413: "request body too large"
+  413: "request body too large",
+  503: "temporarily unavailable; retry shortly"
 }
 
 const headersOf = (response: HttpServerResponse.HttpServerResponse): Record<string, string> => ({ ...response.headers })

@@ -36,13 +36,25 @@ export interface ImageAnalysisRecord {
   readonly embedding: Float32Array | null
   readonly adult: number | null
   readonly colors: ReadonlyArray<{ readonly name: string; readonly hex: string; readonly share: number }>
-  readonly objects: ReadonlyArray<{
-    readonly classId: number
-    readonly class: string
-    readonly score: number
-    readonly rectangle: { readonly left: number; readonly top: number; readonly width: number; readonly height: number }
-  }>
+  /**
+   * Detected objects; null while object detection, a later and lower-priority pass than
+   * features and colours, has not run on the image yet (always [] for a failed image).
+   */
+  readonly objects: ReadonlyArray<StoredObject> | null
   readonly analyzedAt: number
+}
+
+export interface StoredObject {
+  readonly classId: number
+  readonly class: string
+  readonly score: number
+  readonly rectangle: { readonly left: number; readonly top: number; readonly width: number; readonly height: number }
+}
+
+/** The result of the detection pass for one image. */
+export interface ImageObjects {
+  readonly imageId: string
+  readonly objects: ReadonlyArray<StoredObject>
 }
 
 export interface ProductKey {
@@ -78,9 +90,17 @@ export interface CatalogStoreService {
   readonly count: (siteId: number) => Effect.Effect<number, StoreError>
   /**
    * Saves image analyses, keeping only images the product still has (an image removed by a
-   * later PUT while it was being analysed is dropped). Returns how many were kept.
+   * later PUT while it was being analysed is dropped) and has no analysis of yet: an image's
+   * id stands for its URL, so two analyses of it agree, except that one racing job may have
+   * detected objects and the other not; the first saved is kept. Returns how many were saved.
    */
   readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => Effect.Effect<number, StoreError>
+  /**
+   * Fills in the objects of analysed images whose detection is still pending: only for images
+   * the product still has, whose analysis is "ok" and has no objects yet, so a late or
+   * repeated detection never replaces what is there. Returns how many images were updated.
+   */
+  readonly saveImageObjects: (siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => Effect.Effect<number, StoreError>
   /** Analyses of the product's current images (images not analysed yet are absent). */
   readonly imageAnalyses: (siteId: number, productId: string) => Effect.Effect<ReadonlyArray<ImageAnalysisRecord>, StoreError>
 }

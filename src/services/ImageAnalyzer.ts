@@ -43,7 +43,10 @@ export class AnalyzeError extends Data.TaggedError("AnalyzeError")<{ readonly me
 export interface AnalyzeOptions {
   /** Run object detection too (default true): it makes an image about 4× as costly. */
   readonly detect?: boolean
-  /** Queries (a shopper waits) go before catalog image jobs; analyze defaults to "batch". */
+  /**
+   * Queries (a shopper waits) go before catalog images ("batch"), and those before
+   * "background" work (the catalog's object-detection pass); analyze defaults to "batch".
+   */
   readonly priority?: Priority
 }
 
@@ -61,7 +64,7 @@ export interface ImageAnalyzerService {
   readonly analyze: (image: RgbImage, options?: AnalyzeOptions) => Effect.Effect<ImageAnalysis, AnalyzeError>
   /** Features only, for a visual-search query; defaults to "query" priority. */
   readonly embed: (image: RgbImage, options?: Pick<AnalyzeOptions, "priority">) => Effect.Effect<Float32Array, AnalyzeError>
-  /** Objects only; defaults to "query" priority. */
+  /** Objects only; defaults to "query" priority (the catalog's detection pass asks for "background"). */
   readonly detect: (image: RgbImage, options?: Pick<AnalyzeOptions, "priority">) => Effect.Effect<ReadonlyArray<DetectedObject>, AnalyzeError>
   readonly stats: Effect.Effect<ImageAnalyzerStats>
 }
@@ -99,10 +102,11 @@ export const makeImageAnalyzer = (options: ImageAnalyzerOptions) =>
 
     // Catalog images enter in small numbers: enough to keep every thread fed, while a
     // catalog push of thousands cannot queue its resizes ahead of a query's on libuv's
-    // threads, nor hold thousands of prepared images in memory. Queries are never held.
-    const batchSlots = yield* Effect.makeSemaphore(2 * threads)
+    // threads, nor hold thousands of prepared images in memory. Background work has slots
+    // of its own, so it never takes a catalog image's place. Queries are never held.
+    const slots = { batch: yield* Effect.makeSemaphore(2 * threads), background: yield* Effect.makeSemaphore(2 * threads) }
     const admitted = <A>(priority: Priority, effect: Effect.Effect<A, AnalyzeError>) =>
-      priority === "batch" ? batchSlots.withPermits(1)(effect) : effect
+      priority === "query" ? effect : slots[priority].withPermits(1)(effect)
 
     const prepared = (image: RgbImage, what: { features: boolean; detection: boolean }) => {
       const invalid = validationError(image)

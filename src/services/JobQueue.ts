@@ -14,21 +14,35 @@ export const RemoveProduct = Schema.TaggedStruct("RemoveProduct", {
   siteId: Schema.Int,
   productId: Schema.String
 })
-/** Fetch and analyse the product's images that have no analysis yet, then re-index it. */
+/**
+ * Fetch and analyse the product's images that have no analysis yet (features, adult score,
+ * colours: what visual search needs), then re-index it.
+ */
 export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", {
   siteId: Schema.Int,
   productId: Schema.String
 })
 /**
+ * Run object detection on the product's analysed images that have no objects yet, then
+ * re-index it (objects become `image_object` words and values). A follow-up of AnalyzeImages:
+ * detection costs about four times the rest of an analysis, so it runs as a pass of its own,
+ * after the images are visually searchable and behind them on the image threads.
+ */
+export const DetectObjects = Schema.TaggedStruct("DetectObjects", {
+  siteId: Schema.Int,
+  productId: Schema.String
+})
+/**
  * Predict the product's attributes (POST /product/{id}/predicted-attributes) and store the result.
- * It first indexes the product like IndexProduct (and analyses its pending images), so it may
+ * It first indexes the product like IndexProduct (and analyses its pending images, objects
+ * included, at once), so it may
  * coalesce with IndexProduct in either direction without losing the indexing.
  */
 export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", {
   siteId: Schema.Int,
   productId: Schema.String
 })
-export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, PredictAttributes)
+export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes)
 export type Job = typeof Job.Type
 
 export class QueueError extends Data.TaggedError("QueueError")<{ readonly message: string; readonly cause?: unknown }> {}

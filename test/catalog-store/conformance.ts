@@ -183,7 +183,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.forEachIndexed(5, () => Effect.void).pipe(Effect.map((n) => n))).toBe(8)
       }))
 
-    test("image analyses are kept only for images the product still has; a PUT that drops an image drops its analysis", (store) =>
+    test("image analyses are kept only for images the product still has and saved once; a PUT that drops an image drops its analysis", (store) =>
       Effect.gen(function*() {
         const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b"))
         const [a, b] = product.images
@@ -197,6 +197,9 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         // In the product's image order, every field exact (the embedding's bytes too).
         expect(stored).toEqual([analysis(a.id, a.url, emb), analysis(b.id, b.url, null)])
         expect(Array.from(stored[0].embedding!)).toEqual(Array.from(emb))
+        // A second analysis of an analysed image (two jobs racing) does not replace the first.
+        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(9)), objects: null }])).toBe(0)
+        expect(yield* store.imageAnalyses(1, "p1")).toEqual(stored)
         expect(yield* store.saveImageAnalyses(1, "unknown", [analysis(a.id, a.url)])).toBe(0)
         expect(yield* store.imageAnalyses(1, "unknown")).toEqual([])
         // Omitting images keeps the analyses.
@@ -209,6 +212,41 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
         yield* store.put(1, "p1", record("y"), [])
         expect(yield* store.imageAnalyses(1, "p1")).toEqual([])
+      }))
+
+    test("saveImageObjects fills in pending detections once, only on current ok analyses", (store) =>
+      Effect.gen(function*() {
+        const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b", "c"))
+        const [a, b, c] = product.images
+        const pending = (image: { id: string; url: string }) => ({ ...analysis(image.id, image.url, vector(0.5, 1e-9, -3.25)), objects: null })
+        expect(yield* store.saveImageAnalyses(1, "p1", [pending(a), analysis(b.id, b.url, null)])).toBe(2)
+        expect((yield* store.imageAnalyses(1, "p1"))[0].objects).toBeNull()
+        const cup = [{ classId: 41, class: "cup", score: 0.8123456789012345, rectangle: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 } }]
+        // a: pending → filled; b: failed → untouched; c: not analysed yet → nothing to fill; unknown image → refused.
+        expect(yield* store.saveImageObjects(1, "p1", [
+          { imageId: a.id, objects: cup },
+          { imageId: b.id, objects: cup },
+          { imageId: c.id, objects: cup },
+          { imageId: "img_unknown", objects: cup }
+        ])).toBe(1)
+        const [storedA, storedB] = yield* store.imageAnalyses(1, "p1")
+        // Everything else of the analysis is kept exactly; the objects are exact too.
+        expect(storedA).toEqual({ ...pending(a), objects: cup })
+        expect(storedB).toEqual(analysis(b.id, b.url, null))
+        // A late or repeated detection never replaces what is there.
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: [] }])).toBe(0)
+        expect((yield* store.imageAnalyses(1, "p1"))[0].objects).toEqual(cup)
+        // An image the product dropped (its analysis went with it) is not brought back by a late detection.
+        yield* store.put(1, "p1", record("x"), urls("b"))
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: cup }])).toBe(0)
+        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([b.id])
+        // Unknown product, other site, nothing to save.
+        expect(yield* store.saveImageObjects(1, "unknown", [{ imageId: a.id, objects: cup }])).toBe(0)
+        yield* store.put(2, "p1", record("x"), urls("a"))
+        expect(yield* store.saveImageAnalyses(2, "p1", [pending(a)])).toBe(1)
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: cup }])).toBe(0)
+        expect((yield* store.imageAnalyses(2, "p1"))[0].objects).toBeNull()
+        expect(yield* store.saveImageObjects(2, "p1", [])).toBe(0)
       }))
 
     test("sites are isolated: the same product id in two sites, counted per site", (store) =>

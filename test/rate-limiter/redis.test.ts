@@ -66,7 +66,7 @@ describe("RedisRateLimiter", () => {
   it.scopedLive("a stopped Redis makes consume fail within 2 s, and a restarted one serves again", () =>
     Effect.gen(function*() {
       // Its own server: stopping the shared one would break the other tests.
-      const own = yield* Effect.acquireRelease(Effect.promise(startRedis), (s) => Effect.promise(s.stop))
+      const own = yield* Effect.acquireRelease(Effect.promise(() => startRedis()), (s) => Effect.promise(s.stop))
       const limiter = yield* replica(own.url)
       const key = `mcp:site:1:${crypto.randomUUID()}`
       expect((yield* limiter.consume(key, 5, 10_000)).allowed).toBe(true)

@@ -75,7 +75,7 @@ describe("RedisSessionStore", () => {
   it.scopedLive("a stopped Redis fails reads within 2 s, and a restarted one serves again", () =>
     Effect.gen(function*() {
       // Its own server: stopping the shared one would break the other tests.
-      const own = yield* Effect.acquireRelease(Effect.promise(startRedis), (s) => Effect.promise(s.stop))
+      const own = yield* Effect.acquireRelease(Effect.promise(() => startRedis()), (s) => Effect.promise(s.stop))
       const store = yield* replica(own.url)
       const stored = image(1000)
       yield* store.putImage(1, "k", stored, 60)

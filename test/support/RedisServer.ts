@@ -31,11 +31,19 @@ const waitForPort = async (port: number, timeoutMs = 10_000) => {
   throw new Error(`redis-server did not listen on ${port}`)
 }
 
+export interface StartRedisOptions {
+  /**
+   * More redis-server arguments, after the production settings: redis-server applies its
+   * arguments in order, so these override them (e.g. `["--maxmemory-policy", "allkeys-lru"]`).
+   */
+  readonly extraArgs?: ReadonlyArray<string>
+}
+
 /**
  * A real redis-server from the system binary, on its own port and data dir, with the
  * production settings the service expects (AOF on, noeviction). `npm run setup` installs it.
  */
-export const startRedis = async (): Promise<RedisServer> => {
+export const startRedis = async (options: StartRedisOptions = {}): Promise<RedisServer> => {
   const port = await freePort()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-redis-"))
   let child: ChildProcess | undefined
@@ -43,7 +51,8 @@ export const startRedis = async (): Promise<RedisServer> => {
     child = spawn("redis-server", [
       "--port", String(port), "--bind", "127.0.0.1", "--dir", dir,
       "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-      "--maxmemory-policy", "noeviction", "--daemonize", "no", "--logfile", path.join(dir, "redis.log")
+      "--maxmemory-policy", "noeviction", "--daemonize", "no", "--logfile", path.join(dir, "redis.log"),
+      ...(options.extraArgs ?? [])
     ], { stdio: "ignore" })
     await waitForPort(port)
   }

@@ -1,5 +1,5 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
+import { Effect, Option, Schedule } from "effect"
 import { ImageDeleteFailure, ProductSaveFailure } from "../../domain/Errors.js"
 import { requireScope } from "../../services/Auth.js"
 import { CatalogStore } from "../../services/CatalogStore.js"
@@ -10,8 +10,15 @@ import { orUnavailable } from "../InternalErrors.js"
 import { requireProduct } from "../../search/Products.js"
 
 /** The record is the truth: a queue hiccup after a durable write is healed by the reconcile pass. */
+/**
+ * The write is durable before this runs, so a queue that cannot take the job does not fail the
+ * request. The store and the queue may share one Redis whose connections come back at slightly
+ * different moments after an outage, hence a few quick retries; beyond them the periodic
+ * reconcile pass picks the product up (within a minute).
+ */
 const enqueueOrLog = (job: Parameters<JobQueue["Type"]["enqueue"]>[0][number]) =>
   Effect.flatMap(JobQueue, (q) => q.enqueue([job])).pipe(
+    Effect.retry(Schedule.intersect(Schedule.exponential("100 millis"), Schedule.recurs(4))),
     Effect.catchAll((e) => Effect.logWarning("could not enqueue; reconcile will pick the product up", e))
   )
 
@@ -40,7 +47,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const { product, created } = yield* store.put(siteId, path.productId, payload.data, payload.images).pipe(
           Effect.mapError((e) =>
             new ProductSaveFailure({
-              message: "the product could not be saved",
+              message: "the product could not be saved: the catalog store is temporarily unavailable; retry later",
               data: { "site-id": siteId, "product-id": path.productId, data: payload.data },
               debug: e.message
             })

@@ -12,7 +12,26 @@ export type { EmbeddedIndexOptions, EmbeddedIndexOverrides, FieldWeights } from 
 const attempt = <A>(what: string, run: () => A): Effect.Effect<A, IndexError> =>
   Effect.try({ try: run, catch: (cause) => new IndexError({ message: `${what} failed: ${String(cause)}`, cause }) })
 
-const make = (overrides?: EmbeddedIndexOverrides): CatalogIndexService => {
+export interface EmbeddedCatalogIndexService extends CatalogIndexService {
+  /**
+   * Fails exactly as `upsert(docs)` would, without writing: a replica checks a batch against
+   * its local copy before publishing it to the other processes.
+   */
+  readonly validate: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>
+}
+
+const bySite = (docs: ReadonlyArray<IndexDocument>): Map<number, Array<IndexDocument>> => {
+  const groups = new Map<number, Array<IndexDocument>>()
+  for (const doc of docs) {
+    const group = groups.get(doc.siteId)
+    if (group === undefined) groups.set(doc.siteId, [doc])
+    else group.push(doc)
+  }
+  return groups
+}
+
+/** One in-memory index (the layers below wrap it; a replicated index keeps one per process). */
+export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): EmbeddedCatalogIndexService => {
   const options = resolveOptions(overrides)
   const sites = new Map<number, SiteIndex>()
   const site = (siteId: number): SiteIndex => {
@@ -21,25 +40,25 @@ const make = (overrides?: EmbeddedIndexOverrides): CatalogIndexService => {
     return index
   }
 
+  const check = (groups: Map<number, Array<IndexDocument>>): Effect.Effect<void, IndexError> => {
+    for (const [siteId, siteDocs] of groups) {
+      const rejection = site(siteId).rejection(siteDocs)
+      if (rejection !== null) return Effect.fail(new IndexError({ message: rejection }))
+    }
+    return Effect.void
+  }
+
+  // Validate every site's batch before writing any, so a bad batch changes nothing.
   const upsert = (docs: ReadonlyArray<IndexDocument>) =>
     Effect.suspend(() => {
-      const bySite = new Map<number, Array<IndexDocument>>()
-      for (const doc of docs) {
-        const group = bySite.get(doc.siteId)
-        if (group === undefined) bySite.set(doc.siteId, [doc])
-        else group.push(doc)
-      }
-      // Validate every site's batch before writing any, so a bad batch changes nothing.
-      for (const [siteId, siteDocs] of bySite) {
-        const rejection = site(siteId).rejection(siteDocs)
-        if (rejection !== null) return Effect.fail(new IndexError({ message: rejection }))
-      }
-      return attempt("upsert", () => {
-        for (const [siteId, siteDocs] of bySite) for (const doc of siteDocs) site(siteId).upsert(doc)
-      })
+      const groups = bySite(docs)
+      return check(groups).pipe(Effect.zipRight(attempt("upsert", () => {
+        for (const [siteId, siteDocs] of groups) for (const doc of siteDocs) site(siteId).upsert(doc)
+      })))
     })
 
   return {
+    validate: (docs) => Effect.suspend(() => check(bySite(docs))),
     upsert,
     remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
     search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
@@ -66,6 +85,7 @@ const countOf = (index: SiteIndex, filter: Filter): number =>
  * for vectors. `layerWith` takes the tuning knobs the relevance evaluation adjusts.
  */
 export const EmbeddedCatalogIndex = {
-  layer: Layer.sync(CatalogIndex, () => make()),
-  layerWith: (overrides: EmbeddedIndexOverrides): Layer.Layer<CatalogIndex> => Layer.sync(CatalogIndex, () => make(overrides))
+  layer: Layer.sync(CatalogIndex, () => makeEmbeddedCatalogIndex()),
+  layerWith: (overrides: EmbeddedIndexOverrides): Layer.Layer<CatalogIndex> =>
+    Layer.sync(CatalogIndex, () => makeEmbeddedCatalogIndex(overrides))
 } as const

@@ -10,9 +10,10 @@ import {
   type StoredProduct,
   StoreError
 } from "../CatalogStore.js"
-import { bytesToVector, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/CatalogCodec.js"
+import { bytesToVector, decodeAnalysis, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/CatalogCodec.js"
+import { batchedScript, script } from "../redis/LuaScript.js"
 import {
-  productFields, putLua, removeLua, saveAnalysesLua, saveDerivedLua, script, seqKey, siteKeys, sitesKey
+  productFields, putLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey, siteKeys, sitesKey
 } from "./redis/CatalogLayout.js"
 
 /**
@@ -34,10 +35,12 @@ const exec = async (tx: ChainableCommander): Promise<Array<unknown>> => {
 }
 
 export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
-  const putScript = script(client, putLua)
+  // Puts of concurrent requests (a bulk push) share one pipeline; each still gets its own reply.
+  const putScript = batchedScript(client, putLua)
   const removeScript = script(client, removeLua)
   const saveDerivedScript = script(client, saveDerivedLua)
   const saveAnalysesScript = script(client, saveAnalysesLua)
+  const saveObjectsScript = script(client, saveObjectsLua)
 
   const sites = call("sites", () => client.smembers(sitesKey)).pipe(
     Effect.map((ids) => ids.map(Number).sort((a, b) => a - b))
@@ -163,6 +166,21 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       const keys = siteKeys(siteId)
       return call("saveImageAnalyses", () =>
         saveAnalysesScript([keys.product(productId), keys.images(productId)], analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])) as Promise<number>)
+    },
+    saveImageObjects: (siteId, productId, detections) => {
+      const key = siteKeys(siteId).images(productId)
+      return call("saveImageObjects", async () => {
+        if (detections.length === 0) return 0
+        const stored = await client.hmget(key, ...detections.map((d) => d.imageId))
+        const writes = detections.flatMap((d, i) => {
+          const read = stored[i]
+          if (read === null) return []
+          const analysis = decodeAnalysis(read)
+          if (analysis.status !== "ok" || analysis.objects !== null) return []
+          return [d.imageId, read, encodeAnalysis({ ...analysis, objects: d.objects })]
+        })
+        return writes.length === 0 ? 0 : ((await saveObjectsScript([key], writes)) as number)
+      })
     },
     imageAnalyses: (siteId, productId) => {
       const keys = siteKeys(siteId)

@@ -6,6 +6,7 @@ import {
   type CatalogStoreService,
   type DerivedProduct,
   type ImageAnalysisRecord,
+  type ImageObjects,
   type StoredImage,
   type StoredProduct,
   StoreError
@@ -128,9 +129,14 @@ export const SqliteCatalogStore = Layer.effect(
     const selectAnalyses = db.prepare("SELECT * FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
     const deleteAnalyses = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
     const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
-    const upsertAnalysis = db.prepare(`INSERT OR REPLACE INTO product_image_analyses
+    // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
+    const insertAnalysis = db.prepare(`INSERT OR IGNORE INTO product_image_analyses
       (site_id, product_id, image_id, url, status, reason, embedding, adult, colors, objects, analyzed_at)
       VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @adult, @colors, @objects, @analyzed_at)`)
+    // Rows exist only for images the product has (put deletes the others in its transaction),
+    // so the row's existence is the "still has it" check. Pending detection is stored as JSON null.
+    const fillObjects = db.prepare(`UPDATE product_image_analyses SET objects = @objects
+      WHERE site_id = @site_id AND product_id = @product_id AND image_id = @image_id AND status = 'ok' AND objects = 'null'`)
 
     /** Analyses of the images the product currently has, in the product's image order. */
     const currentAnalyses = (siteId: number, productId: string, images: ReadonlyArray<StoredImage>) => {
@@ -194,7 +200,7 @@ export const SqliteCatalogStore = Layer.effect(
       let kept = 0
       for (const a of analyses) {
         if (!current.has(a.imageId)) continue
-        upsertAnalysis.run({
+        kept += insertAnalysis.run({
           site_id: siteId,
           product_id: productId,
           image_id: a.imageId,
@@ -206,10 +212,17 @@ export const SqliteCatalogStore = Layer.effect(
           colors: JSON.stringify(a.colors),
           objects: JSON.stringify(a.objects),
           analyzed_at: a.analyzedAt
-        })
-        kept++
+        }).changes
       }
       return kept
+    })
+
+    const saveObjectsTx = db.transaction((siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => {
+      let saved = 0
+      for (const d of detections) {
+        saved += fillObjects.run({ site_id: siteId, product_id: productId, image_id: d.imageId, objects: JSON.stringify(d.objects) }).changes
+      }
+      return saved
     })
 
     const service: CatalogStoreService = {
@@ -259,6 +272,7 @@ export const SqliteCatalogStore = Layer.effect(
         }),
       count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n),
       saveImageAnalyses: (siteId, productId, analyses) => attempt("saveImageAnalyses", () => saveAnalysesTx(siteId, productId, analyses)),
+      saveImageObjects: (siteId, productId, detections) => attempt("saveImageObjects", () => saveObjectsTx(siteId, productId, detections)),
       imageAnalyses: (siteId, productId) =>
         attempt("imageAnalyses", () => {
           const row = selectOne.get(siteId, productId) as ProductRow | undefined

@@ -2,12 +2,13 @@ import type { Worker } from "node:worker_threads"
 import type { DetectedObject, RgbImage } from "../ImageAnalyzer.js"
 
 /**
- * A fixed set of image-model threads fed from two FIFO queues, shopper queries before
- * catalog jobs. One image per call (a call is 0.1-0.4 s; batching would only make a query
+ * A fixed set of image-model threads fed from three FIFO queues: shopper queries first, then
+ * catalog images (what makes a product visually searchable), then background work (object
+ * detection of catalog images, which only refines text search). One image per call (a call is 0.1-0.4 s; batching would only make a query
  * wait longer behind it). Callback based on purpose: ImageAnalyzer wraps it in Effect, and
  * fiber interruption maps onto `cancel`.
  */
-export type Priority = "query" | "batch"
+export type Priority = "query" | "batch" | "background"
 
 /** What to compute; buffers are transferred, so they must be the pool's own copies. */
 export interface ModelRequest {
@@ -56,7 +57,7 @@ const RESPAWN_DELAY_MS = 1_000
 export class WorkerPool {
   /** Settles once every initial thread has loaded both models, or fails if one cannot. */
   readonly ready: Promise<void>
-  private readonly queues: Record<Priority, Array<Job>> = { query: [], batch: [] }
+  private readonly queues: Record<Priority, Array<Job>> = { query: [], batch: [], background: [] }
   private readonly slots = new Set<Slot>()
   private readonly respawnTimers = new Set<NodeJS.Timeout>()
   private nextId = 0
@@ -110,7 +111,7 @@ export class WorkerPool {
   async close(): Promise<void> {
     this.closed = true
     for (const timer of this.respawnTimers) clearTimeout(timer)
-    const pending = [...this.queues.query, ...this.queues.batch]
+    const pending = [...this.queues.query, ...this.queues.batch, ...this.queues.background]
     for (const slot of this.slots) if (slot.inFlight) pending.push(slot.inFlight.job)
     for (const job of pending) job.complete({ _tag: "Failure", message: "image analyzer is shut down" })
     await Promise.all([...this.slots].map((slot) => slot.worker.terminate()))
@@ -164,7 +165,7 @@ export class WorkerPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (!slot.ready || slot.inFlight) continue
-      const job = this.queues.query.shift() ?? this.queues.batch.shift()
+      const job = this.queues.query.shift() ?? this.queues.batch.shift() ?? this.queues.background.shift()
       if (job === undefined) return
       const id = this.nextId++
       slot.inFlight = { id, job }

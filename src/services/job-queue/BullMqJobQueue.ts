@@ -1,6 +1,7 @@
 import { Queue } from "bullmq"
 import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { Job, JobQueue, QueueError } from "../JobQueue.js"
+import { makeMicroBatcher, type Settled } from "../redis/MicroBatcher.js"
 import { DEFAULT_QUEUE_NAME, jobOptions, type Lane, LANES, laneOf, laneQueueName } from "./BullMqSettings.js"
 
 export interface BullMqJobQueueOptions {
@@ -13,6 +14,14 @@ export interface BullMqJobQueueOptions {
 }
 
 const encodeJob = Schema.encodeSync(Job)
+
+/** Largest addBulk: one pipeline; a reconcile pass may queue the whole catalog, so it goes in slices. */
+const CHUNK = 1_000
+/**
+ * Enqueues of at most this many jobs (a PUT's one job, a worker's follow-ups) join a micro-batch
+ * with the other enqueues of the same event-loop turn; larger ones go on their own.
+ */
+const BATCHED_UP_TO = 100
 
 /**
  * The distributed queue's producer side (the api process); the consumers are
@@ -58,23 +67,60 @@ export const BullMqJobQueue = {
             catch: (cause) => new QueueError({ message: "cannot read the job queue's counts", cause })
           })).pipe(Effect.map((all) => all.flatMap((counts) => Object.values(counts)).reduce((sum, n) => sum + n, 0)))
 
-        const addChunk = (lane: Lane, jobs: ReadonlyArray<Job>) =>
-          Effect.tryPromise({
-            try: () =>
-              queues[lane].addBulk(jobs.map((job) => ({ name: job._tag, data: encodeJob(job), opts: jobOptions(job, backoffDelayMs) }))),
-            catch: (cause) => new QueueError({ message: `cannot enqueue ${jobs.length} job(s)`, cause })
-          })
+        const addChunk = async (lane: Lane, jobs: ReadonlyArray<Job>) =>
+          queues[lane].addBulk(jobs.map((job) => ({ name: job._tag, data: encodeJob(job), opts: jobOptions(job, backoffDelayMs) })))
+        const byLane = <A>(items: ReadonlyArray<A>, jobOf: (item: A) => Job) =>
+          LANES.map((lane) => [lane, items.filter((item) => laneOf(jobOf(item)) === lane)] as const).filter(([, xs]) => xs.length > 0)
+
+        /**
+         * The enqueues of one event-loop turn (concurrent PUTs) in one addBulk per lane: under a
+         * bulk push this is most of the api's cost of a PUT otherwise. Every caller still learns
+         * whether its own jobs were added: a slice that fails is retried job by job, so a job
+         * that cannot be added fails its own caller only. Re-adding a job of the failed slice
+         * that did land is harmless (deduplicated per product, see BullMqSettings).
+         */
+        const batcher = makeMicroBatcher<ReadonlyArray<Job>, void>(async (calls) => {
+          const failures = new Map<number, unknown>()
+          const items = calls.flatMap((jobs, call) => jobs.map((job) => ({ call, job })))
+          await Promise.all(byLane(items, (item) => item.job).map(async ([lane, laneItems]) => {
+            for (const chunk of Arr.chunksOf(laneItems, CHUNK)) {
+              try {
+                await addChunk(lane, chunk.map((item) => item.job))
+              } catch (error) {
+                if (chunk.every((item) => item.call === chunk[0].call)) {
+                  failures.set(chunk[0].call, error)
+                  continue
+                }
+                await Promise.all(chunk.map((item) =>
+                  addChunk(lane, [item.job]).catch((e: unknown) => {
+                    if (!failures.has(item.call)) failures.set(item.call, e)
+                  })
+                ))
+              }
+            }
+          }))
+          return calls.map((_, call): Settled<void> => failures.has(call) ? { ok: false, error: failures.get(call) } : { ok: true, value: undefined })
+        }, { maxBatch: 256 })
+        // Registered after the queues, so it runs before they close: what was accepted is sent.
+        yield* Effect.addFinalizer(() => Effect.promise(() => batcher.flush()))
+
         const enqueueLane = ([lane, jobs]: readonly [Lane, ReadonlyArray<Job>]) =>
-          Effect.forEach(Arr.chunksOf(jobs, 1_000), (chunk) => addChunk(lane, chunk), { discard: true })
+          Effect.forEach(Arr.chunksOf(jobs, CHUNK), (chunk) =>
+            Effect.tryPromise({
+              try: () => addChunk(lane, chunk),
+              catch: (cause) => new QueueError({ message: `cannot enqueue ${chunk.length} job(s)`, cause })
+            }), { discard: true })
 
         return JobQueue.of({
-          // addBulk sends one pipeline; a reconcile pass may queue the whole catalog, so it goes in slices.
           enqueue: (jobs) =>
-            Effect.forEach(
-              LANES.map((lane) => [lane, jobs.filter((job) => laneOf(job) === lane)] as const).filter(([, js]) => js.length > 0),
-              enqueueLane,
-              { discard: true }
-            ),
+            jobs.length === 0
+              ? Effect.void
+              : jobs.length <= BATCHED_UP_TO
+              ? Effect.tryPromise({
+                try: () => batcher.submit(jobs),
+                catch: (cause) => new QueueError({ message: `cannot enqueue ${jobs.length} job(s)`, cause })
+              })
+              : Effect.forEach(byLane(jobs, (job) => job), enqueueLane, { discard: true }),
           pending,
           // The queue is shared, so this waits for every producer's jobs, not only this one's.
           // A follow-up stored for an active job is created in the same script that finishes it,

@@ -9,13 +9,29 @@ export interface InProcessOptions {
   /** Image-analysis jobs run in a lane of their own so slow image hosts never hold up text indexing. */
   readonly imageBatchSize?: number
   readonly imageConcurrency?: number
+  /** Object detection (the second image pass) has its own lane too, so it never holds up the first. */
+  readonly detectBatchSize?: number
+  readonly detectConcurrency?: number
 }
 
-type Lane = "index" | "image"
+type Lane = "index" | "image" | "detect"
 
-// Index and remove of one product coalesce (both reconcile the index with the record);
-// image analysis is separate work on the same product.
-const keyOf = (job: Job) => `${job._tag === "AnalyzeImages" ? "img" : "idx"}\u0000${job.siteId}\u0000${job.productId}`
+const laneOf = (job: Job): Lane => {
+  switch (job._tag) {
+    case "IndexProduct":
+    case "RemoveProduct":
+    case "PredictAttributes":
+      return "index"
+    case "AnalyzeImages":
+      return "image"
+    case "DetectObjects":
+      return "detect"
+  }
+}
+
+// Jobs of one product coalesce within a lane: index and remove both reconcile the index with
+// the record; image analysis and object detection are separate work on the same product.
+const keyOf = (job: Job) => `${laneOf(job)}\u0000${job.siteId}\u0000${job.productId}`
 
 /**
  * The embedded queue: jobs live in memory and are handled by fibers of the api process.
@@ -28,9 +44,12 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
     JobQueue,
     Effect.gen(function*() {
       const handler = yield* JobHandler
-      const lanes: Record<Lane, Queue.Queue<string>> = { index: yield* Queue.unbounded<string>(), image: yield* Queue.unbounded<string>() }
-      const laneOf = (key: string): Lane => (key.startsWith("img") ? "image" : "index")
-      const offer = (key: string) => Queue.offer(lanes[laneOf(key)], key)
+      const lanes: Record<Lane, Queue.Queue<string>> = {
+        index: yield* Queue.unbounded<string>(),
+        image: yield* Queue.unbounded<string>(),
+        detect: yield* Queue.unbounded<string>()
+      }
+      const offer = (key: string, job: Job) => Queue.offer(lanes[laneOf(job)], key)
       const waiting = new Map<string, Job>()
       // A product is handled by one batch at a time, so an older version can never be indexed
       // after a newer one; its later jobs wait in `blocked` until that batch ends.
@@ -50,7 +69,7 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
             const key = keyOf(job)
             const known = waiting.has(key)
             waiting.set(key, job)
-            if (!known && !blocked.has(key)) yield* offer(key)
+            if (!known && !blocked.has(key)) yield* offer(key, job)
           }
         })
 
@@ -78,7 +97,8 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
           for (const key of blocked) {
             if (running.has(key)) continue
             blocked.delete(key)
-            if (waiting.has(key)) yield* offer(key)
+            const job = waiting.get(key)
+            if (job !== undefined) yield* offer(key, job)
           }
           yield* Ref.update(inFlight, (n) => n - jobs.length)
           yield* notifyIfIdle
@@ -92,7 +112,10 @@ export const InProcessJobQueue = (options: InProcessOptions = { batchSize: 32, c
       }).pipe(Effect.forever)
 
       for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker("index", options.batchSize))
-      for (let i = 0; i < (options.imageConcurrency ?? 1); i++) yield* Effect.forkScoped(worker("image", options.imageBatchSize ?? 4))
+      // Two image batches at a time: one batch's fetches, saves and re-indexing overlap the
+      // other's model calls, and one slow image host does not stall every image.
+      for (let i = 0; i < (options.imageConcurrency ?? 2); i++) yield* Effect.forkScoped(worker("image", options.imageBatchSize ?? 4))
+      for (let i = 0; i < (options.detectConcurrency ?? 1); i++) yield* Effect.forkScoped(worker("detect", options.detectBatchSize ?? 4))
 
       return {
         enqueue,

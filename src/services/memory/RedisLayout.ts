@@ -1,5 +1,3 @@
-import type { Redis } from "ioredis"
-import { createHash } from "node:crypto"
 import type { MemoryItem } from "../MemoryLog.js"
 import { type PreparedItem, storedItem } from "./Validation.js"
 
@@ -80,12 +78,3 @@ if tonumber(redis.call('HGET', KEYS[1], 'length') or '-1') >= tonumber(ARGV[1]) 
 redis.call('HSET', KEYS[1], 'length', ARGV[1], 'state', ARGV[2])
 return 1
 `
-
-/** EVALSHA, falling back to EVAL (which caches the script) after a restart or SCRIPT FLUSH. */
-export const script = (client: Redis, lua: string) => {
-  const sha = createHash("sha1").update(lua).digest("hex")
-  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number>): Promise<unknown> =>
-    client.evalsha(sha, keys.length, ...keys, ...args).catch((e: unknown) =>
-      String(e).includes("NOSCRIPT") ? client.eval(lua, keys.length, ...keys, ...args) : Promise.reject(e)
-    )
-}

@@ -1,7 +1,8 @@
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { type ConversationInfo, MemoryError, MemoryLimits, MemoryLog, type MemoryLogService } from "../MemoryLog.js"
-import { appendLua, conversationKeys, indexKey, saveSummaryLua, script, type StreamEntry, toItem } from "./RedisLayout.js"
+import { script } from "../redis/LuaScript.js"
+import { appendLua, conversationKeys, indexKey, saveSummaryLua, type StreamEntry, toItem } from "./RedisLayout.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
 import {
   checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, prepareAppend, storedItem

@@ -78,4 +78,24 @@ describe("ImageAnalyzer lifecycle", () => {
       expect(yield* Deferred.isDone(catalogDone)).toBe(false)
       yield* Fiber.join(catalog)
     })))
+
+  it.live("runs background detections only after the catalog images queued behind them", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const analyzer = yield* makeImageAnalyzer({ threads: 1 })
+      const photo = yield* Effect.promise(() => syntheticPhoto("landscape"))
+      const finished: Array<"detect" | "analyze"> = []
+      const four = [1, 2, 3, 4]
+      const background = yield* Effect.fork(Effect.forEach(four, () =>
+        analyzer.detect(photo, { priority: "background" }).pipe(Effect.tap(() => finished.push("detect"))), { concurrency: "unbounded" }))
+      yield* Effect.sleep("100 millis") // the first detection is on the thread, the others wait
+      const catalog = yield* Effect.fork(Effect.forEach(four, () =>
+        analyzer.analyze(photo, { detect: false }).pipe(Effect.tap(() => finished.push("analyze"))), { concurrency: "unbounded" }))
+      yield* Fiber.join(catalog)
+      yield* Fiber.join(background)
+      // First come, first served, the waiting detections would take turns with the analyses;
+      // by priority only the one on the thread (or one dispatched as it ended) comes first.
+      const beforeLastAnalysis = finished.slice(0, finished.lastIndexOf("analyze")).filter((kind) => kind === "detect")
+      expect(beforeLastAnalysis.length).toBeLessThanOrEqual(2)
+      expect(finished.filter((kind) => kind === "detect")).toHaveLength(4)
+    })))
 })

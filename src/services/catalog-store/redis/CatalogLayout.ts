@@ -1,6 +1,3 @@
-import type { Redis } from "ioredis"
-import { createHash } from "node:crypto"
-
 /**
  * Redis data layout of the catalog store. A site's keys share the hash tag `{site}`; the
  * version counter and the site set are global, so the write scripts (which touch both) need
@@ -110,8 +107,9 @@ return 1
 `
 
 /**
- * Saves analyses of images the product still has. KEYS: product, images analyses.
- * ARGV: image id, analysis JSON, … Returns how many were kept.
+ * Saves analyses of images the product still has and that have none yet (HSETNX: the first
+ * of two racing analyses wins). KEYS: product, images analyses.
+ * ARGV: image id, analysis JSON, … Returns how many were saved.
  */
 export const saveAnalysesLua = `
 local images = redis.call('HGET', KEYS[1], 'images')
@@ -121,18 +119,27 @@ for _, image in ipairs(cjson.decode(images)) do current[image.id] = true end
 local kept = 0
 for i = 1, #ARGV, 2 do
   if current[ARGV[i]] then
-    redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
-    kept = kept + 1
+    kept = kept + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])
   end
 end
 return kept
 `
 
-/** EVALSHA, falling back to EVAL (which caches the script) after a restart or SCRIPT FLUSH. */
-export const script = (client: Redis, lua: string) => {
-  const sha = createHash("sha1").update(lua).digest("hex")
-  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<unknown> =>
-    client.evalsha(sha, keys.length, ...keys, ...args).catch((e: unknown) =>
-      String(e).includes("NOSCRIPT") ? client.eval(lua, keys.length, ...keys, ...args) : Promise.reject(e)
-    )
-}
+/**
+ * Fills in pending objects by compare-and-set: the client read each analysis and sends it
+ * back with its objects filled in, written only if the stored JSON is still exactly what it
+ * read (re-encoding in Lua would round its numbers to 14 digits). Analyses exist only for
+ * images the product has (put drops the others atomically), so a match also means the image
+ * is still the product's. KEYS: images analyses. ARGV: image id, JSON read, new JSON, …
+ * Returns how many were written.
+ */
+export const saveObjectsLua = `
+local saved = 0
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
+    saved = saved + 1
+  end
+end
+return saved
+`

@@ -1,0 +1,47 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as path from "node:path"
+
+export interface WorkerProcess {
+  readonly child: ChildProcess
+  readonly output: () => string
+  /** Resolves with the exit code or signal. */
+  readonly exited: Promise<number | string | null>
+  /** Jobs this worker reported handled, per lane (from its "jobs handled" log lines). */
+  readonly handled: () => Record<string, number>
+}
+
+/** A worker as ops run it (`npm run worker`): a separate OS process on the given Redis. */
+export const startWorkerProcess = async (env: Record<string, string>): Promise<WorkerProcess> => {
+  const root = path.resolve(import.meta.dirname, "../..")
+  const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
+    cwd: root,
+    env: { ...process.env, EMBED_THREADS: "1", IMAGE_THREADS: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let output = ""
+  child.stdout!.on("data", (d) => (output += d))
+  child.stderr!.on("data", (d) => (output += d))
+  const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)))
+  const deadline = Date.now() + 90_000
+  while (!output.includes("worker serving")) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL")
+      throw new Error(`worker did not start:\n${output}`)
+    }
+    await new Promise((r) => setTimeout(r, 100))
+  }
+  const handled = () => {
+    const counts: Record<string, number> = {}
+    for (const line of output.split("\n")) {
+      if (!line.includes("jobs handled")) continue
+      try {
+        const { annotations } = JSON.parse(line) as { annotations?: { lane?: string; jobs?: number } }
+        if (annotations?.lane !== undefined) counts[annotations.lane] = (counts[annotations.lane] ?? 0) + (annotations.jobs ?? 0)
+      } catch {
+        // not a log line of ours
+      }
+    }
+    return counts
+  }
+  return { child, output: () => output, exited, handled }
+}
