@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { CatalogIndex, IndexError, type CatalogIndexService, type Filter, type IndexDocument } from "../CatalogIndex.js"
-import { facetCounts, histogram, numericStats, scopeMask } from "./embedded/Facets.js"
+import { facetCounts, histogram, numericStats, scopeSlots } from "./embedded/Facets.js"
 import { matchIds, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"
 import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Options.js"
@@ -64,11 +64,11 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
     search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
     matchIds: (query) => attempt("matchIds", () => matchIds(site(query.siteId), query, options)),
     facet: (siteId, column, scope, limit) =>
-      attempt("facet", () => facetCounts(site(siteId), column, scopeMask(site(siteId), scope), limit)),
+      attempt("facet", () => facetCounts(site(siteId), column, scopeSlots(site(siteId), scope), limit)),
     numericStats: (siteId, column, scope) =>
-      attempt("numericStats", () => numericStats(site(siteId), column, scopeMask(site(siteId), scope))),
+      attempt("numericStats", () => numericStats(site(siteId), column, scopeSlots(site(siteId), scope))),
     histogram: (siteId, column, scope, edges) =>
-      attempt("histogram", () => histogram(site(siteId), column, scopeMask(site(siteId), scope), edges)),
+      attempt("histogram", () => histogram(site(siteId), column, scopeSlots(site(siteId), scope), edges)),
     retrieve: (siteId, productIds) => attempt("retrieve", () => site(siteId).retrieve(productIds)),
     scroll: (siteId, filter, limit, after) => attempt("scroll", () => site(siteId).scroll(filter, limit, after)),
     count: (siteId, filter) => attempt("count", () => countOf(site(siteId), filter)),
