@@ -1,4 +1,4 @@
-import { Config, Context, Data, Effect, Layer } from "effect"
+import { Config, Context, Data, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import { Worker } from "node:worker_threads"
 import { type DominantColor, dominantColors } from "./image-analyzer/DominantColors.js"
 import { prepare, validationError } from "./image-analyzer/prepare.js"
@@ -160,10 +160,49 @@ export const makeImageAnalyzer = (options: ImageAnalyzerOptions) =>
     return ImageAnalyzer.of({ dimensions: 1792, analyze, embed, detect, stats })
   })
 
+/**
+ * Starts the model threads on first use rather than at startup: a process that never sees an
+ * image (a text-only catalog, a worker serving only the `index` queue) never pays their ~220 MB
+ * per thread, and the first image waits about a second for them. A start that fails is not
+ * remembered: the next image tries again.
+ */
+export const makeLazyImageAnalyzer = (options: ImageAnalyzerOptions) =>
+  Effect.gen(function*() {
+    const scope = yield* Effect.scope
+    const starting = yield* Effect.makeSemaphore(1)
+    let started: ImageAnalyzerService | undefined
+    const start = Effect.gen(function*() {
+      const own = yield* Scope.fork(scope, ExecutionStrategy.sequential)
+      const analyzer = yield* Scope.extend(makeImageAnalyzer(options), own).pipe(
+        Effect.tapErrorCause((cause) => Scope.close(own, Exit.failCause(cause)))
+      )
+      yield* Effect.logInfo("image models loaded", { threads: options.threads })
+      started = analyzer
+      return analyzer
+    })
+    const analyzer = Effect.suspend(() =>
+      started !== undefined ? Effect.succeed(started) : starting.withPermits(1)(Effect.suspend(() => (started !== undefined ? Effect.succeed(started) : start)))
+    )
+    return ImageAnalyzer.of({
+      dimensions: 1792,
+      analyze: (image, options) => Effect.flatMap(analyzer, (a) => a.analyze(image, options)),
+      embed: (image, options) => Effect.flatMap(analyzer, (a) => a.embed(image, options)),
+      detect: (image, options) => Effect.flatMap(analyzer, (a) => a.detect(image, options)),
+      stats: Effect.suspend(() => started?.stats ?? Effect.succeed({ readyWorkers: 0, workerRestarts: 0, modelLoadMs: undefined }))
+    })
+  })
+
 export class ImageAnalyzer extends Context.Tag("ImageAnalyzer")<ImageAnalyzer, ImageAnalyzerService>() {
-  /** IMAGE_THREADS threads (default 1), each with both models: about 0.9 s to start, mostly warm-up (see bench). */
+  /**
+   * IMAGE_THREADS threads (default 1), each with both models, about 0.9 s to start (mostly
+   * warm-up, see bench); started at the first image unless IMAGE_MODELS=eager.
+   */
   static readonly layer = Layer.scoped(
     ImageAnalyzer,
-    Effect.flatMap(Config.integer("IMAGE_THREADS").pipe(Config.withDefault(1)), (threads) => makeImageAnalyzer({ threads }))
+    Effect.gen(function*() {
+      const threads = yield* Config.integer("IMAGE_THREADS").pipe(Config.withDefault(1))
+      const eager = yield* Config.literal("eager", "lazy")("IMAGE_MODELS").pipe(Config.withDefault("lazy"))
+      return yield* (eager === "eager" ? makeImageAnalyzer({ threads }) : makeLazyImageAnalyzer({ threads }))
+    })
   )
 }
