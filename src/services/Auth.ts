@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { Forbidden, Unauthorized } from "../domain/Errors.js"
-import { LruCache } from "./auth/LruCache.js"
+import { LruCache } from "../lib/LruCache.js"
 import { hashPassword, randomToken, verifyPassword } from "./auth/Password.js"
 import { tokenSiteId, verifyReadToken } from "./auth/ReadToken.js"
 import { SiteRegistry } from "./SiteRegistry.js"

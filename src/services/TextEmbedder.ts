@@ -2,7 +2,7 @@ import { Context, Data, Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
 import { AppConfig } from "../config/AppConfig.js"
 import { planBatches } from "./text-embedder/batching.js"
-import { LruCache } from "./text-embedder/LruCache.js"
+import { LruCache } from "../lib/LruCache.js"
 import { normaliseText } from "./text-embedder/normalise.js"
 import { type Priority, WorkerPool } from "./text-embedder/WorkerPool.js"
 

@@ -1,6 +1,5 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { LruCache } from "../../src/services/auth/LruCache.js"
 import { hashPassword, verifyPassword } from "../../src/services/auth/Password.js"
 import { parseTtl } from "../../src/services/auth/ReadToken.js"
 import { addCredential, createSite, putCampaign, rotateTokenSecret } from "../../src/services/auth/SiteAdmin.js"
@@ -61,19 +60,5 @@ describe("parseTtl", () => {
   })
   it.each(["", "0", "-5", "3w", "1.5h"])("rejects %j", (text) => {
     expect(parseTtl(text)).toBeUndefined()
-  })
-})
-
-describe("LruCache", () => {
-  it("evicts the least recently used entry beyond its capacity", () => {
-    const cache = new LruCache<string, number>(2)
-    cache.set("a", 1)
-    cache.set("b", 2)
-    cache.get("a")
-    cache.set("c", 3)
-    expect(cache.get("b")).toBeUndefined()
-    expect(cache.get("a")).toBe(1)
-    expect(cache.get("c")).toBe(3)
-    expect(cache.size).toBe(2)
   })
 })

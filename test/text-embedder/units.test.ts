@@ -1,18 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { BATCH_BUDGET_MS, estimatedMs, MAX_BATCH_TEXTS, planBatches } from "../../src/services/text-embedder/batching.js"
-import { LruCache } from "../../src/services/text-embedder/LruCache.js"
 import { MAX_TEXT_CHARS, normaliseText } from "../../src/services/text-embedder/normalise.js"
-
-describe("LruCache", () => {
-  it("evicts the least recently used entry beyond its capacity", () => {
-    const cache = new LruCache<string, number>(2)
-    cache.set("a", 1)
-    cache.set("b", 2)
-    cache.get("a") // "b" is now the oldest
-    cache.set("c", 3)
-    expect([cache.get("a"), cache.get("b"), cache.get("c"), cache.size]).toEqual([1, undefined, 3, 2])
-  })
-})
 
 describe("normaliseText", () => {
   it("collapses whitespace and cuts long texts without splitting a surrogate pair", () => {

@@ -5,11 +5,7 @@
 export class LruCache<K, V> {
   private readonly entries = new Map<K, V>()
 
-  constructor(readonly capacity: number) {}
-
-  get size(): number {
-    return this.entries.size
-  }
+  constructor(private readonly capacity: number) {}
 
   get(key: K): V | undefined {
     const value = this.entries.get(key)
@@ -23,8 +19,14 @@ export class LruCache<K, V> {
   set(key: K, value: V): void {
     this.entries.delete(key)
     this.entries.set(key, value)
-    if (this.entries.size > this.capacity) {
-      this.entries.delete(this.entries.keys().next().value as K)
-    }
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K)
+  }
+
+  clear(): void {
+    this.entries.clear()
+  }
+
+  get size(): number {
+    return this.entries.size
   }
 }
