@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { predictAttributes } from "../src/catalog/AttributePrediction.js"
+import { reindexImageData } from "../src/catalog/ImageReindex.js"
 import { ProductImages } from "../src/catalog/ProductImages.js"
 import { ProductIndexer } from "../src/catalog/ProductIndexer.js"
 import type { CatalogIndex } from "../src/services/CatalogIndex.js"
@@ -35,7 +36,11 @@ export const JobHandlersLive = Layer.effect(
     const images = yield* ProductImages
     const predictions = yield* Effect.serviceOption(PredictionStore)
     const catalog = yield* Effect.context<CatalogStore | CatalogIndex>()
-    const reindex = (changed: ReadonlyArray<ProductKey>) => (changed.length > 0 ? indexer.index(changed) : Effect.void)
+    // After an image pass: the text vector is reused when the text is unchanged (ImageReindex).
+    const reindex = (changed: ReadonlyArray<ProductKey>) =>
+      changed.length > 0
+        ? reindexImageData(changed).pipe(Effect.provide(catalog), Effect.provideService(ProductIndexer, indexer))
+        : Effect.void
     return {
       handle: (jobs) =>
         Effect.gen(function*() {

@@ -14,11 +14,18 @@ import { mintReadToken } from "../../src/services/auth/ReadToken.js"
 import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/auth/SiteAdmin.js"
 import { writeSitesFile } from "../../src/services/auth/SitesStore.js"
 
+/** The services of the running api, for work the bench does behind its HTTP interface. */
+export type AppServices = Layer.Layer.Success<ReturnType<typeof App>>
+
 export interface BenchServer {
   readonly baseUrl: string
   readonly dir: string
+  /** The site the credentials below belong to. */
+  readonly siteId: number
   readonly basic: string
   readonly bearer: string
+  /** Runs an effect against the api's own services (store, index, analyser), in this process. */
+  readonly run: <A, E>(effect: Effect.Effect<A, E, AppServices>) => Promise<A>
   readonly close: () => Promise<void>
 }
 
@@ -52,8 +59,10 @@ export const startBenchServer = async (options: {
   return {
     baseUrl,
     dir,
+    siteId: site.id,
     basic: basicAuthorization(a.issued),
     bearer: `Bearer ${await mintReadToken(site, 24 * 3600)}`,
+    run: (effect) => Effect.runPromise(Effect.provide(effect, context)),
     close: async () => {
       await Effect.runPromise(Scope.close(scope, Exit.void))
       if (!options.keepDir) fs.rmSync(dir, { recursive: true, force: true })

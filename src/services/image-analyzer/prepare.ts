@@ -5,7 +5,12 @@ import type { RgbImage } from "../ImageAnalyzer.js"
 export const FEATURE_SIZE = 224
 /** Colours are clustered on this square: 4,096 pixels keep k-means well under a millisecond. */
 export const SWATCH_SIZE = 64
-/** CenterNet's input side; a larger image would only be shrunk again inside the thread. */
+/**
+ * CenterNet's input side; a larger image would only be shrunk again inside the thread. It is
+ * fixed: the graph upsamples to constant sizes (fed 384 px, a 24×24 map meets a 32×32 one and
+ * the run fails), and Human stretches a smaller image back to 512, so a lower resolution
+ * cannot make detection cheaper; running it as a later pass (ProductImages) does.
+ */
 export const DETECTION_MAX_SIZE = 512
 
 /** Each part only when asked for. */

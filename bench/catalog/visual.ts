@@ -1,0 +1,233 @@
+/**
+ * The visual-search part of `npm run bench`.
+ *
+ * 1. Precomputed image vectors: every product of the bench catalog gets one photo whose
+ *    analysis is written straight through the api's store and index (no model run per
+ *    product). The vectors live in the model's own feature space: a few dozen real
+ *    MobileNetV2 embeddings of synthetic photos serve as anchors, one per group of leaf
+ *    categories, and each product's vector is its anchor with multiplicative noise (kept
+ *    non-negative, as the model's pooled ReLU features are), normalised.
+ * 2. POST /visual-search over HTTP with real JPEG and PNG query images of varied size, some
+ *    with a search area, one request at a time, and the same queries' stages timed one by one
+ *    in-process with the api's services: decode (base64, intake checks, resize), embed (model
+ *    thread, colours) and search (the index's kNN and scoring).
+ */
+import { Effect } from "effect"
+import { nearestColorName } from "../../src/catalog/ColorNames.js"
+import { toIndexDocument } from "../../src/catalog/ProductDocument.js"
+import { CatalogIndex, emptyFilter, type IndexDocument } from "../../src/services/CatalogIndex.js"
+import { CatalogStore, type DerivedProduct, type ImageAnalysisRecord } from "../../src/services/CatalogStore.js"
+import { ImageAnalyzer } from "../../src/services/ImageAnalyzer.js"
+import { ImageIntake, toRgb } from "../../src/services/ImageIntake.js"
+import { check, fmtRate, log, memory, type SectionReport } from "./common.js"
+import type { GeneratedProduct } from "./generator.js"
+import type { Client } from "./http.js"
+import { syntheticImages } from "./images.js"
+import { mulberry32, type Random } from "./random.js"
+import type { BenchServer } from "./server.js"
+import { ms, summarize } from "./stats.js"
+
+export interface VisualOptions {
+  readonly seed: number
+  readonly queries: number
+  readonly page: number
+}
+
+/** Anchor embeddings: enough groups that a query's neighbours are a small share of the catalog. */
+const ANCHORS = 48
+/** Spread of each feature around its anchor (log-normal): products of a group end up at cosine ≈ 0.8–0.9. */
+const NOISE = 0.45
+const PAGE = 500
+/** The query image's side in the analysis, as rankByImage uses it. */
+const QUERY_SIZE = 512
+
+const hashOf = (s: string) => {
+  let h = 2166136261
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619)
+  return h >>> 0
+}
+
+const productVector = (anchor: Float32Array, random: Random) => {
+  const v = new Float32Array(anchor.length)
+  let sum = 0
+  for (let i = 0; i < v.length; i++) {
+    v[i] = anchor[i] * Math.exp(NOISE * random.normal())
+    sum += v[i] * v[i]
+  }
+  const norm = Math.sqrt(sum) || 1
+  for (let i = 0; i < v.length; i++) v[i] /= norm
+  return v
+}
+
+const hex = (r: number, g: number, b: number) => `#${[r, g, b].map((c) => c.toString(16).padStart(2, "0")).join("")}`
+
+/** One or two named colours, as the analyser reports them. */
+const productColors = (random: Random) => {
+  const colour = () => {
+    const [r, g, b] = [random.int(0, 255), random.int(0, 255), random.int(0, 255)]
+    return { name: nearestColorName(r, g, b), hex: hex(r, g, b) }
+  }
+  const main = random.next() * 0.4 + 0.5
+  return random.chance(0.5) ? [{ ...colour(), share: main }, { ...colour(), share: 1 - main }] : [{ ...colour(), share: 1 }]
+}
+
+/** Real embeddings of synthetic photos, through the api's own intake and analyser. */
+const anchorVectors = async (server: BenchServer, random: Random) => {
+  const photos = await syntheticImages(random, ANCHORS)
+  return server.run(Effect.gen(function*() {
+    const intake = yield* ImageIntake
+    const analyzer = yield* ImageAnalyzer
+    return yield* Effect.forEach(photos, (photo) =>
+      intake.decode(photo.bytes, "anchor").pipe(
+        Effect.flatMap((decoded) => toRgb(decoded, { size: QUERY_SIZE, fit: "contain" })),
+        Effect.flatMap((rgb) => analyzer.embed(rgb, { priority: "batch" }))
+      ))
+  }))
+}
+
+/**
+ * Gives each product its first photo with a precomputed analysis: the record is stored with that
+ * image, the analysis saved, the derived data kept current (with the text vector the index
+ * already holds, if any) and the product re-indexed with its image vector. Returns seconds taken.
+ */
+export const seedImageVectors = async (server: BenchServer, products: Iterable<GeneratedProduct>, options: VisualOptions) => {
+  const started = performance.now()
+  const random = mulberry32(options.seed).fork(50)
+  const anchors = await anchorVectors(server, random.fork(1))
+  log(`image vectors: ${anchors.length} anchor embeddings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  const vectors = random.fork(2)
+  const siteId = server.siteId
+  let done = 0
+  const spent = { store: 0, index: 0 }
+  const writePage = (page: ReadonlyArray<GeneratedProduct>) =>
+    server.run(Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const index = yield* CatalogIndex
+      const textVectors = new Map((yield* index.retrieve(siteId, page.map((p) => p.id))).map((d) => [d.productId, d.vectors.text ?? null]))
+      const derived: Array<DerivedProduct> = []
+      const docs: Array<IndexDocument> = []
+      const t0 = performance.now()
+      for (const p of page) {
+        const { product } = yield* store.put(siteId, p.id, p.data, p.images.slice(0, 1))
+        const image = product.images[0]
+        const leaf = p.data.product_type ?? p.data.shopping_product_category ?? ""
+        const analysis: ImageAnalysisRecord = {
+          imageId: image.id,
+          url: image.url,
+          status: "ok",
+          reason: null,
+          embedding: productVector(anchors[hashOf(leaf) % anchors.length], vectors),
+          adult: vectors.next() * 0.05,
+          colors: productColors(vectors),
+          objects: [],
+          analyzedAt: Date.now()
+        }
+        yield* store.saveImageAnalyses(siteId, p.id, [analysis])
+        const textVector = textVectors.get(p.id) ?? null
+        derived.push({ siteId, productId: p.id, version: product.version, textVector })
+        docs.push(toIndexDocument(product, textVector, [analysis]))
+      }
+      const t1 = performance.now()
+      yield* index.upsert(docs)
+      const t2 = performance.now()
+      yield* store.saveDerived(derived)
+      spent.store += t1 - t0 + performance.now() - t2
+      spent.index += t2 - t1
+    }))
+  let page: Array<GeneratedProduct> = []
+  let lastLog = performance.now()
+  for (const product of products) {
+    page.push(product)
+    if (page.length < PAGE) continue
+    await writePage(page)
+    done += page.length
+    page = []
+    if (performance.now() - lastLog > 10_000) {
+      lastLog = performance.now()
+      log(`image vectors: ${done} products (${fmtRate(done / ((lastLog - started) / 1000))}/s; store ${(spent.store / 1000).toFixed(1)} s, index ${(spent.index / 1000).toFixed(1)} s), ${memory()}`)
+    }
+  }
+  if (page.length > 0) await writePage(page)
+  return { products: done + page.length, seconds: (performance.now() - started) / 1000, storeSeconds: spent.store / 1000, indexSeconds: spent.index / 1000 }
+}
+
+/** A search area on one query in four: a crop of the upper-left to the whole image. */
+const searchArea = (random: Random) => {
+  if (!random.chance(0.25)) return undefined
+  const width = 0.4 + random.next() * 0.6
+  const height = 0.4 + random.next() * 0.6
+  return { left: random.next() * (1 - width), top: random.next() * (1 - height), width, height }
+}
+
+export const runVisualSection = async (server: BenchServer, client: Client, options: VisualOptions): Promise<SectionReport> => {
+  const random = mulberry32(options.seed).fork(51)
+  const images = await syntheticImages(random.fork(1), options.queries + 10)
+  const areas = images.map(() => searchArea(random))
+  const body = (i: number) => ({
+    query: { image: images[i].bytes.toString("base64"), ...(areas[i] ? { searchArea: areas[i] } : {}) },
+    resultsCount: options.page
+  })
+  const formats = images.slice(10).reduce((n, i) => n + (i.format === "png" ? 1 : 0), 0)
+  log(`visual search: ${options.queries} query images (${formats} PNG, ${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`)
+
+  for (let i = 0; i < 10; i++) await client.request("POST", "/visual-search", server.bearer, body(options.queries + i))
+  const total: Array<number> = []
+  let errors = 0
+  let results = 0
+  for (let i = 0; i < options.queries; i++) {
+    const res = await client.request("POST", "/visual-search", server.bearer, body(i))
+    total.push(res.ms)
+    if (res.status !== 200) {
+      if (errors++ < 3) log(`visual-search error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
+    } else results += res.body?.data?.products?.length ?? 0
+  }
+
+  // The same queries again, stage by stage, through the services POST /visual-search uses.
+  const stages = { decode: [] as Array<number>, embed: [] as Array<number>, search: [] as Array<number> }
+  for (let i = 0; i < options.queries; i++) {
+    const base64 = images[i].bytes.toString("base64")
+    const area = areas[i]
+    await server.run(Effect.gen(function*() {
+      const intake = yield* ImageIntake
+      const analyzer = yield* ImageAnalyzer
+      const index = yield* CatalogIndex
+      const t0 = performance.now()
+      const decoded = yield* intake.fromData(base64, "query.image")
+      const rgb = yield* toRgb(decoded, { size: QUERY_SIZE, fit: "contain", ...(area ? { crop: area } : {}) })
+      const t1 = performance.now()
+      const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
+      const t2 = performance.now()
+      yield* index.search({
+        siteId: server.siteId,
+        imageVector: analysis.embedding,
+        filter: emptyFilter,
+        weights: { lexical: 0, text: 0, image: 1 },
+        minSimilarity: 0,
+        limit: options.page
+      })
+      const t3 = performance.now()
+      stages.decode.push(t1 - t0)
+      stages.embed.push(t2 - t1)
+      stages.search.push(t3 - t2)
+    }))
+  }
+
+  const all = summarize(total)
+  const [decode, embed, search] = [summarize(stages.decode), summarize(stages.embed), summarize(stages.search)]
+  const row = (label: string, samples: ReadonlyArray<number>, extra = "", errorCount = 0) => {
+    const s = summarize(samples)
+    return [label, String(s.count), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), extra, String(errorCount)]
+  }
+  return {
+    summary: [
+      ["Visual search p50 / p95 / p99 (HTTP, base64 JPEG/PNG)", `${ms(all.p50)} / ${ms(all.p95)} / ${ms(all.p99)} ms`, "p50 ≤ 200 ms", check(all.p50 <= 200)],
+      ["  of which decode / embed / search (p50, in-process)", `${ms(decode.p50)} / ${ms(embed.p50)} / ${ms(search.p50)} ms`, "", ""]
+    ],
+    latency: [
+      row("visual search (HTTP)", total, (results / Math.max(1, options.queries - errors)).toFixed(1), errors),
+      row("  decode: base64, intake, resize", stages.decode),
+      row("  embed: features + colours", stages.embed),
+      row("  search: image kNN + scoring", stages.search)
+    ]
+  }
+}
