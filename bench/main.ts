@@ -1,55 +1,85 @@
 /**
- * End-to-end benchmark: `npm run bench -- [--products N] [--queries N] [--seed S] [--page N]`.
+ * End-to-end benchmark:
+ *   npm run bench -- [--products N] [--queries N] [--seed S] [--page N] [--only text,visual,images]
+ *                    [--visual-queries N] [--image-products N] [--image-threads N]
  *
- * Starts the real api in this process (random loopback port, temp data dir), pushes a seeded
- * synthetic catalog over HTTP, waits until all of it is searchable, then measures text search,
- * similar products, cross-selling and auto-suggest latency over HTTP, and memory. Prints a
- * markdown table for the README.
+ * Starts the real api in this process (random loopback port, temp data dir) and runs, in order:
+ * - text: pushes a seeded synthetic catalog over HTTP, waits until all of it is searchable, then
+ *   measures text search, similar products, cross-selling, auto-suggest and MCP over HTTP;
+ * - visual: gives every catalog product a photo with a precomputed image vector (no model run
+ *   per product) and measures POST /visual-search with real JPEG/PNG queries, with its stages;
+ *   without `text` the catalog is written straight through the store and index instead of over
+ *   HTTP (no text embedding), which makes a large catalog quick to set up;
+ * - images: image indexing throughput of the in-process worker (photos on a loopback host).
+ * Prints markdown tables for the README.
  */
 import * as os from "node:os"
-import { runMcpBench } from "./mcp/McpBench.js"
-import { type ProductSummary, makeCatalog } from "./catalog/generator.js"
-import { type Client, makeClient } from "./catalog/http.js"
-import { mulberry32 } from "./catalog/random.js"
+import { fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./catalog/common.js"
+import { makeCatalog } from "./catalog/generator.js"
+import { makeClient } from "./catalog/http.js"
+import { runImageIndexingSection } from "./catalog/image-indexing.js"
 import { startBenchServer } from "./catalog/server.js"
-import { markdownTable, mb, ms, rssSampler, Samples, summarize } from "./catalog/stats.js"
-import { queryKinds, suggestPrefixes, textQueries } from "./catalog/workload.js"
+import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
+import { runTextSections } from "./catalog/text-sections.js"
+import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
+
+const SECTIONS = ["text", "visual", "images"] as const
+type Section = (typeof SECTIONS)[number]
+
+const numericFlags = {
+  products: "products",
+  queries: "queries",
+  seed: "seed",
+  page: "page",
+  concurrency: "concurrency",
+  "embed-threads": "embedThreads",
+  "visual-queries": "visualQueries",
+  "image-products": "imageProducts",
+  "image-threads": "imageThreads"
+} as const
+type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
+
+const usage = `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
+  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N]`
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
-  const options = { products: 100_000, queries: 2_000, seed: 42, page: 24, concurrency: 16, recommendations: 300, suggests: 2_000, embedThreads: 2 }
-  for (let i = 0; i < argv.length; i++) {
+  const options = {
+    products: 100_000, queries: 2_000, seed: 42, page: 24, concurrency: 16, recommendations: 300, suggests: 2_000, embedThreads: 2,
+    visualQueries: 200, imageProducts: 200, imageThreads: Number(process.env.IMAGE_THREADS ?? 1),
+    only: new Set<Section>(SECTIONS)
+  }
+  for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, "")
-    const key = ({ products: "products", queries: "queries", seed: "seed", page: "page", concurrency: "concurrency", "embed-threads": "embedThreads" } as const)[name]
+    if (name === "only") {
+      const list = (argv[i + 1] ?? "").split(",").filter((s) => s.length > 0)
+      if (list.length === 0 || !list.every((s): s is Section => (SECTIONS as ReadonlyArray<string>).includes(s))) throw new Error(`${usage} (bad: --only ${argv[i + 1]})`)
+      options.only = new Set(list)
+      continue
+    }
+    const key = (numericFlags as Record<string, NumericOption | undefined>)[name]
     const value = Number(argv[i + 1])
-    if (!key || !Number.isFinite(value)) throw new Error(`usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] (bad: ${argv[i]})`)
+    if (!key || !Number.isFinite(value)) throw new Error(`${usage} (bad: ${argv[i]})`)
     options[key] = value
-    i++
   }
   return options
 }
 
-const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs))
-const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
-/** RSS with the V8 heap and off-heap (Buffers, typed arrays, native) shares, to tell where memory goes. */
-const memory = () => {
-  const m = process.memoryUsage()
-  return `rss ${mb(m.rss)} (js heap ${mb(m.heapUsed)}/${mb(m.heapTotal)}, external ${mb(m.external)})`
-}
-const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1))
-
-const pendingJobs = async (client: Client): Promise<number | null> => {
-  const res = await client.request("GET", "/readyz", null).catch(() => null)
-  return res && res.status === 200 && typeof res.body?.pendingJobs === "number" ? res.body.pendingJobs : null
-}
-
 const main = async () => {
+  // `--distributed`: the multi-process topology benchmark (bench/distributed/main.ts).
+  if (process.argv.includes("--distributed")) return (await import("./distributed/main.js")).runDistributedBench(process.argv.slice(2).filter((a) => a !== "--distributed"))
   const options = parseArgs(process.argv.slice(2))
+  const run = (section: Section) => options.only.has(section)
   const startedAt = new Date()
-  const loadBefore = os.loadavg()
+  const loads: Array<string> = []
+  const noteLoad = (when: string) => loads.push(`${os.loadavg()[0].toFixed(2)} ${when}`)
+  noteLoad("at start")
   const rss = rssSampler(500)
   const rssStart = process.memoryUsage().rss
-  log(`options ${JSON.stringify(options)}; ${os.cpus().length} cpus, load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")}`)
+  log(`options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
 
+  // Read by the api's layers as they are built: the image-indexing photos live on loopback.
+  process.env.IMAGE_THREADS = String(options.imageThreads)
+  if (run("images")) process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
   const server = await startBenchServer({ embedThreads: options.embedThreads })
   const client = makeClient(server.baseUrl, 32)
   try {
@@ -61,223 +91,57 @@ const main = async () => {
     const rssReady = process.memoryUsage().rss
     log(`api ready at ${server.baseUrl} (data in ${server.dir}), rss ${mb(rssReady)}`)
 
-    // ---- Ingestion ----------------------------------------------------------------------------
-    const catalog = makeCatalog(options.seed)
-    const products = catalog.generate(options.products)
-    const sampleRandom = mulberry32(options.seed).fork(10)
-    const sample: Array<ProductSummary> = [] // reservoir of products the workloads draw from
-    const SAMPLE = 20_000
-    let seen = 0
-    let last: ProductSummary | null = null
-    let acked = 0
-    const putErrors: Array<string> = []
-    let putFailures = 0
-    const putLatency: Array<number> = []
-    const tFirst = performance.now()
-    let tAcked = tFirst
-    let putsDone = false
-    const timeline: Array<{ t: number; acked: number; pending: number }> = []
-    const monitor = (async () => {
-      let lastLog = 0
-      while (true) {
-        const pending = await pendingJobs(client)
-        const t = (performance.now() - tFirst) / 1000
-        if (pending !== null) timeline.push({ t, acked, pending })
-        if (t - lastLog >= 10) {
-          lastLog = t
-          const indexed = pending === null ? NaN : acked - pending
-          log(`t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), ${memory()}`)
-        }
-        if (putsDone && pending === 0) return
-        await sleep(500)
-      }
-    })()
-    const worker = async () => {
-      while (true) {
-        const next = products.next()
-        if (next.done) return
-        const { product, summary } = next.value
-        seen++
-        if (sample.length < SAMPLE) sample.push(summary)
-        else {
-          const j = Math.floor(sampleRandom.next() * seen)
-          if (j < SAMPLE) sample[j] = summary
-        }
-        if (summary.id === `p${String(options.products - 1).padStart(7, "0")}`) last = summary
-        const res = await client.request("PUT", `/product/${encodeURIComponent(product.id)}`, server.basic, { data: product.data, images: [] }) // text path only: the synthetic image hosts do not exist
-        putLatency.push(res.ms)
-        if (res.status === 200 || res.status === 201) acked++
-        else if (putFailures++ < 5) putErrors.push(`${product.id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
-      }
+    const reports: Array<SectionReport> = []
+    const catalogRows: Array<Array<string>> = run("text") || run("visual") ? [["Catalog", `${options.products} products (seed ${options.seed})`, "", ""]] : []
+    if (run("text")) {
+      reports.push(await runTextSections(server, client, options))
+      noteLoad("after the text sections")
     }
-    await Promise.all(Array.from({ length: options.concurrency }, worker))
-    tAcked = performance.now()
-    putsDone = true
-    const ackSeconds = (tAcked - tFirst) / 1000
-    log(`all PUTs answered in ${ackSeconds.toFixed(1)} s: ${acked} acknowledged, ${putFailures} failed`)
-    for (const e of putErrors) log(`  PUT error ${e}`)
-    await monitor
-    const tDrained = performance.now()
-    // pendingJobs 0 is necessary; the last product actually being found is the proof.
-    const lastProduct = last as ProductSummary | null
-    if (!lastProduct) throw new Error("last product not generated")
-    const searchDeadline = Date.now() + 600_000
-    while (true) {
-      const res = await client.request("POST", "/text-search", server.bearer, {
-        query: lastProduct.title,
-        resultsCount: 5,
-        staticFilters: { included: [{ column: "mpn", values: [lastProduct.mpn] }] }
-      })
-      if (res.status === 200 && res.body?.data?.products?.some((p: { productId?: string }) => p.productId === lastProduct.id)) break
-      if (Date.now() > searchDeadline) throw new Error(`last product ${lastProduct.id} not searchable: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
-      await sleep(200)
+    if (run("visual")) {
+      const products = (function*() {
+        for (const { product } of makeCatalog(options.seed).generate(options.products)) yield product
+      })()
+      const seeded = await seedImageVectors(server, products, { seed: options.seed, queries: options.visualQueries, page: options.page })
+      log(`image vectors for ${seeded.products} products in ${seeded.seconds.toFixed(1)} s, ${memory()}`)
+      catalogRows.push([
+        "Precomputed image vectors written and indexed",
+        `${seeded.products} products, one 1792-d vector each, ${fmtRate(seeded.products / seeded.seconds)}/s ` +
+        `(store ${seeded.storeSeconds.toFixed(0)} s, index ${seeded.indexSeconds.toFixed(0)} s)` +
+        `${run("text") ? "" : " (catalog written through the store, without text vectors)"}; ${memory().replace(/^rss /, "RSS ")}`,
+        "",
+        ""
+      ])
+      noteLoad("after writing the image vectors")
+      reports.push(await runVisualSection(server, client, { seed: options.seed, queries: options.visualQueries, page: options.page }))
+      noteLoad("after visual search")
     }
-    const tSearchable = performance.now()
-    const searchableSeconds = (tSearchable - tFirst) / 1000
-    const rssIngested = process.memoryUsage().rss
-    const memoryIngested = memory()
-    // Indexing rate while PUTs were arriving vs. draining the queue afterwards.
-    const atAcked = timeline.filter((s) => s.t <= ackSeconds).at(-1)
-    const indexedAtAck = atAcked ? atAcked.acked - atAcked.pending : 0
-    const drainRate = (options.products - indexedAtAck) / Math.max(1e-3, (tDrained - tFirst) / 1000 - (atAcked?.t ?? 0))
-    log(`all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`)
-
-    // ---- Text search ---------------------------------------------------------------------------
-    const warmup = textQueries(mulberry32(options.seed).fork(20), sample, 50, options.page)
-    for (const q of warmup) await client.request("POST", "/text-search", server.bearer, q.body)
-    const queries = textQueries(mulberry32(options.seed).fork(21), sample, options.queries, options.page)
-    const searchSamples = new Samples()
-    const hits = new Map<string, { total: number; zero: number; errors: number }>()
-    let searchErrors = 0
-    for (const [i, q] of queries.entries()) {
-      const res = await client.request("POST", "/text-search", server.bearer, { requestId: `bench-${i}`, ...q.body })
-      searchSamples.add(q.kind, res.ms)
-      const h = hits.get(q.kind) ?? { total: 0, zero: 0, errors: 0 }
-      const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
-      if (res.status !== 200) {
-        h.errors++
-        if (searchErrors++ < 5) log(`text-search error ${res.status} for ${JSON.stringify(q.body)}: ${JSON.stringify(res.body).slice(0, 300)}`)
-      }
-      h.total += n
-      if (n === 0) h.zero++
-      hits.set(q.kind, h)
+    if (run("images")) {
+      reports.push(await runImageIndexingSection(server, client, { seed: options.seed, products: options.imageProducts, imageThreads: options.imageThreads }))
+      noteLoad("after image indexing")
     }
-    log(`text search: ${queries.length} queries, ${searchErrors} errors`)
-
-    // ---- Recommendations -----------------------------------------------------------------------
-    const recRandom = mulberry32(options.seed).fork(30)
-    const productId = () => `p${String(recRandom.int(0, options.products - 1)).padStart(7, "0")}`
-    const recommend = async (path: string) => {
-      const samples: Array<number> = []
-      let errors = 0
-      let total = 0
-      for (let i = 0; i < 20; i++) await client.request("POST", path, server.bearer, { productId: productId(), resultsCount: 12 })
-      for (let i = 0; i < options.recommendations; i++) {
-        const res = await client.request("POST", path, server.bearer, { productId: productId(), resultsCount: 12 })
-        samples.push(res.ms)
-        if (res.status !== 200) {
-          if (errors++ < 3) log(`${path} error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
-        } else total += res.body?.data?.products?.length ?? 0
-      }
-      return { samples, errors, meanResults: total / Math.max(1, options.recommendations - errors) }
-    }
-    const similar = await recommend("/similar-products")
-    const cross = await recommend("/cross-selling")
-    log(`recommendations done`)
-
-    // ---- Auto-suggest --------------------------------------------------------------------------
-    const prefixes = suggestPrefixes(mulberry32(options.seed).fork(40), sample, queries.map((q) => q.body.query), options.suggests)
-    for (const p of prefixes.slice(0, 20)) await client.request("POST", "/auto-suggest", server.bearer, { query: p })
-    const suggestSamples: Array<number> = []
-    let suggestErrors = 0
-    let suggestTotal = 0
-    let suggestEmpty = 0
-    for (const query of prefixes) {
-      const res = await client.request("POST", "/auto-suggest", server.bearer, { query })
-      suggestSamples.push(res.ms)
-      if (res.status !== 200) {
-        if (suggestErrors++ < 3) log(`auto-suggest error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
-        continue
-      }
-      const n = res.body?.data?.completions?.length ?? 0
-      suggestTotal += n
-      if (n === 0) suggestEmpty++
-    }
-    log(`auto-suggest done`)
-
-    const mcp = await runMcpBench({
-      baseUrl: server.baseUrl,
-      basic: server.basic,
-      productIds: sample.map((p) => p.id),
-      queries: queries.map((q) => q.body.query),
-      calls: 300
-    })
-    log(`mcp done`)
 
     // ---- Report --------------------------------------------------------------------------------
     const rssEnd = process.memoryUsage().rss
-    const peak = rss.peak
-    const loadAfter = os.loadavg()
-    const text = summarize(searchSamples.all)
-    const sim = summarize(similar.samples)
-    const crs = summarize(cross.samples)
-    const sug = summarize(suggestSamples)
-    const put = summarize(putLatency)
-    const searchableRate = options.products / searchableSeconds
-    const check = (ok: boolean) => (ok ? "✅" : "❌")
     const GB = 1024 ** 3
-
-    const summaryRows: Array<Array<string>> = [
-      ["Catalog", `${options.products} products (seed ${options.seed})`, "", ""],
-      ["API acceptance (PUT acknowledged)", `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, p99 ${ms(put.p99)} ms)`, "", ""],
-      ["Indexing rate while PUTs arrived / draining after", `${fmtRate(indexedAtAck / Math.max(1e-3, atAcked?.t ?? 0))} / ${fmtRate(drainRate)} products/s`, "", ""],
-      ["Ingestion, searchable incl. text embedding", `${fmtRate(searchableRate)} products/s (${searchableSeconds.toFixed(1)} s to all searchable)`, "≥ 100 products/s", check(searchableRate >= 100)],
-      ["RSS after ingestion", memoryIngested.replace(/^rss /, ""), "", ""],
-      ["Text search p50", `${ms(text.p50)} ms`, "≤ 25 ms", check(text.p50 <= 25)],
-      ["Text search p95 / p99 / max", `${ms(text.p95)} / ${ms(text.p99)} / ${ms(text.max)} ms`, "p99 ≤ 100 ms", check(text.p99 <= 100)],
-      ["Similar products p50 / p95 / p99", `${ms(sim.p50)} / ${ms(sim.p95)} / ${ms(sim.p99)} ms`, "", ""],
-      ["Cross-selling p50 / p95 / p99", `${ms(crs.p50)} / ${ms(crs.p95)} / ${ms(crs.p99)} ms`, "", ""],
-      ["Auto-suggest p50 / p95 / p99", `${ms(sug.p50)} / ${ms(sug.p95)} / ${ms(sug.p99)} ms`, "p99 ≤ 10 ms", check(sug.p99 <= 10)],
-      ["MCP get_item p50 / p99", `${ms(mcp.rows[0].p50)} / ${ms(mcp.rows[0].p99)} ms`, "p50 ≤ 5 ms", check(mcp.rows[0].p50 <= 5)],
-      ["MCP text_search p50 / p99", `${ms(mcp.rows[1].p50)} / ${ms(mcp.rows[1].p99)} ms`, "", ""],
-      ["MCP recall_memory (20 items) p50 / p99", `${ms(mcp.rows[2].p50)} / ${ms(mcp.rows[2].p99)} ms`, "", ""],
-      ["MCP append_memory throughput", `${fmtRate(mcp.appendItemsPerSecond)} items/s (batches of ${mcp.appendBatch}, one client)`, "≥ 2,000 items/s", check(mcp.appendItemsPerSecond >= 2000)],
-      ["RSS at end / peak (sampled every 500 ms)", `${mb(rssEnd)} / ${mb(peak)}`, "≤ 1.5 GB", check(peak <= 1.5 * GB)]
+    const summaryRows = [
+      ...catalogRows,
+      ...reports.flatMap((r) => r.summary),
+      ["RSS at end / peak (sampled every 500 ms)", `${mb(rssEnd)} / ${mb(rss.peak)}`, "≤ 1.5 GB", rss.peak <= 1.5 * GB ? "✅" : "❌"]
     ]
-
-    const latencyRow = (label: string, samples: ReadonlyArray<number>, extra: string, errors: number) => {
-      const s = summarize(samples)
-      return [label, String(s.count), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), extra, String(errors)]
-    }
-    const latencyRows: Array<Array<string>> = [
-      latencyRow("text search (all)", searchSamples.all, (() => {
-        const all = [...hits.values()].reduce((a, h) => ({ total: a.total + h.total, zero: a.zero + h.zero }), { total: 0, zero: 0 })
-        return `${(all.total / queries.length).toFixed(1)} / ${((100 * all.zero) / queries.length).toFixed(0)}%`
-      })(), searchErrors),
-      ...queryKinds.filter((k) => searchSamples.byKind.has(k)).map((kind) => {
-        const samples = searchSamples.byKind.get(kind)!
-        const h = hits.get(kind)!
-        return latencyRow(`  text search: ${kind}`, samples, `${(h.total / samples.length).toFixed(1)} / ${((100 * h.zero) / samples.length).toFixed(0)}%`, h.errors)
-      }),
-      latencyRow("similar products", similar.samples, `${similar.meanResults.toFixed(1)}`, similar.errors),
-      latencyRow("cross-selling", cross.samples, `${cross.meanResults.toFixed(1)}`, cross.errors),
-      latencyRow("auto-suggest", suggestSamples, `${(suggestTotal / prefixes.length).toFixed(1)} / ${((100 * suggestEmpty) / prefixes.length).toFixed(0)}%`, suggestErrors),
-      latencyRow("PUT /product (16 in flight)", putLatency, "", putFailures)
-    ]
-
+    const latencyRows = reports.flatMap((r) => r.latency)
     const out = [
       "",
       `## Benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
       "",
-      `Options: \`--products ${options.products} --queries ${options.queries} --seed ${options.seed} --page ${options.page}\`` +
-      ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, ${options.recommendations} similar + ${options.recommendations} cross-selling, ${options.suggests} auto-suggest requests).`,
-      `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}; load average ${loadBefore[0].toFixed(2)} at start, ${loadAfter[0].toFixed(2)} at end (other workloads share the cores, so figures are noisy).`,
+      `Options: \`--products ${options.products} --queries ${options.queries} --seed ${options.seed} --page ${options.page} --only ${[...options.only].join(",")}\`` +
+      ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, IMAGE_THREADS ${options.imageThreads}, ${options.recommendations} similar + ${options.recommendations} cross-selling, ${options.suggests} auto-suggest requests, ` +
+      `${options.visualQueries} visual searches, ${options.imageProducts} photos indexed).`,
+      `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}; load average ${loads.join(", ")} (other workloads share the cores, so figures are noisy).`,
       `All requests over HTTP/1.1 keep-alive on loopback; latencies are sequential (one request in flight) after a warm-up; RSS is this whole process (api + load generator; ${mb(rssStart)} before the api started, ${mb(rssReady)} once ready).`,
       "",
       markdownTable(["Metric", "Value", "Target", ""], summaryRows),
       "",
-      markdownTable(["Latency (ms)", "n", "p50", "p95", "p99", "max", "mean results / zero-result %", "errors"], latencyRows),
-      ""
+      ...(latencyRows.length > 0 ? [markdownTable(["Latency (ms)", "n", "p50", "p95", "p99", "max", "mean results / zero-result %", "errors"], latencyRows), ""] : [])
     ].join("\n")
     process.stdout.write(out + "\n")
   } finally {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Exit, Layer, Option } from "effect"
 import { Redis } from "ioredis"
+import { vi } from "vitest"
 import type { ProductRecord } from "../../src/domain/Product.js"
+import { siteKeys } from "../../src/services/catalog-store/redis/CatalogLayout.js"
 import { RedisCatalogStore } from "../../src/services/catalog-store/RedisCatalogStore.js"
 import { CatalogStore } from "../../src/services/CatalogStore.js"
 import { freePort } from "../support/ServerProcess.js"
@@ -48,6 +50,30 @@ describe("RedisCatalogStore", () => {
       }).pipe(Effect.provide(RedisCatalogStore.layer(redis.url)))
     }), 60_000)
 
+  it.live("concurrent puts share one pipeline; each gets its own outcome, also after the script cache is flushed", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
+      // A key of the wrong type makes this one product's put fail inside Redis (WRONGTYPE).
+      yield* Effect.promise(() => admin.set(siteKeys(1).product("broken"), "not a hash"))
+      const pipelines = vi.spyOn(Redis.prototype, "pipeline")
+      const ids = ["a", "b", "broken", "c", "d"]
+      const exits = yield* Effect.forEach(ids, (id) => Effect.exit(store.put(1, id, { title: id } as ProductRecord, undefined)), { concurrency: "unbounded" })
+      expect(pipelines).toHaveBeenCalledTimes(1)
+      pipelines.mockRestore()
+      expect(exits.map(Exit.isSuccess)).toEqual([true, true, false, true, true])
+      expect(exits[2]).toMatchObject({ cause: { error: { _tag: "StoreError" } } })
+      const versions = exits.flatMap((e) => (Exit.isSuccess(e) ? [e.value.product.version] : []))
+      expect(new Set(versions).size).toBe(4)
+      expect((yield* store.getMany(1, ["a", "b", "c", "d"])).map((p) => p.data.title)).toEqual(["a", "b", "c", "d"])
+
+      // After SCRIPT FLUSH (or a restart) every call of a batch reloads the script and lands.
+      yield* Effect.promise(() => admin.script("FLUSH"))
+      const again = yield* Effect.forEach(["a", "e", "f"], (id) => store.put(1, id, { title: `${id}2` } as ProductRecord, undefined), { concurrency: "unbounded" })
+      expect(again.map((r) => r.created)).toEqual([false, true, true])
+      expect((yield* store.getMany(1, ["a", "e", "f"])).map((p) => p.data.title)).toEqual(["a2", "e2", "f2"])
+    }).pipe(Effect.scoped, Effect.provide(freshLayer())))
+
   it.live("fails fast with a StoreError when Redis is not there", () =>
     Effect.gen(function*() {
       const port = yield* Effect.promise(() => freePort())
@@ -65,6 +91,9 @@ describe("RedisCatalogStore", () => {
       const started = Date.now()
       const error = yield* Effect.flip(store.get(1, "p"))
       expect(error).toMatchObject({ _tag: "StoreError" })
+      // Puts of one batch too, each with its own error.
+      const puts = yield* Effect.forEach(["p", "q"], (id) => Effect.flip(store.put(1, id, { title: id } as ProductRecord, undefined)), { concurrency: "unbounded" })
+      expect(puts).toMatchObject([{ _tag: "StoreError" }, { _tag: "StoreError" }])
       expect(Date.now() - started).toBeLessThan(5_000)
     }).pipe(Effect.ensuring(Effect.promise(() => redis.restart()))).pipe(Effect.provide(freshLayer())), 30_000)
 })

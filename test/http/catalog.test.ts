@@ -1,4 +1,6 @@
+import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { SetProductBody, SetProductResponse } from "../../src/domain/Catalog.js"
 import { call, startTestServer, type TestServer } from "../support/TestServer.js"
 
 let server: TestServer
@@ -25,6 +27,30 @@ describe("PUT /product/{id}", () => {
     expect(read.body.data.data).toEqual({ title: "Blue Mug XL", price: 11 })
     // images omitted on update keep the stored ones
     expect(read.body.data.images.map((i: { url: string }) => i.url)).toEqual(["https://img.example.com/mug.jpg"])
+  })
+
+  it("answers with the record exactly as the response schema encodes it, for every kind of field", async () => {
+    // The handler sends the decoded payload back without encoding it again (see CatalogHandlers).
+    const data = {
+      title: "Trail Running Jacket - Red, M", description: "Light \"packable\" shell. Ünïcode ✓", link: "https://shop.example.com/p/j-1",
+      mobile_link: "https://m.shop.example.com/p/j-1", availability: "backorder", price: 129, sale_price: 99.99, multipack: 2,
+      product_type: "Sports > Running > Running Jackets, Clothing > Outerwear", shopping_product_category: "Sports > Running",
+      brand: "Acme", mpn: "ACM-100001", gtin: "4006381333931", condition: "new", color: "Red", material: "Nylon", pattern: "Solid",
+      gender: "unisex", age_group: "adult", size: "M", size_system: "EU", size_type: "regular", item_group_id: "g-1",
+      energy_efficiency_class: "A", promotion_id: "SPRING-SALE", custom_label_0: "bestseller", custom_label_2: null,
+      adult: false, is_bundle: true, product_weight: "0.35 kg", product_length: "70 cm", product_width: "50 cm", product_height: "3 cm",
+      product_highlight: "\"Packs into its pocket\",\"Reflective trims\"", product_detail: "General:Fit:Regular, Care:Wash:30 degrees"
+    }
+    const res = await put("j-1", { data })
+    expect(res.status).toBe(200)
+    const decoded = Schema.decodeUnknownSync(SetProductBody)({ data })
+    const encoded = Schema.encodeSync(SetProductResponse)({
+      message: "product created",
+      data: { "site-id": server.siteA.site.id, "product-id": "j-1", data: decoded.data }
+    })
+    expect(res.body).toEqual(encoded)
+    expect(res.body.data.data).toEqual(data)
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/)
   })
 
   it("rejects a field over its length bound, naming the field and the rule", async () => {

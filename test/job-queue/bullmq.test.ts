@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Queue } from "bullmq"
 import { Effect, Exit, Layer, Schedule } from "effect"
 import { spawn } from "node:child_process"
+import { vi } from "vitest"
 import { BullMqJobQueue } from "../../src/services/job-queue/BullMqJobQueue.js"
 import { LANES, laneQueueName } from "../../src/services/job-queue/BullMqSettings.js"
-import { JobQueue } from "../../src/services/JobQueue.js"
+import { type Job, JobQueue } from "../../src/services/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../workers/BullMqWorker.js"
 import { type RedisServer, startRedis } from "../support/RedisServer.js"
 import { eventually, index, jobQueueConformance, RecordingHandler } from "./conformance.js"
@@ -85,6 +86,48 @@ describe("BullMQ job queue", () => {
       expect(handler.done.size).toBe(2_100)
       expect([...handler.done.values()].every((n) => n === 1)).toBe(true)
     }).pipe(Effect.provide(bothSides(name, { concurrency: 16 }).pipe(Layer.provide(handler.layer))))
+  })
+
+  it.live("enqueues made together (concurrent PUTs) share one addBulk; each caller learns its own outcome", () => {
+    const name = freshName()
+    return Effect.gen(function*() {
+      const queue = yield* JobQueue
+      const addBulk = vi.spyOn(Queue.prototype, "addBulk")
+      const one = (productId: string) => queue.enqueue([index(productId)])
+      yield* Effect.forEach(["a", "b", "c", "d"], one, { concurrency: "unbounded", discard: true })
+      expect(addBulk).toHaveBeenCalledTimes(1)
+      expect(addBulk.mock.calls[0][0].map((job) => job.data.productId)).toEqual(["a", "b", "c", "d"])
+
+      // A job that cannot be added (here: it does not encode) fails its own caller only; the
+      // batch is retried job by job, so its neighbours land.
+      addBulk.mockClear()
+      const malformed = { _tag: "IndexProduct", siteId: 1.5, productId: "bad" } as unknown as Job
+      const exits = yield* Effect.forEach(
+        [one("e"), queue.enqueue([malformed]), one("f")],
+        (enqueue) => Effect.exit(enqueue),
+        { concurrency: "unbounded" }
+      )
+      addBulk.mockRestore()
+      expect(exits.map(Exit.isSuccess)).toEqual([true, false, true])
+      expect(exits[1]).toMatchObject({ cause: { error: { _tag: "QueueError" } } })
+      const raw = yield* rawQueue(name)
+      const waiting = yield* Effect.promise(() => raw.getWaiting())
+      expect(waiting.map((j) => j.data.productId).sort()).toEqual(["a", "b", "c", "d", "e", "f"])
+    }).pipe(Effect.scoped, Effect.provide(producer(name).pipe(Layer.provide(removedAfter(name)))))
+  })
+
+  it.live("an enqueue accepted just before the queue closes is still sent", () => {
+    const name = freshName()
+    return Effect.gen(function*() {
+      yield* Effect.gen(function*() {
+        const queue = yield* JobQueue
+        // Not awaited: the layer closes while the job waits for its batch to go out.
+        yield* Effect.forkDaemon(queue.enqueue([index("late")]))
+      }).pipe(Effect.provide(producer(name)))
+      const raw = yield* rawQueue(name)
+      const waiting = yield* Effect.promise(() => raw.getWaiting())
+      expect(waiting.map((j) => j.data.productId)).toEqual(["late"])
+    }).pipe(Effect.scoped, Effect.provide(removedAfter(name)))
   })
 
   it.live("two workers share the load, each job handled by one of them", () => {

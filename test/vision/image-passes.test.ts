@@ -10,7 +10,7 @@ import { call, eventually, startTestServer, type TestServer } from "../support/T
 /**
  * The two passes over a product's images, end to end through the real api: features, adult
  * score and colours first (the product is visually searchable), object detection after, as a
- * job of its own that fetches the image again. The image host holds that second fetch until
+ * job of its own that fetches the image again. The image host can hold that second fetch until
  * the test lets it go, so the state in between is observed, not raced.
  */
 
@@ -19,12 +19,17 @@ let images: http.Server
 let imageBase = ""
 const files = new Map<string, Buffer>()
 const fetches = new Map<string, number>()
-/** Paths whose fetches after the first wait for `release`. */
-const held = new Set<string>()
-let release = () => {}
-const released = new Promise<void>((resolve) => {
-  release = () => resolve()
-})
+/** Paths whose second fetch waits until the test releases it. */
+const held = new Map<string, Promise<void>>()
+const releases: Array<() => void> = []
+const holdSecondFetch = (path: string) => {
+  let release = () => {}
+  held.set(path, new Promise<void>((resolve) => {
+    release = () => resolve()
+  }))
+  releases.push(release)
+  return release
+}
 const previousEnv = { cidrs: process.env.IMAGE_ALLOWED_CIDRS, timeout: process.env.IMAGE_FETCH_TIMEOUT_MS }
 
 // A rendered full-figure avatar: CenterNet finds a person in it (test/vision/analyzer).
@@ -32,16 +37,16 @@ const avatar = fs.readFileSync(path.resolve("node_modules/@vladmandic/human/asse
 
 beforeAll(async () => {
   files.set("/avatar.jpg", avatar)
+  files.set("/avatar-2.jpg", avatar)
   files.set("/red.jpg", await productShot(210, 20, 20))
   files.set("/blue.jpg", await productShot(30, 60, 210))
-  held.add("/avatar.jpg")
   images = http.createServer(async (req, res) => {
     const url = req.url ?? ""
     const body = files.get(url)
     if (!body) return res.writeHead(404).end()
     const n = (fetches.get(url) ?? 0) + 1
     fetches.set(url, n)
-    if (n > 1 && held.has(url)) await released
+    if (n === 2) await held.get(url)
     res.writeHead(200, { "content-type": "image/jpeg" }).end(body)
   })
   await new Promise<void>((r) => images.listen(0, "127.0.0.1", () => r()))
@@ -53,7 +58,7 @@ beforeAll(async () => {
   server = await startTestServer()
 }, 60_000)
 afterAll(async () => {
-  release()
+  for (const release of releases) release()
   for (const [name, value] of [["IMAGE_ALLOWED_CIDRS", previousEnv.cidrs], ["IMAGE_FETCH_TIMEOUT_MS", previousEnv.timeout]] as const) {
     if (value === undefined) delete process.env[name]
     else process.env[name] = value
@@ -84,6 +89,7 @@ const storedAnalyses = (productId: string) => {
 
 describe("product image passes", () => {
   it("makes a product visually searchable first, then detects its objects for text search", async () => {
+    const release = holdSecondFetch("/avatar.jpg")
     expect((await put("figure-1", "Collectible display figure", "/avatar.jpg")).status).toBe(200)
     const byObject = { query: "figure", staticFilters: { included: [{ column: "image_object", values: ["person"] }] } }
 
@@ -106,6 +112,23 @@ describe("product image passes", () => {
     expect(second.objects.map((o: { class: string }) => o.class)).toContain("person")
     expect(second.colors).toEqual(first.colors)
     expect(ids(await textSearch({ query: "person" }))[0]).toBe("figure-1")
+  }, 240_000)
+
+  it("detects objects at once for an attribute prediction while the background pass still waits", async () => {
+    const release = holdSecondFetch("/avatar-2.jpg")
+    expect((await put("figure-2", "Collectible display figure, second edition", "/avatar-2.jpg")).status).toBe(200)
+    // First pass done; the background detection has asked for the image and waits for it.
+    await eventually(async () => expect(fetches.get("/avatar-2.jpg")).toBe(2), 120_000)
+    expect(storedAnalyses("figure-2")[0].objects).toBeNull()
+    const res = await call(server.baseUrl, "POST", "/product/figure-2/predicted-attributes", { auth: server.siteA.basic, body: { attributes: ["color"] } })
+    expect(res.status).toBe(200)
+    const objects = res.body.images[0].attributes.find((a: { name: string }) => a.name === "objects")
+    expect(objects.prediction).toContain("person")
+    // The prediction's own detection fetched the image a third time; the held pass then adds nothing.
+    expect(fetches.get("/avatar-2.jpg")).toBe(3)
+    release()
+    await eventually(async () => expect((await call(server.baseUrl, "GET", "/readyz")).body.pendingJobs).toBe(0), 60_000)
+    expect(storedAnalyses("figure-2")[0].objects).toEqual(expect.arrayContaining([expect.objectContaining({ class: "person" })]))
   }, 240_000)
 
   it("analyses an image pushed again under a new URL, and forgets the old one", async () => {

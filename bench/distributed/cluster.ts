@@ -1,0 +1,196 @@
+/**
+ * The distributed topology as separate OS processes, as ops run it: a real redis-server on its
+ * own port, the api (`node --import tsx src/main.ts` with REDIS_URL) and worker processes
+ * (`node --import tsx workers/main.ts`) started and stopped on demand. Everything is cleaned
+ * up by `close()`, and also when the bench is interrupted (SIGINT/SIGTERM) or exits on an error.
+ */
+import { Queue } from "bullmq"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { DEFAULT_QUEUE_NAME, type Lane, LANES, laneQueueName } from "../../src/services/job-queue/BullMqSettings.js"
+import { type RedisServer, startRedis } from "../../test/support/RedisServer.js"
+import { type ServerProcess, startServerProcess } from "../../test/support/ServerProcess.js"
+import { writeTestSites } from "../../test/support/TestServer.js"
+import { startWorkerProcess, type WorkerProcess } from "../../test/support/WorkerProcess.js"
+import { log } from "../catalog/common.js"
+
+export type LaneCounts = Record<Lane, { readonly pending: number; readonly failed: number }>
+
+export interface CpuSnapshot {
+  readonly api: number
+  readonly redis: number
+  readonly workers: number
+  readonly bench: number
+}
+
+/** Linux: utime + stime of a process from /proc (clock ticks of 1/100 s); 0 once it is gone. */
+const cpuSecondsOf = (pid: number | undefined): number => {
+  if (pid === undefined) return 0
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    // fields[0] is field 3 (state): utime and stime are fields 14 and 15.
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+export const cpuDelta = (from: CpuSnapshot, to: CpuSnapshot): CpuSnapshot => ({
+  api: to.api - from.api,
+  redis: to.redis - from.redis,
+  workers: to.workers - from.workers,
+  bench: to.bench - from.bench
+})
+
+export interface Cluster {
+  readonly baseUrl: string
+  /** Site credentials (full access) and a read-only token of the bench's site. */
+  readonly basic: string
+  readonly bearer: string
+  readonly api: ServerProcess
+  /** Starts `count` worker processes and waits until each serves its queues. */
+  readonly startWorkers: (count: number, env?: Record<string, string>) => Promise<ReadonlyArray<WorkerProcess>>
+  /** SIGTERM to every running worker (they finish their active jobs), SIGKILL after a grace period. */
+  readonly stopWorkers: () => Promise<void>
+  /** Global BullMQ pause of every lane: workers take no new jobs, enqueues still land. */
+  readonly pause: () => Promise<void>
+  readonly resume: () => Promise<void>
+  /** Per lane: jobs not finished (waiting or paused, prioritized, active, delayed) and failed ones. */
+  readonly counts: () => Promise<LaneCounts>
+  /** CPU seconds (user + system) used so far by the api, redis-server, the running workers and this process. */
+  readonly cpu: () => CpuSnapshot
+  readonly close: () => Promise<void>
+}
+
+const killQuietly = (pid: number | undefined) => {
+  if (pid === undefined) return
+  try {
+    process.kill(pid, "SIGKILL")
+  } catch {
+    // already gone
+  }
+}
+
+const stopChild = async (child: { readonly child: import("node:child_process").ChildProcess; readonly exited: Promise<unknown> }, graceMs: number) => {
+  if (child.child.exitCode !== null || child.child.signalCode !== null) return
+  child.child.kill("SIGTERM")
+  const timer = setTimeout(() => child.child.kill("SIGKILL"), graceMs)
+  await child.exited
+  clearTimeout(timer)
+}
+
+export const startCluster = async (
+  options: { readonly apiEnv?: Record<string, string>; readonly workerEnv?: Record<string, string> } = {}
+): Promise<Cluster> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-bench-distributed-"))
+  const pidFile = path.join(dir, "redis.pid")
+  const workers: Array<WorkerProcess> = []
+  let api: ServerProcess | undefined
+  let redis: RedisServer | undefined
+  let queues: Record<Lane, Queue> | undefined
+  let closed = false
+
+  // Last resort on any exit (an uncaught error, process.exit while closing): nothing of ours may
+  // outlive the bench, processes or files.
+  const killAll = () => {
+    for (const w of workers) killQuietly(w.child.pid)
+    killQuietly(api?.child.pid)
+    try {
+      killQuietly(Number(fs.readFileSync(pidFile, "utf8").trim()))
+    } catch {
+      // no pid file: redis never started
+    }
+    fs.rmSync(dir, { recursive: true, force: true })
+    if (redis) fs.rmSync(redis.dir, { recursive: true, force: true })
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    log(`${signal}: stopping the bench's processes`)
+    close().finally(() => process.exit(130))
+  }
+  process.once("exit", killAll)
+  process.once("SIGINT", onSignal)
+  process.once("SIGTERM", onSignal)
+
+  const close = async () => {
+    if (closed) return
+    closed = true
+    process.removeListener("SIGINT", onSignal)
+    process.removeListener("SIGTERM", onSignal)
+    await Promise.all(workers.splice(0).map((w) => stopChild(w, 5_000))).catch(() => {})
+    if (queues) await Promise.all(Object.values(queues).map((q) => q.close())).catch(() => {})
+    if (api) await stopChild(api, 5_000).catch(() => {})
+    await redis?.stop().catch(() => {})
+    killAll()
+    process.removeListener("exit", killAll)
+  }
+
+  try {
+    // The production settings (AOF everysec, noeviction); the pid file lets the exit hook kill it.
+    redis = await startRedis({ extraArgs: ["--pidfile", pidFile] })
+    const sitesFile = path.join(dir, "sites.json")
+    const sites = await writeTestSites(sitesFile)
+    const env = { REDIS_URL: redis.url, DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile }
+    queues = Object.fromEntries(LANES.map((lane) => {
+      const queue = new Queue(laneQueueName(DEFAULT_QUEUE_NAME, lane), { connection: { url: redis!.url } })
+      queue.on("error", () => {})
+      return [lane, queue] as const
+    })) as Record<Lane, Queue>
+    // Paused before the api can enqueue: no job runs until a measurement resumes the queues.
+    await Promise.all(Object.values(queues).map((q) => q.pause()))
+    // The api's own embedder only embeds search queries here: one thread, like the workers'.
+    api = await startServerProcess({ ...env, EMBED_THREADS: "1", IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", ...options.apiEnv })
+    log(`redis ${redis.url}, api ${api.baseUrl} (pid ${api.child.pid}), data in ${dir}`)
+    const q = queues
+    return {
+      baseUrl: api.baseUrl,
+      basic: sites.siteA.basic,
+      bearer: sites.siteA.bearer,
+      api,
+      startWorkers: async (count, extra = {}) => {
+        const started = await Promise.all(Array.from({ length: count }, () => startWorkerProcess({ ...env, ...options.workerEnv, ...extra })))
+        workers.push(...started)
+        log(`${count} worker process(es) serving (pids ${started.map((w) => w.child.pid).join(", ")})`)
+        return started
+      },
+      stopWorkers: async () => {
+        await Promise.all(workers.splice(0).map((w) => stopChild(w, 15_000)))
+      },
+      pause: async () => {
+        await Promise.all(Object.values(q).map((queue) => queue.pause()))
+      },
+      resume: async () => {
+        await Promise.all(Object.values(q).map((queue) => queue.resume()))
+      },
+      counts: async () => {
+        const entries = await Promise.all(LANES.map(async (lane) => {
+          // "paused" (the wait list while the queue is paused) is counted by BullMQ's script but missing from its JobType.
+          const c = await q[lane].getJobCounts("waiting", "paused" as "waiting", "prioritized", "active", "delayed", "waiting-children", "failed")
+          const pending = c.waiting + (c.paused ?? 0) + c.prioritized + c.active + c.delayed + c["waiting-children"]
+          return [lane, { pending, failed: c.failed }] as const
+        }))
+        return Object.fromEntries(entries) as LaneCounts
+      },
+      cpu: () => {
+        let redisPid: number | undefined
+        try {
+          redisPid = Number(fs.readFileSync(pidFile, "utf8").trim())
+        } catch {
+          redisPid = undefined
+        }
+        const own = process.cpuUsage()
+        return {
+          api: cpuSecondsOf(api?.child.pid),
+          redis: cpuSecondsOf(redisPid),
+          workers: workers.reduce((sum, w) => sum + cpuSecondsOf(w.child.pid), 0),
+          bench: (own.user + own.system) / 1e6
+        }
+      },
+      close
+    }
+  } catch (e) {
+    await close()
+    throw e
+  }
+}
