@@ -1,6 +1,6 @@
 import { HttpApiSwagger, HttpLayerRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Duration, Effect, Layer, Schedule } from "effect"
 import { createServer } from "node:http"
 import { JobHandlersLive } from "../workers/JobHandlers.js"
 import { ProductIndexerLive } from "./catalog/ProductIndexer.js"
@@ -18,31 +18,25 @@ import { responsePolicy } from "./http/ResponsePolicy.js"
 import { Auth } from "./services/Auth.js"
 import { McpRoute } from "./mcp/McpRoute.js"
 import { ProductImagesLive } from "./catalog/ProductImages.js"
-import { ImageAnalyzerLive } from "./services/image-analyzer/ImageAnalyzerLive.js"
-import { ImageIntake, ImageIntakeConfig } from "./services/ImageIntake.js"
 import { CatalogIndex } from "./services/CatalogIndex.js"
 import { InProcessJobQueue } from "./services/job-queue/InProcessJobQueue.js"
 import { Readiness } from "./services/Readiness.js"
 import { SiteRegistry } from "./services/SiteRegistry.js"
 import { Suggester } from "./services/Suggester.js"
-import { TextEmbedder } from "./services/TextEmbedder.js"
 import { CatalogStore } from "./services/CatalogStore.js"
 import { MemoryLog } from "./services/MemoryLog.js"
 import { PredictionStore } from "./services/prediction/PredictionStore.js"
 import { RateLimiter } from "./services/RateLimiter.js"
 import { SessionStore } from "./services/SessionStore.js"
-import { IndexReplica } from "./services/catalog-index/ReplicatedCatalogIndex.js"
 import { JobQueue } from "./services/JobQueue.js"
 import { checkRedisSettings } from "./services/redis/RedisSettingsCheck.js"
-import { SuggestReplica } from "./services/suggest/RedisSuggester.js"
 import { distributedApiBackends } from "./topology/Distributed.js"
 import { embeddedBackends, embeddedStartup } from "./topology/Embedded.js"
+import { Models, replicasSynced } from "./topology/Shared.js"
 
 /** The models and the site registry: the same in every topology. */
 const Shared = Layer.mergeAll(
-  ImageAnalyzerLive,
-  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
-  TextEmbedder.layer,
+  Models,
   Readiness.layer,
   Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer))
 )
@@ -67,14 +61,6 @@ export const Services: Layer.Layer<ServicesOut, unknown, AppConfig> = Layer.unwr
     return Layer.mergeAll(distributedApiBackends({ ...config, redisUrl }), Shared)
   })
 )
-
-/** Replicas (distributed index, suggester vocabulary) this process keeps, once they are filled. */
-const replicasSynced = Effect.gen(function*() {
-  const index = yield* Effect.serviceOption(IndexReplica)
-  if (Option.isSome(index)) yield* index.value.synced
-  const suggester = yield* Effect.serviceOption(SuggestReplica)
-  if (Option.isSome(suggester)) yield* suggester.value.synced
-})
 
 /**
  * Startup work that must not hold the listener back: fill the in-memory state (the embedded

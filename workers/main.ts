@@ -6,7 +6,8 @@ import { AppConfig } from "../src/config/AppConfig.js"
 import { checkRedisSettings } from "../src/services/redis/RedisSettingsCheck.js"
 import { BullMqWorker } from "./BullMqWorker.js"
 import { JobHandlersLive } from "./JobHandlers.js"
-import { replicasSynced, workerServices } from "./WorkerServices.js"
+import { replicasSynced } from "../src/topology/Shared.js"
+import { workerServices } from "./WorkerServices.js"
 
 // A worker process (`npm run worker`): the api's JobHandler layer fed from the BullMQ queues at
 // REDIS_URL. It takes jobs once its replicas are filled. SIGTERM/SIGINT interrupt the main

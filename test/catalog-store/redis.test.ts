@@ -7,7 +7,7 @@ import { siteKeys } from "../../src/services/catalog-store/redis/CatalogLayout.j
 import { RedisCatalogStore } from "../../src/services/catalog-store/RedisCatalogStore.js"
 import { CatalogStore } from "../../src/services/CatalogStore.js"
 import { freePort } from "../support/ServerProcess.js"
-import { type RedisServer, startRedis } from "../support/RedisServer.js"
+import { flushedRedis, type RedisServer, startRedis } from "../support/RedisServer.js"
 import { catalogStoreConformance } from "./conformance.js"
 
 let redis: RedisServer
@@ -17,11 +17,7 @@ beforeAll(async () => {
 afterAll(() => redis?.stop())
 
 /** This file's own redis-server, emptied before each layer so every test starts clean. */
-const flushed = Layer.effectDiscard(Effect.promise(async () => {
-  const client = new Redis(redis.url)
-  await client.flushall()
-  await client.quit()
-}))
+const flushed = flushedRedis(() => redis)
 const freshLayer = () => RedisCatalogStore.layer(redis.url).pipe(Layer.provide(flushed))
 
 catalogStoreConformance("redis", freshLayer)

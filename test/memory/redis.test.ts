@@ -3,7 +3,7 @@ import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { MemoryLog } from "../../src/services/MemoryLog.js"
 import { RedisMemoryLog } from "../../src/services/memory/RedisMemoryLog.js"
-import { type RedisServer, startRedis } from "../support/RedisServer.js"
+import { flushedRedis, type RedisServer, startRedis } from "../support/RedisServer.js"
 import { memoryLogConformance } from "./conformance.js"
 import { contents, user } from "./helpers.js"
 
@@ -14,11 +14,7 @@ beforeAll(async () => {
 afterAll(() => redis?.stop())
 
 /** This file's own redis-server, emptied before each layer so every test starts clean. */
-const flushed = Layer.effectDiscard(Effect.promise(async () => {
-  const client = new Redis(redis.url)
-  await client.flushall()
-  await client.quit()
-}))
+const flushed = flushedRedis(() => redis)
 const freshLayer = () => RedisMemoryLog.layer(redis.url).pipe(Layer.provide(flushed))
 
 memoryLogConformance("redis", freshLayer)

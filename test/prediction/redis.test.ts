@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import { Redis } from "ioredis"
 import { PredictionStore, type StoredPrediction } from "../../src/services/prediction/PredictionStore.js"
 import { RedisPredictionStore } from "../../src/services/prediction/RedisPredictionStore.js"
-import { type RedisServer, startRedis } from "../support/RedisServer.js"
+import { flushedRedis, type RedisServer, startRedis } from "../support/RedisServer.js"
 import { freePort } from "../support/ServerProcess.js"
 import { predictionStoreConformance } from "./conformance.js"
 
@@ -14,11 +13,7 @@ beforeAll(async () => {
 afterAll(() => redis?.stop())
 
 /** This file's own redis-server, emptied before each layer so every test starts clean. */
-const flushed = Layer.effectDiscard(Effect.promise(async () => {
-  const client = new Redis(redis.url)
-  await client.flushall()
-  await client.quit()
-}))
+const flushed = flushedRedis(() => redis)
 
 predictionStoreConformance("redis", () => RedisPredictionStore.layer(redis.url).pipe(Layer.provide(flushed)))
 

@@ -1,3 +1,5 @@
+import { Effect, Layer } from "effect"
+import { Redis } from "ioredis"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
@@ -66,3 +68,11 @@ export const startRedis = async (options: StartRedisOptions = {}): Promise<Redis
   await launch()
   return { url: `redis://127.0.0.1:${port}`, port, dir, stop, restart: async () => { await stop(); await launch() } }
 }
+
+/** Empties `server` when built: provided beneath a layer under test, every test starts clean. */
+export const flushedRedis = (server: () => RedisServer) =>
+  Layer.effectDiscard(Effect.promise(async () => {
+    const client = new Redis(server().url)
+    await client.flushall()
+    await client.quit()
+  }))

@@ -1,0 +1,24 @@
+import { Effect, Layer, Option } from "effect"
+import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
+import { ImageAnalyzer } from "../services/ImageAnalyzer.js"
+import { ImageIntake, ImageIntakeConfig } from "../services/ImageIntake.js"
+import { SuggestReplica } from "../services/suggest/RedisSuggester.js"
+import { TextEmbedder } from "../services/TextEmbedder.js"
+
+/** The model threads and image intake: every process that embeds or analyses has its own. */
+export const Models = Layer.mergeAll(
+  ImageAnalyzer.layer,
+  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
+  TextEmbedder.layer
+)
+
+/**
+ * Completes once this process's replicas (distributed index, suggester vocabulary) are filled;
+ * at once where there are none. The api is ready only then, and a worker takes jobs only then.
+ */
+export const replicasSynced = Effect.gen(function*() {
+  const index = yield* Effect.serviceOption(IndexReplica)
+  if (Option.isSome(index)) yield* index.value.synced
+  const suggester = yield* Effect.serviceOption(SuggestReplica)
+  if (Option.isSome(suggester)) yield* suggester.value.synced
+})
