@@ -79,33 +79,10 @@ const failure = (what: string) => (cause: unknown) => new ChangeFeedError({ mess
 
 /**
  * The follower's own connection: XREAD BLOCK holds it for seconds, so it cannot share the
- * fail-fast command client. No offline queue and no retries, so a command fails as soon as the
- * connection drops and the follow loop (not ioredis) decides when to try again; released with
- * `disconnect`, since QUIT would wait behind a blocked read.
+ * command client; the follow loop (not ioredis) decides when to try again.
  */
 const connectBlocking = (url: string, idleCheckMs: number) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: async () => {
-        const client = new Redis(url, {
-          lazyConnect: true,
-          enableOfflineQueue: false,
-          maxRetriesPerRequest: 0,
-          autoResendUnfulfilledCommands: false,
-          connectTimeout: 1_000,
-          commandTimeout: idleCheckMs + 5_000
-        })
-        client.on("error", () => {})
-        await client.connect().catch((error: unknown) => {
-          client.disconnect()
-          throw error
-        })
-        return client
-      },
-      catch: failure("connecting the follower")
-    }),
-    (client) => Effect.sync(() => client.disconnect())
-  )
+  connectFailFast(url, { commandTimeoutMs: idleCheckMs + 5_000, blocking: true }, failure("connecting the follower"))
 
 /** The newest entry's number and nonce; 0 when the stream is empty or absent. */
 const headOf = (client: Redis, key: string): Effect.Effect<Head, ChangeFeedError> =>

@@ -8,14 +8,25 @@ import { Redis } from "ioredis"
  * through `onError` (never with the URL, which may carry a password); the client's error
  * events would only add noise, since every failure reaches the caller anyway.
  */
-export const connectFailFast = <E>(url: string, options: { readonly commandTimeoutMs: number }, onError: (cause: unknown) => E) =>
+export interface FailFastOptions {
+  readonly commandTimeoutMs: number
+  /**
+   * For a connection that waits in blocking reads (XREAD BLOCK): no retry or resend of a command
+   * cut by a dropped connection, so the caller's loop decides when to read again, and released
+   * with `disconnect`, since QUIT would wait behind the blocked read.
+   */
+  readonly blocking?: boolean
+}
+
+export const connectFailFast = <E>(url: string, options: FailFastOptions, onError: (cause: unknown) => E) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         const client = new Redis(url, {
           lazyConnect: true,
           enableOfflineQueue: false,
-          maxRetriesPerRequest: 1,
+          maxRetriesPerRequest: options.blocking ? 0 : 1,
+          autoResendUnfulfilledCommands: !options.blocking,
           connectTimeout: 1_000,
           commandTimeout: options.commandTimeoutMs
         })
@@ -28,5 +39,8 @@ export const connectFailFast = <E>(url: string, options: { readonly commandTimeo
       },
       catch: onError
     }),
-    (client) => Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
+    (client) =>
+      options.blocking
+        ? Effect.sync(() => client.disconnect())
+        : Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
   )
