@@ -1,16 +1,14 @@
 import * as fs from "node:fs"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import { productShot } from "../support/ProductShots.js"
+import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
 import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
 
 
 let server: TestServer
-let images: http.Server
+let images: PhotoHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
 const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
@@ -27,13 +25,8 @@ beforeAll(async () => {
   files.set("/red.jpg", red)
   files.set("/blue.jpg", blue)
   files.set("/green.jpg", green)
-  images = http.createServer((req, res) => {
-    const body = files.get(req.url ?? "")
-    if (!body) return res.writeHead(404).end()
-    res.writeHead(200, { "content-type": "image/jpeg" }).end(body)
-  })
-  await new Promise<void>((r) => images.listen(0, "127.0.0.1", () => r()))
-  imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`
+  images = await startPhotoHost(files)
+  imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
   process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
   delete process.env[TTL_ENV]

@@ -1,7 +1,5 @@
 import Database from "better-sqlite3"
 import { Effect, Either, Fiber, Layer, Option, TestClock, TestContext } from "effect"
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PREDICTABLE_ATTRIBUTES } from "../../src/catalog/AttributePrediction.js"
@@ -9,12 +7,12 @@ import { currentPrediction } from "../../src/http/handlers/PredictionHandlers.js
 import { CatalogStore, type CatalogStoreService } from "../../src/services/CatalogStore.js"
 import { type Job, JobQueue } from "../../src/services/JobQueue.js"
 import { PredictionStore } from "../../src/services/prediction/PredictionStore.js"
-import { productShot } from "../support/ProductShots.js"
+import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
 import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
 
 
 let server: TestServer
-let images: http.Server
+let images: PhotoHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
 const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
@@ -43,13 +41,8 @@ beforeAll(async () => {
   files.set("/red.jpg", await productShot(210, 20, 20))
   files.set("/blue.jpg", await productShot(30, 60, 210))
   files.set("/green.jpg", await productShot(30, 160, 60))
-  images = http.createServer((req, res) => {
-    const body = files.get(req.url ?? "")
-    if (!body) return res.writeHead(404).end()
-    res.writeHead(200, { "content-type": "image/jpeg" }).end(body)
-  })
-  await new Promise<void>((r) => images.listen(0, "127.0.0.1", () => r()))
-  imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`
+  images = await startPhotoHost(files)
+  imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
   process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
   server = await startTestServer()
