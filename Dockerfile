@@ -1,4 +1,4 @@
-# The api and worker image: docker-compose.yml runs it as `npm start` (api) and `npm run worker`.
+# The api and worker image: docker-compose.yml runs it as `npm run serve` (api) and `npm run serve:worker`.
 FROM node:20-bookworm-slim
 
 # better-sqlite3 and hnswlib-node compile from source when no prebuilt binary matches.
@@ -11,21 +11,25 @@ WORKDIR /app
 # Dependencies before the source, so a source change reuses this layer. `npm install` rather
 # than `npm ci`, as in scripts/setup.sh: `npm ci` insists on finding other platforms' optional
 # binaries, which some registry mirrors do not serve. package.json pins every version exactly.
+# Development dependencies too: the build below needs typescript and the type packages.
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm install --no-audit --no-fund && npm cache clean --force
 
-COPY tsconfig.json ./
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY workers ./workers
 
-# Run as the image's unprivileged `node` user. It owns the data and registry directories; a
-# named volume mounted over them starts out with that ownership.
-RUN mkdir -p /app/data /app/config && chown node:node /app/data /app/config
+# Run as the image's unprivileged `node` user. It owns the data and registry directories (a
+# named volume mounted over them starts out with that ownership) and the compiled service.
+RUN mkdir -p /app/data /app/config /app/dist && chown node:node /app/data /app/config /app/dist
 USER node
+# The compiled service in dist/: `npm run serve` (api) and `npm run serve:worker` run it.
+RUN npm run build
 
 ENV DATA_DIR=/app/data \
     SITES_FILE=/app/config/sites.json \
     PORT=8080 \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 EXPOSE 8080
-CMD ["npm", "start"]
+CMD ["npm", "run", "serve"]

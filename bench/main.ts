@@ -22,6 +22,7 @@ import { startBenchServer } from "./catalog/server.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
 import { runTextSections } from "./catalog/text-sections.js"
 import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
+import { tuneHeap } from "../src/runtime/HeapTuning.js"
 
 const SECTIONS = ["text", "visual", "images"] as const
 type Section = (typeof SECTIONS)[number]
@@ -65,6 +66,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
 }
 
 const main = async () => {
+  // The api runs in this process, so it gets the api's heap setting (see src/runtime/HeapTuning.ts).
+  const heapGrowingPercent = tuneHeap()
   // `--distributed`: the multi-process topology benchmark (bench/distributed/main.ts).
   if (process.argv.includes("--distributed")) return (await import("./distributed/main.js")).runDistributedBench(process.argv.slice(2).filter((a) => a !== "--distributed"))
   const options = parseArgs(process.argv.slice(2))
@@ -75,6 +78,7 @@ const main = async () => {
   noteLoad("at start")
   const rss = rssSampler(500)
   const rssStart = process.memoryUsage().rss
+  if (process.env.MALLOC_ARENA_MAX === undefined) log("MALLOC_ARENA_MAX is unset: run through `npm run bench` for the service's memory settings")
   log(`options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
 
   // Read by the api's layers as they are built: the image-indexing photos live on loopback.
@@ -136,7 +140,7 @@ const main = async () => {
       `Options: \`--products ${options.products} --queries ${options.queries} --seed ${options.seed} --page ${options.page} --only ${[...options.only].join(",")}\`` +
       ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, IMAGE_THREADS ${options.imageThreads}, ${options.recommendations} similar + ${options.recommendations} cross-selling, ${options.suggests} auto-suggest requests, ` +
       `${options.visualQueries} visual searches, ${options.imageProducts} photos indexed).`,
-      `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}; load average ${loads.join(", ")} (other workloads share the cores, so figures are noisy).`,
+      `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}, HEAP_GROWING_PERCENT ${heapGrowingPercent}, MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? "unset"}; load average ${loads.join(", ")} (other workloads share the cores, so figures are noisy).`,
       `All requests over HTTP/1.1 keep-alive on loopback; latencies are sequential (one request in flight) after a warm-up; RSS is this whole process (api + load generator; ${mb(rssStart)} before the api started, ${mb(rssReady)} once ready).`,
       "",
       markdownTable(["Metric", "Value", "Target", ""], summaryRows),

@@ -3,11 +3,14 @@ import { Config, Effect, Layer, Logger } from "effect"
 import { ProductImagesLive } from "../src/catalog/ProductImages.js"
 import { ProductIndexerLive } from "../src/catalog/ProductIndexer.js"
 import { AppConfig } from "../src/config/AppConfig.js"
+import { tuneHeap } from "../src/runtime/HeapTuning.js"
 import { checkRedisSettings } from "../src/services/redis/RedisSettingsCheck.js"
 import { BullMqWorker } from "./BullMqWorker.js"
 import { JobHandlersLive } from "./JobHandlers.js"
 import { replicasSynced } from "../src/topology/Shared.js"
 import { workerServices } from "./WorkerServices.js"
+
+tuneHeap()
 
 // A worker process (`npm run worker`): the api's JobHandler layer fed from the BullMQ queues at
 // REDIS_URL. It takes jobs once its replicas are filled. SIGTERM/SIGINT interrupt the main

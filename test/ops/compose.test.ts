@@ -96,7 +96,10 @@ describe("docker-compose.yml", () => {
 
   check("api serves on 8080 with a /healthz healthcheck, keeps its data dir and site registry on volumes", () => {
     const api = services().api
-    expect(api.command).toEqual(["npm", "start"])
+    // The image holds the compiled service (the Dockerfile runs `npm run build`); `serve` runs it
+    // without rebuilding at every container start.
+    expect(api.command).toEqual(["npm", "run", "serve"])
+    expect(fs.readFileSync(path.join(root, "Dockerfile"), "utf8")).toMatch(/^RUN npm run build$/m)
     expect(api.ports?.map((p) => [Number(p.published), p.target])).toEqual([[8080, 8080]])
     expect(api.healthcheck?.test.join(" ")).toContain("http://127.0.0.1:8080/healthz")
     expect(mountTargets(api)).toEqual(expect.arrayContaining([api.environment?.DATA_DIR, path.posix.dirname(api.environment?.SITES_FILE ?? "")]))
@@ -110,7 +113,7 @@ describe("docker-compose.yml", () => {
 
   check("the worker scales (no host port, no fixed container name) and has time to finish its jobs on SIGTERM", () => {
     const worker = services().worker
-    expect(worker.command).toEqual(["npm", "run", "worker"])
+    expect(worker.command).toEqual(["npm", "run", "serve:worker"])
     expect(worker.ports ?? []).toEqual([])
     expect(worker.container_name).toBeUndefined()
     expect(seconds(worker.stop_grace_period)).toBeGreaterThanOrEqual(30)

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import * as net from "node:net"
-import * as path from "node:path"
+import { entryPointArgs, repoRoot } from "./EntryPoint.js"
 import { waitUntilReady } from "./TestServer.js"
 
 export const freePort = (): Promise<number> =>
@@ -24,9 +24,8 @@ export interface ServerProcess {
 /** The api as users run it (`npm start`): a separate OS process on its own port and data dir. */
 export const startServerProcess = async (env: Record<string, string>): Promise<ServerProcess> => {
   const port = await freePort()
-  const root = path.resolve(import.meta.dirname, "../..")
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: root,
+  const child = spawn(process.execPath, entryPointArgs("src/main"), {
+    cwd: repoRoot,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), EMBED_THREADS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
-import * as path from "node:path"
+import { entryPointArgs, repoRoot } from "./EntryPoint.js"
 
 export interface WorkerProcess {
   readonly child: ChildProcess
@@ -12,9 +12,8 @@ export interface WorkerProcess {
 
 /** A worker as ops run it (`npm run worker`): a separate OS process on the given Redis. */
 export const startWorkerProcess = async (env: Record<string, string>): Promise<WorkerProcess> => {
-  const root = path.resolve(import.meta.dirname, "../..")
-  const child = spawn(process.execPath, ["--import", "tsx", "workers/main.ts"], {
-    cwd: root,
+  const child = spawn(process.execPath, entryPointArgs("workers/main"), {
+    cwd: repoRoot,
     env: { ...process.env, EMBED_THREADS: "1", IMAGE_THREADS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Compiles src/, workers/ and bench/ to dist/ (incremental: an unchanged tree rebuilds in seconds)
+# and copies the worker-thread scripts, which are plain CommonJS loaded by path.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npx tsc -p tsconfig.build.json
+find src -name '*.cjs' | while read -r file; do
+  mkdir -p "dist/$(dirname "$file")"
+  cp "$file" "dist/$file"
+done
