@@ -1,4 +1,5 @@
 /** Latency samples, percentiles, memory sampling and markdown tables. */
+import { constants, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks"
 
 export interface Summary {
   readonly count: number
@@ -39,6 +40,33 @@ export class Samples {
 
 export const ms = (x: number) => (Number.isFinite(x) ? (x >= 100 ? x.toFixed(0) : x.toFixed(1)) : "-")
 export const mb = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`
+
+/**
+ * Main-thread garbage-collection pauses while it runs (V8 "gc" performance entries): how much
+ * of a latency figure the collector took. Concurrent marking on helper threads is not a pause
+ * and is not counted here, though it competes for the cores.
+ */
+export const gcPauses = () => {
+  let total = 0
+  let count = 0
+  let major = 0
+  let longest = 0
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      total += entry.duration
+      count++
+      longest = Math.max(longest, entry.duration)
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++
+    }
+  })
+  observer.observe({ entryTypes: ["gc"] })
+  return {
+    stop: () => {
+      observer.disconnect()
+      return { totalMs: total, count, major, longestMs: longest }
+    }
+  }
+}
 
 /** Samples the process RSS every `intervalMs`; keeps the peak. */
 export const rssSampler = (intervalMs = 500) => {

@@ -9,7 +9,7 @@ import { type ProductSummary, makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"
 import { mulberry32 } from "./random.js"
 import type { BenchServer } from "./server.js"
-import { ms, Samples, summarize } from "./stats.js"
+import { gcPauses, ms, Samples, summarize } from "./stats.js"
 import { queryKinds, suggestPrefixes, textQueries } from "./workload.js"
 
 export interface TextOptions {
@@ -108,6 +108,7 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
   for (const q of warmup) await client.request("POST", "/text-search", server.bearer, q.body)
   const queries = textQueries(mulberry32(options.seed).fork(21), sample, options.queries, options.page)
   const searchSamples = new Samples()
+  const searchGc = gcPauses()
   const hits = new Map<string, { total: number; zero: number; errors: number }>()
   let searchErrors = 0
   for (const [i, q] of queries.entries()) {
@@ -123,7 +124,8 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
     if (n === 0) h.zero++
     hits.set(q.kind, h)
   }
-  log(`text search: ${queries.length} queries, ${searchErrors} errors`)
+  const gc = searchGc.stop()
+  log(`text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms in ${gc.count} (${gc.major} full), ${memory()}`)
 
   // ---- Recommendations -----------------------------------------------------------------------
   const recRandom = mulberry32(options.seed).fork(30)
@@ -190,6 +192,7 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
     ["RSS after ingestion", memoryIngested.replace(/^rss /, ""), "", ""],
     ["Text search p50", `${ms(text.p50)} ms`, "≤ 25 ms", check(text.p50 <= 25)],
     ["Text search p95 / p99 / max", `${ms(text.p95)} / ${ms(text.p99)} / ${ms(text.max)} ms`, "p99 ≤ 100 ms", check(text.p99 <= 100)],
+    ["GC pauses during text search", `${gc.totalMs.toFixed(0)} ms in ${gc.count} collections (${gc.major} full, longest ${ms(gc.longestMs)} ms): ${ms(gc.totalMs / queries.length)} ms a query`, "", ""],
     ["Similar products p50 / p95 / p99", `${ms(sim.p50)} / ${ms(sim.p95)} / ${ms(sim.p99)} ms`, "", ""],
     ["Cross-selling p50 / p95 / p99", `${ms(crs.p50)} / ${ms(crs.p95)} / ${ms(crs.p99)} ms`, "", ""],
     ["Auto-suggest p50 / p95 / p99", `${ms(sug.p50)} / ${ms(sug.p95)} / ${ms(sug.p99)} ms`, "p99 ≤ 10 ms", check(sug.p99 <= 10)],

@@ -1,5 +1,6 @@
 import hnswlib, { type HierarchicalNSW } from "hnswlib-node"
 import type { SlotMask } from "./PayloadColumns.js"
+import { SlotVectors, type VectorRef } from "./SlotVectors.js"
 import { kthLargest } from "./TopK.js"
 
 export interface HnswSettings {
@@ -69,16 +70,6 @@ const dotCodes = (codes: Codes, offset: number, q: Float32Array): number => {
 }
 
 /**
- * The vectors of one document: HNSW labels, rows of the quantised copies, and original
- * norms (the graph stores vectors normalised; `vectorsAt` scales them back).
- */
-interface Entry {
-  readonly labels: ReadonlyArray<number>
-  readonly rows: ReadonlyArray<number>
-  readonly norms: ReadonlyArray<number>
-}
-
-/**
  * One named vector space of one site: an HNSW graph for approximate kNN plus a compact
  * quantised copy of each document's vectors for exact-enough cosines of any candidate.
  * A document may hold several vectors (product images); its similarity is the best of
@@ -87,7 +78,8 @@ interface Entry {
  */
 export class VectorIndex {
   private hnsw: HierarchicalNSW | null = null
-  private readonly entries = new Map<number, Entry>()
+  /** Each document's HNSW labels, code rows and original norms (the graph stores vectors normalised; `vectorsAt` scales them back). */
+  private readonly entries = new SlotVectors()
   private labelSlots: Int32Array = new Int32Array(1024)
   private nextLabel = 0
   private deleted = 0
@@ -108,9 +100,7 @@ export class VectorIndex {
     this.delete(slot)
     if (vectors.length === 0) return
     const hnsw = this.graph(vectors[0].length)
-    const labels: Array<number> = []
-    const rows: Array<number> = []
-    const norms: Array<number> = []
+    const refs: Array<VectorRef> = []
     for (const vector of vectors) {
       if (this.deleted === 0 && hnsw.getCurrentCount() >= hnsw.getMaxElements()) {
         hnsw.resizeIndex(grownCapacity(hnsw.getMaxElements()))
@@ -120,32 +110,24 @@ export class VectorIndex {
       this.labelSlots[label] = slot
       hnsw.addPoint(Array.from(vector), label, true)
       if (this.deleted > 0) this.deleted--
-      labels.push(label)
-      rows.push(this.store(vector))
-      norms.push(Math.sqrt(dot(vector, vector)))
+      refs.push({ label, row: this.store(vector), norm: Math.sqrt(dot(vector, vector)) })
     }
-    this.entries.set(slot, { labels, rows, norms })
+    this.entries.set(slot, refs)
   }
 
   delete(slot: number): void {
-    const entry = this.entries.get(slot)
-    if (entry === undefined) return
-    for (const label of entry.labels) {
+    for (const { label, row } of this.entries.delete(slot)) {
       this.hnsw!.markDelete(label)
       this.deleted++
+      this.freeRows.push(row)
     }
-    for (const row of entry.rows) this.freeRows.push(row)
-    this.entries.delete(slot)
   }
 
   /** The document's vectors as given (to float rounding), rebuilt from the graph. */
   vectorsAt(slot: number): Array<Float32Array> {
-    const entry = this.entries.get(slot)
-    if (entry === undefined) return []
-    return entry.labels.map((label, i) => {
+    return this.entries.get(slot).map(({ label, norm }) => {
       const point = this.hnsw!.getPoint(label)
       const vector = new Float32Array(point.length)
-      const norm = entry.norms[i]
       for (let d = 0; d < point.length; d++) vector[d] = point[d] * norm
       return vector
     })
@@ -153,18 +135,17 @@ export class VectorIndex {
 
   /** Best cosine of the document's vectors to the query, or 0 when it has none. */
   similarity(slot: number, query: QueryVector): number {
-    const entry = this.entries.get(slot)
-    if (entry === undefined || query.norm === 0) return 0
-    let best = -1
-    for (const row of entry.rows) {
-      const norm = this.rowNorms[row]
-      if (norm > 0) {
-        const dimension = query.values.length
-        const cosine = dotCodes(this.chunks[row >>> CHUNK_BITS], (row & ROW_MASK) * dimension, query.values) / (norm * query.norm)
-        best = Math.max(best, cosine)
-      }
-    }
+    if (!this.entries.has(slot) || query.norm === 0) return 0
+    let best = this.rowCosine(this.entries.firstRow(slot), query)
+    for (const { row } of this.entries.extra(slot)) best = Math.max(best, this.rowCosine(row, query))
     return best
+  }
+
+  /** Cosine of a code row to the query; -1 for a zero vector (similar to nothing). */
+  private rowCosine(row: number, query: QueryVector): number {
+    const norm = this.rowNorms[row]
+    if (norm <= 0) return -1
+    return dotCodes(this.chunks[row >>> CHUNK_BITS], (row & ROW_MASK) * query.values.length, query.values) / (norm * query.norm)
   }
 
   /**
