@@ -1,4 +1,5 @@
 import type { Condition, Filter, PayloadValue } from "../../CatalogIndex.js"
+import { SlotList } from "./SlotList.js"
 
 /** One byte per document slot: 1 = in the set. Cheap to build, AND and test at 100k slots. */
 export type SlotMask = Uint8Array
@@ -17,10 +18,10 @@ export const termsOf = (value: PayloadValue | undefined): ReadonlyArray<string> 
 class Column {
   /**
    * value → slots holding it: `anyOf` costs the size of the answer, not of the site. A value
-   * held by one slot (a GTIN, a part number) is that slot's number rather than a Set: most
-   * values of such columns are unique, and a Set each cost ~800 bytes per product.
+   * held by one slot (a GTIN, a part number) is that slot's number rather than a list: most
+   * values of such columns are unique, and a collection each cost ~800 bytes per product.
    */
-  readonly postings = new Map<string, number | Set<number>>()
+  readonly postings = new Map<string, number | SlotList>()
   /** NaN marks a missing or non-numeric value, which no range accepts. */
   numbers: Float64Array = new Float64Array(0)
 }
@@ -36,7 +37,7 @@ export class PayloadColumns {
         const slots = column.postings.get(term)
         if (slots === undefined) column.postings.set(term, slot)
         else if (typeof slots === "number") {
-          if (slots !== slot) column.postings.set(term, new Set([slots, slot]))
+          if (slots !== slot) column.postings.set(term, slotList(slots, slot))
         } else slots.add(slot)
       }
       if (typeof value === "number") {
@@ -101,7 +102,9 @@ export class PayloadColumns {
       const slots = column.postings.get(value)
       if (typeof slots === "number") {
         if (slots < size) mask[slots] = 1
-      } else for (const slot of slots ?? []) if (slot < size) mask[slot] = 1
+      } else slots?.forEach((slot) => {
+        if (slot < size) mask[slot] = 1
+      })
     }
     return mask
   }
@@ -111,6 +114,13 @@ export class PayloadColumns {
     if (column === undefined) this.columns.set(name, (column = new Column()))
     return column
   }
+}
+
+const slotList = (first: number, second: number): SlotList => {
+  const list = new SlotList()
+  list.add(first)
+  list.add(second)
+  return list
 }
 
 const grow = (numbers: Float64Array, slot: number): Float64Array => {
