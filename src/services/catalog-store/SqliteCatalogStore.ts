@@ -32,6 +32,11 @@ CREATE TABLE IF NOT EXISTS product_derived (
   text_vector BLOB,
   PRIMARY KEY (site_id, product_id)
 ) WITHOUT ROWID;
+-- The reconcile pass (every minute) compares every product's version with its derived data's.
+-- Both tables' rows are large (the record's JSON, a 2 KB vector), so these narrow indexes let
+-- it read 40 bytes a product instead: 1.4 s → 40 ms at 100,000 products, on the event loop.
+CREATE INDEX IF NOT EXISTS products_version ON products (site_id, product_id, version);
+CREATE INDEX IF NOT EXISTS product_derived_version ON product_derived (site_id, product_id, version);
 CREATE TABLE IF NOT EXISTS product_image_analyses (
   site_id INTEGER NOT NULL,
   product_id TEXT NOT NULL,
@@ -119,8 +124,9 @@ export const SqliteCatalogStore = Layer.effect(
       SELECT @site_id, @product_id, @version, @text_vector
       WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector`)
-    const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p
-      LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
+    // INDEXED BY: SQLite prefers a WITHOUT ROWID table's primary key for the join, which reads the rows.
+    const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_version
+      LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE d.version IS NULL OR d.version <> p.version LIMIT ?`)
     const selectIndexedPage = db.prepare(`SELECT p.*, d.text_vector FROM products p
       JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id AND d.version = p.version
