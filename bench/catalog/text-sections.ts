@@ -185,7 +185,6 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
   const searchableRate = options.products / searchableSeconds
 
   const summaryRows: Array<Array<string>> = [
-    ["Catalog", `${options.products} products (seed ${options.seed})`, "", ""],
     ["API acceptance (PUT acknowledged)", `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, p99 ${ms(put.p99)} ms)`, "", ""],
     ["Indexing rate while PUTs arrived / draining after", `${fmtRate(indexedAtAck / Math.max(1e-3, atAcked?.t ?? 0))} / ${fmtRate(drainRate)} products/s`, "", ""],
     ["Ingestion, searchable incl. text embedding", `${fmtRate(searchableRate)} products/s (${searchableSeconds.toFixed(1)} s to all searchable)`, "≥ 100 products/s", check(searchableRate >= 100)],

@@ -1,0 +1,57 @@
+import { spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { repoRoot } from "../support/EntryPoint.js"
+import { freePort } from "../support/ServerProcess.js"
+import { waitUntilReady } from "../support/TestServer.js"
+
+// The README's start path as users run it: `npm start` = `npm run build` (tsc to dist/) then
+// `npm run serve` (the compiled api). The suite otherwise runs the TypeScript through tsx, so
+// this is what proves the build and the compiled entry point work.
+describe("compiled service (npm run build, npm run serve)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "serve-test-"))
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  beforeAll(() => {
+    const build = spawnSync("npm", ["run", "build"], { cwd: repoRoot, encoding: "utf8" })
+    if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`)
+  }, 120_000)
+
+  it("builds dist/ with the worker-thread scripts beside the compiled modules", () => {
+    for (const file of ["dist/src/main.js", "dist/workers/main.js", "dist/bench/main.js", "dist/src/services/text-embedder/worker.cjs", "dist/src/services/image-analyzer/worker.cjs"]) {
+      expect(fs.existsSync(path.join(repoRoot, file)), file).toBe(true)
+    }
+  })
+
+  it("serves on the embedded default, prints the demo site on first start, and stops cleanly on SIGTERM to npm", async () => {
+    const port = await freePort()
+    const child = spawn("npm", ["run", "serve"], {
+      cwd: repoRoot,
+      env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), EMBED_THREADS: "1", DATA_DIR: path.join(dir, "data"), SITES_FILE: path.join(dir, "sites.json") },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let output = ""
+    child.stdout!.on("data", (d) => (output += d))
+    child.stderr!.on("data", (d) => (output += d))
+    const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)))
+    const baseUrl = `http://127.0.0.1:${port}`
+    try {
+      await waitUntilReady(baseUrl, 90_000)
+    } catch (e) {
+      child.kill("SIGKILL")
+      throw new Error(`compiled api not ready: ${String(e)}\n${output}`)
+    }
+    expect(output).toContain("No sites were configured")
+    expect(output).toMatch(/Authorization: Basic \S+/)
+    const health = await fetch(`${baseUrl}/healthz`)
+    expect(health.status).toBe(200)
+    expect(await health.json()).toEqual({ status: "ok" })
+
+    child.kill("SIGTERM")
+    expect(await exited).toBe(0)
+    // The api itself (not only npm) is gone: nothing answers on its port any more.
+    expect(await fetch(`${baseUrl}/healthz`).then(() => "answered", () => "refused")).toBe("refused")
+  }, 150_000)
+})
