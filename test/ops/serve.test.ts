@@ -1,11 +1,10 @@
-import { spawn, spawnSync } from "node:child_process"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { repoRoot } from "../support/EntryPoint.js"
-import { freePort } from "../support/ServerProcess.js"
-import { waitUntilReady } from "../support/TestServer.js"
+import { startServerProcess } from "../support/ServerProcess.js"
 
 // The README's start path as users run it: `npm start` = `npm run build` (tsc to dist/) then
 // `npm run serve` (the compiled api). The suite otherwise runs the TypeScript through tsx, so
@@ -26,25 +25,12 @@ describe("compiled service (npm run build, npm run serve)", () => {
   })
 
   it("serves on the embedded default, prints the demo site on first start, and stops cleanly on SIGTERM to npm", async () => {
-    const port = await freePort()
-    const child = spawn("npm", ["run", "serve"], {
-      cwd: repoRoot,
-      env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), EMBED_THREADS: "1", DATA_DIR: path.join(dir, "data"), SITES_FILE: path.join(dir, "sites.json") },
-      stdio: ["ignore", "pipe", "pipe"]
-    })
-    let output = ""
-    child.stdout!.on("data", (d) => (output += d))
-    child.stderr!.on("data", (d) => (output += d))
-    const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)))
-    const baseUrl = `http://127.0.0.1:${port}`
-    try {
-      await waitUntilReady(baseUrl, 90_000)
-    } catch (e) {
-      child.kill("SIGKILL")
-      throw new Error(`compiled api not ready: ${String(e)}\n${output}`)
-    }
-    expect(output).toContain("No sites were configured")
-    expect(output).toMatch(/Authorization: Basic \S+/)
+    const { baseUrl, exited, output, child } = await startServerProcess(
+      { DATA_DIR: path.join(dir, "data"), SITES_FILE: path.join(dir, "sites.json") },
+      ["npm", "run", "serve"]
+    )
+    expect(output()).toContain("No sites were configured")
+    expect(output()).toMatch(/Authorization: Basic \S+/)
     const health = await fetch(`${baseUrl}/healthz`)
     expect(health.status).toBe(200)
     expect(await health.json()).toEqual({ status: "ok" })

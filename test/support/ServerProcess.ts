@@ -21,10 +21,16 @@ export interface ServerProcess {
   readonly exited: Promise<number | string | null>
 }
 
-/** The api as users run it (`npm start`): a separate OS process on its own port and data dir. */
-export const startServerProcess = async (env: Record<string, string>): Promise<ServerProcess> => {
+/**
+ * The api as users run it (`npm start`): a separate OS process on its own port and data dir.
+ * `command` replaces the default launch (node on src/main), e.g. `["npm", "run", "serve"]`.
+ */
+export const startServerProcess = async (
+  env: Record<string, string>,
+  command: ReadonlyArray<string> = [process.execPath, ...entryPointArgs("src/main")]
+): Promise<ServerProcess> => {
   const port = await freePort()
-  const child = spawn(process.execPath, entryPointArgs("src/main"), {
+  const child = spawn(command[0], command.slice(1), {
     cwd: repoRoot,
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), EMBED_THREADS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
