@@ -78,7 +78,10 @@ const dotCodes = (codes: Codes, offset: number, q: Float32Array): number => {
  */
 export class VectorIndex {
   private hnsw: HierarchicalNSW | null = null
-  /** Each document's HNSW labels, code rows and original norms (the graph stores vectors normalised; `vectorsAt` scales them back). */
+  /**
+   * Each document's HNSW labels, code rows and original norms (the graph stores vectors
+   * normalised; `vectorsAt` scales them back).
+   */
   private readonly entries = new SlotVectors()
   private labelSlots: Int32Array = new Int32Array(1024)
   private nextLabel = 0
