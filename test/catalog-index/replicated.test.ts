@@ -55,6 +55,17 @@ const open = (feedKey: string, rebuild: ReplicatedIndexOptions["rebuild"], optio
 const ids = (index: CatalogIndexService) =>
   index.scroll(1, emptyFilter, 1000).pipe(Effect.map((page) => page.docs.map((d) => d.productId)))
 
+/** Two replicas on a fresh feed over one store, each counting its rebuilds, both synced. */
+const twoSyncedReplicas = Effect.gen(function*() {
+  const key = `test:${randomUUID()}`
+  const store = catalogStore()
+  const [ra, rb] = [store.rebuilder(), store.rebuilder()]
+  const a = yield* open(key, ra.rebuild)
+  const b = yield* open(key, rb.rebuild)
+  yield* Effect.all([a.replica.synced, b.replica.synced])
+  return { store, ra, rb, a, b }
+})
+
 /** Writes made while Redis restarts: the command connection comes back within a few seconds. */
 const retried = <A, E>(write: Effect.Effect<A, E>) => write.pipe(Effect.retry(Schedule.spaced("200 millis").pipe(Schedule.upTo("15 seconds"))))
 
@@ -159,12 +170,7 @@ describe("ReplicatedCatalogIndex", () => {
 
   it.scopedLive("after a Redis restart the followers resume where they were, without rebuilding", () =>
     Effect.gen(function*() {
-      const key = `test:${randomUUID()}`
-      const store = catalogStore()
-      const [ra, rb] = [store.rebuilder(), store.rebuilder()]
-      const a = yield* open(key, ra.rebuild)
-      const b = yield* open(key, rb.rebuild)
-      yield* Effect.all([a.replica.synced, b.replica.synced])
+      const { store, ra, rb, a, b } = yield* twoSyncedReplicas
       store.save(titled("p1", "Cordless drill"))
       yield* a.index.upsert([titled("p1", "Cordless drill")])
       expect(yield* eventually(ids(b.index), (found) => found.length === 1)).toEqual(["p1"])
@@ -179,12 +185,7 @@ describe("ReplicatedCatalogIndex", () => {
 
   it.scopedLive("after a Redis restart that lost the stream the replicas rebuild from the store", () =>
     Effect.gen(function*() {
-      const key = `test:${randomUUID()}`
-      const store = catalogStore()
-      const [ra, rb] = [store.rebuilder(), store.rebuilder()]
-      const a = yield* open(key, ra.rebuild)
-      const b = yield* open(key, rb.rebuild)
-      yield* Effect.all([a.replica.synced, b.replica.synced])
+      const { store, ra, rb, a, b } = yield* twoSyncedReplicas
       store.save(titled("p1", "Cordless drill"), titled("p2", "Garden hose"))
       yield* a.index.upsert([titled("p1", "Cordless drill")])
       yield* a.index.upsert([titled("p2", "Garden hose")])
