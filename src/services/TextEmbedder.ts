@@ -48,7 +48,8 @@ export interface TextEmbedderOptions {
  */
 export const EMBEDDING_THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 }
 
-const spawnEmbeddingWorker = () =>
+/** Starts one embedding thread as the pool does by default. */
+export const spawnEmbeddingWorker = () =>
   // execArgv: [] keeps the parent's tsx/vitest loader hooks out of a plain CommonJS thread.
   new Worker(new URL("./text-embedder/worker.cjs", import.meta.url), { execArgv: [], resourceLimits: EMBEDDING_THREAD_LIMITS })
 

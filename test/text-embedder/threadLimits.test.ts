@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Worker } from "node:worker_threads"
-import { EMBEDDING_THREAD_LIMITS } from "../../src/services/TextEmbedder.js"
+import { spawnEmbeddingWorker } from "../../src/services/TextEmbedder.js"
 
 // The embedding threads run with a capped V8 heap (memory at 100k products). A call larger
 // than the pool ever sends (32 texts of the 2,000-character maximum; the batch planner sends
@@ -8,10 +8,8 @@ import { EMBEDDING_THREAD_LIMITS } from "../../src/services/TextEmbedder.js"
 describe("embedding thread heap limits", () => {
   let worker: Worker
   beforeAll(async () => {
-    worker = new Worker(new URL("../../src/services/text-embedder/worker.cjs", import.meta.url), {
-      execArgv: [],
-      resourceLimits: EMBEDDING_THREAD_LIMITS
-    })
+    // The pool's own spawner, so the limits under test are the ones production threads get.
+    worker = spawnEmbeddingWorker()
     await new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve())
       worker.once("error", reject)
