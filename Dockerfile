@@ -18,7 +18,6 @@ RUN npm install --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
-COPY workers ./workers
 
 # Run as the image's unprivileged `node` user. It owns the data and registry directories (a
 # named volume mounted over them starts out with that ownership) and the compiled service.

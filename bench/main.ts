@@ -22,7 +22,7 @@ import { startBenchServer } from "./catalog/server.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
 import { runTextSections } from "./catalog/text-sections.js"
 import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
-import { tuneHeap } from "../src/runtime/HeapTuning.js"
+import { tuneHeap } from "../src/platform/HeapTuning.js"
 
 const SECTIONS = ["text", "visual", "images"] as const
 type Section = (typeof SECTIONS)[number]

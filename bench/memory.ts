@@ -10,10 +10,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
 import { AppConfig } from "../src/config/AppConfig.js"
-import { MemoryLog, type MemoryItemInput } from "../src/services/MemoryLog.js"
-import { RedisMemoryLog } from "../src/services/memory/RedisMemoryLog.js"
-import { SqliteMemoryLog } from "../src/services/memory/SqliteMemoryLog.js"
-import { Sqlite } from "../src/services/Sqlite.js"
+import { MemoryLog, type MemoryItemInput } from "../src/services/memory-log/MemoryLog.js"
+import { RedisMemoryLog } from "../src/services/memory-log/RedisMemoryLog.js"
+import { EmbeddedMemoryLog } from "../src/services/memory-log/EmbeddedMemoryLog.js"
+import { Sqlite } from "../src/platform/Sqlite.js"
 import { ms, summarize } from "./catalog/stats.js"
 
 const READS = 2_000
@@ -58,7 +58,7 @@ const measure = (name: string, scale: number) =>
   })
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-bench-"))
-const embedded = SqliteMemoryLog.pipe(
+const embedded = EmbeddedMemoryLog.pipe(
   Layer.provide(Sqlite.layer),
   Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
 )

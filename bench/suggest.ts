@@ -8,8 +8,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { AppConfig } from "../src/config/AppConfig.js"
-import { Sqlite } from "../src/services/Sqlite.js"
-import { Suggester, type ProductText } from "../src/services/Suggester.js"
+import { Sqlite } from "../src/platform/Sqlite.js"
+import { Suggester, type ProductText } from "../src/services/suggester/Suggester.js"
 
 const PRODUCTS = 100_000
 const SAMPLES = 3_000

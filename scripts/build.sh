@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles src/, workers/ and bench/ to dist/ (incremental: an unchanged tree rebuilds in seconds)
+# Compiles src/ and bench/ to dist/ (incremental: an unchanged tree rebuilds in seconds)
 # and copies the worker-thread scripts, which are plain CommonJS loaded by path.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,7 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger } from "effect"
 import { App } from "./App.js"
 import { AppConfig } from "./config/AppConfig.js"
-import { tuneHeap } from "./runtime/HeapTuning.js"
+import { tuneHeap } from "./platform/HeapTuning.js"
 
 tuneHeap()
 

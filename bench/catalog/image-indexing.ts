@@ -10,7 +10,7 @@
  */
 import { Effect } from "effect"
 import * as os from "node:os"
-import { CatalogStore } from "../../src/services/CatalogStore.js"
+import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { check, fmtRate, log, pendingJobs, type SectionReport, sleep } from "./common.js"
 import { makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"

@@ -11,8 +11,8 @@ import { App } from "../../src/App.js"
 import { AppConfig } from "../../src/config/AppConfig.js"
 import type { Campaign } from "../../src/domain/Site.js"
 import { mintReadToken } from "../../src/services/auth/ReadToken.js"
-import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/auth/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/auth/SitesStore.js"
+import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
+import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 
 /** The services of the running api, for work the bench does behind its HTTP interface. */
 export type AppServices = Layer.Layer.Success<ReturnType<typeof App>>

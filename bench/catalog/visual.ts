@@ -13,12 +13,12 @@
  *    thread, colours) and search (the index's kNN and scoring).
  */
 import { Effect } from "effect"
-import { nearestColorName } from "../../src/catalog/ColorNames.js"
-import { toIndexDocument } from "../../src/catalog/ProductDocument.js"
-import { CatalogIndex, emptyFilter, type IndexDocument } from "../../src/services/CatalogIndex.js"
-import { CatalogStore, type DerivedProduct, type ImageAnalysisRecord } from "../../src/services/CatalogStore.js"
-import { ImageAnalyzer } from "../../src/services/ImageAnalyzer.js"
-import { ImageIntake, toRgb } from "../../src/services/ImageIntake.js"
+import { nearestColorName } from "../../src/model/ColorNames.js"
+import { toIndexDocument } from "../../src/model/ProductDocument.js"
+import { CatalogIndex, emptyFilter, type IndexDocument } from "../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogStore, type DerivedProduct, type ImageAnalysisRecord } from "../../src/services/catalog-store/CatalogStore.js"
+import { ImageAnalyzer } from "../../src/services/image-analyzer/ImageAnalyzer.js"
+import { ImageIntake, toRgb } from "../../src/services/image-intake/ImageIntake.js"
 import { check, fmtRate, log, memory, type SectionReport } from "./common.js"
 import type { GeneratedProduct } from "./generator.js"
 import type { Client } from "./http.js"

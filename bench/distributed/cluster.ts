@@ -1,7 +1,7 @@
 /**
  * The distributed topology as separate OS processes, as ops run it: a real redis-server on its
  * own port, the api (`node dist/src/main.js` with REDIS_URL, as `npm start` runs it) and worker processes
- * (`node dist/workers/main.js`) started and stopped on demand. Everything is cleaned
+ * (`node dist/src/worker.js`) started and stopped on demand. Everything is cleaned
  * up by `close()`, and also when the bench is interrupted (SIGINT/SIGTERM) or exits on an error.
  */
 import { Queue } from "bullmq"

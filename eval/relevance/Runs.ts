@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { CatalogIndex, emptyFilter, type CatalogIndexService } from "../../src/services/CatalogIndex.js"
-import { TextEmbedder } from "../../src/services/TextEmbedder.js"
+import { CatalogIndex, emptyFilter, type CatalogIndexService } from "../../src/services/catalog-index/CatalogIndex.js"
+import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import { textSearch } from "../../src/search/TextSearch.js"
 import type { EvalQuery } from "./Dataset.js"
 

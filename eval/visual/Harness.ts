@@ -5,11 +5,11 @@ import * as path from "node:path"
 import { Services } from "../../src/App.js"
 import { AppConfig } from "../../src/config/AppConfig.js"
 import { ProductImages, ProductRecord } from "../../src/domain/Product.js"
-import { createSite, putCampaign, replaceSite } from "../../src/services/auth/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/auth/SitesStore.js"
-import { CatalogIndex, emptyFilter } from "../../src/services/CatalogIndex.js"
-import { CatalogStore } from "../../src/services/CatalogStore.js"
-import { JobQueue } from "../../src/services/JobQueue.js"
+import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
+import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
+import { CatalogIndex, emptyFilter } from "../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
+import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 
 /**
  * A throw-away site registry and data dir for the real service layers (as the relevance eval

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { visualAttributes } from "../../src/catalog/ProductDocument.js"
+import { visualAttributes } from "../../src/model/ProductDocument.js"
 import { textSearch } from "../../src/search/TextSearch.js"
-import { CatalogStore } from "../../src/services/CatalogStore.js"
+import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { label, productIdOf, type FineClass } from "./Dataset.js"
 import { rankStats, type Judged } from "./Metrics.js"
 

@@ -4,8 +4,8 @@ import { parseArgs } from "node:util"
 import { Console, Data, Effect, Option, Schema } from "effect"
 import { Campaign, type Site, type SitesFile } from "../domain/Site.js"
 import { mintReadToken, parseTtl } from "../services/auth/ReadToken.js"
-import { addCredential, createSite, describeAccess, putCampaign, replaceSite, rotateTokenSecret } from "../services/auth/SiteAdmin.js"
-import { describeParseError, readSitesFile, type SitesFileError, writeSitesFile } from "../services/auth/SitesStore.js"
+import { addCredential, createSite, describeAccess, putCampaign, replaceSite, rotateTokenSecret } from "../services/site-registry/SiteAdmin.js"
+import { describeParseError, readSitesFile, type SitesFileError, writeSitesFile } from "../services/site-registry/SitesStore.js"
 
 const USAGE = `Usage: npm run site -- <command> [options]
   list                                        sites, usernames, campaigns

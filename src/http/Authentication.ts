@@ -1,7 +1,7 @@
 import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
 import { Unauthorized } from "../domain/Errors.js"
-import { Auth, type Principal } from "../services/Auth.js"
+import { Auth, type Principal } from "../services/auth/Auth.js"
 
 /** Who is calling: the site comes from the credentials alone (spec, Authentication rule 4). */
 export class CurrentPrincipal extends Context.Tag("CurrentPrincipal")<CurrentPrincipal, Principal>() {}

@@ -1,7 +1,7 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
-import { WWW_AUTHENTICATE } from "../services/Auth.js"
+import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
 
 interface DecodeIssue {
   readonly path: ReadonlyArray<string | number>

@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
 import { Cause, Effect, Either, Exit, ParseResult, Runtime, Schema } from "effect"
-import type { Principal } from "../services/Auth.js"
+import type { Principal } from "../services/auth/Auth.js"
 import { type Tool, toolJsonSchema } from "./Tool.js"
 import { catalogTools } from "./tools/CatalogTools.js"
 import { memoryTools } from "./tools/MemoryTools.js"

@@ -1,5 +1,5 @@
 import { type Effect, JSONSchema, type Schema, SchemaAST } from "effect"
-import type { Principal } from "../services/Auth.js"
+import type { Principal } from "../services/auth/Auth.js"
 
 /** A tool failure the agent should see as an `isError` result (not a protocol error). */
 export interface ToolFailure {

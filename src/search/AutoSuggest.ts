@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { normalizeQuery } from "../domain/Site.js"
-import { SiteRegistry } from "../services/SiteRegistry.js"
-import { Suggester } from "../services/Suggester.js"
+import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
+import { Suggester } from "../services/suggester/Suggester.js"
 
 const COMPLETIONS = 10
 

@@ -14,9 +14,9 @@ import {
   LegacySessionQuery
 } from "../domain/LegacySession.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
-import type { DetectedObject as AnalyzerObject } from "../services/ImageAnalyzer.js"
-import { type DecodedImage, ImageIntake } from "../services/ImageIntake.js"
-import { type LegacySessionState, SessionStore, type StoredImageRef } from "../services/SessionStore.js"
+import type { DetectedObject as AnalyzerObject } from "../services/image-analyzer/ImageAnalyzer.js"
+import { type DecodedImage, ImageIntake } from "../services/image-intake/ImageIntake.js"
+import { type LegacySessionState, SessionStore, type StoredImageRef } from "../services/session-store/SessionStore.js"
 import { detectObjects, rankByImage, visualScope } from "./VisualSearch.js"
 
 /**

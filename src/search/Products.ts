@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { NotFound } from "../domain/Errors.js"
-import { CatalogStore } from "../services/CatalogStore.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { toResultEntity } from "./ResultEntities.js"
 
 /** Result entities for ids in ranking order, read from the record of truth (never stale). */

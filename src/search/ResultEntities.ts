@@ -1,6 +1,6 @@
 import { parseMeasure, parseProductTypes, type ProductRecord } from "../domain/Product.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
-import type { StoredProduct } from "../services/CatalogStore.js"
+import type { StoredProduct } from "../services/catalog-store/CatalogStore.js"
 
 /** A result entity as this service fills it (fields we have no data for are left out). */
 export type ResultEntityOut = ResultEntity

@@ -1,9 +1,9 @@
 import { Effect, Either } from "effect"
-import { findColumn, columnNames } from "../catalog/Columns.js"
+import { findColumn, columnNames } from "../model/Columns.js"
 import { decodeCategoryPath } from "../domain/CategoryPath.js"
 import { BadRequest } from "../domain/Errors.js"
 import { parseColorPath } from "../domain/Filters.js"
-import type { Condition, Filter } from "../services/CatalogIndex.js"
+import type { Condition, Filter } from "../services/catalog-index/CatalogIndex.js"
 
 interface ClauseIn {
   readonly column: string

@@ -1,17 +1,17 @@
 import { Effect, Layer } from "effect"
-import { suggestSource } from "../catalog/ProductIndexer.js"
-import { toIndexDocument } from "../catalog/ProductDocument.js"
+import { suggestSource } from "../indexing/ProductIndexer.js"
+import { toIndexDocument } from "../model/ProductDocument.js"
 import type { AppConfigShape } from "../config/AppConfig.js"
-import { CatalogStore } from "../services/CatalogStore.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { ReplicatedCatalogIndex } from "../services/catalog-index/ReplicatedCatalogIndex.js"
 import { RedisCatalogStore } from "../services/catalog-store/RedisCatalogStore.js"
 import { BullMqJobQueue } from "../services/job-queue/BullMqJobQueue.js"
-import { RedisMemoryLog } from "../services/memory/RedisMemoryLog.js"
-import { RedisPredictionStore } from "../services/prediction/RedisPredictionStore.js"
+import { RedisMemoryLog } from "../services/memory-log/RedisMemoryLog.js"
+import { RedisPredictionStore } from "../services/prediction-store/RedisPredictionStore.js"
 import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
 import { RedisSessionStore } from "../services/session-store/RedisSessionStore.js"
-import { RedisSuggester } from "../services/suggest/RedisSuggester.js"
+import { RedisSuggester } from "../services/suggester/RedisSuggester.js"
 
 /** Pages of the store the replicas rebuild from. */
 const PAGE = 1_000

@@ -1,13 +1,13 @@
 import { Effect, Layer } from "effect"
-import { reconcile, restoreIndex, restoreSuggestions } from "../catalog/Reconcile.js"
+import { reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { EmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogIndex.js"
-import { SqliteCatalogStore } from "../services/catalog-store/SqliteCatalogStore.js"
-import { SqliteMemoryLog } from "../services/memory/SqliteMemoryLog.js"
-import { SqlitePredictionStore } from "../services/prediction/SqlitePredictionStore.js"
+import { EmbeddedCatalogStore } from "../services/catalog-store/EmbeddedCatalogStore.js"
+import { EmbeddedMemoryLog } from "../services/memory-log/EmbeddedMemoryLog.js"
+import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPredictionStore.js"
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { EmbeddedSessionStore } from "../services/session-store/EmbeddedSessionStore.js"
-import { Sqlite } from "../services/Sqlite.js"
-import { Suggester } from "../services/Suggester.js"
+import { Sqlite } from "../platform/Sqlite.js"
+import { Suggester } from "../services/suggester/Suggester.js"
 import type { AppConfigShape } from "../config/AppConfig.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 
@@ -18,9 +18,9 @@ import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex
  */
 export const embeddedBackends = (config: AppConfigShape) =>
   Layer.mergeAll(
-    SqliteCatalogStore,
-    SqliteMemoryLog,
-    SqlitePredictionStore,
+    EmbeddedCatalogStore,
+    EmbeddedMemoryLog,
+    EmbeddedPredictionStore,
     Suggester.layer,
     config.qdrantUrl === undefined
       ? EmbeddedCatalogIndex.layer

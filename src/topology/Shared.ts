@@ -1,9 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
-import { ImageAnalyzer } from "../services/ImageAnalyzer.js"
-import { ImageIntake, ImageIntakeConfig } from "../services/ImageIntake.js"
-import { SuggestReplica } from "../services/suggest/RedisSuggester.js"
-import { TextEmbedder } from "../services/TextEmbedder.js"
+import { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
+import { ImageIntake, ImageIntakeConfig } from "../services/image-intake/ImageIntake.js"
+import { SuggestReplica } from "../services/suggester/RedisSuggester.js"
+import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
 export const Models = Layer.mergeAll(

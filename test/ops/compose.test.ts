@@ -86,12 +86,12 @@ describe("docker-compose.yml", () => {
     expect(worker.image).toBe(api.image)
     expect(api.environment).toMatchObject({ REDIS_URL: "redis://redis:6379", QDRANT_URL: "http://qdrant:6333" })
     expect(worker.environment).toEqual(api.environment)
-    const code = ["src", "workers"].flatMap((dir) =>
+    const code = ["src"].flatMap((dir) =>
       fs.readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
         .filter((file) => file.endsWith(".ts"))
         .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8"))
     ).join("\n")
-    for (const name of Object.keys(api.environment ?? {})) expect(code, `${name} is read by src/ or workers/`).toContain(`"${name}"`)
+    for (const name of Object.keys(api.environment ?? {})) expect(code, `${name} is read by src/`).toContain(`"${name}"`)
   })
 
   check("api serves on 8080 with a /healthz healthcheck, keeps its data dir and site registry on volumes", () => {

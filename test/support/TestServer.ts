@@ -6,9 +6,9 @@ import * as path from "node:path"
 import { App } from "../../src/App.js"
 import { AppConfig, type AppConfigShape } from "../../src/config/AppConfig.js"
 import type { Campaign, Site } from "../../src/domain/Site.js"
-import { mintReadToken } from "../../src/services/Auth.js"
-import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/auth/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/auth/SitesStore.js"
+import { mintReadToken } from "../../src/services/auth/Auth.js"
+import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
+import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 
 export interface TestSite {
   readonly site: Site

@@ -12,7 +12,7 @@ export interface WorkerProcess {
 
 /** A worker as ops run it (`npm run worker`): a separate OS process on the given Redis. */
 export const startWorkerProcess = async (env: Record<string, string>): Promise<WorkerProcess> => {
-  const child = spawn(process.execPath, entryPointArgs("workers/main"), {
+  const child = spawn(process.execPath, entryPointArgs("src/worker"), {
     cwd: repoRoot,
     env: { ...process.env, EMBED_THREADS: "1", IMAGE_THREADS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]

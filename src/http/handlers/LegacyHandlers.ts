@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { colorNameOfHex } from "../../catalog/ColorNames.js"
+import { colorNameOfHex } from "../../model/ColorNames.js"
 import { BadRequest } from "../../domain/Errors.js"
 import type { FilterClause } from "../../domain/Filters.js"
 import { requireProduct } from "../../search/Products.js"

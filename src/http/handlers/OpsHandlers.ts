@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { ServiceUnavailable } from "../../domain/Errors.js"
-import { JobQueue } from "../../services/JobQueue.js"
-import { Readiness } from "../../services/Readiness.js"
+import { JobQueue } from "../../services/job-queue/JobQueue.js"
+import { Readiness } from "../../services/readiness/Readiness.js"
 import { CommerceApi } from "../Api.js"
 
 export const OpsHandlers = HttpApiBuilder.group(CommerceApi, "ops", (handlers) =>

@@ -1,10 +1,10 @@
 import { Effect, Option, Schema } from "effect"
-import { allColumns, findColumn } from "../../catalog/Columns.js"
+import { allColumns, findColumn } from "../../model/Columns.js"
 import { parseCategoryPath } from "../../domain/CategoryPath.js"
 import { EncodedCategoryPath } from "../../domain/CategoryPath.js"
 import { ProductRecord } from "../../domain/Product.js"
-import { CatalogIndex, emptyFilter } from "../../services/CatalogIndex.js"
-import { CatalogStore, type StoredProduct } from "../../services/CatalogStore.js"
+import { CatalogIndex, emptyFilter } from "../../services/catalog-index/CatalogIndex.js"
+import { CatalogStore, type StoredProduct } from "../../services/catalog-store/CatalogStore.js"
 import { defineTool } from "../Tool.js"
 import { asToolFailure } from "./SearchTools.js"
 

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { ConversationInfo, ConversationSummary, MemoryItem, MemoryItemInput, MemoryLog } from "../../services/MemoryLog.js"
+import { ConversationInfo, ConversationSummary, MemoryItem, MemoryItemInput, MemoryLog } from "../../services/memory-log/MemoryLog.js"
 import type { ToolFailure } from "../Tool.js"
 import { defineTool } from "../Tool.js"
 

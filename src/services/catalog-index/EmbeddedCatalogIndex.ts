@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { CatalogIndex, IndexError, type CatalogIndexService, type Filter, type IndexDocument } from "../CatalogIndex.js"
+import { CatalogIndex, IndexError, type CatalogIndexService, type Filter, type IndexDocument } from "./CatalogIndex.js"
 import { facetCounts, histogram, numericStats, scopeSlots } from "./embedded/Facets.js"
 import { matchIds, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"

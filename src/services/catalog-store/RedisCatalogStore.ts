@@ -1,4 +1,4 @@
-import { connectFailFast } from "../redis/FailFastRedis.js"
+import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { Effect, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
 import {
@@ -9,9 +9,9 @@ import {
   type StoredImage,
   type StoredProduct,
   StoreError
-} from "../CatalogStore.js"
-import { bytesToVector, decodeAnalysis, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/CatalogCodec.js"
-import { batchedScript, script } from "../redis/LuaScript.js"
+} from "./CatalogStore.js"
+import { bytesToVector, decodeAnalysis, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/RedisCodec.js"
+import { batchedScript, script } from "../../platform/redis/LuaScript.js"
 import {
   productFields, putLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey, siteKeys, sitesKey
 } from "./redis/CatalogLayout.js"

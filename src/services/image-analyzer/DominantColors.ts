@@ -1,5 +1,5 @@
-import { nearestColorName } from "../../catalog/ColorNames.js"
-import type { RgbImage } from "../ImageAnalyzer.js"
+import { nearestColorName } from "../../model/ColorNames.js"
+import type { RgbImage } from "./ImageAnalyzer.js"
 
 export interface DominantColor {
   readonly name: string

@@ -1,5 +1,5 @@
 import type { Worker } from "node:worker_threads"
-import type { DetectedObject, RgbImage } from "../ImageAnalyzer.js"
+import type { DetectedObject, RgbImage } from "./ImageAnalyzer.js"
 
 /**
  * A fixed set of image-model threads fed from three FIFO queues: shopper queries first, then

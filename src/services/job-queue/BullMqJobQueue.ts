@@ -1,7 +1,7 @@
 import { Queue } from "bullmq"
 import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
-import { Job, JobQueue, QueueError } from "../JobQueue.js"
-import { makeMicroBatcher, type Settled } from "../redis/MicroBatcher.js"
+import { Job, JobQueue, QueueError } from "./JobQueue.js"
+import { makeMicroBatcher, type Settled } from "../../platform/MicroBatcher.js"
 import { DEFAULT_QUEUE_NAME, jobOptions, type Lane, LANES, laneOf, laneQueueName } from "./BullMqSettings.js"
 
 export interface BullMqJobQueueOptions {

@@ -1,5 +1,5 @@
 import type { JobsOptions } from "bullmq"
-import type { Job } from "../JobQueue.js"
+import type { Job } from "./JobQueue.js"
 
 /** Shared by the api (producer) and the worker processes, so both sides agree on the queues. */
 export const DEFAULT_QUEUE_NAME = "commerce-index"

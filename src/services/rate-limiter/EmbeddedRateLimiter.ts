@@ -1,5 +1,5 @@
 import { Clock, Effect, Layer, Schedule } from "effect"
-import { RateLimiter } from "../RateLimiter.js"
+import { RateLimiter } from "./RateLimiter.js"
 import { GcraStore, invalidLimits } from "./Gcra.js"
 
 /** Effect's clock is monotonic (hrtime), so a wall-clock jump cannot refill or drain budgets. */

@@ -1,4 +1,4 @@
-import type { RateDecision } from "../RateLimiter.js"
+import type { RateDecision } from "./RateLimiter.js"
 
 /**
  * GCRA (the generic cell rate algorithm, a token bucket in one number), shared by both layers;

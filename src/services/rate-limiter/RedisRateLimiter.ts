@@ -1,8 +1,8 @@
-import { connectFailFast } from "../redis/FailFastRedis.js"
+import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import type { Redis } from "ioredis"
-import { RateLimiter, RateLimiterError } from "../RateLimiter.js"
+import { RateLimiter, RateLimiterError } from "./RateLimiter.js"
 import { invalidLimits } from "./Gcra.js"
 
 /**

@@ -1,7 +1,7 @@
 import { Clock, Config, Effect, Layer, Schedule } from "effect"
 import {
   decodeSession, encodeSession, SessionStore, SessionStoreError, sessionStoreKeys, type StoredImageRef, ttlMillis
-} from "../SessionStore.js"
+} from "./SessionStore.js"
 
 interface Entry<V> {
   readonly value: V

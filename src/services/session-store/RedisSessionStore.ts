@@ -1,10 +1,10 @@
-import { connectFailFast } from "../redis/FailFastRedis.js"
+import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import {
   decodeSession, encodeSession, SessionStore, SessionStoreError, sessionStoreKeys, type StoredImageRef, ttlMillis
-} from "../SessionStore.js"
+} from "./SessionStore.js"
 
 /**
  * The distributed SessionStore: every api replica reads what any other stored.

@@ -1,5 +1,5 @@
 import type { Worker } from "node:worker_threads"
-import { longestOf, withinBudget } from "./batching.js"
+import { longestOf, withinBudget } from "./Batching.js"
 
 /**
  * A fixed set of embedding threads fed from two FIFO queues, queries before documents.

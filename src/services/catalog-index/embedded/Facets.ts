@@ -1,4 +1,4 @@
-import type { FacetCount, Filter, NumericStats } from "../../CatalogIndex.js"
+import type { FacetCount, Filter, NumericStats } from "../CatalogIndex.js"
 import { termsOf, type SlotMask } from "./PayloadColumns.js"
 import { byCodeUnits, type SiteIndex } from "./SiteIndex.js"
 

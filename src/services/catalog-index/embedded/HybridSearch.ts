@@ -1,4 +1,4 @@
-import type { SearchHit, SearchQuery, SearchResult } from "../../CatalogIndex.js"
+import type { SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type SiteIndex } from "./SiteIndex.js"

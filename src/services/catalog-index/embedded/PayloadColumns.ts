@@ -1,4 +1,4 @@
-import type { Condition, Filter, PayloadValue } from "../../CatalogIndex.js"
+import type { Condition, Filter, PayloadValue } from "../CatalogIndex.js"
 import { SlotList } from "./SlotList.js"
 
 /** One byte per document slot: 1 = in the set. Cheap to build, AND and test at 100k slots. */

@@ -1,4 +1,4 @@
-import type { Filter, IndexDocument, PayloadValue } from "../../CatalogIndex.js"
+import type { Filter, IndexDocument, PayloadValue } from "../CatalogIndex.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"

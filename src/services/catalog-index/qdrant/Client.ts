@@ -1,6 +1,6 @@
 import type { QdrantClient } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import { IndexError } from "../../CatalogIndex.js"
+import { IndexError } from "../CatalogIndex.js"
 import type { ColumnIndexes } from "./Collection.js"
 import type { ResolvedOptions } from "./Options.js"
 

@@ -1,4 +1,4 @@
-import type { Condition, PayloadValue, SearchHit } from "../../CatalogIndex.js"
+import type { Condition, PayloadValue, SearchHit } from "../CatalogIndex.js"
 import type { SignalWeights } from "../embedded/Options.js"
 import { conditionHolds } from "./FilterTranslation.js"
 

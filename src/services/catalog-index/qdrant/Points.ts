@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import type { IndexDocument, IndexError, PayloadValue } from "../../CatalogIndex.js"
+import type { IndexDocument, IndexError, PayloadValue } from "../CatalogIndex.js"
 import type { FieldWeights } from "../embedded/Options.js"
 import { call, type Qdrant } from "./Client.js"
 import type { QdrantFilter } from "./FilterTranslation.js"

@@ -1,5 +1,5 @@
-import type { IndexDocument } from "../../CatalogIndex.js"
-import type { FeedEntry } from "../../redis/ChangeFeed.js"
+import type { IndexDocument } from "../CatalogIndex.js"
+import type { FeedEntry } from "../../../platform/redis/ChangeFeed.js"
 
 /** One write to the catalog index, as it travels through the change feed. */
 export type IndexChange =

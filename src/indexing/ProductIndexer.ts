@@ -1,0 +1,66 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogStore, type ProductKey, type StoredProduct } from "../services/catalog-store/CatalogStore.js"
+import { Suggester } from "../services/suggester/Suggester.js"
+import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
+import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"
+import { formatCategoryPath } from "../domain/CategoryPath.js"
+
+/**
+ * Turns stored records into searchable documents. It always reads the current record, so
+ * running it twice, late, or for a product deleted in between is harmless.
+ */
+export class ProductIndexer extends Context.Tag("ProductIndexer")<ProductIndexer, {
+  readonly index: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<void, unknown>
+}>() {}
+
+export const suggestSource = (p: StoredProduct) => {
+  const { shopping, types } = productCategories(p.data)
+  return {
+    title: p.data.title ?? "",
+    brand: p.data.brand ?? null,
+    categories: shopping.map(formatCategoryPath),
+    productTypes: types.map(formatCategoryPath)
+  }
+}
+
+export const ProductIndexerLive = Layer.effect(
+  ProductIndexer,
+  Effect.gen(function*() {
+    const store = yield* CatalogStore
+    const index = yield* CatalogIndex
+    const embedder = yield* TextEmbedder
+    const suggester = yield* Suggester
+
+    const index_ = (keys: ReadonlyArray<ProductKey>) =>
+      Effect.gen(function*() {
+        const present: Array<StoredProduct> = []
+        for (const key of keys) {
+          const found = yield* store.get(key.siteId, key.productId)
+          if (Option.isSome(found)) {
+            present.push(found.value)
+          } else {
+            yield* index.remove(key.siteId, [key.productId])
+            yield* suggester.removeProduct(key.siteId, key.productId)
+          }
+        }
+        if (present.length === 0) return
+        const vectors = yield* embedder.embed(present.map((p) => embeddingText(p.data)))
+        const images = yield* Effect.forEach(present, (p) => store.imageAnalyses(p.siteId, p.productId))
+        // The store first: replicated views (the index and vocabulary replicas of the distributed
+        // topology) rebuild from it, so whatever they are told must already be there. A failed
+        // index write then fails the job, whose retry writes both again.
+        yield* store.saveDerived(present.map((p, i) => ({
+          siteId: p.siteId,
+          productId: p.productId,
+          version: p.version,
+          textVector: vectors[i]
+        })))
+        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i])))
+        // Concurrently: in the distributed topology each is a round trip to the shared vocabulary.
+        yield* Effect.forEach(present, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
+      })
+
+    return { index: index_ }
+  })
+)

@@ -1,0 +1,41 @@
+import type { Redis } from "ioredis"
+import { createHash } from "node:crypto"
+import { makeMicroBatcher, type Settled } from "../MicroBatcher.js"
+
+/**
+ * A Lua script run by its SHA (EVALSHA saves resending the source on every call), falling back
+ * to EVAL, which runs and caches it again, after a Redis restart or SCRIPT FLUSH.
+ */
+export const script = (client: Redis, lua: string) => {
+  const sha = createHash("sha1").update(lua).digest("hex")
+  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<unknown> =>
+    client.evalsha(sha, keys.length, ...keys, ...args).catch((e: unknown) =>
+      String(e).includes("NOSCRIPT") ? client.eval(lua, keys.length, ...keys, ...args) : Promise.reject(e)
+    )
+}
+
+type ScriptCall = { readonly keys: ReadonlyArray<string>; readonly args: ReadonlyArray<string | number | Buffer> }
+
+/**
+ * `script`, with the calls made in the same event-loop turn sent as one pipeline (MicroBatcher):
+ * one write and one read for all of them instead of one each. Each call gets its own reply or
+ * error, as with `script`; a call that finds the script missing (NOSCRIPT) is run again alone
+ * through `script`, which loads it.
+ */
+export const batchedScript = (client: Redis, lua: string, options: { readonly maxBatch?: number } = {}) => {
+  const sha = createHash("sha1").update(lua).digest("hex")
+  const single = script(client, lua)
+  const batcher = makeMicroBatcher<ScriptCall, unknown>(async (calls) => {
+    if (calls.length === 1) return [await single(calls[0].keys, calls[0].args).then((value) => ({ ok: true as const, value }))]
+    const pipeline = client.pipeline()
+    for (const { args, keys } of calls) pipeline.evalsha(sha, keys.length, ...keys, ...args)
+    const replies = (await pipeline.exec()) ?? []
+    return Promise.all(calls.map(async (call, i): Promise<Settled<unknown>> => {
+      const [error, value] = replies[i] ?? [new Error("no reply"), null]
+      if (!error) return { ok: true, value }
+      if (!String(error).includes("NOSCRIPT")) return { ok: false, error }
+      return single(call.keys, call.args).then((v) => ({ ok: true, value: v }), (e: unknown) => ({ ok: false, error: e }))
+    }))
+  }, { maxBatch: options.maxBatch ?? 256 })
+  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<unknown> => batcher.submit({ keys, args })
+}

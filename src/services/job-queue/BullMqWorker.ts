@@ -1,0 +1,138 @@
+import { type Job as BullJob, UnrecoverableError, Worker } from "bullmq"
+import { Cause, Config, Context, Duration, Effect, Either, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
+import { Job, JobHandler, JobQueue, QueueError } from "./JobQueue.js"
+import { BullMqJobQueue } from "./BullMqJobQueue.js"
+import { DEFAULT_QUEUE_NAME, type Lane, LANES, laneQueueName } from "./BullMqSettings.js"
+import { makeJobBatcher } from "../../platform/JobBatcher.js"
+
+export interface BullMqWorkerOptions {
+  /** Base name of the queues (one per lane, see BullMqSettings). */
+  readonly queueName?: string
+  /** The lanes this process serves (default: env WORKER_QUEUES, a comma list, else all). */
+  readonly lanes?: ReadonlyArray<Lane>
+  /**
+   * Jobs of one lane this process works on at once; default: env INDEX_CONCURRENCY (8),
+   * IMAGES_CONCURRENCY (2), DETECT_CONCURRENCY (1), PREDICT_CONCURRENCY (2). It is also the
+   * largest handler batch, so raising it buys bigger embedding batches. Given here, it
+   * applies to every lane (tests).
+   */
+  readonly concurrency?: number
+  /**
+   * A process that dies mid-job stops renewing its lock; once the lock has expired the next
+   * stalled check (every `stalledIntervalMs`) puts the job back to waiting for another worker.
+   * BullMQ's defaults (30 s each) suit production; tests shorten them. Default: env
+   * WORKER_LOCK_MS and WORKER_STALLED_INTERVAL_MS, else 30 s.
+   */
+  readonly lockDurationMs?: number
+  readonly stalledIntervalMs?: number
+  /** Jobs handed over within this many milliseconds share one handler call (JobBatcher). */
+  readonly batchLingerMs?: number
+}
+
+const decodeJob = Schema.decodeUnknownEither(Job)
+
+const DEFAULT_CONCURRENCY: Record<Lane, number> = { index: 8, images: 2, detect: 1, predict: 2 }
+
+const lanesFromEnv = Config.string("WORKER_QUEUES").pipe(
+  Config.withDefault(LANES.join(",")),
+  Config.map((list) => list.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
+  Config.validate({
+    message: `WORKER_QUEUES must list some of: ${LANES.join(", ")}`,
+    validation: (names): names is Array<Lane> => names.length > 0 && names.every((n) => (LANES as ReadonlyArray<string>).includes(n))
+  })
+)
+
+const concurrencyFromEnv = (lane: Lane) =>
+  Config.integer(`${lane.toUpperCase()}_CONCURRENCY`).pipe(
+    Config.withDefault(DEFAULT_CONCURRENCY[lane]),
+    Config.validate({ message: `${lane.toUpperCase()}_CONCURRENCY must be at least 1`, validation: (n) => n >= 1 })
+  )
+
+const asError = (cause: Cause.Cause<unknown>): Error => {
+  const error = Cause.squash(cause)
+  return error instanceof Error ? error : new Error(Cause.pretty(cause))
+}
+
+/**
+ * The consumer side of the BullMQ queue, for the worker processes: it runs the JobHandler
+ * layer on jobs the api enqueued with BullMqJobQueue. Closing the scope (SIGTERM) stops
+ * taking jobs and waits for the active ones to finish.
+ */
+export const BullMqWorker = {
+  layer: (url: string, options: BullMqWorkerOptions = {}) =>
+    Layer.scopedDiscard(Effect.gen(function*() {
+      const base = options.queueName ?? DEFAULT_QUEUE_NAME
+      const lanes = options.lanes ?? (yield* lanesFromEnv)
+      // Follow-up jobs a handler returns go to their own lane's queue through a producer of its own.
+      const producer = Context.get(yield* Layer.build(BullMqJobQueue.layer(url, { queueName: base })), JobQueue)
+      const timing = {
+        lockDurationMs: options.lockDurationMs ?? (yield* Config.integer("WORKER_LOCK_MS").pipe(Config.withDefault(30_000))),
+        stalledIntervalMs: options.stalledIntervalMs ?? (yield* Config.integer("WORKER_STALLED_INTERVAL_MS").pipe(Config.withDefault(30_000)))
+      }
+      for (const lane of lanes) {
+        const concurrency = options.concurrency ?? (yield* concurrencyFromEnv(lane))
+        yield* serveLane(url, lane, laneQueueName(base, lane), concurrency, producer, { ...options, ...timing })
+      }
+      yield* Effect.logInfo("worker serving", { lanes })
+    }))
+}
+
+/** One BullMQ Worker on one lane's queue, its jobs batched into handler calls. */
+const serveLane = (url: string, lane: Lane, queueName: string, concurrency: number, producer: JobQueue["Type"], options: BullMqWorkerOptions) =>
+  Effect.gen(function*() {
+    const handler = yield* JobHandler
+    const handleWithFollowUps = (jobs: ReadonlyArray<Job>) =>
+      handler.handle(jobs).pipe(
+        Effect.flatMap((followUps) => (followUps && followUps.length > 0 ? producer.enqueue(followUps) : Effect.void)),
+        Effect.timed,
+        // One line per batch: what ops watch to see each worker's share and speed.
+        Effect.flatMap(([elapsed]) =>
+          Effect.logInfo("jobs handled").pipe(Effect.annotateLogs({ lane, jobs: jobs.length, ms: Math.round(Duration.toMillis(elapsed)) })))
+      )
+    const submit = yield* makeJobBatcher(handleWithFollowUps, { maxBatch: concurrency, lingerMs: options.batchLingerMs ?? 5 })
+    const runtime = yield* Effect.runtime<never>()
+    const runExit = Runtime.runPromiseExit(runtime)
+    const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
+
+    const processor = async (job: BullJob): Promise<void> => {
+      const decoded = decodeJob(job.data)
+      // A payload that does not decode will never decode: fail it now instead of 5 times.
+      if (Either.isLeft(decoded)) {
+        throw new UnrecoverableError(`malformed ${job.name} payload: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+      }
+      const exit = await runExit(submit(decoded.right))
+      if (Exit.isFailure(exit)) throw asError(exit.cause)
+    }
+
+    // Acquired after the batcher, so released before it: close() waits for active jobs,
+    // whose batches must still be running.
+    const worker = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        new Worker(queueName, processor, {
+          // null: a worker waits in blocking commands and must outlive any Redis outage.
+          connection: { url, maxRetriesPerRequest: null },
+          concurrency,
+          lockDuration: options.lockDurationMs,
+          stalledInterval: options.stalledIntervalMs,
+          // Twice: one stall is usually the process (a deploy's SIGKILL, a neighbour's OOM);
+          // a job that keeps killing its worker is failed rather than passed round forever.
+          maxStalledCount: 2,
+          // After a Redis outage the worker's loop retries on this delay; BullMQ's 15 s default
+          // would leave the queues idle for up to that long once Redis is back.
+          runRetryDelay: 1_000
+        })
+      ),
+      (worker) => Effect.promise(() => worker.close())
+    )
+    worker.on("error", (error) => log(Effect.logWarning("job worker error", { queue: queueName, error: error.message })))
+    worker.on("failed", (job, error) =>
+      log(Effect.logWarning("job failed", { queue: queueName, id: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, reason: error.message })))
+
+    yield* Effect.tryPromise({
+      try: () => worker.waitUntilReady(),
+      catch: (cause) => new QueueError({ message: "cannot connect to the job queue's Redis", cause })
+    }).pipe(Effect.timeoutFail({
+      duration: Duration.seconds(10),
+      onTimeout: () => new QueueError({ message: "timed out connecting to the job queue's Redis" })
+    }))
+  })

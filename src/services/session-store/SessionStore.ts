@@ -1,0 +1,89 @@
+import { Context, Data, Effect, Schema } from "effect"
+import { FilterClause } from "../../domain/Filters.js"
+import { DetectedObject } from "../../domain/LegacySession.js"
+
+/**
+ * Temporary, per-site state of the api, kept outside the api process so replicas stay stateless:
+ * visual-search images by requestId (spec, POST /visual-search rule 2: a later request may omit
+ * the image when it carries the same requestId) and the state of deprecated legacy search
+ * sessions (POST /search/session, then GET, detect-objects and upload-image by search id).
+ *
+ * Everything expires. Expiry is sliding: every put AND every successful get restarts the entry's
+ * TTL with the ttlSeconds it was last put with, so an entry lives until ttlSeconds pass without
+ * anyone using it. A shopper refining a visual search or browsing a legacy session keeps it
+ * alive; an abandoned image still leaves the server ttlSeconds after its last use.
+ *
+ * Keys are namespaced by site, and images and sessions have separate namespaces, so no site can
+ * read another's entries and an image key never answers a session lookup.
+ */
+export interface StoredImageRef {
+  readonly bytes: Uint8Array
+  readonly format: string
+  readonly width: number
+  readonly height: number
+  readonly sha256: string
+}
+
+/** A legacy search session: what GET /search/session/{id} and its sub-resources need again. */
+export const LegacySessionState = Schema.Struct({
+  sessionId: Schema.String,
+  siteId: Schema.Int,
+  /** ISO 8601. */
+  createdAt: Schema.String,
+  campaignId: Schema.optional(Schema.Int),
+  excluded: Schema.Array(FilterClause),
+  /** The image key (in this store) of the session's image. */
+  imageKey: Schema.String,
+  /** Set once PUT upload-image has stored a high-resolution image. */
+  highResImageKey: Schema.optional(Schema.String),
+  /** Cached result of detect-objects, in the shape the legacy endpoint serves. */
+  detectedObjects: Schema.optional(Schema.Array(DetectedObject.fields.value))
+})
+export type LegacySessionState = typeof LegacySessionState.Type
+
+export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{ readonly message: string; readonly cause?: unknown }> {}
+
+export interface SessionStoreService {
+  /** Stores (or replaces, value and TTL) the image under `key`. */
+  readonly putImage: (siteId: number, key: string, image: StoredImageRef, ttlSeconds: number) => Effect.Effect<void, SessionStoreError>
+  /** The image, or null when unknown or expired; a hit restarts its TTL. */
+  readonly getImage: (siteId: number, key: string) => Effect.Effect<StoredImageRef | null, SessionStoreError>
+  /** Stores (or replaces, value and TTL) the session under `sessionId`. */
+  readonly putSession: (siteId: number, sessionId: string, session: LegacySessionState, ttlSeconds: number) => Effect.Effect<void, SessionStoreError>
+  /** The session, or null when unknown or expired; a hit restarts its TTL. */
+  readonly getSession: (siteId: number, sessionId: string) => Effect.Effect<LegacySessionState | null, SessionStoreError>
+}
+
+export class SessionStore extends Context.Tag("SessionStore")<SessionStore, SessionStoreService>() {}
+
+/**
+ * The key layout both layers share. The site id is the Redis hash tag, so one site's entries
+ * share a cluster slot; it is a number, so `{1}` can never be a prefix of `{12}`.
+ */
+export const sessionStoreKeys = {
+  image: (siteId: number, key: string) => `sess:{${siteId}}:img:${key}`,
+  session: (siteId: number, sessionId: string) => `sess:{${siteId}}:s:${sessionId}`
+}
+
+/** TTLs come from code and configuration, so a non-positive one is a defect, not an error. */
+export const ttlMillis = (ttlSeconds: number): Effect.Effect<number> =>
+  Number.isFinite(ttlSeconds) && ttlSeconds > 0
+    ? Effect.succeed(Math.ceil(ttlSeconds * 1000))
+    : Effect.dieMessage(`session store TTL must be a positive number of seconds, got ${ttlSeconds}`)
+
+/**
+ * Sessions are stored as JSON in both layers, so the embedded layer validates and copies exactly
+ * as Redis does. A stored session that no longer decodes (its schema changed under it) is an
+ * error rather than a miss, so such a change shows up instead of silently ending sessions.
+ */
+const SessionJson = Schema.parseJson(LegacySessionState)
+
+export const encodeSession = (session: LegacySessionState): Effect.Effect<string, SessionStoreError> =>
+  Schema.encode(SessionJson)(session).pipe(
+    Effect.mapError((cause) => new SessionStoreError({ message: `session store: invalid session: ${cause.message}`, cause }))
+  )
+
+export const decodeSession = (json: string): Effect.Effect<LegacySessionState, SessionStoreError> =>
+  Schema.decode(SessionJson)(json).pipe(
+    Effect.mapError((cause) => new SessionStoreError({ message: `session store: stored session does not decode: ${cause.message}`, cause }))
+  )

@@ -1,0 +1,62 @@
+import { normalize, STOPWORDS } from "./Normalize.js"
+
+/** What one product tells the suggester; category paths are text-form ("A > B > C"). */
+export interface ProductText {
+  readonly title: string
+  readonly brand?: string | null | undefined
+  readonly categories: ReadonlyArray<string>
+  readonly productTypes?: ReadonlyArray<string> | undefined
+}
+
+/** Catalog sources, as indexes into the vocabulary's per-source counters. */
+export const TITLE = 0
+export const BRAND = 1
+export const CATEGORY = 2
+export type CatalogKind = typeof TITLE | typeof BRAND | typeof CATEGORY
+
+// Words past the 12th are specs and noise; 4 leading words already name the product line.
+const MAX_TITLE_WORDS = 12
+const LEADING_WORDS = 4
+const NGRAM_WORDS = 3
+const MAX_PHRASE_CHARS = 80
+
+/**
+ * Inner n-grams keep to plain vocabulary: model numbers and sizes ("gsr12", "500ml") would
+ * make nearly every n-gram unique to one product, bloating memory for completions nobody
+ * types. Leading phrases keep them, because "iphone 15" is a real product line.
+ */
+const isSalient = (word: string): boolean => word.length >= 2 && !STOPWORDS.has(word) && !/\d/.test(word)
+
+/**
+ * The distinct (phrase, source) pairs one product contributes, each counted once per product
+ * so a phrase's frequency is the number of products carrying it:
+ * - brand, and every label of every category path (leaf and parents);
+ * - the title's leading 1–4-word phrases, not ending in a stopword;
+ * - 1–3-word n-grams starting at each later salient word ("cordless drill" inside
+ *   "bosch professional cordless drill gsr12").
+ */
+export const productPhrases = (product: ProductText): Array<readonly [string, CatalogKind]> => {
+  const seen = new Set<string>()
+  const out: Array<readonly [string, CatalogKind]> = []
+  const add = (phrase: string, kind: CatalogKind) => {
+    const key = kind + phrase
+    if (phrase.length === 0 || phrase.length > MAX_PHRASE_CHARS || seen.has(key)) return
+    seen.add(key)
+    out.push([phrase, kind])
+  }
+  if (product.brand) add(normalize(product.brand), BRAND)
+  for (const paths of [product.categories, product.productTypes ?? []]) {
+    for (const path of paths) for (const label of path.split(">")) add(normalize(label), CATEGORY)
+  }
+  const title = normalize(product.title)
+  const words = title.length === 0 ? [] : title.split(" ").slice(0, MAX_TITLE_WORDS)
+  for (let n = 1; n <= Math.min(LEADING_WORDS, words.length); n++) {
+    if (!STOPWORDS.has(words[n - 1])) add(words.slice(0, n).join(" "), TITLE)
+  }
+  for (let i = 1; i < words.length; i++) {
+    for (let n = 1; n <= NGRAM_WORDS && i + n <= words.length && isSalient(words[i + n - 1]); n++) {
+      add(words.slice(i, i + n).join(" "), TITLE)
+    }
+  }
+  return out
+}

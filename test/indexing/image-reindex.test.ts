@@ -1,0 +1,88 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { reindexImageData } from "../../src/indexing/ImageReindex.js"
+import { toIndexDocument } from "../../src/model/ProductDocument.js"
+import { ProductIndexer } from "../../src/indexing/ProductIndexer.js"
+import { AppConfig } from "../../src/config/AppConfig.js"
+import type { ProductRecord } from "../../src/domain/Product.js"
+import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
+import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedCatalogStore.js"
+import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogStore, type ImageAnalysisRecord, type ProductKey } from "../../src/services/catalog-store/CatalogStore.js"
+import { Sqlite } from "../../src/platform/Sqlite.js"
+
+const unit = (n: number, hot: number) => {
+  const v = new Float32Array(n).fill(0.01)
+  v[hot] = 1
+  const norm = Math.hypot(...v)
+  return v.map((x) => x / norm)
+}
+
+/** A real store and index; the full indexer is a recorder, so a text embedding shows up as a call. */
+const services = () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reindex-"))
+  const calls: Array<ReadonlyArray<ProductKey>> = []
+  const store = EmbeddedCatalogStore.pipe(Layer.provide(Sqlite.layer), Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") })))
+  const indexer = Layer.succeed(ProductIndexer, { index: (keys) => Effect.sync(() => void calls.push(keys)) })
+  return { calls, layer: Layer.mergeAll(store, EmbeddedCatalogIndex.layer, indexer) }
+}
+
+/** Puts a product and indexes it by text the way the indexer would, with `textVector`. */
+const indexedProduct = (productId: string, data: Record<string, unknown>, textVector: Float32Array) =>
+  Effect.gen(function*() {
+    const store = yield* CatalogStore
+    const { product } = yield* store.put(1, productId, data as ProductRecord, [{ url: `https://img.example.com/${productId}.jpg` }])
+    yield* (yield* CatalogIndex).upsert([toIndexDocument(product, textVector)])
+    return product
+  })
+
+const analysed = (productId: string, imageId: string, url: string) =>
+  Effect.flatMap(CatalogStore, (store) =>
+    store.saveImageAnalyses(1, productId, [{
+      imageId,
+      url,
+      status: "ok",
+      reason: null,
+      embedding: unit(8, 3),
+      adult: 0.01,
+      colors: [{ name: "red", hex: "#c81e1e", share: 0.9 }],
+      objects: [{ classId: 41, class: "cup", score: 0.9, rectangle: { left: 0, top: 0, width: 1, height: 1 } }],
+      analyzedAt: 1
+    } satisfies ImageAnalysisRecord]))
+
+describe("reindexImageData", () => {
+  it.live("adds the image data to the index with the text vector it holds, without a text embedding", () => {
+    const { calls, layer } = services()
+    return Effect.gen(function*() {
+      const text = unit(16, 5)
+      const product = yield* indexedProduct("mug", { title: "Ceramic mug" }, text)
+      yield* analysed("mug", product.images[0].id, product.images[0].url)
+      yield* reindexImageData([{ siteId: 1, productId: "mug" }])
+      expect(calls).toEqual([])
+      const [doc] = yield* (yield* CatalogIndex).retrieve(1, ["mug"])
+      expect(doc.payload["image_color"]).toEqual(["red"])
+      expect(doc.payload["image_object"]).toEqual(["cup"])
+      expect(doc.vectors.image).toHaveLength(1)
+      Array.from(doc.vectors.text!).forEach((x, i) => expect(x).toBeCloseTo(text[i], 5))
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.live("indexes in full whatever it cannot reuse: a changed title, no title, a product not indexed or deleted", () => {
+    const { calls, layer } = services()
+    return Effect.gen(function*() {
+      const store = yield* CatalogStore
+      yield* indexedProduct("retitled", { title: "Old title" }, unit(16, 1))
+      yield* store.put(1, "retitled", { title: "New title" } as ProductRecord, undefined)
+      yield* indexedProduct("untitled", { brand: "Acme" }, unit(16, 2))
+      yield* store.put(1, "never-indexed", { title: "Fresh" } as ProductRecord, undefined)
+      yield* indexedProduct("deleted", { title: "Gone" }, unit(16, 3))
+      yield* store.remove(1, "deleted")
+      const keys = ["retitled", "untitled", "never-indexed", "deleted"].map((productId) => ({ siteId: 1, productId }))
+      yield* reindexImageData(keys)
+      expect(calls).toEqual([keys])
+    }).pipe(Effect.provide(layer))
+  })
+})

@@ -1,0 +1,71 @@
+import { expect, it } from "@effect/vitest"
+import { Effect, type Layer } from "effect"
+import type { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { doc, searchIds, titled, upsert } from "./fixtures.js"
+
+/** Words: finding, stemming, typos, and how lexical matches rank against each other. */
+export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
+  const test = (name: string, body: () => Effect.Effect<void, unknown, CatalogIndex>) =>
+    it.effect(name, () => body().pipe(Effect.provide(layer)))
+
+  test("finds an upserted product by a title word", () =>
+    Effect.gen(function*() {
+      yield* upsert(titled("p1", "Cordless Drill"), titled("p2", "Garden Hose"))
+      expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
+      expect(yield* searchIds({ text: "hose" })).toEqual(["p2"])
+    }))
+
+  test("stems: a plural query finds the singular and the other way round", () =>
+    Effect.gen(function*() {
+      yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Set of hammers"))
+      expect(yield* searchIds({ text: "drills" })).toEqual(["p1"])
+      expect(yield* searchIds({ text: "hammer" })).toEqual(["p2"])
+    }))
+
+  test("tolerates a typo in a longer word", () =>
+    Effect.gen(function*() {
+      yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Corded sander"))
+      expect((yield* searchIds({ text: "cordles drill" }))[0]).toBe("p1")
+      expect(yield* searchIds({ text: "sandr" })).toEqual(["p2"])
+    }))
+
+  test("exact matches outrank fuzzy ones, even when the fuzzy term is rarer", () =>
+    Effect.gen(function*() {
+      const drills = ["d1", "d2", "d3", "d4", "d5"].map((id) => titled(id, `Power drill ${id}`))
+      yield* upsert(...drills, titled("g1", "Charcoal grill"))
+      const ids = yield* searchIds({ text: "drill" })
+      // Whether "grill" is offered at all is the backend's choice; it must not come first.
+      expect(ids.slice(0, 5).sort()).toEqual(["d1", "d2", "d3", "d4", "d5"])
+    }))
+
+  test("a title match outranks a description-only match", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        doc("desc", { text: { title: "Tool case", description: "Holds a drill and its bits" } }),
+        doc("title", { text: { title: "Drill", description: "Holds a charge all day" } })
+      )
+      expect(yield* searchIds({ text: "drill" })).toEqual(["title", "desc"])
+    }))
+
+  test("documents matching more of the query words rank higher", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("one", "Red scarf"),
+        titled("both", "Red summer dress"),
+        titled("other", "Blue dress")
+      )
+      const ids = yield* searchIds({ text: "red dress" })
+      expect(ids[0]).toBe("both")
+      expect(ids.sort()).toEqual(["both", "one", "other"])
+    }))
+
+  test("brand and category fields are searchable", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        doc("p1", { text: { title: "Impact driver", brand: "Makita", category: "Power Tools" } }),
+        doc("p2", { text: { title: "Impact driver", brand: "Bosch", category: "Power Tools" } })
+      )
+      expect(yield* searchIds({ text: "makita" })).toEqual(["p1"])
+      expect((yield* searchIds({ text: "power tools" })).sort()).toEqual(["p1", "p2"])
+    }))
+}

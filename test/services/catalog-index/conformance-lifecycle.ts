@@ -1,0 +1,91 @@
+import { expect, it } from "@effect/vitest"
+import { Effect, type Layer } from "effect"
+import { CatalogIndex, emptyFilter } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { filteredIds, must, searchIds, titled, upsert, vec } from "./fixtures.js"
+
+/** Updates, removals, reads by id and by page, and isolation between sites. */
+export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
+  const test = (name: string, body: () => Effect.Effect<void, unknown, CatalogIndex>) =>
+    it.effect(name, () => body().pipe(Effect.provide(layer)))
+
+  test("an update replaces the old words, vector and columns", () =>
+    Effect.gen(function*() {
+      yield* upsert(titled("p1", "Garden hose", { vector: [1, 0, 0, 0], payload: { brand: "Acme" } }))
+      yield* upsert(titled("p1", "Cordless drill", { vector: [0, 1, 0, 0], payload: { brand: "Bosch" } }))
+      expect(yield* searchIds({ text: "hose" })).toEqual([])
+      expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
+      expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual([])
+      expect(yield* searchIds({ textVector: vec(0, 1, 0, 0), minSimilarity: 0.5 })).toEqual(["p1"])
+      expect(yield* filteredIds(must({ column: "brand", anyOf: ["Acme"] }))).toEqual([])
+      expect(yield* filteredIds(must({ column: "brand", anyOf: ["Bosch"] }))).toEqual(["p1"])
+      const index = yield* CatalogIndex
+      expect(yield* index.count(1, emptyFilter)).toBe(1)
+    }))
+
+  test("a removed product is gone from every read", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch" } }),
+        titled("p2", "Hammer drill", { vector: [0, 1, 0, 0], payload: { brand: "Bosch" } })
+      )
+      const index = yield* CatalogIndex
+      yield* index.remove(1, ["p1", "never-existed"])
+      expect(yield* searchIds({ text: "drill" })).toEqual(["p2"])
+      expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual([])
+      expect(yield* index.retrieve(1, ["p1"])).toEqual([])
+      expect(yield* index.count(1, emptyFilter)).toBe(1)
+      expect(yield* index.facet(1, "brand", { filter: emptyFilter }, 10)).toEqual([{ value: "Bosch", count: 1 }])
+    }))
+
+  test("retrieve returns the stored documents; count counts them", () =>
+    Effect.gen(function*() {
+      const stored = titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch", price: 99 } })
+      yield* upsert(stored, titled("p2", "Garden hose"))
+      const index = yield* CatalogIndex
+      const [found] = yield* index.retrieve(1, ["p1", "missing"])
+      expect(found.productId).toBe("p1")
+      expect(found.text).toEqual(stored.text)
+      expect(found.payload).toEqual(stored.payload)
+      expect(Array.from(found.vectors.text!)).toEqual([1, 0, 0, 0])
+      expect(yield* index.count(1, must({ column: "brand", anyOf: ["Bosch"] }))).toBe(1)
+    }))
+
+  test("scroll pages through a filter in product id order", () =>
+    Effect.gen(function*() {
+      const ids = ["p05", "p01", "p04", "p02", "p03", "x01"]
+      yield* upsert(...ids.map((id) => titled(id, "Thing", { payload: { kind: [id.startsWith("p") ? "p" : "x"] } })))
+      const index = yield* CatalogIndex
+      const onlyP = must({ column: "kind", anyOf: ["p"] })
+      const first = yield* index.scroll(1, onlyP, 2)
+      expect(first.docs.map((d) => d.productId)).toEqual(["p01", "p02"])
+      const second = yield* index.scroll(1, onlyP, 2, first.next!)
+      expect(second.docs.map((d) => d.productId)).toEqual(["p03", "p04"])
+      const last = yield* index.scroll(1, onlyP, 2, second.next!)
+      expect(last.docs.map((d) => d.productId)).toEqual(["p05"])
+      expect(last.next).toBeNull()
+      const all = yield* index.scroll(1, emptyFilter, 10)
+      expect(all.docs.map((d) => d.productId)).toEqual(["p01", "p02", "p03", "p04", "p05", "x01"])
+      expect(all.next).toBeNull()
+    }))
+
+  test("each site sees only its own products, even under the same id", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("same", "Cordless drill", { site: 1, vector: [1, 0, 0, 0], payload: { brand: "Bosch" } }),
+        titled("same", "Garden hose", { site: 2, vector: [1, 0, 0, 0], payload: { brand: "Acme" } }),
+        titled("only2", "Cordless drill", { site: 2, payload: { brand: "Bosch" } })
+      )
+      const index = yield* CatalogIndex
+      expect(yield* searchIds({ text: "drill" })).toEqual(["same"])
+      expect(yield* searchIds({ text: "hose" })).toEqual([])
+      const site2 = yield* index.search({ siteId: 2, text: "drill", filter: emptyFilter, limit: 10 })
+      expect(site2.hits.map((hit) => hit.productId)).toEqual(["only2"])
+      const [doc2] = yield* index.retrieve(2, ["same"])
+      expect(doc2.text.title).toBe("Garden hose")
+      expect(yield* index.facet(1, "brand", { filter: emptyFilter }, 10)).toEqual([{ value: "Bosch", count: 1 }])
+      expect(yield* index.count(2, emptyFilter)).toBe(2)
+      expect(yield* index.count(3, emptyFilter)).toBe(0)
+      yield* index.remove(2, ["same"])
+      expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual(["same"])
+    }))
+}

@@ -1,0 +1,277 @@
+import { describe, expect, it } from "@effect/vitest"
+import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
+import { Effect } from "effect"
+import { emptyFilter } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { defaultOptions } from "../../../src/services/catalog-index/embedded/Options.js"
+import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
+import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
+import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
+import { conditionHolds, toQdrantFilter } from "../../../src/services/catalog-index/qdrant/FilterTranslation.js"
+import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/services/catalog-index/qdrant/Fusion.js"
+import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
+import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
+import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
+import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
+import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
+import { documentGrams, documentLexical, gramQuery, hashTerm, termQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
+import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
+import { doc } from "./fixtures.js"
+
+const site = { key: "site_id", match: { value: "1" } }
+
+describe("PointIds", () => {
+  it("derives a stable RFC 4122 version-5 UUID per site and product", () => {
+    const id = pointId(1, "sku-1")
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    expect(pointId(1, "sku-1")).toBe(id)
+    expect(pointId(2, "sku-1")).not.toBe(id)
+    expect(pointId(1, "sku-2")).not.toBe(id)
+    // "1:1" and "11:" style ambiguities cannot arise: the separator is in every name.
+    expect(pointId(1, "1:x")).not.toBe(pointId(11, "x"))
+    expect(pointIds(1, ["a", "a", "b"])).toEqual([pointId(1, "a"), pointId(1, "b")])
+  })
+})
+
+describe("FilterTranslation", () => {
+  it("always scopes to the site and maps anyOf, ranges and exclusions", () => {
+    const filter = {
+      must: [{ column: "brand", anyOf: ["Bosch", "Makita"] }, { column: "price", range: { gte: 10, lt: 30 } }],
+      mustNot: [{ column: "color", anyOf: ["red"] }]
+    }
+    expect(toQdrantFilter(1, filter, { exceptIds: ["p-uuid"] })).toEqual({
+      must: [
+        site,
+        { key: "columns.brand", match: { any: ["Bosch", "Makita"] } },
+        { key: "columns.price", range: { gte: 10, lt: 30 } }
+      ],
+      must_not: [{ key: "columns.color", match: { any: ["red"] } }, { has_id: ["p-uuid"] }]
+    })
+    expect(toQdrantFilter(7, emptyFilter)).toEqual({ must: [{ key: "site_id", match: { value: "7" } }] })
+  })
+
+  it("keeps one-sided and open ranges numeric-only", () => {
+    const must = (range: { gte?: number; lt?: number }) => toQdrantFilter(1, { must: [{ column: "price", range }], mustNot: [] }).must[1]
+    expect(must({ lt: 20 })).toEqual({ key: "columns.price", range: { lt: 20 } })
+    expect(must({})).toEqual({ key: "columns.price", range: { gte: -Number.MAX_VALUE } })
+  })
+
+  it("matches booleans by value and by their string form, as the embedded index does", () => {
+    const [, equals] = toQdrantFilter(1, { must: [{ column: "adult", equals: true }], mustNot: [] }).must
+    expect(equals).toEqual({ should: [{ key: "columns.adult", match: { value: true } }, { key: "columns.adult", match: { value: "true" } }] })
+    const [, anyOf] = toQdrantFilter(1, { must: [{ column: "adult", anyOf: ["false"] }], mustNot: [] }).must
+    expect(anyOf).toEqual({ should: [{ key: "columns.adult", match: { any: ["false"] } }, { key: "columns.adult", match: { value: false } }] })
+  })
+
+  it("turns an empty anyOf and an empty id scope into conditions nothing satisfies", () => {
+    const never = { is_empty: { key: "site_id" } }
+    expect(toQdrantFilter(1, { must: [{ column: "brand", anyOf: [] }], mustNot: [] }).must[1]).toEqual(never)
+    expect(toQdrantFilter(1, emptyFilter, { onlyIds: [] }).must[1]).toEqual(never)
+    expect(toQdrantFilter(1, emptyFilter, { onlyIds: ["x"] }).must[1]).toEqual({ has_id: ["x"] })
+  })
+
+  it("quotes column names that are not plain words", () => {
+    expect(columnKey("custom_label_0")).toBe("columns.custom_label_0")
+    expect(columnKey("a.b")).toBe('columns."a.b"')
+  })
+
+  it("evaluates conditions on payload values for client-side boosts", () => {
+    expect(conditionHolds({ column: "c", anyOf: ["red"] }, ["black", "red"])).toBe(true)
+    expect(conditionHolds({ column: "c", anyOf: ["red"] }, "Red")).toBe(false)
+    expect(conditionHolds({ column: "c", anyOf: ["true"] }, true)).toBe(true)
+    expect(conditionHolds({ column: "c", equals: false }, false)).toBe(true)
+    expect(conditionHolds({ column: "c", range: { gte: 10, lt: 20 } }, 10)).toBe(true)
+    expect(conditionHolds({ column: "c", range: { gte: 10, lt: 20 } }, 20)).toBe(false)
+    expect(conditionHolds({ column: "c", range: {} }, null)).toBe(false)
+  })
+})
+
+describe("SparseText", () => {
+  const text = (fields: Partial<ReturnType<typeof doc>["text"]>) => doc("x", { text: fields }).text
+  const valueOf = (vector: { indices: Array<number>; values: Array<number> }, term: string) =>
+    vector.values[vector.indices.indexOf(hashTerm(term))]
+
+  it("hashes terms with 32-bit FNV-1a", () => {
+    expect(hashTerm("a")).toBe(0xe40c292c)
+    expect(hashTerm("drill")).toBe(hashTerm("drill"))
+  })
+
+  it("indexes stemmed terms once, sorted, without stop words", () => {
+    const vector = documentLexical(text({ title: "Drills for the drill press" }), defaultOptions.fieldWeights)
+    expect(vector.indices).toEqual([...vector.indices].sort((a, b) => a - b))
+    expect(new Set(vector.indices).size).toBe(vector.indices.length)
+    expect(vector.indices).toHaveLength(2) // "drill" (twice) and "press"
+    expect(valueOf(vector, "the")).toBeUndefined()
+    expect(valueOf(vector, "drill")).toBeGreaterThan(valueOf(vector, "press"))
+  })
+
+  it("weights fields: a title word outweighs the same word in a description", () => {
+    const inTitle = documentLexical(text({ title: "Drill" }), defaultOptions.fieldWeights)
+    const inDescription = documentLexical(text({ description: "Drill" }), defaultOptions.fieldWeights)
+    expect(valueOf(inTitle, "drill")).toBeGreaterThan(4 * valueOf(inDescription, "drill"))
+    // BM25+: a one-word title scores weight × (D + tf·(K+1) / (tf + K·(1 − B + B·1/8))).
+    expect(valueOf(inTitle, "drill")).toBeCloseTo(3 * (0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8))), 6)
+  })
+
+  it("marks each trigram of each term once", () => {
+    const grams = documentGrams(text({ title: "Drill drill", brand: "Bosch" }))
+    expect(grams.indices).toHaveLength(5 + 5) // ^dr dri ril ill ll$, ^bo bos osc sch ch$
+    expect(new Set(grams.values)).toEqual(new Set([1]))
+  })
+
+  it("asks for enough shared trigrams to allow the typo budget or the prefix", () => {
+    const [drill] = queryWords("drill")
+    expect(gramQuery(drill, false)?.threshold).toBe(2) // 5 trigrams, 1 edit destroys 3
+    expect(gramQuery(drill, true)?.threshold).toBe(2)
+    const [dri] = queryWords("dri")
+    expect(gramQuery(dri, false)).toBeNull() // too short for a typo, not being typed
+    expect(gramQuery(dri, true)?.threshold).toBe(2) // ^dr and dri
+    // The stem "cordl" (5 trigrams) reaches "cord" within one edit: it sets the bound.
+    const [cordles] = queryWords("cordles")
+    const query = gramQuery(cordles, false)!
+    expect(query.threshold).toBe(2)
+    expect(query.vector.indices).toContain(hashTerm("dl$"))
+    expect(termQuery(new Map([["drill", 0.5]]))).toEqual({ indices: [hashTerm("drill")], values: [0.5] })
+  })
+})
+
+describe("Variants", () => {
+  const settings = { fuzzyWeight: 0.45, prefixWeight: 0.3 }
+
+  it("bounds the edit distance", () => {
+    expect(boundedEditDistance("cordles", "cordless", 1)).toBe(1)
+    expect(boundedEditDistance("drill", "still", 1)).toBe(2)
+    expect(boundedEditDistance("a", "abcd", 1)).toBe(2)
+  })
+
+  it("accepts typos within budget and completions of the last word, never the exact stem", () => {
+    const [cordles] = queryWords("cordles")
+    // "cord" is one edit from the stem "cordl" but drops typed letters: it counts far less.
+    const cordless = variantWeights(cordles, false, ["cordless", "cord", "drill"], settings)
+    expect([...cordless.keys()]).toEqual(["cordless", "cord"])
+    expect(cordless.get("cordless")).toBeCloseTo((0.45 * 8) / 9, 9)
+    expect(cordless.get("cord")).toBeCloseTo((0.3 * 0.45 * 4) / 5, 9)
+    const [drill] = queryWords("drill")
+    expect([...variantWeights(drill, false, ["drill", "grill", "still"], settings).keys()]).toEqual(["grill"])
+    const [dri] = queryWords("dri")
+    expect(variantWeights(dri, true, ["drill", "grill"], settings)).toEqual(new Map([["drill", (0.3 * 5) / (5 + 0.6)]]))
+    expect(variantWeights(dri, false, ["drill"], settings).size).toBe(0)
+  })
+})
+
+describe("Fusion", () => {
+  it("scales lexical scores by word coverage and keeps variants below exact matches", () => {
+    const scores = lexicalScores([
+      { exact: new Map([["both", 2], ["red", 4]]), variants: new Map() },
+      { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]) }
+    ], 0.45)
+    expect(scores.get("both")).toBe(4)
+    expect(scores.get("red")).toBe(2)
+    expect(scores.get("typo")).toBeCloseTo((0.45 * 2) / 2, 9) // capped at fuzzyWeight × weakest exact, half coverage
+  })
+
+  const weights = { lexical: 1, text: 1, image: 1 }
+  it("adds normalised lexical, clamped cosines, boosts and near, ties by product id", () => {
+    const candidates: Array<Candidate> = [
+      { productId: "b", columns: { brand: "Zeta" }, lexical: 5, text: 0 },
+      { productId: "a", columns: { brand: "Acme" }, lexical: 5, text: 1 },
+      { productId: "c", columns: { brand: "Acme" }, lexical: 0, text: 0.95 },
+      { productId: "d", columns: {}, lexical: 0, text: -0.5 }
+    ]
+    const hits = fuse(candidates, { weights, boosts: [] }, 3)
+    expect(hits.map((hit) => hit.productId)).toEqual(["a", "b", "c"])
+    expect(hits[0]).toEqual({ productId: "a", score: 2, lexical: 1, text: 1, image: 0 })
+    expect(fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [] }, 3).map((h) => h.productId)).toEqual(["a", "c", "b"])
+    const boosts = [{ condition: { column: "brand", anyOf: ["Zeta"] }, weight: 2 }]
+    expect(fuse(candidates, { weights, boosts }, 1)[0].productId).toBe("b")
+    const tie = [{ productId: "y", columns: {}, lexical: 1 }, { productId: "x", columns: {}, lexical: 1 }]
+    expect(fuse(tie, { weights, boosts: [] }, 2).map((h) => h.productId)).toEqual(["x", "y"])
+  })
+
+  it("gives near a bonus falling linearly to zero at a relative distance of 1", () => {
+    const near = { column: "price", value: 50, weight: 1 }
+    expect(nearBonus(near, 50)).toBe(1)
+    expect(nearBonus(near, 10)).toBeCloseTo(0.2, 9)
+    expect(nearBonus(near, 100)).toBe(0)
+    expect(nearBonus(near, null)).toBe(0)
+  })
+})
+
+/** A Qdrant over a client double: only the methods a test needs, each recording its calls. */
+const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>) => {
+  const client = methods as unknown as QdrantClient
+  const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4 })
+  const q: Qdrant = { client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
+  return q
+}
+
+const point = (productId: string, score: number, columns = {}) => ({
+  id: pointId(1, productId), score, payload: { product_id: productId, columns }
+})
+
+describe("Query and aggregates (against a client double)", () => {
+  it.effect("asks per word, per trigram set and per vector under one filter, then fills in cosines", () =>
+    Effect.gen(function*() {
+      const rounds: Array<Array<Schemas["QueryRequest"]>> = []
+      const q = overDouble({
+        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) => {
+          rounds.push(searches)
+          return searches.map((request) => {
+            if (rounds.length === 2) return { points: [point("b", 0.1)] } // b's exact cosine, asked for by id
+            if (request.using === "lexical") return { points: [point("a", 3), point("b", 3)] }
+            return { points: request.using === "text" ? [point("a", 1), point("c", 0.95)] : [] }
+          })
+        }
+      })
+      const result = yield* search(q, {
+        siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), minSimilarity: 0.5, filter: emptyFilter, limit: 24
+      })
+      expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 2], ["b", 1.1], ["c", 0.95]])
+      expect(result.total).toBe(3)
+      const [first, second] = rounds
+      // "shoe" is too short for a typo but, as the last word, may be a prefix: a trigram query too.
+      expect(first.map((r) => r.using)).toEqual(["lexical", "grams", "text"])
+      for (const request of first) expect(request.filter).toEqual({ must: [site] })
+      expect(first[2]).toMatchObject({ limit: 200, score_threshold: 0.5 - 1e-6, query: [1, 0, 0, 0] })
+      expect(second).toEqual([
+        { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
+      ])
+    }))
+
+  it.effect("facets through the facet API over ids, re-sorting ties by value", () =>
+    Effect.gen(function*() {
+      const asked: Array<unknown> = []
+      const q = overDouble({
+        getCollection: async () => ({ payload_schema: { "columns.brand": { data_type: "keyword", points: 3 } } }),
+        facet: async (_, body) => {
+          asked.push(body)
+          return { hits: [{ value: "Zeta", count: 1 }, { value: "Bosch", count: 2 }, { value: "Acme", count: 1 }] }
+        }
+      })
+      expect(yield* facet(q, 1, "brand", { productIds: ["f1"] }, 2)).toEqual([{ value: "Bosch", count: 2 }, { value: "Acme", count: 1 }])
+      expect(asked).toEqual([{ key: "columns.brand", filter: { must: [site, { has_id: [pointId(1, "f1")] }] }, limit: 102, exact: true }])
+      // A column no process has indexed has no values, as in the embedded index.
+      expect(yield* facet(q, 1, "color", { filter: emptyFilter }, 10)).toEqual([])
+    }))
+
+  it.effect("computes numeric statistics from a count and two ordered one-point scrolls", () =>
+    Effect.gen(function*() {
+      const counted: Array<unknown> = []
+      const q = overDouble({
+        getCollection: async () => ({ payload_schema: { "columns.price": { data_type: "float", points: 3 } } }),
+        count: async (_, body: { filter: { must: Array<unknown> } }) => {
+          counted.push(body.filter.must.at(-1))
+          return { count: 3 }
+        },
+        scroll: async (_, body: { order_by: { direction: string } }) => ({
+          points: [{ id: "x", order_value: body.order_by.direction === "asc" ? 10 : 30 }]
+        })
+      })
+      expect(yield* numericStats(q, 1, "price", { filter: emptyFilter })).toEqual({ min: 10, max: 30, count: 3 })
+      expect(yield* histogram(q, 1, "price", { filter: emptyFilter }, [0, 15, 31])).toEqual([3, 3])
+      expect(counted).toEqual([
+        { key: "columns.price", range: { gte: -Number.MAX_VALUE } },
+        { key: "columns.price", range: { gte: 0, lt: 15 } },
+        { key: "columns.price", range: { gte: 15, lt: 31 } }
+      ])
+    }))
+})

@@ -1,0 +1,303 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import type { ProductRecord } from "../../../src/domain/Product.js"
+import {
+  CatalogStore, type CatalogStoreService, type ImageAnalysisRecord, type StoredProduct
+} from "../../../src/services/catalog-store/CatalogStore.js"
+
+const record = (title: string, extra: Partial<ProductRecord> = {}): ProductRecord => ({ title, ...extra }) as ProductRecord
+const urls = (...names: Array<string>) => names.map((n) => ({ url: `https://img.example.com/${n}.jpg` }))
+const ids = (products: ReadonlyArray<StoredProduct>) => products.map((p) => p.productId)
+const vector = (...values: Array<number>) => new Float32Array(values)
+
+const analysis = (imageId: string, url: string, embedding: Float32Array | null = vector(0.1, -2.5, 1e-7)): ImageAnalysisRecord => ({
+  imageId,
+  url,
+  status: embedding === null ? "failed" : "ok",
+  reason: embedding === null ? "not an image" : null,
+  embedding,
+  adult: embedding === null ? null : 0.01,
+  colors: [{ name: "blue", hex: "#0000ff", share: 0.7 }],
+  objects: [{ classId: 3, class: "drill", score: 0.9, rectangle: { left: 0.1, top: 0.2, width: 0.5, height: 0.4 } }],
+  analyzedAt: 1_700_000_000_000
+})
+
+/** Puts a product and saves derived data for the version the put returned. */
+const indexed = (store: CatalogStoreService, siteId: number, productId: string, textVector: Float32Array | null = vector(1, 2, 3)) =>
+  Effect.gen(function*() {
+    const { product } = yield* store.put(siteId, productId, record(productId), urls(productId))
+    expect(yield* store.saveDerived([{ siteId, productId, version: product.version, textVector }])).toBe(1)
+    return product
+  })
+
+const collect = (store: CatalogStoreService, pageSize: number) =>
+  Effect.gen(function*() {
+    const pages: Array<number> = []
+    const seen: Array<{ key: string; version: number; derivedVersion: number; vector: Array<number> | null; images: Array<string> }> = []
+    const total = yield* store.forEachIndexed(pageSize, (page) =>
+      Effect.sync(() => {
+        pages.push(page.length)
+        for (const { derived, images, product } of page) {
+          seen.push({
+            key: `${product.siteId}/${product.productId}`,
+            version: product.version,
+            derivedVersion: derived.version,
+            vector: derived.textVector === null ? null : Array.from(derived.textVector),
+            images: images.map((i) => i.imageId)
+          })
+        }
+      }))
+    return { total, pages, seen }
+  })
+
+/**
+ * The behaviour every CatalogStore layer must show, through the interface only. `makeLayer`
+ * is called once per test and must give an empty store (a fresh data dir, a flushed Redis).
+ */
+export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Layer<CatalogStore, unknown>) =>
+  describe(`CatalogStore conformance: ${name}`, () => {
+    const test = (title: string, body: (store: CatalogStoreService) => Effect.Effect<void, unknown>) =>
+      it.live(title, () => Effect.flatMap(CatalogStore, body).pipe(Effect.provide(makeLayer())))
+
+    test("put creates, then updates with a strictly greater version across all products", (store) =>
+      Effect.gen(function*() {
+        const before = Date.now()
+        const first = yield* store.put(1, "p1", record("Drill"), urls("a"))
+        expect(first.created).toBe(true)
+        expect(first.product).toMatchObject({ siteId: 1, productId: "p1", data: { title: "Drill" } })
+        expect(first.product.updatedAt).toBeGreaterThanOrEqual(before)
+        const other = yield* store.put(1, "p2", record("Saw"), undefined)
+        const second = yield* store.put(1, "p1", record("Drill v2", { brand: "Bosch" }), urls("a"))
+        expect(second.created).toBe(false)
+        expect(other.product.version).toBeGreaterThan(first.product.version)
+        expect(second.product.version).toBeGreaterThan(other.product.version)
+        const stored = Option.getOrThrow(yield* store.get(1, "p1"))
+        expect(stored).toEqual(second.product)
+        expect(stored.data).toEqual({ title: "Drill v2", brand: "Bosch" })
+        expect(yield* store.get(1, "unknown")).toEqual(Option.none())
+      }))
+
+    test("images: omitted keeps them, [] clears them, ids are stable per URL and deduplicated", (store) =>
+      Effect.gen(function*() {
+        const { product } = yield* store.put(1, "p1", record("x"), [...urls("a", "b"), ...urls("a")])
+        expect(product.images.map((i) => i.url)).toEqual(urls("a", "b").map((u) => u.url))
+        expect(new Set(product.images.map((i) => i.id)).size).toBe(2)
+        const kept = yield* store.put(1, "p1", record("y"), undefined)
+        expect(kept.product.images).toEqual(product.images)
+        expect(Option.getOrThrow(yield* store.get(1, "p1")).images).toEqual(product.images)
+        // The same URL gets the same id, on any product and any site.
+        const reordered = yield* store.put(1, "p1", record("y"), urls("c", "b"))
+        expect(reordered.product.images[1]).toEqual(product.images[1])
+        expect((yield* store.put(2, "q", record("z"), urls("a"))).product.images[0]).toEqual(product.images[0])
+        expect((yield* store.put(1, "p1", record("y"), [])).product.images).toEqual([])
+        expect(Option.getOrThrow(yield* store.get(1, "p1")).images).toEqual([])
+        // A new product without images has none.
+        expect((yield* store.put(1, "p9", record("n"), undefined)).product.images).toEqual([])
+      }))
+
+    test("getMany keeps the order of the ids and skips unknown ones; byItemGroup follows group moves", (store) =>
+      Effect.gen(function*() {
+        yield* store.put(1, "a", record("a", { item_group_id: "g1" }), undefined)
+        yield* store.put(1, "c", record("c", { item_group_id: "g1" }), undefined)
+        yield* store.put(1, "b", record("b", { item_group_id: "g2" }), undefined)
+        expect(ids(yield* store.getMany(1, ["c", "missing", "a", "b"]))).toEqual(["c", "a", "b"])
+        expect(yield* store.getMany(1, [])).toEqual([])
+        expect(ids(yield* store.byItemGroup(1, "g1"))).toEqual(["a", "c"])
+        yield* store.put(1, "c", record("c", { item_group_id: "g2" }), undefined)
+        expect(ids(yield* store.byItemGroup(1, "g1"))).toEqual(["a"])
+        expect(ids(yield* store.byItemGroup(1, "g2"))).toEqual(["b", "c"])
+        yield* store.put(1, "a", record("a"), undefined)
+        expect(yield* store.byItemGroup(1, "g1")).toEqual([])
+        expect(yield* store.byItemGroup(2, "g2")).toEqual([])
+        yield* store.remove(1, "b")
+        expect(ids(yield* store.byItemGroup(1, "g2"))).toEqual(["c"])
+      }))
+
+    test("remove returns the removed product and deletes its derived data and image analyses", (store) =>
+      Effect.gen(function*() {
+        const product = yield* indexed(store, 1, "p1")
+        expect(yield* store.saveImageAnalyses(1, "p1", [analysis(product.images[0].id, product.images[0].url)])).toBe(1)
+        yield* indexed(store, 1, "p2")
+        expect(yield* store.remove(1, "p1")).toEqual(Option.some(product))
+        expect(yield* store.remove(1, "p1")).toEqual(Option.none())
+        expect(yield* store.get(1, "p1")).toEqual(Option.none())
+        expect(yield* store.count(1)).toBe(1)
+        expect(yield* store.imageAnalyses(1, "p1")).toEqual([])
+        expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
+        // Re-created under the same id, it starts without derived data or analyses.
+        const again = yield* store.put(1, "p1", record("p1"), urls("p1"))
+        expect(again.created).toBe(true)
+        expect(yield* store.imageAnalyses(1, "p1")).toEqual([])
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: again.product.version }])
+        expect(yield* store.remove(3, "never")).toEqual(Option.none())
+      }))
+
+    test("saveDerived saves only for the current version; stale() lists products without current derived data", (store) =>
+      Effect.gen(function*() {
+        const v1 = (yield* store.put(1, "p1", record("a"), undefined)).product.version
+        const p2 = (yield* store.put(1, "p2", record("b"), undefined)).product.version
+        expect(yield* store.stale(10)).toEqual(expect.arrayContaining([
+          { siteId: 1, productId: "p1", version: v1 },
+          { siteId: 1, productId: "p2", version: p2 }
+        ]))
+        expect(yield* store.stale(1)).toHaveLength(1)
+        const v2 = (yield* store.put(1, "p1", record("a2"), undefined)).product.version
+        // A late job for v1 is refused; the one for v2 and the one for p2 are saved.
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(9) }])).toBe(0)
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "unknown", version: v2, textVector: null }])).toBe(0)
+        expect(yield* store.saveDerived([
+          { siteId: 1, productId: "p1", version: v2, textVector: vector(1, 2) },
+          { siteId: 1, productId: "p2", version: p2, textVector: null }
+        ])).toBe(2)
+        expect(yield* store.stale(10)).toEqual([])
+        // Derived data of v2 is never overwritten by the late v1 job, and a newer put makes it stale again.
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(9) }])).toBe(0)
+        expect((yield* collect(store, 10)).seen).toMatchObject([{ key: "1/p1", vector: [1, 2] }, { key: "1/p2", vector: null }])
+        const v3 = (yield* store.put(1, "p1", record("a3"), undefined)).product.version
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v3 }])
+        expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
+      }))
+
+    test("forEachIndexed pages through every site's current derived data with vectors and current analyses", (store) =>
+      Effect.gen(function*() {
+        const exact = vector(0.1, Math.PI, -1e-30, 3.4e38)
+        const names = Array.from({ length: 7 }, (_, i) => `p${i}`)
+        for (const id of names) yield* indexed(store, 1, id, id === "p3" ? exact : vector(1, 2, 3))
+        yield* indexed(store, 2, "p0", null)
+        yield* store.put(1, "unindexed", record("u"), undefined)
+        const p5 = Option.getOrThrow(yield* store.get(1, "p5"))
+        expect(yield* store.saveImageAnalyses(1, "p5", [analysis(p5.images[0].id, p5.images[0].url)])).toBe(1)
+        const { pages, seen, total } = yield* collect(store, 3)
+        expect(total).toBe(8)
+        expect(pages.every((n) => n > 0 && n <= 3)).toBe(true)
+        expect(seen.map((s) => s.key).sort()).toEqual([...names.map((n) => `1/${n}`), "2/p0"].sort())
+        expect(new Set(seen.map((s) => s.key)).size).toBe(8)
+        expect(seen.every((s) => s.derivedVersion === s.version)).toBe(true)
+        expect(seen.find((s) => s.key === "1/p3")?.vector).toEqual(Array.from(exact))
+        expect(seen.find((s) => s.key === "2/p0")?.vector).toBeNull()
+        expect(seen.find((s) => s.key === "1/p5")?.images).toEqual([p5.images[0].id])
+        expect(seen.find((s) => s.key === "1/p4")?.images).toEqual([])
+        // The visitor's failure stops the walk and reaches the caller.
+        const failed = yield* Effect.flip(store.forEachIndexed(2, () => Effect.fail("stop")))
+        expect(failed).toBe("stop")
+        expect(yield* store.forEachIndexed(5, () => Effect.void).pipe(Effect.map((n) => n))).toBe(8)
+      }))
+
+    test("image analyses are kept only for images the product still has and saved once; a PUT that drops an image drops its analysis", (store) =>
+      Effect.gen(function*() {
+        const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b"))
+        const [a, b] = product.images
+        const emb = vector(0.25, -1.5, 7e-8)
+        expect(yield* store.saveImageAnalyses(1, "p1", [
+          analysis(b.id, b.url, null),
+          analysis(a.id, a.url, emb),
+          analysis("img_gone", "https://img.example.com/gone.jpg")
+        ])).toBe(2)
+        const stored = yield* store.imageAnalyses(1, "p1")
+        // In the product's image order, every field exact (the embedding's bytes too).
+        expect(stored).toEqual([analysis(a.id, a.url, emb), analysis(b.id, b.url, null)])
+        expect(Array.from(stored[0].embedding!)).toEqual(Array.from(emb))
+        // A second analysis of an analysed image (two jobs racing) does not replace the first.
+        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(9)), objects: null }])).toBe(0)
+        expect(yield* store.imageAnalyses(1, "p1")).toEqual(stored)
+        expect(yield* store.saveImageAnalyses(1, "unknown", [analysis(a.id, a.url)])).toBe(0)
+        expect(yield* store.imageAnalyses(1, "unknown")).toEqual([])
+        // Omitting images keeps the analyses.
+        yield* store.put(1, "p1", record("y"), undefined)
+        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id, b.id])
+        // Dropping b removes its analysis for good: re-adding b later does not bring it back.
+        yield* store.put(1, "p1", record("y"), urls("a", "c"))
+        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
+        yield* store.put(1, "p1", record("y"), urls("a", "b"))
+        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
+        yield* store.put(1, "p1", record("y"), [])
+        expect(yield* store.imageAnalyses(1, "p1")).toEqual([])
+      }))
+
+    test("saveImageObjects fills in pending detections once, only on current ok analyses", (store) =>
+      Effect.gen(function*() {
+        const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b", "c"))
+        const [a, b, c] = product.images
+        const pending = (image: { id: string; url: string }) => ({ ...analysis(image.id, image.url, vector(0.5, 1e-9, -3.25)), objects: null })
+        expect(yield* store.saveImageAnalyses(1, "p1", [pending(a), analysis(b.id, b.url, null)])).toBe(2)
+        expect((yield* store.imageAnalyses(1, "p1"))[0].objects).toBeNull()
+        const cup = [{ classId: 41, class: "cup", score: 0.8123456789012345, rectangle: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 } }]
+        // a: pending → filled; b: failed → untouched; c: not analysed yet → nothing to fill; unknown image → refused.
+        expect(yield* store.saveImageObjects(1, "p1", [
+          { imageId: a.id, objects: cup },
+          { imageId: b.id, objects: cup },
+          { imageId: c.id, objects: cup },
+          { imageId: "img_unknown", objects: cup }
+        ])).toBe(1)
+        const [storedA, storedB] = yield* store.imageAnalyses(1, "p1")
+        // Everything else of the analysis is kept exactly; the objects are exact too.
+        expect(storedA).toEqual({ ...pending(a), objects: cup })
+        expect(storedB).toEqual(analysis(b.id, b.url, null))
+        // A late or repeated detection never replaces what is there.
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: [] }])).toBe(0)
+        expect((yield* store.imageAnalyses(1, "p1"))[0].objects).toEqual(cup)
+        // An image the product dropped (its analysis went with it) is not brought back by a late detection.
+        yield* store.put(1, "p1", record("x"), urls("b"))
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: cup }])).toBe(0)
+        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([b.id])
+        // Unknown product, other site, nothing to save.
+        expect(yield* store.saveImageObjects(1, "unknown", [{ imageId: a.id, objects: cup }])).toBe(0)
+        yield* store.put(2, "p1", record("x"), urls("a"))
+        expect(yield* store.saveImageAnalyses(2, "p1", [pending(a)])).toBe(1)
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: cup }])).toBe(0)
+        expect((yield* store.imageAnalyses(2, "p1"))[0].objects).toBeNull()
+        expect(yield* store.saveImageObjects(2, "p1", [])).toBe(0)
+      }))
+
+    test("sites are isolated: the same product id in two sites, counted per site", (store) =>
+      Effect.gen(function*() {
+        expect(yield* store.count(1)).toBe(0)
+        const one = yield* store.put(1, "same", record("site one", { item_group_id: "g" }), urls("a"))
+        const two = yield* store.put(2, "same", record("site two", { item_group_id: "g" }), urls("a"))
+        expect(two.created).toBe(true)
+        yield* store.put(2, "other", record("other"), undefined)
+        expect(yield* store.count(1)).toBe(1)
+        expect(yield* store.count(2)).toBe(2)
+        expect(yield* store.count(3)).toBe(0)
+        expect(Option.getOrThrow(yield* store.get(1, "same")).data.title).toBe("site one")
+        expect(ids(yield* store.byItemGroup(2, "g"))).toEqual(["same"])
+        expect((yield* store.byItemGroup(1, "g"))[0].siteId).toBe(1)
+        // Derived data and analyses of one site do not count for the other.
+        expect(yield* store.saveDerived([{ siteId: 2, productId: "same", version: one.product.version, textVector: null }])).toBe(0)
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "same", version: one.product.version, textVector: null }])).toBe(1)
+        expect(yield* store.saveImageAnalyses(1, "same", [analysis(one.product.images[0].id, one.product.images[0].url)])).toBe(1)
+        expect(yield* store.imageAnalyses(2, "same")).toEqual([])
+        expect((yield* store.stale(10)).map((s) => `${s.siteId}/${s.productId}`).sort()).toEqual(["2/other", "2/same"])
+        expect(yield* store.remove(2, "same")).toEqual(Option.some(two.product))
+        expect(Option.isSome(yield* store.get(1, "same"))).toBe(true)
+        expect(yield* store.imageAnalyses(1, "same")).toHaveLength(1)
+        expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/same"])
+      }))
+
+    test("concurrent puts of one product: one creates, versions are distinct, the highest version is stored", (store) =>
+      Effect.gen(function*() {
+        const results = yield* Effect.forEach(Array.from({ length: 20 }, (_, n) => n), (n) =>
+          store.put(1, "hot", record(`t${n}`, { item_group_id: `g${n % 3}` }), urls(`i${n}`)), { concurrency: "unbounded" })
+        expect(results.filter((r) => r.created)).toHaveLength(1)
+        expect(new Set(results.map((r) => r.product.version)).size).toBe(20)
+        const last = results.reduce((a, b) => (b.product.version > a.product.version ? b : a))
+        expect(Option.getOrThrow(yield* store.get(1, "hot"))).toEqual(last.product)
+        // Only the stored group lists it.
+        const groups = yield* Effect.forEach(["g0", "g1", "g2"], (g) => store.byItemGroup(1, g))
+        expect(groups.flat().map((p) => p.data.item_group_id)).toEqual([last.product.data.item_group_id])
+        expect(yield* store.count(1)).toBe(1)
+      }))
+
+    test("product and group ids with separators do not collide", (store) =>
+      Effect.gen(function*() {
+        yield* store.put(1, "a:b", record("colon", { item_group_id: "g:1" }), undefined)
+        yield* store.put(1, "a", record("plain", { item_group_id: "g" }), undefined)
+        yield* store.put(1, "ids", record("ids"), undefined)
+        expect(ids(yield* store.getMany(1, ["a:b", "a", "ids"]))).toEqual(["a:b", "a", "ids"])
+        expect(yield* store.count(1)).toBe(3)
+        expect(ids(yield* store.byItemGroup(1, "g:1"))).toEqual(["a:b"])
+        expect(ids(yield* store.byItemGroup(1, "g"))).toEqual(["a"])
+        yield* store.remove(1, "a")
+        expect(ids(yield* store.getMany(1, ["a:b", "ids"]))).toEqual(["a:b", "ids"])
+      }))
+  })

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect, Exit, Layer, Option } from "effect"
+import { Redis } from "ioredis"
+import { vi } from "vitest"
+import type { ProductRecord } from "../../../src/domain/Product.js"
+import { siteKeys } from "../../../src/services/catalog-store/redis/CatalogLayout.js"
+import { RedisCatalogStore } from "../../../src/services/catalog-store/RedisCatalogStore.js"
+import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.js"
+import { freePort } from "../../support/ServerProcess.js"
+import { flushedRedis, type RedisServer, startRedis } from "../../support/RedisServer.js"
+import { catalogStoreConformance } from "./conformance.js"
+
+let redis: RedisServer
+beforeAll(async () => {
+  redis = await startRedis()
+})
+afterAll(() => redis?.stop())
+
+/** This file's own redis-server, emptied before each layer so every test starts clean. */
+const flushed = flushedRedis(() => redis)
+const freshLayer = () => RedisCatalogStore.layer(redis.url).pipe(Layer.provide(flushed))
+
+catalogStoreConformance("redis", freshLayer)
+
+describe("RedisCatalogStore", () => {
+  it.live("acknowledged puts, versions and derived vectors survive a redis-server restart", () =>
+    Effect.gen(function*() {
+      const vector = new Float32Array([0.5, -1e-20, 123.456])
+      const version = yield* Effect.gen(function*() {
+        const store = yield* CatalogStore
+        for (let n = 0; n < 100; n++) yield* store.put(1, `p${n}`, { title: `t${n}` } as ProductRecord, undefined)
+        const { product } = yield* store.put(1, "p0", { title: "again" } as ProductRecord, undefined)
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p0", version: product.version, textVector: vector }])).toBe(1)
+        return product.version
+      }).pipe(Effect.provide(freshLayer()))
+      // SIGTERM: redis-server fsyncs its AOF before exiting; the script cache is gone after it (EVAL fallback).
+      yield* Effect.promise(() => redis.restart())
+      yield* Effect.gen(function*() {
+        const store = yield* CatalogStore
+        expect(yield* store.count(1)).toBe(100)
+        expect(Option.getOrThrow(yield* store.get(1, "p0"))).toMatchObject({ version, data: { title: "again" } })
+        const vectors: Array<Array<number>> = []
+        yield* store.forEachIndexed(10, (page) => Effect.sync(() => page.forEach((p) => vectors.push(Array.from(p.derived.textVector!)))))
+        expect(vectors).toEqual([Array.from(vector)])
+        expect((yield* store.put(1, "p1", { title: "new" } as ProductRecord, undefined)).product.version).toBeGreaterThan(version)
+      }).pipe(Effect.provide(RedisCatalogStore.layer(redis.url)))
+    }), 60_000)
+
+  it.live("concurrent puts share one pipeline; each gets its own outcome, also after the script cache is flushed", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
+      // A key of the wrong type makes this one product's put fail inside Redis (WRONGTYPE).
+      yield* Effect.promise(() => admin.set(siteKeys(1).product("broken"), "not a hash"))
+      const pipelines = vi.spyOn(Redis.prototype, "pipeline")
+      const ids = ["a", "b", "broken", "c", "d"]
+      const exits = yield* Effect.forEach(ids, (id) => Effect.exit(store.put(1, id, { title: id } as ProductRecord, undefined)), { concurrency: "unbounded" })
+      expect(pipelines).toHaveBeenCalledTimes(1)
+      pipelines.mockRestore()
+      expect(exits.map(Exit.isSuccess)).toEqual([true, true, false, true, true])
+      expect(exits[2]).toMatchObject({ cause: { error: { _tag: "StoreError" } } })
+      const versions = exits.flatMap((e) => (Exit.isSuccess(e) ? [e.value.product.version] : []))
+      expect(new Set(versions).size).toBe(4)
+      expect((yield* store.getMany(1, ["a", "b", "c", "d"])).map((p) => p.data.title)).toEqual(["a", "b", "c", "d"])
+
+      // After SCRIPT FLUSH (or a restart) every call of a batch reloads the script and lands.
+      yield* Effect.promise(() => admin.script("FLUSH"))
+      const again = yield* Effect.forEach(["a", "e", "f"], (id) => store.put(1, id, { title: `${id}2` } as ProductRecord, undefined), { concurrency: "unbounded" })
+      expect(again.map((r) => r.created)).toEqual([false, true, true])
+      expect((yield* store.getMany(1, ["a", "e", "f"])).map((p) => p.data.title)).toEqual(["a2", "e2", "f2"])
+    }).pipe(Effect.scoped, Effect.provide(freshLayer())))
+
+  it.live("fails fast with a StoreError when Redis is not there", () =>
+    Effect.gen(function*() {
+      const port = yield* Effect.promise(() => freePort())
+      const started = Date.now()
+      const error = yield* Effect.flip(Effect.provide(CatalogStore, RedisCatalogStore.layer(`redis://127.0.0.1:${port}`)))
+      expect(error).toMatchObject({ _tag: "StoreError" })
+      expect(Date.now() - started).toBeLessThan(5_000)
+    }))
+
+  it.live("a command while Redis is down fails at once instead of queueing", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      yield* store.put(1, "p", { title: "x" } as ProductRecord, undefined)
+      yield* Effect.promise(() => redis.stop())
+      const started = Date.now()
+      const error = yield* Effect.flip(store.get(1, "p"))
+      expect(error).toMatchObject({ _tag: "StoreError" })
+      // Puts of one batch too, each with its own error.
+      const puts = yield* Effect.forEach(["p", "q"], (id) => Effect.flip(store.put(1, id, { title: id } as ProductRecord, undefined)), { concurrency: "unbounded" })
+      expect(puts).toMatchObject([{ _tag: "StoreError" }, { _tag: "StoreError" }])
+      expect(Date.now() - started).toBeLessThan(5_000)
+    }).pipe(Effect.ensuring(Effect.promise(() => redis.restart()))).pipe(Effect.provide(freshLayer())), 30_000)
+})

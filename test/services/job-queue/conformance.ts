@@ -1,0 +1,172 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Schedule } from "effect"
+import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
+
+const keyOf = (job: Job) => `${job.siteId}:${job.productId}`
+export const index = (productId: string, siteId = 1): Job => ({ _tag: "IndexProduct", siteId, productId })
+
+/**
+ * A JobHandler that records what it was asked to do. It can hold calls at a gate, fail a
+ * product a given number of times (failing the whole call, as a real batch would) and tracks
+ * whether two calls ever worked on one product at once.
+ */
+export class RecordingHandler {
+  /** Product keys of every handler call, in call order. */
+  readonly calls: Array<ReadonlyArray<string>> = []
+  /** When each call began (performance.now()). */
+  readonly starts: Array<{ readonly keys: ReadonlyArray<string>; readonly at: number }> = []
+  /** Successful handlings per product key. */
+  readonly done = new Map<string, number>()
+  readonly failures = new Map<string, number>()
+  maxOverlap = 0
+  delayMs = 0
+  private readonly running = new Map<string, number>()
+  private gate: Promise<void> | undefined
+  private openGate = () => {}
+
+  readonly layer = Layer.succeed(JobHandler, {
+    handle: (jobs) => Effect.promise(() => this.handle(jobs.map(keyOf))).pipe(Effect.flatten)
+  })
+
+  close() {
+    this.gate = new Promise((resolve) => (this.openGate = resolve))
+  }
+  open() {
+    this.openGate()
+  }
+  fail(productKey: string, times: number) {
+    this.failures.set(productKey, times)
+  }
+  callsWith(productKey: string) {
+    return this.calls.filter((keys) => keys.includes(productKey)).length
+  }
+
+  private async handle(keys: ReadonlyArray<string>) {
+    this.calls.push(keys)
+    this.starts.push({ keys, at: performance.now() })
+    for (const k of keys) {
+      const n = (this.running.get(k) ?? 0) + 1
+      this.running.set(k, n)
+      this.maxOverlap = Math.max(this.maxOverlap, n)
+    }
+    try {
+      if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs))
+      await this.gate
+      const failing = keys.find((k) => (this.failures.get(k) ?? 0) > 0)
+      if (failing !== undefined) {
+        this.failures.set(failing, this.failures.get(failing)! - 1)
+        return Effect.fail(new Error(`handler failed for ${failing}`))
+      }
+      for (const k of keys) this.done.set(k, (this.done.get(k) ?? 0) + 1)
+      return Effect.void
+    } finally {
+      for (const k of keys) this.running.set(k, this.running.get(k)! - 1)
+    }
+  }
+}
+
+/** Polls until `condition` holds (the live clock; a queue backend works in real time). */
+export const eventually = (condition: () => boolean, timeoutMs = 10_000) =>
+  Effect.sync(condition).pipe(
+    Effect.repeat({ schedule: Schedule.spaced(10), until: (ok) => ok }),
+    Effect.timeoutFail({ duration: timeoutMs, onTimeout: () => new Error("condition not reached in time") })
+  )
+
+export interface QueueSemantics {
+  /** Handler calls a job gets while its handler keeps failing: BullMQ retries, in-process leaves it to reconcile. */
+  readonly attempts: number
+}
+
+/**
+ * The behaviour every JobQueue layer must show, through the interface only. `makeLayer`
+ * builds a fresh queue (and whatever consumes it) around the test's recording handler.
+ */
+export const jobQueueConformance = (
+  name: string,
+  makeLayer: () => Layer.Layer<JobQueue, unknown, JobHandler>,
+  semantics: QueueSemantics
+) =>
+  describe(`JobQueue conformance: ${name}`, () => {
+    const test = (title: string, body: (h: RecordingHandler) => Effect.Effect<void, unknown, JobQueue>) =>
+      it.live(title, () => {
+        const handler = new RecordingHandler()
+        return Effect.provide(body(handler), makeLayer().pipe(Layer.provide(handler.layer)))
+      })
+
+    test("every enqueued job is handled exactly once", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        yield* queue.enqueue(["a", "b", "c", "d"].map((p) => index(p)))
+        yield* queue.enqueue([index("a", 2), { _tag: "RemoveProduct", siteId: 1, productId: "e" }])
+        yield* queue.enqueue([])
+        yield* queue.drained
+        expect(Object.fromEntries(h.done)).toEqual({ "1:a": 1, "1:b": 1, "1:c": 1, "1:d": 1, "2:a": 1, "1:e": 1 })
+        expect(h.calls.flat()).toHaveLength(6)
+        expect(yield* queue.pending).toBe(0)
+      }))
+
+    test("pending counts jobs until they finish, and drained waits for them", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        h.delayMs = 200
+        yield* queue.enqueue([index("a"), index("b"), index("c")])
+        expect(yield* queue.pending).toBe(3)
+        yield* queue.drained
+        expect(h.done.size).toBe(3)
+        expect(yield* queue.pending).toBe(0)
+      }))
+
+    test("updates while a product is handled coalesce into exactly one follow-up, never run alongside it", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        h.close()
+        yield* queue.enqueue([index("a")])
+        yield* eventually(() => h.callsWith("1:a") === 1)
+        // Like five PUTs arriving while the first version is being indexed.
+        for (let i = 0; i < 5; i++) yield* queue.enqueue([index("a")])
+        yield* queue.enqueue([index("b")])
+        h.open()
+        yield* queue.drained
+        expect(h.done.get("1:a")).toBe(2)
+        expect(h.done.get("1:b")).toBe(1)
+        expect(h.maxOverlap).toBe(1)
+      }))
+
+    test("a burst of updates to an idle product coalesces, and a handling starts after the last one", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        h.delayMs = 50
+        for (let i = 0; i < 10; i++) yield* queue.enqueue([index("a")])
+        const lastEnqueuedAt = performance.now()
+        yield* queue.drained
+        // The latest update is always indexed: some handling began after it was enqueued.
+        expect(h.starts.filter((s) => s.keys.includes("1:a")).some((s) => s.at >= lastEnqueuedAt)).toBe(true)
+        // The burst takes a few ms, far less than one 50 ms handling, so it needs one run and
+        // at most one follow-up; 3 leaves slack for a slow machine, 10 would mean no coalescing.
+        expect(h.done.get("1:a")).toBeLessThanOrEqual(3)
+      }))
+
+    test(`a failed handling is ${semantics.attempts > 1 ? "retried" : "not retried (reconcile heals it)"}`, (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        h.fail("1:a", 1)
+        yield* queue.enqueue([index("a")])
+        yield* queue.drained
+        expect(h.callsWith("1:a")).toBe(semantics.attempts > 1 ? 2 : 1)
+        expect(h.done.get("1:a") ?? 0).toBe(semantics.attempts > 1 ? 1 : 0)
+      }))
+
+    test(`a job whose handler keeps failing is tried ${semantics.attempts} time(s), then given up`, (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        h.fail("1:a", Number.POSITIVE_INFINITY)
+        yield* queue.enqueue([index("a")])
+        yield* queue.drained
+        expect(h.callsWith("1:a")).toBe(semantics.attempts)
+        expect(yield* queue.pending).toBe(0)
+        // The queue still works for everything else.
+        yield* queue.enqueue([index("b")])
+        yield* queue.drained
+        expect(h.done.get("1:b")).toBe(1)
+      }))
+  })

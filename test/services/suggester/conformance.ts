@@ -1,0 +1,178 @@
+import { Effect, type Layer } from "effect"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { Suggester, type ProductText, type SuggestError, type SuggesterService } from "../../../src/services/suggester/Suggester.js"
+
+/**
+ * A Suggester backend under test. `fresh` gives each test empty durable state; `layer` opens
+ * one process on it (the tests open several in turn to check what survives a restart).
+ */
+export interface SuggesterBackend {
+  readonly fresh: () => void | Promise<void>
+  readonly layer: () => Layer.Layer<Suggester, unknown>
+  readonly cleanup?: () => void | Promise<void>
+}
+
+/** The behaviour every Suggester layer must show, through the interface only. */
+export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
+  describe(`Suggester conformance: ${name}`, () => {
+    beforeEach(() => backend.fresh())
+    afterEach(() => backend.cleanup?.())
+
+    /** Runs `f` against a fresh layer on the test's state; the layer is released (and flushed) after. */
+    const withSuggester = <A>(f: (s: SuggesterService) => Effect.Effect<A, SuggestError>): Promise<A> =>
+      Effect.runPromise(Effect.flatMap(Suggester, f).pipe(Effect.provide(backend.layer()), Effect.orDie))
+
+    const catalog: Record<string, ProductText> = {
+      p1: { title: "Bosch Professional Cordless Drill GSR 12V", brand: "Bosch", categories: ["Tools > Power Tools > Drills"] },
+      p2: { title: "Makita Cordless Drill Driver Set", brand: "Makita", categories: ["Tools > Power Tools > Drills"] },
+      p3: { title: "DeWalt Cordless Impact Driver", brand: "DeWalt", categories: ["Tools > Power Tools > Impact Drivers"] },
+      p4: { title: "Bosch Garden Hose Reel", brand: "Bosch", categories: ["Garden > Watering > Hoses"] },
+      p5: { title: "Makita Corded Angle Grinder", brand: "Makita", categories: [], productTypes: ["Tools > Grinders"] }
+    }
+
+    const indexCatalog = (s: SuggesterService, siteId = 1) =>
+      Effect.forEach(Object.entries(catalog), ([id, p]) => s.indexProduct(siteId, id, p), { discard: true })
+
+    /** Suggestion texts for `prefix` on site 1 after indexing the catalog. */
+    const texts = (prefix: string, limit = 10) =>
+      withSuggester((s) =>
+        indexCatalog(s).pipe(Effect.zipRight(s.suggest(1, prefix, limit)), Effect.map((r) => r.map((x) => x.suggestion)))
+      )
+
+    /** The matches that start with `prefix`, asserting that they all come before any other match. */
+    const phraseStarts = (result: ReadonlyArray<string>, prefix: string): ReadonlyArray<string> => {
+      const starts = result.filter((t) => t.startsWith(prefix))
+      expect(result.slice(0, starts.length)).toEqual(starts)
+      return starts
+    }
+
+    it("completes from title phrases, most frequent first", async () => {
+      const result = await texts("cord")
+      // "cordless drill" is in two titles, "cordless impact driver" in one.
+      expect(result.indexOf("cordless drill")).toBeLessThan(result.indexOf("cordless impact driver"))
+      expect(phraseStarts(result, "cord")).toContain("corded angle grinder")
+    })
+
+    it("completes brands and category labels, leaf and parent, with their source", async () => {
+      const [brand, leaf, parent] = await withSuggester((s) =>
+        indexCatalog(s).pipe(Effect.zipRight(Effect.all([s.suggest(1, "mak", 5), s.suggest(1, "grind", 5), s.suggest(1, "wat", 5)])))
+      )
+      expect(brand[0]).toMatchObject({ suggestion: "makita", source: "brand" })
+      expect(leaf).toContainEqual(expect.objectContaining({ suggestion: "grinders", source: "category" }))
+      expect(parent.map((x) => x.suggestion)).toEqual(["watering"])
+    })
+
+    it("matches at the start of inner words, after all phrase-start matches", async () => {
+      const result = await texts("drill", 20)
+      expect(result).toContain("cordless drill")
+      expect(result).toContain("bosch professional cordless drill")
+      expect(phraseStarts(result, "drill")).toContain("drill driver")
+    })
+
+    it("treats the last word as partial, and as whole once followed by a space", async () => {
+      const partial = await texts("cordless dr")
+      expect(phraseStarts(partial, "cordless dr")).toEqual(["cordless drill", "cordless drill gsr", "cordless drill driver"])
+      expect(partial).toContain("bosch professional cordless drill")
+      expect(await texts("makita cordless dr", 1)).toEqual(["makita cordless drill"])
+      const whole = await texts("drill ")
+      expect(whole).toContain("drill driver")
+      expect(whole).not.toContain("drills")
+      expect(whole).not.toContain("drill")
+    })
+
+    it("tolerates typos, ranking corrected matches below exact ones", async () => {
+      // Transposition plus a partial word: "crodless" is 8 letters, so two edits are allowed.
+      expect(await texts("crodless", 2)).toEqual(["cordless", "cordless drill"])
+      expect((await texts("cordlss dr"))[0]).toBe("cordless drill")
+      expect(await texts("bosh", 1)).toEqual(["bosch"])
+      const drill = await withSuggester((s) =>
+        indexCatalog(s).pipe(
+          Effect.zipRight(s.indexProduct(1, "g", { title: "Weber Charcoal Grill", categories: [] })),
+          Effect.zipRight(s.suggest(1, "drill", 20))
+        )
+      )
+      // "grill" is one edit from "drill": offered, but only after every real "drill" match.
+      const grill = drill.findIndex((x) => x.suggestion === "grill")
+      expect(grill).toBeGreaterThan(0)
+      expect(drill.slice(0, grill).every((x) => x.suggestion.includes("drill"))).toBe(true)
+      expect(drill[grill].score).toBeLessThan(drill[grill - 1].score)
+      // Three letters are too few to guess a typo from.
+      expect(await texts("xdr")).toEqual([])
+    })
+
+    it("ranks popular past searches first and keeps them across a restart", async () => {
+      await withSuggester((s) =>
+        Effect.gen(function*() {
+          yield* indexCatalog(s)
+          for (let i = 0; i < 5; i++) yield* s.recordQuery(1, "Cordless Screwdriver!", 12)
+          yield* s.recordQuery(1, "cordless", 4)
+          const now = yield* s.suggest(1, "cord", 5)
+          expect(now[0]).toMatchObject({ suggestion: "cordless screwdriver", source: "query" })
+        })
+      )
+      const later = await withSuggester((s) => s.suggest(1, "cord", 5))
+      expect(later[0]).toMatchObject({ suggestion: "cordless screwdriver", source: "query" })
+      // Searched once only: not popular enough to be offered back unchanged.
+      expect((await withSuggester((s) => s.suggest(1, "cordless", 5))).map((x) => x.suggestion)).toEqual([
+        "cordless screwdriver"
+      ])
+      await withSuggester((s) => s.recordQuery(1, "cordless", 4))
+      expect((await withSuggester((s) => s.suggest(1, "cordless", 5))).map((x) => x.suggestion)).toContain("cordless")
+    })
+
+    it("never suggests searches that found nothing", async () => {
+      await withSuggester((s) => s.recordQuery(1, "unicorn saddle", 0))
+      expect(await withSuggester((s) => s.suggest(1, "unic", 5))).toEqual([])
+    })
+
+    it("forgets a removed product's phrases unless another product still carries them", async () => {
+      const [hose, bosch] = await withSuggester((s) =>
+        indexCatalog(s).pipe(
+          Effect.zipRight(s.removeProduct(1, "p4")),
+          Effect.zipRight(Effect.all([s.suggest(1, "hose", 5), s.suggest(1, "bosch", 10)]))
+        )
+      )
+      expect(hose).toEqual([])
+      expect(bosch.map((x) => x.suggestion)).toContain("bosch professional")
+      expect(bosch.map((x) => x.suggestion)).not.toContain("bosch garden")
+    })
+
+    it("re-indexing replaces a product's contribution instead of adding to it", async () => {
+      const [before, after, replaced, gone] = await withSuggester((s) =>
+        Effect.gen(function*() {
+          yield* indexCatalog(s)
+          const before = yield* s.suggest(1, "makita", 5)
+          yield* s.indexProduct(1, "p2", catalog.p2)
+          const after = yield* s.suggest(1, "makita", 5)
+          yield* s.indexProduct(1, "p3", { title: "DeWalt Brushless Impact Wrench", categories: [] })
+          return [before, after, yield* s.suggest(1, "brush", 5), yield* s.suggest(1, "impact d", 5)] as const
+        })
+      )
+      expect(after).toEqual(before)
+      expect(replaced.map((x) => x.suggestion)).toContain("brushless impact wrench")
+      expect(gone).toEqual([])
+    })
+
+    it("keeps each site's catalog and searches to itself", async () => {
+      const [site1, site2] = await withSuggester((s) =>
+        Effect.gen(function*() {
+          yield* indexCatalog(s, 1)
+          yield* s.indexProduct(2, "x", { title: "Cordial Glass Set", brand: "Cordoba", categories: ["Kitchen > Glasses"] })
+          yield* s.recordQuery(2, "corduroy trousers", 3)
+          return [yield* s.suggest(1, "cord", 20), yield* s.suggest(2, "cord", 20)] as const
+        })
+      )
+      const site2Words = ["cordial", "cordoba", "corduroy"]
+      expect(site1.some((x) => site2Words.some((w) => x.suggestion.includes(w)))).toBe(false)
+      expect(site2.every((x) => site2Words.some((w) => x.suggestion.includes(w)))).toBe(true)
+      expect(site2.length).toBeGreaterThan(0)
+    })
+
+    it("returns at most `limit` distinct suggestions", async () => {
+      const three = await texts("c", 3)
+      expect(three).toHaveLength(3)
+      expect(await texts("c", 0)).toEqual([])
+      const all = await texts("d", 50)
+      expect(new Set(all).size).toBe(all.length)
+    })
+  })

@@ -1,0 +1,23 @@
+import { Layer } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { AppConfig } from "../../../src/config/AppConfig.js"
+import { Sqlite } from "../../../src/platform/Sqlite.js"
+import { Suggester } from "../../../src/services/suggester/Suggester.js"
+import { suggesterConformance } from "./conformance.js"
+
+/** Each test gets its own data dir; every layer opened in the test shares its SQLite query log. */
+let dataDir: string
+
+suggesterConformance("embedded", {
+  fresh: () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "suggest-"))
+  },
+  layer: () =>
+    Suggester.layer.pipe(
+      Layer.provide(Sqlite.layer),
+      Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
+    ),
+  cleanup: () => fs.rmSync(dataDir, { recursive: true, force: true })
+})
