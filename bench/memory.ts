@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { performance } from "node:perf_hooks"
-import { AppConfig } from "../src/config/AppConfig.js"
+import { settings } from "../test/support/Settings.js"
 import { MemoryLog, type MemoryItemInput } from "../src/services/memory-log/MemoryLog.js"
 import { RedisMemoryLog } from "../src/services/memory-log/RedisMemoryLog.js"
 import { EmbeddedMemoryLog } from "../src/services/memory-log/EmbeddedMemoryLog.js"
@@ -60,7 +60,7 @@ const measure = (name: string, scale: number) =>
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-bench-"))
 const embedded = EmbeddedMemoryLog.pipe(
   Layer.provide(Sqlite.layer),
-  Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
+  Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
 )
 
 console.log("| layer | append items/s (batch 1) | append items/s (batch 10) | recall 20 p50/p99 ms | replay 20 p50/p99 ms | summary p50/p99 ms |")

@@ -7,7 +7,7 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { AppConfig } from "../src/config/AppConfig.js"
+import { settings } from "../test/support/Settings.js"
 import { Sqlite } from "../src/platform/Sqlite.js"
 import { Suggester, type ProductText } from "../src/services/suggester/Suggester.js"
 
@@ -77,7 +77,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "suggest-bench-"))
 const runtime = ManagedRuntime.make(
   Suggester.layer.pipe(
     Layer.provide(Sqlite.layer),
-    Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
+    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )
 )
 const suggester = await runtime.runPromise(Suggester)

@@ -1,14 +1,13 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger } from "effect"
 import { App } from "./App.js"
-import { AppConfig } from "./config/AppConfig.js"
 import { tuneHeap } from "./platform/HeapTuning.js"
 
 tuneHeap()
 
 // One JSON object per log line (request ids ride along as annotations); SIGTERM/SIGINT
 // interrupt the main fiber, which closes the listener and releases every layer in order.
-App(AppConfig.fromEnv).pipe(
+App.pipe(
   Layer.launch,
   Effect.provide(Logger.json),
   NodeRuntime.runMain({ disablePrettyLogger: true })

@@ -8,14 +8,14 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { App } from "../../src/App.js"
-import { AppConfig } from "../../src/config/AppConfig.js"
+import { settings } from "../../test/support/Settings.js"
 import type { Campaign } from "../../src/domain/Site.js"
 import { mintReadToken } from "../../src/services/auth/ReadToken.js"
 import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
 import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 
 /** The services of the running api, for work the bench does behind its HTTP interface. */
-export type AppServices = Layer.Layer.Success<ReturnType<typeof App>>
+export type AppServices = Layer.Layer.Success<typeof App>
 
 export interface BenchServer {
   readonly baseUrl: string
@@ -40,18 +40,18 @@ export const startBenchServer = async (options: {
   const b = await Effect.runPromise(createSite(a.file, "other-shop"))
   const site = options.defaultCampaign ? putCampaign(a.site, options.defaultCampaign) : a.site
   await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(b.file, site)))
-  const config = AppConfig.make({
-    dataDir: path.join(dir, "data"),
-    sitesFile,
-    host: "127.0.0.1",
-    port: 0,
-    embedThreads: options.embedThreads,
+  const config = settings({
+    DATA_DIR: path.join(dir, "data"),
+    SITES_FILE: sitesFile,
+    HOST: "127.0.0.1",
+    PORT: 0,
+    EMBED_THREADS: options.embedThreads,
     // The MCP part of the bench measures latency, not the rate limiter.
-    mcpRateLimit: 1_000_000
+    MCP_RATE_LIMIT: 1_000_000
   })
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(App(config).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Error))), scope)
+    Layer.buildWithScope(App.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.Error))), scope)
   )
   const address = Context.get(context, HttpServer.HttpServer).address
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")

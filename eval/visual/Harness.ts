@@ -2,8 +2,8 @@ import { Duration, Effect, Layer, Schema } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { Services } from "../../src/App.js"
-import { AppConfig } from "../../src/config/AppConfig.js"
+import { ApiTopology } from "../../src/topology/Topology.js"
+import { settings } from "../../test/support/Settings.js"
 import { ProductImages, ProductRecord } from "../../src/domain/Product.js"
 import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
 import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
@@ -25,7 +25,7 @@ export const makeWorkspace = async () => {
   return {
     dir,
     siteId: site.id,
-    layer: Services.pipe(Layer.provide(AppConfig.make({ dataDir: path.join(dir, "data"), sitesFile, embedThreads: 1 }))),
+    layer: ApiTopology.pipe(Layer.provide(settings({ DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile, EMBED_THREADS: 1 }))),
     dispose: () => fs.rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -1,11 +1,10 @@
 import * as fs from "node:fs/promises"
-import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { Console, Data, Effect, Option, Schema } from "effect"
 import { Campaign, type Site, type SitesFile } from "../domain/Site.js"
 import { mintReadToken, parseTtl } from "../services/auth/ReadToken.js"
 import { addCredential, createSite, describeAccess, putCampaign, replaceSite, rotateTokenSecret } from "../services/site-registry/SiteAdmin.js"
-import { describeParseError, readSitesFile, type SitesFileError, writeSitesFile } from "../services/site-registry/SitesStore.js"
+import { describeParseError, readSitesFile, type SitesFileError, SitesFilePath, writeSitesFile } from "../services/site-registry/SitesStore.js"
 
 const USAGE = `Usage: npm run site -- <command> [options]
   list                                        sites, usernames, campaigns
@@ -19,7 +18,7 @@ Edits $SITES_FILE (default ./config/sites.json); a running server picks changes 
 class CliError extends Data.TaggedError("CliError")<{ readonly message: string }> {}
 
 const fail = (message: string) => Effect.fail(new CliError({ message }))
-const sitesFile = path.resolve(process.env.SITES_FILE ?? "./config/sites.json")
+const sitesFile = Effect.runSync(SitesFilePath)
 const DEFAULT_TTL_SECONDS = 30 * 24 * 3600
 
 const existingFile = readSitesFile(sitesFile).pipe(

@@ -1,7 +1,6 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
-import { Effect, Either } from "effect"
-import { AppConfig } from "../config/AppConfig.js"
+import { Config, Effect, Either } from "effect"
 import { Auth } from "../services/auth/Auth.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
@@ -15,6 +14,15 @@ import type { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import type { SessionStore } from "../services/session-store/SessionStore.js"
 import { makeMcpServer } from "./McpServerFactory.js"
 
+/** MCP requests allowed per site credential (MCP_RATE_LIMIT) per window (MCP_RATE_WINDOW_MS). */
+const McpRateLimit = Config.all({
+  mcpRateLimit: Config.integer("MCP_RATE_LIMIT").pipe(Config.withDefault(600)),
+  mcpRateWindowMs: Config.integer("MCP_RATE_WINDOW_MS").pipe(Config.withDefault(60_000))
+}).pipe(Config.validate({
+  message: "MCP_RATE_LIMIT and MCP_RATE_WINDOW_MS must be positive",
+  validation: ({ mcpRateLimit, mcpRateWindowMs }) => mcpRateLimit > 0 && mcpRateWindowMs > 0
+}))
+
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers })
 
@@ -27,7 +35,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
     const auth = yield* Auth
     const limiter = yield* RateLimiter
-    const config = yield* AppConfig
+    const config = yield* McpRateLimit
     // Tools run the same service code as the REST handlers, with the services of this process.
     const runtime = yield* Effect.runtime<
       CatalogIndex | CatalogStore | SiteRegistry | TextEmbedder | Suggester | MemoryLog | ImageAnalyzer | ImageIntake | SessionStore

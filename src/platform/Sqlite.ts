@@ -1,8 +1,7 @@
 import Database from "better-sqlite3"
-import { Context, Effect, Layer } from "effect"
+import { Config, Context, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { AppConfig } from "../config/AppConfig.js"
 
 /**
  * The embedded backends' durable store: one SQLite file in WAL mode under DATA_DIR.
@@ -10,11 +9,14 @@ import { AppConfig } from "../config/AppConfig.js"
  * process (SIGKILL), which is the durability the API promises once it acknowledges a write;
  * a power cut may lose the last few, which is why production runs on Redis/Qdrant.
  */
+/** DATA_DIR: where the embedded backends keep their files (default ./data). */
+export const DataDir = Config.string("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((dir) => path.resolve(dir)))
+
 export class Sqlite extends Context.Tag("Sqlite")<Sqlite, Database.Database>() {
   static readonly layer = Layer.scoped(
     Sqlite,
     Effect.gen(function*() {
-      const { dataDir } = yield* AppConfig
+      const dataDir = yield* DataDir
       fs.mkdirSync(dataDir, { recursive: true })
       const db = yield* Effect.acquireRelease(
         Effect.sync(() => {

@@ -6,7 +6,7 @@ import * as path from "node:path"
 import { reindexImageData } from "../../src/indexing/ImageReindex.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
 import { ProductIndexer } from "../../src/indexing/ProductIndexer.js"
-import { AppConfig } from "../../src/config/AppConfig.js"
+import { settings } from "../support/Settings.js"
 import type { ProductRecord } from "../../src/domain/Product.js"
 import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedCatalogStore.js"
@@ -25,7 +25,7 @@ const unit = (n: number, hot: number) => {
 const services = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reindex-"))
   const calls: Array<ReadonlyArray<ProductKey>> = []
-  const store = EmbeddedCatalogStore.pipe(Layer.provide(Sqlite.layer), Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") })))
+  const store = EmbeddedCatalogStore.pipe(Layer.provide(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") })))
   const indexer = Layer.succeed(ProductIndexer, { index: (keys) => Effect.sync(() => void calls.push(keys)) })
   return { calls, layer: Layer.mergeAll(store, EmbeddedCatalogIndex.layer, indexer) }
 }

@@ -102,7 +102,7 @@ describe("conversation memory tools", () => {
 
 describe("rate limit", () => {
   it("answers excess requests with 429, Retry-After and a JSON-RPC error", async () => {
-    const limited = await startTestServer({ config: { mcpRateLimit: 3, mcpRateWindowMs: 60_000 } })
+    const limited = await startTestServer({ config: { MCP_RATE_LIMIT: 3, MCP_RATE_WINDOW_MS: 60_000 } })
     try {
       const send = () => fetch(`${limited.baseUrl}/mcp`, {
         method: "POST",

@@ -4,7 +4,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { App } from "../../src/App.js"
-import { AppConfig, type AppConfigShape } from "../../src/config/AppConfig.js"
+import { settings } from "./Settings.js"
 import type { Campaign, Site } from "../../src/domain/Site.js"
 import { mintReadToken } from "../../src/services/auth/Auth.js"
 import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
@@ -44,15 +44,15 @@ export const writeTestSites = async (sitesFile: string, campaigns: ReadonlyArray
 
 /** The real api process's layers, listening on a random loopback port, with its own data dir. */
 export const startTestServer = async (
-  options: { readonly campaigns?: ReadonlyArray<Campaign>; readonly dir?: string; readonly config?: Partial<AppConfigShape> } = {}
+  options: { readonly campaigns?: ReadonlyArray<Campaign>; readonly dir?: string; readonly config?: Readonly<Record<string, string | number | boolean | undefined>> } = {}
 ): Promise<TestServer> => {
   const dir = options.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), "commerce-test-"))
   const sitesFile = path.join(dir, "sites.json")
   const sites = await writeTestSites(sitesFile, options.campaigns)
-  const config = AppConfig.make({ dataDir: path.join(dir, "data"), sitesFile, host: "127.0.0.1", port: 0, embedThreads: 1, ...options.config })
+  const config = settings({ DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile, HOST: "127.0.0.1", PORT: 0, EMBED_THREADS: 1, ...options.config })
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(App(config).pipe(Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))), scope)
+    Layer.buildWithScope(App.pipe(Layer.provide(config), Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))), scope)
   )
   const address = Context.get(context, HttpServer.HttpServer).address
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")

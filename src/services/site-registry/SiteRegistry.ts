@@ -1,11 +1,10 @@
 import * as fs from "node:fs"
-import { Console, Context, Effect, Layer, Option, Queue, Ref } from "effect"
-import { AppConfig } from "../../config/AppConfig.js"
+import { type ConfigError, Console, Context, Effect, Layer, Option, Queue, Ref } from "effect"
 import { BadRequest, NotFound } from "../../domain/Errors.js"
 import type { Campaign, Site, SitesFile } from "../../domain/Site.js"
 import { mintReadToken } from "../auth/ReadToken.js"
 import { createSite, describeAccess } from "./SiteAdmin.js"
-import { readSitesFile, writeSitesFile, type SitesFileError } from "./SitesStore.js"
+import { readSitesFile, SitesFilePath, writeSitesFile, type SitesFileError } from "./SitesStore.js"
 
 export interface SiteRegistryShape {
   readonly get: (siteId: number) => Effect.Effect<Site, NotFound>
@@ -76,11 +75,11 @@ const bootstrap = (file: string): Effect.Effect<SitesFile, SitesFileError> =>
 const POLL_INTERVAL_MS = 500
 
 export class SiteRegistry extends Context.Tag("SiteRegistry")<SiteRegistry, SiteRegistryShape>() {
-  /** Reads `AppConfig.sitesFile`, creating it on first start, and follows later edits (e.g. by the CLI). */
-  static readonly layer: Layer.Layer<SiteRegistry, SitesFileError, AppConfig> = Layer.scoped(
+  /** Reads SITES_FILE, creating it on first start, and follows later edits (e.g. by the CLI). */
+  static readonly layer: Layer.Layer<SiteRegistry, SitesFileError | ConfigError.ConfigError> = Layer.scoped(
     SiteRegistry,
     Effect.gen(function*() {
-      const { sitesFile } = yield* AppConfig
+      const sitesFile = yield* SitesFilePath
       // Watch before the first read, so an edit landing in between is not missed.
       const changes = yield* Queue.sliding<void>(1)
       const onChange = () => Queue.unsafeOffer(changes, undefined)

@@ -1,6 +1,5 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Config, Context, Data, Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
-import { AppConfig } from "../../config/AppConfig.js"
 import { planBatches } from "./Batching.js"
 import { LruCache } from "../../platform/LruCache.js"
 import { normaliseText } from "./Normalise.js"
@@ -126,9 +125,15 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
   })
 
 export class TextEmbedder extends Context.Tag("TextEmbedder")<TextEmbedder, TextEmbedderService>() {
-  /** `embedThreads` threads (AppConfig), each with its own model: about 125 MB RSS and 0.6 s to load. */
+  /** EMBED_THREADS threads (default 2), each with its own model: about 125 MB RSS and 0.6 s to load. */
   static readonly layer = Layer.scoped(
     TextEmbedder,
-    Effect.flatMap(AppConfig, (config) => makeTextEmbedder({ threads: config.embedThreads }))
+    Effect.flatMap(
+      Config.integer("EMBED_THREADS").pipe(
+        Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
+        Config.withDefault(2)
+      ),
+      (threads) => makeTextEmbedder({ threads })
+    )
   )
 }

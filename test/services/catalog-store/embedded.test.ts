@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { AppConfig } from "../../../src/config/AppConfig.js"
+import { settings } from "../../support/Settings.js"
 import { EmbeddedCatalogStore } from "../../../src/services/catalog-store/EmbeddedCatalogStore.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { catalogStoreConformance } from "./conformance.js"
@@ -11,7 +11,7 @@ import { catalogStoreConformance } from "./conformance.js"
 const sqliteCatalogLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
   EmbeddedCatalogStore.pipe(
     Layer.provide(Sqlite.layer),
-    Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
+    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )
 
 catalogStoreConformance("sqlite", () => sqliteCatalogLayer())

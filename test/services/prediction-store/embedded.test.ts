@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { AppConfig } from "../../../src/config/AppConfig.js"
+import { settings } from "../../support/Settings.js"
 import { EmbeddedPredictionStore } from "../../../src/services/prediction-store/EmbeddedPredictionStore.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { predictionStoreConformance } from "./conformance.js"
@@ -11,7 +11,7 @@ import { predictionStoreConformance } from "./conformance.js"
 const sqlitePredictionLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
   EmbeddedPredictionStore.pipe(
     Layer.provide(Sqlite.layer),
-    Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
+    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )
 
 predictionStoreConformance("sqlite", () => sqlitePredictionLayer())

@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { Effect, Either, Layer, Logger, ManagedRuntime, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { AppConfig } from "../../../src/config/AppConfig.js"
+import { settings } from "../../support/Settings.js"
 import { Auth, mintReadToken } from "../../../src/services/auth/Auth.js"
 import { addCredential, basicAuthorization, createSite, replaceSite, rotateTokenSecret } from "../../../src/services/site-registry/SiteAdmin.js"
 import { readSitesFile, writeSitesFile } from "../../../src/services/site-registry/SitesStore.js"
@@ -33,7 +33,7 @@ const start = () => {
   runtime = ManagedRuntime.make(
     Auth.layer.pipe(
       Layer.provideMerge(SiteRegistry.layer),
-      Layer.provide(AppConfig.make({ dataDir: dir, sitesFile })),
+      Layer.provide(settings({ DATA_DIR: dir, sitesFile })),
       Layer.provide(Logger.replace(Logger.defaultLogger, capture))
     )
   )

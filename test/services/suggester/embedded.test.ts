@@ -2,7 +2,7 @@ import { Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { AppConfig } from "../../../src/config/AppConfig.js"
+import { settings } from "../../support/Settings.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { Suggester } from "../../../src/services/suggester/Suggester.js"
 import { suggesterConformance } from "./conformance.js"
@@ -17,7 +17,7 @@ suggesterConformance("embedded", {
   layer: () =>
     Suggester.layer.pipe(
       Layer.provide(Sqlite.layer),
-      Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
+      Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
     ),
   cleanup: () => fs.rmSync(dataDir, { recursive: true, force: true })
 })

@@ -1,13 +1,13 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { AppConfig } from "../../../src/config/AppConfig.js"
+import { settings } from "../../support/Settings.js"
 import { TextEmbedder } from "../../../src/services/text-embedder/TextEmbedder.js"
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0)
 const maxDifference = (a: Float32Array, b: Float32Array) =>
   a.reduce((max, x, i) => Math.max(max, Math.abs(x - b[i])), 0)
 
-const config = AppConfig.make({ dataDir: "/nonexistent", sitesFile: "/nonexistent", embedThreads: 2 })
+const config = settings({ DATA_DIR: "/nonexistent", SITES_FILE: "/nonexistent", EMBED_THREADS: 2 })
 
 // The production layer (two threads, the real model), built once for this file.
 layer(TextEmbedder.layer.pipe(Layer.provide(config)), { timeout: 60_000 })("TextEmbedder", (it) => {

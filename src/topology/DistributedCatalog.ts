@@ -1,0 +1,46 @@
+import { Effect, Layer } from "effect"
+import { suggestSource } from "../indexing/ProductIndexer.js"
+import { toIndexDocument } from "../model/ProductDocument.js"
+import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
+import { ReplicatedCatalogIndex } from "../services/catalog-index/ReplicatedCatalogIndex.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { RedisCatalogStore } from "../services/catalog-store/RedisCatalogStore.js"
+import { RedisPredictionStore } from "../services/prediction-store/RedisPredictionStore.js"
+import { RedisSuggester } from "../services/suggester/RedisSuggester.js"
+
+/** Where the index lives when it is in Qdrant (QDRANT_URL, QDRANT_API_KEY, QDRANT_COLLECTION). */
+export interface QdrantSettings {
+  readonly url: string
+  readonly apiKey: string | undefined
+  readonly collection: string
+}
+
+/** Pages of the store the replicas rebuild from. */
+const PAGE = 1_000
+
+/**
+ * The catalog as every process of the distributed topology sees it (api and workers alike):
+ * records and derived data in Redis, the index in Qdrant or else a replica in each process's
+ * memory fed through Redis, and the suggester's vocabulary replicated the same way. Replicas
+ * rebuild from the store, so a process can start, restart or fall behind at any time.
+ */
+export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | undefined) => {
+  const index = Layer.unwrapEffect(Effect.map(CatalogStore, (store) =>
+    qdrant !== undefined
+      ? QdrantCatalogIndex.layer(qdrant)
+      : ReplicatedCatalogIndex.layer({
+        redisUrl,
+        rebuild: (apply) =>
+          store.forEachIndexed(PAGE, (page) => apply(page.map(({ derived, images, product }) => toIndexDocument(product, derived.textVector, images))))
+      })))
+  const suggester = Layer.unwrapEffect(Effect.map(CatalogStore, (store) =>
+    RedisSuggester.layer({
+      redisUrl,
+      rebuild: (apply) =>
+        store.forEachIndexed(PAGE, (page) =>
+          apply(page.map(({ product }) => ({ siteId: product.siteId, productId: product.productId, source: suggestSource(product) }))))
+    })))
+  return Layer.mergeAll(index, suggester, RedisPredictionStore.layer(redisUrl)).pipe(
+    Layer.provideMerge(RedisCatalogStore.layer(redisUrl))
+  )
+}

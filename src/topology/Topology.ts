@@ -1,0 +1,196 @@
+import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
+import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
+import { Sqlite } from "../platform/Sqlite.js"
+import { Auth } from "../services/auth/Auth.js"
+import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { JobQueue } from "../services/job-queue/JobQueue.js"
+import { MemoryLog } from "../services/memory-log/MemoryLog.js"
+import { PredictionStore } from "../services/prediction-store/PredictionStore.js"
+import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
+import { SessionStore } from "../services/session-store/SessionStore.js"
+import { EmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogIndex.js"
+import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
+import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
+import { EmbeddedCatalogStore } from "../services/catalog-store/EmbeddedCatalogStore.js"
+import { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
+import { ImageIntake, ImageIntakeConfig } from "../services/image-intake/ImageIntake.js"
+import { BullMqJobQueue } from "../services/job-queue/BullMqJobQueue.js"
+import { BullMqWorker } from "../services/job-queue/BullMqWorker.js"
+import { EmbeddedJobQueue } from "../services/job-queue/EmbeddedJobQueue.js"
+import { EmbeddedMemoryLog } from "../services/memory-log/EmbeddedMemoryLog.js"
+import { RedisMemoryLog } from "../services/memory-log/RedisMemoryLog.js"
+import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPredictionStore.js"
+import { RedisPredictionStore } from "../services/prediction-store/RedisPredictionStore.js"
+import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
+import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
+import { Readiness } from "../services/readiness/Readiness.js"
+import { EmbeddedSessionStore } from "../services/session-store/EmbeddedSessionStore.js"
+import { RedisSessionStore } from "../services/session-store/RedisSessionStore.js"
+import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
+import { SuggestReplica } from "../services/suggester/RedisSuggester.js"
+import { Suggester } from "../services/suggester/Suggester.js"
+import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
+import { JobHandlersLive } from "../indexing/JobHandlers.js"
+import { ProductImagesLive } from "../indexing/ProductImages.js"
+import { ProductIndexerLive } from "../indexing/ProductIndexer.js"
+import { distributedCatalog, type QdrantSettings } from "./DistributedCatalog.js"
+
+/**
+ * Which backends this deployment runs on: the only reader of REDIS_URL and QDRANT_URL.
+ * - neither: the embedded topology — one process, SQLite under DATA_DIR, the in-memory index,
+ *   jobs handled by fibers of the api process;
+ * - QDRANT_URL alone: the same, with the index in Qdrant;
+ * - REDIS_URL: the distributed topology — records, queues, sessions, memory and rate limits in
+ *   Redis, indexing in worker processes (`npm run worker`), the index in Qdrant (QDRANT_URL) or
+ *   else a replica in each process fed through Redis.
+ */
+export interface Topology {
+  readonly redisUrl: string | undefined
+  readonly qdrant: QdrantSettings | undefined
+}
+
+const optionalUrl = (name: string) =>
+  Config.option(Config.string(name)).pipe(
+    Config.map(Option.flatMap((value) => (value.trim() === "" ? Option.none() : Option.some(value.trim())))),
+    Config.map(Option.getOrUndefined)
+  )
+
+export const TopologyConfig: Config.Config<Topology> = Config.all({
+  redisUrl: optionalUrl("REDIS_URL"),
+  qdrantUrl: optionalUrl("QDRANT_URL"),
+  qdrantApiKey: optionalUrl("QDRANT_API_KEY"),
+  qdrantCollection: Config.string("QDRANT_COLLECTION").pipe(Config.withDefault("catalog"))
+}).pipe(Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl }) => ({
+  redisUrl,
+  qdrant: qdrantUrl === undefined ? undefined : { url: qdrantUrl, apiKey: qdrantApiKey, collection: qdrantCollection }
+})))
+
+/** The model threads and image intake: every process that embeds or analyses has its own. */
+const Models = Layer.mergeAll(
+  ImageAnalyzer.layer,
+  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
+  TextEmbedder.layer
+)
+
+/** The handlers of every job kind, as the embedded queue and the BullMQ workers run them. */
+const JobHandling = JobHandlersLive.pipe(Layer.provide([ProductIndexerLive, ProductImagesLive]))
+
+/** The models and the site registry: the same in every topology. */
+const Shared = Layer.mergeAll(
+  Models,
+  Readiness.layer,
+  Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer))
+)
+
+const embeddedBackends = (topology: Topology) =>
+  Layer.mergeAll(
+    EmbeddedCatalogStore,
+    EmbeddedMemoryLog,
+    EmbeddedPredictionStore,
+    Suggester.layer,
+    topology.qdrant === undefined ? EmbeddedCatalogIndex.layer : QdrantCatalogIndex.layer(topology.qdrant),
+    EmbeddedRateLimiter.layer,
+    EmbeddedSessionStore.layer
+  ).pipe(Layer.provideMerge(Sqlite.layer))
+
+/** The embedded topology runs the job handlers itself, in fibers of this process. */
+const embeddedApi = (topology: Topology) =>
+  EmbeddedJobQueue().pipe(
+    Layer.provide(JobHandling),
+    Layer.provideMerge(Layer.mergeAll(embeddedBackends(topology), Shared))
+  )
+
+/** The api of the distributed topology only reads and enqueues; stateless replicas keep all state in Redis. */
+const distributedApi = (topology: Topology, redisUrl: string) =>
+  Layer.mergeAll(
+    distributedCatalog(redisUrl, topology.qdrant),
+    RedisMemoryLog.layer(redisUrl),
+    RedisRateLimiter.layer(redisUrl),
+    RedisSessionStore.layer(redisUrl),
+    BullMqJobQueue.layer(redisUrl),
+    Shared
+  )
+
+/**
+ * Completes once this process's replicas (distributed index, suggester vocabulary) are filled;
+ * at once where there are none. The api is ready only then, and a worker takes jobs only then.
+ */
+const replicasSynced = Effect.gen(function*() {
+  const index = yield* Effect.serviceOption(IndexReplica)
+  if (Option.isSome(index)) yield* index.value.synced
+  const suggester = yield* Effect.serviceOption(SuggestReplica)
+  if (Option.isSome(suggester)) yield* suggester.value.synced
+})
+
+/**
+ * Filling the in-memory state before the api reports ready: the embedded index (and the
+ * suggester's vocabulary) is rebuilt from what the store kept, without model calls (a Qdrant
+ * index keeps its own state, so only the vocabulary then); the distributed api checks Redis's
+ * settings and waits for its replicas. Whatever was acknowledged but not indexed is queued.
+ */
+const apiWarmUp = (topology: Topology) =>
+  topology.redisUrl === undefined
+    ? (topology.qdrant === undefined
+      ? restoreIndex
+      : Effect.map(Effect.zip(restoreSuggestions, reconcile), ([restored, queued]) => ({ restored, queued }))).pipe(
+        Effect.flatMap((counts) => Effect.logInfo("index restored", counts))
+      )
+    : Effect.zipRight(checkRedisSettings(topology.redisUrl), replicasSynced).pipe(
+      Effect.zipRight(Effect.logInfo("replicas synced", { index: topology.qdrant === undefined ? "replica" : "qdrant" }))
+    )
+
+/** What the routes need, whichever topology provides it. */
+export type ApiServices =
+  | Layer.Layer.Success<typeof Shared>
+  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | RateLimiter | SessionStore | JobQueue
+
+/**
+ * Startup work that must not hold the listener back: the warm-up, then the process is marked
+ * ready; afterwards a periodic reconcile heals anything a crash or a lost job left behind.
+ * The index is flushed after the listener has stopped taking requests (finalizers run in reverse).
+ */
+const apiStartup = (topology: Topology) =>
+  Layer.scopedDiscard(Effect.gen(function*() {
+    const readiness = yield* Readiness
+    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue>()
+    yield* Effect.forkScoped(
+      Effect.gen(function*() {
+        yield* apiWarmUp(topology)
+        yield* readiness.markReady
+        yield* reconcile.pipe(
+          Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued stale products", { queued }) : Effect.void)),
+          Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
+          Effect.repeat(Schedule.spaced(Duration.minutes(1)))
+        )
+      }).pipe(Effect.provide(context), Effect.catchAllCause((cause) => Effect.logError("startup failed", cause)))
+    )
+    const index = yield* CatalogIndex
+    yield* Effect.addFinalizer(() => index.flush.pipe(Effect.ignore))
+  }))
+
+/** The api process's services and its startup, chosen by configuration alone. */
+export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect(Effect.map(TopologyConfig, (topology) => {
+  const services: Layer.Layer<ApiServices, unknown> = topology.redisUrl === undefined
+    ? embeddedApi(topology)
+    : distributedApi(topology, topology.redisUrl)
+  return apiStartup(topology).pipe(Layer.provideMerge(services))
+}))
+
+/**
+ * A worker process (`npm run worker`): the same shared catalog the api reads, model threads of
+ * its own, and the job handlers fed from the BullMQ queues at REDIS_URL once its replicas are
+ * filled. A worker without REDIS_URL has nothing to take jobs from: that fails the start.
+ */
+export const WorkerTopology = Layer.unwrapEffect(Effect.gen(function*() {
+  const topology = yield* TopologyConfig
+  const redisUrl = topology.redisUrl
+  if (redisUrl === undefined) return yield* Effect.fail(new Error("a worker needs REDIS_URL: the embedded topology runs its jobs inside the api process"))
+  const Ready = Layer.effectDiscard(Effect.zipRight(checkRedisSettings(redisUrl), replicasSynced))
+  return BullMqWorker.layer(redisUrl).pipe(
+    Layer.provide(Ready),
+    Layer.provide(JobHandling),
+    Layer.provideMerge(Layer.mergeAll(distributedCatalog(redisUrl, topology.qdrant), Models))
+  )
+}))
