@@ -33,7 +33,7 @@ const start = () => {
   runtime = ManagedRuntime.make(
     Auth.layer.pipe(
       Layer.provideMerge(SiteRegistry.layer),
-      Layer.provide(settings({ DATA_DIR: dir, sitesFile })),
+      Layer.provide(settings({ DATA_DIR: dir, SITES_FILE: sitesFile })),
       Layer.provide(Logger.replace(Logger.defaultLogger, capture))
     )
   )
