@@ -81,10 +81,11 @@ const main = async () => {
   if (process.env.MALLOC_ARENA_MAX === undefined) log("MALLOC_ARENA_MAX is unset: run through `npm run bench` for the service's memory settings")
   log(`options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
 
-  // Read by the api's layers as they are built: the image-indexing photos live on loopback.
-  process.env.IMAGE_THREADS = String(options.imageThreads)
-  if (run("images")) process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  const server = await startBenchServer({ embedThreads: options.embedThreads })
+  // The image-indexing photos live on loopback.
+  const server = await startBenchServer({
+    embedThreads: options.embedThreads,
+    settings: { IMAGE_THREADS: options.imageThreads, IMAGE_ALLOWED_CIDRS: run("images") ? "127.0.0.0/8" : undefined }
+  })
   const client = makeClient(server.baseUrl, 32)
   try {
     const readyDeadline = Date.now() + 120_000

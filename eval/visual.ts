@@ -75,8 +75,6 @@ const accuracyRow = (name: string, a: Accuracy, msPerQuery: number) =>
 const main = async () => {
   const args = parseArgs(process.argv.slice(2))
   const started = performance.now()
-  // The intake refuses loopback unless opened; read when the services are built (below).
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
 
   const dataset = loadGrocery(args.dir)
   const queries = loadSplit(dataset, args.split).filter((q) => dataset.byId.has(q.fineId)).slice(0, args.limit)

@@ -8,7 +8,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { App } from "../../src/App.js"
-import { settings } from "../../test/support/Settings.js"
+import { settingsOverEnv } from "../../test/support/Settings.js"
 import type { Campaign } from "../../src/domain/Site.js"
 import { mintReadToken } from "../../src/services/auth/ReadToken.js"
 import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
@@ -33,6 +33,8 @@ export const startBenchServer = async (options: {
   readonly embedThreads: number
   readonly defaultCampaign?: Campaign
   readonly keepDir?: boolean
+  /** More settings by their environment names (config/settings.env), over the environment. */
+  readonly settings?: Readonly<Record<string, string | number | undefined>>
 }): Promise<BenchServer> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-bench-"))
   const sitesFile = path.join(dir, "sites.json")
@@ -40,14 +42,15 @@ export const startBenchServer = async (options: {
   const b = await Effect.runPromise(createSite(a.file, "other-shop"))
   const site = options.defaultCampaign ? putCampaign(a.site, options.defaultCampaign) : a.site
   await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(b.file, site)))
-  const config = settings({
+  const config = settingsOverEnv({
     DATA_DIR: path.join(dir, "data"),
     SITES_FILE: sitesFile,
     HOST: "127.0.0.1",
     PORT: 0,
     EMBED_THREADS: options.embedThreads,
     // The MCP part of the bench measures latency, not the rate limiter.
-    MCP_RATE_LIMIT: 1_000_000
+    MCP_RATE_LIMIT: 1_000_000,
+    ...options.settings
   })
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(

@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { ApiTopology } from "../../src/topology/Topology.js"
-import { settings } from "../../test/support/Settings.js"
+import { settingsOverEnv } from "../../test/support/Settings.js"
 import { ProductImages, ProductRecord } from "../../src/domain/Product.js"
 import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
 import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
@@ -25,7 +25,7 @@ export const makeWorkspace = async () => {
   return {
     dir,
     siteId: site.id,
-    layer: ApiTopology.pipe(Layer.provide(settings({ DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile, EMBED_THREADS: 1 }))),
+    layer: ApiTopology.pipe(Layer.provide(settingsOverEnv({ DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile, EMBED_THREADS: 1, IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" }))),
     dispose: () => fs.rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -1,4 +1,4 @@
-import { Config, Effect, Either, ParseResult, Schema } from "effect"
+import { Config, Context, Effect, Either, Layer, ParseResult, Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { decodeCategoryPath, encodeCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
 import { BadRequest, NotFound } from "../domain/Errors.js"
@@ -50,15 +50,24 @@ export const DEFAULT_LEGACY_SESSION_TTL_SECONDS = 30 * 60
 /** How many category links `filters.value.categories` offers at most. */
 const MAX_CATEGORY_LINKS = 5
 
-/** The session TTL in effect now; an invalid setting is logged and the default used. */
-export const legacySessionTtlSeconds: Effect.Effect<number> = Config.number(LEGACY_SESSION_TTL_ENV).pipe(
-  Config.validate({ message: "must be a positive number of seconds", validation: (n) => Number.isFinite(n) && n > 0 }),
-  Config.withDefault(DEFAULT_LEGACY_SESSION_TTL_SECONDS),
-  Effect.catchAll((error) =>
-    Effect.logWarning(`${LEGACY_SESSION_TTL_ENV} is invalid; using ${DEFAULT_LEGACY_SESSION_TTL_SECONDS} s`, error).pipe(
-      Effect.as(DEFAULT_LEGACY_SESSION_TTL_SECONDS)
-    ))
-)
+/**
+ * The session TTL, read once at startup; an invalid setting is logged and the default used (a
+ * typo must not keep the api from starting for a deprecated endpoint).
+ */
+export class LegacySessionTtl extends Context.Tag("LegacySessionTtl")<LegacySessionTtl, { readonly seconds: number }>() {
+  static readonly layer = Layer.effect(
+    LegacySessionTtl,
+    Config.number(LEGACY_SESSION_TTL_ENV).pipe(
+      Config.validate({ message: "must be a positive number of seconds", validation: (n) => Number.isFinite(n) && n > 0 }),
+      Config.withDefault(DEFAULT_LEGACY_SESSION_TTL_SECONDS),
+      Effect.catchAll((error) =>
+        Effect.logWarning(`${LEGACY_SESSION_TTL_ENV} is invalid; using ${DEFAULT_LEGACY_SESSION_TTL_SECONDS} s`, error).pipe(
+          Effect.as(DEFAULT_LEGACY_SESSION_TTL_SECONDS)
+        )),
+      Effect.map((seconds) => ({ seconds }))
+    )
+  )
+}
 
 /** The `image` of a request: raw bytes (a file part or a raw body) or base64 / a data URL text. */
 export type SessionImageInput =
@@ -331,7 +340,7 @@ export const createSession = (
     ], { concurrency: 2 })
 
     const store = yield* SessionStore
-    const ttl = yield* legacySessionTtlSeconds
+    const ttl = (yield* LegacySessionTtl).seconds
     const state: LegacySessionState = {
       sessionId,
       siteId,
@@ -379,7 +388,7 @@ export const uploadSessionImage = (siteId: number, sessionId: string, input: Ses
     const { state } = yield* loadSession(siteId, sessionId)
     const image = yield* decodeImage(input)
     const store = yield* SessionStore
-    const ttl = yield* legacySessionTtlSeconds
+    const ttl = (yield* LegacySessionTtl).seconds
     const key = highResKey(sessionId)
     yield* store.putImage(siteId, key, toRef(image), ttl)
     yield* store.putSession(siteId, sessionId, { ...state, highResImageKey: key }, ttl)

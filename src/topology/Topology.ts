@@ -1,4 +1,5 @@
 import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { LegacySessionTtl } from "../search/LegacySessions.js"
 import { reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
 import { Sqlite } from "../platform/Sqlite.js"
@@ -81,6 +82,7 @@ const JobHandling = JobHandlersLive.pipe(Layer.provide([ProductIndexerLive, Prod
 const Shared = Layer.mergeAll(
   Models,
   Readiness.layer,
+  LegacySessionTtl.layer,
   Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer))
 )
 

@@ -11,9 +11,6 @@ let server: TestServer
 let images: PhotoHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
-const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
-const TTL_ENV = "LEGACY_SESSION_TTL_SECONDS"
-const previousTtl = process.env[TTL_ENV]
 let red: Buffer
 let blue: Buffer
 let green: Buffer
@@ -28,9 +25,7 @@ beforeAll(async () => {
   images = await startPhotoHost(files)
   imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  delete process.env[TTL_ENV]
-  server = await startTestServer()
+  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
   const products = [
     { id: "mug-red", title: "Ceramic mug", brand: "Acme", type: "Kitchen > Mugs", image: "/red.jpg" },
     { id: "cup-blue", title: "Ceramic cup", brand: "Bolt", type: "Kitchen > Cups", image: "/blue.jpg" },
@@ -50,10 +45,6 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  if (previousCidrs === undefined) delete process.env.IMAGE_ALLOWED_CIDRS
-  else process.env.IMAGE_ALLOWED_CIDRS = previousCidrs
-  if (previousTtl === undefined) delete process.env[TTL_ENV]
-  else process.env[TTL_ENV] = previousTtl
   await server?.close()
   images?.close()
 })
@@ -282,7 +273,9 @@ describe("PUT /search/session/{search-id}/upload-image", () => {
 
 describe("session lifecycle", () => {
   it("expires a session after its TTL without use", async () => {
-    process.env[TTL_ENV] = "1"
+    // The TTL is read once at startup: a server of its own with a one-second TTL.
+    const shared = server
+    server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", LEGACY_SESSION_TTL_SECONDS: 1 } })
     try {
       const created = await createSession(red)
       expect(created.status).toBe(200)
@@ -297,7 +290,8 @@ describe("session lifecycle", () => {
       expectSearchException(expired, 404, true)
       expect(expired.body.message).toContain("expired")
     } finally {
-      delete process.env[TTL_ENV]
+      await server.close()
+      server = shared
     }
   })
 

@@ -15,7 +15,6 @@ let server: TestServer
 let images: PhotoHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
-const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
 
 const shoes = { shopping_product_category: "Apparel & Accessories > Shoes", product_type: "Footwear > Running Shoes" }
 const catalog: ReadonlyArray<{ id: string; data: Record<string, unknown>; image?: string }> = [
@@ -44,8 +43,7 @@ beforeAll(async () => {
   images = await startPhotoHost(files)
   imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  server = await startTestServer()
+  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
   for (const p of catalog) expect((await put(p.id, p.data, p.image)).status).toBe(200)
   // Neighbours must be searchable (text and image vectors) before anything is predicted from them.
   await eventually(async () => {
@@ -56,8 +54,6 @@ beforeAll(async () => {
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
-  if (previousCidrs === undefined) delete process.env.IMAGE_ALLOWED_CIDRS
-  else process.env.IMAGE_ALLOWED_CIDRS = previousCidrs
   await server?.close()
   images?.close()
 })

@@ -16,7 +16,6 @@ let server: TestServer
 let images: PhotoHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
-const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
 
 beforeAll(async () => {
   files.set("/red.jpg", await productShot(210, 20, 20))
@@ -25,8 +24,7 @@ beforeAll(async () => {
   images = await startPhotoHost(files)
   imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  server = await startTestServer()
+  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
   const products = [
     { id: "mug-red", title: "Ceramic mug", image: "/red.jpg" },
     { id: "mug-blue", title: "Ceramic mug classic", image: "/blue.jpg" },
@@ -46,8 +44,6 @@ beforeAll(async () => {
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
-  if (previousCidrs === undefined) delete process.env.IMAGE_ALLOWED_CIDRS
-  else process.env.IMAGE_ALLOWED_CIDRS = previousCidrs
   await server?.close()
   images?.close()
 })

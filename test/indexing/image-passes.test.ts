@@ -30,7 +30,6 @@ const holdSecondFetch = (path: string) => {
   releases.push(release)
   return release
 }
-const previousEnv = { cidrs: process.env.IMAGE_ALLOWED_CIDRS, timeout: process.env.IMAGE_FETCH_TIMEOUT_MS }
 
 // A rendered full-figure avatar: CenterNet finds a person in it (test/vision/analyzer).
 const avatar = fs.readFileSync(path.resolve("node_modules/@vladmandic/human/assets/screenshot-vrm.jpg"))
@@ -53,16 +52,10 @@ beforeAll(async () => {
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`
   // The product images live on this machine's loopback; only that range is opened. The held
   // fetch must outlast the test's checks rather than time out.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  process.env.IMAGE_FETCH_TIMEOUT_MS = "120000"
-  server = await startTestServer()
+  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", IMAGE_FETCH_TIMEOUT_MS: 120_000 } })
 }, 60_000)
 afterAll(async () => {
   for (const release of releases) release()
-  for (const [name, value] of [["IMAGE_ALLOWED_CIDRS", previousEnv.cidrs], ["IMAGE_FETCH_TIMEOUT_MS", previousEnv.timeout]] as const) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
   await server?.close()
   images?.close()
 })

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises"
 import {
   createSession,
   LEGACY_SESSION_TTL_ENV,
-  legacySessionTtlSeconds,
+  LegacySessionTtl,
   type LinkContext,
   searchSession,
   type SessionImageInput,
@@ -46,7 +46,7 @@ const toSearchException = (siteId: number, searchId: string | null, withDebug: b
       return new SessionUnavailable({ message: `temporarily unavailable: ${e.message}`, data, ...debugOf(`${e._tag}: ${e.message}`) })
     }
     if (e._tag === "NotFound") {
-      const ttl = yield* legacySessionTtlSeconds
+      const ttl = (yield* LegacySessionTtl).seconds
       return new SessionNotFound({
         message: e.message,
         data,
@@ -67,7 +67,7 @@ const toSearchException = (siteId: number, searchId: string | null, withDebug: b
   })
 
 const asSearchException = (siteId: number, searchId: string | null, withDebug: boolean) =>
-<A, E extends Failure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, SessionError, R> =>
+<A, E extends Failure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, SessionError, R | LegacySessionTtl> =>
   Effect.catchAll(effect, (e) => Effect.flatMap(toSearchException(siteId, searchId, withDebug)(e), Effect.fail))
 
 /**
