@@ -1,15 +1,16 @@
 import { Effect, Layer, Option } from "effect"
 import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
-import { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import { ImageIntake, ImageIntakeConfig } from "../services/image-intake/ImageIntake.js"
+import { EmbeddedImageAnalyzer } from "../services/image-analyzer/EmbeddedImageAnalyzer.js"
+import { EmbeddedImageIntake } from "../services/image-intake/EmbeddedImageIntake.js"
+import { ImageIntakeConfig } from "../services/image-intake/ImageIntakeConfig.js"
 import { SuggestReplica } from "../services/suggester/RedisSuggester.js"
-import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
+import { EmbeddedTextEmbedder } from "../services/text-embedder/EmbeddedTextEmbedder.js"
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
 export const Models = Layer.mergeAll(
-  ImageAnalyzer.layer,
-  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
-  TextEmbedder.layer
+  EmbeddedImageAnalyzer.layer,
+  EmbeddedImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
+  EmbeddedTextEmbedder.layer
 )
 
 /**
