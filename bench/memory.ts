@@ -58,7 +58,7 @@ const measure = (name: string, scale: number) =>
   })
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-bench-"))
-const embedded = EmbeddedMemoryLog.pipe(
+const embedded = EmbeddedMemoryLog.layer.pipe(
   Layer.provide(Sqlite.layer),
   Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
 )

@@ -15,13 +15,14 @@ import { OpsHandlers } from "./http/handlers/OpsHandlers.js"
 import { PredictionHandlers } from "./http/handlers/PredictionHandlers.js"
 import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
-import { Auth } from "./services/auth/Auth.js"
+import { EmbeddedAuth } from "./services/auth/EmbeddedAuth.js"
 import { McpRoute } from "./mcp/McpRoute.js"
 import { ProductImagesLive } from "./indexing/ProductImages.js"
 import { CatalogIndex } from "./services/catalog-index/CatalogIndex.js"
 import { EmbeddedJobQueue } from "./services/job-queue/EmbeddedJobQueue.js"
+import { EmbeddedReadiness } from "./services/readiness/EmbeddedReadiness.js"
 import { Readiness } from "./services/readiness/Readiness.js"
-import { SiteRegistry } from "./services/site-registry/SiteRegistry.js"
+import { EmbeddedSiteRegistry } from "./services/site-registry/EmbeddedSiteRegistry.js"
 import { Suggester } from "./services/suggester/Suggester.js"
 import { CatalogStore } from "./services/catalog-store/CatalogStore.js"
 import { MemoryLog } from "./services/memory-log/MemoryLog.js"
@@ -37,12 +38,12 @@ import { Models, replicasSynced } from "./topology/Shared.js"
 /** The models and the site registry: the same in every topology. */
 const Shared = Layer.mergeAll(
   Models,
-  Readiness.layer,
-  Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer))
+  EmbeddedReadiness.layer,
+  EmbeddedAuth.layer.pipe(Layer.provideMerge(EmbeddedSiteRegistry.layer))
 )
 
 /** The embedded topology runs the job handlers itself, in fibers of this process. */
-const Indexing = EmbeddedJobQueue().pipe(Layer.provide(JobHandlersLive), Layer.provide([ProductIndexerLive, ProductImagesLive]))
+const Indexing = EmbeddedJobQueue.layer().pipe(Layer.provide(JobHandlersLive), Layer.provide([ProductIndexerLive, ProductImagesLive]))
 
 /** What the routes and the startup need, whichever topology provides it. */
 type ServicesOut =

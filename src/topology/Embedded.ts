@@ -7,7 +7,7 @@ import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPr
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { EmbeddedSessionStore } from "../services/session-store/EmbeddedSessionStore.js"
 import { Sqlite } from "../platform/Sqlite.js"
-import { Suggester } from "../services/suggester/Suggester.js"
+import { EmbeddedSuggester } from "../services/suggester/EmbeddedSuggester.js"
 import type { AppConfigShape } from "../config/AppConfig.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 
@@ -18,10 +18,10 @@ import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex
  */
 export const embeddedBackends = (config: AppConfigShape) =>
   Layer.mergeAll(
-    EmbeddedCatalogStore,
-    EmbeddedMemoryLog,
-    EmbeddedPredictionStore,
-    Suggester.layer,
+    EmbeddedCatalogStore.layer,
+    EmbeddedMemoryLog.layer,
+    EmbeddedPredictionStore.layer,
+    EmbeddedSuggester.layer,
     config.qdrantUrl === undefined
       ? EmbeddedCatalogIndex.layer
       : QdrantCatalogIndex.layer({ url: config.qdrantUrl, apiKey: config.qdrantApiKey, collection: config.qdrantCollection }),

@@ -9,7 +9,7 @@ import { predictionStoreConformance } from "./conformance.js"
 
 /** The embedded PredictionStore on a fresh temporary data dir. */
 const sqlitePredictionLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
-  EmbeddedPredictionStore.pipe(
+  EmbeddedPredictionStore.layer.pipe(
     Layer.provide(Sqlite.layer),
     Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
   )
