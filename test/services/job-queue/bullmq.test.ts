@@ -198,7 +198,7 @@ describe("BullMQ job queue", () => {
       const queue = yield* JobQueue
       const child = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          spawn(process.execPath, ["--import", "tsx", "test/job-queue/hanging-worker.ts", redis.url, name], {
+          spawn(process.execPath, ["--import", "tsx", "test/services/job-queue/hanging-worker.ts", redis.url, name], {
             stdio: ["ignore", "pipe", "inherit"]
           })
         ),

@@ -13,8 +13,8 @@ memoryLogConformance("sqlite", () => sqliteMemoryLayer())
 /** Runs the appending child until `ack` items are acknowledged, then SIGKILLs it mid-stream. */
 const appendThenKill = (dataDir: string, ack: number) =>
   new Promise<Array<string>>((resolve, reject) => {
-    const root = path.resolve(import.meta.dirname, "../..")
-    const child = spawn(process.execPath, ["--import", "tsx", "test/memory/fixtures/append-child.ts", dataDir], { cwd: root })
+    const root = path.resolve(import.meta.dirname, "../../..")
+    const child = spawn(process.execPath, ["--import", "tsx", "test/services/memory-log/fixtures/append-child.ts", dataDir], { cwd: root })
     let buffered = ""
     let errors = ""
     const lines: Array<string> = []
