@@ -29,7 +29,10 @@ export interface ThreadPoolOptions<P extends string, I, O, R> {
   readonly priorities: ReadonlyArray<P>
   /** Names in failures: "<service> is shut down", "<work> failed: …", "<thread> crashed: …". */
   readonly names: { readonly service: string; readonly work: string; readonly thread: string }
-  /** How many jobs from the head of a queue (read from its head on) share one call; default 1. */
+  /**
+   * How many jobs, from the head of a queue, share one call (at least one is sent); default 1.
+   * The queue is read lazily, so a long one costs only the part that is read.
+   */
   readonly take?: (queue: Iterable<I>) => number
   /** The message for one call of these inputs, and the buffers handed over with it. */
   readonly request: (inputs: ReadonlyArray<I>) => { readonly message: object; readonly transfer?: ReadonlyArray<ArrayBuffer> }
