@@ -7,7 +7,8 @@
  */
 import { Effect, Fiber } from "effect"
 import sharp from "sharp"
-import { type AnalyzeError, makeImageAnalyzer, type RgbImage } from "../src/services/image-analyzer/ImageAnalyzer.js"
+import { makeImageAnalyzer } from "../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
+import type { AnalyzeError, RgbImage } from "../src/services/image-analyzer/ImageAnalyzer.js"
 
 const SIZE = 800
 const COUNT = 100

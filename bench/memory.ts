@@ -58,7 +58,7 @@ const measure = (name: string, scale: number) =>
   })
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-bench-"))
-const embedded = EmbeddedMemoryLog.pipe(
+const embedded = EmbeddedMemoryLog.layer.pipe(
   Layer.provide(Sqlite.layer),
   Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
 )

@@ -9,7 +9,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { settings } from "../test/support/Settings.js"
 import { Sqlite } from "../src/platform/Sqlite.js"
-import { Suggester, type ProductText } from "../src/services/suggester/Suggester.js"
+import { EmbeddedSuggester } from "../src/services/suggester/EmbeddedSuggester.js"
+import type { ProductText } from "../src/services/suggester/Phrases.js"
+import { Suggester } from "../src/services/suggester/Suggester.js"
 
 const PRODUCTS = 100_000
 const SAMPLES = 3_000
@@ -75,7 +77,7 @@ const gc = (globalThis as { gc?: () => void }).gc
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "suggest-bench-"))
 const runtime = ManagedRuntime.make(
-  Suggester.layer.pipe(
+  EmbeddedSuggester.layer.pipe(
     Layer.provide(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )

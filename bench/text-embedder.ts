@@ -10,7 +10,7 @@
 import { Effect, Fiber } from "effect"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
-import { makeTextEmbedder } from "../src/services/text-embedder/TextEmbedder.js"
+import { makeTextEmbedder } from "../src/services/text-embedder/EmbeddedTextEmbedder.js"
 
 const dataDir = process.argv[2] ?? "/work/shared/data/relevance"
 

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { CatalogIndex, emptyFilter, type IndexDocument } from "../../src/services/catalog-index/CatalogIndex.js"
-import { EmbeddedCatalogIndex, type EmbeddedIndexOverrides } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
+import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
+import type { EmbeddedIndexOverrides } from "../../src/services/catalog-index/embedded/Options.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import type { EvalQuery } from "./Dataset.js"
 import { directRankings, type DirectConfig, type Timed } from "./Runs.js"

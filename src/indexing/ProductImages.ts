@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import { ImageIntake, toRgb } from "../services/image-intake/ImageIntake.js"
+import { ImageIntake } from "../services/image-intake/ImageIntake.js"
+import { toRgb } from "../services/image-intake/Rgb.js"
 import { CatalogStore, type ImageAnalysisRecord, type ImageObjects, type ProductKey, type StoredImage } from "../services/catalog-store/CatalogStore.js"
 import { visualAttributes } from "../model/ProductDocument.js"
 

@@ -3,7 +3,7 @@ import { LegacySessionTtl } from "../search/LegacySessions.js"
 import { reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
 import { Sqlite } from "../platform/Sqlite.js"
-import { Auth } from "../services/auth/Auth.js"
+import { EmbeddedAuth } from "../services/auth/EmbeddedAuth.js"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
@@ -15,8 +15,9 @@ import { EmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogI
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
 import { EmbeddedCatalogStore } from "../services/catalog-store/EmbeddedCatalogStore.js"
-import { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import { ImageIntake, ImageIntakeConfig } from "../services/image-intake/ImageIntake.js"
+import { EmbeddedImageAnalyzer } from "../services/image-analyzer/EmbeddedImageAnalyzer.js"
+import { EmbeddedImageIntake } from "../services/image-intake/EmbeddedImageIntake.js"
+import { ImageIntakeConfig } from "../services/image-intake/ImageIntakeConfig.js"
 import { BullMqJobQueue } from "../services/job-queue/BullMqJobQueue.js"
 import { BullMqWorker } from "../services/job-queue/BullMqWorker.js"
 import { EmbeddedJobQueue } from "../services/job-queue/EmbeddedJobQueue.js"
@@ -26,13 +27,15 @@ import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPr
 import { RedisPredictionStore } from "../services/prediction-store/RedisPredictionStore.js"
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
+import { EmbeddedReadiness } from "../services/readiness/EmbeddedReadiness.js"
 import { Readiness } from "../services/readiness/Readiness.js"
 import { EmbeddedSessionStore } from "../services/session-store/EmbeddedSessionStore.js"
 import { RedisSessionStore } from "../services/session-store/RedisSessionStore.js"
-import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
+import { EmbeddedSiteRegistry } from "../services/site-registry/EmbeddedSiteRegistry.js"
 import { SuggestReplica } from "../services/suggester/RedisSuggester.js"
+import { EmbeddedSuggester } from "../services/suggester/EmbeddedSuggester.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
+import { EmbeddedTextEmbedder } from "../services/text-embedder/EmbeddedTextEmbedder.js"
 import { JobHandlersLive } from "../indexing/JobHandlers.js"
 import { ProductImagesLive } from "../indexing/ProductImages.js"
 import { ProductIndexerLive } from "../indexing/ProductIndexer.js"
@@ -70,9 +73,9 @@ export const TopologyConfig: Config.Config<Topology> = Config.all({
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
 const Models = Layer.mergeAll(
-  ImageAnalyzer.layer,
-  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
-  TextEmbedder.layer
+  EmbeddedImageAnalyzer.layer,
+  EmbeddedImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)),
+  EmbeddedTextEmbedder.layer
 )
 
 /** The handlers of every job kind, as the embedded queue and the BullMQ workers run them. */
@@ -81,17 +84,17 @@ const JobHandling = JobHandlersLive.pipe(Layer.provide([ProductIndexerLive, Prod
 /** The models and the site registry: the same in every topology. */
 const Shared = Layer.mergeAll(
   Models,
-  Readiness.layer,
+  EmbeddedReadiness.layer,
   LegacySessionTtl.layer,
-  Auth.layer.pipe(Layer.provideMerge(SiteRegistry.layer))
+  EmbeddedAuth.layer.pipe(Layer.provideMerge(EmbeddedSiteRegistry.layer))
 )
 
 const embeddedBackends = (topology: Topology) =>
   Layer.mergeAll(
-    EmbeddedCatalogStore,
-    EmbeddedMemoryLog,
-    EmbeddedPredictionStore,
-    Suggester.layer,
+    EmbeddedCatalogStore.layer,
+    EmbeddedMemoryLog.layer,
+    EmbeddedPredictionStore.layer,
+    EmbeddedSuggester.layer,
     topology.qdrant === undefined ? EmbeddedCatalogIndex.layer : QdrantCatalogIndex.layer(topology.qdrant),
     EmbeddedRateLimiter.layer,
     EmbeddedSessionStore.layer
@@ -99,7 +102,7 @@ const embeddedBackends = (topology: Topology) =>
 
 /** The embedded topology runs the job handlers itself, in fibers of this process. */
 const embeddedApi = (topology: Topology) =>
-  EmbeddedJobQueue().pipe(
+  EmbeddedJobQueue.layer().pipe(
     Layer.provide(JobHandling),
     Layer.provideMerge(Layer.mergeAll(embeddedBackends(topology), Shared))
   )

@@ -6,8 +6,9 @@ import { Effect, Either, Option } from "effect"
 import { decodeJwt } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Auth } from "../../src/services/auth/Auth.js"
+import { EmbeddedAuth } from "../../src/services/auth/EmbeddedAuth.js"
+import { EmbeddedSiteRegistry } from "../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { readSitesFile } from "../../src/services/site-registry/SitesStore.js"
-import { SiteRegistry } from "../../src/services/site-registry/SiteRegistry.js"
 
 let dir: string
 let sitesFile: string
@@ -29,8 +30,8 @@ const authenticate = async (header: string) => {
   const file = Option.getOrThrow(await Effect.runPromise(readSitesFile(sitesFile)))
   return Effect.runPromise(Effect.flatMap(Auth, (a) => a.authenticate(header)).pipe(
     Effect.either,
-    Effect.provide(Auth.layer),
-    Effect.provide(SiteRegistry.fromSites(file.sites))
+    Effect.provide(EmbeddedAuth.layer),
+    Effect.provide(EmbeddedSiteRegistry.fromSites(file.sites))
   ))
 }
 const header = (output: string, scheme: "Basic" | "Bearer") => new RegExp(`Authorization: (${scheme} \\S+)`).exec(output)![1]

@@ -25,7 +25,7 @@ const unit = (n: number, hot: number) => {
 const services = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reindex-"))
   const calls: Array<ReadonlyArray<ProductKey>> = []
-  const store = EmbeddedCatalogStore.pipe(Layer.provide(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") })))
+  const store = EmbeddedCatalogStore.layer.pipe(Layer.provide(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") })))
   const indexer = Layer.succeed(ProductIndexer, { index: (keys) => Effect.sync(() => void calls.push(keys)) })
   return { calls, layer: Layer.mergeAll(store, EmbeddedCatalogIndex.layer, indexer) }
 }

@@ -6,7 +6,7 @@ import * as path from "node:path"
 import { App } from "../../src/App.js"
 import { settings } from "./Settings.js"
 import type { Campaign, Site } from "../../src/domain/Site.js"
-import { mintReadToken } from "../../src/services/auth/Auth.js"
+import { mintReadToken } from "../../src/services/auth/ReadToken.js"
 import { basicAuthorization, createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
 import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis"
 import { createHash } from "node:crypto"
-import { makeMicroBatcher, type Settled } from "../MicroBatcher.js"
+import { makeBatcher, type Settled } from "../Batcher.js"
 
 /**
  * A Lua script run by its SHA (EVALSHA saves resending the source on every call), falling back
@@ -17,7 +17,7 @@ export const script = (client: Redis, lua: string) => {
 type ScriptCall = { readonly keys: ReadonlyArray<string>; readonly args: ReadonlyArray<string | number | Buffer> }
 
 /**
- * `script`, with the calls made in the same event-loop turn sent as one pipeline (MicroBatcher):
+ * `script`, with the calls made in the same event-loop turn sent as one pipeline (Batcher):
  * one write and one read for all of them instead of one each. Each call gets its own reply or
  * error, as with `script`; a call that finds the script missing (NOSCRIPT) is run again alone
  * through `script`, which loads it.
@@ -25,7 +25,7 @@ type ScriptCall = { readonly keys: ReadonlyArray<string>; readonly args: Readonl
 export const batchedScript = (client: Redis, lua: string, options: { readonly maxBatch?: number } = {}) => {
   const sha = createHash("sha1").update(lua).digest("hex")
   const single = script(client, lua)
-  const batcher = makeMicroBatcher<ScriptCall, unknown>(async (calls) => {
+  const batcher = makeBatcher<ScriptCall, unknown>(async (calls) => {
     if (calls.length === 1) return [await single(calls[0].keys, calls[0].args).then((value) => ({ ok: true as const, value }))]
     const pipeline = client.pipeline()
     for (const { args, keys } of calls) pipeline.evalsha(sha, keys.length, ...keys, ...args)

@@ -6,7 +6,6 @@ import { countMask } from "./embedded/PayloadColumns.js"
 import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Options.js"
 import { SiteIndex } from "./embedded/SiteIndex.js"
 
-export type { EmbeddedIndexOptions, EmbeddedIndexOverrides, FieldWeights } from "./embedded/Options.js"
 
 /** Runs a synchronous index operation, turning a thrown native error into an IndexError. */
 const attempt = <A>(what: string, run: () => A): Effect.Effect<A, IndexError> =>

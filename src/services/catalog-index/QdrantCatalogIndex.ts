@@ -12,7 +12,6 @@ import { byCodeUnits } from "./qdrant/Fusion.js"
 import { productIdOf, scrollAll, toDocument, toPoint } from "./qdrant/Points.js"
 import { matchIds, search } from "./qdrant/Query.js"
 
-export type { QdrantIndexOptions } from "./qdrant/Options.js"
 
 /** Points per upsert request: large catalogs arrive in batches of thousands. */
 const UPSERT_CHUNK = 256

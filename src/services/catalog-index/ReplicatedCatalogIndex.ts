@@ -1,7 +1,8 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import { CatalogIndex, IndexError, type CatalogIndexService, type IndexDocument } from "./CatalogIndex.js"
 import { makeChangeFeed, type ChangeFeedError, type FeedEntry } from "../../platform/redis/ChangeFeed.js"
-import { makeEmbeddedCatalogIndex, type EmbeddedCatalogIndexService, type EmbeddedIndexOverrides } from "./EmbeddedCatalogIndex.js"
+import { makeEmbeddedCatalogIndex, type EmbeddedCatalogIndexService } from "./EmbeddedCatalogIndex.js"
+import type { EmbeddedIndexOverrides } from "./embedded/Options.js"
 import { decodeChange, encodeRemove, encodeUpsert, type IndexChange } from "./replicated/IndexChanges.js"
 
 /**

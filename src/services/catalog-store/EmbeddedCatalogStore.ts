@@ -106,7 +106,7 @@ const attempt = <A>(what: string, f: () => A) =>
   Effect.try({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
 
 /** The embedded CatalogStore: SQLite tables in the process's data directory. */
-export const EmbeddedCatalogStore = Layer.effect(
+const layer = Layer.effect(
   CatalogStore,
   Effect.gen(function*() {
     const db = yield* Sqlite
@@ -299,3 +299,5 @@ const dedupeImages = (images: ReadonlyArray<{ url: string }>): ReadonlyArray<Sto
   }
   return out
 }
+
+export const EmbeddedCatalogStore = { layer }

@@ -4,7 +4,7 @@
  * classifier) and Human's CenterNet (COCO-80 objects), both on the tfjs wasm backend.
  * Plain CommonJS on purpose: worker_threads cannot load .ts under tsx or vitest.
  *
- * Protocol (see WorkerPool.ts): after both models have loaded and run once it posts
+ * Protocol (see platform/ThreadPool.ts): after both models have loaded and run once it posts
  * { type: "ready", loadMs }; then for each { id, features?, detection? } it posts
  * { id, embedding?, adult?, objects? } (the embedding's buffer transferred) or { id, error }.
  * `features` is 224x224 RGB bytes; `detection` is { data, width, height } RGB bytes.

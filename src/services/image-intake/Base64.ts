@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { type ImageRejected, megabytes, rejected } from "./Errors.js"
+import { megabytes, rejected } from "./Errors.js"
+import type { ImageRejected } from "./ImageIntake.js"
 
 // Parameters such as ";name=shoe.jpg" may precede ";base64", as some encoders add them.
 const DATA_URL_HEADER = /^data:image\/[\w.+-]+(;[\w.+-]+=[^;,]*)*;base64$/i

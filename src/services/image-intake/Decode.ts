@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import sharp from "sharp"
-import { type DecodedImage, type ImageFormat, type ImageRejected, rejected } from "./Errors.js"
+import { rejected } from "./Errors.js"
+import type { DecodedImage, ImageFormat, ImageRejected } from "./ImageIntake.js"
 
 const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, at = 0) =>
   signature.every((byte, i) => bytes[at + i] === byte)

@@ -1,15 +1,36 @@
-import { Context, Effect, Layer } from "effect"
-import { makeAddressPolicy } from "./AddressPolicy.js"
-import { base64Bytes } from "./Base64.js"
-import { decodeImage } from "./Decode.js"
-import { type DecodedImage, type ImageRejected, type ImageUnavailable, megabytes, rejected } from "./Errors.js"
-import { ImageIntakeConfig, type ImageIntakeSettings } from "./ImageIntakeConfig.js"
-import { fetchImageBytes } from "./SafeFetch.js"
+import { Context, Data, type Effect } from "effect"
 
-export type { DecodedImage, ImageFormat } from "./Errors.js"
-export { ImageRejected, ImageUnavailable } from "./Errors.js"
-export { ImageIntakeConfig, type ImageIntakeSettings } from "./ImageIntakeConfig.js"
-export { type RelativeArea, type RgbImage, type RgbOptions, toRgb } from "./Rgb.js"
+export type ImageFormat = "jpeg" | "png" | "webp" | "gif"
+
+/** An image that passed intake: a supported format, within the pixel limit, fully decodable. */
+export interface DecodedImage {
+  readonly format: ImageFormat
+  /** Of the image as displayed, i.e. after its EXIF orientation. */
+  readonly width: number
+  readonly height: number
+  /** The original encoded bytes: crops and high-resolution work go back to them. */
+  readonly bytes: Uint8Array
+  /** Hex SHA-256 of `bytes`, for dedup and caching. */
+  readonly sha256: string
+}
+
+/**
+ * The client's image will not be taken. `status` is the answer the HTTP layer gives: 400 bad
+ * base64, data URL or URL, 403 refused address, 413 too large, 415 unsupported or corrupt,
+ * 422 too many pixels. `message` starts with the request field, so it reads on its own.
+ */
+export class ImageRejected extends Data.TaggedError("ImageRejected")<{
+  readonly field: string
+  readonly message: string
+  readonly status: 400 | 403 | 413 | 415 | 422
+}> {}
+
+/** The image server failed us: unreachable or bad answer (502), or too slow (504). */
+export class ImageUnavailable extends Data.TaggedError("ImageUnavailable")<{
+  readonly field: string
+  readonly message: string
+  readonly status: 502 | 504
+}> {}
 
 /**
  * Turns what a request carries (base64, a data URL, or a url fetched server-side) into a
@@ -21,21 +42,4 @@ export interface ImageIntakeService {
   readonly decode: (bytes: Uint8Array, field: string) => Effect.Effect<DecodedImage, ImageRejected>
 }
 
-export const makeImageIntake = (settings: ImageIntakeSettings): ImageIntakeService => {
-  const policy = makeAddressPolicy({ allowPrivate: settings.allowPrivateUrls, allowedCidrs: settings.allowedCidrs })
-  const limits = { maxBytes: settings.maxBytes, timeoutMs: settings.fetchTimeoutMs, maxRedirects: settings.maxRedirects }
-  // Raw bytes (a multipart upload) meet the same size limit as base64 and urls.
-  const decode = (bytes: Uint8Array, field: string) =>
-    bytes.length > settings.maxBytes
-      ? Effect.fail(rejected(field, 413, `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`))
-      : decodeImage(bytes, field, settings.maxPixels)
-  return {
-    decode,
-    fromData: (data, field) => Effect.flatMap(base64Bytes(data, field, settings.maxBytes), (bytes) => decode(bytes, field)),
-    fromUrl: (url, field) => Effect.flatMap(fetchImageBytes(url, field, policy, limits), (bytes) => decode(bytes, field))
-  }
-}
-
-export class ImageIntake extends Context.Tag("ImageIntake")<ImageIntake, ImageIntakeService>() {
-  static readonly layer = Layer.effect(ImageIntake, Effect.map(ImageIntakeConfig, makeImageIntake))
-}
+export class ImageIntake extends Context.Tag("ImageIntake")<ImageIntake, ImageIntakeService>() {}

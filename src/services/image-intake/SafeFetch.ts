@@ -4,7 +4,8 @@ import http from "node:http"
 import https from "node:https"
 import net from "node:net"
 import type { AddressPolicy } from "./AddressPolicy.js"
-import { type ImageRejected, type ImageUnavailable, megabytes, rejected, unavailable } from "./Errors.js"
+import { megabytes, rejected, unavailable } from "./Errors.js"
+import type { ImageRejected, ImageUnavailable } from "./ImageIntake.js"
 
 export interface FetchLimits {
   readonly maxBytes: number

@@ -1,7 +1,7 @@
 import { Queue } from "bullmq"
 import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { Job, JobQueue, QueueError } from "./JobQueue.js"
-import { makeMicroBatcher, type Settled } from "../../platform/MicroBatcher.js"
+import { makeBatcher, type Settled } from "../../platform/Batcher.js"
 import { DEFAULT_QUEUE_NAME, jobOptions, type Lane, LANES, laneOf, laneQueueName } from "./BullMqSettings.js"
 
 export interface BullMqJobQueueOptions {
@@ -79,7 +79,7 @@ export const BullMqJobQueue = {
          * that cannot be added fails its own caller only. Re-adding a job of the failed slice
          * that did land is harmless (deduplicated per product, see BullMqSettings).
          */
-        const batcher = makeMicroBatcher<ReadonlyArray<Job>, void>(async (calls) => {
+        const batcher = makeBatcher<ReadonlyArray<Job>, void>(async (calls) => {
           const failures = new Map<number, unknown>()
           const items = calls.flatMap((jobs, call) => jobs.map((job) => ({ call, job })))
           await Promise.all(byLane(items, (item) => item.job).map(async ([lane, laneItems]) => {

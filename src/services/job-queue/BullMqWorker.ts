@@ -3,7 +3,7 @@ import { Cause, Config, Context, Duration, Effect, Either, Exit, Layer, ParseRes
 import { Job, JobHandler, JobQueue, QueueError } from "./JobQueue.js"
 import { BullMqJobQueue } from "./BullMqJobQueue.js"
 import { DEFAULT_QUEUE_NAME, type Lane, LANES, laneQueueName } from "./BullMqSettings.js"
-import { makeJobBatcher } from "../../platform/JobBatcher.js"
+import { makeBatcher, type Settled } from "../../platform/Batcher.js"
 
 export interface BullMqWorkerOptions {
   /** Base name of the queues (one per lane, see BullMqSettings). */
@@ -25,7 +25,7 @@ export interface BullMqWorkerOptions {
    */
   readonly lockDurationMs?: number
   readonly stalledIntervalMs?: number
-  /** Jobs handed over within this many milliseconds share one handler call (JobBatcher). */
+  /** Jobs handed over within this many milliseconds share one handler call (Batcher). */
   readonly batchLingerMs?: number
 }
 
@@ -89,10 +89,28 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
         Effect.flatMap(([elapsed]) =>
           Effect.logInfo("jobs handled").pipe(Effect.annotateLogs({ lane, jobs: jobs.length, ms: Math.round(Duration.toMillis(elapsed)) })))
       )
-    const submit = yield* makeJobBatcher(handleWithFollowUps, { maxBatch: concurrency, lingerMs: options.batchLingerMs ?? 5 })
     const runtime = yield* Effect.runtime<never>()
-    const runExit = Runtime.runPromiseExit(runtime)
     const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
+    const outcome = (exit: Exit.Exit<void, unknown>): Settled<void> =>
+      Exit.isSuccess(exit) ? { ok: true, value: undefined } : { ok: false, error: asError(exit.cause) }
+    // BullMQ hands a worker one job per processor call, but the handler is much cheaper per job
+    // on a batch, so jobs handed over together share one handler call. A failed batch is retried
+    // one job at a time, so one bad product fails only its own job and not its neighbours (which
+    // would otherwise share its retries and finally its failure): BullMQ retries only those.
+    const handleBatch = (jobs: ReadonlyArray<Job>) =>
+      Effect.exit(handleWithFollowUps(jobs)).pipe(Effect.flatMap((exit) =>
+        Exit.isSuccess(exit) || jobs.length === 1
+          ? Effect.succeed(jobs.map(() => outcome(exit)))
+          : Effect.forEach(jobs, (job) => Effect.map(Effect.exit(handleWithFollowUps([job])), outcome), { concurrency: "unbounded" })
+      ))
+    // The number of jobs BullMQ hands out (`concurrency`) bounds the batches in flight.
+    const batcher = makeBatcher<Job, void>((jobs) => Runtime.runPromise(runtime)(handleBatch(jobs)), {
+      maxBatch: concurrency,
+      lingerMs: options.batchLingerMs ?? 5
+    })
+    // Registered before the BullMQ worker, so it runs after close() has waited for the active
+    // jobs: nothing is left in flight by then, unless that wait was cut short.
+    yield* Effect.addFinalizer(() => Effect.promise(() => batcher.flush()))
 
     const processor = async (job: BullJob): Promise<void> => {
       const decoded = decodeJob(job.data)
@@ -100,8 +118,7 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
       if (Either.isLeft(decoded)) {
         throw new UnrecoverableError(`malformed ${job.name} payload: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
       }
-      const exit = await runExit(submit(decoded.right))
-      if (Exit.isFailure(exit)) throw asError(exit.cause)
+      await batcher.submit(decoded.right)
     }
 
     // Acquired after the batcher, so released before it: close() waits for active jobs,

@@ -39,7 +39,7 @@ const keyOf = (job: Job) => `${laneOf(job)}\u0000${job.siteId}\u0000${job.produc
  * current derived data, and the reconcile pass at startup re-enqueues them.
  * Jobs for the same product coalesce while waiting: a burst of updates is indexed once.
  */
-export const EmbeddedJobQueue = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 2 }) =>
+const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 2 }) =>
   Layer.scoped(
     JobQueue,
     Effect.gen(function*() {
@@ -129,3 +129,5 @@ export const EmbeddedJobQueue = (options: EmbeddedJobQueueOptions = { batchSize:
       }
     })
   )
+
+export const EmbeddedJobQueue = { layer }

@@ -67,7 +67,7 @@ const attempt = <A>(what: string, f: () => A) =>
     catch: (cause) => cause instanceof MemoryRejected ? cause : new MemoryError({ message: `memory: ${what} failed: ${String(cause)}`, cause })
   })
 
-export const EmbeddedMemoryLog: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
+const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
   MemoryLog,
   Effect.gen(function*() {
     const db = yield* Sqlite
@@ -147,3 +147,5 @@ export const EmbeddedMemoryLog: Layer.Layer<MemoryLog, never, Sqlite> = Layer.ef
     }
   })
 )
+
+export const EmbeddedMemoryLog = { layer }

@@ -28,7 +28,7 @@ const attempt = <A>(what: string, f: () => A) =>
   Effect.try({ try: f, catch: (cause) => new StoreError({ message: `prediction store: ${what} failed: ${String(cause)}`, cause }) })
 
 /** The embedded PredictionStore: a table in the process's SQLite file. */
-export const EmbeddedPredictionStore: Layer.Layer<PredictionStore, never, Sqlite> = Layer.effect(
+const layer: Layer.Layer<PredictionStore, never, Sqlite> = Layer.effect(
   PredictionStore,
   Effect.gen(function*() {
     const db = yield* Sqlite
@@ -72,3 +72,5 @@ export const EmbeddedPredictionStore: Layer.Layer<PredictionStore, never, Sqlite
     })
   })
 )
+
+export const EmbeddedPredictionStore = { layer }

@@ -1,7 +1,6 @@
 import { Clock, Config, Effect, Layer, Schedule } from "effect"
-import {
-  decodeSession, encodeSession, SessionStore, SessionStoreError, sessionStoreKeys, type StoredImageRef, ttlMillis
-} from "./SessionStore.js"
+import { SessionStore, SessionStoreError, type StoredImageRef } from "./SessionStore.js"
+import { decodeSession, encodeSession, sessionStoreKeys, ttlMillis } from "./StorageFormat.js"
 
 interface Entry<V> {
   readonly value: V

@@ -2,9 +2,8 @@ import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
-import {
-  decodeSession, encodeSession, SessionStore, SessionStoreError, sessionStoreKeys, type StoredImageRef, ttlMillis
-} from "./SessionStore.js"
+import { SessionStore, SessionStoreError, type StoredImageRef } from "./SessionStore.js"
+import { decodeSession, encodeSession, sessionStoreKeys, ttlMillis } from "./StorageFormat.js"
 
 /**
  * The distributed SessionStore: every api replica reads what any other stored.

@@ -1,12 +1,6 @@
-import { Context, Data, Effect, Layer, Schedule } from "effect"
-import { Sqlite } from "../../platform/Sqlite.js"
+import { Context, Data, type Effect } from "effect"
 import type { Suggestion } from "./Complete.js"
 import type { ProductText } from "./Phrases.js"
-import { QueryLog } from "./QueryLog.js"
-import { recordableQuery, SiteVocabularies } from "./SiteVocabularies.js"
-
-export type { Suggestion, SuggestionSource } from "./Complete.js"
-export type { ProductText } from "./Phrases.js"
 
 /** A catalog change could not be shared with the other processes (the distributed layer only). */
 export class SuggestError extends Data.TaggedError("SuggestError")<{ readonly message: string; readonly cause?: unknown }> {}
@@ -21,37 +15,4 @@ export interface SuggesterService {
   readonly suggest: (siteId: number, prefix: string, limit: number) => Effect.Effect<ReadonlyArray<Suggestion>>
 }
 
-const FLUSH_EVERY = "500 millis"
-
-const make = Effect.gen(function*() {
-  const log = new QueryLog(yield* Sqlite)
-  const vocabularies = new SiteVocabularies()
-  // The catalog side is re-fed by the indexer at startup; only the searches come from disk.
-  for (const row of log.loadAll()) vocabularies.addSearches(row.siteId, row.query, row.count, row.lastSeen)
-
-  const flush = Effect.try(() => log.flush()).pipe(
-    Effect.catchAll((error) => Effect.logWarning("suggest: query log flush failed, will retry", error.error))
-  )
-  // Registered before the flusher is forked, so it runs after the flusher stops: a last flush.
-  yield* Effect.addFinalizer(() => flush)
-  yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(FLUSH_EVERY)))
-
-  return Suggester.of({
-    indexProduct: (siteId, productId, source) => Effect.sync(() => vocabularies.indexProduct(siteId, productId, source)),
-    removeProduct: (siteId, productId) => Effect.sync(() => vocabularies.removeProduct(siteId, productId)),
-    recordQuery: (siteId, query, resultCount) =>
-      Effect.sync(() => {
-        const normalized = recordableQuery(query, resultCount)
-        if (normalized === null) return
-        const now = Date.now()
-        vocabularies.addSearches(siteId, normalized, 1, now)
-        log.record(siteId, normalized, now)
-      }),
-    suggest: (siteId, prefix, limit) => Effect.sync(() => vocabularies.suggest(siteId, prefix, limit, Date.now()))
-  })
-})
-
-export class Suggester extends Context.Tag("Suggester")<Suggester, SuggesterService>() {
-  /** Embedded implementation: catalog vocabulary in memory, searched queries in SQLite. */
-  static readonly layer = Layer.scoped(Suggester, make)
-}
+export class Suggester extends Context.Tag("Suggester")<Suggester, SuggesterService>() {}

@@ -3,7 +3,7 @@
  * One embedding thread of the TextEmbedder pool. Plain CommonJS on purpose: the model
  * packages are CJS, and worker_threads cannot load .ts under tsx or vitest.
  *
- * Protocol (see WorkerPool.ts): after the model has loaded it posts { type: "ready" };
+ * Protocol (see platform/ThreadPool.ts): after the model has loaded it posts { type: "ready" };
  * then for each { id, texts } it posts { id, vectors } (unit-length Float32Arrays whose
  * buffers are transferred, not copied) or { id, error }. The pool sends one batch at a
  * time, so batches never interleave here.

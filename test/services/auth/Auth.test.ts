@@ -2,9 +2,11 @@ import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { SignJWT } from "jose"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { Site } from "../../../src/domain/Site.js"
-import { Auth, mintReadToken, type Principal, requireScope } from "../../../src/services/auth/Auth.js"
+import { Auth, type Principal, requireScope } from "../../../src/services/auth/Auth.js"
+import { EmbeddedAuth } from "../../../src/services/auth/EmbeddedAuth.js"
+import { mintReadToken } from "../../../src/services/auth/ReadToken.js"
 import { basicAuthorization, createSite, type IssuedCredential } from "../../../src/services/site-registry/SiteAdmin.js"
-import { SiteRegistry } from "../../../src/services/site-registry/SiteRegistry.js"
+import { EmbeddedSiteRegistry } from "../../../src/services/site-registry/EmbeddedSiteRegistry.js"
 
 let runtime: ManagedRuntime.ManagedRuntime<Auth, never>
 let siteA: Site
@@ -16,7 +18,7 @@ beforeAll(async () => {
   const b = await Effect.runPromise(createSite(a.file, "B"))
   ;[siteA, siteB] = b.file.sites
   userA = a.issued
-  runtime = ManagedRuntime.make(Auth.layer.pipe(Layer.provide(SiteRegistry.fromSites(b.file.sites))))
+  runtime = ManagedRuntime.make(EmbeddedAuth.layer.pipe(Layer.provide(EmbeddedSiteRegistry.fromSites(b.file.sites))))
 })
 afterAll(() => runtime.dispose())
 

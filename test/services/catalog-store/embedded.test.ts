@@ -9,7 +9,7 @@ import { catalogStoreConformance } from "./conformance.js"
 
 /** The embedded CatalogStore on a fresh temporary data dir. */
 const sqliteCatalogLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
-  EmbeddedCatalogStore.pipe(
+  EmbeddedCatalogStore.layer.pipe(
     Layer.provide(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )

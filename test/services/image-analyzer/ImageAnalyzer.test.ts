@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { hexToRgb } from "../../../src/model/ColorNames.js"
+import { EmbeddedImageAnalyzer } from "../../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
 import { AnalyzeError, type DetectedObject, ImageAnalyzer } from "../../../src/services/image-analyzer/ImageAnalyzer.js"
 import { crop, filled, humanSamplePhoto, jpegRoundTrip, solid, syntheticPhoto } from "./images.js"
 
@@ -20,7 +21,7 @@ const expectWithinUnitSquare = (objects: ReadonlyArray<DetectedObject>) => {
 }
 
 // The production layer (IMAGE_THREADS unset: one thread, both real models), built once.
-layer(ImageAnalyzer.layer, { timeout: 60_000 })("ImageAnalyzer", (it) => {
+layer(EmbeddedImageAnalyzer.layer, { timeout: 60_000 })("ImageAnalyzer", (it) => {
   it.effect("names a plainly red image red, with a low adult score and a 1792-d unit embedding", () =>
     Effect.gen(function*() {
       const analyzer = yield* ImageAnalyzer

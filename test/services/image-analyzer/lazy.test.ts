@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { AnalyzeError, makeLazyImageAnalyzer } from "../../../src/services/image-analyzer/ImageAnalyzer.js"
+import { makeLazyImageAnalyzer } from "../../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
+import { AnalyzeError } from "../../../src/services/image-analyzer/ImageAnalyzer.js"
 import { solid } from "./images.js"
 
 const workerPath = fileURLToPath(new URL("../../../src/services/image-analyzer/worker.cjs", import.meta.url))

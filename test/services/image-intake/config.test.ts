@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { ImageIntakeConfig } from "../../../src/services/image-intake/ImageIntake.js"
+import { ImageIntakeConfig } from "../../../src/services/image-intake/ImageIntakeConfig.js"
 
 const read = (env: Record<string, string>) =>
   Effect.runPromiseExit(

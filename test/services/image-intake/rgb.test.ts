@@ -1,8 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import sharp from "sharp"
-import { toRgb } from "../../../src/services/image-intake/ImageIntake.js"
-import { pixelArea } from "../../../src/services/image-intake/Rgb.js"
+import { pixelArea, toRgb } from "../../../src/services/image-intake/Rgb.js"
 import { halfRedHalfBlue, png } from "./images.js"
 import { withIntake } from "./support.js"
 

@@ -1,9 +1,11 @@
 import { Effect, Layer } from "effect"
-import { ImageIntake, ImageIntakeConfig, type ImageIntakeSettings } from "../../../src/services/image-intake/ImageIntake.js"
+import { EmbeddedImageIntake } from "../../../src/services/image-intake/EmbeddedImageIntake.js"
+import { ImageIntake } from "../../../src/services/image-intake/ImageIntake.js"
+import { ImageIntakeConfig, type ImageIntakeSettings } from "../../../src/services/image-intake/ImageIntakeConfig.js"
 
 /** The service as the app builds it, from the layer, with test settings. */
 export const intakeLayer = (settings: Partial<ImageIntakeSettings> = {}) =>
-  ImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.make(settings)))
+  EmbeddedImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.make(settings)))
 
 export const withIntake = <A, E>(
   settings: Partial<ImageIntakeSettings>,

@@ -5,8 +5,8 @@ import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/
 import { eventually, jobQueueConformance } from "./conformance.js"
 
 // Failed batches are logged and left to the reconcile pass, so the handler sees a job once.
-jobQueueConformance("in-process", () => EmbeddedJobQueue(), { attempts: 1 })
-jobQueueConformance("in-process, one job per batch", () => EmbeddedJobQueue({ batchSize: 1, concurrency: 4 }), { attempts: 1 })
+jobQueueConformance("in-process", () => EmbeddedJobQueue.layer(), { attempts: 1 })
+jobQueueConformance("in-process, one job per batch", () => EmbeddedJobQueue.layer({ batchSize: 1, concurrency: 4 }), { attempts: 1 })
 
 describe("EmbeddedJobQueue lanes", () => {
   /** A queue whose handler records `tag:product` and holds DetectObjects jobs until `detections` opens. */
@@ -20,7 +20,7 @@ describe("EmbeddedJobQueue lanes", () => {
           seen.push(...jobs.map((j) => `${j._tag}:${j.productId}`))
         })
     })
-    return { seen, detections, layer: EmbeddedJobQueue().pipe(Layer.provide(handler)) }
+    return { seen, detections, layer: EmbeddedJobQueue.layer().pipe(Layer.provide(handler)) }
   })
 
   it.live("indexing, image analysis and object detection of one product are separate jobs: none replaces another", () =>

@@ -9,7 +9,7 @@ import { predictionStoreConformance } from "./conformance.js"
 
 /** The embedded PredictionStore on a fresh temporary data dir. */
 const sqlitePredictionLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
-  EmbeddedPredictionStore.pipe(
+  EmbeddedPredictionStore.layer.pipe(
     Layer.provide(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )

@@ -4,9 +4,12 @@ import * as path from "node:path"
 import { Effect, Either, Layer, Logger, ManagedRuntime, Option } from "effect"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { settings } from "../../support/Settings.js"
-import { Auth, mintReadToken } from "../../../src/services/auth/Auth.js"
+import { Auth } from "../../../src/services/auth/Auth.js"
+import { EmbeddedAuth } from "../../../src/services/auth/EmbeddedAuth.js"
+import { mintReadToken } from "../../../src/services/auth/ReadToken.js"
 import { addCredential, basicAuthorization, createSite, replaceSite, rotateTokenSecret } from "../../../src/services/site-registry/SiteAdmin.js"
 import { readSitesFile, writeSitesFile } from "../../../src/services/site-registry/SitesStore.js"
+import { EmbeddedSiteRegistry } from "../../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { SiteRegistry } from "../../../src/services/site-registry/SiteRegistry.js"
 
 let dir: string
@@ -31,8 +34,8 @@ const start = () => {
     if (logLevel._tag === "Warning") warnings.push(String(message))
   })
   runtime = ManagedRuntime.make(
-    Auth.layer.pipe(
-      Layer.provideMerge(SiteRegistry.layer),
+    EmbeddedAuth.layer.pipe(
+      Layer.provideMerge(EmbeddedSiteRegistry.layer),
       Layer.provide(settings({ DATA_DIR: dir, SITES_FILE: sitesFile })),
       Layer.provide(Logger.replace(Logger.defaultLogger, capture))
     )
@@ -86,7 +89,7 @@ describe("campaign lookup", () => {
     const withCampaigns = { ...site, defaultCampaign: 5, campaigns: [{ id: 0, resultsCount: 10 }, { id: 5, resultsCount: 20 }] }
     return Effect.runPromise(Effect.flatMap(SiteRegistry, (r) => r.campaign(site.id, campaignId)).pipe(
       Effect.either,
-      Effect.provide(SiteRegistry.fromSites([withCampaigns]))
+      Effect.provide(EmbeddedSiteRegistry.fromSites([withCampaigns]))
     ))
   }
 

@@ -1,6 +1,7 @@
 import { Effect, type Layer } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { Suggester, type ProductText, type SuggestError, type SuggesterService } from "../../../src/services/suggester/Suggester.js"
+import type { ProductText } from "../../../src/services/suggester/Phrases.js"
+import { Suggester, type SuggestError, type SuggesterService } from "../../../src/services/suggester/Suggester.js"
 
 /**
  * A Suggester backend under test. `fresh` gives each test empty durable state; `layer` opens

@@ -4,7 +4,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { settings } from "../../support/Settings.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
-import { Suggester } from "../../../src/services/suggester/Suggester.js"
+import { EmbeddedSuggester } from "../../../src/services/suggester/EmbeddedSuggester.js"
 import { suggesterConformance } from "./conformance.js"
 
 /** Each test gets its own data dir; every layer opened in the test shares its SQLite query log. */
@@ -15,7 +15,7 @@ suggesterConformance("embedded", {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "suggest-"))
   },
   layer: () =>
-    Suggester.layer.pipe(
+    EmbeddedSuggester.layer.pipe(
       Layer.provide(Sqlite.layer),
       Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
     ),

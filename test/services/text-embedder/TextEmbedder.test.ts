@@ -1,6 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { settings } from "../../support/Settings.js"
+import { EmbeddedTextEmbedder } from "../../../src/services/text-embedder/EmbeddedTextEmbedder.js"
 import { TextEmbedder } from "../../../src/services/text-embedder/TextEmbedder.js"
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((sum, x, i) => sum + x * b[i], 0)
@@ -10,7 +11,7 @@ const maxDifference = (a: Float32Array, b: Float32Array) =>
 const config = settings({ DATA_DIR: "/nonexistent", SITES_FILE: "/nonexistent", EMBED_THREADS: 2 })
 
 // The production layer (two threads, the real model), built once for this file.
-layer(TextEmbedder.layer.pipe(Layer.provide(config)), { timeout: 60_000 })("TextEmbedder", (it) => {
+layer(EmbeddedTextEmbedder.layer.pipe(Layer.provide(config)), { timeout: 60_000 })("TextEmbedder", (it) => {
   it.effect("gives 512-d unit vectors, also for empty, blank, emoji and very long texts", () =>
     Effect.gen(function*() {
       const embedder = yield* TextEmbedder

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { EmbedError, makeTextEmbedder } from "../../../src/services/text-embedder/TextEmbedder.js"
+import { makeTextEmbedder } from "../../../src/services/text-embedder/EmbeddedTextEmbedder.js"
+import { EmbedError } from "../../../src/services/text-embedder/TextEmbedder.js"
 
 const workerPath = fileURLToPath(new URL("../../../src/services/text-embedder/worker.cjs", import.meta.url))
 

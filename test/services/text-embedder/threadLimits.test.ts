@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Worker } from "node:worker_threads"
-import { spawnEmbeddingWorker } from "../../../src/services/text-embedder/TextEmbedder.js"
+import { spawnEmbeddingWorker } from "../../../src/services/text-embedder/EmbeddingThreads.js"
 
 // The embedding threads run with a capped V8 heap (memory at 100k products). A call larger
 // than the pool ever sends (32 texts of the 2,000-character maximum; the batch planner sends
