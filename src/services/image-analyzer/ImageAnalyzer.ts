@@ -1,8 +1,9 @@
-import { Config, Context, Data, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
+import { Config, Context, Effect, ExecutionStrategy, Exit, Layer, Scope } from "effect"
 import { Worker } from "node:worker_threads"
 import { type DominantColor, dominantColors } from "./DominantColors.js"
 import { prepare, validationError } from "./Prepare.js"
 import { type LoadTimes, type ModelReply, type ModelRequest, type Priority, WorkerPool } from "./WorkerPool.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * What the catalog and visual search learn from a picture: a feature vector (nsfwjs's
@@ -38,7 +39,7 @@ export interface ImageAnalysis {
   readonly objects: ReadonlyArray<DetectedObject>
 }
 
-export class AnalyzeError extends Data.TaggedError("AnalyzeError")<{ readonly message: string }> {}
+export class AnalyzeError extends BackendFailure("AnalyzeError") {}
 
 export interface AnalyzeOptions {
   /** Run object detection too (default true): it makes an image about 4× as costly. */

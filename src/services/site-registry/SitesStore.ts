@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Data, Effect, Option, ParseResult, Schema } from "effect"
+import { Effect, Option, ParseResult, Schema } from "effect"
 import { SitesFile } from "../../domain/Site.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /** The sites file could not be read, decoded or written; `message` says which and why. */
-export class SitesFileError extends Data.TaggedError("SitesFileError")<{ readonly message: string }> {}
+export class SitesFileError extends BackendFailure("SitesFileError") {}
 
 const SitesJson = Schema.parseJson(SitesFile, { space: 2 })
 

@@ -1,15 +1,16 @@
-import { Context, Data, Effect, Layer, Schedule } from "effect"
+import { Context, Effect, Layer, Schedule } from "effect"
 import { Sqlite } from "../../platform/Sqlite.js"
 import type { Suggestion } from "./Complete.js"
 import type { ProductText } from "./Phrases.js"
 import { QueryLog } from "./QueryLog.js"
 import { recordableQuery, SiteVocabularies } from "./SiteVocabularies.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 export type { Suggestion, SuggestionSource } from "./Complete.js"
 export type { ProductText } from "./Phrases.js"
 
 /** A catalog change could not be shared with the other processes (the distributed layer only). */
-export class SuggestError extends Data.TaggedError("SuggestError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class SuggestError extends BackendFailure("SuggestError") {}
 
 /** Completions for POST /auto-suggest, from each site's catalog vocabulary and past searches. */
 export interface SuggesterService {

@@ -1,16 +1,17 @@
-import { Context, Data, Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { Worker } from "node:worker_threads"
 import { AppConfig } from "../../config/AppConfig.js"
 import { planBatches } from "./Batching.js"
 import { LruCache } from "../../platform/LruCache.js"
 import { normaliseText } from "./Normalise.js"
 import { type Priority, WorkerPool } from "./WorkerPool.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * Dense text vectors from Universal Sentence Encoder lite (512-d, English), computed on a
  * pool of worker threads so the api's event loop never runs the model (6-100 ms a text).
  */
-export class EmbedError extends Data.TaggedError("EmbedError")<{ readonly message: string }> {}
+export class EmbedError extends BackendFailure("EmbedError") {}
 
 export interface TextEmbedderStats {
   readonly queryCacheHits: number
