@@ -28,7 +28,7 @@ export interface SearchExceptionData {
   readonly "search-id": string | null
 }
 
-interface SearchExceptionProps {
+export interface SearchExceptionProps {
   readonly message: string
   readonly data: SearchExceptionData
   readonly debug?: string

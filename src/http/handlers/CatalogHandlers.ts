@@ -7,7 +7,7 @@ import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
-import { orUnavailable } from "../InternalErrors.js"
+import { restErrors } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
 
 /** The record is the truth: a queue hiccup after a durable write is healed by the reconcile pass. */
@@ -28,7 +28,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
     .handle("getProduct", ({ path }) =>
       Effect.gen(function*() {
         const { siteId } = yield* CurrentPrincipal
-        const product = yield* orUnavailable(requireProduct(siteId, path.productId))
+        const product = yield* restErrors(requireProduct(siteId, path.productId))
         return {
           data: {
             "site-id": siteId,
@@ -71,7 +71,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         yield* requireScope(principal, "site")
         const store = yield* CatalogStore
         const { siteId } = principal
-        const removed = yield* orUnavailable(store.remove(siteId, path.productId))
+        const removed = yield* restErrors(store.remove(siteId, path.productId))
         if (Option.isNone(removed)) {
           return yield* new ImageDeleteFailure({
             message: `no product "${path.productId}" and no image of it found`,

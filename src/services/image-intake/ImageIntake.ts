@@ -2,12 +2,28 @@ import { Context, Effect, Layer } from "effect"
 import { makeAddressPolicy } from "./AddressPolicy.js"
 import { base64Bytes } from "./Base64.js"
 import { decodeImage } from "./Decode.js"
-import { type DecodedImage, type ImageRejected, type ImageUnavailable, megabytes, rejected } from "./Errors.js"
+import { type DecodedImage, imageFailure, type ImageRejected, ImageTooLarge, type ImageUnavailable, megabytes } from "./Errors.js"
 import { ImageIntakeConfig, type ImageIntakeSettings } from "./ImageIntakeConfig.js"
 import { fetchImageBytes } from "./SafeFetch.js"
 
 export type { DecodedImage, ImageFormat } from "./Errors.js"
-export { ImageRejected, ImageUnavailable } from "./Errors.js"
+export {
+  ImageAddressRefused,
+  type ImageFailure,
+  ImageHostBadResponse,
+  ImageHostTimedOut,
+  ImageHostUnreachable,
+  ImageMalformed,
+  type ImageRejected,
+  ImageTooLarge,
+  ImageTooManyPixels,
+  type ImageUnavailable,
+  ImageUndecodable,
+  ImageUnsupported,
+  ImageUrlInvalid,
+  isImageFailure,
+  isImageUnavailable
+} from "./Errors.js"
 export { ImageIntakeConfig, type ImageIntakeSettings } from "./ImageIntakeConfig.js"
 export { type RelativeArea, type RgbImage, type RgbOptions, toRgb } from "./Rgb.js"
 
@@ -27,7 +43,7 @@ export const makeImageIntake = (settings: ImageIntakeSettings): ImageIntakeServi
   // Raw bytes (a multipart upload) meet the same size limit as base64 and urls.
   const decode = (bytes: Uint8Array, field: string) =>
     bytes.length > settings.maxBytes
-      ? Effect.fail(rejected(field, 413, `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`))
+      ? Effect.fail(imageFailure(ImageTooLarge, field, `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`))
       : decodeImage(bytes, field, settings.maxPixels)
   return {
     decode,
