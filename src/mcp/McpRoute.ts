@@ -4,16 +4,7 @@ import { Effect, Either } from "effect"
 import { AppConfig } from "../config/AppConfig.js"
 import { Auth } from "../services/auth/Auth.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
-import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
-import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { MemoryLog } from "../services/memory-log/MemoryLog.js"
-import type { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
-import type { Suggester } from "../services/suggester/Suggester.js"
-import type { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
-import type { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import type { ImageIntake } from "../services/image-intake/ImageIntake.js"
-import type { SessionStore } from "../services/session-store/SessionStore.js"
-import { makeMcpServer } from "./McpServerFactory.js"
+import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
 
 const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers })
@@ -29,9 +20,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const limiter = yield* RateLimiter
     const config = yield* AppConfig
     // Tools run the same service code as the REST handlers, with the services of this process.
-    const runtime = yield* Effect.runtime<
-      CatalogIndex | CatalogStore | SiteRegistry | TextEmbedder | Suggester | MemoryLog | ImageAnalyzer | ImageIntake | SessionStore
-    >()
+    const runtime = yield* Effect.runtime<McpServices>()
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { ConversationInfo, ConversationSummary, MemoryItem, MemoryItemInput, MemoryLog } from "../../services/memory-log/MemoryLog.js"
-import type { ToolFailure } from "../Tool.js"
+import type { ToolFailure } from "../ToolFailure.js"
 import { defineTool } from "../Tool.js"
 
 /** Limit violations name the field (JSON-RPC -32602); backend failures become tool errors. */
