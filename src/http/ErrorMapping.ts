@@ -5,6 +5,7 @@ import {
   GatewayTimeout,
   type NotFound,
   PayloadTooLarge,
+  ProductSaveFailure,
   ServiceUnavailable,
   UnprocessableImage,
   UnsupportedMediaType
@@ -27,7 +28,8 @@ import {
  * How failures of the service code become HTTP answers, once per API (the REST API of
  * src/domain/Errors.ts and the legacy search sessions of LegacySessionApi.ts):
  * - a backend failure (`BackendFailure`: store, index, models, queue …) is a logged 503 — the
- *   caller can only retry; ResponsePolicy adds Retry-After;
+ *   caller can only retry; ResponsePolicy adds Retry-After (a product save keeps the spec's
+ *   failure body, see `saveErrors`);
  * - an image intake failure is answered by a table keyed by its tag, whose type makes every
  *   intake failure appear in it;
  * - the caller-facing API errors (400, 403, 404 …) pass as they are.
@@ -73,6 +75,19 @@ export const restErrors = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
     if (isImageFailure(e)) return Effect.fail(new restImageAnswers[e._tag]({ message: e.message }))
     return Effect.fail(e)
   }) as Effect.Effect<A, RestAnswer<E>, R>
+
+/**
+ * A product save's backend failure keeps the spec's "Product save or publish failure" body (503
+ * with Retry-After: the merchant's push tool should retry, not give up).
+ */
+export const saveErrors = (siteId: number, productId: string, data: unknown) =>
+<A, E extends BackendFailure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ProductSaveFailure, R> =>
+  Effect.mapError(effect, (e) =>
+    new ProductSaveFailure({
+      message: "the product could not be saved: the catalog store is temporarily unavailable; retry later",
+      data: { "site-id": siteId, "product-id": productId, data },
+      debug: e.message
+    }))
 
 // ---------------------------------------------------------------------------------------------
 // Legacy search sessions
