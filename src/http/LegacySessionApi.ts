@@ -28,7 +28,7 @@ export interface SearchExceptionData {
   readonly "search-id": string | null
 }
 
-interface SearchExceptionProps {
+export interface SearchExceptionProps {
   readonly message: string
   readonly data: SearchExceptionData
   readonly debug?: string
@@ -66,12 +66,12 @@ export type SessionError =
   | SessionUnprocessableImage
   | SessionUnavailable
 
-const SessionBadRequestSchema = searchException(SessionBadRequest, 400, "Search exception: invalid request or image")
-const SessionNotFoundSchema = searchException(SessionNotFound, 404, "Search exception: unknown or expired search session")
-const SessionImageTooLargeSchema = searchException(SessionImageTooLarge, 413, "Search exception: image too large")
-const SessionUnsupportedImageSchema = searchException(SessionUnsupportedImage, 415, "Search exception: not a supported image")
-const SessionUnprocessableImageSchema = searchException(SessionUnprocessableImage, 422, "Search exception: image refused (too many pixels)")
-const SessionUnavailableSchema = searchException(SessionUnavailable, 503, "Search exception: temporarily unavailable")
+export const SessionBadRequestSchema = searchException(SessionBadRequest, 400, "Search exception: invalid request or image")
+export const SessionNotFoundSchema = searchException(SessionNotFound, 404, "Search exception: unknown or expired search session")
+export const SessionImageTooLargeSchema = searchException(SessionImageTooLarge, 413, "Search exception: image too large")
+export const SessionUnsupportedImageSchema = searchException(SessionUnsupportedImage, 415, "Search exception: not a supported image")
+export const SessionUnprocessableImageSchema = searchException(SessionUnprocessableImage, 422, "Search exception: image refused (too many pixels)")
+export const SessionUnavailableSchema = searchException(SessionUnavailable, 503, "Search exception: temporarily unavailable")
 
 const searchIdPath = Schema.Struct({ searchId: Schema.String })
 

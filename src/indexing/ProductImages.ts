@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
+import { isImageFailure, isImageUnavailable } from "../services/image-intake/Errors.js"
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { toRgb } from "../services/image-intake/Rgb.js"
 import { CatalogStore, type ImageAnalysisRecord, type ImageObjects, type ProductKey, type StoredImage } from "../services/catalog-store/CatalogStore.js"
@@ -103,7 +104,7 @@ export const ProductImagesLive = Layer.effect(
         Effect.flatMap((rgb) => analyzer.detect(rgb, { priority })),
         Effect.map((objects) => Option.some<ImageObjects>({ imageId: image.id, objects })),
         Effect.catchAll((e) =>
-          e._tag === "ImageRejected"
+          isImageFailure(e) && !isImageUnavailable(e)
             ? Effect.as(
               Effect.logWarning("product image rejected for object detection", { ...image.key, url: image.url, reason: e.message }),
               Option.some<ImageObjects>({ imageId: image.id, objects: [] })

@@ -3,16 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { Config, Effect, Either } from "effect"
 import { Auth } from "../services/auth/Auth.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
-import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
-import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { MemoryLog } from "../services/memory-log/MemoryLog.js"
-import type { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
-import type { Suggester } from "../services/suggester/Suggester.js"
-import type { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
-import type { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import type { ImageIntake } from "../services/image-intake/ImageIntake.js"
-import type { SessionStore } from "../services/session-store/SessionStore.js"
-import { makeMcpServer } from "./McpServerFactory.js"
+import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
 
 /** MCP requests allowed per site credential (MCP_RATE_LIMIT) per window (MCP_RATE_WINDOW_MS). */
 const McpRateLimit = Config.all({
@@ -37,9 +28,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const limiter = yield* RateLimiter
     const config = yield* McpRateLimit
     // Tools run the same service code as the REST handlers, with the services of this process.
-    const runtime = yield* Effect.runtime<
-      CatalogIndex | CatalogStore | SiteRegistry | TextEmbedder | Suggester | MemoryLog | ImageAnalyzer | ImageIntake | SessionStore
-    >()
+    const runtime = yield* Effect.runtime<McpServices>()
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {

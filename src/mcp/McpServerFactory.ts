@@ -1,8 +1,8 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js"
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js"
-import { Cause, Effect, Either, Exit, ParseResult, Runtime, Schema } from "effect"
+import { Cause, Effect, Exit, Runtime } from "effect"
 import type { Principal } from "../services/auth/Auth.js"
-import { type Tool, toolJsonSchema } from "./Tool.js"
+import type { Tool, ToolServices } from "./Tool.js"
 import { catalogTools } from "./tools/CatalogTools.js"
 import { memoryTools } from "./tools/MemoryTools.js"
 import { searchTools } from "./tools/SearchTools.js"
@@ -10,7 +10,12 @@ import { searchTools } from "./tools/SearchTools.js"
 /** JSON-RPC code for a call the credentials do not authorize (implementation-defined server error range). */
 export const FORBIDDEN = -32003
 
-export const tools: ReadonlyArray<Tool> = [...searchTools, ...catalogTools, ...memoryTools]
+const allTools = [...searchTools, ...catalogTools, ...memoryTools]
+
+/** Every service some tool needs: the MCP route asks its layer for them. */
+export type McpServices = ToolServices<(typeof allTools)[number]>
+
+export const tools: ReadonlyArray<Tool<McpServices>> = allTools
 const byName = new Map(tools.map((t) => [t.name, t]))
 
 // Computed once: the published schemas never change at run time.
@@ -18,23 +23,20 @@ const listing = tools.map((t) => ({
   name: t.name,
   title: t.title,
   description: t.description,
-  inputSchema: toolJsonSchema(t.input) as { type: "object" },
-  outputSchema: toolJsonSchema(t.output) as { type: "object" },
+  inputSchema: t.inputSchema,
+  outputSchema: t.outputSchema,
   annotations: { readOnlyHint: t.scope === "read", openWorldHint: false }
 }))
 
 /** The SDK sends a thrown error's `code` and `message` as the JSON-RPC error (McpError would prefix the message twice). */
 const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
-const describeIssues = (error: ParseResult.ParseError) =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`).join("; ")
-
 /**
  * A fresh MCP server for one stateless request: tools/list publishes every tool (memory tools
  * say they need Basic credentials), tools/call decodes the arguments with the tool's schema and
  * runs the same Effect service code as the REST endpoints, with the caller's site.
  */
-export const makeMcpServer = <R>(principal: Principal, runtime: Runtime.Runtime<R>) => {
+export const makeMcpServer = (principal: Principal, runtime: Runtime.Runtime<McpServices>) => {
   const server = new Server({ name: "commerce-search", version: "0.1.0" }, { capabilities: { tools: {} } })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -43,18 +45,14 @@ export const makeMcpServer = <R>(principal: Principal, runtime: Runtime.Runtime<
     if (tool.scope === "site" && principal.scope !== "site") {
       throw rpcError(FORBIDDEN, `forbidden: ${tool.name} needs site (Basic) credentials; a read-only token does not authorize it`)
     }
-    const decoded = Schema.decodeUnknownEither(tool.input, { errors: "all", onExcessProperty: "error" })(request.params.arguments ?? {})
-    if (Either.isLeft(decoded)) throw rpcError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${describeIssues(decoded.left)}`)
-    const exit = await Runtime.runPromiseExit(runtime)(
-      Effect.flatMap(tool.run(principal, decoded.right) as Effect.Effect<unknown, { message: string; invalidParams?: boolean }, R>, Schema.encode(tool.output))
-    )
+    const exit = await Runtime.runPromiseExit(runtime)(tool.call(principal, request.params.arguments ?? {}))
     if (Exit.isSuccess(exit)) {
       const structuredContent = exit.value as Record<string, unknown>
       return { content: [{ type: "text" as const, text: JSON.stringify(structuredContent) }], structuredContent }
     }
     const failure = Cause.failureOption(exit.cause)
     if (failure._tag === "Some") {
-      const error = failure.value as { message: string; invalidParams?: boolean }
+      const error = failure.value
       if (error.invalidParams) throw rpcError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${error.message}`)
       return { content: [{ type: "text" as const, text: error.message }], isError: true }
     }

@@ -1,19 +1,13 @@
-import { type Effect, JSONSchema, type Schema, SchemaAST } from "effect"
+import { Effect, JSONSchema, ParseResult, Schema, SchemaAST } from "effect"
 import type { Principal } from "../services/auth/Auth.js"
-
-/** A tool failure the agent should see as an `isError` result (not a protocol error). */
-export interface ToolFailure {
-  readonly message: string
-  /** The arguments broke a rule: answered as JSON-RPC -32602 naming the field, not as a tool result. */
-  readonly invalidParams?: boolean
-}
+import type { ToolFailure } from "./ToolFailure.js"
 
 /**
- * One MCP tool, typed by Effect Schemas: the input is decoded at the edge with the same
- * schema the REST endpoint uses, the output is encoded to its wire form, and both are
- * published as JSON Schema through tools/list.
+ * One MCP tool as written, typed by Effect Schemas: the input is decoded at the edge with the
+ * same schema the REST endpoint uses, the output is encoded to its wire form, and both are
+ * published as JSON Schema through tools/list. `R`: the services `run` needs.
  */
-export interface Tool<A = any, I = any, O = any, OI = any, R = any> {
+export interface ToolDefinition<A, I, O, OI, R> {
   readonly name: string
   readonly title: string
   readonly description: string
@@ -24,22 +18,64 @@ export interface Tool<A = any, I = any, O = any, OI = any, R = any> {
   readonly run: (principal: Principal, input: A) => Effect.Effect<O, ToolFailure, R>
 }
 
-export const defineTool = <A, I, O, OI, R>(tool: Tool<A, I, O, OI, R>): Tool<A, I, O, OI, R> => tool
+/**
+ * A tool as the server runs it: its schemas published, `call` decoding the raw arguments,
+ * running and encoding the result. Only the services it needs remain in its type, so a list
+ * of tools states everything the MCP endpoint must be given.
+ */
+export interface Tool<R> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly scope: "read" | "site"
+  readonly inputSchema: JsonObjectSchema
+  readonly outputSchema: JsonObjectSchema
+  /** Fails with `invalidParams` when the arguments do not decode. */
+  readonly call: (principal: Principal, args: unknown) => Effect.Effect<unknown, ToolFailure, R>
+}
+
+/** The services a tool (or a union of tools) needs. */
+export type ToolServices<T> = T extends Tool<infer R> ? R : never
+
+export type JsonObjectSchema = { readonly type: "object" } & Record<string, unknown>
+
+const describeIssues = (error: ParseResult.ParseError) =>
+  ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`).join("; ")
+
+export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>): Tool<R> => {
+  const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" })
+  const encode = Schema.encode(tool.output)
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    scope: tool.scope,
+    inputSchema: toolJsonSchema(tool.input),
+    outputSchema: toolJsonSchema(tool.output),
+    call: (principal, args) =>
+      decode(args).pipe(
+        Effect.mapError((error): ToolFailure => ({ message: describeIssues(error), invalidParams: true })),
+        Effect.flatMap((input) => tool.run(principal, input)),
+        // An output the schema refuses is our defect, reported to the agent as a failed call.
+        Effect.flatMap((output) => Effect.mapError(encode(output), (error): ToolFailure => ({ message: error.message })))
+      )
+  }
+}
 
 /** MCP wants an object schema at the root; Effect puts identified schemas under $defs. */
-export const toolJsonSchema = (schema: Schema.Schema<any, any, never>): Record<string, unknown> => {
+export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonObjectSchema => {
   // Effect renders an empty struct as "any object or array"; a tool without arguments takes {}.
   if (SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 && schema.ast.indexSignatures.length === 0) {
     return { type: "object", properties: {}, additionalProperties: false }
   }
-  const json = withoutIds(JSONSchema.make(schema)) as Record<string, any>
+  const json = withoutIds(JSONSchema.make(schema)) as Record<string, unknown>
   const { $schema: _ignored, ...rest } = json
   const ref = typeof rest.$ref === "string" ? rest.$ref.replace("#/$defs/", "") : undefined
-  if (ref === undefined) return rest
+  if (ref === undefined) return rest as JsonObjectSchema
   const { [ref]: root, ...otherDefs } = rest.$defs as Record<string, Record<string, unknown>>
-  return Object.keys(otherDefs).length > 0 || JSON.stringify(root).includes(`#/$defs/${ref}`)
+  return (Object.keys(otherDefs).length > 0 || JSON.stringify(root).includes(`#/$defs/${ref}`)
     ? { ...root, $defs: rest.$defs }
-    : root
+    : root) as JsonObjectSchema
 }
 
 /** Effect tags `unknown`/`any` with a fixed $id; repeated, those ids make JSON Schema validators refuse the document. */

@@ -4,13 +4,13 @@ import { campaignResultsCount } from "../domain/Site.js"
 import { imageSourceOf, missingImageSource, type VisualSearchRequest } from "../domain/Visual.js"
 import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import { type DecodedImage, ImageIntake } from "../services/image-intake/ImageIntake.js"
+import type { DecodedImage } from "../services/image-intake/Errors.js"
+import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 import { SessionStore } from "../services/session-store/SessionStore.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
 import { computeFacets } from "./Facets.js"
-import { imageError } from "./ImageErrors.js"
 import { loadEntities } from "./Products.js"
 import { buildFilter } from "./Scope.js"
 
@@ -30,10 +30,9 @@ const resolveImages = (siteId: number, input: VisualSearchRequest) =>
     const sessions = yield* SessionStore
     const source = imageSourceOf(input)
     if (source === undefined) return yield* new BadRequest({ message: missingImageSource })
-    const orImageError = Effect.mapError(imageError)
     let image: DecodedImage
-    if (source._tag === "Image") image = yield* orImageError(intake.fromData(source.image, "query.image"))
-    else if (source._tag === "Url") image = yield* orImageError(intake.fromUrl(source.url, "query.url"))
+    if (source._tag === "Image") image = yield* intake.fromData(source.image, "query.image")
+    else if (source._tag === "Url") image = yield* intake.fromUrl(source.url, "query.url")
     else {
       const stored = yield* sessions.getImage(siteId, storedKey(source.requestId, false))
       if (stored === null) return yield* new BadRequest({ message: `query: no image is stored for requestId "${source.requestId}" (it expires after ${VISUAL_IMAGE_TTL_SECONDS / 60} minutes); send the image again` })
@@ -42,7 +41,7 @@ const resolveImages = (siteId: number, input: VisualSearchRequest) =>
     // The high-resolution image only serves crops of uploaded images (ignored with a url).
     let highRes: DecodedImage | null = null
     if (input.query.highResolutionImage !== undefined && source._tag !== "Url") {
-      highRes = yield* orImageError(intake.fromData(input.query.highResolutionImage, "query.highResolutionImage"))
+      highRes = yield* intake.fromData(input.query.highResolutionImage, "query.highResolutionImage")
     } else if (source._tag === "Stored") {
       const stored = yield* sessions.getImage(siteId, storedKey(source.requestId, true))
       if (stored !== null) highRes = { ...stored, format: stored.format as DecodedImage["format"] }

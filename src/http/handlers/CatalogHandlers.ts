@@ -1,13 +1,13 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Option, Schedule } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
-import { ImageDeleteFailure, ProductSaveFailure } from "../../domain/Errors.js"
+import { ImageDeleteFailure } from "../../domain/Errors.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
-import { orUnavailable } from "../InternalErrors.js"
+import { restErrors, saveErrors } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
 
 /** The record is the truth: a queue hiccup after a durable write is healed by the reconcile pass. */
@@ -28,7 +28,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
     .handle("getProduct", ({ path }) =>
       Effect.gen(function*() {
         const { siteId } = yield* CurrentPrincipal
-        const product = yield* orUnavailable(requireProduct(siteId, path.productId))
+        const product = yield* restErrors(requireProduct(siteId, path.productId))
         return {
           data: {
             "site-id": siteId,
@@ -46,13 +46,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const store = yield* CatalogStore
         const { siteId } = principal
         const { product, created } = yield* store.put(siteId, path.productId, payload.data, payload.images).pipe(
-          Effect.mapError((e) =>
-            new ProductSaveFailure({
-              message: "the product could not be saved: the catalog store is temporarily unavailable; retry later",
-              data: { "site-id": siteId, "product-id": path.productId, data: payload.data },
-              debug: e.message
-            })
-          )
+          saveErrors(siteId, path.productId, payload.data)
         )
         yield* enqueueOrLog({ _tag: "IndexProduct", siteId, productId: path.productId })
         const response: SetProductResponse = {
@@ -71,7 +65,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         yield* requireScope(principal, "site")
         const store = yield* CatalogStore
         const { siteId } = principal
-        const removed = yield* orUnavailable(store.remove(siteId, path.productId))
+        const removed = yield* restErrors(store.remove(siteId, path.productId))
         if (Option.isNone(removed)) {
           return yield* new ImageDeleteFailure({
             message: `no product "${path.productId}" and no image of it found`,

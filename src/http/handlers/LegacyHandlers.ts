@@ -7,7 +7,7 @@ import { requireProduct } from "../../search/Products.js"
 import { crossSelling, similarProducts } from "../../search/Recommendations.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
-import { orUnavailable } from "../InternalErrors.js"
+import { restErrors } from "../ErrorMapping.js"
 
 interface LegacyQuery {
   readonly count?: number | undefined
@@ -52,9 +52,9 @@ export const LegacyHandlers = HttpApiBuilder.group(CommerceApi, "legacy", (handl
         const category = urlParams.category
         const result = yield* similarProducts(siteId, { ...input, ...(category && category.length > 0 ? { substitutions: { category } } : {}) })
         return toLegacy(result)
-      }).pipe(orUnavailable))
+      }).pipe(restErrors))
     .handle("legacyCrossSelling", ({ path, urlParams }) =>
       Effect.gen(function*() {
         const { siteId } = yield* CurrentPrincipal
         return toLegacy(yield* crossSelling(siteId, yield* common(siteId, path.productId, urlParams)))
-      }).pipe(orUnavailable)))
+      }).pipe(restErrors)))

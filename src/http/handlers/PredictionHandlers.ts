@@ -10,7 +10,7 @@ import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { type ComputedAttribute, type PredictionResult, PredictionStore } from "../../services/prediction-store/PredictionStore.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
-import { orUnavailable } from "../InternalErrors.js"
+import { restErrors } from "../ErrorMapping.js"
 
 /** How long a request waits for its prediction job before answering 503. */
 export const PREDICTION_TIMEOUT = Duration.seconds(10)
@@ -93,7 +93,7 @@ export const PredictionHandlers = HttpApiBuilder.group(CommerceApi, "prediction"
       const principal = yield* CurrentPrincipal
       yield* requireScope(principal, "site")
       const names = yield* requestedNames(payload?.attributes)
-      const result = yield* orUnavailable(currentPrediction(principal.siteId, path.productId))
+      const result = yield* restErrors(currentPrediction(principal.siteId, path.productId))
       return respond(path.productId, result, names)
     }))
 )

@@ -2,11 +2,12 @@ import { Effect, Option, Schema } from "effect"
 import { allColumns, findColumn } from "../../model/Columns.js"
 import { parseCategoryPath } from "../../domain/CategoryPath.js"
 import { EncodedCategoryPath } from "../../domain/CategoryPath.js"
+import { NotFound } from "../../domain/Errors.js"
 import { ProductRecord } from "../../domain/Product.js"
 import { CatalogIndex, emptyFilter } from "../../services/catalog-index/CatalogIndex.js"
 import { CatalogStore, type StoredProduct } from "../../services/catalog-store/CatalogStore.js"
 import { defineTool } from "../Tool.js"
-import { asToolFailure } from "./SearchTools.js"
+import { asToolFailure } from "../ToolFailure.js"
 
 /** Largest batch get_items accepts. */
 export const MAX_GET_ITEMS = 100
@@ -140,7 +141,7 @@ export const catalogTools = [
     run: (principal, input) =>
       asToolFailure(Effect.gen(function*() {
         const items = yield* Effect.flatMap(CatalogStore, (s) => s.byItemGroup(principal.siteId, input.itemGroupId))
-        if (items.length === 0) return yield* Effect.fail({ message: `item group "${input.itemGroupId}" not found` })
+        if (items.length === 0) return yield* new NotFound({ message: `item group "${input.itemGroupId}" not found` })
         return { itemGroupId: input.itemGroupId, items: items.map(toItem) }
       }))
   })

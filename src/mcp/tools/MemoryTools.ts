@@ -1,10 +1,18 @@
 import { Effect, Schema } from "effect"
-import { ConversationInfo, ConversationSummary, MemoryItem, MemoryItemInput, MemoryLog } from "../../services/memory-log/MemoryLog.js"
-import type { ToolFailure } from "../Tool.js"
+import {
+  ConversationInfo,
+  ConversationSummary,
+  type MemoryError,
+  MemoryItem,
+  MemoryItemInput,
+  MemoryLog,
+  type MemoryRejected
+} from "../../services/memory-log/MemoryLog.js"
 import { defineTool } from "../Tool.js"
+import type { ToolFailure } from "../ToolFailure.js"
 
 /** Limit violations name the field (JSON-RPC -32602); backend failures become tool errors. */
-const memoryFailure = <A, R>(effect: Effect.Effect<A, { readonly _tag: string; readonly message: string; readonly field?: string }, R>) =>
+const memoryFailure = <A, R>(effect: Effect.Effect<A, MemoryRejected | MemoryError, R>) =>
   Effect.mapError(effect, (e): ToolFailure =>
     e._tag === "MemoryRejected" ? { message: `${e.field}: ${e.message}`, invalidParams: true } : { message: e.message })
 

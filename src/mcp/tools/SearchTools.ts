@@ -6,10 +6,7 @@ import { textSearch } from "../../search/TextSearch.js"
 import { visualSearch } from "../../search/VisualSearch.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../../domain/Visual.js"
 import { defineTool } from "../Tool.js"
-
-/** Caller mistakes and backend failures both reach the agent as a readable tool error. */
-export const asToolFailure = <A, E extends { readonly message: string }, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.mapError(effect, (e) => ({ message: e.message }))
+import { asToolFailure } from "../ToolFailure.js"
 
 // The same service code as the REST endpoints: the tools differ only in transport.
 export const searchTools = [

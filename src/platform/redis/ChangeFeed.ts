@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto"
-import { Data, Deferred, type Duration, Effect, type Scope, Stream, SubscriptionRef } from "effect"
+import { Deferred, type Duration, Effect, type Scope, Stream, SubscriptionRef } from "effect"
 import { Redis } from "ioredis"
 import { connectFailFast } from "./FailFastRedis.js"
+import { BackendFailure } from "../BackendFailure.js"
 
 /**
  * Replicates in-memory state across processes through one Redis Stream: writers `publish`
@@ -18,7 +19,7 @@ import { connectFailFast } from "./FailFastRedis.js"
  * reuses ids for different entries, and then only a rebuild is safe.
  */
 
-export class ChangeFeedError extends Data.TaggedError("ChangeFeedError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class ChangeFeedError extends BackendFailure("ChangeFeedError") {}
 
 /** One change: values the publisher encodes (Buffers travel byte-exact, e.g. Float32 vectors). */
 export type FeedEntry = ReadonlyArray<Buffer | string>

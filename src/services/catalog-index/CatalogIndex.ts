@@ -1,4 +1,5 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, type Effect } from "effect"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * The searchable, derived view of one site's catalog. Everything here can be rebuilt from
@@ -107,7 +108,7 @@ export interface SearchResult {
   readonly total: number
 }
 
-export class IndexError extends Data.TaggedError("IndexError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class IndexError extends BackendFailure("IndexError") {}
 
 export interface CatalogIndexService {
   readonly upsert: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>

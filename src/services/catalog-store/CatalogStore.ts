@@ -1,5 +1,6 @@
-import { Context, Data, type Effect, type Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /** An image of a product as stored: a stable id derived from its URL, so re-pushing the same URL keeps the id. */
 export interface StoredImage {
@@ -62,7 +63,7 @@ export interface ProductKey {
   readonly productId: string
 }
 
-export class StoreError extends Data.TaggedError("StoreError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class StoreError extends BackendFailure("StoreError") {}
 
 export interface CatalogStoreService {
   /** Creates or replaces a product; `images: undefined` keeps the stored images. Atomic and durable on return. */

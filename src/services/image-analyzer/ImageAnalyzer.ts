@@ -1,5 +1,6 @@
-import { Context, Data, Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { DominantColor } from "./DominantColors.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * What the catalog and visual search learn from a picture: a feature vector (nsfwjs's
@@ -45,7 +46,7 @@ export interface LoadTimes {
   readonly total: number
 }
 
-export class AnalyzeError extends Data.TaggedError("AnalyzeError")<{ readonly message: string }> {}
+export class AnalyzeError extends BackendFailure("AnalyzeError") {}
 
 export interface AnalyzeOptions {
   /** Run object detection too (default true): it makes an image about 4× as costly. */

@@ -1,8 +1,15 @@
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import sharp from "sharp"
-import { rejected } from "./Errors.js"
-import type { DecodedImage, ImageFormat, ImageRejected } from "./ImageIntake.js"
+import {
+  type DecodedImage,
+  imageFailure,
+  type ImageFormat,
+  type ImageRejected,
+  ImageTooManyPixels,
+  ImageUndecodable,
+  ImageUnsupported
+} from "./Errors.js"
 
 const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, at = 0) =>
   signature.every((byte, i) => bytes[at + i] === byte)
@@ -22,7 +29,7 @@ export const sniffFormat = (bytes: Uint8Array): ImageFormat | undefined => {
 }
 
 const corrupt = (field: string, format: ImageFormat) => (cause: unknown) =>
-  rejected(field, 415, `is not a readable ${format.toUpperCase()} image (${cause instanceof Error ? cause.message : String(cause)})`)
+  imageFailure(ImageUndecodable, field, `is not a readable ${format.toUpperCase()} image (${cause instanceof Error ? cause.message : String(cause)})`)
 
 /**
  * Accepts a JPEG, PNG, WebP or GIF (the first frame of an animation) that decodes cleanly.
@@ -32,7 +39,7 @@ const corrupt = (field: string, format: ImageFormat) => (cause: unknown) =>
 export const decodeImage = (bytes: Uint8Array, field: string, maxPixels: number): Effect.Effect<DecodedImage, ImageRejected> =>
   Effect.gen(function*() {
     const format = sniffFormat(bytes)
-    if (format === undefined) return yield* rejected(field, 415, "is not a JPEG, PNG, WebP or GIF image")
+    if (format === undefined) return yield* imageFailure(ImageUnsupported, field, "is not a JPEG, PNG, WebP or GIF image")
     // Header only; the limit is ours to judge below, with a message that gives the numbers.
     const meta = yield* Effect.tryPromise({
       try: () => sharp(bytes, { limitInputPixels: false, failOn: "error" }).metadata(),
@@ -42,9 +49,9 @@ export const decodeImage = (bytes: Uint8Array, field: string, maxPixels: number)
     if (meta.format !== format || !width || !height) return yield* corrupt(field, format)("unreadable header")
     if (width * height > maxPixels) {
       const megapixels = (n: number) => `${Math.round(n / 100_000) / 10} megapixels`
-      return yield* rejected(
+      return yield* imageFailure(
+        ImageTooManyPixels,
         field,
-        422,
         `the image is ${width}×${height} (${megapixels(width * height)}), more than the limit of ${megapixels(maxPixels)}`
       )
     }

@@ -2,7 +2,7 @@ import { Effect, Layer } from "effect"
 import { makeAddressPolicy } from "./AddressPolicy.js"
 import { base64Bytes } from "./Base64.js"
 import { decodeImage } from "./Decode.js"
-import { megabytes, rejected } from "./Errors.js"
+import { imageFailure, ImageTooLarge, megabytes } from "./Errors.js"
 import { ImageIntake, type ImageIntakeService } from "./ImageIntake.js"
 import { ImageIntakeConfig, type ImageIntakeSettings } from "./ImageIntakeConfig.js"
 import { fetchImageBytes } from "./SafeFetch.js"
@@ -13,7 +13,7 @@ const makeImageIntake = (settings: ImageIntakeSettings): ImageIntakeService => {
   // Raw bytes (a multipart upload) meet the same size limit as base64 and urls.
   const decode = (bytes: Uint8Array, field: string) =>
     bytes.length > settings.maxBytes
-      ? Effect.fail(rejected(field, 413, `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`))
+      ? Effect.fail(imageFailure(ImageTooLarge, field, `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`))
       : decodeImage(bytes, field, settings.maxPixels)
   return {
     decode,

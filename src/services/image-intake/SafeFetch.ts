@@ -4,8 +4,19 @@ import http from "node:http"
 import https from "node:https"
 import net from "node:net"
 import type { AddressPolicy } from "./AddressPolicy.js"
-import { megabytes, rejected, unavailable } from "./Errors.js"
-import type { ImageRejected, ImageUnavailable } from "./ImageIntake.js"
+import {
+  ImageAddressRefused,
+  imageFailure,
+  ImageHostBadResponse,
+  ImageHostTimedOut,
+  ImageHostUnreachable,
+  type ImageRejected,
+  ImageTooLarge,
+  type ImageUnavailable,
+  ImageUnsupported,
+  ImageUrlInvalid,
+  megabytes
+} from "./Errors.js"
 
 export interface FetchLimits {
   readonly maxBytes: number
@@ -29,10 +40,10 @@ const parseTarget = (raw: string, field: string, base?: URL): Effect.Effect<URL,
     try {
       url = new URL(raw, base)
     } catch {
-      return Effect.fail(rejected(field, 400, `${via}not a valid URL`))
+      return Effect.fail(imageFailure(ImageUrlInvalid, field, `${via}not a valid URL`))
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return Effect.fail(rejected(field, 400, `${via}only http and https URLs are allowed, not ${url.protocol}`))
+      return Effect.fail(imageFailure(ImageUrlInvalid, field, `${via}only http and https URLs are allowed, not ${url.protocol}`))
     }
     return Effect.succeed(url)
   })
@@ -47,16 +58,16 @@ const resolveChecked = (
   Effect.gen(function*() {
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1") // IPv6 literals keep their brackets
     const byName = policy.hostRefusal(host)
-    if (byName !== undefined) return yield* rejected(field, 403, via + byName)
+    if (byName !== undefined) return yield* imageFailure(ImageAddressRefused, field, via + byName)
     const addresses: Resolved = net.isIP(host) !== 0
       ? [{ address: host, family: net.isIP(host) }]
       : yield* Effect.tryPromise({
         try: () => dns.promises.lookup(host, { all: true, verbatim: true }),
-        catch: () => unavailable(field, 502, `the host ${host} could not be resolved`)
+        catch: () => imageFailure(ImageHostUnreachable, field, `the host ${host} could not be resolved`)
       })
     for (const { address } of addresses) {
       const refusal = policy.addressRefusal(address)
-      if (refusal !== undefined) return yield* rejected(field, 403, via + refusal)
+      if (refusal !== undefined) return yield* imageFailure(ImageAddressRefused, field, via + refusal)
     }
     return addresses
   })
@@ -90,12 +101,12 @@ const requestOnce = (url: URL, addresses: Resolved, field: string, maxBytes: num
       const status = res.statusCode ?? 0
       const location = res.headers.location
       if (REDIRECTS.has(status) && location) return settle(Effect.succeed({ _tag: "Redirect", location }))
-      if (status < 200 || status > 299) return settle(unavailable(field, 502, `the image server answered ${status}`))
+      if (status < 200 || status > 299) return settle(imageFailure(ImageHostBadResponse, field, `the image server answered ${status}`))
       const type = res.headers["content-type"]
       if (type !== undefined && !imageLike(type)) {
-        return settle(rejected(field, 415, `the URL returned ${type.split(";")[0]}, not an image`))
+        return settle(imageFailure(ImageUnsupported, field, `the URL returned ${type.split(";")[0]}, not an image`))
       }
-      const tooLarge = () => rejected(field, 413, `the image is larger than the limit of ${megabytes(maxBytes)}`)
+      const tooLarge = () => imageFailure(ImageTooLarge, field, `the image is larger than the limit of ${megabytes(maxBytes)}`)
       if (Number(res.headers["content-length"]) > maxBytes) return settle(tooLarge())
       // Counted while streaming: a missing or lying Content-Length cannot make us buffer more.
       const chunks: Array<Buffer> = []
@@ -106,10 +117,10 @@ const requestOnce = (url: URL, addresses: Resolved, field: string, maxBytes: num
         else chunks.push(chunk)
       })
       res.on("end", () => settle(Effect.succeed({ _tag: "Body", bytes: Buffer.concat(chunks) })))
-      res.on("error", () => settle(unavailable(field, 502, "the image server closed the connection early")))
+      res.on("error", () => settle(imageFailure(ImageHostUnreachable, field, "the image server closed the connection early")))
     })
     req.on("error", (error: NodeJS.ErrnoException) =>
-      settle(unavailable(field, 502, `the image server could not be reached (${error.code ?? error.message})`)))
+      settle(imageFailure(ImageHostUnreachable, field, `the image server could not be reached (${error.code ?? error.message})`)))
     req.end()
     // Interruption (the overall timeout, a client gone) closes the socket.
     return Effect.sync(() => req.destroy())
@@ -134,13 +145,13 @@ export const fetchImageBytes = (
       const hop = yield* requestOnce(url, addresses, field, limits.maxBytes)
       if (hop._tag === "Body") return hop.bytes
       if (redirects >= limits.maxRedirects) {
-        return yield* unavailable(field, 502, `the URL redirected more than ${limits.maxRedirects} times`)
+        return yield* imageFailure(ImageHostBadResponse, field, `the URL redirected more than ${limits.maxRedirects} times`)
       }
       url = yield* parseTarget(hop.location, field, url)
     }
   }).pipe(
     Effect.timeoutFail({
       duration: Duration.millis(limits.timeoutMs),
-      onTimeout: () => unavailable(field, 504, `the image server did not answer within ${limits.timeoutMs} ms`)
+      onTimeout: () => imageFailure(ImageHostTimedOut, field, `the image server did not answer within ${limits.timeoutMs} ms`)
     })
   )

@@ -1,4 +1,5 @@
-import { Context, Data, type Effect, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * Work that runs outside the request path. Payloads are schemas because in the distributed
@@ -45,7 +46,7 @@ export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", {
 export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes)
 export type Job = typeof Job.Type
 
-export class QueueError extends Data.TaggedError("QueueError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class QueueError extends BackendFailure("QueueError") {}
 
 export interface JobQueueService {
   readonly enqueue: (jobs: ReadonlyArray<Job>) => Effect.Effect<void, QueueError>

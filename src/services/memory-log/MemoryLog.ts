@@ -1,4 +1,5 @@
 import { Context, Data, type Effect, Schema } from "effect"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * Durable conversation memory for agents: per site, per conversation, an append-only ordered log.
@@ -62,7 +63,7 @@ export const MemoryLimits = {
 
 /** A limit or rule the caller broke; maps to JSON-RPC invalid params. */
 export class MemoryRejected extends Data.TaggedError("MemoryRejected")<{ readonly field: string; readonly message: string }> {}
-export class MemoryError extends Data.TaggedError("MemoryError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class MemoryError extends BackendFailure("MemoryError") {}
 
 export interface AppendResult {
   /** Positions of the batch's items (the same on a retried append with the same key). */

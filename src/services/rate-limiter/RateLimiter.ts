@@ -1,6 +1,7 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, type Effect } from "effect"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
-export class RateLimiterError extends Data.TaggedError("RateLimiterError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class RateLimiterError extends BackendFailure("RateLimiterError") {}
 
 export interface RateDecision {
   readonly allowed: boolean

@@ -1,6 +1,7 @@
-import { Context, Data, type Effect, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
 import { FilterClause } from "../../domain/Filters.js"
 import { DetectedObject } from "../../domain/LegacySession.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * Temporary, per-site state of the api, kept outside the api process so replicas stay stateless:
@@ -41,7 +42,7 @@ export const LegacySessionState = Schema.Struct({
 })
 export type LegacySessionState = typeof LegacySessionState.Type
 
-export class SessionStoreError extends Data.TaggedError("SessionStoreError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class SessionStoreError extends BackendFailure("SessionStoreError") {}
 
 export interface SessionStoreService {
   /** Stores (or replaces, value and TTL) the image under `key`. */

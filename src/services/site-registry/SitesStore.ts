@@ -1,14 +1,15 @@
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { Config, Data, Effect, Option, ParseResult, Schema } from "effect"
+import { Config, Effect, Option, ParseResult, Schema } from "effect"
 import { SitesFile } from "../../domain/Site.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /** The sites file could not be read, decoded or written; `message` says which and why. */
 /** SITES_FILE: the site registry the api serves and `npm run site` edits (default ./config/sites.json). */
 export const SitesFilePath = Config.string("SITES_FILE").pipe(Config.withDefault("./config/sites.json"), Config.map((file) => path.resolve(file)))
 
-export class SitesFileError extends Data.TaggedError("SitesFileError")<{ readonly message: string }> {}
+export class SitesFileError extends BackendFailure("SitesFileError") {}
 
 const SitesJson = Schema.parseJson(SitesFile, { space: 2 })
 

@@ -1,9 +1,10 @@
-import { Context, Data, type Effect } from "effect"
+import { Context, type Effect } from "effect"
 import type { Suggestion } from "./Complete.js"
 import type { ProductText } from "./Phrases.js"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /** A catalog change could not be shared with the other processes (the distributed layer only). */
-export class SuggestError extends Data.TaggedError("SuggestError")<{ readonly message: string; readonly cause?: unknown }> {}
+export class SuggestError extends BackendFailure("SuggestError") {}
 
 /** Completions for POST /auto-suggest, from each site's catalog vocabulary and past searches. */
 export interface SuggesterService {

@@ -1,10 +1,11 @@
-import { Context, Data, Effect } from "effect"
+import { Context, Effect } from "effect"
+import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * Dense text vectors from Universal Sentence Encoder lite (512-d, English), computed on a
  * pool of worker threads so the api's event loop never runs the model (6-100 ms a text).
  */
-export class EmbedError extends Data.TaggedError("EmbedError")<{ readonly message: string }> {}
+export class EmbedError extends BackendFailure("EmbedError") {}
 
 export interface TextEmbedderStats {
   readonly queryCacheHits: number
