@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake, toRgb } from "../services/image-intake/ImageIntake.js"
-import { CatalogStore, type ImageAnalysisRecord, type ImageObjects, type ProductKey, type StoredImage } from "../services/catalog-store/CatalogStore.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
+import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */

@@ -1,7 +1,8 @@
 import { categoryAncestors, parseCategoryPath } from "../domain/CategoryPath.js"
 import { parseHighlights, parseProductDetails, parseProductTypes, type ProductRecord } from "../domain/Product.js"
-import type { IndexDocument, PayloadValue } from "../services/catalog-index/CatalogIndex.js"
-import type { ImageAnalysisRecord, StoredProduct } from "../services/catalog-store/CatalogStore.js"
+import type { IndexDocument, PayloadValue } from "./IndexDocument.js"
+import type { ImageAnalysisRecord } from "./ImageAnalysis.js"
+import type { StoredProduct } from "./StoredProduct.js"
 
 /** Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C". */
 export const categoryColumns = ["category", "shopping_product_category", "product_type"] as const

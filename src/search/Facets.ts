@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { findColumn } from "../model/Columns.js"
 import { parseCategoryPath } from "../domain/CategoryPath.js"
-import { CatalogIndex, type Condition, type Filter, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import type { Condition, Filter } from "../model/Filter.js"
 
 /** Facet values are in text form; the wire schema encodes category paths. */
 export interface FacetValueOut {

@@ -3,7 +3,7 @@ import { findColumn, columnNames } from "../model/Columns.js"
 import { decodeCategoryPath } from "../domain/CategoryPath.js"
 import { BadRequest } from "../domain/Errors.js"
 import { parseColorPath } from "../domain/Filters.js"
-import type { Condition, Filter } from "../services/catalog-index/CatalogIndex.js"
+import type { Condition, Filter } from "../model/Filter.js"
 
 interface ClauseIn {
   readonly column: string

@@ -1,16 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { imageId } from "../../model/ImageIds.js"
 import type { ProductRecord } from "../../domain/Product.js"
-import {
-  CatalogStore,
-  type CatalogStoreService,
-  type DerivedProduct,
-  type ImageAnalysisRecord,
-  type ImageObjects,
-  type StoredImage,
-  type StoredProduct,
-  StoreError
-} from "./CatalogStore.js"
+import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
+import type { DerivedProduct, StoredImage, StoredProduct } from "../../model/StoredProduct.js"
+import type { ImageAnalysisRecord, ImageObjects } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 
 const schema = `

@@ -1,15 +1,9 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { Effect, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
-import {
-  CatalogStore,
-  type CatalogStoreService,
-  type DerivedProduct,
-  type ImageAnalysisRecord,
-  type StoredImage,
-  type StoredProduct,
-  StoreError
-} from "./CatalogStore.js"
+import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
+import type { DerivedProduct, StoredImage, StoredProduct } from "../../model/StoredProduct.js"
+import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
 import { bytesToVector, decodeAnalysis, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/RedisCodec.js"
 import { batchedScript, script } from "../../platform/redis/LuaScript.js"
 import {

@@ -1,7 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import { StoreError } from "../catalog-store/CatalogStore.js"
 import { Sqlite } from "../../platform/Sqlite.js"
-import { type PredictionResult, PredictionStore, type StoredPrediction } from "./PredictionStore.js"
+import { PredictionStore } from "./PredictionStore.js"
+import type { PredictionResult, StoredPrediction } from "../../model/Prediction.js"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS prediction_results (

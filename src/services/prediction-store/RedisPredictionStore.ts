@@ -3,7 +3,8 @@ import type { Redis } from "ioredis"
 import { StoreError } from "../catalog-store/CatalogStore.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
-import { type PredictionResult, PredictionStore, type PredictionStoreService, type StoredPrediction } from "./PredictionStore.js"
+import { PredictionStore, type PredictionStoreService } from "./PredictionStore.js"
+import type { PredictionResult, StoredPrediction } from "../../model/Prediction.js"
 
 /**
  * The distributed PredictionStore: whichever worker computed a prediction, every api replica

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import { PredictionStore, type StoredPrediction } from "../../../src/services/prediction-store/PredictionStore.js"
+import { PredictionStore } from "../../../src/services/prediction-store/PredictionStore.js"
+import type { StoredPrediction } from "../../../src/model/Prediction.js"
 import { RedisPredictionStore } from "../../../src/services/prediction-store/RedisPredictionStore.js"
 import { flushedRedis, type RedisServer, startRedis } from "../../support/RedisServer.js"
 import { freePort } from "../../support/ServerProcess.js"

@@ -1,4 +1,5 @@
-import type { Filter, IndexDocument, PayloadValue } from "../CatalogIndex.js"
+import type { Filter } from "../../../model/Filter.js"
+import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"

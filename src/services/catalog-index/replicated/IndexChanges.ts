@@ -1,4 +1,4 @@
-import type { IndexDocument } from "../CatalogIndex.js"
+import type { IndexDocument } from "../../../model/IndexDocument.js"
 import type { FeedEntry } from "../../../platform/redis/ChangeFeed.js"
 
 /** One write to the catalog index, as it travels through the change feed. */

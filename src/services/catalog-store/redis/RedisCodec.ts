@@ -1,5 +1,6 @@
 import type { ProductRecord } from "../../../domain/Product.js"
-import type { ImageAnalysisRecord, StoredImage, StoredProduct } from "../CatalogStore.js"
+import type { ImageAnalysisRecord } from "../../../model/ImageAnalysis.js"
+import type { StoredImage, StoredProduct } from "../../../model/StoredProduct.js"
 import { imageId } from "../../../model/ImageIds.js"
 
 /** How values travel in Redis: JSON strings, and Float32Array bytes kept exact (raw or base64). */
