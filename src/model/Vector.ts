@@ -5,7 +5,6 @@ export const Vector = Schema.declare((u: unknown): u is Float32Array => u instan
   identifier: "Float32Array"
 })
 
-const isBytes = (u: unknown): u is Uint8Array => u instanceof Uint8Array
 
 /**
  * A vector as raw Float32 bytes (Redis hash fields, SQLite blobs, change-feed entries): exact,
@@ -13,7 +12,7 @@ const isBytes = (u: unknown): u is Uint8Array => u instanceof Uint8Array
  * aligned offset, which a slice of a socket buffer may not have.
  */
 export const VectorFromBytes = Schema.transformOrFail(
-  Schema.declare(isBytes, { identifier: "Bytes" }),
+  Schema.declare((u: unknown): u is Buffer => Buffer.isBuffer(u), { identifier: "Buffer" }),
   Vector,
   {
     strict: true,
@@ -32,5 +31,5 @@ export const vectorBytes = (v: Float32Array): Buffer => Buffer.from(v.buffer, v.
 export const VectorFromBase64 = Schema.transformOrFail(Schema.String, VectorFromBytes, {
   strict: true,
   decode: (s) => ParseResult.succeed(Buffer.from(s, "base64")),
-  encode: (b) => ParseResult.succeed(Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("base64"))
+  encode: (b) => ParseResult.succeed(b.toString("base64"))
 })

@@ -2,7 +2,8 @@ import { Effect, Layer, Option } from "effect"
 import { StoreError } from "../catalog-store/CatalogStore.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { PredictionStore } from "./PredictionStore.js"
-import type { PredictionResult, StoredPrediction } from "../../model/Prediction.js"
+import type { StoredPrediction } from "../../model/Prediction.js"
+import { decodeResult, encodeResult } from "./Codec.js"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS prediction_results (
@@ -54,7 +55,7 @@ export const EmbeddedPredictionStore: Layer.Layer<PredictionStore, never, Sqlite
               productId: row.product_id,
               version: row.version,
               inputs: row.inputs,
-              result: JSON.parse(row.result) as PredictionResult,
+              result: decodeResult(row.result),
               computedAt: row.computed_at
             })
         }),
@@ -65,7 +66,7 @@ export const EmbeddedPredictionStore: Layer.Layer<PredictionStore, never, Sqlite
             product_id: p.productId,
             version: p.version,
             inputs: p.inputs,
-            result: JSON.stringify(p.result),
+            result: encodeResult(p.result),
             computed_at: p.computedAt
           })
         }),
