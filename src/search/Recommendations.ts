@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { colorNames, effectivePrice, embeddingText, productCategories } from "../model/ProductDocument.js"
+import { colorNames, effectivePrice } from "../model/Columns.js"
+import { embeddingText, productCategories } from "../model/ProductDocument.js"
 import { categoryAncestors, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
 import { campaignResultsCount, type Campaign } from "../domain/Site.js"
 import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"

@@ -1,5 +1,5 @@
 import { Effect, Option, Schema } from "effect"
-import { allColumns, findColumn } from "../../model/Columns.js"
+import { allColumns, ColumnKind, findColumn } from "../../model/Columns.js"
 import { parseCategoryPath } from "../../domain/CategoryPath.js"
 import { EncodedCategoryPath } from "../../domain/CategoryPath.js"
 import { ProductRecord } from "../../domain/Product.js"
@@ -21,7 +21,6 @@ const Item = Schema.Struct({
 })
 const toItem = (p: StoredProduct) => ({ productId: p.productId, data: p.data, images: p.images, updatedAt: new Date(p.updatedAt).toISOString() })
 
-const ColumnKind = Schema.Literal("category", "string", "color", "number", "boolean")
 const ColumnSummary = Schema.Struct({
   column: Schema.String,
   type: ColumnKind,
@@ -33,9 +32,6 @@ const ColumnSummary = Schema.Struct({
 })
 
 const ColumnName = Schema.String.pipe(Schema.filter((c) => findColumn(c) !== undefined || `unknown column; known: ${allColumns.map((x) => x.name).join(", ")}`))
-
-/** Columns that identify rather than describe products are useless to filter on. */
-const identifying = new Set(["mpn", "gtin", "item_group_id"])
 
 const describe = (siteId: number, column: string, limit: number) =>
   Effect.gen(function*() {
@@ -76,7 +72,8 @@ export const catalogTools = [
         const totalProducts = yield* index.count(principal.siteId, emptyFilter)
         const columns = []
         for (const def of allColumns) {
-          if (identifying.has(def.name)) continue
+          // Columns that identify rather than describe products are useless to filter on.
+          if (def.identifying) continue
           const d = yield* describe(principal.siteId, def.name, 0)
           const distinct = "distinctValues" in d ? d.distinctValues : undefined
           if (d.products === 0 || (distinct !== undefined && distinct < 2 && def.kind !== "category")) continue

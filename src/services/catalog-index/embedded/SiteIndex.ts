@@ -1,3 +1,4 @@
+import { allColumns } from "../../../model/Columns.js"
 import type { Filter } from "../../../model/Filter.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import { LexicalIndex } from "./LexicalIndex.js"
@@ -46,7 +47,7 @@ interface StoredDocument {
 }
 
 /** Columns whose values are mostly unique per product: interning them would only add entries. */
-const UNIQUE_COLUMNS = new Set(["gtin", "mpn", "item_group_id"])
+const UNIQUE_COLUMNS = new Set(allColumns.filter((c) => c.identifying).map((c) => c.name))
 
 /**
  * Payload values shared between documents: a 100k catalog repeats a few hundred category
