@@ -83,6 +83,10 @@ const text = (field: keyof ProductRecord, label: string, options: Options = {}):
 const scalar = (field: keyof ProductRecord, kind: "number" | "boolean", label: string): Column =>
   column(field, kind, label, ({ record }) => (record[field] as number | boolean | null | undefined) ?? null, { field })
 
+/** A comma-separated record string as its entries. */
+const listed = (value: string | null | undefined): ReadonlyArray<string> =>
+  value ? value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0) : []
+
 const facet = (rank: number, refinementWeight = 0.7, primary = false): FacetRule => ({ rank, primary, refinementWeight })
 
 const columns: ReadonlyArray<Column> = [
@@ -114,9 +118,7 @@ const columns: ReadonlyArray<Column> = [
   text("item_group_id", "Item group", { identifying: true }),
   text("promotion_id", "Promotion"),
   text("mpn", "MPN", { identifying: true, searchable: true }),
-  column("gtin", "string", "GTIN", ({ record }) => record.gtin ? record.gtin.split(",").map((g) => g.trim()).filter((g) => g.length > 0) : [], {
-    field: "gtin", identifying: true, searchable: true
-  }),
+  column("gtin", "string", "GTIN", ({ record }) => listed(record.gtin), { field: "gtin", identifying: true, searchable: true }),
   scalar("multipack", "number", "Multipack"),
   scalar("adult", "boolean", "Adult"),
   scalar("is_bundle", "boolean", "Bundle"),

@@ -11,7 +11,8 @@ export interface Refinement {
 /**
  * The single most useful next filter: a value of a column the shopper has not chosen yet that
  * splits the results most evenly (share × (1 − share) is largest at one half), weighted by how
- * meaningful the column is (its refinement weight in Columns). Values covering almost nothing or almost everything are skipped.
+ * meaningful the column is (its refinement weight in Columns). Values covering almost nothing
+ * or almost everything are skipped.
  */
 export const bestRefinement = (facets: ReadonlyArray<FacetOut>, total: number): Refinement | null => {
   if (total < 4) return null
