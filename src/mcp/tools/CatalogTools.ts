@@ -6,7 +6,7 @@ import { ProductRecord } from "../../domain/Product.js"
 import { CatalogIndex } from "../../services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../model/Filter.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
-import type { StoredProduct } from "../../model/StoredProduct.js"
+import { StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { defineTool } from "../Tool.js"
 import { asToolFailure } from "./SearchTools.js"
 
@@ -16,7 +16,7 @@ export const MAX_GET_ITEMS = 100
 const Item = Schema.Struct({
   productId: Schema.String,
   data: ProductRecord,
-  images: Schema.Array(Schema.Struct({ id: Schema.String, url: Schema.String })),
+  images: Schema.Array(StoredImage),
   updatedAt: Schema.String
 })
 const toItem = (p: StoredProduct) => ({ productId: p.productId, data: p.data, images: p.images, updatedAt: new Date(p.updatedAt).toISOString() })

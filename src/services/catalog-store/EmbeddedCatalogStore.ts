@@ -252,7 +252,7 @@ export const EmbeddedCatalogStore = Layer.effect(
             const rows = yield* attempt("scan", () =>
               selectIndexedPage.all(after[0], after[1], pageSize) as Array<ProductRow & { text_vector: Buffer | null }>)
             if (rows.length === 0) return total
-            yield* visit(rows.map((row) => {
+            const page = yield* attempt("scan", () => rows.map((row) => {
               const product = toProduct(row)
               return {
                 product,
@@ -260,6 +260,7 @@ export const EmbeddedCatalogStore = Layer.effect(
                 images: product.images.length === 0 ? [] : currentAnalyses(row.site_id, row.product_id, product.images)
               }
             }))
+            yield* visit(page)
             total += rows.length
             const last = rows[rows.length - 1]
             after = [last.site_id, last.product_id]

@@ -23,11 +23,14 @@ describe("EmbeddedCatalogStore", () => {
   it.effect("a stored row that does not decode fails the read with a StoreError", () =>
     Effect.gen(function*() {
       const store = yield* CatalogStore
-      yield* store.put(1, "p", { title: "x" } as ProductRecord, [{ url: "https://img.example.com/a.jpg" }])
+      const { product } = yield* store.put(1, "p", { title: "x" } as ProductRecord, [{ url: "https://img.example.com/a.jpg" }])
+      yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: null }])
       const db = yield* Sqlite
       db.prepare(`UPDATE products SET data = '{"title": 5}' WHERE product_id = 'p'`).run()
       expect(yield* Effect.flip(store.get(1, "p"))).toMatchObject({ _tag: "StoreError", message: expect.stringContaining("title") })
       db.prepare(`UPDATE products SET data = '{"title": "x"}', images = 'not json' WHERE product_id = 'p'`).run()
       expect(yield* Effect.flip(store.getMany(1, ["p"]))).toMatchObject({ _tag: "StoreError" })
+      // The startup restore too: a failed read, not a crash.
+      expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
     }).pipe(Effect.provide(sqliteCatalogLayer())))
 })
