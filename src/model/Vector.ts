@@ -5,7 +5,6 @@ export const Vector = Schema.declare((u: unknown): u is Float32Array => u instan
   identifier: "Float32Array"
 })
 
-
 /**
  * A vector as raw Float32 bytes (Redis hash fields, SQLite blobs, change-feed entries): exact,
  * and a quarter of its JSON size. Decoding copies, because a Float32Array needs a 4-byte
