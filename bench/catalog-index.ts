@@ -5,7 +5,9 @@
  * vectors; prints build throughput, query latency percentiles per query kind, and RSS.
  */
 import { Effect } from "effect"
-import { CatalogIndex, emptyFilter, type Filter, type IndexDocument, type SearchQuery } from "../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type SearchQuery } from "../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter, type Filter } from "../src/model/Filter.js"
+import type { IndexDocument } from "../src/model/IndexDocument.js"
 import { EmbeddedCatalogIndex } from "../src/services/catalog-index/EmbeddedCatalogIndex.js"
 
 const count = Number(process.argv[2] ?? 100_000)

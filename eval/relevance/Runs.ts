@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { CatalogIndex, emptyFilter, type CatalogIndexService } from "../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type CatalogIndexService } from "../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../src/model/Filter.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import { textSearch } from "../../src/search/TextSearch.js"
 import type { EvalQuery } from "./Dataset.js"

@@ -1,5 +1,7 @@
 import { Effect } from "effect"
-import { CatalogIndex, emptyFilter, type IndexDocument } from "../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../src/model/Filter.js"
+import type { IndexDocument } from "../../src/model/IndexDocument.js"
 import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import type { EmbeddedIndexOverrides } from "../../src/services/catalog-index/embedded/Options.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"

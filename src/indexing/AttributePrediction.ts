@@ -1,13 +1,13 @@
 import { Effect, Option } from "effect"
 import { createHash } from "node:crypto"
-import { CatalogIndex, emptyFilter, type IndexDocument, type PayloadValue, type SearchHit } from "../services/catalog-index/CatalogIndex.js"
-import { CatalogStore, type ImageAnalysisRecord, type ProductKey, type StoredProduct } from "../services/catalog-store/CatalogStore.js"
-import {
-  type ComputedAttribute,
-  type ComputedImage,
-  type PredictionResult,
-  PredictionStore
-} from "../services/prediction-store/PredictionStore.js"
+import { CatalogIndex, type SearchHit } from "../services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../model/Filter.js"
+import type { IndexDocument, PayloadValue } from "../model/IndexDocument.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
+import type { ProductKey, StoredProduct } from "../model/StoredProduct.js"
+import { PredictionStore } from "../services/prediction-store/PredictionStore.js"
+import type { ComputedAttribute, ComputedImage, PredictionResult } from "../model/Prediction.js"
 
 /**
  * Attribute prediction for POST /product/{id}/predicted-attributes (worker side).

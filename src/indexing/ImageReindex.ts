@@ -1,6 +1,8 @@
 import { Effect } from "effect"
-import { CatalogIndex, type IndexDocument } from "../services/catalog-index/CatalogIndex.js"
-import { CatalogStore, type ProductKey } from "../services/catalog-store/CatalogStore.js"
+import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
+import type { IndexDocument } from "../model/IndexDocument.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { ProductKey } from "../model/StoredProduct.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
 import { ProductIndexer } from "./ProductIndexer.js"
 

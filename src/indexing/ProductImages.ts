@@ -3,7 +3,9 @@ import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/I
 import { isImageFailure, isImageUnavailable } from "../services/image-intake/Errors.js"
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { toRgb } from "../services/image-intake/Rgb.js"
-import { CatalogStore, type ImageAnalysisRecord, type ImageObjects, type ProductKey, type StoredImage } from "../services/catalog-store/CatalogStore.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
+import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */

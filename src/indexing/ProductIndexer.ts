@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
-import { CatalogStore, type ProductKey, type StoredProduct } from "../services/catalog-store/CatalogStore.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { ProductKey, StoredProduct } from "../model/StoredProduct.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"

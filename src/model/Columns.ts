@@ -1,48 +1,132 @@
+import { Schema } from "effect"
+import { parseColorPath } from "../domain/Filters.js"
+import type { ProductRecord } from "../domain/Product.js"
+import type { PayloadValue } from "./IndexDocument.js"
+
 /**
- * The filterable columns of a product, as the index payload holds them. Filters, facets and
- * the MCP column tools all read this one table.
+ * The filterable columns of a product, as the index payload holds them: where each value
+ * comes from and how it is normalised, and what search offers on it. Documents, filters,
+ * facets, refinements, the index's interning and the MCP column tools all read this one table.
+ * Every column is filterable: by its values (by one of true/false for booleans), numbers by
+ * intervals only.
  */
-export type ColumnKind = "category" | "string" | "color" | "number" | "boolean"
+export const ColumnKind = Schema.Literal("category", "string", "color", "number", "boolean")
+export type ColumnKind = typeof ColumnKind.Type
+
+/** What a column's value is computed from: one product's record, its category paths and what its photos show. */
+export interface ColumnSource {
+  readonly record: ProductRecord
+  /** Text-form paths of shopping_product_category, each ancestor included ("A", "A > B"). */
+  readonly shoppingPaths: ReadonlyArray<string>
+  /** Text-form paths of product_type, each ancestor included (may repeat across entries). */
+  readonly typePaths: ReadonlyArray<string>
+  /** Colour names and object classes seen in the product's photos (see visualAttributes). */
+  readonly photos: { readonly colors: ReadonlyArray<string>; readonly objects: ReadonlyArray<string> }
+}
+
+/** A column offered as a dynamic filter on search results. */
+export interface FacetRule {
+  /** Display order among the facets. */
+  readonly rank: number
+  readonly primary: boolean
+  /** How much a refinement on the column is worth to a shopper, before its balance is counted. */
+  readonly refinementWeight: number
+}
 
 export interface Column {
   readonly name: string
   readonly kind: ColumnKind
   readonly label: string
+  /** The record field the value comes from, when it is a single one. */
+  readonly field: keyof ProductRecord | null
+  /** The column's value for one product, normalised as filter values match it. */
+  readonly value: (source: ColumnSource) => PayloadValue
+  readonly facet: FacetRule | null
+  /** The record field's own text joins the lexical `extra` text (a shopper may type it). */
+  readonly searchable: boolean
+  /** Values identify products rather than describe them (mostly unique): useless to filter on, not worth interning. */
+  readonly identifying: boolean
 }
 
+/** A colour as columns hold it and filters match it: its lowercase name. */
+export const colorTerm = (name: string): string => name.trim().toLowerCase()
+
+/** Colours as lowercase names; "Red/Black" and "red, black" both give ["red", "black"]. */
+export const colorNames = (color: string | null | undefined): ReadonlyArray<string> =>
+  color ? color.split(/[/,]/).map(colorTerm).filter((c) => c.length > 0) : []
+
+/** A filter value of `column` as the column holds it: a colour written `<color> > <hex>` counts as its name. */
+export const filterTerm = (column: Column, value: string): string =>
+  column.kind === "color" ? colorTerm(parseColorPath(value)?.name ?? value) : value
+
+/** The price a shopper pays: the sale price when there is a lower one. */
+export const effectivePrice = (data: ProductRecord): number | null => {
+  const { price, sale_price } = data
+  if (sale_price != null && (price == null || sale_price < price)) return sale_price
+  return price ?? null
+}
+
+type Options = Partial<Pick<Column, "field" | "facet" | "searchable" | "identifying">>
+
+const column = (name: string, kind: ColumnKind, label: string, value: Column["value"], options: Options = {}): Column => ({
+  name, kind, label, value, field: null, facet: null, searchable: false, identifying: false, ...options
+})
+
+/** A record string copied as it is, trimmed (filter values match exactly); blank is no value. */
+const text = (field: keyof ProductRecord, label: string, options: Options = {}): Column =>
+  column(field, "string", label, ({ record }) => {
+    const value = record[field]
+    return typeof value === "string" && value.trim().length > 0 ? value.trim() : null
+  }, { field, ...options })
+
+/** A record number or boolean as it is. */
+const scalar = (field: keyof ProductRecord, kind: "number" | "boolean", label: string): Column =>
+  column(field, kind, label, ({ record }) => (record[field] as number | boolean | null | undefined) ?? null, { field })
+
+/** A comma-separated record string as its entries. */
+const listed = (value: string | null | undefined): ReadonlyArray<string> =>
+  value ? value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0) : []
+
+const facet = (rank: number, refinementWeight = 0.7, primary = false): FacetRule => ({ rank, primary, refinementWeight })
+
 const columns: ReadonlyArray<Column> = [
-  { name: "category", kind: "category", label: "Category" },
-  { name: "shopping_product_category", kind: "category", label: "Shopping category" },
-  { name: "product_type", kind: "category", label: "Product type" },
-  { name: "brand", kind: "string", label: "Brand" },
-  { name: "color", kind: "color", label: "Colour" },
-  { name: "image_color", kind: "color", label: "Colour in photos" },
-  { name: "image_object", kind: "string", label: "Object in photos" },
-  { name: "price", kind: "number", label: "Price" },
-  { name: "list_price", kind: "number", label: "List price" },
-  { name: "sale_price", kind: "number", label: "Sale price" },
-  { name: "availability", kind: "string", label: "Availability" },
-  { name: "condition", kind: "string", label: "Condition" },
-  { name: "gender", kind: "string", label: "Gender" },
-  { name: "age_group", kind: "string", label: "Age group" },
-  { name: "size", kind: "string", label: "Size" },
-  { name: "size_type", kind: "string", label: "Size type" },
-  { name: "size_system", kind: "string", label: "Size system" },
-  { name: "material", kind: "string", label: "Material" },
-  { name: "pattern", kind: "string", label: "Pattern" },
-  { name: "energy_efficiency_class", kind: "string", label: "Energy efficiency class" },
-  { name: "item_group_id", kind: "string", label: "Item group" },
-  { name: "promotion_id", kind: "string", label: "Promotion" },
-  { name: "mpn", kind: "string", label: "MPN" },
-  { name: "gtin", kind: "string", label: "GTIN" },
-  { name: "multipack", kind: "number", label: "Multipack" },
-  { name: "adult", kind: "boolean", label: "Adult" },
-  { name: "is_bundle", kind: "boolean", label: "Bundle" },
-  { name: "custom_label_0", kind: "string", label: "Custom label 0" },
-  { name: "custom_label_1", kind: "string", label: "Custom label 1" },
-  { name: "custom_label_2", kind: "string", label: "Custom label 2" },
-  { name: "custom_label_3", kind: "string", label: "Custom label 3" },
-  { name: "custom_label_4", kind: "string", label: "Custom label 4" }
+  // Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C".
+  column("category", "category", "Category", (s) => [...new Set([...s.shoppingPaths, ...s.typePaths])], { facet: facet(0, 1.3, true) }),
+  column("shopping_product_category", "category", "Shopping category", (s) => s.shoppingPaths, { field: "shopping_product_category" }),
+  column("product_type", "category", "Product type", (s) => [...new Set(s.typePaths)], { field: "product_type" }),
+  text("brand", "Brand", { facet: facet(1, 1, true) }),
+  // The record's colour wins; a product without one is filterable by what its photos show.
+  column("color", "color", "Colour", ({ record, photos }) => {
+    const named = colorNames(record.color)
+    return named.length > 0 ? named : photos.colors.slice(0, 2)
+  }, { field: "color", facet: facet(3, 0.9), searchable: true }),
+  column("image_color", "color", "Colour in photos", (s) => s.photos.colors),
+  column("image_object", "string", "Object in photos", (s) => s.photos.objects),
+  column("price", "number", "Price", (s) => effectivePrice(s.record), { facet: facet(2, 0.6, true) }),
+  column("list_price", "number", "List price", (s) => s.record.price ?? null, { field: "price" }),
+  column("sale_price", "number", "Sale price", (s) => s.record.sale_price ?? null, { field: "sale_price" }),
+  text("availability", "Availability", { facet: facet(4) }),
+  text("condition", "Condition", { facet: facet(10) }),
+  text("gender", "Gender", { facet: facet(5), searchable: true }),
+  text("age_group", "Age group", { facet: facet(6), searchable: true }),
+  text("size", "Size", { facet: facet(7), searchable: true }),
+  text("size_type", "Size type"),
+  text("size_system", "Size system"),
+  text("material", "Material", { facet: facet(8), searchable: true }),
+  text("pattern", "Pattern", { facet: facet(9), searchable: true }),
+  text("energy_efficiency_class", "Energy efficiency class"),
+  text("item_group_id", "Item group", { identifying: true }),
+  text("promotion_id", "Promotion"),
+  text("mpn", "MPN", { identifying: true, searchable: true }),
+  column("gtin", "string", "GTIN", ({ record }) => listed(record.gtin), { field: "gtin", identifying: true, searchable: true }),
+  scalar("multipack", "number", "Multipack"),
+  scalar("adult", "boolean", "Adult"),
+  scalar("is_bundle", "boolean", "Bundle"),
+  text("custom_label_0", "Custom label 0"),
+  text("custom_label_1", "Custom label 1"),
+  text("custom_label_2", "Custom label 2"),
+  text("custom_label_3", "Custom label 3"),
+  text("custom_label_4", "Custom label 4")
 ]
 
 const byName = new Map(columns.map((c) => [c.name, c]))
@@ -50,3 +134,22 @@ const byName = new Map(columns.map((c) => [c.name, c]))
 export const allColumns = columns
 export const findColumn = (name: string): Column | undefined => byName.get(name)
 export const columnNames = columns.map((c) => c.name)
+
+/** Columns offered as dynamic filters, in display order. */
+export const facetColumns: ReadonlyArray<Column & { readonly facet: FacetRule }> = columns
+  .filter((c): c is Column & { readonly facet: FacetRule } => c.facet !== null)
+  .sort((a, b) => a.facet.rank - b.facet.rank)
+
+/** The payload of one product: every column's value. */
+export const columnValues = (source: ColumnSource): Record<string, PayloadValue> => {
+  const payload: Record<string, PayloadValue> = {}
+  for (const c of columns) payload[c.name] = c.value(source)
+  return payload
+}
+
+/** The record's own text of the searchable columns, for the lexical `extra` field. */
+export const searchableText = (record: ProductRecord): ReadonlyArray<string> =>
+  columns.flatMap((c) => {
+    const value = c.searchable && c.field !== null ? record[c.field] : undefined
+    return typeof value === "string" && value.length > 0 ? [value] : []
+  })

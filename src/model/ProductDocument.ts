@@ -1,26 +1,11 @@
 import { categoryAncestors, parseCategoryPath } from "../domain/CategoryPath.js"
 import { parseHighlights, parseProductDetails, parseProductTypes, type ProductRecord } from "../domain/Product.js"
-import type { IndexDocument, PayloadValue } from "../services/catalog-index/CatalogIndex.js"
-import type { ImageAnalysisRecord, StoredProduct } from "../services/catalog-store/CatalogStore.js"
-
-/** Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C". */
-export const categoryColumns = ["category", "shopping_product_category", "product_type"] as const
-
-/** Plain string columns copied from the record as they are (filter values match exactly). */
-const stringColumns = [
-  "brand", "availability", "condition", "gender", "age_group", "size", "size_type", "size_system",
-  "material", "pattern", "item_group_id", "promotion_id", "energy_efficiency_class", "mpn",
-  "custom_label_0", "custom_label_1", "custom_label_2", "custom_label_3", "custom_label_4"
-] as const satisfies ReadonlyArray<keyof ProductRecord>
+import { columnValues, searchableText } from "./Columns.js"
+import type { IndexDocument } from "./IndexDocument.js"
+import type { ImageAnalysisRecord } from "./ImageAnalysis.js"
+import type { StoredProduct } from "./StoredProduct.js"
 
 const stripHtml = (s: string) => s.replace(/<[^>]*>/g, " ").replace(/&[a-z#0-9]+;/gi, " ").replace(/\s+/g, " ").trim()
-
-/** The price a shopper pays: the sale price when there is a lower one. */
-export const effectivePrice = (data: ProductRecord): number | null => {
-  const { price, sale_price } = data
-  if (sale_price != null && (price == null || sale_price < price)) return sale_price
-  return price ?? null
-}
 
 export const productCategories = (data: ProductRecord) => {
   const shopping = data.shopping_product_category ? [parseCategoryPath(data.shopping_product_category)] : []
@@ -28,37 +13,9 @@ export const productCategories = (data: ProductRecord) => {
   return { shopping, types }
 }
 
-/** Colours as lowercase names; "Red/Black" and "red, black" both give ["red", "black"]. */
-export const colorNames = (color: string | null | undefined): ReadonlyArray<string> =>
-  color ? color.split(/[/,]/).map((c) => c.trim().toLowerCase()).filter((c) => c.length > 0) : []
-
-export const toPayload = (data: ProductRecord): Record<string, PayloadValue> => {
-  const { shopping, types } = productCategories(data)
-  const shoppingPaths = shopping.flatMap(categoryAncestors)
-  const typePaths = types.flatMap(categoryAncestors)
-  const payload: Record<string, PayloadValue> = {
-    category: [...new Set([...shoppingPaths, ...typePaths])],
-    shopping_product_category: shoppingPaths,
-    product_type: [...new Set(typePaths)],
-    color: colorNames(data.color),
-    gtin: data.gtin ? data.gtin.split(",").map((g) => g.trim()).filter((g) => g.length > 0) : [],
-    price: effectivePrice(data),
-    list_price: data.price ?? null,
-    sale_price: data.sale_price ?? null,
-    multipack: data.multipack ?? null,
-    adult: data.adult ?? null,
-    is_bundle: data.is_bundle ?? null
-  }
-  for (const column of stringColumns) {
-    const value = data[column]
-    payload[column] = typeof value === "string" && value.trim().length > 0 ? value.trim() : null
-  }
-  return payload
-}
-
 const labelsText = (paths: ReadonlyArray<ReadonlyArray<string>>) => paths.map((p) => p.join(" ")).join(" . ")
 
-export const toText = (data: ProductRecord): IndexDocument["text"] => {
+const toText = (data: ProductRecord): IndexDocument["text"] => {
   const { shopping, types } = productCategories(data)
   return {
     title: data.title ?? "",
@@ -68,9 +25,7 @@ export const toText = (data: ProductRecord): IndexDocument["text"] => {
     description: data.description ? stripHtml(data.description) : "",
     highlights: data.product_highlight ? parseHighlights(data.product_highlight).join(" . ") : "",
     details: data.product_detail ? parseProductDetails(data.product_detail).map((d) => `${d.attribute} ${d.value}`).join(" . ") : "",
-    extra: [data.color, data.material, data.pattern, data.gender, data.age_group, data.size, data.mpn, data.gtin]
-      .filter((v): v is string => typeof v === "string" && v.length > 0)
-      .join(" ")
+    extra: searchableText(data).join(" ")
   }
 }
 
@@ -116,21 +71,19 @@ export const toIndexDocument = (
 ): IndexDocument => {
   const visual = visualAttributes(images)
   const text = toText(product.data)
-  const payload = toPayload(product.data)
-  const recordColors = payload["color"] as ReadonlyArray<string>
+  const { shopping, types } = productCategories(product.data)
   return {
     siteId: product.siteId,
     productId: product.productId,
     text: visual.colors.length + visual.objects.length === 0
       ? text
       : { ...text, extra: [text.extra, ...visual.colors, ...visual.objects].filter((w) => w.length > 0).join(" ") },
-    payload: {
-      ...payload,
-      // The record's colour wins; a product without one is filterable by what its photos show.
-      color: recordColors.length > 0 ? recordColors : visual.colors.slice(0, 2),
-      image_color: visual.colors,
-      image_object: visual.objects
-    },
+    payload: columnValues({
+      record: product.data,
+      shoppingPaths: shopping.flatMap(categoryAncestors),
+      typePaths: types.flatMap(categoryAncestors),
+      photos: visual
+    }),
     vectors: { text: textVector ?? undefined, image: visual.embeddings.length > 0 ? visual.embeddings : undefined }
   }
 }

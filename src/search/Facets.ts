@@ -1,7 +1,8 @@
 import { Effect } from "effect"
-import { findColumn } from "../model/Columns.js"
+import { facetColumns } from "../model/Columns.js"
 import { parseCategoryPath } from "../domain/CategoryPath.js"
-import { CatalogIndex, type Condition, type Filter, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import type { Condition, Filter } from "../model/Filter.js"
 
 /** Facet values are in text form; the wire schema encodes category paths. */
 export interface FacetValueOut {
@@ -20,9 +21,6 @@ export interface FacetOut {
   readonly values: ReadonlyArray<FacetValueOut>
 }
 
-/** Columns offered as dynamic filters, in display order; the first three are primary. */
-const facetColumns = ["category", "brand", "price", "color", "availability", "gender", "age_group", "size", "material", "pattern", "condition"]
-const primary = new Set(["category", "brand", "price"])
 const MAX_VALUES = 20
 
 type Scope = { readonly productIds: ReadonlyArray<string> }
@@ -102,8 +100,8 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
       })
 
     const facets: Array<FacetOut> = []
-    for (const column of facetColumns) {
-      const def = findColumn(column)!
+    for (const def of facetColumns) {
+      const column = def.name
       const scope = yield* scopeFor(column)
       if (scope.productIds.length === 0) continue
       const own = dynamic.filter(sameColumn(column))
@@ -123,13 +121,13 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
           if (values.some((v) => v.selected)) break
           values.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
         }
-        facets.push({ type: "interval", column, label: def.label, isPrimary: primary.has(column), values })
+        facets.push({ type: "interval", column, label: def.label, isPrimary: def.facet.primary, values })
         continue
       }
       const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
-      const counts = yield* index.facet(query.siteId, column, scope, column === "category" ? 10_000 : MAX_VALUES)
+      const counts = yield* index.facet(query.siteId, column, scope, def.kind === "category" ? 10_000 : MAX_VALUES)
       if (counts.length === 0) continue
-      const values = column === "category"
+      const values = def.kind === "category"
         ? categoryValues(counts, selected)
         : [
           ...selected.filter((s) => !counts.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
@@ -137,7 +135,7 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
         ]
       // A column with one value and nothing chosen cannot narrow anything.
       if (values.length < 2 && selected.length === 0) continue
-      facets.push({ type: "categorical", column, label: def.label, isPrimary: primary.has(column), values })
+      facets.push({ type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values })
     }
     return facets
   })

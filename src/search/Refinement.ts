@@ -1,8 +1,6 @@
 import type { ResultEntity } from "../domain/ResultEntity.js"
+import { findColumn } from "../model/Columns.js"
 import type { FacetOut, FacetValueOut } from "./Facets.js"
-
-/** How much a refinement on each column is worth to a shopper, before its balance is counted. */
-const columnWeight: Record<string, number> = { category: 1.3, brand: 1, color: 0.9, price: 0.6 }
 
 export interface Refinement {
   readonly facet: FacetOut
@@ -13,7 +11,8 @@ export interface Refinement {
 /**
  * The single most useful next filter: a value of a column the shopper has not chosen yet that
  * splits the results most evenly (share × (1 − share) is largest at one half), weighted by how
- * meaningful the column is. Values covering almost nothing or almost everything are skipped.
+ * meaningful the column is (its refinement weight in Columns). Values covering almost nothing
+ * or almost everything are skipped.
  */
 export const bestRefinement = (facets: ReadonlyArray<FacetOut>, total: number): Refinement | null => {
   if (total < 4) return null
@@ -23,7 +22,7 @@ export const bestRefinement = (facets: ReadonlyArray<FacetOut>, total: number): 
     for (const value of facet.values) {
       const share = value.count / total
       if (share < 0.1 || share > 0.9) continue
-      const score = share * (1 - share) * (columnWeight[facet.column] ?? 0.7)
+      const score = share * (1 - share) * (findColumn(facet.column)?.facet?.refinementWeight ?? 0)
       if (best === null || score > best.score) best = { facet, value, share, score }
     }
   }

@@ -1,6 +1,6 @@
 import { parseMeasure, parseProductTypes, type ProductRecord } from "../domain/Product.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
-import type { StoredProduct } from "../services/catalog-store/CatalogStore.js"
+import type { StoredProduct } from "../model/StoredProduct.js"
 
 /** A result entity as this service fills it (fields we have no data for are left out). */
 export type ResultEntityOut = ResultEntity

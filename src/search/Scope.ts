@@ -1,9 +1,8 @@
 import { Effect, Either } from "effect"
-import { findColumn, columnNames } from "../model/Columns.js"
+import { columnNames, filterTerm, findColumn } from "../model/Columns.js"
 import { decodeCategoryPath } from "../domain/CategoryPath.js"
 import { BadRequest } from "../domain/Errors.js"
-import { parseColorPath } from "../domain/Filters.js"
-import type { Condition, Filter } from "../services/catalog-index/CatalogIndex.js"
+import type { Condition, Filter } from "../model/Filter.js"
 
 interface ClauseIn {
   readonly column: string
@@ -38,7 +37,7 @@ export const columnCondition = (field: string, column: string, values: ReadonlyA
         return { column, anyOf: paths }
       }
       case "color":
-        return { column, anyOf: values.map((v) => (parseColorPath(v)?.name ?? v).trim().toLowerCase()) }
+        return { column, anyOf: values.map((v) => filterTerm(def, v)) }
       case "boolean": {
         if (values.length !== 1 || (values[0] !== "true" && values[0] !== "false")) {
           return yield* fail(`${field}.values`, `column "${column}" is true/false: give exactly one of "true" or "false"`)

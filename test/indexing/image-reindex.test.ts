@@ -11,7 +11,9 @@ import type { ProductRecord } from "../../src/domain/Product.js"
 import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedCatalogStore.js"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
-import { CatalogStore, type ImageAnalysisRecord, type ProductKey } from "../../src/services/catalog-store/CatalogStore.js"
+import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
+import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
+import type { ProductKey } from "../../src/model/StoredProduct.js"
 import { Sqlite } from "../../src/platform/Sqlite.js"
 
 const unit = (n: number, hot: number) => {

@@ -1,11 +1,13 @@
 import { Effect, Option, Schema } from "effect"
-import { allColumns, findColumn } from "../../model/Columns.js"
+import { allColumns, ColumnKind, findColumn } from "../../model/Columns.js"
 import { parseCategoryPath } from "../../domain/CategoryPath.js"
 import { EncodedCategoryPath } from "../../domain/CategoryPath.js"
 import { NotFound } from "../../domain/Errors.js"
 import { ProductRecord } from "../../domain/Product.js"
-import { CatalogIndex, emptyFilter } from "../../services/catalog-index/CatalogIndex.js"
-import { CatalogStore, type StoredProduct } from "../../services/catalog-store/CatalogStore.js"
+import { CatalogIndex } from "../../services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../model/Filter.js"
+import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
+import { StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { defineTool } from "../Tool.js"
 import { asToolFailure } from "../ToolFailure.js"
 
@@ -15,12 +17,11 @@ export const MAX_GET_ITEMS = 100
 const Item = Schema.Struct({
   productId: Schema.String,
   data: ProductRecord,
-  images: Schema.Array(Schema.Struct({ id: Schema.String, url: Schema.String })),
+  images: Schema.Array(StoredImage),
   updatedAt: Schema.String
 })
 const toItem = (p: StoredProduct) => ({ productId: p.productId, data: p.data, images: p.images, updatedAt: new Date(p.updatedAt).toISOString() })
 
-const ColumnKind = Schema.Literal("category", "string", "color", "number", "boolean")
 const ColumnSummary = Schema.Struct({
   column: Schema.String,
   type: ColumnKind,
@@ -32,9 +33,6 @@ const ColumnSummary = Schema.Struct({
 })
 
 const ColumnName = Schema.String.pipe(Schema.filter((c) => findColumn(c) !== undefined || `unknown column; known: ${allColumns.map((x) => x.name).join(", ")}`))
-
-/** Columns that identify rather than describe products are useless to filter on. */
-const identifying = new Set(["mpn", "gtin", "item_group_id"])
 
 const describe = (siteId: number, column: string, limit: number) =>
   Effect.gen(function*() {
@@ -75,7 +73,8 @@ export const catalogTools = [
         const totalProducts = yield* index.count(principal.siteId, emptyFilter)
         const columns = []
         for (const def of allColumns) {
-          if (identifying.has(def.name)) continue
+          // Columns that identify rather than describe products are useless to filter on.
+          if (def.identifying) continue
           const d = yield* describe(principal.siteId, def.name, 0)
           const distinct = "distinctValues" in d ? d.distinctValues : undefined
           if (d.products === 0 || (distinct !== undefined && distinct < 2 && def.kind !== "category")) continue

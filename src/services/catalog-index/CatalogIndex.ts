@@ -1,5 +1,7 @@
 import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
+import type { Condition, Filter } from "../../model/Filter.js"
+import type { IndexDocument } from "../../model/IndexDocument.js"
 
 /**
  * The searchable, derived view of one site's catalog. Everything here can be rebuilt from
@@ -9,53 +11,6 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
  * named dense vectors ("text", "image"), a sparse lexical part, payload filters, facets,
  * retrieve and scroll. Every call is scoped to one site (the tenant key).
  */
-
-/**
- * A filterable/facetable column value of one product: a single string (brand, availability),
- * a set of strings (category paths, colours), a number or a boolean. Strings are normalised
- * as stored.
- */
-export type PayloadValue = string | ReadonlyArray<string> | number | boolean | null
-
-export interface IndexDocument {
-  readonly siteId: number
-  readonly productId: string
-  /** Text fields for lexical retrieval; weights are the index's concern (see FieldWeights). */
-  readonly text: {
-    readonly title: string
-    readonly brand: string
-    readonly productType: string
-    readonly category: string
-    readonly description: string
-    readonly highlights: string
-    readonly details: string
-    /** Other searchable words: colour, material, pattern, gtin, mpn, image-derived labels. */
-    readonly extra: string
-  }
-  /**
-   * Filter/facet columns. Category columns hold text-form paths, each ancestor included
-   * ("A", "A > B", "A > B > C"), so a filter on a parent matches its descendants.
-   */
-  readonly payload: Readonly<Record<string, PayloadValue>>
-  readonly vectors: {
-    readonly text?: Float32Array | undefined
-    readonly image?: ReadonlyArray<Float32Array> | undefined
-  }
-}
-
-/** One condition of a filter: a set of accepted values, or a numeric interval [gte, lt). */
-export type Condition =
-  | { readonly column: string; readonly anyOf: ReadonlyArray<string> }
-  | { readonly column: string; readonly range: { readonly gte?: number | undefined; readonly lt?: number | undefined } }
-  | { readonly column: string; readonly equals: boolean }
-
-/** Conjunction of `must` conditions, none of the `mustNot` conditions. */
-export interface Filter {
-  readonly must: ReadonlyArray<Condition>
-  readonly mustNot: ReadonlyArray<Condition>
-}
-
-export const emptyFilter: Filter = { must: [], mustNot: [] }
 
 export interface SearchQuery {
   readonly siteId: number

@@ -1,5 +1,7 @@
 import { Effect, Layer } from "effect"
-import { CatalogIndex, IndexError, type CatalogIndexService, type Filter, type IndexDocument } from "./CatalogIndex.js"
+import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
+import type { Filter } from "../../model/Filter.js"
+import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facetCounts, histogram, numericStats, scopeSlots } from "./embedded/Facets.js"
 import { matchIds, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"

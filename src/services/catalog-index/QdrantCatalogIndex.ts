@@ -1,6 +1,7 @@
 import { QdrantClient } from "@qdrant/js-client-rest"
 import { Effect, Layer } from "effect"
-import { CatalogIndex, IndexError, type CatalogIndexService, type IndexDocument } from "./CatalogIndex.js"
+import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
+import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facet, histogram, numericStats } from "./qdrant/Aggregates.js"
 import { call, type Qdrant } from "./qdrant/Client.js"
 import { ColumnIndexes, ensureCollection } from "./qdrant/Collection.js"

@@ -1,5 +1,6 @@
 import { Context, Duration, Effect, Layer } from "effect"
-import { CatalogIndex, IndexError, type CatalogIndexService, type IndexDocument } from "./CatalogIndex.js"
+import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
+import type { IndexDocument } from "../../model/IndexDocument.js"
 import { makeChangeFeed, type ChangeFeedError, type FeedEntry } from "../../platform/redis/ChangeFeed.js"
 import { makeEmbeddedCatalogIndex, type EmbeddedCatalogIndexService } from "./EmbeddedCatalogIndex.js"
 import type { EmbeddedIndexOverrides } from "./embedded/Options.js"

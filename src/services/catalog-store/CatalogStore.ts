@@ -1,67 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
 import { BackendFailure } from "../../platform/BackendFailure.js"
-
-/** An image of a product as stored: a stable id derived from its URL, so re-pushing the same URL keeps the id. */
-export interface StoredImage {
-  readonly id: string
-  readonly url: string
-}
-
-/** The record of truth for one product, as acknowledged to the merchant. */
-export interface StoredProduct {
-  readonly siteId: number
-  readonly productId: string
-  readonly data: ProductRecord
-  readonly images: ReadonlyArray<StoredImage>
-  /** Monotonic write stamp: derived data (vectors, index entries) remembers which version it came from. */
-  readonly version: number
-  readonly updatedAt: number
-}
-
-/** Derived data computed from a product version (text vector now; image data joins with vision). */
-export interface DerivedProduct {
-  readonly siteId: number
-  readonly productId: string
-  readonly version: number
-  readonly textVector: Float32Array | null
-}
-
-/** What the vision models derived from one product image (or why they could not). */
-export interface ImageAnalysisRecord {
-  readonly imageId: string
-  readonly url: string
-  readonly status: "ok" | "failed"
-  /** Why the image could not be used (fetch refused, not an image, …); null when ok. */
-  readonly reason: string | null
-  readonly embedding: Float32Array | null
-  readonly adult: number | null
-  readonly colors: ReadonlyArray<{ readonly name: string; readonly hex: string; readonly share: number }>
-  /**
-   * Detected objects; null while object detection, a later and lower-priority pass than
-   * features and colours, has not run on the image yet (always [] for a failed image).
-   */
-  readonly objects: ReadonlyArray<StoredObject> | null
-  readonly analyzedAt: number
-}
-
-export interface StoredObject {
-  readonly classId: number
-  readonly class: string
-  readonly score: number
-  readonly rectangle: { readonly left: number; readonly top: number; readonly width: number; readonly height: number }
-}
-
-/** The result of the detection pass for one image. */
-export interface ImageObjects {
-  readonly imageId: string
-  readonly objects: ReadonlyArray<StoredObject>
-}
-
-export interface ProductKey {
-  readonly siteId: number
-  readonly productId: string
-}
+import type { ImageAnalysisRecord, ImageObjects } from "../../model/ImageAnalysis.js"
+import type { DerivedProduct, ProductKey, StoredProduct } from "../../model/StoredProduct.js"
 
 export class StoreError extends BackendFailure("StoreError") {}
 

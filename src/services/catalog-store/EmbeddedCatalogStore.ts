@@ -1,16 +1,12 @@
-import { Effect, Layer, Option } from "effect"
-import { imageId } from "../../model/ImageIds.js"
+import { Effect, Layer, Option, Schema } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
+import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
 import {
-  CatalogStore,
-  type CatalogStoreService,
-  type DerivedProduct,
-  type ImageAnalysisRecord,
-  type ImageObjects,
-  type StoredImage,
-  type StoredProduct,
-  StoreError
-} from "./CatalogStore.js"
+  ColorsJson, decodeImages, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, ImagesJson,
+  ObjectsJson, RecordJson, VectorBlob
+} from "./Codec.js"
+import { type DerivedProduct, dedupeImages, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
+import { ImageAnalysisRecord, type ImageObjects } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 
 const schema = `
@@ -55,52 +51,45 @@ CREATE TABLE IF NOT EXISTS store_sequence (name TEXT PRIMARY KEY, value INTEGER 
 INSERT OR IGNORE INTO store_sequence VALUES ('product_version', 0);
 `
 
-interface ProductRow {
-  site_id: number
-  product_id: string
-  data: string
-  images: string
-  version: number
-  updated_at: number
+/** A products row; `data` and `images` are JSON, decoded with the shared codec. */
+const ProductRow = Schema.Struct({
+  site_id: Schema.Number,
+  product_id: Schema.String,
+  data: RecordJson,
+  images: ImagesJson,
+  version: Schema.Number,
+  updated_at: Schema.Number
+})
+type ProductRow = typeof ProductRow.Encoded
+const decodeProductRow = Schema.decodeUnknownSync(ProductRow)
+
+const toProduct = (row: ProductRow): StoredProduct => {
+  const { site_id, product_id, data, images, version, updated_at } = decodeProductRow(row)
+  return { siteId: site_id, productId: product_id, data, images, version, updatedAt: updated_at }
 }
 
-
-const toProduct = (row: ProductRow): StoredProduct => ({
-  siteId: row.site_id,
-  productId: row.product_id,
-  data: JSON.parse(row.data) as ProductRecord,
-  images: JSON.parse(row.images) as ReadonlyArray<StoredImage>,
-  version: row.version,
-  updatedAt: row.updated_at
+/** A product_image_analyses row: the analysis in columns, colours and objects as JSON, the embedding as a blob. */
+const AnalysisRow = Schema.Struct({
+  image_id: Schema.String,
+  url: Schema.String,
+  status: ImageAnalysisRecord.fields.status,
+  reason: Schema.NullOr(Schema.String),
+  embedding: VectorBlob,
+  adult: Schema.NullOr(Schema.Number),
+  colors: ColorsJson,
+  objects: ObjectsJson,
+  analyzed_at: Schema.Number
 })
+type AnalysisRow = typeof AnalysisRow.Encoded
+const decodeAnalysisRow = Schema.decodeUnknownSync(AnalysisRow)
 
-interface AnalysisRow {
-  image_id: string
-  url: string
-  status: "ok" | "failed"
-  reason: string | null
-  embedding: Buffer | null
-  adult: number | null
-  colors: string
-  objects: string
-  analyzed_at: number
+const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => {
+  const r = decodeAnalysisRow(row)
+  return {
+    imageId: r.image_id, url: r.url, status: r.status, reason: r.reason, embedding: r.embedding,
+    adult: r.adult, colors: r.colors, objects: r.objects, analyzedAt: r.analyzed_at
+  }
 }
-
-const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => ({
-  imageId: row.image_id,
-  url: row.url,
-  status: row.status,
-  reason: row.reason,
-  embedding: blobToVector(row.embedding),
-  adult: row.adult,
-  colors: JSON.parse(row.colors),
-  objects: JSON.parse(row.objects),
-  analyzedAt: row.analyzed_at
-})
-
-const vectorToBlob = (v: Float32Array | null) => (v === null ? null : Buffer.from(v.buffer, v.byteOffset, v.byteLength))
-const blobToVector = (b: Buffer | null) =>
-  b === null ? null : new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))
 
 const attempt = <A>(what: string, f: () => A) =>
   Effect.try({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
@@ -156,14 +145,14 @@ const layer = Layer.effect(
     const putTx = db.transaction((siteId: number, productId: string, data: ProductRecord, images: ReadonlyArray<{ url: string }> | undefined) => {
       const existing = selectOne.get(siteId, productId) as ProductRow | undefined
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
-        ? (existing ? (JSON.parse(existing.images) as ReadonlyArray<StoredImage>) : [])
+        ? (existing ? decodeImages(existing.images) : [])
         : dedupeImages(images)
       const { value: version } = nextVersion.get() as { value: number }
       const row: ProductRow & { item_group_id: string | null } = {
         site_id: siteId,
         product_id: productId,
-        data: JSON.stringify(data),
-        images: JSON.stringify(storedImages),
+        data: encodeRecord(data),
+        images: encodeImages(storedImages),
         item_group_id: data.item_group_id ?? null,
         version,
         updated_at: Date.now()
@@ -193,7 +182,7 @@ const layer = Layer.effect(
           site_id: d.siteId,
           product_id: d.productId,
           version: d.version,
-          text_vector: vectorToBlob(d.textVector)
+          text_vector: encodeVector(d.textVector)
         }).changes
       }
       return saved
@@ -202,7 +191,7 @@ const layer = Layer.effect(
     const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
       const row = selectOne.get(siteId, productId) as ProductRow | undefined
       if (row === undefined) return 0
-      const current = new Set((JSON.parse(row.images) as ReadonlyArray<StoredImage>).map((i) => i.id))
+      const current = new Set(decodeImages(row.images).map((i) => i.id))
       let kept = 0
       for (const a of analyses) {
         if (!current.has(a.imageId)) continue
@@ -213,10 +202,10 @@ const layer = Layer.effect(
           url: a.url,
           status: a.status,
           reason: a.reason,
-          embedding: vectorToBlob(a.embedding),
+          embedding: encodeVector(a.embedding),
           adult: a.adult,
-          colors: JSON.stringify(a.colors),
-          objects: JSON.stringify(a.objects),
+          colors: encodeColors(a.colors),
+          objects: encodeObjects(a.objects),
           analyzed_at: a.analyzedAt
         }).changes
       }
@@ -226,7 +215,7 @@ const layer = Layer.effect(
     const saveObjectsTx = db.transaction((siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => {
       let saved = 0
       for (const d of detections) {
-        saved += fillObjects.run({ site_id: siteId, product_id: productId, image_id: d.imageId, objects: JSON.stringify(d.objects) }).changes
+        saved += fillObjects.run({ site_id: siteId, product_id: productId, image_id: d.imageId, objects: encodeObjects(d.objects) }).changes
       }
       return saved
     })
@@ -263,14 +252,15 @@ const layer = Layer.effect(
             const rows = yield* attempt("scan", () =>
               selectIndexedPage.all(after[0], after[1], pageSize) as Array<ProductRow & { text_vector: Buffer | null }>)
             if (rows.length === 0) return total
-            yield* visit(rows.map((row) => {
+            const page = yield* attempt("scan", () => rows.map((row) => {
               const product = toProduct(row)
               return {
                 product,
-                derived: { siteId: row.site_id, productId: row.product_id, version: row.version, textVector: blobToVector(row.text_vector) },
+                derived: { siteId: row.site_id, productId: row.product_id, version: row.version, textVector: decodeVector(row.text_vector) },
                 images: product.images.length === 0 ? [] : currentAnalyses(row.site_id, row.product_id, product.images)
               }
             }))
+            yield* visit(page)
             total += rows.length
             const last = rows[rows.length - 1]
             after = [last.site_id, last.product_id]
@@ -282,22 +272,11 @@ const layer = Layer.effect(
       imageAnalyses: (siteId, productId) =>
         attempt("imageAnalyses", () => {
           const row = selectOne.get(siteId, productId) as ProductRow | undefined
-          return row ? currentAnalyses(siteId, productId, JSON.parse(row.images) as ReadonlyArray<StoredImage>) : []
+          return row ? currentAnalyses(siteId, productId, decodeImages(row.images)) : []
         })
     }
     return service
   })
 )
-
-const dedupeImages = (images: ReadonlyArray<{ url: string }>): ReadonlyArray<StoredImage> => {
-  const seen = new Set<string>()
-  const out: Array<StoredImage> = []
-  for (const { url } of images) {
-    if (seen.has(url)) continue
-    seen.add(url)
-    out.push({ id: imageId(url), url })
-  }
-  return out
-}
 
 export const EmbeddedCatalogStore = { layer }

@@ -1,16 +1,11 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { Effect, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
-import {
-  CatalogStore,
-  type CatalogStoreService,
-  type DerivedProduct,
-  type ImageAnalysisRecord,
-  type StoredImage,
-  type StoredProduct,
-  StoreError
-} from "./CatalogStore.js"
-import { bytesToVector, decodeAnalysis, dedupeImages, encodeAnalysis, inImageOrder, toProduct, vectorToBytes } from "./redis/RedisCodec.js"
+import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
+import { type DerivedProduct, dedupeImages, type StoredProduct } from "../../model/StoredProduct.js"
+import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
+import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
+import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
 import { batchedScript, script } from "../../platform/redis/LuaScript.js"
 import {
   productFields, putLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey, siteKeys, sitesKey
@@ -48,17 +43,16 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   const getMany = (siteId: number, productIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<StoredProduct>, StoreError> =>
     productIds.length === 0
       ? Effect.succeed([] as ReadonlyArray<StoredProduct>)
-      : call("getMany", () => {
+      : call("getMany", async () => {
         const keys = siteKeys(siteId)
         const tx = client.pipeline()
         for (const id of productIds) tx.hmget(keys.product(id), ...productFields)
-        return exec(tx)
-      }).pipe(Effect.map((rows) =>
-        rows.flatMap((row, i) => {
+        const rows = await exec(tx)
+        return rows.flatMap((row, i) => {
           const product = toProduct(siteId, productIds[i], row as Array<string | null>)
           return product === null ? [] : [product]
         })
-      ))
+      })
 
   /** One page of a site's indexed products after `after`, read in one MULTI so product, vector and analyses agree. */
   const indexedPage = (siteId: number, after: string, pageSize: number) =>
@@ -75,7 +69,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         const product = toProduct(siteId, id, replies[3 * i] as Array<string | null>)
         const [version, vec] = replies[3 * i + 1] as Array<Buffer | null>
         if (product === null || version === null || Number(version.toString()) !== product.version) return []
-        const derived: DerivedProduct = { siteId, productId: id, version: product.version, textVector: vec === null ? null : bytesToVector(vec) }
+        const derived: DerivedProduct = { siteId, productId: id, version: product.version, textVector: decodeVector(vec) }
         return [{ product, derived, images: inImageOrder(product.images, replies[3 * i + 2] as Record<string, string>) }]
       })
       return { ids, rows }
@@ -88,21 +82,14 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       const replaced = images === undefined ? undefined : dedupeImages(images)
       const updatedAt = Date.now()
       return call("put", () =>
-        putScript(
+        (putScript(
           [seqKey, sitesKey, keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.images(productId),
             group === null ? "" : keys.group(group)],
-          [siteId, productId, JSON.stringify(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
-            JSON.stringify(replaced ?? []), ...(replaced ?? []).map((i) => i.id)]
-        ) as Promise<[number, number, string]>).pipe(Effect.map(([existed, version, storedImages]) => ({
+          [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
+            encodeImages(replaced ?? []), ...(replaced ?? []).map((i) => i.id)]
+        ) as Promise<[number, number, string]>).then(([existed, version, storedImages]) => ({
           created: existed === 0,
-          product: {
-            siteId,
-            productId,
-            data,
-            images: JSON.parse(storedImages) as ReadonlyArray<StoredImage>,
-            version,
-            updatedAt
-          }
+          product: { siteId, productId, data, images: decodeImages(storedImages), version, updatedAt }
         })))
     },
     get: (siteId, productId) => getMany(siteId, [productId]).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
@@ -114,12 +101,10 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     remove: (siteId, productId) => {
       const keys = siteKeys(siteId)
       return call("remove", () =>
-        removeScript(
+        (removeScript(
           [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId)],
           [productId, keys.base]
-        ) as Promise<Array<string> | null>).pipe(
-          Effect.map((row) => Option.fromNullable(row === null ? null : toProduct(siteId, productId, row)))
-        )
+        ) as Promise<Array<string> | null>).then((row) => Option.fromNullable(row === null ? null : toProduct(siteId, productId, row))))
     },
     saveDerived: (items) =>
       call("saveDerived", () =>
@@ -127,7 +112,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           const keys = siteKeys(d.siteId)
           return saveDerivedScript(
             [keys.product(d.productId), keys.derived(d.productId), keys.stale, keys.indexed],
-            [d.productId, d.version, d.textVector === null ? "0" : "1", d.textVector === null ? "" : vectorToBytes(d.textVector)]
+            [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? ""]
           ) as Promise<number>
         }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
     stale: (limit) =>
@@ -188,7 +173,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         const [images, stored] = await exec(client.multi().hget(keys.product(productId), "images").hgetall(keys.images(productId)))
         return images === null
           ? ([] as ReadonlyArray<ImageAnalysisRecord>)
-          : inImageOrder(JSON.parse(images as string) as ReadonlyArray<StoredImage>, stored as Record<string, string>)
+          : inImageOrder(decodeImages(images as string), stored as Record<string, string>)
       })
     }
   }

@@ -1,7 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { StoreError } from "../catalog-store/CatalogStore.js"
 import { Sqlite } from "../../platform/Sqlite.js"
-import { type PredictionResult, PredictionStore, type StoredPrediction } from "./PredictionStore.js"
+import { PredictionStore } from "./PredictionStore.js"
+import type { StoredPrediction } from "../../model/Prediction.js"
+import { decodeResult, encodeResult } from "./Codec.js"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS prediction_results (
@@ -53,7 +55,7 @@ const layer: Layer.Layer<PredictionStore, never, Sqlite> = Layer.effect(
               productId: row.product_id,
               version: row.version,
               inputs: row.inputs,
-              result: JSON.parse(row.result) as PredictionResult,
+              result: decodeResult(row.result),
               computedAt: row.computed_at
             })
         }),
@@ -64,7 +66,7 @@ const layer: Layer.Layer<PredictionStore, never, Sqlite> = Layer.effect(
             product_id: p.productId,
             version: p.version,
             inputs: p.inputs,
-            result: JSON.stringify(p.result),
+            result: encodeResult(p.result),
             computed_at: p.computedAt
           })
         }),

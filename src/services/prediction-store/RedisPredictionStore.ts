@@ -3,7 +3,9 @@ import type { Redis } from "ioredis"
 import { StoreError } from "../catalog-store/CatalogStore.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
-import { type PredictionResult, PredictionStore, type PredictionStoreService, type StoredPrediction } from "./PredictionStore.js"
+import { PredictionStore, type PredictionStoreService } from "./PredictionStore.js"
+import type { StoredPrediction } from "../../model/Prediction.js"
+import { decodeResult, encodeResult } from "./Codec.js"
 
 /**
  * The distributed PredictionStore: whichever worker computed a prediction, every api replica
@@ -34,22 +36,21 @@ const make = (client: Redis): PredictionStoreService => {
   const saveScript = script(client, saveLua)
   return {
     get: (siteId, productId) =>
-      call("get", () => client.hmget(predictionKey(siteId, productId), ...fields)).pipe(
-        Effect.map(([version, inputs, result, computed]) =>
-          version === null || inputs === null || result === null || computed === null
-            ? Option.none()
-            : Option.some<StoredPrediction>({
-              siteId,
-              productId,
-              version: Number(version),
-              inputs,
-              result: JSON.parse(result) as PredictionResult,
-              computedAt: Number(computed)
-            })
-        )
-      ),
+      call("get", async () => {
+        const [version, inputs, result, computed] = await client.hmget(predictionKey(siteId, productId), ...fields)
+        return version === null || inputs === null || result === null || computed === null
+          ? Option.none()
+          : Option.some<StoredPrediction>({
+            siteId,
+            productId,
+            version: Number(version),
+            inputs,
+            result: decodeResult(result),
+            computedAt: Number(computed)
+          })
+      }),
     save: (p) =>
-      call("save", () => saveScript([predictionKey(p.siteId, p.productId)], [p.version, p.inputs, JSON.stringify(p.result), p.computedAt]))
+      call("save", () => saveScript([predictionKey(p.siteId, p.productId)], [p.version, p.inputs, encodeResult(p.result), p.computedAt]))
         .pipe(Effect.asVoid),
     remove: (siteId, productId) => call("remove", () => client.del(predictionKey(siteId, productId))).pipe(Effect.asVoid)
   }

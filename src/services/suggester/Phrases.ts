@@ -1,12 +1,14 @@
+import { Schema } from "effect"
 import { normalize, STOPWORDS } from "./Normalize.js"
 
-/** What one product tells the suggester; category paths are text-form ("A > B > C"). */
-export interface ProductText {
-  readonly title: string
-  readonly brand?: string | null | undefined
-  readonly categories: ReadonlyArray<string>
-  readonly productTypes?: ReadonlyArray<string> | undefined
-}
+/** What one product tells the suggester; category paths are text-form ("A > B > C"). Travels in the change feed. */
+export const ProductText = Schema.Struct({
+  title: Schema.String,
+  brand: Schema.optional(Schema.NullOr(Schema.String)),
+  categories: Schema.Array(Schema.String),
+  productTypes: Schema.optional(Schema.Array(Schema.String))
+})
+export type ProductText = typeof ProductText.Type
 
 /** Catalog sources, as indexes into the vocabulary's per-source counters. */
 export const TITLE = 0

@@ -1,6 +1,7 @@
 import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import { CatalogIndex, emptyFilter, type Condition, type Filter } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter, type Condition, type Filter } from "../../../src/model/Filter.js"
 import { doc, filteredIds, must, upsert } from "./fixtures.js"
 
 /** f4 has no columns at all: it exercises the missing-value rules. */

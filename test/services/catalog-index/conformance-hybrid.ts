@@ -1,6 +1,7 @@
 import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import { CatalogIndex, emptyFilter, type SearchQuery } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type SearchQuery } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../../src/model/Filter.js"
 import { doc, must, searchIds, titled, upsert, vec } from "./fixtures.js"
 
 /** Two lexically equal shoes told apart by their vectors, a dense-only near miss, and a stranger. */

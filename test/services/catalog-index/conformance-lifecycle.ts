@@ -1,6 +1,7 @@
 import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import { CatalogIndex, emptyFilter } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../../src/model/Filter.js"
 import { filteredIds, must, searchIds, titled, upsert, vec } from "./fixtures.js"
 
 /** Updates, removals, reads by id and by page, and isolation between sites. */

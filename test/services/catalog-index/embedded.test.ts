@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, type Layer } from "effect"
-import { CatalogIndex, emptyFilter } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../../src/model/Filter.js"
 import { EmbeddedCatalogIndex } from "../../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { catalogIndexConformance } from "./conformance.js"
 import { doc, filteredIds, must, searchIds, titled, upsert, vec } from "./fixtures.js"

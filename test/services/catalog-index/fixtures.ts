@@ -1,12 +1,7 @@
 import { Effect } from "effect"
-import {
-  CatalogIndex,
-  emptyFilter,
-  type Filter,
-  type IndexDocument,
-  type PayloadValue,
-  type SearchQuery
-} from "../../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type SearchQuery } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter, type Filter } from "../../../src/model/Filter.js"
+import type { IndexDocument, PayloadValue } from "../../../src/model/IndexDocument.js"
 
 const noText: IndexDocument["text"] = {
   title: "", brand: "", productType: "", category: "", description: "", highlights: "", details: "", extra: ""

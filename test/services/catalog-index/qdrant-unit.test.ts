@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import { emptyFilter } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../../src/model/Filter.js"
 import { defaultOptions } from "../../../src/services/catalog-index/embedded/Options.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
 import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"

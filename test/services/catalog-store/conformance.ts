@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import type { ProductRecord } from "../../../src/domain/Product.js"
-import {
-  CatalogStore, type CatalogStoreService, type ImageAnalysisRecord, type StoredProduct
-} from "../../../src/services/catalog-store/CatalogStore.js"
+import { CatalogStore, type CatalogStoreService } from "../../../src/services/catalog-store/CatalogStore.js"
+import type { ImageAnalysisRecord } from "../../../src/model/ImageAnalysis.js"
+import type { StoredProduct } from "../../../src/model/StoredProduct.js"
 
 const record = (title: string, extra: Partial<ProductRecord> = {}): ProductRecord => ({ title, ...extra }) as ProductRecord
 const urls = (...names: Array<string>) => names.map((n) => ({ url: `https://img.example.com/${n}.jpg` }))

@@ -1,17 +1,36 @@
-import { Layer } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { settings } from "../../support/Settings.js"
+import type { ProductRecord } from "../../../src/domain/Product.js"
+import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.js"
 import { EmbeddedCatalogStore } from "../../../src/services/catalog-store/EmbeddedCatalogStore.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { catalogStoreConformance } from "./conformance.js"
 
-/** The embedded CatalogStore on a fresh temporary data dir. */
+/** The embedded CatalogStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
 const sqliteCatalogLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
   EmbeddedCatalogStore.layer.pipe(
-    Layer.provide(Sqlite.layer),
+    Layer.provideMerge(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )
 
 catalogStoreConformance("sqlite", () => sqliteCatalogLayer())
+
+describe("EmbeddedCatalogStore", () => {
+  it.effect("a stored row that does not decode fails the read with a StoreError", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const { product } = yield* store.put(1, "p", { title: "x" } as ProductRecord, [{ url: "https://img.example.com/a.jpg" }])
+      yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: null }])
+      const db = yield* Sqlite
+      db.prepare(`UPDATE products SET data = '{"title": 5}' WHERE product_id = 'p'`).run()
+      expect(yield* Effect.flip(store.get(1, "p"))).toMatchObject({ _tag: "StoreError", message: expect.stringContaining("title") })
+      db.prepare(`UPDATE products SET data = '{"title": "x"}', images = 'not json' WHERE product_id = 'p'`).run()
+      expect(yield* Effect.flip(store.getMany(1, ["p"]))).toMatchObject({ _tag: "StoreError" })
+      // The startup restore too: a failed read, not a crash.
+      expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
+    }).pipe(Effect.provide(sqliteCatalogLayer())))
+})

@@ -70,6 +70,20 @@ describe("RedisCatalogStore", () => {
       expect((yield* store.getMany(1, ["a", "e", "f"])).map((p) => p.data.title)).toEqual(["a2", "e2", "f2"])
     }).pipe(Effect.scoped, Effect.provide(freshLayer())))
 
+  it.live("a stored value that does not decode fails the read with a StoreError", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
+      const { product } = yield* store.put(1, "p", { title: "x" } as ProductRecord, [{ url: "https://img.example.com/a.jpg" }])
+      yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: null }])
+      yield* Effect.promise(() => admin.hset(siteKeys(1).product("p"), "data", `{"title": 5}`))
+      expect(yield* Effect.flip(store.get(1, "p"))).toMatchObject({ _tag: "StoreError", message: expect.stringContaining("title") })
+      yield* Effect.promise(() => admin.hset(siteKeys(1).product("p"), "data", `{"title": "x"}`, "images", "not json"))
+      expect(yield* Effect.flip(store.imageAnalyses(1, "p"))).toMatchObject({ _tag: "StoreError" })
+      // The startup restore too: a failed read, not a crash.
+      expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
+    }).pipe(Effect.scoped, Effect.provide(freshLayer())))
+
   it.live("fails fast with a StoreError when Redis is not there", () =>
     Effect.gen(function*() {
       const port = yield* Effect.promise(() => freePort())

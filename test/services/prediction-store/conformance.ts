@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
-import {
-  type PredictionResult, PredictionStore, type PredictionStoreService, type StoredPrediction
-} from "../../../src/services/prediction-store/PredictionStore.js"
+import { PredictionStore, type PredictionStoreService } from "../../../src/services/prediction-store/PredictionStore.js"
+import type { PredictionResult, StoredPrediction } from "../../../src/model/Prediction.js"
 
 /** A result with every shape a real one has: nulls, numbers, nested images, unicode. */
 const result = (color: string): PredictionResult => ({

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
-import { PredictionStore, type StoredPrediction } from "../../../src/services/prediction-store/PredictionStore.js"
+import { Redis } from "ioredis"
+import { PredictionStore } from "../../../src/services/prediction-store/PredictionStore.js"
+import type { StoredPrediction } from "../../../src/model/Prediction.js"
 import { RedisPredictionStore } from "../../../src/services/prediction-store/RedisPredictionStore.js"
 import { flushedRedis, type RedisServer, startRedis } from "../../support/RedisServer.js"
 import { freePort } from "../../support/ServerProcess.js"
@@ -53,4 +55,13 @@ describe("RedisPredictionStore", () => {
       const back = yield* store.get(1, "p").pipe(Effect.retry(Schedule.intersect(Schedule.spaced("100 millis"), Schedule.recurs(50))))
       expect(back).toEqual(Option.some(prediction))
     }), 30_000)
+
+  it.scopedLive("a stored result that does not decode fails the read with a StoreError", () =>
+    Effect.gen(function*() {
+      const store = yield* PredictionStore
+      yield* store.save(prediction)
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
+      yield* Effect.promise(() => admin.hset("pred:{1}:p", "result", `{"attributes": []}`))
+      expect(yield* Effect.flip(store.get(1, "p"))).toMatchObject({ _tag: "StoreError", message: expect.stringContaining("images") })
+    }).pipe(Effect.provide(RedisPredictionStore.layer(redis.url).pipe(Layer.provide(flushed)))))
 })

@@ -1,5 +1,5 @@
 import type SearchableMap from "minisearch/SearchableMap"
-import type { IndexDocument } from "../CatalogIndex.js"
+import type { IndexDocument } from "../../../model/IndexDocument.js"
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { indexTerm, tokenize } from "./TextAnalysis.js"

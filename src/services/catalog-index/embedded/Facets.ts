@@ -1,4 +1,5 @@
-import type { FacetCount, Filter, NumericStats } from "../CatalogIndex.js"
+import type { FacetCount, NumericStats } from "../CatalogIndex.js"
+import type { Filter } from "../../../model/Filter.js"
 import { termsOf, type SlotMask } from "./PayloadColumns.js"
 import { byCodeUnits, type SiteIndex } from "./SiteIndex.js"
 

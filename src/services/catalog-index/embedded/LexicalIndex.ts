@@ -1,5 +1,5 @@
 import SearchableMap from "minisearch/SearchableMap"
-import type { IndexDocument } from "../CatalogIndex.js"
+import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"

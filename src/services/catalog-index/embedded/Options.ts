@@ -1,4 +1,4 @@
-import type { IndexDocument } from "../CatalogIndex.js"
+import type { IndexDocument } from "../../../model/IndexDocument.js"
 
 /** Lexical weight of each text field of an IndexDocument. */
 export type FieldWeights = { readonly [K in keyof IndexDocument["text"]]: number }

@@ -1,4 +1,5 @@
-import type { Condition, Filter, PayloadValue } from "../CatalogIndex.js"
+import type { Condition, Filter } from "../../../model/Filter.js"
+import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { SlotList } from "./SlotList.js"
 
 /** One byte per document slot: 1 = in the set. Cheap to build, AND and test at 100k slots. */

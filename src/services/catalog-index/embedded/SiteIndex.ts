@@ -1,4 +1,6 @@
-import type { Filter, IndexDocument, PayloadValue } from "../CatalogIndex.js"
+import { allColumns } from "../../../model/Columns.js"
+import type { Filter } from "../../../model/Filter.js"
+import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"
@@ -45,7 +47,7 @@ interface StoredDocument {
 }
 
 /** Columns whose values are mostly unique per product: interning them would only add entries. */
-const UNIQUE_COLUMNS = new Set(["gtin", "mpn", "item_group_id"])
+const UNIQUE_COLUMNS = new Set(allColumns.filter((c) => c.identifying).map((c) => c.name))
 
 /**
  * Payload values shared between documents: a 100k catalog repeats a few hundred category

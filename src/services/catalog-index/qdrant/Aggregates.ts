@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import { emptyFilter, type Filter, type IndexError, type NumericStats } from "../CatalogIndex.js"
+import { type IndexError, type NumericStats } from "../CatalogIndex.js"
+import { emptyFilter, type Filter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantFilter } from "./FilterTranslation.js"
 import { byCodeUnits } from "./Fusion.js"

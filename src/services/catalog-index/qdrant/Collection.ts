@@ -1,6 +1,7 @@
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import { IndexError, type IndexDocument, type PayloadValue } from "../CatalogIndex.js"
+import { IndexError } from "../CatalogIndex.js"
+import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import { call } from "./Client.js"
 import { COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, SITE_KEY, TEXT_VECTOR, columnKey } from "./Layout.js"
 import type { ResolvedOptions } from "./Options.js"

@@ -1,5 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
-import type { Condition, Filter, PayloadValue } from "../CatalogIndex.js"
+import type { Condition, Filter } from "../../../model/Filter.js"
+import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { termsOf } from "../embedded/PayloadColumns.js"
 import { columnKey, SITE_KEY, siteValue } from "./Layout.js"
 

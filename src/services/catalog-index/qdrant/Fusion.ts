@@ -1,4 +1,6 @@
-import type { Condition, PayloadValue, SearchHit } from "../CatalogIndex.js"
+import type { SearchHit } from "../CatalogIndex.js"
+import type { Condition } from "../../../model/Filter.js"
+import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { SignalWeights } from "../embedded/Options.js"
 import { conditionHolds } from "./FilterTranslation.js"
 

@@ -1,6 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import type { IndexError, PayloadValue, SearchQuery } from "../CatalogIndex.js"
+import type { IndexError, SearchQuery } from "../CatalogIndex.js"
+import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
 import { queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { call, type Qdrant } from "./Client.js"

@@ -1,6 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import type { IndexDocument, IndexError, PayloadValue } from "../CatalogIndex.js"
+import type { IndexError } from "../CatalogIndex.js"
+import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import type { FieldWeights } from "../embedded/Options.js"
 import { call, type Qdrant } from "./Client.js"
 import type { QdrantFilter } from "./FilterTranslation.js"

@@ -1,6 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import { emptyFilter, type IndexError, type SearchQuery, type SearchResult } from "../CatalogIndex.js"
+import { type IndexError, type SearchQuery, type SearchResult } from "../CatalogIndex.js"
+import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter } from "./FilterTranslation.js"
 import { fuse, lexicalScores, type Candidate, type Ranking, type WordScores } from "./Fusion.js"

@@ -1,5 +1,5 @@
 import type { Schemas } from "@qdrant/js-client-rest"
-import type { IndexDocument } from "../CatalogIndex.js"
+import type { IndexDocument } from "../../../model/IndexDocument.js"
 import type { FieldWeights } from "../embedded/Options.js"
 import { indexTerm, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
 

@@ -1,0 +1,39 @@
+import { Schema } from "effect"
+import { Vector } from "./Vector.js"
+
+/** A dominant colour of an image: its palette name, its hex and the share of the image it covers. */
+export const ImageColor = Schema.Struct({ name: Schema.String, hex: Schema.String, share: Schema.Number })
+export type ImageColor = typeof ImageColor.Type
+
+export const StoredObject = Schema.Struct({
+  classId: Schema.Number,
+  class: Schema.String,
+  score: Schema.Number,
+  rectangle: Schema.Struct({ left: Schema.Number, top: Schema.Number, width: Schema.Number, height: Schema.Number })
+})
+export type StoredObject = typeof StoredObject.Type
+
+/** What the vision models derived from one product image (or why they could not). */
+export const ImageAnalysisRecord = Schema.Struct({
+  imageId: Schema.String,
+  url: Schema.String,
+  status: Schema.Literal("ok", "failed"),
+  /** Why the image could not be used (fetch refused, not an image, …); null when ok. */
+  reason: Schema.NullOr(Schema.String),
+  embedding: Schema.NullOr(Vector),
+  adult: Schema.NullOr(Schema.Number),
+  colors: Schema.Array(ImageColor),
+  /**
+   * Detected objects; null while object detection, a later and lower-priority pass than
+   * features and colours, has not run on the image yet (always [] for a failed image).
+   */
+  objects: Schema.NullOr(Schema.Array(StoredObject)),
+  analyzedAt: Schema.Number
+})
+export type ImageAnalysisRecord = typeof ImageAnalysisRecord.Type
+
+/** The result of the detection pass for one image. */
+export interface ImageObjects {
+  readonly imageId: string
+  readonly objects: ReadonlyArray<StoredObject>
+}

@@ -1,0 +1,45 @@
+import { Schema } from "effect"
+import { Vector } from "./Vector.js"
+
+/**
+ * A filterable/facetable column value of one product: a single string (brand, availability),
+ * a set of strings (category paths, colours), a number or a boolean. Strings are normalised
+ * as stored (see Columns).
+ */
+export const PayloadValue = Schema.Union(Schema.String, Schema.Array(Schema.String), Schema.Number, Schema.Boolean, Schema.Null)
+export type PayloadValue = typeof PayloadValue.Type
+
+/** Text fields for lexical retrieval; weights are the index's concern (see FieldWeights). */
+export const IndexText = Schema.Struct({
+  title: Schema.String,
+  brand: Schema.String,
+  productType: Schema.String,
+  category: Schema.String,
+  description: Schema.String,
+  highlights: Schema.String,
+  details: Schema.String,
+  /** Other searchable words: colour, material, pattern, gtin, mpn, image-derived labels. */
+  extra: Schema.String
+})
+export type IndexText = typeof IndexText.Type
+
+/** Filter/facet columns by name (see Columns). */
+export const Payload = Schema.Record({ key: Schema.String, value: PayloadValue })
+export type Payload = typeof Payload.Type
+
+/** The searchable, derived view of one product, as the catalog index holds it. */
+export const IndexDocument = Schema.Struct({
+  siteId: Schema.Number,
+  productId: Schema.String,
+  text: IndexText,
+  /**
+   * Category columns hold text-form paths, each ancestor included ("A", "A > B", "A > B > C"),
+   * so a filter on a parent matches its descendants.
+   */
+  payload: Payload,
+  vectors: Schema.Struct({
+    text: Schema.optional(Vector),
+    image: Schema.optional(Schema.Array(Vector))
+  })
+})
+export type IndexDocument = typeof IndexDocument.Type

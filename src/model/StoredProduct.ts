@@ -1,0 +1,46 @@
+import { Schema } from "effect"
+import { ProductRecord } from "../domain/Product.js"
+import { imageId } from "./ImageIds.js"
+import { Vector } from "./Vector.js"
+
+/** An image of a product as stored: a stable id derived from its URL, so re-pushing the same URL keeps the id. */
+export const StoredImage = Schema.Struct({ id: Schema.String, url: Schema.String })
+export type StoredImage = typeof StoredImage.Type
+
+/** The record of truth for one product, as acknowledged to the merchant. */
+export const StoredProduct = Schema.Struct({
+  siteId: Schema.Number,
+  productId: Schema.String,
+  data: ProductRecord,
+  images: Schema.Array(StoredImage),
+  /** Monotonic write stamp: derived data (vectors, index entries) remembers which version it came from. */
+  version: Schema.Number,
+  updatedAt: Schema.Number
+})
+export type StoredProduct = typeof StoredProduct.Type
+
+/** Derived data computed from a product version (text vector now; image data joins with vision). */
+export const DerivedProduct = Schema.Struct({
+  siteId: Schema.Number,
+  productId: Schema.String,
+  version: Schema.Number,
+  textVector: Schema.NullOr(Vector)
+})
+export type DerivedProduct = typeof DerivedProduct.Type
+
+export interface ProductKey {
+  readonly siteId: number
+  readonly productId: string
+}
+
+/** A product's images as stored: one per distinct URL, first occurrence wins, ids derived from URLs. */
+export const dedupeImages = (images: ReadonlyArray<{ readonly url: string }>): ReadonlyArray<StoredImage> => {
+  const seen = new Set<string>()
+  const out: Array<StoredImage> = []
+  for (const { url } of images) {
+    if (seen.has(url)) continue
+    seen.add(url)
+    out.push({ id: imageId(url), url })
+  }
+  return out
+}

@@ -1,0 +1,49 @@
+import { Schema } from "effect"
+import { ProductRecord } from "../../domain/Product.js"
+import { ImageAnalysisRecord, ImageColor, StoredObject } from "../../model/ImageAnalysis.js"
+import { StoredImage } from "../../model/StoredProduct.js"
+import { VectorFromBase64, VectorFromBytes } from "../../model/Vector.js"
+
+/*
+ * How the catalog store's values are written, shared by the SQLite and the Redis backend.
+ * Decoders are compiled once: they run for every product a search shows and for every
+ * product of the startup restore. A decoding failure throws; each backend turns it into
+ * a StoreError like any other failed read.
+ */
+
+/**
+ * A stored record was checked against every ProductRecord rule when it was written; reading
+ * it back checks its shape only (fields, types, enumerations). Measured over 100k records:
+ * JSON.parse ≈ 0.2 s, this ≈ 0.7 s, the full wire rules (URL parsing, highlight scanning) ≈ 1.5 s.
+ */
+const StoredRecord: Schema.Schema<ProductRecord> = Schema.encodedSchema(ProductRecord)
+
+export const RecordJson = Schema.parseJson(StoredRecord)
+export const decodeRecord = Schema.decodeUnknownSync(RecordJson)
+export const encodeRecord = Schema.encodeSync(RecordJson)
+
+export const ImagesJson = Schema.parseJson(Schema.Array(StoredImage))
+export const decodeImages = Schema.decodeUnknownSync(ImagesJson)
+export const encodeImages = Schema.encodeSync(ImagesJson)
+
+/** A vector as raw Float32 bytes (an SQLite blob, a Redis hash field); null when there is none. */
+export const VectorBlob = Schema.NullOr(VectorFromBytes)
+export const decodeVector = Schema.decodeUnknownSync(VectorBlob)
+export const encodeVector = Schema.encodeSync(VectorBlob)
+
+/** An image's dominant colours as JSON. */
+export const ColorsJson = Schema.parseJson(Schema.Array(ImageColor))
+export const decodeColors = Schema.decodeUnknownSync(ColorsJson)
+export const encodeColors = Schema.encodeSync(ColorsJson)
+
+/** An image's detected objects as JSON; JSON null while detection is pending. */
+export const ObjectsJson = Schema.parseJson(Schema.NullOr(Schema.Array(StoredObject)))
+export const decodeObjects = Schema.decodeUnknownSync(ObjectsJson)
+export const encodeObjects = Schema.encodeSync(ObjectsJson)
+
+/** A whole image analysis as one JSON document, its embedding as base64 of its Float32 bytes. */
+const AnalysisJson = Schema.parseJson(
+  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64) })
+)
+export const decodeAnalysis = Schema.decodeUnknownSync(AnalysisJson)
+export const encodeAnalysis = Schema.encodeSync(AnalysisJson)
