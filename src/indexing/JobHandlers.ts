@@ -5,7 +5,8 @@ import { ProductImages } from "./ProductImages.js"
 import { ProductIndexer } from "./ProductIndexer.js"
 import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { CatalogStore, ProductKey } from "../services/catalog-store/CatalogStore.js"
-import { type Job, JobHandler } from "../services/job-queue/JobQueue.js"
+import type { Job } from "../model/Jobs.js"
+import { JobHandler } from "../services/job-queue/JobQueue.js"
 import { PredictionStore } from "../services/prediction-store/PredictionStore.js"
 
 const keys = (jobs: ReadonlyArray<Job>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))

@@ -1,5 +1,6 @@
 import { Deferred, Effect, ExecutionStrategy, Exit, Queue, Scope } from "effect"
-import type { Job, JobHandler } from "../services/job-queue/JobQueue.js"
+import type { Job } from "../model/Jobs.js"
+import type { JobHandler } from "../services/job-queue/JobQueue.js"
 
 /** The batcher only reports outcomes; follow-up jobs are the caller's concern (see BullMqWorker). */
 type Handle = (jobs: Parameters<JobHandler["Type"]["handle"]>[0]) => Effect.Effect<void, unknown>
