@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake, toRgb } from "../services/image-intake/ImageIntake.js"
-import { CatalogStore, type ImageAnalysisRecord, type ImageObjects, type ProductKey, type StoredImage } from "../services/catalog-store/CatalogStore.js"
+import {
+  CatalogStore, type ImageAnalysisRecord, type ImageObjects, type PendingImageWork, type ProductKey, type StoredImage
+} from "../services/catalog-store/CatalogStore.js"
 import { visualAttributes } from "../model/ProductDocument.js"
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
@@ -18,14 +20,6 @@ const IMAGE_CONCURRENCY = 4
 interface ProductImage extends StoredImage {
   readonly key: ProductKey
   readonly field: string
-}
-
-/** Image work a product still lacks. */
-export interface PendingImageWork {
-  /** Products with images that have no analysis yet (AnalyzeImages). */
-  readonly analyze: ReadonlyArray<ProductKey>
-  /** Products with analysed images whose objects are not detected yet (DetectObjects). */
-  readonly detect: ReadonlyArray<ProductKey>
 }
 
 /**
