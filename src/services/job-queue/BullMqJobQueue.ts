@@ -26,7 +26,7 @@ const BATCHED_UP_TO = 100
 
 /**
  * The distributed queue's producer side (the api process); the consumers are
- * workers/BullMqWorker.ts in separate processes. Jobs are durable in Redis (run it with AOF
+ * BullMqWorker.ts (src/worker.ts) in separate processes. Jobs are durable in Redis (run it with AOF
  * and `noeviction`); coalescing and retries are described in BullMqSettings.ts.
  */
 export const BullMqJobQueue = {

@@ -9,7 +9,7 @@ import { type Job, LANES } from "../../../src/model/Jobs.js"
 import { JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../../src/services/job-queue/BullMqWorker.js"
 import { type RedisServer, startRedis } from "../../support/RedisServer.js"
-import { eventually, index, jobQueueConformance, RecordingHandler } from "./conformance.js"
+import { eventually, index, jobQueueConformance, quiet, RecordingHandler } from "./conformance.js"
 
 let redis: RedisServer
 beforeAll(async () => {
@@ -21,7 +21,7 @@ const freshName = () => `test-${crypto.randomUUID()}`
 const producer = (queueName: string) => BullMqJobQueue.layer(redis.url, { queueName, backoffDelayMs: 20 })
 // Short locks and stall checks so a dead worker's job is taken over within about two seconds.
 const worker = (queueName: string, options: BullMqWorkerOptions = {}) =>
-  BullMqWorker.layer(redis.url, { queueName, concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, ...options })
+  BullMqWorker.layer(redis.url, { queueName, concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, ...options }).pipe(Layer.provide(quiet))
 
 /** A plain BullMQ queue on the same name, to look at or add jobs behind the service's back. */
 const rawQueue = (queueName: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Layer, Schedule } from "effect"
+import { Deferred, Effect, Layer, Logger, LogLevel, Schedule } from "effect"
 import type { Job } from "../../../src/model/Jobs.js"
 import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 
@@ -101,6 +101,9 @@ const count = (counts: Map<string, number>, keys: ReadonlyArray<string>) => {
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)
 }
 
+/** The suites assert through the handler; the queues' own logs (failed batches, retries) would only make a green run noisy. */
+export const quiet = Logger.minimumLogLevel(LogLevel.None)
+
 /** Polls until `condition` holds (the live clock; a queue backend works in real time). */
 export const eventually = (condition: () => boolean, timeoutMs = 10_000) =>
   Effect.sync(condition).pipe(
@@ -126,7 +129,7 @@ export const jobQueueConformance = (
     const test = (title: string, body: (h: RecordingHandler) => Effect.Effect<void, unknown, JobQueue>) =>
       it.live(title, () => {
         const handler = new RecordingHandler()
-        return Effect.provide(body(handler).pipe(Effect.ensuring(handler.releaseAll)), makeLayer().pipe(Layer.provide(handler.layer)))
+        return Effect.provide(body(handler).pipe(Effect.ensuring(handler.releaseAll)), makeLayer().pipe(Layer.provide(Layer.merge(handler.layer, quiet))))
       })
 
     test("every enqueued job is handled exactly once", (h) =>
