@@ -31,7 +31,7 @@ const laneSizes = (options: EmbeddedJobQueueOptions): Record<Lane, { readonly ba
 /**
  * The embedded queue: jobs live in memory and are handled by fibers of the api process.
  * Losing them on a crash is fine because the record store knows which products lack
- * current derived data, and the reconcile pass at startup re-enqueues them.
+ * current derived data or image work, and the reconcile pass at startup re-enqueues them.
  * Jobs of the same `dedupKey` (kind and product) coalesce while waiting: a burst of updates
  * is indexed once.
  */
