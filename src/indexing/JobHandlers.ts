@@ -6,7 +6,8 @@ import { ProductIndexer } from "./ProductIndexer.js"
 import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { ProductKey } from "../model/StoredProduct.js"
-import { type Job, JobHandler } from "../services/job-queue/JobQueue.js"
+import type { Job } from "../model/Jobs.js"
+import { JobHandler } from "../services/job-queue/JobQueue.js"
 import { PredictionStore } from "../services/prediction-store/PredictionStore.js"
 
 const keys = (jobs: ReadonlyArray<Job>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))

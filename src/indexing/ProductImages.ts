@@ -3,7 +3,7 @@ import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/I
 import { isImageFailure, isImageUnavailable } from "../services/image-intake/Errors.js"
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { toRgb } from "../services/image-intake/Rgb.js"
-import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { CatalogStore, type PendingImageWork } from "../services/catalog-store/CatalogStore.js"
 import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
 import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
@@ -22,14 +22,6 @@ const IMAGE_CONCURRENCY = 4
 interface ProductImage extends StoredImage {
   readonly key: ProductKey
   readonly field: string
-}
-
-/** Image work a product still lacks. */
-export interface PendingImageWork {
-  /** Products with images that have no analysis yet (AnalyzeImages). */
-  readonly analyze: ReadonlyArray<ProductKey>
-  /** Products with analysed images whose objects are not detected yet (DetectObjects). */
-  readonly detect: ReadonlyArray<ProductKey>
 }
 
 /**

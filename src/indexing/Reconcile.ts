@@ -1,21 +1,40 @@
 import { Effect } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { ProductKey } from "../model/StoredProduct.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { suggestSource } from "./ProductIndexer.js"
+import type { Job } from "../model/Jobs.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
 
-/** Queues every product whose derived data is missing or older than its record. */
+/** Most products of each kind one pass queues; the rest wait for the next pass. */
+const LIMIT = 1_000_000
+
+/**
+ * Queues every product whose derived data is missing or older than its record, and the image
+ * work of every product whose images still need a pass: a job lost to a crash (the embedded
+ * queue lives in memory), a job that failed for good, an enqueue that failed. A product
+ * queued for indexing is left out of the image work: its indexing asks for that itself. A
+ * product whose image job is waiting or running gets no second one (the queue coalesces), at
+ * most one cheap follow-up that finds nothing left to do. Returns how many jobs it queued.
+ */
 export const reconcile = Effect.gen(function*() {
   const store = yield* CatalogStore
   const queue = yield* JobQueue
-  const stale = yield* store.stale(1_000_000)
-  if (stale.length > 0) {
-    yield* queue.enqueue(stale.map((k) => ({ _tag: "IndexProduct" as const, siteId: k.siteId, productId: k.productId })))
-  }
-  return stale.length
+  const stale = yield* store.stale(LIMIT)
+  const images = yield* store.pendingImageWork(LIMIT)
+  const indexing = new Set(stale.map(keyOf))
+  const jobs: Array<Job> = [
+    ...stale.map((k) => ({ _tag: "IndexProduct" as const, siteId: k.siteId, productId: k.productId })),
+    ...images.analyze.filter((k) => !indexing.has(keyOf(k))).map((k) => ({ _tag: "AnalyzeImages" as const, ...k })),
+    ...images.detect.filter((k) => !indexing.has(keyOf(k))).map((k) => ({ _tag: "DetectObjects" as const, ...k }))
+  ]
+  if (jobs.length > 0) yield* queue.enqueue(jobs)
+  return jobs.length
 })
+
+const keyOf = (k: ProductKey) => `${k.siteId}\u0000${k.productId}`
 
 /** Feeds the suggester's vocabulary from every indexed product (it lives in memory only). */
 export const restoreSuggestions = Effect.gen(function*() {

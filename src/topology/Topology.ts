@@ -165,7 +165,7 @@ const apiStartup = (topology: Topology) =>
         yield* apiWarmUp(topology)
         yield* readiness.markReady
         yield* reconcile.pipe(
-          Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued stale products", { queued }) : Effect.void)),
+          Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
           Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
           Effect.repeat(Schedule.spaced(Duration.minutes(1)))
         )

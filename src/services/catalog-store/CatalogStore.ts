@@ -4,6 +4,14 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { ImageAnalysisRecord, ImageObjects } from "../../model/ImageAnalysis.js"
 import type { DerivedProduct, ProductKey, StoredProduct } from "../../model/StoredProduct.js"
 
+/** Products whose images still need a pass (the job that does it in brackets). */
+export interface PendingImageWork {
+  /** Products with images that have no analysis yet (AnalyzeImages). */
+  readonly analyze: ReadonlyArray<ProductKey>
+  /** Products with analysed images whose objects are not detected yet (DetectObjects). */
+  readonly detect: ReadonlyArray<ProductKey>
+}
+
 export class StoreError extends BackendFailure("StoreError") {}
 
 export interface CatalogStoreService {
@@ -24,6 +32,12 @@ export interface CatalogStoreService {
   readonly saveDerived: (derived: ReadonlyArray<DerivedProduct>) => Effect.Effect<number, StoreError>
   /** Products whose derived data is missing or older than the record: the reconcile pass re-enqueues these. */
   readonly stale: (limit: number) => Effect.Effect<ReadonlyArray<ProductKey & { readonly version: number }>, StoreError>
+  /**
+   * Products with image work pending, at most `limit` of each kind: the reconcile pass
+   * re-enqueues their image jobs. Every write keeps this list in step, so reading it costs
+   * the pending products, not the catalog.
+   */
+  readonly pendingImageWork: (limit: number) => Effect.Effect<PendingImageWork, StoreError>
   /** Visits every product that has current derived data, in pages (used to rebuild the in-memory index at startup). */
   readonly forEachIndexed: (
     pageSize: number,

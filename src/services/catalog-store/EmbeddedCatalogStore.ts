@@ -47,6 +47,16 @@ CREATE TABLE IF NOT EXISTS product_image_analyses (
   analyzed_at INTEGER NOT NULL,
   PRIMARY KEY (site_id, product_id, image_id)
 ) WITHOUT ROWID;
+-- Products whose images still need a pass: an image without analysis (unanalysed), an analysed
+-- image whose objects are pending (undetected). Every write of images or analyses keeps it in
+-- step in its transaction, so the reconcile pass reads only these rows, not the catalog.
+CREATE TABLE IF NOT EXISTS product_image_work (
+  site_id INTEGER NOT NULL,
+  product_id TEXT NOT NULL,
+  unanalysed INTEGER NOT NULL,
+  undetected INTEGER NOT NULL,
+  PRIMARY KEY (site_id, product_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS store_sequence (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 INSERT OR IGNORE INTO store_sequence VALUES ('product_version', 0);
 `
@@ -99,6 +109,7 @@ const layer = Layer.effect(
   CatalogStore,
   Effect.gen(function*() {
     const db = yield* Sqlite
+    const hadImageWork = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'product_image_work'").get() !== undefined
     db.exec(schema)
     const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
     const selectOne = db.prepare("SELECT * FROM products WHERE site_id = ? AND product_id = ?")
@@ -133,6 +144,36 @@ const layer = Layer.effect(
     const fillObjects = db.prepare(`UPDATE product_image_analyses SET objects = @objects
       WHERE site_id = @site_id AND product_id = @product_id AND image_id = @image_id AND status = 'ok' AND objects = 'null'`)
 
+    const selectAnalysisState = db.prepare(
+      "SELECT image_id, objects = 'null' AS undetected FROM product_image_analyses WHERE site_id = ? AND product_id = ?"
+    )
+    const upsertImageWork = db.prepare(`INSERT INTO product_image_work VALUES (?, ?, ?, ?)
+      ON CONFLICT (site_id, product_id) DO UPDATE SET unanalysed = excluded.unanalysed, undetected = excluded.undetected`)
+    const deleteImageWork = db.prepare("DELETE FROM product_image_work WHERE site_id = ? AND product_id = ?")
+    const selectUnanalysed = db.prepare("SELECT site_id, product_id FROM product_image_work WHERE unanalysed = 1 LIMIT ?")
+    const selectUndetected = db.prepare("SELECT site_id, product_id FROM product_image_work WHERE undetected = 1 LIMIT ?")
+
+    /** Files the product in product_image_work from its current images and analyses (inside a write's transaction). */
+    const refreshImageWork = (siteId: number, productId: string, images: ReadonlyArray<StoredImage>) => {
+      const rows = selectAnalysisState.all(siteId, productId) as Array<{ image_id: string; undetected: number }>
+      const analysed = new Set(rows.map((r) => r.image_id))
+      const unanalysed = images.some((i) => !analysed.has(i.id))
+      const undetected = rows.some((r) => r.undetected === 1)
+      if (unanalysed || undetected) upsertImageWork.run(siteId, productId, unanalysed ? 1 : 0, undetected ? 1 : 0)
+      else deleteImageWork.run(siteId, productId)
+    }
+    const imagesOf = (siteId: number, productId: string): ReadonlyArray<StoredImage> => {
+      const row = selectOne.get(siteId, productId) as ProductRow | undefined
+      return row === undefined ? [] : decodeImages(row.images)
+    }
+    // The table came after the data: a store that did not have it files every product once.
+    if (!hadImageWork) {
+      db.transaction(() => {
+        const all = db.prepare("SELECT site_id, product_id, images FROM products WHERE images <> '[]'").all() as Array<Pick<ProductRow, "site_id" | "product_id" | "images">>
+        for (const row of all) refreshImageWork(row.site_id, row.product_id, decodeImages(row.images))
+      })()
+    }
+
     /** Analyses of the images the product currently has, in the product's image order. */
     const currentAnalyses = (siteId: number, productId: string, images: ReadonlyArray<StoredImage>) => {
       const rows = new Map((selectAnalyses.all(siteId, productId) as Array<AnalysisRow>).map((r) => [r.image_id, r]))
@@ -163,6 +204,7 @@ const layer = Layer.effect(
       for (const a of selectAnalyses.all(siteId, productId) as Array<AnalysisRow>) {
         if (!kept.has(a.image_id)) deleteAnalysis.run(siteId, productId, a.image_id)
       }
+      if (images !== undefined) refreshImageWork(siteId, productId, storedImages)
       return { product: toProduct(row), created: existing === undefined }
     })
 
@@ -172,6 +214,7 @@ const layer = Layer.effect(
       deleteProduct.run(siteId, productId)
       deleteDerived.run(siteId, productId)
       deleteAnalyses.run(siteId, productId)
+      deleteImageWork.run(siteId, productId)
       return toProduct(existing)
     })
 
@@ -191,7 +234,8 @@ const layer = Layer.effect(
     const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
       const row = selectOne.get(siteId, productId) as ProductRow | undefined
       if (row === undefined) return 0
-      const current = new Set(decodeImages(row.images).map((i) => i.id))
+      const images = decodeImages(row.images)
+      const current = new Set(images.map((i) => i.id))
       let kept = 0
       for (const a of analyses) {
         if (!current.has(a.imageId)) continue
@@ -209,6 +253,7 @@ const layer = Layer.effect(
           analyzed_at: a.analyzedAt
         }).changes
       }
+      if (kept > 0) refreshImageWork(siteId, productId, images)
       return kept
     })
 
@@ -217,6 +262,7 @@ const layer = Layer.effect(
       for (const d of detections) {
         saved += fillObjects.run({ site_id: siteId, product_id: productId, image_id: d.imageId, objects: encodeObjects(d.objects) }).changes
       }
+      if (saved > 0) refreshImageWork(siteId, productId, imagesOf(siteId, productId))
       return saved
     })
 
@@ -244,6 +290,14 @@ const layer = Layer.effect(
             productId: r.product_id,
             version: r.version
           }))),
+      pendingImageWork: (limit) =>
+        attempt("pendingImageWork", () => {
+          const keys = (rows: Array<Pick<ProductRow, "site_id" | "product_id">>) => rows.map((r) => ({ siteId: r.site_id, productId: r.product_id }))
+          return {
+            analyze: keys(selectUnanalysed.all(limit) as Array<ProductRow>),
+            detect: keys(selectUndetected.all(limit) as Array<ProductRow>)
+          }
+        }),
       forEachIndexed: (pageSize, visit) =>
         Effect.gen(function*() {
           let after: [number, string] = [-1, ""]

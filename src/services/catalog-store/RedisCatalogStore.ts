@@ -2,13 +2,14 @@ import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { Effect, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
 import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
-import { type DerivedProduct, dedupeImages, type StoredProduct } from "../../model/StoredProduct.js"
+import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
 import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
 import { batchedScript, script } from "../../platform/redis/LuaScript.js"
 import {
-  productFields, putLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey, siteKeys, sitesKey
+  imageWorkKey, productFields, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
+  siteKeys, sitesKey
 } from "./redis/CatalogLayout.js"
 
 /**
@@ -36,6 +37,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   const saveDerivedScript = script(client, saveDerivedLua)
   const saveAnalysesScript = script(client, saveAnalysesLua)
   const saveObjectsScript = script(client, saveObjectsLua)
+  const refreshImageWorkScript = script(client, refreshImageWorkLua)
 
   const sites = call("sites", () => client.smembers(sitesKey)).pipe(
     Effect.map((ids) => ids.map(Number).sort((a, b) => a - b))
@@ -53,6 +55,37 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           return product === null ? [] : [product]
         })
       })
+
+  /**
+   * The image-work sets came after the data: the first reader files every product once (a
+   * concurrent second reader repeats the same idempotent work), then marks it done. From then
+   * on the write scripts keep them in step.
+   */
+  const fillImageWork = call("pendingImageWork", async () => {
+    if ((await client.exists(imageWorkKey)) === 1) return
+    for (const siteId of (await client.smembers(sitesKey)).map(Number)) {
+      const keys = siteKeys(siteId)
+      let after = "-"
+      while (true) {
+        const ids = await client.zrangebylex(keys.ids, after, "+", "LIMIT", 0, 1_000)
+        if (ids.length === 0) break
+        await Promise.all(ids.map((id) =>
+          refreshImageWorkScript([keys.product(id), keys.images(id), keys.unanalysed, keys.undetected], [id])))
+        after = `(${ids[ids.length - 1]}`
+      }
+    }
+    await client.set(imageWorkKey, "1")
+  })
+  const membersOf = (set: "unanalysed" | "undetected", limit: number) =>
+    Effect.gen(function*() {
+      const out: Array<ProductKey> = []
+      for (const siteId of yield* sites) {
+        if (out.length >= limit) break
+        const ids = yield* call("pendingImageWork", () => client.zrange(siteKeys(siteId)[set], 0, limit - out.length - 1))
+        for (const productId of ids) out.push({ siteId, productId })
+      }
+      return out
+    })
 
   /** One page of a site's indexed products after `after`, read in one MULTI so product, vector and analyses agree. */
   const indexedPage = (siteId: number, after: string, pageSize: number) =>
@@ -84,7 +117,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       return call("put", () =>
         (putScript(
           [seqKey, sitesKey, keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.images(productId),
-            group === null ? "" : keys.group(group)],
+            group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
           [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
             encodeImages(replaced ?? []), ...(replaced ?? []).map((i) => i.id)]
         ) as Promise<[number, number, string]>).then(([existed, version, storedImages]) => ({
@@ -102,7 +135,8 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       const keys = siteKeys(siteId)
       return call("remove", () =>
         (removeScript(
-          [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId)],
+          [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId),
+            keys.unanalysed, keys.undetected],
           [productId, keys.base]
         ) as Promise<Array<string> | null>).then((row) => Option.fromNullable(row === null ? null : toProduct(siteId, productId, row))))
     },
@@ -131,6 +165,8 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         }
         return out
       }),
+    pendingImageWork: (limit) =>
+      Effect.zipRight(fillImageWork, Effect.all({ analyze: membersOf("unanalysed", limit), detect: membersOf("undetected", limit) })),
     forEachIndexed: (pageSize, visit) =>
       Effect.gen(function*() {
         let total = 0
@@ -150,10 +186,14 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     saveImageAnalyses: (siteId, productId, analyses) => {
       const keys = siteKeys(siteId)
       return call("saveImageAnalyses", () =>
-        saveAnalysesScript([keys.product(productId), keys.images(productId)], analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])) as Promise<number>)
+        saveAnalysesScript(
+          [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected],
+          [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])]
+        ) as Promise<number>)
     },
     saveImageObjects: (siteId, productId, detections) => {
-      const key = siteKeys(siteId).images(productId)
+      const keys = siteKeys(siteId)
+      const key = keys.images(productId)
       return call("saveImageObjects", async () => {
         if (detections.length === 0) return 0
         const stored = await client.hmget(key, ...detections.map((d) => d.imageId))
@@ -164,7 +204,9 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           if (analysis.status !== "ok" || analysis.objects !== null) return []
           return [d.imageId, read, encodeAnalysis({ ...analysis, objects: d.objects })]
         })
-        return writes.length === 0 ? 0 : ((await saveObjectsScript([key], writes)) as number)
+        return writes.length === 0
+          ? 0
+          : ((await saveObjectsScript([key, keys.product(productId), keys.unanalysed, keys.undetected], [productId, ...writes])) as number)
       })
     },
     imageAnalyses: (siteId, productId) => {

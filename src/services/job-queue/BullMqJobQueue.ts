@@ -1,8 +1,9 @@
 import { Queue } from "bullmq"
 import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
-import { Job, JobQueue, QueueError } from "./JobQueue.js"
+import { JobQueue, QueueError } from "./JobQueue.js"
+import { Job, type Lane, LANES, laneOf } from "../../model/Jobs.js"
 import { makeBatcher, type Settled } from "../../platform/Batcher.js"
-import { DEFAULT_QUEUE_NAME, jobOptions, type Lane, LANES, laneOf, laneQueueName } from "./BullMqSettings.js"
+import { DEFAULT_QUEUE_NAME, jobOptions, laneQueueName } from "./BullMqSettings.js"
 
 export interface BullMqJobQueueOptions {
   /** Base name of the queues (one per lane, see BullMqSettings). */
@@ -25,7 +26,7 @@ const BATCHED_UP_TO = 100
 
 /**
  * The distributed queue's producer side (the api process); the consumers are
- * workers/BullMqWorker.ts in separate processes. Jobs are durable in Redis (run it with AOF
+ * BullMqWorker.ts (src/worker.ts) in separate processes. Jobs are durable in Redis (run it with AOF
  * and `noeviction`); coalescing and retries are described in BullMqSettings.ts.
  */
 export const BullMqJobQueue = {
@@ -77,7 +78,7 @@ export const BullMqJobQueue = {
          * bulk push this is most of the api's cost of a PUT otherwise. Every caller still learns
          * whether its own jobs were added: a slice that fails is retried job by job, so a job
          * that cannot be added fails its own caller only. Re-adding a job of the failed slice
-         * that did land is harmless (deduplicated per product, see BullMqSettings).
+         * that did land is harmless (deduplicated, see BullMqSettings).
          */
         const batcher = makeBatcher<ReadonlyArray<Job>, void>(async (calls) => {
           const failures = new Map<number, unknown>()

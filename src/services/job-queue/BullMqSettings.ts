@@ -1,50 +1,34 @@
 import type { JobsOptions } from "bullmq"
-import type { Job } from "./JobQueue.js"
+import { dedupKey, type Job, type Lane } from "../../model/Jobs.js"
 
 /** Shared by the api (producer) and the worker processes, so both sides agree on the queues. */
 export const DEFAULT_QUEUE_NAME = "commerce-index"
 
 /**
- * Work is split into one BullMQ queue per kind, so ops can size each one (and run image-only
- * workers): text indexing is cheap and batched, image analysis is slow and waits on image
- * hosts, object detection is slower still and may lag behind, attribute prediction is rare
- * and a merchant is waiting for it.
+ * One BullMQ queue per lane (model/Jobs.ts). The index lane keeps the base name; the others
+ * are suffixed (BullMQ names may not hold ':').
  */
-export type Lane = "index" | "images" | "detect" | "predict"
-export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict"]
-
-/** Text jobs to "index", predictions to "predict", every kind of image work to "images". */
-export const laneOf = (job: Job): Lane =>
-  job._tag === "IndexProduct" || job._tag === "RemoveProduct" ? "index" : job._tag === "PredictAttributes" ? "predict" : "images"
-
-/** The index lane keeps the base name; the others are suffixed (BullMQ names may not hold ':'). */
 export const laneQueueName = (base: string, lane: Lane) => (lane === "index" ? base : `${base}-${lane}`)
-
-/**
- * One coalescing key per product and lane: index and remove both reconcile the product with
- * its current record; its image work and predictions are separate work in their own queues.
- */
-export const productKey = (job: Job) => `${job.siteId}:${job.productId}`
 
 /**
  * How every job is added.
  *
- * Coalescing uses BullMQ's deduplication keyed by product, in `keepLastIfActive` mode, not a
- * custom jobId. A custom `jobId = site:product` would be wrong either way: BullMQ ignores an
- * add whose jobId still exists, so while that job is *active* (it may already have read the
- * record) the newer update would be dropped, and with completed jobs retained it would be
- * dropped for as long as they are kept. A hand-made `product:generation` id needs a counter
- * bumped by the worker before it reads the record. `keepLastIfActive` is that generation
- * kept inside BullMQ's own Lua scripts, atomically:
- * - the product's job is waiting or delayed (a retry): the add is dropped, since that job
- *   has not read the record yet;
+ * Coalescing uses BullMQ's deduplication keyed by the job's `dedupKey` (its kind and product),
+ * in `keepLastIfActive` mode, not a custom jobId. A custom `jobId = site:product` would be
+ * wrong either way: BullMQ ignores an add whose jobId still exists, so while that job is
+ * *active* (it may already have read the record) the newer update would be dropped, and with
+ * completed jobs retained it would be dropped for as long as they are kept. A hand-made
+ * `product:generation` id needs a counter bumped by the worker before it reads the record.
+ * `keepLastIfActive` is that generation kept inside BullMQ's own Lua scripts, atomically:
+ * - the key's job is waiting or delayed (a retry): the add is dropped, since that job has not
+ *   read the record yet (and does the same work: the key names the kind of work);
  * - it is active: the add is stored as the one follow-up (the latest wins) and queued when
- *   the active job finishes, so two jobs of one product never run at once and an older
- *   version can never overwrite a newer one;
+ *   the active job finishes, so two jobs of one kind and product never run at once and an
+ *   older version can never overwrite a newer one;
  * - nothing is pending: a new job (auto-increment id).
  */
 export const jobOptions = (job: Job, backoffDelayMs: number): JobsOptions => ({
-  deduplication: { id: productKey(job), keepLastIfActive: true },
+  deduplication: { id: dedupKey(job), keepLastIfActive: true },
   // Handlers are idempotent (they work on the current record), so retrying is always safe.
   attempts: 5,
   backoff: { type: "exponential", delay: backoffDelayMs },

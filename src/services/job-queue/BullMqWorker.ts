@@ -1,8 +1,9 @@
 import { type Job as BullJob, UnrecoverableError, Worker } from "bullmq"
 import { Cause, Config, Context, Duration, Effect, Either, Exit, Layer, ParseResult, Runtime, Schema } from "effect"
-import { Job, JobHandler, JobQueue, QueueError } from "./JobQueue.js"
+import { JobHandler, JobQueue, QueueError } from "./JobQueue.js"
+import { Job, type Lane, LANES } from "../../model/Jobs.js"
 import { BullMqJobQueue } from "./BullMqJobQueue.js"
-import { DEFAULT_QUEUE_NAME, type Lane, LANES, laneQueueName } from "./BullMqSettings.js"
+import { DEFAULT_QUEUE_NAME, laneQueueName } from "./BullMqSettings.js"
 import { makeBatcher, type Settled } from "../../platform/Batcher.js"
 
 export interface BullMqWorkerOptions {

@@ -1,5 +1,6 @@
 import { Deferred, Effect, Layer, Queue, Ref } from "effect"
-import { type Job, JobHandler, JobQueue } from "./JobQueue.js"
+import { dedupKey, type Job, type Lane, LANES, laneOf } from "../../model/Jobs.js"
+import { JobHandler, JobQueue } from "./JobQueue.js"
 
 export interface EmbeddedJobQueueOptions {
   /** Jobs handed to the handler at once (lets the handler batch model calls). */
@@ -12,47 +13,40 @@ export interface EmbeddedJobQueueOptions {
   /** Object detection (the second image pass) has its own lane too, so it never holds up the first. */
   readonly detectBatchSize?: number
   readonly detectConcurrency?: number
+  /** Attribute predictions too: a merchant waits for one, so it queues behind no catalog work. */
+  readonly predictBatchSize?: number
+  readonly predictConcurrency?: number
 }
 
-type Lane = "index" | "image" | "detect"
-
-const laneOf = (job: Job): Lane => {
-  switch (job._tag) {
-    case "IndexProduct":
-    case "RemoveProduct":
-    case "PredictAttributes":
-      return "index"
-    case "AnalyzeImages":
-      return "image"
-    case "DetectObjects":
-      return "detect"
-  }
-}
-
-// Jobs of one product coalesce within a lane: index and remove both reconcile the index with
-// the record; image analysis and object detection are separate work on the same product.
-const keyOf = (job: Job) => `${laneOf(job)}\u0000${job.siteId}\u0000${job.productId}`
+/** Batch size and fibers of each lane (model/Jobs.ts). */
+const laneSizes = (options: EmbeddedJobQueueOptions): Record<Lane, { readonly batchSize: number; readonly concurrency: number }> => ({
+  index: { batchSize: options.batchSize, concurrency: options.concurrency },
+  // Two image batches at a time: one batch's fetches, saves and re-indexing overlap the
+  // other's model calls, and one slow image host does not stall every image.
+  images: { batchSize: options.imageBatchSize ?? 4, concurrency: options.imageConcurrency ?? 2 },
+  detect: { batchSize: options.detectBatchSize ?? 4, concurrency: options.detectConcurrency ?? 1 },
+  predict: { batchSize: options.predictBatchSize ?? 4, concurrency: options.predictConcurrency ?? 1 }
+})
 
 /**
  * The embedded queue: jobs live in memory and are handled by fibers of the api process.
  * Losing them on a crash is fine because the record store knows which products lack
- * current derived data, and the reconcile pass at startup re-enqueues them.
- * Jobs for the same product coalesce while waiting: a burst of updates is indexed once.
+ * current derived data or image work, and the reconcile pass at startup re-enqueues them.
+ * Jobs of the same `dedupKey` (kind and product) coalesce while waiting: a burst of updates
+ * is indexed once.
  */
 const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 2 }) =>
   Layer.scoped(
     JobQueue,
     Effect.gen(function*() {
       const handler = yield* JobHandler
-      const lanes: Record<Lane, Queue.Queue<string>> = {
-        index: yield* Queue.unbounded<string>(),
-        image: yield* Queue.unbounded<string>(),
-        detect: yield* Queue.unbounded<string>()
-      }
+      const lanes = {} as Record<Lane, Queue.Queue<string>>
+      for (const lane of LANES) lanes[lane] = yield* Queue.unbounded<string>()
       const offer = (key: string, job: Job) => Queue.offer(lanes[laneOf(job)], key)
       const waiting = new Map<string, Job>()
-      // A product is handled by one batch at a time, so an older version can never be indexed
-      // after a newer one; its later jobs wait in `blocked` until that batch ends.
+      // A key (a kind of work on a product) is handled by one batch at a time, so an older
+      // version can never be indexed after a newer one; its later jobs wait in `blocked`
+      // until that batch ends.
       const running = new Set<string>()
       const blocked = new Set<string>()
       const inFlight = yield* Ref.make(0)
@@ -66,7 +60,7 @@ const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 
       const enqueue = (jobs: ReadonlyArray<Job>) =>
         Effect.gen(function*() {
           for (const job of jobs) {
-            const key = keyOf(job)
+            const key = dedupKey(job)
             const known = waiting.has(key)
             waiting.set(key, job)
             if (!known && !blocked.has(key)) yield* offer(key, job)
@@ -111,11 +105,10 @@ const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 
         )
       }).pipe(Effect.forever)
 
-      for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker("index", options.batchSize))
-      // Two image batches at a time: one batch's fetches, saves and re-indexing overlap the
-      // other's model calls, and one slow image host does not stall every image.
-      for (let i = 0; i < (options.imageConcurrency ?? 2); i++) yield* Effect.forkScoped(worker("image", options.imageBatchSize ?? 4))
-      for (let i = 0; i < (options.detectConcurrency ?? 1); i++) yield* Effect.forkScoped(worker("detect", options.detectBatchSize ?? 4))
+      const sizes = laneSizes(options)
+      for (const lane of LANES) {
+        for (let i = 0; i < sizes[lane].concurrency; i++) yield* Effect.forkScoped(worker(lane, sizes[lane].batchSize))
+      }
 
       return {
         enqueue,

@@ -1,53 +1,13 @@
-import { Context, type Effect, Schema } from "effect"
+import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
-
-/**
- * Work that runs outside the request path. Payloads are schemas because in the distributed
- * topology they cross a process boundary (BullMQ) and are decoded by the worker.
- * Jobs name a product, not a version: the handler always works on the current record, so a
- * job that is retried or arrives late is harmless (idempotent).
- */
-export const IndexProduct = Schema.TaggedStruct("IndexProduct", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
-export const RemoveProduct = Schema.TaggedStruct("RemoveProduct", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
-/**
- * Fetch and analyse the product's images that have no analysis yet (features, adult score,
- * colours: what visual search needs), then re-index it.
- */
-export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
-/**
- * Run object detection on the product's analysed images that have no objects yet, then
- * re-index it (objects become `image_object` words and values). A follow-up of AnalyzeImages:
- * detection costs about four times the rest of an analysis, so it runs as a pass of its own,
- * after the images are visually searchable and behind them on the image threads.
- */
-export const DetectObjects = Schema.TaggedStruct("DetectObjects", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
-/**
- * Predict the product's attributes (POST /product/{id}/predicted-attributes) and store the result.
- * It first indexes the product like IndexProduct (and analyses its pending images, objects
- * included, at once), so it may
- * coalesce with IndexProduct in either direction without losing the indexing.
- */
-export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
-export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes)
-export type Job = typeof Job.Type
+import type { Job } from "../../model/Jobs.js"
 
 export class QueueError extends BackendFailure("QueueError") {}
 
+/**
+ * Accepts jobs (model/Jobs.ts) and has them handled in the background, each kind in its own
+ * lane, jobs of one kind and product coalescing while they wait (both as model/Jobs.ts says).
+ */
 export interface JobQueueService {
   readonly enqueue: (jobs: ReadonlyArray<Job>) => Effect.Effect<void, QueueError>
   /** Jobs accepted but not finished yet. */
@@ -59,9 +19,11 @@ export interface JobQueueService {
 export class JobQueue extends Context.Tag("JobQueue")<JobQueue, JobQueueService>() {}
 
 /**
- * What a queue backend runs for a batch of jobs; the handlers live in workers/. A handler may
- * return follow-up jobs (e.g. image analysis after text indexing), which the backend enqueues —
- * so handlers never depend on the queue that runs them.
+ * What a queue backend runs for a batch of jobs (of one lane); the handlers live in
+ * indexing/JobHandlers.ts. It is declared here, with the queue, because the backends depend
+ * on it and not on the indexing code. A handler may return follow-up jobs (e.g. image
+ * analysis after text indexing), which the backend enqueues — so handlers never depend on
+ * the queue that runs them.
  */
 export class JobHandler extends Context.Tag("JobHandler")<
   JobHandler,

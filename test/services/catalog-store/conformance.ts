@@ -249,6 +249,46 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.saveImageObjects(2, "p1", [])).toBe(0)
       }))
 
+    test("pendingImageWork lists products with images to analyse or objects to detect, kept in step by every write", (store) =>
+      Effect.gen(function*() {
+        const pending = Effect.map(store.pendingImageWork(100), ({ analyze, detect }) => ({
+          analyze: analyze.map((k) => `${k.siteId}/${k.productId}`).sort(),
+          detect: detect.map((k) => `${k.siteId}/${k.productId}`).sort()
+        }))
+        const undetected = (image: { id: string; url: string }) => ({ ...analysis(image.id, image.url), objects: null })
+        expect(yield* pending).toEqual({ analyze: [], detect: [] })
+        const [a, b] = (yield* store.put(1, "p1", record("x"), urls("a", "b"))).product.images
+        yield* store.put(1, "none", record("no images"), undefined)
+        yield* store.put(2, "p1", record("other site"), urls("a"))
+        expect(yield* pending).toEqual({ analyze: ["1/p1", "2/p1"], detect: [] })
+        // One image analysed: the other still is not. Then both, one of them awaiting detection.
+        yield* store.saveImageAnalyses(1, "p1", [undetected(a)])
+        expect(yield* pending).toEqual({ analyze: ["1/p1", "2/p1"], detect: ["1/p1"] })
+        yield* store.saveImageAnalyses(1, "p1", [analysis(b.id, b.url)])
+        expect(yield* pending).toEqual({ analyze: ["2/p1"], detect: ["1/p1"] })
+        // A record update that keeps the images changes nothing; a failed image is done.
+        yield* store.put(1, "p1", record("y"), undefined)
+        yield* store.saveImageAnalyses(2, "p1", [analysis(a.id, a.url, null)])
+        expect(yield* pending).toEqual({ analyze: [], detect: ["1/p1"] })
+        expect(yield* store.saveImageObjects(1, "p1", [{ imageId: a.id, objects: [] }])).toBe(1)
+        expect(yield* pending).toEqual({ analyze: [], detect: [] })
+        // A new photo needs its analysis; dropping the only undetected image ends that detection.
+        const c = (yield* store.put(1, "p1", record("y"), urls("a", "c"))).product.images[1]
+        expect(yield* pending).toEqual({ analyze: ["1/p1"], detect: [] })
+        yield* store.saveImageAnalyses(1, "p1", [undetected(c)])
+        expect(yield* pending).toEqual({ analyze: [], detect: ["1/p1"] })
+        yield* store.put(1, "p1", record("y"), urls("a"))
+        expect(yield* pending).toEqual({ analyze: [], detect: [] })
+        // Removed products and cleared images leave the list; `limit` bounds each list.
+        yield* store.put(1, "p2", record("z"), urls("d"))
+        yield* store.put(1, "p3", record("z"), urls("e"))
+        yield* store.put(1, "p4", record("z"), urls("f"))
+        expect((yield* store.pendingImageWork(2)).analyze).toHaveLength(2)
+        yield* store.remove(1, "p2")
+        yield* store.put(1, "p3", record("z"), [])
+        expect(yield* pending).toEqual({ analyze: ["1/p4"], detect: [] })
+      }))
+
     test("sites are isolated: the same product id in two sites, counted per site", (store) =>
       Effect.gen(function*() {
         expect(yield* store.count(1)).toBe(0)

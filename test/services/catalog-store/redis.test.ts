@@ -3,7 +3,7 @@ import { Effect, Exit, Layer, Option } from "effect"
 import { Redis } from "ioredis"
 import { vi } from "vitest"
 import type { ProductRecord } from "../../../src/domain/Product.js"
-import { siteKeys } from "../../../src/services/catalog-store/redis/CatalogLayout.js"
+import { imageWorkKey, siteKeys } from "../../../src/services/catalog-store/redis/CatalogLayout.js"
 import { RedisCatalogStore } from "../../../src/services/catalog-store/RedisCatalogStore.js"
 import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.js"
 import { freePort } from "../../support/ServerProcess.js"
@@ -82,6 +82,24 @@ describe("RedisCatalogStore", () => {
       expect(yield* Effect.flip(store.imageAnalyses(1, "p"))).toMatchObject({ _tag: "StoreError" })
       // The startup restore too: a failed read, not a crash.
       expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
+    }).pipe(Effect.scoped, Effect.provide(freshLayer())))
+
+  it.live("a Redis filled before the image-work sets files every product's image work once", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
+      const image = (n: string) => ({ url: `https://img.example.com/${n}.jpg` })
+      yield* store.put(1, "new-photo", { title: "a" } as ProductRecord, [image("a")])
+      const [b] = (yield* store.put(2, "undetected", { title: "b" } as ProductRecord, [image("b")])).product.images
+      yield* store.saveImageAnalyses(2, "undetected", [{
+        imageId: b.id, url: b.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects: null, analyzedAt: 1
+      }])
+      yield* store.put(1, "no-photo", { title: "c" } as ProductRecord, undefined)
+      // As a Redis written by a version without them.
+      yield* Effect.promise(() => admin.del(siteKeys(1).unanalysed, siteKeys(2).undetected, imageWorkKey))
+      const pending = yield* store.pendingImageWork(10)
+      expect(pending).toEqual({ analyze: [{ siteId: 1, productId: "new-photo" }], detect: [{ siteId: 2, productId: "undetected" }] })
+      expect(yield* Effect.promise(() => admin.get(imageWorkKey))).toBe("1")
     }).pipe(Effect.scoped, Effect.provide(freshLayer())))
 
   it.live("fails fast with a StoreError when Redis is not there", () =>

@@ -4,11 +4,12 @@ import { Effect, Exit, Layer, Schedule } from "effect"
 import { spawn } from "node:child_process"
 import { vi } from "vitest"
 import { BullMqJobQueue } from "../../../src/services/job-queue/BullMqJobQueue.js"
-import { LANES, laneQueueName } from "../../../src/services/job-queue/BullMqSettings.js"
-import { type Job, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
+import { laneQueueName } from "../../../src/services/job-queue/BullMqSettings.js"
+import { type Job, LANES } from "../../../src/model/Jobs.js"
+import { JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../../src/services/job-queue/BullMqWorker.js"
 import { type RedisServer, startRedis } from "../../support/RedisServer.js"
-import { eventually, index, jobQueueConformance, RecordingHandler } from "./conformance.js"
+import { eventually, index, jobQueueConformance, quiet, RecordingHandler } from "./conformance.js"
 
 let redis: RedisServer
 beforeAll(async () => {
@@ -20,7 +21,7 @@ const freshName = () => `test-${crypto.randomUUID()}`
 const producer = (queueName: string) => BullMqJobQueue.layer(redis.url, { queueName, backoffDelayMs: 20 })
 // Short locks and stall checks so a dead worker's job is taken over within about two seconds.
 const worker = (queueName: string, options: BullMqWorkerOptions = {}) =>
-  BullMqWorker.layer(redis.url, { queueName, concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, ...options })
+  BullMqWorker.layer(redis.url, { queueName, concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, ...options }).pipe(Layer.provide(quiet))
 
 /** A plain BullMQ queue on the same name, to look at or add jobs behind the service's back. */
 const rawQueue = (queueName: string) =>
@@ -169,9 +170,15 @@ describe("BullMQ job queue", () => {
       yield* queue.enqueue([{ _tag: "PredictAttributes", siteId: 1, productId: "a" }])
       const predict = yield* rawQueue(laneQueueName(name, "predict"))
       expect(yield* Effect.promise(() => predict.getWaitingCount())).toBe(1)
-      yield* queue.enqueue([index("d")])
-      yield* eventually(() => textOnly.done.has("1:d"))
-      expect(yield* queue.pending).toBe(1)
+      // Nor detections: they have a queue of their own, not the image analyses' one.
+      yield* queue.enqueue([{ _tag: "DetectObjects", siteId: 1, productId: "b" }])
+      const detect = yield* rawQueue(laneQueueName(name, "detect"))
+      expect(yield* Effect.promise(() => detect.getWaitingCount())).toBe(1)
+      yield* queue.enqueue([index("d"), { _tag: "AnalyzeImages", siteId: 1, productId: "e" }])
+      yield* eventually(() => textOnly.done.has("1:d") && imagesOnly.done.has("1:e"))
+      expect(imagesOnly.done.has("1:b")).toBe(true)
+      expect(imagesOnly.calls.flat()).toEqual(["1:b", "1:e"])
+      expect(yield* queue.pending).toBe(2)
     }).pipe(Effect.scoped, Effect.provide(layer))
   })
 

@@ -1,9 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schedule } from "effect"
-import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
+import { Deferred, Effect, Layer, Logger, LogLevel, Schedule } from "effect"
+import type { Job } from "../../../src/model/Jobs.js"
+import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 
 const keyOf = (job: Job) => `${job.siteId}:${job.productId}`
 export const index = (productId: string, siteId = 1): Job => ({ _tag: "IndexProduct", siteId, productId })
+const job = (_tag: Job["_tag"], productId: string): Job => ({ _tag, siteId: 1, productId })
+const kindKey = (job: Job) => `${job._tag} ${keyOf(job)}`
+/** The kinds with a lane of their own (RemoveProduct shares IndexProduct's). */
+const KINDS = ["IndexProduct", "AnalyzeImages", "DetectObjects", "PredictAttributes"] as const
 
 /**
  * A JobHandler that records what it was asked to do. It can hold calls at a gate, fail a
@@ -18,15 +23,42 @@ export class RecordingHandler {
   /** Successful handlings per product key. */
   readonly done = new Map<string, number>()
   readonly failures = new Map<string, number>()
+  /** Handlings per `kind site:product` that began (`started`, before any hold) and succeeded (`handled`). */
+  readonly started = new Map<string, number>()
+  readonly handled = new Map<string, number>()
   maxOverlap = 0
   delayMs = 0
   private readonly running = new Map<string, number>()
   private gate: Promise<void> | undefined
   private openGate = () => {}
+  private readonly holds = new Map<Job["_tag"], Deferred.Deferred<void>>()
 
   readonly layer = Layer.succeed(JobHandler, {
-    handle: (jobs) => Effect.promise(() => this.handle(jobs.map(keyOf))).pipe(Effect.flatten)
+    handle: (jobs) =>
+      Effect.gen(this, function*() {
+        count(this.started, jobs.map(kindKey))
+        for (const tag of new Set(jobs.map((j) => j._tag))) {
+          const held = this.holds.get(tag)
+          if (held !== undefined) yield* Deferred.await(held)
+        }
+        yield* Effect.flatten(Effect.promise(() => this.handle(jobs.map(keyOf))))
+        count(this.handled, jobs.map(kindKey))
+      })
   })
+
+  /** Calls with a job of this kind wait until `release` (calls already past the hold go on). */
+  hold(tag: Job["_tag"]) {
+    return Effect.map(Deferred.make<void>(), (d) => void this.holds.set(tag, d))
+  }
+  release(tag: Job["_tag"]) {
+    const held = this.holds.get(tag)
+    this.holds.delete(tag)
+    return held === undefined ? Effect.void : Deferred.succeed(held, undefined)
+  }
+  /** After a test, pass or fail: a held job would keep its worker from closing. */
+  get releaseAll() {
+    return Effect.forEach([...this.holds.keys()], (tag) => this.release(tag), { discard: true })
+  }
 
   close() {
     this.gate = new Promise((resolve) => (this.openGate = resolve))
@@ -65,6 +97,13 @@ export class RecordingHandler {
   }
 }
 
+const count = (counts: Map<string, number>, keys: ReadonlyArray<string>) => {
+  for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)
+}
+
+/** The suites assert through the handler; the queues' own logs (failed batches, retries) would only make a green run noisy. */
+export const quiet = Logger.minimumLogLevel(LogLevel.None)
+
 /** Polls until `condition` holds (the live clock; a queue backend works in real time). */
 export const eventually = (condition: () => boolean, timeoutMs = 10_000) =>
   Effect.sync(condition).pipe(
@@ -90,7 +129,7 @@ export const jobQueueConformance = (
     const test = (title: string, body: (h: RecordingHandler) => Effect.Effect<void, unknown, JobQueue>) =>
       it.live(title, () => {
         const handler = new RecordingHandler()
-        return Effect.provide(body(handler), makeLayer().pipe(Layer.provide(handler.layer)))
+        return Effect.provide(body(handler).pipe(Effect.ensuring(handler.releaseAll)), makeLayer().pipe(Layer.provide(Layer.merge(handler.layer, quiet))))
       })
 
     test("every enqueued job is handled exactly once", (h) =>
@@ -168,5 +207,59 @@ export const jobQueueConformance = (
         yield* queue.enqueue([index("b")])
         yield* queue.drained
         expect(h.done.get("1:b")).toBe(1)
+      }))
+
+    test("an AnalyzeImages queued behind a waiting DetectObjects of the same product is handled too", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        // One call: the DetectObjects is still waiting when the AnalyzeImages arrives (an
+        // indexing's follow-ups for a product with a new photo and an undetected old one).
+        yield* queue.enqueue([job("DetectObjects", "p"), job("AnalyzeImages", "p")])
+        yield* queue.drained
+        expect(Object.fromEntries(h.handled)).toEqual({ "DetectObjects 1:p": 1, "AnalyzeImages 1:p": 1 })
+      }))
+
+    test("distinct kinds of one product never swallow each other, in any order", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        yield* queue.enqueue(KINDS.map((kind) => job(kind, "p")))
+        yield* queue.enqueue([...KINDS].reverse().map((kind) => job(kind, "q")))
+        yield* queue.drained
+        expect(Object.fromEntries(h.handled)).toEqual(
+          Object.fromEntries(["p", "q"].flatMap((p) => KINDS.map((kind) => [`${kind} 1:${p}`, 1])))
+        )
+      }))
+
+    test("each kind has a lane of its own: a held job holds up no other kind of its product", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        for (const held of KINDS) {
+          const product = `held-${held}`
+          yield* h.hold(held)
+          yield* queue.enqueue([job(held, product)])
+          yield* eventually(() => h.started.has(`${held} 1:${product}`))
+          const others = KINDS.filter((kind) => kind !== held)
+          yield* queue.enqueue(others.map((kind) => job(kind, product)))
+          yield* eventually(() => others.every((kind) => h.handled.has(`${kind} 1:${product}`)))
+          expect(h.handled.has(`${held} 1:${product}`)).toBe(false)
+          yield* h.release(held)
+        }
+        yield* queue.drained
+        expect([...h.handled.values()].every((n) => n === 1)).toBe(true)
+        expect(h.handled.size).toBe(KINDS.length * KINDS.length)
+      }))
+
+    test("jobs of one kind and product still coalesce; IndexProduct and RemoveProduct are one kind", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        yield* queue.enqueue([
+          ...KINDS.flatMap((kind) => [job(kind, "p"), job(kind, "p"), job(kind, "p")]),
+          job("RemoveProduct", "p")
+        ])
+        yield* queue.drained
+        const handled = Object.fromEntries(h.handled)
+        // Index and remove both reconcile the product with its record: one of them runs.
+        expect((handled["IndexProduct 1:p"] ?? 0) + (handled["RemoveProduct 1:p"] ?? 0)).toBe(1)
+        for (const kind of ["AnalyzeImages", "DetectObjects", "PredictAttributes"]) expect(handled[`${kind} 1:p`]).toBe(1)
       }))
   })

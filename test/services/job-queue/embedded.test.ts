@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
 import { EmbeddedJobQueue } from "../../../src/services/job-queue/EmbeddedJobQueue.js"
-import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
+import type { Job } from "../../../src/model/Jobs.js"
+import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { eventually, jobQueueConformance } from "./conformance.js"
 
 // Failed batches are logged and left to the reconcile pass, so the handler sees a job once.

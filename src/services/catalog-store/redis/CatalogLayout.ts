@@ -7,11 +7,17 @@
  *   cat:{site}:ids               sorted set, all scores 0: product ids in lexicographic order (count, paging)
  *   cat:{site}:stale             sorted set, scores 0: products without derived data of their version
  *   cat:{site}:indexed           sorted set, scores 0: products with derived data of their version
+ *   cat:{site}:unanalysed        sorted set, scores 0: products with an image that has no analysis yet
+ *   cat:{site}:undetected        sorted set, scores 0: products with an analysed image whose objects are pending
+ *   cat:imagework                string: set once every product's image work is in the two sets above
+ *                                (they came later than the data; see RedisCatalogStore.pendingImageWork)
  *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated
  *   cat:{site}:g:<group>         set: product ids of an item group
  *   cat:{site}:d:<product>       hash: version, vec (Float32Array bytes; absent = no vector)
  *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
  * `ids` = `stale` ∪ `indexed`, disjoint: every script moves a product between them atomically.
+ * `unanalysed` and `undetected` are kept in step by every script that changes a product's
+ * images or analyses, so the reconcile pass reads only the products with image work pending.
  * Product and group ids may contain ':', but each per-product key starts with its own fixed
  * segment (p:, g:, d:, img:) and the per-site sets are single segments, so keys never collide.
  */
@@ -22,6 +28,8 @@ export const siteKeys = (siteId: number) => {
     ids: `${base}ids`,
     stale: `${base}stale`,
     indexed: `${base}indexed`,
+    unanalysed: `${base}unanalysed`,
+    undetected: `${base}undetected`,
     product: (productId: string) => `${base}p:${productId}`,
     group: (groupId: string) => `${base}g:${groupId}`,
     derived: (productId: string) => `${base}d:${productId}`,
@@ -30,18 +38,56 @@ export const siteKeys = (siteId: number) => {
 }
 export const seqKey = "cat:seq"
 export const sitesKey = "cat:sites"
+export const imageWorkKey = "cat:imagework"
 export const productFields = ["data", "images", "version", "updated"] as const
+
+/**
+ * Lua: puts the product in or out of the `unanalysed` and `undetected` sets from its current
+ * images and analyses. A pending detection is stored as `"objects":null`; JSON.stringify
+ * escapes every quote inside a string, so that text cannot occur anywhere else in an analysis.
+ */
+const refreshImageWork = `
+local function refreshImageWork(productKey, analysesKey, unanalysedKey, undetectedKey, productId)
+  local images = redis.call('HGET', productKey, 'images')
+  local unanalysed, undetected = false, false
+  if images then
+    for _, image in ipairs(cjson.decode(images)) do
+      if redis.call('HEXISTS', analysesKey, image.id) == 0 then
+        unanalysed = true
+        break
+      end
+    end
+    for _, analysis in ipairs(redis.call('HVALS', analysesKey)) do
+      if string.find(analysis, '"objects":null', 1, true) then
+        undetected = true
+        break
+      end
+    end
+  end
+  if unanalysed then redis.call('ZADD', unanalysedKey, 0, productId) else redis.call('ZREM', unanalysedKey, productId) end
+  if undetected then redis.call('ZADD', undetectedKey, 0, productId) else redis.call('ZREM', undetectedKey, productId) end
+end
+`
+
+/**
+ * Files one product's image work (for the one-off fill of the sets).
+ * KEYS: product, images analyses, unanalysed, undetected. ARGV: product id.
+ */
+export const refreshImageWorkLua = `${refreshImageWork}
+refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
+`
 
 /**
  * Creates or replaces a product. The old item group is read from the stored hash, so its key
  * is built here from the site's prefix (same slot as KEYS). With new images, analyses of
  * images the product no longer has are deleted in the same step.
- * KEYS: seq, sites, ids, stale, indexed, product, images analyses, new group ('' = none).
+ * KEYS: seq, sites, ids, stale, indexed, product, images analyses, new group ('' = none),
+ * unanalysed, undetected.
  * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
  * replace images ('1'/'0'), images JSON, then the kept image ids.
  * Returns {created, version, images JSON}.
  */
-export const putLua = `
+export const putLua = `${refreshImageWork}
 local oldGroup = redis.call('HGET', KEYS[6], 'group')
 local existed = redis.call('EXISTS', KEYS[6])
 local version = string.format('%d', redis.call('INCR', KEYS[1]))
@@ -69,12 +115,14 @@ redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])
 redis.call('ZADD', KEYS[4], 0, ARGV[2])
 redis.call('ZREM', KEYS[5], ARGV[2])
+if ARGV[7] == '1' then refreshImageWork(KEYS[6], KEYS[7], KEYS[9], KEYS[10], ARGV[2]) end
 return {existed, tonumber(version), images}
 `
 
 /**
  * Deletes a product with its group membership, derived data and image analyses.
- * KEYS: ids, stale, indexed, product, derived, images analyses. ARGV: product id, key prefix.
+ * KEYS: ids, stale, indexed, product, derived, images analyses, unanalysed, undetected.
+ * ARGV: product id, key prefix.
  * Returns the deleted product's data, images, version, updated (nil when unknown).
  */
 export const removeLua = `
@@ -85,6 +133,8 @@ redis.call('DEL', KEYS[4], KEYS[5], KEYS[6])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[7], ARGV[1])
+redis.call('ZREM', KEYS[8], ARGV[1])
 return {row[1], row[2], row[3], row[4]}
 `
 
@@ -108,20 +158,21 @@ return 1
 
 /**
  * Saves analyses of images the product still has and that have none yet (HSETNX: the first
- * of two racing analyses wins). KEYS: product, images analyses.
- * ARGV: image id, analysis JSON, … Returns how many were saved.
+ * of two racing analyses wins). KEYS: product, images analyses, unanalysed, undetected.
+ * ARGV: product id, then image id, analysis JSON, … Returns how many were saved.
  */
-export const saveAnalysesLua = `
+export const saveAnalysesLua = `${refreshImageWork}
 local images = redis.call('HGET', KEYS[1], 'images')
 if not images then return 0 end
 local current = {}
 for _, image in ipairs(cjson.decode(images)) do current[image.id] = true end
 local kept = 0
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   if current[ARGV[i]] then
     kept = kept + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])
   end
 end
+if kept > 0 then refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1]) end
 return kept
 `
 
@@ -130,16 +181,17 @@ return kept
  * back with its objects filled in, written only if the stored JSON is still exactly what it
  * read (re-encoding in Lua would round its numbers to 14 digits). Analyses exist only for
  * images the product has (put drops the others atomically), so a match also means the image
- * is still the product's. KEYS: images analyses. ARGV: image id, JSON read, new JSON, …
- * Returns how many were written.
+ * is still the product's. KEYS: images analyses, product, unanalysed, undetected.
+ * ARGV: product id, then image id, JSON read, new JSON, … Returns how many were written.
  */
-export const saveObjectsLua = `
+export const saveObjectsLua = `${refreshImageWork}
 local saved = 0
-for i = 1, #ARGV, 3 do
+for i = 2, #ARGV, 3 do
   if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
     redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2])
     saved = saved + 1
   end
 end
+if saved > 0 then refreshImageWork(KEYS[2], KEYS[1], KEYS[3], KEYS[4], ARGV[1]) end
 return saved
 `

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { settings } from "../support/Settings.js"
+import type { ProductRecord } from "../../src/domain/Product.js"
+import { reconcile } from "../../src/indexing/Reconcile.js"
+import type { Job } from "../../src/model/Jobs.js"
+import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
+import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
+import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedCatalogStore.js"
+import { EmbeddedJobQueue } from "../../src/services/job-queue/EmbeddedJobQueue.js"
+import { JobHandler, JobQueue } from "../../src/services/job-queue/JobQueue.js"
+import { Sqlite } from "../../src/platform/Sqlite.js"
+
+/** A real store and queue; the handler only records what reconcile had queued. */
+const setup = () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
+  const handled: Array<string> = []
+  const handler = Layer.succeed(JobHandler, {
+    handle: (jobs: ReadonlyArray<Job>) => Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`)))
+  })
+  const store = EmbeddedCatalogStore.layer.pipe(
+    Layer.provideMerge(Sqlite.layer),
+    Layer.provide(settings({ DATA_DIR: dataDir }))
+  )
+  return { handled, layer: Layer.merge(store, EmbeddedJobQueue.layer().pipe(Layer.provide(handler))) }
+}
+
+const analysed = (image: { id: string; url: string }, objects: ImageAnalysisRecord["objects"]): ImageAnalysisRecord => ({
+  imageId: image.id, url: image.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects, analyzedAt: 1
+})
+
+describe("reconcile", () => {
+  it.live("queues indexing for stale products and the image work of indexed products whose images still need a pass", () => {
+    const { handled, layer } = setup()
+    return Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const queue = yield* JobQueue
+      const image = (n: string) => ({ url: `https://img.example.com/${n}.jpg` })
+      /** A product indexed at its current version, as after its IndexProduct job. */
+      const indexed = (productId: string, images: ReadonlyArray<{ url: string }>) =>
+        Effect.gen(function*() {
+          const { product } = yield* store.put(1, productId, { title: productId } as ProductRecord, images)
+          yield* store.saveDerived([{ siteId: 1, productId, version: product.version, textVector: null }])
+          return product
+        })
+      // Its AnalyzeImages was lost (a crash, a job that failed for good).
+      yield* indexed("new-photo", [image("a")])
+      // Analysed, its DetectObjects lost; another with both a new photo and a pending detection.
+      const undetected = yield* indexed("undetected", [image("b")])
+      yield* store.saveImageAnalyses(1, "undetected", [analysed(undetected.images[0], null)])
+      const both = yield* indexed("both", [image("c"), image("d")])
+      yield* store.saveImageAnalyses(1, "both", [analysed(both.images[0], null)])
+      // Done: nothing to queue.
+      const done = yield* indexed("done", [image("e")])
+      yield* store.saveImageAnalyses(1, "done", [analysed(done.images[0], [])])
+      yield* indexed("no-photo", [])
+      // Not indexed: indexing only, which asks for the image work itself once done.
+      yield* store.put(1, "stale", { title: "stale" } as ProductRecord, [image("f")])
+
+      expect(yield* reconcile).toBe(5)
+      yield* queue.drained
+      expect(handled.sort()).toEqual([
+        "AnalyzeImages 1:both",
+        "AnalyzeImages 1:new-photo",
+        "DetectObjects 1:both",
+        "DetectObjects 1:undetected",
+        "IndexProduct 1:stale"
+      ])
+    }).pipe(Effect.provide(layer))
+  })
+})
