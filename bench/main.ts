@@ -14,11 +14,12 @@
  * Prints markdown tables for the README.
  */
 import * as os from "node:os"
-import { fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./catalog/common.js"
+import { LogLevel } from "effect"
+import { fmtRate, log, memory, type SectionReport } from "./catalog/common.js"
 import { makeCatalog } from "./catalog/generator.js"
 import { makeClient } from "./catalog/http.js"
 import { runImageIndexingSection } from "./catalog/image-indexing.js"
-import { startBenchServer } from "./catalog/server.js"
+import { startInProcessApi } from "../test/support/InProcessApi.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
 import { runTextSections } from "./catalog/text-sections.js"
 import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
@@ -84,14 +85,14 @@ const main = async () => {
   // Read by the api's layers as they are built: the image-indexing photos live on loopback.
   process.env.IMAGE_THREADS = String(options.imageThreads)
   if (run("images")) process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  const server = await startBenchServer({ embedThreads: options.embedThreads })
+  // The production embedding thread count; the MCP part measures latency, not the rate limiter.
+  const server = await startInProcessApi({
+    prefix: "commerce-bench-",
+    config: { embedThreads: options.embedThreads, mcpRateLimit: 1_000_000 },
+    logLevel: LogLevel.Error
+  })
   const client = makeClient(server.baseUrl, 32)
   try {
-    const readyDeadline = Date.now() + 120_000
-    while ((await pendingJobs(client)) === null) {
-      if (Date.now() > readyDeadline) throw new Error("server not ready after 120 s")
-      await sleep(100)
-    }
     const rssReady = process.memoryUsage().rss
     log(`api ready at ${server.baseUrl} (data in ${server.dir}), rss ${mb(rssReady)}`)
 

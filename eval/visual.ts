@@ -33,7 +33,7 @@ import { ImageAnalyzer } from "../src/services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake, toRgb } from "../src/services/image-intake/ImageIntake.js"
 import { histogramsOf, rankProducts, type ColorSpace, type Histograms } from "./visual/ColorHistogram.js"
 import { firstPerClass, loadGrocery, loadSplit, productIdOf } from "./visual/Dataset.js"
-import { ingest, makeWorkspace, type CatalogProduct } from "./visual/Harness.js"
+import { ingest, makeEvalWorkspace, type CatalogProduct } from "./visual/Harness.js"
 import { startImageServer } from "./visual/ImageServer.js"
 import { accuracy, pct, type Accuracy, type Judged } from "./visual/Metrics.js"
 import { buildCases, runTextCheck } from "./visual/TextCheck.js"
@@ -123,7 +123,7 @@ const main = async () => {
     imageUrls: g.images.map(server.url)
   }))
 
-  const workspace = await makeWorkspace()
+  const workspace = await makeEvalWorkspace()
   const program = Effect.gen(function*() {
     const ready = performance.now()
     console.log(`services ready after ${((ready - started) / 1000).toFixed(1)} s (data, baseline histograms, models); image server on 127.0.0.1`)

@@ -1,30 +1,19 @@
 import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { Services } from "../../src/App.js"
-import { AppConfig } from "../../src/config/AppConfig.js"
-import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 import { CatalogIndex, emptyFilter } from "../../src/services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
+import { makeWorkspace } from "../../test/support/Workspace.js"
 import type { EvalProduct } from "./Dataset.js"
 
-/** A throw-away site registry and data dir; `dispose` deletes both. */
-export const makeWorkspace = async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "relevance-eval-"))
-  const sitesFile = path.join(dir, "sites.json")
-  const created = await Effect.runPromise(createSite({ sites: [] }, "eval"))
+/**
+ * A throw-away workspace (test/support/Workspace.ts) and the real service layers on it; the
+ * eval uses site A. `dispose` deletes it.
+ */
+export const makeEvalWorkspace = async () => {
   // 100 results a query, so recall@100 measures the service rather than the campaign's cap.
-  const site = putCampaign(created.site, { id: 0, name: "default", resultsCount: 100 })
-  await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(created.file, site)))
-  return {
-    dir,
-    siteId: site.id,
-    layer: Services.pipe(Layer.provide(AppConfig.make({ dataDir: path.join(dir, "data"), sitesFile, embedThreads: 2 }))),
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true })
-  }
+  const workspace = await makeWorkspace({ prefix: "relevance-eval-", campaigns: [{ id: 0, name: "default", resultsCount: 100 }] })
+  return { ...workspace, siteId: workspace.siteA.site.id, layer: Services.pipe(Layer.provide(workspace.config({ embedThreads: 2 }))) }
 }
 
 export interface Ingestion {

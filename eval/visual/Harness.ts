@@ -1,33 +1,20 @@
 import { Duration, Effect, Layer, Schema } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { Services } from "../../src/App.js"
-import { AppConfig } from "../../src/config/AppConfig.js"
 import { ProductImages, ProductRecord } from "../../src/domain/Product.js"
-import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 import { CatalogIndex, emptyFilter } from "../../src/services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
+import { makeWorkspace } from "../../test/support/Workspace.js"
 
 /**
- * A throw-away site registry and data dir for the real service layers (as the relevance eval
- * builds them); `dispose` deletes both. IMAGE_ALLOWED_CIDRS must be set before the layer is
- * built so the intake may fetch from the local image server.
+ * A throw-away workspace (test/support/Workspace.ts) and the real service layers on it; the
+ * eval uses site A. `dispose` deletes it. IMAGE_ALLOWED_CIDRS must be set before the layer
+ * is built so the intake may fetch from the local image server.
  */
-export const makeWorkspace = async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "visual-eval-"))
-  const sitesFile = path.join(dir, "sites.json")
-  const created = await Effect.runPromise(createSite({ sites: [] }, "visual eval"))
-  const site = putCampaign(created.site, { id: 0, name: "default", resultsCount: 100 })
-  await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(created.file, site)))
-  return {
-    dir,
-    siteId: site.id,
-    layer: Services.pipe(Layer.provide(AppConfig.make({ dataDir: path.join(dir, "data"), sitesFile, embedThreads: 1 }))),
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true })
-  }
+export const makeEvalWorkspace = async () => {
+  // 100 results a query, so recall@100 measures the service rather than the campaign's cap.
+  const workspace = await makeWorkspace({ prefix: "visual-eval-", campaigns: [{ id: 0, name: "default", resultsCount: 100 }] })
+  return { ...workspace, siteId: workspace.siteA.site.id, layer: Services.pipe(Layer.provide(workspace.config({ embedThreads: 1 }))) }
 }
 
 export interface CatalogProduct {

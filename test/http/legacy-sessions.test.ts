@@ -3,12 +3,15 @@ import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import type { LoopbackHost } from "../support/LoopbackHost.js"
+import { productShot, startPhotoHost } from "../support/ProductShots.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 
-let server: TestServer
-let images: PhotoHost | undefined
+let server: InProcessApi
+let images: LoopbackHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
 const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
@@ -30,7 +33,7 @@ beforeAll(async () => {
   // The product images live on this machine's loopback; only that range is opened.
   process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
   delete process.env[TTL_ENV]
-  server = await startTestServer()
+  server = await startInProcessApi()
   const products = [
     { id: "mug-red", title: "Ceramic mug", brand: "Acme", type: "Kitchen > Mugs", image: "/red.jpg" },
     { id: "cup-blue", title: "Ceramic cup", brand: "Bolt", type: "Kitchen > Cups", image: "/blue.jpg" },

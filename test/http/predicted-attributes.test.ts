@@ -7,12 +7,15 @@ import { currentPrediction } from "../../src/http/handlers/PredictionHandlers.js
 import { CatalogStore, type CatalogStoreService } from "../../src/services/catalog-store/CatalogStore.js"
 import { type Job, JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { PredictionStore } from "../../src/services/prediction-store/PredictionStore.js"
-import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import type { LoopbackHost } from "../support/LoopbackHost.js"
+import { productShot, startPhotoHost } from "../support/ProductShots.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 
-let server: TestServer
-let images: PhotoHost | undefined
+let server: InProcessApi
+let images: LoopbackHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
 const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
@@ -45,7 +48,7 @@ beforeAll(async () => {
   imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
   process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  server = await startTestServer()
+  server = await startInProcessApi()
   for (const p of catalog) expect((await put(p.id, p.data, p.image)).status).toBe(200)
   // Neighbours must be searchable (text and image vectors) before anything is predicted from them.
   await eventually(async () => {
@@ -83,7 +86,7 @@ describe("POST /product/{id}/predicted-attributes", () => {
 
   it("serves a repeated call from the stored result, and recomputes after the product changes", async () => {
     await predict("mug-red")
-    const db = new Database(path.join(server.dir, "data", "catalog.db"), { readonly: true, fileMustExist: true })
+    const db = new Database(path.join(server.dataDir, "catalog.db"), { readonly: true, fileMustExist: true })
     try {
       const computedAt = () =>
         (db.prepare("SELECT computed_at FROM prediction_results WHERE site_id = ? AND product_id = ?").get(server.siteA.site.id, "mug-red") as { computed_at: number }).computed_at

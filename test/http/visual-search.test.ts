@@ -2,8 +2,11 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import type { LoopbackHost } from "../support/LoopbackHost.js"
+import { productShot, startPhotoHost } from "../support/ProductShots.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 const halves = async () =>
   sharp({ create: { width: 400, height: 200, channels: 3, background: "#ffffff" } })
@@ -12,8 +15,8 @@ const halves = async () =>
     .jpeg()
     .toBuffer()
 
-let server: TestServer
-let images: PhotoHost | undefined
+let server: InProcessApi
+let images: LoopbackHost | undefined
 let imageBase = ""
 const files = new Map<string, Buffer>()
 const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
@@ -26,7 +29,7 @@ beforeAll(async () => {
   imageBase = images.base
   // The product images live on this machine's loopback; only that range is opened.
   process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  server = await startTestServer()
+  server = await startInProcessApi()
   const products = [
     { id: "mug-red", title: "Ceramic mug", image: "/red.jpg" },
     { id: "mug-blue", title: "Ceramic mug classic", image: "/blue.jpg" },

@@ -5,7 +5,9 @@ import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { productShot } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 /**
  * The two passes over a product's images, end to end through the real api: features, adult
@@ -14,7 +16,7 @@ import { call, eventually, startTestServer, type TestServer } from "../support/T
  * the test lets it go, so the state in between is observed, not raced.
  */
 
-let server: TestServer
+let server: InProcessApi
 let images: http.Server
 let imageBase = ""
 const files = new Map<string, Buffer>()
@@ -55,7 +57,7 @@ beforeAll(async () => {
   // fetch must outlast the test's checks rather than time out.
   process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
   process.env.IMAGE_FETCH_TIMEOUT_MS = "120000"
-  server = await startTestServer()
+  server = await startInProcessApi()
 }, 60_000)
 afterAll(async () => {
   for (const release of releases) release()
@@ -77,7 +79,7 @@ const ids = (res: { body: any }) => res.body.data.products.map((p: any) => p.pro
 
 /** The stored analyses of a product, read from the embedded store's file. */
 const storedAnalyses = (productId: string) => {
-  const db = new Database(path.join(server.dir, "data", "catalog.db"), { readonly: true, fileMustExist: true })
+  const db = new Database(path.join(server.dataDir, "catalog.db"), { readonly: true, fileMustExist: true })
   try {
     return (db.prepare("SELECT url, status, colors, objects FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
       .all(server.siteA.site.id, productId) as Array<{ url: string; status: string; colors: string; objects: string }>)

@@ -6,7 +6,7 @@ import { DEFAULT_HEAP_GROWING_PERCENT, heapGrowingPercent, HeapTuningError } fro
 const run = promisify(execFile)
 
 const churn = async (percent: string) => {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/runtime/fixtures/heapChurn.ts"], {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/platform/fixtures/heapChurn.ts"], {
     env: { ...process.env, HEAP_GROWING_PERCENT: percent }
   })
   return JSON.parse(stdout) as { percent: number; peakHeapTotal: number }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schedule } from "effect"
+import { Effect, Layer } from "effect"
 import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
+import { readUntil } from "../../support/Eventually.js"
 
 const keyOf = (job: Job) => `${job.siteId}:${job.productId}`
 export const index = (productId: string, siteId = 1): Job => ({ _tag: "IndexProduct", siteId, productId })
@@ -65,12 +66,9 @@ export class RecordingHandler {
   }
 }
 
-/** Polls until `condition` holds (the live clock; a queue backend works in real time). */
-export const eventually = (condition: () => boolean, timeoutMs = 10_000) =>
-  Effect.sync(condition).pipe(
-    Effect.repeat({ schedule: Schedule.spaced(10), until: (ok) => ok }),
-    Effect.timeoutFail({ duration: timeoutMs, onTimeout: () => new Error("condition not reached in time") })
-  )
+/** Waits until `condition` holds (the live clock: a queue backend works in real time). */
+export const until = (condition: () => boolean, timeoutMs?: number) =>
+  Effect.map(readUntil(Effect.sync(condition), (ok) => ok, timeoutMs), (ok) => expect(ok).toBe(true))
 
 export interface QueueSemantics {
   /** Handler calls a job gets while its handler keeps failing: BullMQ retries, in-process leaves it to reconcile. */
@@ -121,7 +119,7 @@ export const jobQueueConformance = (
         const queue = yield* JobQueue
         h.close()
         yield* queue.enqueue([index("a")])
-        yield* eventually(() => h.callsWith("1:a") === 1)
+        yield* until(() => h.callsWith("1:a") === 1)
         // Like five PUTs arriving while the first version is being indexed.
         for (let i = 0; i < 5; i++) yield* queue.enqueue([index("a")])
         yield* queue.enqueue([index("b")])

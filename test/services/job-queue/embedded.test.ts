@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
 import { EmbeddedJobQueue } from "../../../src/services/job-queue/EmbeddedJobQueue.js"
 import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
-import { eventually, jobQueueConformance } from "./conformance.js"
+import { jobQueueConformance, until } from "./conformance.js"
 
 // Failed batches are logged and left to the reconcile pass, so the handler sees a job once.
 jobQueueConformance("in-process", () => EmbeddedJobQueue(), { attempts: 1 })
@@ -43,7 +43,7 @@ describe("EmbeddedJobQueue lanes", () => {
         const queue = yield* JobQueue
         yield* queue.enqueue([{ _tag: "DetectObjects", siteId: 1, productId: "a" }])
         yield* queue.enqueue([{ _tag: "AnalyzeImages", siteId: 1, productId: "b" }, { _tag: "IndexProduct", siteId: 1, productId: "c" }])
-        yield* eventually(() => seen.includes("AnalyzeImages:b") && seen.includes("IndexProduct:c"))
+        yield* until(() => seen.includes("AnalyzeImages:b") && seen.includes("IndexProduct:c"))
         expect(seen).not.toContain("DetectObjects:a")
         expect(yield* queue.pending).toBe(1)
         yield* Deferred.succeed(detections, undefined)

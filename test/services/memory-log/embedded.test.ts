@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { MemoryLog } from "../../../src/services/memory-log/MemoryLog.js"
+import { repoRoot } from "../../support/EntryPoint.js"
 import { memoryLogConformance } from "./conformance.js"
 import { sqliteMemoryLayer } from "./fixtures/layer.js"
 
@@ -13,8 +14,7 @@ memoryLogConformance("sqlite", () => sqliteMemoryLayer())
 /** Runs the appending child until `ack` items are acknowledged, then SIGKILLs it mid-stream. */
 const appendThenKill = (dataDir: string, ack: number) =>
   new Promise<Array<string>>((resolve, reject) => {
-    const root = path.resolve(import.meta.dirname, "../..")
-    const child = spawn(process.execPath, ["--import", "tsx", "test/memory/fixtures/append-child.ts", dataDir], { cwd: root })
+    const child = spawn(process.execPath, ["--import", "tsx", "test/services/memory-log/fixtures/append-child.ts", dataDir], { cwd: repoRoot })
     let buffered = ""
     let errors = ""
     const lines: Array<string> = []
