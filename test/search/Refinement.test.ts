@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import type { FacetOut, FacetValueOut } from "../../src/search/Facets.js"
 import { bestRefinement, refinementStream } from "../../src/search/Refinement.js"
+import { textSearch } from "../../src/search/TextSearch.js"
+import { stockedShop } from "../support/Shop.js"
 
 const value = (label: string, count: number, selected = false): FacetValueOut =>
   ({ value: label, label, active: count > 0, selected, count })
@@ -49,5 +53,33 @@ describe("refinementStream", () => {
     expect(content.substr(annotation.locator.start, annotation.locator.length)).toBe("Bosch")
     expect(annotation.data.items).toBe(preview)
     expect(annotation.interactions.dynamicFilters).toEqual([{ ...brand, values: [value("Bosch", 40)] }])
+  })
+})
+
+describe("the refinement a search proposes", () => {
+  it.layer(stockedShop())((it) => {
+    it.effect("narrows the results, and its preview only shows products that have the proposed value", () =>
+      Effect.gen(function*() {
+        const result = yield* textSearch(1, { query: "lamp" })
+        const annotation = result.stream!.items[0].parts[0].text.annotations[0]
+        const [proposed] = annotation.interactions.dynamicFilters
+        const value = proposed.values[0]
+        expect(value.count).toBeGreaterThan(0)
+        expect(value.count).toBeLessThan(result.data.products.length)
+        expect(annotation.data.items.length).toBeGreaterThan(0)
+        const shown = annotation.data.items.map((p) => p.productId)
+        // Facet values are in text form inside the service; a request carries category paths encoded.
+        const values = Array.isArray(value.value) ? value.value.map(encodeCategoryPath) : value.value
+        const withValue = yield* textSearch(1, { query: "lamp", dynamicFilters: [{ column: proposed.column, values: values as never }] })
+        expect(withValue.data.products.map((p) => p.productId)).toEqual(expect.arrayContaining(shown))
+        expect(withValue.data.products).toHaveLength(value.count)
+      }))
+
+    it.effect("is not offered when there is nothing worth narrowing", () =>
+      Effect.gen(function*() {
+        expect(yield* textSearch(1, { query: "stoneware coffee mug" })).not.toHaveProperty("stream")
+        expect(yield* textSearch(1, { query: "lamp", staticFilters: { included: [{ column: "brand", values: ["Nordlys"] }] } }))
+          .not.toHaveProperty("stream")
+      }))
   })
 })

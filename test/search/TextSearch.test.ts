@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { Campaign } from "../../src/domain/Site.js"
 import { autoSuggest } from "../../src/search/AutoSuggest.js"
 import { textSearch, type TextSearchInput } from "../../src/search/TextSearch.js"
-import { ids, lampIds, stockedShop } from "./shop.js"
+import { ids, lampIds, stockedShop } from "../support/Shop.js"
 
 const SITE_A = 1
 const SITE_B = 2

@@ -13,7 +13,7 @@ import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedC
 import { createSite, putCampaign } from "../../src/services/site-registry/SiteAdmin.js"
 import { SiteRegistry } from "../../src/services/site-registry/SiteRegistry.js"
 import { Suggester } from "../../src/services/suggester/Suggester.js"
-import { HashingTextEmbedder } from "../support/HashingTextEmbedder.js"
+import { HashingTextEmbedder } from "./HashingTextEmbedder.js"
 
 /**
  * The search rules' world in this process, in milliseconds: the embedded index and store (a
