@@ -33,10 +33,11 @@ import { ImageAnalyzer } from "../src/services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake, toRgb } from "../src/services/image-intake/ImageIntake.js"
 import { histogramsOf, rankProducts, type ColorSpace, type Histograms } from "./visual/ColorHistogram.js"
 import { firstPerClass, loadGrocery, loadSplit, productIdOf } from "./visual/Dataset.js"
-import { ingest, makeEvalWorkspace, type CatalogProduct } from "./visual/Harness.js"
+import { ingest, type CatalogProduct } from "./visual/Harness.js"
 import { startImageServer } from "./visual/ImageServer.js"
 import { accuracy, pct, type Accuracy, type Judged } from "./visual/Metrics.js"
 import { buildCases, runTextCheck } from "./visual/TextCheck.js"
+import { makeEvalWorkspace } from "./Workspace.js"
 
 const usage = "usage: npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] [--train-per-class N] [--limit N] [--no-text-check]"
 
@@ -123,7 +124,7 @@ const main = async () => {
     imageUrls: g.images.map(server.url)
   }))
 
-  const workspace = await makeEvalWorkspace()
+  const workspace = await makeEvalWorkspace("visual-eval-", 1)
   const program = Effect.gen(function*() {
     const ready = performance.now()
     console.log(`services ready after ${((ready - started) / 1000).toFixed(1)} s (data, baseline histograms, models); image server on 127.0.0.1`)

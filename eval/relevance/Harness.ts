@@ -1,20 +1,8 @@
-import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
-import { Services } from "../../src/App.js"
+import { Duration, Effect, Fiber, Schedule } from "effect"
 import { CatalogIndex, emptyFilter } from "../../src/services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
-import { makeWorkspace } from "../../test/support/Workspace.js"
 import type { EvalProduct } from "./Dataset.js"
-
-/**
- * A throw-away workspace (test/support/Workspace.ts) and the real service layers on it; the
- * eval uses site A. `dispose` deletes it.
- */
-export const makeEvalWorkspace = async () => {
-  // 100 results a query, so recall@100 measures the service rather than the campaign's cap.
-  const workspace = await makeWorkspace({ prefix: "relevance-eval-", campaigns: [{ id: 0, name: "default", resultsCount: 100 }] })
-  return { ...workspace, siteId: workspace.siteA.site.id, layer: Services.pipe(Layer.provide(workspace.config({ embedThreads: 2 }))) }
-}
 
 export interface Ingestion {
   readonly products: number

@@ -1,21 +1,8 @@
-import { Duration, Effect, Layer, Schema } from "effect"
-import { Services } from "../../src/App.js"
+import { Duration, Effect, Schema } from "effect"
 import { ProductImages, ProductRecord } from "../../src/domain/Product.js"
 import { CatalogIndex, emptyFilter } from "../../src/services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
-import { makeWorkspace } from "../../test/support/Workspace.js"
-
-/**
- * A throw-away workspace (test/support/Workspace.ts) and the real service layers on it; the
- * eval uses site A. `dispose` deletes it. IMAGE_ALLOWED_CIDRS must be set before the layer
- * is built so the intake may fetch from the local image server.
- */
-export const makeEvalWorkspace = async () => {
-  // 100 results a query, so recall@100 measures the service rather than the campaign's cap.
-  const workspace = await makeWorkspace({ prefix: "visual-eval-", campaigns: [{ id: 0, name: "default", resultsCount: 100 }] })
-  return { ...workspace, siteId: workspace.siteA.site.id, layer: Services.pipe(Layer.provide(workspace.config({ embedThreads: 1 }))) }
-}
 
 export interface CatalogProduct {
   readonly id: string

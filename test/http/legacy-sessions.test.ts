@@ -4,35 +4,26 @@ import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import type { LoopbackHost } from "../support/LoopbackHost.js"
-import { productShot, startPhotoHost } from "../support/ProductShots.js"
+import { loopbackImages, setEnv } from "../support/Env.js"
+import { colourShots, startPhotoHost } from "../support/ProductShots.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-
 let server: InProcessApi
 let images: LoopbackHost | undefined
 let imageBase = ""
-const files = new Map<string, Buffer>()
-const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
-const TTL_ENV = "LEGACY_SESSION_TTL_SECONDS"
-const previousTtl = process.env[TTL_ENV]
+let restoreEnv: (() => void) | undefined
 let red: Buffer
 let blue: Buffer
 let green: Buffer
 
 beforeAll(async () => {
-  red = await productShot(210, 20, 20)
-  blue = await productShot(30, 60, 210)
-  green = await productShot(30, 160, 60)
-  files.set("/red.jpg", red)
-  files.set("/blue.jpg", blue)
-  files.set("/green.jpg", green)
-  images = await startPhotoHost(files)
+  const shots = await colourShots()
+  ;({ red, blue, green } = shots)
+  images = await startPhotoHost(shots.files)
   imageBase = images.base
-  // The product images live on this machine's loopback; only that range is opened.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  delete process.env[TTL_ENV]
+  restoreEnv = setEnv({ ...loopbackImages, LEGACY_SESSION_TTL_SECONDS: undefined })
   server = await startInProcessApi()
   const products = [
     { id: "mug-red", title: "Ceramic mug", brand: "Acme", type: "Kitchen > Mugs", image: "/red.jpg" },
@@ -53,10 +44,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  if (previousCidrs === undefined) delete process.env.IMAGE_ALLOWED_CIDRS
-  else process.env.IMAGE_ALLOWED_CIDRS = previousCidrs
-  if (previousTtl === undefined) delete process.env[TTL_ENV]
-  else process.env[TTL_ENV] = previousTtl
+  restoreEnv?.()
   await server?.close()
   images?.close()
 })
@@ -285,7 +273,7 @@ describe("PUT /search/session/{search-id}/upload-image", () => {
 
 describe("session lifecycle", () => {
   it("expires a session after its TTL without use", async () => {
-    process.env[TTL_ENV] = "1"
+    const restoreTtl = setEnv({ LEGACY_SESSION_TTL_SECONDS: "1" })
     try {
       const created = await createSession(red)
       expect(created.status).toBe(200)
@@ -300,7 +288,7 @@ describe("session lifecycle", () => {
       expectSearchException(expired, 404, true)
       expect(expired.body.message).toContain("expired")
     } finally {
-      delete process.env[TTL_ENV]
+      restoreTtl()
     }
   })
 

@@ -8,17 +8,16 @@ import { CatalogStore, type CatalogStoreService } from "../../src/services/catal
 import { type Job, JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { PredictionStore } from "../../src/services/prediction-store/PredictionStore.js"
 import type { LoopbackHost } from "../support/LoopbackHost.js"
-import { productShot, startPhotoHost } from "../support/ProductShots.js"
+import { loopbackImages, setEnv } from "../support/Env.js"
+import { colourShots, startPhotoHost } from "../support/ProductShots.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-
 let server: InProcessApi
 let images: LoopbackHost | undefined
 let imageBase = ""
-const files = new Map<string, Buffer>()
-const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
+let restoreEnv: (() => void) | undefined
 
 const shoes = { shopping_product_category: "Apparel & Accessories > Shoes", product_type: "Footwear > Running Shoes" }
 const catalog: ReadonlyArray<{ id: string; data: Record<string, unknown>; image?: string }> = [
@@ -41,13 +40,9 @@ const put = (productId: string, data: Record<string, unknown>, image?: string) =
 const attribute = (res: { body: any }, name: string) => res.body.attributes.find((a: any) => a.name === name)
 
 beforeAll(async () => {
-  files.set("/red.jpg", await productShot(210, 20, 20))
-  files.set("/blue.jpg", await productShot(30, 60, 210))
-  files.set("/green.jpg", await productShot(30, 160, 60))
-  images = await startPhotoHost(files)
+  images = await startPhotoHost((await colourShots()).files)
   imageBase = images.base
-  // The product images live on this machine's loopback; only that range is opened.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
+  restoreEnv = setEnv(loopbackImages)
   server = await startInProcessApi()
   for (const p of catalog) expect((await put(p.id, p.data, p.image)).status).toBe(200)
   // Neighbours must be searchable (text and image vectors) before anything is predicted from them.
@@ -59,8 +54,7 @@ beforeAll(async () => {
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
-  if (previousCidrs === undefined) delete process.env.IMAGE_ALLOWED_CIDRS
-  else process.env.IMAGE_ALLOWED_CIDRS = previousCidrs
+  restoreEnv?.()
   await server?.close()
   images?.close()
 })

@@ -3,7 +3,8 @@ import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { LoopbackHost } from "../support/LoopbackHost.js"
-import { productShot, startPhotoHost } from "../support/ProductShots.js"
+import { loopbackImages, setEnv } from "../support/Env.js"
+import { colourShots, productShot, startPhotoHost } from "../support/ProductShots.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
@@ -18,17 +19,12 @@ const halves = async () =>
 let server: InProcessApi
 let images: LoopbackHost | undefined
 let imageBase = ""
-const files = new Map<string, Buffer>()
-const previousCidrs = process.env.IMAGE_ALLOWED_CIDRS
+let restoreEnv: (() => void) | undefined
 
 beforeAll(async () => {
-  files.set("/red.jpg", await productShot(210, 20, 20))
-  files.set("/blue.jpg", await productShot(30, 60, 210))
-  files.set("/green.jpg", await productShot(30, 160, 60))
-  images = await startPhotoHost(files)
+  images = await startPhotoHost((await colourShots()).files)
   imageBase = images.base
-  // The product images live on this machine's loopback; only that range is opened.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
+  restoreEnv = setEnv(loopbackImages)
   server = await startInProcessApi()
   const products = [
     { id: "mug-red", title: "Ceramic mug", image: "/red.jpg" },
@@ -49,8 +45,7 @@ beforeAll(async () => {
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
-  if (previousCidrs === undefined) delete process.env.IMAGE_ALLOWED_CIDRS
-  else process.env.IMAGE_ALLOWED_CIDRS = previousCidrs
+  restoreEnv?.()
   await server?.close()
   images?.close()
 })

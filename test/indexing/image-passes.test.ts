@@ -4,6 +4,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loopbackImages, setEnv } from "../support/Env.js"
 import { productShot } from "../support/ProductShots.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
@@ -32,7 +33,7 @@ const holdSecondFetch = (path: string) => {
   releases.push(release)
   return release
 }
-const previousEnv = { cidrs: process.env.IMAGE_ALLOWED_CIDRS, timeout: process.env.IMAGE_FETCH_TIMEOUT_MS }
+let restoreEnv: (() => void) | undefined
 
 // A rendered full-figure avatar: CenterNet finds a person in it (test/vision/analyzer).
 const avatar = fs.readFileSync(path.resolve("node_modules/@vladmandic/human/assets/screenshot-vrm.jpg"))
@@ -55,16 +56,12 @@ beforeAll(async () => {
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`
   // The product images live on this machine's loopback; only that range is opened. The held
   // fetch must outlast the test's checks rather than time out.
-  process.env.IMAGE_ALLOWED_CIDRS = "127.0.0.0/8"
-  process.env.IMAGE_FETCH_TIMEOUT_MS = "120000"
+  restoreEnv = setEnv({ ...loopbackImages, IMAGE_FETCH_TIMEOUT_MS: "120000" })
   server = await startInProcessApi()
 }, 60_000)
 afterAll(async () => {
   for (const release of releases) release()
-  for (const [name, value] of [["IMAGE_ALLOWED_CIDRS", previousEnv.cidrs], ["IMAGE_FETCH_TIMEOUT_MS", previousEnv.timeout]] as const) {
-    if (value === undefined) delete process.env[name]
-    else process.env[name] = value
-  }
+  restoreEnv?.()
   await server?.close()
   images?.close()
 })

@@ -12,6 +12,12 @@ export const productShot = async (r: number, g: number, b: number) =>
     .jpeg()
     .toBuffer()
 
+/** Product shots in three plainly different colours, and the same keyed by path for a photo host. */
+export const colourShots = async () => {
+  const [red, blue, green] = await Promise.all([productShot(210, 20, 20), productShot(30, 60, 210), productShot(30, 160, 60)])
+  return { red, blue, green, files: new Map([["/red.jpg", red], ["/blue.jpg", blue], ["/green.jpg", green]]) }
+}
+
 /** A loopback host serving `files` (path → JPEG bytes); 404 for anything else. */
 export const startPhotoHost = (files: ReadonlyMap<string, Buffer>): Promise<LoopbackHost> =>
   startLoopbackHost(Object.fromEntries([...files].map(([path, body]) => [path, (_req, res) => {
