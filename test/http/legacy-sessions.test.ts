@@ -3,28 +3,19 @@ import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import type { LoopbackHost } from "../support/LoopbackHost.js"
-import { loopbackImages, setEnv } from "../support/Env.js"
-import { colourShots, startPhotoHost } from "../support/ProductShots.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
+import { setEnv } from "../support/Env.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
-import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-let server: InProcessApi
-let images: LoopbackHost | undefined
-let imageBase = ""
-let restoreEnv: (() => void) | undefined
+let server: ApiWithPhotos
 let red: Buffer
 let blue: Buffer
 let green: Buffer
 
 beforeAll(async () => {
-  const shots = await colourShots()
-  ;({ red, blue, green } = shots)
-  images = await startPhotoHost(shots.files)
-  imageBase = images.base
-  restoreEnv = setEnv({ ...loopbackImages, LEGACY_SESSION_TTL_SECONDS: undefined })
-  server = await startInProcessApi()
+  server = await startApiWithPhotos({ LEGACY_SESSION_TTL_SECONDS: undefined })
+  ;({ red, blue, green } = server.shots)
   const products = [
     { id: "mug-red", title: "Ceramic mug", brand: "Acme", type: "Kitchen > Mugs", image: "/red.jpg" },
     { id: "cup-blue", title: "Ceramic cup", brand: "Bolt", type: "Kitchen > Cups", image: "/blue.jpg" },
@@ -33,7 +24,7 @@ beforeAll(async () => {
   for (const p of products) {
     const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
       auth: server.siteA.basic,
-      body: { data: { title: p.title, brand: p.brand, product_type: p.type }, images: [{ url: imageBase + p.image }] }
+      body: { data: { title: p.title, brand: p.brand, product_type: p.type }, images: [{ url: server.imageBase + p.image }] }
     })
     expect(res.status).toBe(200)
   }
@@ -44,9 +35,7 @@ beforeAll(async () => {
 }, 180_000)
 
 afterAll(async () => {
-  restoreEnv?.()
   await server?.close()
-  images?.close()
 })
 
 /** A request with a multipart/form-data or raw body; parsed JSON answer. */

@@ -7,17 +7,11 @@ import { currentPrediction } from "../../src/http/handlers/PredictionHandlers.js
 import { CatalogStore, type CatalogStoreService } from "../../src/services/catalog-store/CatalogStore.js"
 import { type Job, JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { PredictionStore } from "../../src/services/prediction-store/PredictionStore.js"
-import type { LoopbackHost } from "../support/LoopbackHost.js"
-import { loopbackImages, setEnv } from "../support/Env.js"
-import { colourShots, startPhotoHost } from "../support/ProductShots.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
-import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-let server: InProcessApi
-let images: LoopbackHost | undefined
-let imageBase = ""
-let restoreEnv: (() => void) | undefined
+let server: ApiWithPhotos
 
 const shoes = { shopping_product_category: "Apparel & Accessories > Shoes", product_type: "Footwear > Running Shoes" }
 const catalog: ReadonlyArray<{ id: string; data: Record<string, unknown>; image?: string }> = [
@@ -35,15 +29,12 @@ const predict = (productId: string, body: unknown = {}, auth?: string) =>
 const put = (productId: string, data: Record<string, unknown>, image?: string) =>
   call(server.baseUrl, "PUT", `/product/${productId}`, {
     auth: server.siteA.basic,
-    body: { data, images: image ? [{ url: imageBase + image }] : [] }
+    body: { data, images: image ? [{ url: server.imageBase + image }] : [] }
   })
 const attribute = (res: { body: any }, name: string) => res.body.attributes.find((a: any) => a.name === name)
 
 beforeAll(async () => {
-  images = await startPhotoHost((await colourShots()).files)
-  imageBase = images.base
-  restoreEnv = setEnv(loopbackImages)
-  server = await startInProcessApi()
+  server = await startApiWithPhotos()
   for (const p of catalog) expect((await put(p.id, p.data, p.image)).status).toBe(200)
   // Neighbours must be searchable (text and image vectors) before anything is predicted from them.
   await eventually(async () => {
@@ -54,9 +45,7 @@ beforeAll(async () => {
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
-  restoreEnv?.()
   await server?.close()
-  images?.close()
 })
 
 describe("POST /product/{id}/predicted-attributes", () => {
@@ -69,7 +58,7 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect(res.body.attributes).toEqual([{ name: "color", value: null, prediction: "red", confirmed: null }])
     expect(res.body.images).toHaveLength(1)
     const [image] = res.body.images
-    expect(image.url).toBe(imageBase + "/red.jpg")
+    expect(image.url).toBe(server.imageBase + "/red.jpg")
     expect(image.attributes.map((a: any) => a.name)).toEqual(["color", "adult", "objects"])
     expect(image.attributes[0]).toEqual({ name: "color", value: null, prediction: "red", confirmed: null })
     expect(image.attributes[1]).toMatchObject({ name: "adult", value: null, prediction: false })

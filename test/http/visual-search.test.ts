@@ -2,12 +2,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { LoopbackHost } from "../support/LoopbackHost.js"
-import { loopbackImages, setEnv } from "../support/Env.js"
-import { colourShots, productShot, startPhotoHost } from "../support/ProductShots.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
+import { productShot } from "../support/ProductShots.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
-import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 const halves = async () =>
   sharp({ create: { width: 400, height: 200, channels: 3, background: "#ffffff" } })
@@ -16,16 +14,10 @@ const halves = async () =>
     .jpeg()
     .toBuffer()
 
-let server: InProcessApi
-let images: LoopbackHost | undefined
-let imageBase = ""
-let restoreEnv: (() => void) | undefined
+let server: ApiWithPhotos
 
 beforeAll(async () => {
-  images = await startPhotoHost((await colourShots()).files)
-  imageBase = images.base
-  restoreEnv = setEnv(loopbackImages)
-  server = await startInProcessApi()
+  server = await startApiWithPhotos()
   const products = [
     { id: "mug-red", title: "Ceramic mug", image: "/red.jpg" },
     { id: "mug-blue", title: "Ceramic mug classic", image: "/blue.jpg" },
@@ -35,7 +27,7 @@ beforeAll(async () => {
   for (const p of products) {
     const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
       auth: server.siteA.basic,
-      body: { data: { title: p.title, product_type: "Kitchen > Mugs" }, images: [{ url: imageBase + p.image }] }
+      body: { data: { title: p.title, product_type: "Kitchen > Mugs" }, images: [{ url: server.imageBase + p.image }] }
     })
     expect(res.status).toBe(200)
   }
@@ -45,9 +37,7 @@ beforeAll(async () => {
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
-  restoreEnv?.()
   await server?.close()
-  images?.close()
 })
 
 const visual = (body: Record<string, unknown>) => call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.bearer, body })
@@ -67,7 +57,7 @@ describe("POST /visual-search", () => {
   it("accepts a data URL, and a url fetched server-side", async () => {
     const dataUrl = "data:image/jpeg;base64," + (await productShot(30, 60, 210)).toString("base64")
     expect(ids(await visual({ query: { image: dataUrl } }))[0]).toBe("mug-blue")
-    expect(ids(await visual({ query: { url: imageBase + "/green.jpg" } }))[0]).toBe("mug-green")
+    expect(ids(await visual({ query: { url: server.imageBase + "/green.jpg" } }))[0]).toBe("mug-green")
   })
 
   it("reuses the image stored for a requestId", async () => {

@@ -35,7 +35,7 @@ const holdSecondFetch = (path: string) => {
 }
 let restoreEnv: (() => void) | undefined
 
-// A rendered full-figure avatar: CenterNet finds a person in it (test/vision/analyzer).
+// A rendered full-figure avatar: CenterNet finds a person in it (test/services/image-analyzer/ImageAnalyzer.test.ts).
 const avatar = fs.readFileSync(path.resolve("node_modules/@vladmandic/human/assets/screenshot-vrm.jpg"))
 
 beforeAll(async () => {

@@ -8,10 +8,10 @@ import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { catalogStoreConformance } from "./conformance.js"
 
 /** The embedded CatalogStore on a fresh temporary data dir. */
-const sqliteCatalogLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
+const embeddedCatalogStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
   EmbeddedCatalogStore.pipe(
     Layer.provide(Sqlite.layer),
     Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
   )
 
-catalogStoreConformance("sqlite", () => sqliteCatalogLayer())
+catalogStoreConformance("embedded", () => embeddedCatalogStoreLayer())

@@ -5,8 +5,8 @@ import { type Job, JobHandler, JobQueue } from "../../../src/services/job-queue/
 import { jobQueueConformance, until } from "./conformance.js"
 
 // Failed batches are logged and left to the reconcile pass, so the handler sees a job once.
-jobQueueConformance("in-process", () => EmbeddedJobQueue(), { attempts: 1 })
-jobQueueConformance("in-process, one job per batch", () => EmbeddedJobQueue({ batchSize: 1, concurrency: 4 }), { attempts: 1 })
+jobQueueConformance("embedded", () => EmbeddedJobQueue(), { attempts: 1 })
+jobQueueConformance("embedded, one job per batch", () => EmbeddedJobQueue({ batchSize: 1, concurrency: 4 }), { attempts: 1 })
 
 describe("EmbeddedJobQueue lanes", () => {
   /** A queue whose handler records `tag:product` and holds DetectObjects jobs until `detections` opens. */

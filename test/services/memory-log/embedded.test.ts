@@ -7,9 +7,9 @@ import * as path from "node:path"
 import { MemoryLog } from "../../../src/services/memory-log/MemoryLog.js"
 import { repoRoot } from "../../support/EntryPoint.js"
 import { memoryLogConformance } from "./conformance.js"
-import { sqliteMemoryLayer } from "./fixtures/layer.js"
+import { embeddedMemoryLogLayer } from "./fixtures/layer.js"
 
-memoryLogConformance("sqlite", () => sqliteMemoryLayer())
+memoryLogConformance("embedded", () => embeddedMemoryLogLayer())
 
 /** Runs the appending child until `ack` items are acknowledged, then SIGKILLs it mid-stream. */
 const appendThenKill = (dataDir: string, ack: number) =>
@@ -54,6 +54,6 @@ describe("EmbeddedMemoryLog durability", () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-kill-"))
       const acknowledged = yield* Effect.promise(() => appendThenKill(dataDir, 3000))
       expect(acknowledged.length).toBeGreaterThanOrEqual(3000)
-      yield* afterRestart(acknowledged).pipe(Effect.provide(sqliteMemoryLayer(dataDir)))
+      yield* afterRestart(acknowledged).pipe(Effect.provide(embeddedMemoryLogLayer(dataDir)))
     }), 60_000)
 })

@@ -8,10 +8,10 @@ import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { predictionStoreConformance } from "./conformance.js"
 
 /** The embedded PredictionStore on a fresh temporary data dir. */
-const sqlitePredictionLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
+const embeddedPredictionStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
   EmbeddedPredictionStore.pipe(
     Layer.provide(Sqlite.layer),
     Layer.provide(AppConfig.make({ dataDir, sitesFile: path.join(dataDir, "sites.json") }))
   )
 
-predictionStoreConformance("sqlite", () => sqlitePredictionLayer())
+predictionStoreConformance("embedded", () => embeddedPredictionStoreLayer())
