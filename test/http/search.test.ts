@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodeCategoryPath, encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import { Either } from "effect"
-import { fixtureProducts } from "../fixtures/catalog.js"
+import { fixtureProducts } from "../support/FixtureCatalog.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
