@@ -9,18 +9,13 @@ import { CatalogIndex, type SearchQuery } from "../src/services/catalog-index/Ca
 import { emptyFilter, type Filter } from "../src/model/Filter.js"
 import type { IndexDocument } from "../src/model/IndexDocument.js"
 import { EmbeddedCatalogIndex } from "../src/services/catalog-index/EmbeddedCatalogIndex.js"
+import { mulberry32 } from "./catalog/random.js"
 
 const count = Number(process.argv[2] ?? 100_000)
 const DIM = 512
 
-let seed = 42
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(random() * items.length)]
+// Seeded, so every run indexes the same catalog.
+const { next: random, pick } = mulberry32(42)
 /** Zipf-like: low indexes are far more frequent, as in real descriptions. */
 const zipf = <A>(items: ReadonlyArray<A>): A => items[Math.floor(items.length ** random()) - 1]
 

@@ -14,11 +14,12 @@
  * Prints markdown tables for the README.
  */
 import * as os from "node:os"
-import { fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./catalog/common.js"
+import { LogLevel } from "effect"
+import { fmtRate, log, memory, type SectionReport } from "./catalog/common.js"
 import { makeCatalog } from "./catalog/generator.js"
 import { makeClient } from "./catalog/http.js"
 import { runImageIndexingSection } from "./catalog/image-indexing.js"
-import { startBenchServer } from "./catalog/server.js"
+import { startInProcessApi } from "../test/support/InProcessApi.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
 import { runTextSections } from "./catalog/text-sections.js"
 import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
@@ -81,18 +82,20 @@ const main = async () => {
   if (process.env.MALLOC_ARENA_MAX === undefined) log("MALLOC_ARENA_MAX is unset: run through `npm run bench` for the service's memory settings")
   log(`options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
 
-  // The image-indexing photos live on loopback.
-  const server = await startBenchServer({
-    embedThreads: options.embedThreads,
-    settings: { IMAGE_THREADS: options.imageThreads, IMAGE_ALLOWED_CIDRS: run("images") ? "127.0.0.0/8" : undefined }
+  // The image-indexing photos live on loopback; the MCP part measures latency, not the rate limiter.
+  const server = await startInProcessApi({
+    prefix: "commerce-bench-",
+    config: {
+      EMBED_THREADS: options.embedThreads,
+      MCP_RATE_LIMIT: 1_000_000,
+      IMAGE_THREADS: options.imageThreads,
+      IMAGE_ALLOWED_CIDRS: run("images") ? "127.0.0.0/8" : undefined
+    },
+    overEnv: true,
+    logLevel: LogLevel.Error
   })
   const client = makeClient(server.baseUrl, 32)
   try {
-    const readyDeadline = Date.now() + 120_000
-    while ((await pendingJobs(client)) === null) {
-      if (Date.now() > readyDeadline) throw new Error("server not ready after 120 s")
-      await sleep(100)
-    }
     const rssReady = process.memoryUsage().rss
     log(`api ready at ${server.baseUrl} (data in ${server.dir}), rss ${mb(rssReady)}`)
 

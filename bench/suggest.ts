@@ -12,20 +12,14 @@ import { Sqlite } from "../src/platform/Sqlite.js"
 import { EmbeddedSuggester } from "../src/services/suggester/EmbeddedSuggester.js"
 import type { ProductText } from "../src/services/suggester/Phrases.js"
 import { Suggester } from "../src/services/suggester/Suggester.js"
+import { mulberry32 } from "./catalog/random.js"
 
 const PRODUCTS = 100_000
 const SAMPLES = 3_000
 const SITE = 1
 
-// mulberry32: a tiny seeded PRNG so every run indexes the same catalog.
-let seed = 42
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-}
-const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(random() * xs.length)]
+// Seeded, so every run indexes the same catalog.
+const { next: random, pick } = mulberry32(42)
 const syllables = ["ka", "lo", "mi", "ta", "ro", "ven", "dor", "sil", "tek", "mar", "zen", "bel", "gra", "nox", "pri"]
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1)
 

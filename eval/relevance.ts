@@ -21,11 +21,12 @@
 import { Effect, Logger, LogLevel } from "effect"
 import { baselineRankings } from "./relevance/Baseline.js"
 import { loadRelevanceSet, resolveSetDir } from "./relevance/Dataset.js"
-import { ingest, makeWorkspace } from "./relevance/Harness.js"
+import { ingest } from "./relevance/Harness.js"
 import { score, scorable } from "./relevance/Metrics.js"
 import { count, header, row } from "./relevance/Report.js"
 import { directRankings, productRankings, queryVectors, sameTop, withIndex, type DirectConfig } from "./relevance/Runs.js"
 import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Variants.js"
+import { makeEvalWorkspace } from "./Workspace.js"
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
@@ -82,7 +83,7 @@ const main = async () => {
   const baseline = baselineRankings(set.products, queries, set.hasDescription, 100)
   const baselineScores = score(baseline.rankings, set.qrels)
 
-  const workspace = await makeWorkspace()
+  const workspace = await makeEvalWorkspace("relevance-eval-", { EMBED_THREADS: 2 })
   const program = Effect.gen(function*() {
     const ready = performance.now()
     console.log(`ready to ingest after ${((ready - started) / 1000).toFixed(1)} s (data load, BM25 baseline, services with 2 embedding threads)`)

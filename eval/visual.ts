@@ -35,10 +35,11 @@ import { ImageIntake } from "../src/services/image-intake/ImageIntake.js"
 import { toRgb } from "../src/services/image-intake/Rgb.js"
 import { histogramsOf, rankProducts, type ColorSpace, type Histograms } from "./visual/ColorHistogram.js"
 import { firstPerClass, loadGrocery, loadSplit, productIdOf } from "./visual/Dataset.js"
-import { ingest, makeWorkspace, type CatalogProduct } from "./visual/Harness.js"
+import { ingest, type CatalogProduct } from "./visual/Harness.js"
 import { startImageServer } from "./visual/ImageServer.js"
 import { accuracy, pct, type Accuracy, type Judged } from "./visual/Metrics.js"
 import { buildCases, runTextCheck } from "./visual/TextCheck.js"
+import { makeEvalWorkspace } from "./Workspace.js"
 
 const usage = "usage: npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] [--train-per-class N] [--limit N] [--no-text-check]"
 
@@ -123,7 +124,7 @@ const main = async () => {
     imageUrls: g.images.map(server.url)
   }))
 
-  const workspace = await makeWorkspace()
+  const workspace = await makeEvalWorkspace("visual-eval-", { EMBED_THREADS: 1, IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" })
   const program = Effect.gen(function*() {
     const ready = performance.now()
     console.log(`services ready after ${((ready - started) / 1000).toFixed(1)} s (data, baseline histograms, models); image server on 127.0.0.1`)

@@ -16,7 +16,7 @@ import { makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"
 import { type EncodedImage, startImageHost, syntheticImages } from "./images.js"
 import { mulberry32 } from "./random.js"
-import type { BenchServer } from "./server.js"
+import type { InProcessApi } from "../../test/support/InProcessApi.js"
 
 export interface ImageIndexingOptions {
   readonly seed: number
@@ -27,7 +27,7 @@ export interface ImageIndexingOptions {
 
 const TIMEOUT_MS = 30 * 60_000
 
-export const runImageIndexingSection = async (server: BenchServer, client: Client, options: ImageIndexingOptions): Promise<SectionReport> => {
+export const runImageIndexingSection = async (server: InProcessApi, client: Client, options: ImageIndexingOptions): Promise<SectionReport> => {
   const n = options.products
   const photos = await syntheticImages(mulberry32(options.seed).fork(60), n)
   const names = photos.map((photo, i) => `photo-${i}.${photo.format === "png" ? "png" : "jpg"}`)
@@ -43,7 +43,7 @@ export const runImageIndexingSection = async (server: BenchServer, client: Clien
       let failed = 0
       let detected = 0
       for (const id of ids) {
-        for (const a of yield* store.imageAnalyses(server.siteId, id)) {
+        for (const a of yield* store.imageAnalyses(server.siteA.site.id, id)) {
           analysed++
           if (a.status === "failed") failed++
           if (a.objects !== null) detected++
@@ -63,7 +63,7 @@ export const runImageIndexingSection = async (server: BenchServer, client: Clien
   const push = async () => {
     while (next < n) {
       const i = next++
-      const res = await client.request("PUT", `/product/${ids[i]}`, server.basic, { data: records[i], images: [{ url: host.url(names[i]) }] })
+      const res = await client.request("PUT", `/product/${ids[i]}`, server.siteA.basic, { data: records[i], images: [{ url: host.url(names[i]) }] })
       if (res.status !== 200 && res.status !== 201 && putErrors++ < 3) log(`PUT error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
     }
   }

@@ -8,7 +8,7 @@ import { check, fmtRate, log, memory, pendingJobs, type SectionReport, sleep } f
 import { type ProductSummary, makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"
 import { mulberry32 } from "./random.js"
-import type { BenchServer } from "./server.js"
+import type { InProcessApi } from "../../test/support/InProcessApi.js"
 import { gcPauses, ms, Samples, summarize } from "./stats.js"
 import { queryKinds, suggestPrefixes, textQueries } from "./workload.js"
 
@@ -22,7 +22,7 @@ export interface TextOptions {
   readonly suggests: number
 }
 
-export const runTextSections = async (server: BenchServer, client: Client, options: TextOptions): Promise<SectionReport> => {
+export const runTextSections = async (server: InProcessApi, client: Client, options: TextOptions): Promise<SectionReport> => {
   // ---- Ingestion ----------------------------------------------------------------------------
   const catalog = makeCatalog(options.seed)
   const products = catalog.generate(options.products)
@@ -66,7 +66,7 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
         if (j < SAMPLE) sample[j] = summary
       }
       if (summary.id === `p${String(options.products - 1).padStart(7, "0")}`) last = summary
-      const res = await client.request("PUT", `/product/${encodeURIComponent(product.id)}`, server.basic, { data: product.data, images: [] }) // text path only: the synthetic image hosts do not exist
+      const res = await client.request("PUT", `/product/${encodeURIComponent(product.id)}`, server.siteA.basic, { data: product.data, images: [] }) // text path only: the synthetic image hosts do not exist
       putLatency.push(res.ms)
       if (res.status === 200 || res.status === 201) acked++
       else if (putFailures++ < 5) putErrors.push(`${product.id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
@@ -85,7 +85,7 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
   if (!lastProduct) throw new Error("last product not generated")
   const searchDeadline = Date.now() + 600_000
   while (true) {
-    const res = await client.request("POST", "/text-search", server.bearer, {
+    const res = await client.request("POST", "/text-search", server.siteA.bearer, {
       query: lastProduct.title,
       resultsCount: 5,
       staticFilters: { included: [{ column: "mpn", values: [lastProduct.mpn] }] }
@@ -105,14 +105,14 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
 
   // ---- Text search ---------------------------------------------------------------------------
   const warmup = textQueries(mulberry32(options.seed).fork(20), sample, 50, options.page)
-  for (const q of warmup) await client.request("POST", "/text-search", server.bearer, q.body)
+  for (const q of warmup) await client.request("POST", "/text-search", server.siteA.bearer, q.body)
   const queries = textQueries(mulberry32(options.seed).fork(21), sample, options.queries, options.page)
   const searchSamples = new Samples()
   const searchGc = gcPauses()
   const hits = new Map<string, { total: number; zero: number; errors: number }>()
   let searchErrors = 0
   for (const [i, q] of queries.entries()) {
-    const res = await client.request("POST", "/text-search", server.bearer, { requestId: `bench-${i}`, ...q.body })
+    const res = await client.request("POST", "/text-search", server.siteA.bearer, { requestId: `bench-${i}`, ...q.body })
     searchSamples.add(q.kind, res.ms)
     const h = hits.get(q.kind) ?? { total: 0, zero: 0, errors: 0 }
     const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
@@ -134,9 +134,9 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
     const samples: Array<number> = []
     let errors = 0
     let total = 0
-    for (let i = 0; i < 20; i++) await client.request("POST", path, server.bearer, { productId: productId(), resultsCount: 12 })
+    for (let i = 0; i < 20; i++) await client.request("POST", path, server.siteA.bearer, { productId: productId(), resultsCount: 12 })
     for (let i = 0; i < options.recommendations; i++) {
-      const res = await client.request("POST", path, server.bearer, { productId: productId(), resultsCount: 12 })
+      const res = await client.request("POST", path, server.siteA.bearer, { productId: productId(), resultsCount: 12 })
       samples.push(res.ms)
       if (res.status !== 200) {
         if (errors++ < 3) log(`${path} error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
@@ -150,13 +150,13 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
 
   // ---- Auto-suggest --------------------------------------------------------------------------
   const prefixes = suggestPrefixes(mulberry32(options.seed).fork(40), sample, queries.map((q) => q.body.query), options.suggests)
-  for (const p of prefixes.slice(0, 20)) await client.request("POST", "/auto-suggest", server.bearer, { query: p })
+  for (const p of prefixes.slice(0, 20)) await client.request("POST", "/auto-suggest", server.siteA.bearer, { query: p })
   const suggestSamples: Array<number> = []
   let suggestErrors = 0
   let suggestTotal = 0
   let suggestEmpty = 0
   for (const query of prefixes) {
-    const res = await client.request("POST", "/auto-suggest", server.bearer, { query })
+    const res = await client.request("POST", "/auto-suggest", server.siteA.bearer, { query })
     suggestSamples.push(res.ms)
     if (res.status !== 200) {
       if (suggestErrors++ < 3) log(`auto-suggest error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
@@ -170,7 +170,7 @@ export const runTextSections = async (server: BenchServer, client: Client, optio
 
   const mcp = await runMcpBench({
     baseUrl: server.baseUrl,
-    basic: server.basic,
+    basic: server.siteA.basic,
     productIds: sample.map((p) => p.id),
     queries: queries.map((q) => q.body.query),
     calls: 300

@@ -29,7 +29,7 @@ import type { GeneratedProduct } from "./generator.js"
 import type { Client } from "./http.js"
 import { syntheticImages } from "./images.js"
 import { mulberry32, type Random } from "./random.js"
-import type { BenchServer } from "./server.js"
+import type { InProcessApi } from "../../test/support/InProcessApi.js"
 import { ms, summarize } from "./stats.js"
 
 export interface VisualOptions {
@@ -77,7 +77,7 @@ const productColors = (random: Random) => {
 }
 
 /** Real embeddings of synthetic photos, through the api's own intake and analyser. */
-const anchorVectors = async (server: BenchServer, random: Random) => {
+const anchorVectors = async (server: InProcessApi, random: Random) => {
   const photos = await syntheticImages(random, ANCHORS)
   return server.run(Effect.gen(function*() {
     const intake = yield* ImageIntake
@@ -95,13 +95,13 @@ const anchorVectors = async (server: BenchServer, random: Random) => {
  * image, the analysis saved, the derived data kept current (with the text vector the index
  * already holds, if any) and the product re-indexed with its image vector. Returns seconds taken.
  */
-export const seedImageVectors = async (server: BenchServer, products: Iterable<GeneratedProduct>, options: VisualOptions) => {
+export const seedImageVectors = async (server: InProcessApi, products: Iterable<GeneratedProduct>, options: VisualOptions) => {
   const started = performance.now()
   const random = mulberry32(options.seed).fork(50)
   const anchors = await anchorVectors(server, random.fork(1))
   log(`image vectors: ${anchors.length} anchor embeddings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
   const vectors = random.fork(2)
-  const siteId = server.siteId
+  const siteId = server.siteA.site.id
   let done = 0
   const spent = { store: 0, index: 0 }
   const writePage = (page: ReadonlyArray<GeneratedProduct>) =>
@@ -164,7 +164,7 @@ const searchArea = (random: Random) => {
   return { left: random.next() * (1 - width), top: random.next() * (1 - height), width, height }
 }
 
-export const runVisualSection = async (server: BenchServer, client: Client, options: VisualOptions): Promise<SectionReport> => {
+export const runVisualSection = async (server: InProcessApi, client: Client, options: VisualOptions): Promise<SectionReport> => {
   const random = mulberry32(options.seed).fork(51)
   const images = await syntheticImages(random.fork(1), options.queries + 10)
   const areas = images.map(() => searchArea(random))
@@ -175,12 +175,12 @@ export const runVisualSection = async (server: BenchServer, client: Client, opti
   const formats = images.slice(10).reduce((n, i) => n + (i.format === "png" ? 1 : 0), 0)
   log(`visual search: ${options.queries} query images (${formats} PNG, ${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`)
 
-  for (let i = 0; i < 10; i++) await client.request("POST", "/visual-search", server.bearer, body(options.queries + i))
+  for (let i = 0; i < 10; i++) await client.request("POST", "/visual-search", server.siteA.bearer, body(options.queries + i))
   const total: Array<number> = []
   let errors = 0
   let results = 0
   for (let i = 0; i < options.queries; i++) {
-    const res = await client.request("POST", "/visual-search", server.bearer, body(i))
+    const res = await client.request("POST", "/visual-search", server.siteA.bearer, body(i))
     total.push(res.ms)
     if (res.status !== 200) {
       if (errors++ < 3) log(`visual-search error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
@@ -203,7 +203,7 @@ export const runVisualSection = async (server: BenchServer, client: Client, opti
       const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
       const t2 = performance.now()
       yield* index.search({
-        siteId: server.siteId,
+        siteId: server.siteA.site.id,
         imageVector: analysis.embedding,
         filter: emptyFilter,
         weights: { lexical: 0, text: 0, image: 1 },

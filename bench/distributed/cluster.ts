@@ -12,7 +12,7 @@ import { type Lane, LANES } from "../../src/model/Jobs.js"
 import { DEFAULT_QUEUE_NAME, laneQueueName } from "../../src/services/job-queue/BullMqSettings.js"
 import { type RedisServer, startRedis } from "../../test/support/RedisServer.js"
 import { type ServerProcess, startServerProcess } from "../../test/support/ServerProcess.js"
-import { writeTestSites } from "../../test/support/TestServer.js"
+import { writeSites } from "../../test/support/Workspace.js"
 import { startWorkerProcess, type WorkerProcess } from "../../test/support/WorkerProcess.js"
 import { log } from "../catalog/common.js"
 
@@ -131,7 +131,7 @@ export const startCluster = async (
     // The production settings (AOF everysec, noeviction); the pid file lets the exit hook kill it.
     redis = await startRedis({ extraArgs: ["--pidfile", pidFile] })
     const sitesFile = path.join(dir, "sites.json")
-    const sites = await writeTestSites(sitesFile)
+    const sites = await writeSites(sitesFile)
     const env = { REDIS_URL: redis.url, DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile }
     queues = Object.fromEntries(LANES.map((lane) => {
       const queue = new Queue(laneQueueName(DEFAULT_QUEUE_NAME, lane), { connection: { url: redis!.url } })

@@ -1,32 +1,9 @@
-import { Duration, Effect, Fiber, Layer, Schedule } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { ApiTopology } from "../../src/topology/Topology.js"
-import { settingsOverEnv } from "../../test/support/Settings.js"
-import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
+import { Duration, Effect, Fiber, Schedule } from "effect"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../src/model/Filter.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import type { EvalProduct } from "./Dataset.js"
-
-/** A throw-away site registry and data dir; `dispose` deletes both. */
-export const makeWorkspace = async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "relevance-eval-"))
-  const sitesFile = path.join(dir, "sites.json")
-  const created = await Effect.runPromise(createSite({ sites: [] }, "eval"))
-  // 100 results a query, so recall@100 measures the service rather than the campaign's cap.
-  const site = putCampaign(created.site, { id: 0, name: "default", resultsCount: 100 })
-  await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(created.file, site)))
-  return {
-    dir,
-    siteId: site.id,
-    layer: ApiTopology.pipe(Layer.provide(settingsOverEnv({ DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile, EMBED_THREADS: 2 }))),
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 export interface Ingestion {
   readonly products: number

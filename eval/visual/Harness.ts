@@ -1,35 +1,9 @@
-import { Duration, Effect, Layer, Schema } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { ApiTopology } from "../../src/topology/Topology.js"
-import { settingsOverEnv } from "../../test/support/Settings.js"
+import { Duration, Effect, Schema } from "effect"
 import { ProductImages, ProductRecord } from "../../src/domain/Product.js"
-import { createSite, putCampaign, replaceSite } from "../../src/services/site-registry/SiteAdmin.js"
-import { writeSitesFile } from "../../src/services/site-registry/SitesStore.js"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../src/model/Filter.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
-
-/**
- * A throw-away site registry and data dir for the real service layers (as the relevance eval
- * builds them); `dispose` deletes both. IMAGE_ALLOWED_CIDRS must be set before the layer is
- * built so the intake may fetch from the local image server.
- */
-export const makeWorkspace = async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "visual-eval-"))
-  const sitesFile = path.join(dir, "sites.json")
-  const created = await Effect.runPromise(createSite({ sites: [] }, "visual eval"))
-  const site = putCampaign(created.site, { id: 0, name: "default", resultsCount: 100 })
-  await Effect.runPromise(writeSitesFile(sitesFile, replaceSite(created.file, site)))
-  return {
-    dir,
-    siteId: site.id,
-    layer: ApiTopology.pipe(Layer.provide(settingsOverEnv({ DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile, EMBED_THREADS: 1, IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" }))),
-    dispose: () => fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
 
 export interface CatalogProduct {
   readonly id: string

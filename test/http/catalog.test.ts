@@ -1,11 +1,12 @@
 import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SetProductBody, SetProductResponse } from "../../src/domain/Catalog.js"
-import { call, startTestServer, type TestServer } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-let server: TestServer
+let server: InProcessApi
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startInProcessApi()
 })
 afterAll(() => server.close())
 

@@ -1,16 +1,12 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { startServerProcess } from "../support/ServerProcess.js"
-import { call, eventually, writeTestSites } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { makeWorkspace } from "../support/Workspace.js"
 
 describe("durability of acknowledged writes", () => {
   it("serves every product acknowledged by PUT after SIGKILL and restart, and indexes them", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-durable-"))
-    const sitesFile = path.join(dir, "sites.json")
-    const { siteA } = await writeTestSites(sitesFile)
-    const env = { DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile }
+    const { siteA, env } = await makeWorkspace({ prefix: "commerce-durable-" })
 
     const first = await startServerProcess(env)
     const acknowledged: Array<string> = []

@@ -3,29 +3,18 @@ import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
 
-
-let server: TestServer
-let images: PhotoHost | undefined
-let imageBase = ""
-const files = new Map<string, Buffer>()
+let server: ApiWithPhotos
 let red: Buffer
 let blue: Buffer
 let green: Buffer
 
 beforeAll(async () => {
-  red = await productShot(210, 20, 20)
-  blue = await productShot(30, 60, 210)
-  green = await productShot(30, 160, 60)
-  files.set("/red.jpg", red)
-  files.set("/blue.jpg", blue)
-  files.set("/green.jpg", green)
-  images = await startPhotoHost(files)
-  imageBase = images.base
-  // The product images live on this machine's loopback; only that range is opened.
-  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
+  server = await startApiWithPhotos()
+  ;({ red, blue, green } = server.shots)
   const products = [
     { id: "mug-red", title: "Ceramic mug", brand: "Acme", type: "Kitchen > Mugs", image: "/red.jpg" },
     { id: "cup-blue", title: "Ceramic cup", brand: "Bolt", type: "Kitchen > Cups", image: "/blue.jpg" },
@@ -34,7 +23,7 @@ beforeAll(async () => {
   for (const p of products) {
     const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
       auth: server.siteA.basic,
-      body: { data: { title: p.title, brand: p.brand, product_type: p.type }, images: [{ url: imageBase + p.image }] }
+      body: { data: { title: p.title, brand: p.brand, product_type: p.type }, images: [{ url: server.imageBase + p.image }] }
     })
     expect(res.status).toBe(200)
   }
@@ -46,7 +35,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close()
-  images?.close()
 })
 
 /** A request with a multipart/form-data or raw body; parsed JSON answer. */
@@ -275,7 +263,7 @@ describe("session lifecycle", () => {
   it("expires a session after its TTL without use", async () => {
     // The TTL is read once at startup: a server of its own with a one-second TTL.
     const shared = server
-    server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", LEGACY_SESSION_TTL_SECONDS: 1 } })
+    server = await startApiWithPhotos({ LEGACY_SESSION_TTL_SECONDS: 1 })
     try {
       const created = await createSession(red)
       expect(created.status).toBe(200)

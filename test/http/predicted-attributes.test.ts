@@ -8,14 +8,11 @@ import { CatalogStore, type CatalogStoreService } from "../../src/services/catal
 import type { Job } from "../../src/model/Jobs.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { PredictionStore } from "../../src/services/prediction-store/PredictionStore.js"
-import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
 
-
-let server: TestServer
-let images: PhotoHost | undefined
-let imageBase = ""
-const files = new Map<string, Buffer>()
+let server: ApiWithPhotos
 
 const shoes = { shopping_product_category: "Apparel & Accessories > Shoes", product_type: "Footwear > Running Shoes" }
 const catalog: ReadonlyArray<{ id: string; data: Record<string, unknown>; image?: string }> = [
@@ -33,18 +30,12 @@ const predict = (productId: string, body: unknown = {}, auth?: string) =>
 const put = (productId: string, data: Record<string, unknown>, image?: string) =>
   call(server.baseUrl, "PUT", `/product/${productId}`, {
     auth: server.siteA.basic,
-    body: { data, images: image ? [{ url: imageBase + image }] : [] }
+    body: { data, images: image ? [{ url: server.imageBase + image }] : [] }
   })
 const attribute = (res: { body: any }, name: string) => res.body.attributes.find((a: any) => a.name === name)
 
 beforeAll(async () => {
-  files.set("/red.jpg", await productShot(210, 20, 20))
-  files.set("/blue.jpg", await productShot(30, 60, 210))
-  files.set("/green.jpg", await productShot(30, 160, 60))
-  images = await startPhotoHost(files)
-  imageBase = images.base
-  // The product images live on this machine's loopback; only that range is opened.
-  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
+  server = await startApiWithPhotos()
   for (const p of catalog) expect((await put(p.id, p.data, p.image)).status).toBe(200)
   // Neighbours must be searchable (text and image vectors) before anything is predicted from them.
   await eventually(async () => {
@@ -56,7 +47,6 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(async () => {
   await server?.close()
-  images?.close()
 })
 
 describe("POST /product/{id}/predicted-attributes", () => {
@@ -69,7 +59,7 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect(res.body.attributes).toEqual([{ name: "color", value: null, prediction: "red", confirmed: null }])
     expect(res.body.images).toHaveLength(1)
     const [image] = res.body.images
-    expect(image.url).toBe(imageBase + "/red.jpg")
+    expect(image.url).toBe(server.imageBase + "/red.jpg")
     expect(image.attributes.map((a: any) => a.name)).toEqual(["color", "adult", "objects"])
     expect(image.attributes[0]).toEqual({ name: "color", value: null, prediction: "red", confirmed: null })
     expect(image.attributes[1]).toMatchObject({ name: "adult", value: null, prediction: false })
@@ -80,7 +70,7 @@ describe("POST /product/{id}/predicted-attributes", () => {
 
   it("serves a repeated call from the stored result, and recomputes after the product changes", async () => {
     await predict("mug-red")
-    const db = new Database(path.join(server.dir, "data", "catalog.db"), { readonly: true, fileMustExist: true })
+    const db = new Database(path.join(server.dataDir, "catalog.db"), { readonly: true, fileMustExist: true })
     try {
       const computedAt = () =>
         (db.prepare("SELECT computed_at FROM prediction_results WHERE site_id = ? AND product_id = ?").get(server.siteA.site.id, "mug-red") as { computed_at: number }).computed_at

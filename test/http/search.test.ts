@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodeCategoryPath, encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import { Either } from "effect"
-import { fixtureProducts } from "../fixtures/catalog.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { fixtureProducts } from "../support/FixtureCatalog.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-let server: TestServer
+let server: InProcessApi
 const path = (text: string) => encodeCategoryPath(text)
 const text = (encoded: string) => Either.getOrThrow(decodeCategoryPath(encoded))
 
 beforeAll(async () => {
-  server = await startTestServer({
+  server = await startInProcessApi({
     campaigns: [
       { id: 7, name: "two results", resultsCount: 2 },
       { id: 8, name: "promo", resultsCount: 50, redirects: [{ query: "help", url: "https://shop.example.com/help" }], pins: [{ query: "gift", productIds: ["belt-1"] }] },

@@ -2,11 +2,13 @@ import Database from "better-sqlite3"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { RETRY_AFTER_SECONDS } from "../../src/http/ResponsePolicy.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-let server: TestServer
+let server: InProcessApi
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startInProcessApi()
 })
 afterAll(() => server?.close())
 
@@ -18,7 +20,7 @@ describe("503 when a backend is unavailable", () => {
 
     // Another process holds the catalog's write lock (a stuck backup or migration would): the
     // delete waits out the store's busy timeout, then fails, and the client should come back.
-    const intruder = new Database(path.join(server.dir, "data", "catalog.db"))
+    const intruder = new Database(path.join(server.dataDir, "catalog.db"))
     intruder.exec("BEGIN IMMEDIATE")
     try {
       const res = await call(server.baseUrl, "DELETE", "/product/sku-1", { auth: server.siteA.basic })

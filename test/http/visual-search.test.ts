@@ -2,8 +2,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { productShot, type PhotoHost, startPhotoHost } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
+import { productShot } from "../support/ProductShots.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
 
 const halves = async () =>
   sharp({ create: { width: 400, height: 200, channels: 3, background: "#ffffff" } })
@@ -12,19 +14,10 @@ const halves = async () =>
     .jpeg()
     .toBuffer()
 
-let server: TestServer
-let images: PhotoHost | undefined
-let imageBase = ""
-const files = new Map<string, Buffer>()
+let server: ApiWithPhotos
 
 beforeAll(async () => {
-  files.set("/red.jpg", await productShot(210, 20, 20))
-  files.set("/blue.jpg", await productShot(30, 60, 210))
-  files.set("/green.jpg", await productShot(30, 160, 60))
-  images = await startPhotoHost(files)
-  imageBase = images.base
-  // The product images live on this machine's loopback; only that range is opened.
-  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
+  server = await startApiWithPhotos()
   const products = [
     { id: "mug-red", title: "Ceramic mug", image: "/red.jpg" },
     { id: "mug-blue", title: "Ceramic mug classic", image: "/blue.jpg" },
@@ -34,7 +27,7 @@ beforeAll(async () => {
   for (const p of products) {
     const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
       auth: server.siteA.basic,
-      body: { data: { title: p.title, product_type: "Kitchen > Mugs" }, images: [{ url: imageBase + p.image }] }
+      body: { data: { title: p.title, product_type: "Kitchen > Mugs" }, images: [{ url: server.imageBase + p.image }] }
     })
     expect(res.status).toBe(200)
   }
@@ -45,7 +38,6 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(async () => {
   await server?.close()
-  images?.close()
 })
 
 const visual = (body: Record<string, unknown>) => call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.bearer, body })
@@ -65,7 +57,7 @@ describe("POST /visual-search", () => {
   it("accepts a data URL, and a url fetched server-side", async () => {
     const dataUrl = "data:image/jpeg;base64," + (await productShot(30, 60, 210)).toString("base64")
     expect(ids(await visual({ query: { image: dataUrl } }))[0]).toBe("mug-blue")
-    expect(ids(await visual({ query: { url: imageBase + "/green.jpg" } }))[0]).toBe("mug-green")
+    expect(ids(await visual({ query: { url: server.imageBase + "/green.jpg" } }))[0]).toBe("mug-green")
   })
 
   it("reuses the image stored for a requestId", async () => {

@@ -4,8 +4,11 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loopbackImages } from "../support/ApiWithPhotos.js"
 import { productShot } from "../support/ProductShots.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 /**
  * The two passes over a product's images, end to end through the real api: features, adult
@@ -14,7 +17,7 @@ import { call, eventually, startTestServer, type TestServer } from "../support/T
  * the test lets it go, so the state in between is observed, not raced.
  */
 
-let server: TestServer
+let server: InProcessApi
 let images: http.Server
 let imageBase = ""
 const files = new Map<string, Buffer>()
@@ -31,7 +34,7 @@ const holdSecondFetch = (path: string) => {
   return release
 }
 
-// A rendered full-figure avatar: CenterNet finds a person in it (test/vision/analyzer).
+// A rendered full-figure avatar: CenterNet finds a person in it (test/services/image-analyzer/ImageAnalyzer.test.ts).
 const avatar = fs.readFileSync(path.resolve("node_modules/@vladmandic/human/assets/screenshot-vrm.jpg"))
 
 beforeAll(async () => {
@@ -52,7 +55,7 @@ beforeAll(async () => {
   imageBase = `http://127.0.0.1:${(images.address() as AddressInfo).port}`
   // The product images live on this machine's loopback; only that range is opened. The held
   // fetch must outlast the test's checks rather than time out.
-  server = await startTestServer({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", IMAGE_FETCH_TIMEOUT_MS: 120_000 } })
+  server = await startInProcessApi({ config: { ...loopbackImages, IMAGE_FETCH_TIMEOUT_MS: 120_000 } })
 }, 60_000)
 afterAll(async () => {
   for (const release of releases) release()
@@ -70,7 +73,7 @@ const ids = (res: { body: any }) => res.body.data.products.map((p: any) => p.pro
 
 /** The stored analyses of a product, read from the embedded store's file. */
 const storedAnalyses = (productId: string) => {
-  const db = new Database(path.join(server.dir, "data", "catalog.db"), { readonly: true, fileMustExist: true })
+  const db = new Database(path.join(server.dataDir, "catalog.db"), { readonly: true, fileMustExist: true })
   try {
     return (db.prepare("SELECT url, status, colors, objects FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
       .all(server.siteA.site.id, productId) as Array<{ url: string; status: string; colors: string; objects: string }>)

@@ -1,17 +1,15 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { callTool, connectMcp } from "../support/McpClient.js"
 import { startServerProcess } from "../support/ServerProcess.js"
-import { startTestServer, type TestServer, writeTestSites } from "../support/TestServer.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
+import { makeWorkspace } from "../support/Workspace.js"
 
-let server: TestServer
+let server: InProcessApi
 let agent: Client
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startInProcessApi()
   agent = await connectMcp(server.baseUrl, server.siteA.basic)
 })
 afterAll(async () => {
@@ -102,7 +100,7 @@ describe("conversation memory tools", () => {
 
 describe("rate limit", () => {
   it("answers excess requests with 429, Retry-After and a JSON-RPC error", async () => {
-    const limited = await startTestServer({ config: { MCP_RATE_LIMIT: 3, MCP_RATE_WINDOW_MS: 60_000 } })
+    const limited = await startInProcessApi({ config: { MCP_RATE_LIMIT: 3, MCP_RATE_WINDOW_MS: 60_000 } })
     try {
       const send = () => fetch(`${limited.baseUrl}/mcp`, {
         method: "POST",
@@ -131,10 +129,7 @@ describe("rate limit", () => {
 
 describe("durability", () => {
   it("keeps acknowledged appends across SIGKILL and restart", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-"))
-    const sitesFile = path.join(dir, "sites.json")
-    const { siteA } = await writeTestSites(sitesFile)
-    const env = { DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile }
+    const { siteA, env } = await makeWorkspace({ prefix: "commerce-memory-" })
     const first = await startServerProcess(env)
     const client = await connectMcp(first.baseUrl, siteA.basic)
     for (let i = 0; i < 20; i++) {

@@ -1,6 +1,5 @@
-import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import sharp from "sharp"
+import { type LoopbackHost, startLoopbackHost } from "./LoopbackHost.js"
 
 /** A plain square JPEG of one colour. */
 export const solid = (r: number, g: number, b: number, size = 256) =>
@@ -13,19 +12,14 @@ export const productShot = async (r: number, g: number, b: number) =>
     .jpeg()
     .toBuffer()
 
-export interface PhotoHost {
-  /** http://127.0.0.1:<port>, to prefix the file paths with. */
-  readonly base: string
-  readonly close: () => void
+/** Product shots in three plainly different colours, and the same keyed by path for a photo host. */
+export const colourShots = async () => {
+  const [red, blue, green] = await Promise.all([productShot(210, 20, 20), productShot(30, 60, 210), productShot(30, 160, 60)])
+  return { red, blue, green, files: new Map([["/red.jpg", red], ["/blue.jpg", blue], ["/green.jpg", green]]) }
 }
 
-/** A real HTTP server on loopback serving `files` (path → JPEG bytes); 404 for anything else. */
-export const startPhotoHost = async (files: ReadonlyMap<string, Buffer>): Promise<PhotoHost> => {
-  const server = http.createServer((req, res) => {
-    const body = files.get(req.url ?? "")
-    if (!body) return res.writeHead(404).end()
+/** A loopback host serving `files` (path → JPEG bytes); 404 for anything else. */
+export const startPhotoHost = (files: ReadonlyMap<string, Buffer>): Promise<LoopbackHost> =>
+  startLoopbackHost(Object.fromEntries([...files].map(([path, body]) => [path, (_req, res) => {
     res.writeHead(200, { "content-type": "image/jpeg" }).end(body)
-  })
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()))
-  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() }
-}
+  }])))

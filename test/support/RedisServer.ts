@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schedule } from "effect"
 import { Redis } from "ioredis"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -68,6 +68,16 @@ export const startRedis = async (options: StartRedisOptions = {}): Promise<Redis
   await launch()
   return { url: `redis://127.0.0.1:${port}`, port, dir, stop, restart: async () => { await stop(); await launch() } }
 }
+
+/** A redis-server of the test's own (e.g. one it stops), stopped with the scope. */
+export const scopedRedis = (options: StartRedisOptions = {}) =>
+  Effect.acquireRelease(Effect.promise(() => startRedis(options)), (server) => Effect.promise(server.stop))
+
+/** A redis:// URL on a free loopback port where nothing listens. */
+export const unreachableRedisUrl = Effect.map(Effect.promise(freePort), (port) => `redis://127.0.0.1:${port}`)
+
+/** Retries an operation while ioredis reconnects in the background after a restart. */
+export const whileReconnecting = Schedule.intersect(Schedule.spaced("100 millis"), Schedule.recurs(50))
 
 /** Empties `server` when built: provided beneath a layer under test, every test starts clean. */
 export const flushedRedis = (server: () => RedisServer) =>

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import * as net from "node:net"
 import { entryPointArgs, repoRoot } from "./EntryPoint.js"
-import { waitUntilReady } from "./TestServer.js"
+import { waitUntilReady } from "./Http.js"
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {

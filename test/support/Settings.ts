@@ -1,8 +1,9 @@
 import { ConfigProvider, Layer } from "effect"
 
-type Values = Readonly<Record<string, string | number | boolean | undefined>>
+/** Settings by their environment names (config/settings.env); undefined leaves one unset. */
+export type SettingValues = Readonly<Record<string, string | number | boolean | undefined>>
 
-const fromValues = (values: Values) =>
+const fromValues = (values: SettingValues) =>
   ConfigProvider.fromMap(
     new Map(Object.entries(values).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)]])))
   )
@@ -13,11 +14,11 @@ const fromValues = (values: Values) =>
  * take their defaults; the process environment is not consulted, so a REDIS_URL or QDRANT_URL
  * exported in the shell cannot change a test's topology.
  */
-export const settings = (values: Values) => Layer.setConfigProvider(fromValues(values))
+export const settings = (values: SettingValues) => Layer.setConfigProvider(fromValues(values))
 
 /**
  * Settings for a benchmark or evaluation run: these values, then the environment, as the
  * service itself reads it (so `IMAGE_THREADS=2 npm run bench` tunes the api it measures).
  */
-export const settingsOverEnv = (values: Values) =>
+export const settingsOverEnv = (values: SettingValues) =>
   Layer.setConfigProvider(fromValues(values).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv())))

@@ -1,13 +1,12 @@
-import * as fs from "node:fs"
 import type * as http from "node:http"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startServer, type TestServer as ImageServer } from "../services/image-intake/server.js"
+import { type LoopbackHost, startLoopbackHost } from "../support/LoopbackHost.js"
 import { productShot } from "../support/ProductShots.js"
-import { type RedisServer, startRedis } from "../support/RedisServer.js"
+import { redisForThisFile } from "../support/RedisSuite.js"
 import { type ServerProcess, startServerProcess } from "../support/ServerProcess.js"
-import { call, eventually, writeTestSites } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { makeWorkspace, type Workspace } from "../support/Workspace.js"
 import { startWorkerProcess, type WorkerProcess } from "../support/WorkerProcess.js"
 
 /**
@@ -16,11 +15,11 @@ import { startWorkerProcess, type WorkerProcess } from "../support/WorkerProcess
  * here). Worker A serves every queue; worker B only text indexing and predictions, so the
  * image job of the kill test can only be worker A's.
  */
-let redis: RedisServer
+const redis = redisForThisFile()
 let api: ServerProcess
-let images: ImageServer
+let images: LoopbackHost
 const workers: Array<WorkerProcess> = []
-let sites: Awaited<ReturnType<typeof writeTestSites>>
+let sites: Workspace
 let env: Record<string, string>
 /** Requests for /held.jpg wait here until the test lets them through. */
 const held: Array<http.ServerResponse> = []
@@ -29,21 +28,17 @@ let redJpeg: Buffer
 
 beforeAll(async () => {
   redJpeg = await productShot(210, 20, 20)
-  images = await startServer({
+  images = await startLoopbackHost({
     "/red.jpg": (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(redJpeg),
     "/held.jpg": (_req, res) => {
       if (holdImages) held.push(res)
       else res.writeHead(200, { "content-type": "image/jpeg" }).end(redJpeg)
     }
   })
-  redis = await startRedis()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-topology-"))
-  const sitesFile = path.join(dir, "sites.json")
-  sites = await writeTestSites(sitesFile)
+  sites = await makeWorkspace({ prefix: "commerce-topology-" })
   env = {
+    ...sites.env,
     REDIS_URL: redis.url,
-    DATA_DIR: path.join(dir, "data"),
-    SITES_FILE: sitesFile,
     IMAGE_ALLOWED_CIDRS: "127.0.0.0/8",
     // A dead worker's job is taken over within a few seconds instead of BullMQ's 30 s default.
     WORKER_LOCK_MS: "2000",
@@ -63,7 +58,6 @@ afterAll(async () => {
   for (const w of workers) w.child.kill("SIGKILL")
   api?.child.kill("SIGKILL")
   await images?.close()
-  await redis?.stop()
 })
 
 const put = (id: string, data: Record<string, unknown>, imageUrls: ReadonlyArray<string> = []) =>
@@ -136,7 +130,7 @@ describe("distributed topology: api and worker processes on one Redis", () => {
       }
     })()
     await new Promise((r) => setTimeout(r, 500))
-    await redis.stop()
+    await redis.server.stop()
     const during = await put("kettle-down", { title: "Enamel kettle" })
     expect(during.status).toBe(503)
     expect(Number(during.headers.get("retry-after"))).toBeGreaterThan(0)

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Layer, Schedule } from "effect"
 import { randomUUID } from "node:crypto"
 import * as fs from "node:fs"
@@ -8,16 +8,12 @@ import { emptyFilter } from "../../../src/model/Filter.js"
 import type { IndexDocument } from "../../../src/model/IndexDocument.js"
 import { makeEmbeddedCatalogIndex } from "../../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { IndexReplica, ReplicatedCatalogIndex, type ReplicatedIndexOptions } from "../../../src/services/catalog-index/ReplicatedCatalogIndex.js"
-import { eventually } from "../../support/Eventually.js"
-import { type RedisServer, startRedis } from "../../support/RedisServer.js"
+import { readUntil } from "../../support/Eventually.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
 import { catalogIndexConformance } from "./conformance.js"
 import { doc, titled, vec } from "./fixtures.js"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForThisFile()
 
 const noRebuild: ReplicatedIndexOptions["rebuild"] = () => Effect.succeed(0)
 
@@ -86,7 +82,7 @@ describe("ReplicatedCatalogIndex", () => {
       yield* a.index.upsert([drill, titled("p2", "Garden hose", { vector: [0, 0, 1, 0], images: [] })])
       // Read-your-writes in the writing process, at once.
       expect(yield* ids(a.index)).toEqual(["p1", "p2"])
-      expect(yield* eventually(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
+      expect(yield* readUntil(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
       // B holds exactly what an index fed the document in-process holds.
       const local = makeEmbeddedCatalogIndex()
       yield* local.upsert([drill])
@@ -102,7 +98,7 @@ describe("ReplicatedCatalogIndex", () => {
 
       yield* b.index.remove(1, ["p1"])
       expect(yield* ids(b.index)).toEqual(["p2"])
-      expect(yield* eventually(ids(a.index), (found) => found.length === 1)).toEqual(["p2"])
+      expect(yield* readUntil(ids(a.index), (found) => found.length === 1)).toEqual(["p2"])
     }))
 
   it.scopedLive("a batch the replica refuses fails with IndexError and reaches no replica", () =>
@@ -117,7 +113,7 @@ describe("ReplicatedCatalogIndex", () => {
       expect(refused.message).toContain("3 dimensions")
       // A later write arriving proves the refused one would have arrived before it.
       yield* a.index.upsert([doc("p4", { vector: [0, 1, 0, 0] })])
-      expect(yield* eventually(ids(b.index), (found) => found.includes("p4"))).toEqual(["p1", "p4"])
+      expect(yield* readUntil(ids(b.index), (found) => found.includes("p4"))).toEqual(["p1", "p4"])
       expect(yield* ids(a.index)).toEqual(["p1", "p4"])
     }))
 
@@ -140,7 +136,7 @@ describe("ReplicatedCatalogIndex", () => {
       const next = titled("p4", "Hand saw")
       store.save(next)
       yield* a.index.upsert([next])
-      expect(yield* eventually(ids(b.index), (found) => found.length === 4)).toEqual(["p1", "p2", "p3", "p4"])
+      expect(yield* readUntil(ids(b.index), (found) => found.length === 4)).toEqual(["p1", "p2", "p3", "p4"])
       expect(late.runs()).toBe(1)
     }))
 
@@ -164,7 +160,7 @@ describe("ReplicatedCatalogIndex", () => {
       yield* a.index.remove(1, ["gone"])
       yield* Deferred.succeed(release, undefined)
       yield* b.replica.synced
-      const found = yield* eventually(ids(b.index), (found) => found.length === 300 && !found.includes("gone"))
+      const found = yield* readUntil(ids(b.index), (found) => found.length === 300 && !found.includes("gone"))
       expect(found).toHaveLength(300)
       expect(found).not.toContain("gone")
       expect(slow.runs()).toBe(2)
@@ -175,13 +171,13 @@ describe("ReplicatedCatalogIndex", () => {
       const { store, ra, rb, a, b } = yield* twoSyncedReplicas
       store.save(titled("p1", "Cordless drill"))
       yield* a.index.upsert([titled("p1", "Cordless drill")])
-      expect(yield* eventually(ids(b.index), (found) => found.length === 1)).toEqual(["p1"])
+      expect(yield* readUntil(ids(b.index), (found) => found.length === 1)).toEqual(["p1"])
 
       // SIGTERM: redis-server writes its AOF, so the stream survives the restart.
-      yield* Effect.promise(() => redis.restart())
+      yield* Effect.promise(redis.restart)
       store.save(titled("p2", "Garden hose"))
       yield* retried(a.index.upsert([titled("p2", "Garden hose")]))
-      expect(yield* eventually(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
+      expect(yield* readUntil(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
       expect([ra.runs(), rb.runs()]).toEqual([1, 1])
     }))
 
@@ -191,12 +187,12 @@ describe("ReplicatedCatalogIndex", () => {
       store.save(titled("p1", "Cordless drill"), titled("p2", "Garden hose"))
       yield* a.index.upsert([titled("p1", "Cordless drill")])
       yield* a.index.upsert([titled("p2", "Garden hose")])
-      expect(yield* eventually(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
+      expect(yield* readUntil(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
 
       // A restart without persistence: the stream starts over at 0-1, reusing ids B has applied.
       yield* Effect.promise(async () => {
-        await redis.stop()
-        fs.rmSync(path.join(redis.dir, "appendonlydir"), { recursive: true, force: true })
+        await redis.server.stop()
+        fs.rmSync(path.join(redis.server.dir, "appendonlydir"), { recursive: true, force: true })
         await redis.restart()
       })
       // Three writes: the third gets id 0-3, the very next one B expects, so only the check made
@@ -206,8 +202,8 @@ describe("ReplicatedCatalogIndex", () => {
         yield* retried(a.index.upsert([next]))
       }
       const all = ["p1", "p2", "p3", "p4", "p5"]
-      expect(yield* eventually(ids(b.index), (found) => found.length === 5)).toEqual(all)
-      expect(yield* eventually(ids(a.index), (found) => found.length === 5)).toEqual(all)
+      expect(yield* readUntil(ids(b.index), (found) => found.length === 5)).toEqual(all)
+      expect(yield* readUntil(ids(a.index), (found) => found.length === 5)).toEqual(all)
       expect([ra.runs(), rb.runs()]).toEqual([2, 2])
     }))
 })

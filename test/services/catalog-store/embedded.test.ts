@@ -11,13 +11,13 @@ import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { catalogStoreConformance } from "./conformance.js"
 
 /** The embedded CatalogStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
-const sqliteCatalogLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
+const embeddedCatalogStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
   EmbeddedCatalogStore.layer.pipe(
     Layer.provideMerge(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )
 
-catalogStoreConformance("sqlite", () => sqliteCatalogLayer())
+catalogStoreConformance("embedded", () => embeddedCatalogStoreLayer())
 
 describe("EmbeddedCatalogStore", () => {
   it.effect("a stored row that does not decode fails the read with a StoreError", () =>
@@ -32,7 +32,7 @@ describe("EmbeddedCatalogStore", () => {
       expect(yield* Effect.flip(store.getMany(1, ["p"]))).toMatchObject({ _tag: "StoreError" })
       // The startup restore too: a failed read, not a crash.
       expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
-    }).pipe(Effect.provide(sqliteCatalogLayer())))
+    }).pipe(Effect.provide(embeddedCatalogStoreLayer())))
 
   it.live("a store made before product_image_work files every product's image work once", () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Option } from "effect"
 import { Redis } from "ioredis"
 import { vi } from "vitest"
@@ -6,19 +6,13 @@ import type { ProductRecord } from "../../../src/domain/Product.js"
 import { imageWorkKey, siteKeys } from "../../../src/services/catalog-store/redis/CatalogLayout.js"
 import { RedisCatalogStore } from "../../../src/services/catalog-store/RedisCatalogStore.js"
 import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.js"
-import { freePort } from "../../support/ServerProcess.js"
-import { flushedRedis, type RedisServer, startRedis } from "../../support/RedisServer.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
+import { unreachableRedisUrl } from "../../support/RedisServer.js"
 import { catalogStoreConformance } from "./conformance.js"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForThisFile()
 
-/** This file's own redis-server, emptied before each layer so every test starts clean. */
-const flushed = flushedRedis(() => redis)
-const freshLayer = () => RedisCatalogStore.layer(redis.url).pipe(Layer.provide(flushed))
+const freshLayer = () => RedisCatalogStore.layer(redis.url).pipe(Layer.provide(redis.flushed))
 
 catalogStoreConformance("redis", freshLayer)
 
@@ -34,7 +28,7 @@ describe("RedisCatalogStore", () => {
         return product.version
       }).pipe(Effect.provide(freshLayer()))
       // SIGTERM: redis-server fsyncs its AOF before exiting; the script cache is gone after it (EVAL fallback).
-      yield* Effect.promise(() => redis.restart())
+      yield* Effect.promise(redis.restart)
       yield* Effect.gen(function*() {
         const store = yield* CatalogStore
         expect(yield* store.count(1)).toBe(100)
@@ -104,9 +98,8 @@ describe("RedisCatalogStore", () => {
 
   it.live("fails fast with a StoreError when Redis is not there", () =>
     Effect.gen(function*() {
-      const port = yield* Effect.promise(() => freePort())
       const started = Date.now()
-      const error = yield* Effect.flip(Effect.provide(CatalogStore, RedisCatalogStore.layer(`redis://127.0.0.1:${port}`)))
+      const error = yield* Effect.flip(Effect.provide(CatalogStore, RedisCatalogStore.layer(yield* unreachableRedisUrl)))
       expect(error).toMatchObject({ _tag: "StoreError" })
       expect(Date.now() - started).toBeLessThan(5_000)
     }))
@@ -115,7 +108,7 @@ describe("RedisCatalogStore", () => {
     Effect.gen(function*() {
       const store = yield* CatalogStore
       yield* store.put(1, "p", { title: "x" } as ProductRecord, undefined)
-      yield* Effect.promise(() => redis.stop())
+      yield* Effect.promise(() => redis.server.stop())
       const started = Date.now()
       const error = yield* Effect.flip(store.get(1, "p"))
       expect(error).toMatchObject({ _tag: "StoreError" })
@@ -123,5 +116,5 @@ describe("RedisCatalogStore", () => {
       const puts = yield* Effect.forEach(["p", "q"], (id) => Effect.flip(store.put(1, id, { title: id } as ProductRecord, undefined)), { concurrency: "unbounded" })
       expect(puts).toMatchObject([{ _tag: "StoreError" }, { _tag: "StoreError" }])
       expect(Date.now() - started).toBeLessThan(5_000)
-    }).pipe(Effect.ensuring(Effect.promise(() => redis.restart()))).pipe(Effect.provide(freshLayer())), 30_000)
+    }).pipe(Effect.ensuring(Effect.promise(redis.restart))).pipe(Effect.provide(freshLayer())), 30_000)
 })

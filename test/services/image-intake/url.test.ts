@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { isImageUnavailable } from "../../../src/services/image-intake/Errors.js"
 import { jpeg } from "./images.js"
-import { closedPort, startServer, type TestServer } from "./server.js"
+import { type LoopbackHost, startLoopbackHost } from "../../support/LoopbackHost.js"
+import { freePort } from "../../support/ServerProcess.js"
 import { failureOf, withIntake } from "./support.js"
 
-let server: TestServer
+let server: LoopbackHost
 let photo: Buffer
 let seenHeaders: Record<string, string | Array<string> | undefined> = {}
 
 beforeAll(async () => {
   photo = await jpeg(320, 240)
-  server = await startServer({
+  server = await startLoopbackHost({
     "/photo.jpg": (req, res) => {
       seenHeaders = req.headers
       res.writeHead(200, { "content-type": "image/jpeg" }).end(photo)
@@ -133,7 +134,7 @@ describe("ImageIntake.fromUrl: fetching", () => {
   it("reports the image server failing: an upstream 404, a refused connection or an unknown host", async () => {
     const missing = await withIntake(open, (intake) => failureOf(intake.fromUrl(server.url("/nope.jpg"), "query.url")))
     expect(missing).toMatchObject({ _tag: "ImageHostBadResponse", message: "query.url: the image server answered 404" })
-    const port = await closedPort()
+    const port = await freePort()
     const refused = await withIntake(open, (intake) => failureOf(intake.fromUrl(`http://127.0.0.1:${port}/x.jpg`, "query.url")))
     expect(refused).toMatchObject({ _tag: "ImageHostUnreachable" })
     expect(refused.message).toContain("ECONNREFUSED")

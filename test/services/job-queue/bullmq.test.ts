@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Queue } from "bullmq"
 import { Effect, Exit, Layer, Schedule } from "effect"
 import { spawn } from "node:child_process"
@@ -8,14 +8,10 @@ import { laneQueueName } from "../../../src/services/job-queue/BullMqSettings.js
 import { type Job, LANES } from "../../../src/model/Jobs.js"
 import { JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../../src/services/job-queue/BullMqWorker.js"
-import { type RedisServer, startRedis } from "../../support/RedisServer.js"
-import { eventually, index, jobQueueConformance, quiet, RecordingHandler } from "./conformance.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
+import { index, jobQueueConformance, quiet, RecordingHandler, until } from "./conformance.js"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForThisFile()
 
 const freshName = () => `test-${crypto.randomUUID()}`
 const producer = (queueName: string) => BullMqJobQueue.layer(redis.url, { queueName, backoffDelayMs: 20 })
@@ -163,7 +159,7 @@ describe("BullMQ job queue", () => {
     return Effect.gen(function*() {
       const queue = yield* JobQueue
       yield* queue.enqueue([index("a"), { _tag: "AnalyzeImages", siteId: 1, productId: "b" }, index("c")])
-      yield* eventually(() => textOnly.done.size === 2 && imagesOnly.done.size === 1)
+      yield* until(() => textOnly.done.size === 2 && imagesOnly.done.size === 1)
       expect([...textOnly.done.keys()].sort()).toEqual(["1:a", "1:c"])
       expect([...imagesOnly.done.keys()]).toEqual(["1:b"])
       // Nobody serves predictions here: the job waits in its own queue, holding up nothing else.
@@ -175,7 +171,7 @@ describe("BullMQ job queue", () => {
       const detect = yield* rawQueue(laneQueueName(name, "detect"))
       expect(yield* Effect.promise(() => detect.getWaitingCount())).toBe(1)
       yield* queue.enqueue([index("d"), { _tag: "AnalyzeImages", siteId: 1, productId: "e" }])
-      yield* eventually(() => textOnly.done.has("1:d") && imagesOnly.done.has("1:e"))
+      yield* until(() => textOnly.done.has("1:d") && imagesOnly.done.has("1:e"))
       expect(imagesOnly.done.has("1:b")).toBe(true)
       expect(imagesOnly.calls.flat()).toEqual(["1:b", "1:e"])
       expect(yield* queue.pending).toBe(2)
@@ -191,7 +187,7 @@ describe("BullMQ job queue", () => {
       yield* Effect.gen(function*() {
         yield* Layer.build(worker(name).pipe(Layer.provide(handler.layer)))
         yield* queue.enqueue([index("a")])
-        yield* eventually(() => handler.callsWith("1:a") === 1)
+        yield* until(() => handler.callsWith("1:a") === 1)
       }).pipe(Effect.scoped)
       expect(handler.done.get("1:a")).toBe(1)
       expect(yield* queue.pending).toBe(0)
@@ -214,7 +210,7 @@ describe("BullMQ job queue", () => {
       let output = ""
       child.stdout!.on("data", (d) => (output += d))
       yield* queue.enqueue([index("a")])
-      yield* eventually(() => output.includes("started 1:a"), 30_000)
+      yield* until(() => output.includes("started 1:a"), 30_000)
       const exited = new Promise((resolve) => child.once("exit", resolve))
       child.kill("SIGKILL")
       yield* Effect.promise(() => exited)
@@ -234,12 +230,12 @@ describe("BullMQ job queue", () => {
     const name = freshName()
     return Effect.gen(function*() {
       const queue = yield* JobQueue
-      yield* Effect.promise(() => redis.stop())
+      yield* Effect.promise(() => redis.server.stop())
       const started = Date.now()
       const exit = yield* Effect.exit(queue.enqueue([index("a")]))
       expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("QueueError")
       expect(Date.now() - started).toBeLessThan(1_000)
-      yield* Effect.promise(() => redis.restart())
+      yield* Effect.promise(redis.restart)
       // The producer reconnects by itself.
       yield* Effect.retry(queue.enqueue([index("a")]), Schedule.intersect(Schedule.spaced(100), Schedule.recurs(50)))
       expect(yield* queue.pending).toBe(1)

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Layer, Logger, LogLevel, Schedule } from "effect"
+import { Deferred, Effect, Layer, Logger, LogLevel } from "effect"
 import type { Job } from "../../../src/model/Jobs.js"
 import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
+import { readUntil } from "../../support/Eventually.js"
 
 const keyOf = (job: Job) => `${job.siteId}:${job.productId}`
 export const index = (productId: string, siteId = 1): Job => ({ _tag: "IndexProduct", siteId, productId })
@@ -104,12 +105,9 @@ const count = (counts: Map<string, number>, keys: ReadonlyArray<string>) => {
 /** The suites assert through the handler; the queues' own logs (failed batches, retries) would only make a green run noisy. */
 export const quiet = Logger.minimumLogLevel(LogLevel.None)
 
-/** Polls until `condition` holds (the live clock; a queue backend works in real time). */
-export const eventually = (condition: () => boolean, timeoutMs = 10_000) =>
-  Effect.sync(condition).pipe(
-    Effect.repeat({ schedule: Schedule.spaced(10), until: (ok) => ok }),
-    Effect.timeoutFail({ duration: timeoutMs, onTimeout: () => new Error("condition not reached in time") })
-  )
+/** Waits until `condition` holds (the live clock: a queue backend works in real time). */
+export const until = (condition: () => boolean, timeoutMs?: number) =>
+  Effect.map(readUntil(Effect.sync(condition), (ok) => ok, timeoutMs), (ok) => expect(ok).toBe(true))
 
 export interface QueueSemantics {
   /** Handler calls a job gets while its handler keeps failing: BullMQ retries, in-process leaves it to reconcile. */
@@ -160,7 +158,7 @@ export const jobQueueConformance = (
         const queue = yield* JobQueue
         h.close()
         yield* queue.enqueue([index("a")])
-        yield* eventually(() => h.callsWith("1:a") === 1)
+        yield* until(() => h.callsWith("1:a") === 1)
         // Like five PUTs arriving while the first version is being indexed.
         for (let i = 0; i < 5; i++) yield* queue.enqueue([index("a")])
         yield* queue.enqueue([index("b")])
@@ -237,10 +235,10 @@ export const jobQueueConformance = (
           const product = `held-${held}`
           yield* h.hold(held)
           yield* queue.enqueue([job(held, product)])
-          yield* eventually(() => h.started.has(`${held} 1:${product}`))
+          yield* until(() => h.started.has(`${held} 1:${product}`))
           const others = KINDS.filter((kind) => kind !== held)
           yield* queue.enqueue(others.map((kind) => job(kind, product)))
-          yield* eventually(() => others.every((kind) => h.handled.has(`${kind} 1:${product}`)))
+          yield* until(() => others.every((kind) => h.handled.has(`${kind} 1:${product}`)))
           expect(h.handled.has(`${held} 1:${product}`)).toBe(false)
           yield* h.release(held)
         }

@@ -3,11 +3,11 @@ import { Deferred, Effect, Layer } from "effect"
 import { EmbeddedJobQueue } from "../../../src/services/job-queue/EmbeddedJobQueue.js"
 import type { Job } from "../../../src/model/Jobs.js"
 import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
-import { eventually, jobQueueConformance } from "./conformance.js"
+import { until, jobQueueConformance } from "./conformance.js"
 
 // Failed batches are logged and left to the reconcile pass, so the handler sees a job once.
-jobQueueConformance("in-process", () => EmbeddedJobQueue.layer(), { attempts: 1 })
-jobQueueConformance("in-process, one job per batch", () => EmbeddedJobQueue.layer({ batchSize: 1, concurrency: 4 }), { attempts: 1 })
+jobQueueConformance("embedded", () => EmbeddedJobQueue.layer(), { attempts: 1 })
+jobQueueConformance("embedded, one job per batch", () => EmbeddedJobQueue.layer({ batchSize: 1, concurrency: 4 }), { attempts: 1 })
 
 describe("EmbeddedJobQueue lanes", () => {
   /** A queue whose handler records `tag:product` and holds DetectObjects jobs until `detections` opens. */
@@ -44,7 +44,7 @@ describe("EmbeddedJobQueue lanes", () => {
         const queue = yield* JobQueue
         yield* queue.enqueue([{ _tag: "DetectObjects", siteId: 1, productId: "a" }])
         yield* queue.enqueue([{ _tag: "AnalyzeImages", siteId: 1, productId: "b" }, { _tag: "IndexProduct", siteId: 1, productId: "c" }])
-        yield* eventually(() => seen.includes("AnalyzeImages:b") && seen.includes("IndexProduct:c"))
+        yield* until(() => seen.includes("AnalyzeImages:b") && seen.includes("IndexProduct:c"))
         expect(seen).not.toContain("DetectObjects:a")
         expect(yield* queue.pending).toBe(1)
         yield* Deferred.succeed(detections, undefined)

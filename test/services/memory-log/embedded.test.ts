@@ -5,16 +5,16 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { MemoryLog } from "../../../src/services/memory-log/MemoryLog.js"
+import { repoRoot } from "../../support/EntryPoint.js"
 import { memoryLogConformance } from "./conformance.js"
-import { sqliteMemoryLayer } from "./fixtures/layer.js"
+import { embeddedMemoryLogLayer } from "./fixtures/layer.js"
 
-memoryLogConformance("sqlite", () => sqliteMemoryLayer())
+memoryLogConformance("embedded", () => embeddedMemoryLogLayer())
 
 /** Runs the appending child until `ack` items are acknowledged, then SIGKILLs it mid-stream. */
 const appendThenKill = (dataDir: string, ack: number) =>
   new Promise<Array<string>>((resolve, reject) => {
-    const root = path.resolve(import.meta.dirname, "../../..")
-    const child = spawn(process.execPath, ["--import", "tsx", "test/services/memory-log/fixtures/append-child.ts", dataDir], { cwd: root })
+    const child = spawn(process.execPath, ["--import", "tsx", "test/services/memory-log/fixtures/append-child.ts", dataDir], { cwd: repoRoot })
     let buffered = ""
     let errors = ""
     const lines: Array<string> = []
@@ -54,6 +54,6 @@ describe("EmbeddedMemoryLog durability", () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-kill-"))
       const acknowledged = yield* Effect.promise(() => appendThenKill(dataDir, 3000))
       expect(acknowledged.length).toBeGreaterThanOrEqual(3000)
-      yield* afterRestart(acknowledged).pipe(Effect.provide(sqliteMemoryLayer(dataDir)))
+      yield* afterRestart(acknowledged).pipe(Effect.provide(embeddedMemoryLogLayer(dataDir)))
     }), 60_000)
 })

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { MemoryLog } from "../../../src/services/memory-log/MemoryLog.js"
 import { RedisMemoryLog } from "../../../src/services/memory-log/RedisMemoryLog.js"
-import { flushedRedis, type RedisServer, startRedis } from "../../support/RedisServer.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
 import { memoryLogConformance } from "./conformance.js"
 import { contents, user } from "./helpers.js"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForThisFile()
 
-/** This file's own redis-server, emptied before each layer so every test starts clean. */
-const flushed = flushedRedis(() => redis)
-const freshLayer = () => RedisMemoryLog.layer(redis.url).pipe(Layer.provide(flushed))
+const freshLayer = () => RedisMemoryLog.layer(redis.url).pipe(Layer.provide(redis.flushed))
 
 memoryLogConformance("redis", freshLayer)
 
@@ -27,7 +21,7 @@ describe("RedisMemoryLog", () => {
         .pipe(Effect.provide(freshLayer()))
       expect(appended.at(-1)?.length).toBe(200)
       // SIGTERM: redis-server fsyncs its AOF before exiting.
-      yield* Effect.promise(() => redis.restart())
+      yield* Effect.promise(redis.restart)
       yield* Effect.gen(function*() {
         const log = yield* MemoryLog
         expect(contents(yield* log.replay(1, "durable", 0, 1000))).toEqual(Array.from({ length: 200 }, (_, n) => `item-${n}`))

@@ -10,13 +10,13 @@ import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { predictionStoreConformance } from "./conformance.js"
 
 /** The embedded PredictionStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
-const sqlitePredictionLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
+const embeddedPredictionStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
   EmbeddedPredictionStore.layer.pipe(
     Layer.provideMerge(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
   )
 
-predictionStoreConformance("sqlite", () => sqlitePredictionLayer())
+predictionStoreConformance("embedded", () => embeddedPredictionStoreLayer())
 
 describe("EmbeddedPredictionStore", () => {
   it.effect("a stored result that does not decode fails the read with a StoreError", () =>
@@ -28,5 +28,5 @@ describe("EmbeddedPredictionStore", () => {
       const db = yield* Sqlite
       db.prepare(`UPDATE prediction_results SET result = '{"attributes": []}' WHERE product_id = 'p'`).run()
       expect(yield* Effect.flip(store.get(1, "p"))).toMatchObject({ _tag: "StoreError", message: expect.stringContaining("images") })
-    }).pipe(Effect.provide(sqlitePredictionLayer())))
+    }).pipe(Effect.provide(embeddedPredictionStoreLayer())))
 })

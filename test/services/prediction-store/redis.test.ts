@@ -1,23 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import { Redis } from "ioredis"
 import { PredictionStore } from "../../../src/services/prediction-store/PredictionStore.js"
 import type { StoredPrediction } from "../../../src/model/Prediction.js"
 import { RedisPredictionStore } from "../../../src/services/prediction-store/RedisPredictionStore.js"
-import { flushedRedis, type RedisServer, startRedis } from "../../support/RedisServer.js"
-import { freePort } from "../../support/ServerProcess.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
+import { scopedRedis, unreachableRedisUrl, whileReconnecting } from "../../support/RedisServer.js"
 import { predictionStoreConformance } from "./conformance.js"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForThisFile()
 
-/** This file's own redis-server, emptied before each layer so every test starts clean. */
-const flushed = flushedRedis(() => redis)
 
-predictionStoreConformance("redis", () => RedisPredictionStore.layer(redis.url).pipe(Layer.provide(flushed)))
+predictionStoreConformance("redis", () => RedisPredictionStore.layer(redis.url).pipe(Layer.provide(redis.flushed)))
 
 const prediction: StoredPrediction = {
   siteId: 1,
@@ -31,8 +25,7 @@ const prediction: StoredPrediction = {
 describe("RedisPredictionStore", () => {
   it.live("fails fast with a StoreError when Redis is not there", () =>
     Effect.gen(function*() {
-      const port = yield* Effect.promise(freePort)
-      const [elapsed, error] = yield* Effect.timed(Effect.flip(Effect.provide(PredictionStore, RedisPredictionStore.layer(`redis://127.0.0.1:${port}`))))
+            const [elapsed, error] = yield* Effect.timed(Effect.flip(Effect.provide(PredictionStore, RedisPredictionStore.layer(yield* unreachableRedisUrl))))
       expect(error).toMatchObject({ _tag: "StoreError" })
       expect(Duration.toMillis(elapsed)).toBeLessThan(5_000)
     }))
@@ -40,7 +33,7 @@ describe("RedisPredictionStore", () => {
   it.scopedLive("a stopped Redis fails commands at once with a StoreError; after a restart the AOF still has the prediction", () =>
     Effect.gen(function*() {
       // Its own server: stopping the shared one would break the other tests.
-      const own = yield* Effect.acquireRelease(Effect.promise(() => startRedis()), (s) => Effect.promise(s.stop))
+      const own = yield* scopedRedis()
       const store = yield* Effect.map(Layer.build(RedisPredictionStore.layer(own.url)), Context.get(PredictionStore))
       yield* store.save(prediction)
 
@@ -52,7 +45,7 @@ describe("RedisPredictionStore", () => {
 
       // ioredis reconnects in the background.
       yield* Effect.promise(own.restart)
-      const back = yield* store.get(1, "p").pipe(Effect.retry(Schedule.intersect(Schedule.spaced("100 millis"), Schedule.recurs(50))))
+      const back = yield* store.get(1, "p").pipe(Effect.retry(whileReconnecting))
       expect(back).toEqual(Option.some(prediction))
     }), 30_000)
 
@@ -63,5 +56,5 @@ describe("RedisPredictionStore", () => {
       const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
       yield* Effect.promise(() => admin.hset("pred:{1}:p", "result", `{"attributes": []}`))
       expect(yield* Effect.flip(store.get(1, "p"))).toMatchObject({ _tag: "StoreError", message: expect.stringContaining("images") })
-    }).pipe(Effect.provide(RedisPredictionStore.layer(redis.url).pipe(Layer.provide(flushed)))))
+    }).pipe(Effect.provide(RedisPredictionStore.layer(redis.url).pipe(Layer.provide(redis.flushed)))))
 })

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Exit, Layer, Schedule } from "effect"
-import { Redis } from "ioredis"
+import { describe, expect, it } from "@effect/vitest"
+import { Context, Duration, Effect, Exit, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { SessionStore } from "../../../src/services/session-store/SessionStore.js"
 import { RedisSessionStore } from "../../../src/services/session-store/RedisSessionStore.js"
-import { type RedisServer, startRedis } from "../../support/RedisServer.js"
-import { freePort } from "../../support/ServerProcess.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
+import { scopedRedis, unreachableRedisUrl, whileReconnecting } from "../../support/RedisServer.js"
 import { expectSameImage, image, session, sessionStoreConformance } from "./conformance.js"
 
-let server: RedisServer
-let raw: Redis
-beforeAll(async () => {
-  server = await startRedis()
-  raw = new Redis(server.url)
-})
-afterAll(async () => {
-  await raw?.quit()
-  await server?.stop()
-})
+const redis = redisForThisFile()
 
-sessionStoreConformance("redis", () => RedisSessionStore.layer(server.url))
+sessionStoreConformance("redis", () => RedisSessionStore.layer(redis.url))
 
 /** A store from its own layer instance, i.e. its own client, like one api replica. */
 const replica = (url: string) => Effect.map(Layer.build(RedisSessionStore.layer(url)), Context.get(SessionStore))
@@ -27,7 +17,7 @@ const replica = (url: string) => Effect.map(Layer.build(RedisSessionStore.layer(
 describe("RedisSessionStore", () => {
   it.scopedLive("two replicas (two clients) share entries, and a read on one keeps them alive for both", () =>
     Effect.gen(function*() {
-      const [a, b] = [yield* replica(server.url), yield* replica(server.url)]
+      const [a, b] = [yield* replica(redis.url), yield* replica(redis.url)]
       const k = randomUUID()
       const stored = image(50_000)
       yield* a.putImage(1, k, stored, 1)
@@ -43,39 +33,38 @@ describe("RedisSessionStore", () => {
 
   it.scopedLive("keeps each entry in one site-tagged hash whose TTL Redis enforces", () =>
     Effect.gen(function*() {
-      const store = yield* replica(server.url)
+      const store = yield* replica(redis.url)
       const k = randomUUID()
       yield* store.putImage(3, k, image(10), 30)
       yield* store.putSession(3, k, session(k), 60)
       const [imageTtl, sessionTtl] = yield* Effect.promise(() =>
-        Promise.all([raw.pttl(`sess:{3}:img:${k}`), raw.pttl(`sess:{3}:s:${k}`)]))
+        Promise.all([redis.client().pttl(`sess:{3}:img:${k}`), redis.client().pttl(`sess:{3}:s:${k}`)]))
       expect(imageTtl).toBeGreaterThan(29_000)
       expect(imageTtl).toBeLessThanOrEqual(30_000)
       expect(sessionTtl).toBeGreaterThan(59_000)
-      expect(JSON.parse((yield* Effect.promise(() => raw.hget(`sess:{3}:s:${k}`, "json")))!)).toEqual(session(k))
+      expect(JSON.parse((yield* Effect.promise(() => redis.client().hget(`sess:{3}:s:${k}`, "json")))!)).toEqual(session(k))
     }))
 
   it.scopedLive("reloads the read script when Redis has forgotten it", () =>
     Effect.gen(function*() {
-      const store = yield* replica(server.url)
+      const store = yield* replica(redis.url)
       const k = randomUUID()
       yield* store.putSession(1, k, session(k), 60)
       expect(yield* store.getSession(1, k)).toEqual(session(k))
-      yield* Effect.promise(() => raw.script("FLUSH"))
+      yield* Effect.promise(() => redis.client().script("FLUSH"))
       expect(yield* store.getSession(1, k)).toEqual(session(k))
     }))
 
   it.live("an unreachable Redis fails the layer quickly", () =>
     Effect.gen(function*() {
-      const port = yield* Effect.promise(freePort)
-      const exit = yield* Effect.exit(Effect.scoped(replica(`redis://127.0.0.1:${port}`)))
+            const exit = yield* Effect.exit(Effect.scoped(replica(yield* unreachableRedisUrl)))
       expect(Exit.isFailure(exit)).toBe(true)
     }).pipe(Effect.timeout("2 seconds")))
 
   it.scopedLive("a stopped Redis fails reads within 2 s, and a restarted one serves again", () =>
     Effect.gen(function*() {
       // Its own server: stopping the shared one would break the other tests.
-      const own = yield* Effect.acquireRelease(Effect.promise(() => startRedis()), (s) => Effect.promise(s.stop))
+      const own = yield* scopedRedis()
       const store = yield* replica(own.url)
       const stored = image(1000)
       yield* store.putImage(1, "k", stored, 60)
@@ -88,7 +77,7 @@ describe("RedisSessionStore", () => {
       // ioredis reconnects in the background; the AOF kept the image.
       yield* Effect.promise(own.restart)
       const back = yield* store.getImage(1, "k").pipe(
-        Effect.retry(Schedule.intersect(Schedule.spaced("100 millis"), Schedule.recurs(50)))
+        Effect.retry(whileReconnecting)
       )
       expectSameImage(back, stored)
     }))

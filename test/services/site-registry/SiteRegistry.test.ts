@@ -11,6 +11,7 @@ import { addCredential, basicAuthorization, createSite, replaceSite, rotateToken
 import { readSitesFile, writeSitesFile } from "../../../src/services/site-registry/SitesStore.js"
 import { EmbeddedSiteRegistry } from "../../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { SiteRegistry } from "../../../src/services/site-registry/SiteRegistry.js"
+import { eventually } from "../../support/Eventually.js"
 
 let dir: string
 let sitesFile: string
@@ -47,16 +48,9 @@ const authenticate = (header: string) => run(Effect.flatMap(Auth, (a) => a.authe
 const stored = async () => Option.getOrThrow(await Effect.runPromise(readSitesFile(sitesFile)))
 const save = (file: Parameters<typeof writeSitesFile>[1]) => Effect.runPromise(writeSitesFile(sitesFile, file))
 
-/** Waits for the file watcher, which polls, to have acted. */
-const eventually = async (check: () => Promise<boolean> | boolean, timeoutMs = 5000) => {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time")
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 const generation = () => run(Effect.flatMap(SiteRegistry, (r) => r.generation))
-const reloaded = async (before: number) => eventually(async () => (await generation()) > before)
+/** Waits for the file watcher, which polls, to have reloaded the file. */
+const reloaded = (before: number) => eventually(async () => expect(await generation()).toBeGreaterThan(before), 5000)
 
 describe("first start", () => {
   it("creates a private sites file with a demo site and prints access that works", async () => {
@@ -115,7 +109,7 @@ describe("reloading", () => {
     expect(Either.getOrThrow(await authenticate(basicAuthorization(added.issued)))).toMatchObject({ siteId: 2 })
 
     await fs.writeFile(sitesFile, "{ \"sites\": [")
-    await eventually(() => warnings.length > 0)
+    await eventually(() => expect(warnings).not.toHaveLength(0), 5000)
     expect(warnings[0]).toMatch(/invalid .*keeping the previous version/)
     expect((await run(Effect.flatMap(SiteRegistry, (r) => r.all))).map((s) => s.id)).toEqual([1, 2])
   })

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer } from "effect"
 import { randomUUID } from "node:crypto"
 import { Suggester } from "../../../src/services/suggester/Suggester.js"
 import { RedisSuggester, SuggestReplica, type RedisSuggesterOptions, type SuggestProduct } from "../../../src/services/suggester/RedisSuggester.js"
-import { eventually } from "../../support/Eventually.js"
-import { type RedisServer, startRedis } from "../../support/RedisServer.js"
+import { readUntil } from "../../support/Eventually.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
 import { suggesterConformance } from "./conformance.js"
 
-let redis: RedisServer
-beforeAll(async () => {
-  redis = await startRedis()
-})
-afterAll(() => redis?.stop())
+const redis = redisForThisFile()
 
 const noCatalog: RedisSuggesterOptions["rebuild"] = () => Effect.succeed(0)
 
@@ -51,7 +47,7 @@ describe("RedisSuggester across processes", () => {
       keyPrefix = `test-${randomUUID()}`
       const [a, b] = [yield* open({}), yield* open({})]
       for (let i = 0; i < 3; i++) yield* a.recordQuery(1, "Garden Hose Reel", 7)
-      const onB = yield* eventually(b.suggest(1, "gard", 5), (found) => texts(found).includes("garden hose reel"))
+      const onB = yield* readUntil(b.suggest(1, "gard", 5), (found) => texts(found).includes("garden hose reel"))
       expect(onB[0]).toMatchObject({ suggestion: "garden hose reel", source: "query" })
       // Several refreshes later, A (which counted its searches as they happened) must not have
       // added them again from Redis: both processes rank the phrase with the same count.
@@ -71,11 +67,11 @@ describe("RedisSuggester across processes", () => {
       yield* a.indexProduct(1, "g1", grill.source)
       // The writing process sees its own change as soon as the call returns.
       expect(texts(yield* a.suggest(1, "webe", 5))).toContain("weber")
-      expect(texts(yield* eventually(b.suggest(1, "charc", 5), (found) => found.length > 0))).toContain("charcoal grill")
+      expect(texts(yield* readUntil(b.suggest(1, "charc", 5), (found) => found.length > 0))).toContain("charcoal grill")
 
       store.products.delete("g1")
       yield* b.removeProduct(1, "g1")
-      expect(yield* eventually(a.suggest(1, "webe", 5), (found) => found.length === 0)).toEqual([])
+      expect(yield* readUntil(a.suggest(1, "webe", 5), (found) => found.length === 0)).toEqual([])
 
       const kettle: SuggestProduct = { siteId: 1, productId: "k1", source: { title: "Stainless Steel Kettle", categories: ["Home > Kitchen"] } }
       store.products.set("k1", kettle)
@@ -89,16 +85,16 @@ describe("RedisSuggester across processes", () => {
     Effect.gen(function*() {
       keyPrefix = `test-${randomUUID()}`
       const [a, b] = [yield* open({}), yield* open({})]
-      yield* Effect.promise(() => redis.stop())
+      yield* Effect.promise(() => redis.server.stop())
       yield* a.recordQuery(1, "patio heater", 3)
       yield* a.recordQuery(1, "patio heater", 3)
       expect(texts(yield* a.suggest(1, "pati", 5))).toEqual(["patio heater"])
       // A catalog change cannot reach the other processes now: the caller (a job) must retry it.
       const change = yield* Effect.exit(a.indexProduct(1, "h1", { title: "Gas Patio Heater", categories: [] }))
       expect(Exit.isFailure(change)).toBe(true)
-      yield* Effect.promise(() => redis.restart())
+      yield* Effect.promise(redis.restart)
       // The typed text itself is offered back only once searched twice: B must have both searches.
-      const onB = yield* eventually(b.suggest(1, "patio heater", 5), (found) => texts(found).includes("patio heater"))
+      const onB = yield* readUntil(b.suggest(1, "patio heater", 5), (found) => texts(found).includes("patio heater"))
       expect(texts(onB)).toEqual(["patio heater"])
     }))
 })

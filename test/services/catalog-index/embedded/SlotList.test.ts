@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { SlotList } from "../../../src/services/catalog-index/embedded/SlotList.js"
+import { SlotList } from "../../../../src/services/catalog-index/embedded/SlotList.js"
 
 const members = (list: SlotList) => {
   const out: Array<number> = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { SlotVectors } from "../../../src/services/catalog-index/embedded/SlotVectors.js"
+import { SlotVectors } from "../../../../src/services/catalog-index/embedded/SlotVectors.js"
 
 const ref = (label: number, row: number, norm: number) => ({ label, row, norm })
 

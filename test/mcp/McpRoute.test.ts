@@ -2,15 +2,17 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { fixtureProducts } from "../fixtures/catalog.js"
+import { fixtureProducts } from "../support/FixtureCatalog.js"
 import { callTool, connectMcp } from "../support/McpClient.js"
-import { call, eventually, startTestServer, type TestServer } from "../support/TestServer.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
-let server: TestServer
+let server: InProcessApi
 let reader: Client
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await startInProcessApi()
   for (const p of fixtureProducts) {
     await call(server.baseUrl, "PUT", `/product/${p.id}`, { auth: server.siteA.basic, body: { data: p.data, images: p.images ?? [] } })
   }

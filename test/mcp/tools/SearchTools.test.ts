@@ -1,0 +1,32 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, type Layer } from "effect"
+import { searchTools } from "../../../src/mcp/tools/SearchTools.js"
+import type { Principal } from "../../../src/services/auth/Auth.js"
+import { ids, stockedShop } from "../../support/Shop.js"
+
+/** Runs a tool as an agent of site A with a read token would, without the MCP transport. */
+const call = (name: (typeof searchTools)[number]["name"], input: unknown) => {
+  const tool = searchTools.find((t) => t.name === name)!
+  const principal: Principal = { siteId: 1, scope: "read", subject: "test-agent" }
+  // The encoded result, as the agent receives it; the tools called here need only the shop's services.
+  return tool.call(principal, input) as Effect.Effect<any, { message: string }, Layer.Layer.Success<ReturnType<typeof stockedShop>>>
+}
+
+describe("search tools", () => {
+  it.layer(stockedShop())((it) => {
+    it.effect("text_search searches the principal's site only", () =>
+      Effect.gen(function*() {
+        const found = ids((yield* call("text_search", { query: "brass desk lamp" })).data.products)
+        expect(found[0]).toBe("lamp-1")
+        expect(found).not.toContain("b-lamp")
+      }))
+
+    it.effect("a caller's mistake reaches the agent as a plain message, not a tagged error", () =>
+      Effect.gen(function*() {
+        expect(yield* Effect.flip(call("similar_products", { productId: "b-lamp" }))).toEqual({ message: "product \"b-lamp\" not found" })
+        const wrongCampaign = yield* Effect.flip(call("text_search", { query: "lamp", campaign: 42 }))
+        expect(Object.keys(wrongCampaign)).toEqual(["message"])
+        expect(wrongCampaign.message).toMatch(/campaign/)
+      }))
+  })
+})
