@@ -39,7 +39,7 @@ export const startInProcessApi = async (options: InProcessApiOptions = {}): Prom
   const context = await Effect.runPromise(
     Layer.buildWithScope(App.pipe(
       Layer.provide(workspace.config(options.config, { overEnv: options.overEnv })),
-      Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.Warning))
+      Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.None))
     ), scope)
   )
   const address = Context.get(context, HttpServer.HttpServer).address

@@ -9,6 +9,7 @@ import type { IndexDocument } from "../../../src/model/IndexDocument.js"
 import { makeEmbeddedCatalogIndex } from "../../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { IndexReplica, ReplicatedCatalogIndex, type ReplicatedIndexOptions } from "../../../src/services/catalog-index/ReplicatedCatalogIndex.js"
 import { readUntil } from "../../support/Eventually.js"
+import { quiet } from "../../support/Quiet.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
 import { catalogIndexConformance } from "./conformance.js"
 import { doc, titled, vec } from "./fixtures.js"
@@ -21,7 +22,7 @@ const noRebuild: ReplicatedIndexOptions["rebuild"] = () => Effect.succeed(0)
 catalogIndexConformance(
   "replicated",
   Layer.unwrapEffect(Effect.sync(() =>
-    ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey: `test:${randomUUID()}`, rebuild: noRebuild }).pipe(Layer.orDie)
+    ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey: `test:${randomUUID()}`, rebuild: noRebuild }).pipe(Layer.orDie, Layer.provide(quiet))
   ))
 )
 
@@ -46,7 +47,7 @@ const catalogStore = () => {
 
 /** One process's replica: its own connections and in-memory index on the shared stream. */
 const open = (feedKey: string, rebuild: ReplicatedIndexOptions["rebuild"], options: Partial<ReplicatedIndexOptions> = {}) =>
-  Layer.build(ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey, rebuild, ...options })).pipe(
+  Layer.build(ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey, rebuild, ...options }).pipe(Layer.provide(quiet))).pipe(
     Effect.map((context) => ({ index: Context.get(context, CatalogIndex), replica: Context.get(context, IndexReplica) }))
   )
 

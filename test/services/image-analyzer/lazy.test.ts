@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
+import { quiet } from "../../support/Quiet.js"
 import { makeLazyImageAnalyzer } from "../../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
 import { AnalyzeError } from "../../../src/services/image-analyzer/ImageAnalyzer.js"
 import { solid } from "./images.js"
@@ -36,7 +37,7 @@ describe("ImageAnalyzer started on first use", () => {
         expect((yield* analyzer.stats).readyWorkers).toBe(1)
       }))
       expect(spawned.map((worker) => worker.threadId)).toEqual([-1])
-    }), 60_000)
+    }).pipe(Effect.provide(quiet)), 60_000)
 
   it.live("a start that fails fails that image, and the next image starts the models afresh", () =>
     Effect.scoped(Effect.gen(function*() {
@@ -47,5 +48,5 @@ describe("ImageAnalyzer started on first use", () => {
       expect(spawned[0].threadId).toBe(-1)
       expect(yield* analyzer.embed(solid(32, 32, [0, 0, 0]))).toHaveLength(1792)
       expect(spawned).toHaveLength(2)
-    })), 60_000)
+    })).pipe(Effect.provide(quiet)), 60_000)
 })

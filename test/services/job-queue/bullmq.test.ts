@@ -9,7 +9,8 @@ import { type Job, LANES } from "../../../src/model/Jobs.js"
 import { JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../../src/services/job-queue/BullMqWorker.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
-import { index, jobQueueConformance, quiet, RecordingHandler, until } from "./conformance.js"
+import { quiet } from "../../support/Quiet.js"
+import { index, jobQueueConformance, RecordingHandler, until } from "./conformance.js"
 
 const redis = redisForThisFile()
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Layer, Logger, LogLevel } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import type { Job } from "../../../src/model/Jobs.js"
 import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { readUntil } from "../../support/Eventually.js"
+import { quiet } from "../../support/Quiet.js"
 
 const keyOf = (job: Job) => `${job.siteId}:${job.productId}`
 export const index = (productId: string, siteId = 1): Job => ({ _tag: "IndexProduct", siteId, productId })
@@ -102,8 +103,6 @@ const count = (counts: Map<string, number>, keys: ReadonlyArray<string>) => {
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)
 }
 
-/** The suites assert through the handler; the queues' own logs (failed batches, retries) would only make a green run noisy. */
-export const quiet = Logger.minimumLogLevel(LogLevel.None)
 
 /** Waits until `condition` holds (the live clock: a queue backend works in real time). */
 export const until = (condition: () => boolean, timeoutMs?: number) =>

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto"
 import { Suggester } from "../../../src/services/suggester/Suggester.js"
 import { RedisSuggester, SuggestReplica, type RedisSuggesterOptions, type SuggestProduct } from "../../../src/services/suggester/RedisSuggester.js"
 import { readUntil } from "../../support/Eventually.js"
+import { quiet } from "../../support/Quiet.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
 import { suggesterConformance } from "./conformance.js"
 
@@ -14,7 +15,8 @@ const noCatalog: RedisSuggesterOptions["rebuild"] = () => Effect.succeed(0)
 /** Up once its first rebuild is done, as the app's readiness would wait for. */
 const syncedLayer = (options: RedisSuggesterOptions) =>
   Layer.effectDiscard(Effect.flatMap(SuggestReplica, (replica) => replica.synced)).pipe(
-    Layer.provideMerge(RedisSuggester.layer(options))
+    Layer.provideMerge(RedisSuggester.layer(options)),
+    Layer.provide(quiet)
   )
 
 // A fresh key prefix per test: every process opened in the test shares it, like one deployment.
