@@ -54,6 +54,23 @@ const collect = (store: CatalogStoreService, pageSize: number) =>
  * The behaviour every CatalogStore layer must show, through the interface only. `makeLayer`
  * is called once per test and must give an empty store (a fresh data dir, a flushed Redis).
  */
+/**
+ * One product of each kind of image work (a photo never analysed, an analysed photo whose
+ * objects are not detected, no photo), for the upgrade tests of both backends; returns the
+ * pending work they must report.
+ */
+export const seedImageWork = (store: CatalogStoreService) =>
+  Effect.gen(function*() {
+    const image = (n: string) => ({ url: `https://img.example.com/${n}.jpg` })
+    yield* store.put(1, "new-photo", { title: "a" } as ProductRecord, [image("a")])
+    const [b] = (yield* store.put(2, "undetected", { title: "b" } as ProductRecord, [image("b")])).product.images
+    yield* store.saveImageAnalyses(2, "undetected", [{
+      imageId: b.id, url: b.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects: null, analyzedAt: 1
+    }])
+    yield* store.put(1, "no-photo", { title: "c" } as ProductRecord, undefined)
+    return { analyze: [{ siteId: 1, productId: "new-photo" }], detect: [{ siteId: 2, productId: "undetected" }] }
+  })
+
 export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Layer<CatalogStore, unknown>) =>
   describe(`CatalogStore conformance: ${name}`, () => {
     const test = (title: string, body: (store: CatalogStoreService) => Effect.Effect<void, unknown>) =>

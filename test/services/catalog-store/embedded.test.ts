@@ -8,7 +8,7 @@ import type { ProductRecord } from "../../../src/domain/Product.js"
 import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.js"
 import { EmbeddedCatalogStore } from "../../../src/services/catalog-store/EmbeddedCatalogStore.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
-import { catalogStoreConformance } from "./conformance.js"
+import { catalogStoreConformance, seedImageWork } from "./conformance.js"
 
 /** The embedded CatalogStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
 const embeddedCatalogStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
@@ -39,21 +39,12 @@ describe("EmbeddedCatalogStore", () => {
     const open = Effect.map(Layer.build(EmbeddedCatalogStore.layer), (context) => Context.get(context, CatalogStore))
     return Effect.gen(function*() {
       const store = yield* open
-      const image = (n: string) => ({ url: `https://img.example.com/${n}.jpg` })
-      yield* store.put(1, "new-photo", { title: "a" } as ProductRecord, [image("a")])
-      const [b] = (yield* store.put(2, "undetected", { title: "b" } as ProductRecord, [image("b")])).product.images
-      yield* store.saveImageAnalyses(2, "undetected", [{
-        imageId: b.id, url: b.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects: null, analyzedAt: 1
-      }])
-      yield* store.put(1, "no-photo", { title: "c" } as ProductRecord, undefined)
+      const expected = yield* seedImageWork(store)
       // As a data dir written by a version without the table.
       const db = yield* Sqlite
       db.exec("DROP TABLE product_image_work")
       const reopened = yield* open
-      expect(yield* reopened.pendingImageWork(10)).toEqual({
-        analyze: [{ siteId: 1, productId: "new-photo" }],
-        detect: [{ siteId: 2, productId: "undetected" }]
-      })
+      expect(yield* reopened.pendingImageWork(10)).toEqual(expected)
     }).pipe(
       Effect.scoped,
       Effect.provide(Sqlite.layer.pipe(Layer.provide(settings({ DATA_DIR: dataDir }))))

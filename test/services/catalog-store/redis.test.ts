@@ -8,7 +8,7 @@ import { RedisCatalogStore } from "../../../src/services/catalog-store/RedisCata
 import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
 import { unreachableRedisUrl } from "../../support/RedisServer.js"
-import { catalogStoreConformance } from "./conformance.js"
+import { catalogStoreConformance, seedImageWork } from "./conformance.js"
 
 const redis = redisForThisFile()
 
@@ -82,17 +82,10 @@ describe("RedisCatalogStore", () => {
     Effect.gen(function*() {
       const store = yield* CatalogStore
       const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
-      const image = (n: string) => ({ url: `https://img.example.com/${n}.jpg` })
-      yield* store.put(1, "new-photo", { title: "a" } as ProductRecord, [image("a")])
-      const [b] = (yield* store.put(2, "undetected", { title: "b" } as ProductRecord, [image("b")])).product.images
-      yield* store.saveImageAnalyses(2, "undetected", [{
-        imageId: b.id, url: b.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects: null, analyzedAt: 1
-      }])
-      yield* store.put(1, "no-photo", { title: "c" } as ProductRecord, undefined)
+      const expected = yield* seedImageWork(store)
       // As a Redis written by a version without them.
       yield* Effect.promise(() => admin.del(siteKeys(1).unanalysed, siteKeys(2).undetected, imageWorkKey))
-      const pending = yield* store.pendingImageWork(10)
-      expect(pending).toEqual({ analyze: [{ siteId: 1, productId: "new-photo" }], detect: [{ siteId: 2, productId: "undetected" }] })
+      expect(yield* store.pendingImageWork(10)).toEqual(expected)
       expect(yield* Effect.promise(() => admin.get(imageWorkKey))).toBe("1")
     }).pipe(Effect.scoped, Effect.provide(freshLayer())))
 

@@ -1,25 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { fileURLToPath } from "node:url"
-import { Worker } from "node:worker_threads"
+import { recordingSpawner, workerScript } from "../../support/ModelThreads.js"
 import { quiet } from "../../support/Quiet.js"
 import { makeLazyImageAnalyzer } from "../../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
 import { AnalyzeError } from "../../../src/services/image-analyzer/ImageAnalyzer.js"
 import { solid } from "./images.js"
 
-const workerPath = fileURLToPath(new URL("../../../src/services/image-analyzer/worker.cjs", import.meta.url))
-
 /** Real model threads; the first `failures` of them cannot load their models. */
-const spawner = (failures: number) => {
-  const spawned: Array<Worker> = []
-  const spawn = () => {
-    const prelude = spawned.length < failures ? `throw new Error("no model here")` : ""
-    const worker = new Worker(`${prelude}\nrequire(${JSON.stringify(workerPath)})`, { eval: true, execArgv: [] })
-    spawned.push(worker)
-    return worker
-  }
-  return { spawned, spawn }
-}
+const spawner = (failures: number) =>
+  recordingSpawner(workerScript("image-analyzer"), (n) => (n < failures ? `throw new Error("no model here")` : ""))
 
 describe("ImageAnalyzer started on first use", () => {
   it.live("starts no thread until the first image, then serves it and stops the threads on release", () =>

@@ -1,23 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
+import { recordingSpawner, workerScript } from "../../support/ModelThreads.js"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { fileURLToPath } from "node:url"
-import { Worker } from "node:worker_threads"
 import { makeImageAnalyzer } from "../../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
 import { AnalyzeError } from "../../../src/services/image-analyzer/ImageAnalyzer.js"
 import { solid, syntheticPhoto } from "./images.js"
 
-const workerPath = fileURLToPath(new URL("../../../src/services/image-analyzer/worker.cjs", import.meta.url))
-
-/** Real model threads, remembered so the test can check they are gone afterwards. */
-const recordingSpawner = (prelude = "") => {
-  const spawned: Array<Worker> = []
-  const spawn = () => {
-    const worker = new Worker(`${prelude}\nrequire(${JSON.stringify(workerPath)})`, { eval: true, execArgv: [] })
-    spawned.push(worker)
-    return worker
-  }
-  return { spawned, spawn }
-}
+const spawner = (prelude = "") => recordingSpawner(workerScript("image-analyzer"), () => prelude)
 
 // The real worker behind a listener, registered first, that kills the thread on a 13-px
 // wide detection input: a genuine mid-request thread death, as a native fault would cause.
@@ -28,7 +16,7 @@ const crashOn13PxWide = `require("node:worker_threads").parentPort.on("message",
 describe("ImageAnalyzer lifecycle", () => {
   it.live("is ready when acquired and terminates every thread on release", () =>
     Effect.gen(function*() {
-      const { spawned, spawn } = recordingSpawner()
+      const { spawned, spawn } = spawner()
       yield* Effect.scoped(Effect.gen(function*() {
         const analyzer = yield* makeImageAnalyzer({ threads: 2, spawnWorker: spawn })
         const stats = yield* analyzer.stats
@@ -43,7 +31,7 @@ describe("ImageAnalyzer lifecycle", () => {
 
   it.live("fails acquisition with AnalyzeError when a thread cannot load its models", () =>
     Effect.gen(function*() {
-      const { spawned, spawn } = recordingSpawner(`throw new Error("no model here")`)
+      const { spawned, spawn } = spawner(`throw new Error("no model here")`)
       const exit = yield* Effect.exit(Effect.scoped(makeImageAnalyzer({ threads: 2, spawnWorker: spawn })))
       expect(exit).toStrictEqual(Exit.fail(new AnalyzeError({ message: "image worker failed to load: no model here" })))
       expect(spawned.map((worker) => worker.threadId)).toEqual([-1, -1])
@@ -51,7 +39,7 @@ describe("ImageAnalyzer lifecycle", () => {
 
   it.live("fails the in-flight request of a crashed thread and serves the rest on a replacement", () =>
     Effect.scoped(Effect.gen(function*() {
-      const { spawn } = recordingSpawner(crashOn13PxWide)
+      const { spawn } = spawner(crashOn13PxWide)
       const analyzer = yield* makeImageAnalyzer({ threads: 1, spawnWorker: spawn })
       const doomed = yield* Effect.fork(analyzer.detect(solid(13, 13, [0, 0, 0])))
       yield* Effect.sleep("50 millis") // the doomed request is in flight; the next one waits behind it

@@ -1,22 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
+import { recordingSpawner, workerScript } from "../../support/ModelThreads.js"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { fileURLToPath } from "node:url"
-import { Worker } from "node:worker_threads"
 import { makeTextEmbedder } from "../../../src/services/text-embedder/EmbeddedTextEmbedder.js"
 import { EmbedError } from "../../../src/services/text-embedder/TextEmbedder.js"
 
-const workerPath = fileURLToPath(new URL("../../../src/services/text-embedder/worker.cjs", import.meta.url))
-
-/** Real embedding threads, remembered so the test can check they are gone afterwards. */
-const recordingSpawner = (prelude = "") => {
-  const spawned: Array<Worker> = []
-  const spawn = () => {
-    const worker = new Worker(`${prelude}\nrequire(${JSON.stringify(workerPath)})`, { eval: true, execArgv: [] })
-    spawned.push(worker)
-    return worker
-  }
-  return { spawned, spawn }
-}
+const spawner = (prelude = "") => recordingSpawner(workerScript("text-embedder"), () => prelude)
 
 // The real worker behind a listener, registered first, that kills the thread on one text:
 // a genuine mid-batch thread death, as an out-of-memory or a native fault would cause.
@@ -27,7 +15,7 @@ const crashOnText = `require("node:worker_threads").parentPort.on("message", (m)
 describe("TextEmbedder lifecycle", () => {
   it.live("is ready when acquired and terminates every thread on release", () =>
     Effect.gen(function*() {
-      const { spawned, spawn } = recordingSpawner()
+      const { spawned, spawn } = spawner()
       yield* Effect.scoped(Effect.gen(function*() {
         const embedder = yield* makeTextEmbedder({ threads: 2, spawnWorker: spawn })
         expect((yield* embedder.stats).readyWorkers).toBe(2)
@@ -40,7 +28,7 @@ describe("TextEmbedder lifecycle", () => {
 
   it.live("fails acquisition with EmbedError when a thread cannot load", () =>
     Effect.gen(function*() {
-      const { spawned, spawn } = recordingSpawner(`throw new Error("no model here")`)
+      const { spawned, spawn } = spawner(`throw new Error("no model here")`)
       const exit = yield* Effect.exit(Effect.scoped(makeTextEmbedder({ threads: 2, spawnWorker: spawn })))
       expect(exit).toStrictEqual(Exit.fail(new EmbedError({ message: "embedding worker failed to load: no model here" })))
       expect(spawned.map((worker) => worker.threadId)).toEqual([-1, -1])
@@ -48,7 +36,7 @@ describe("TextEmbedder lifecycle", () => {
 
   it.live("fails the in-flight request of a crashed thread and serves the rest on a replacement", () =>
     Effect.scoped(Effect.gen(function*() {
-      const { spawn } = recordingSpawner(crashOnText)
+      const { spawn } = spawner(crashOnText)
       const embedder = yield* makeTextEmbedder({ threads: 1, spawnWorker: spawn })
       const doomed = yield* Effect.fork(embedder.embed(["crash this thread"]))
       yield* Effect.sleep("20 millis") // the doomed call is in flight; the next one waits behind it

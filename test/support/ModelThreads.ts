@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
+
+/** The worker-thread scripts of the model services, by service folder. */
+export const workerScript = (service: "text-embedder" | "image-analyzer") =>
+  fileURLToPath(new URL(`../../src/services/${service}/worker.cjs`, import.meta.url))
+
+/**
+ * Real model threads, remembered so a test can check they are gone afterwards. `prelude(n)`
+ * is code run before the real script in the n-th thread (0-based): a throw makes it fail to
+ * load, a listener can kill it mid-request.
+ */
+export const recordingSpawner = (script: string, prelude: (n: number) => string = () => "") => {
+  const spawned: Array<Worker> = []
+  const spawn = () => {
+    const worker = new Worker(`${prelude(spawned.length)}\nrequire(${JSON.stringify(script)})`, { eval: true, execArgv: [] })
+    spawned.push(worker)
+    return worker
+  }
+  return { spawned, spawn }
+}
