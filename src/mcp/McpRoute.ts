@@ -6,7 +6,7 @@ import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
 
 /** MCP requests allowed per site credential (MCP_RATE_LIMIT) per window (MCP_RATE_WINDOW_MS). */
-const McpRateLimit = Config.all({
+export const McpRateLimit = Config.all({
   mcpRateLimit: Config.integer("MCP_RATE_LIMIT").pipe(Config.withDefault(600)),
   mcpRateWindowMs: Config.integer("MCP_RATE_WINDOW_MS").pipe(Config.withDefault(60_000))
 }).pipe(Config.validate({

@@ -55,12 +55,16 @@ const MAX_CATEGORY_LINKS = 5
  * The session TTL, read once at startup; an invalid setting is logged and the default used (a
  * typo must not keep the api from starting for a deprecated endpoint).
  */
+/** LEGACY_SESSION_TTL_SECONDS: how long a legacy session lives after its last use. */
+export const LegacySessionTtlSeconds = Config.number(LEGACY_SESSION_TTL_ENV).pipe(
+  Config.validate({ message: "must be a positive number of seconds", validation: (n) => Number.isFinite(n) && n > 0 }),
+  Config.withDefault(DEFAULT_LEGACY_SESSION_TTL_SECONDS)
+)
+
 export class LegacySessionTtl extends Context.Tag("LegacySessionTtl")<LegacySessionTtl, { readonly seconds: number }>() {
   static readonly layer = Layer.effect(
     LegacySessionTtl,
-    Config.number(LEGACY_SESSION_TTL_ENV).pipe(
-      Config.validate({ message: "must be a positive number of seconds", validation: (n) => Number.isFinite(n) && n > 0 }),
-      Config.withDefault(DEFAULT_LEGACY_SESSION_TTL_SECONDS),
+    LegacySessionTtlSeconds.pipe(
       Effect.catchAll((error) =>
         Effect.logWarning(`${LEGACY_SESSION_TTL_ENV} is invalid; using ${DEFAULT_LEGACY_SESSION_TTL_SECONDS} s`, error).pipe(
           Effect.as(DEFAULT_LEGACY_SESSION_TTL_SECONDS)

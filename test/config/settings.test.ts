@@ -11,6 +11,13 @@ import { DataDir } from "../../src/platform/Sqlite.js"
 import { ImageIntakeConfig } from "../../src/services/image-intake/ImageIntakeConfig.js"
 import { SitesFilePath } from "../../src/services/site-registry/SitesStore.js"
 import { TopologyConfig } from "../../src/topology/Topology.js"
+import { McpRateLimit } from "../../src/mcp/McpRoute.js"
+import { LegacySessionTtlSeconds } from "../../src/search/LegacySessions.js"
+import { ImageModelSettings } from "../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
+import { LaneConcurrency, WorkerQueues, WorkerTimings } from "../../src/services/job-queue/BullMqWorker.js"
+import { LANES } from "../../src/model/Jobs.js"
+import { SessionStoreMaxBytes } from "../../src/services/session-store/EmbeddedSessionStore.js"
+import { EmbedThreads } from "../../src/services/text-embedder/EmbeddedTextEmbedder.js"
 import { repoRoot } from "../support/EntryPoint.js"
 
 // config/ is what a deployment edits: the settings with their defaults and example registry
@@ -61,7 +68,11 @@ describe("config/settings.env", () => {
   })
 
   it("gives each setting the default the code has", async () => {
-    for (const c of [ServerConfig, TopologyConfig, DataDir, SitesFilePath] as ReadonlyArray<Config.Config<unknown>>) {
+    const every: ReadonlyArray<Config.Config<unknown>> = [
+      ServerConfig, TopologyConfig, DataDir, SitesFilePath, McpRateLimit, LegacySessionTtlSeconds, SessionStoreMaxBytes,
+      EmbedThreads, ImageModelSettings, WorkerQueues, WorkerTimings, ...LANES.map(LaneConcurrency)
+    ]
+    for (const c of every) {
       const [fromFile, defaults] = await config(c)
       expect(fromFile).toEqual(defaults)
     }

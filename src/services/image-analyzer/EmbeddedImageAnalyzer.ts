@@ -133,6 +133,15 @@ export const makeLazyImageAnalyzer = (options: ImageAnalyzerOptions) =>
     })
   })
 
+/** IMAGE_THREADS model threads (default 1); IMAGE_MODELS=lazy (default) starts them at the first image. */
+export const ImageModelSettings = Config.all({
+  threads: Config.integer("IMAGE_THREADS").pipe(
+    Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
+    Config.withDefault(1)
+  ),
+  models: Config.literal("eager", "lazy")("IMAGE_MODELS").pipe(Config.withDefault("lazy"))
+})
+
 /** The image models on this process's own worker threads (ImageModelThreads). */
 export const EmbeddedImageAnalyzer = {
   /**
@@ -142,9 +151,8 @@ export const EmbeddedImageAnalyzer = {
   layer: Layer.scoped(
     ImageAnalyzer,
     Effect.gen(function*() {
-      const threads = yield* Config.integer("IMAGE_THREADS").pipe(Config.withDefault(1))
-      const eager = yield* Config.literal("eager", "lazy")("IMAGE_MODELS").pipe(Config.withDefault("lazy"))
-      return yield* (eager === "eager" ? makeImageAnalyzer({ threads }) : makeLazyImageAnalyzer({ threads }))
+      const { models, threads } = yield* ImageModelSettings
+      return yield* (models === "eager" ? makeImageAnalyzer({ threads }) : makeLazyImageAnalyzer({ threads }))
     })
   )
 }

@@ -34,7 +34,8 @@ const decodeJob = Schema.decodeUnknownEither(Job)
 
 const DEFAULT_CONCURRENCY: Record<Lane, number> = { index: 8, images: 2, detect: 1, predict: 2 }
 
-const lanesFromEnv = Config.string("WORKER_QUEUES").pipe(
+/** WORKER_QUEUES: the lanes this worker process serves (default all). */
+export const WorkerQueues = Config.string("WORKER_QUEUES").pipe(
   Config.withDefault(LANES.join(",")),
   Config.map((list) => list.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
   Config.validate({
@@ -43,11 +44,18 @@ const lanesFromEnv = Config.string("WORKER_QUEUES").pipe(
   })
 )
 
-const concurrencyFromEnv = (lane: Lane) =>
+/** <LANE>_CONCURRENCY: jobs of that lane in progress at once in this process. */
+export const LaneConcurrency = (lane: Lane) =>
   Config.integer(`${lane.toUpperCase()}_CONCURRENCY`).pipe(
     Config.withDefault(DEFAULT_CONCURRENCY[lane]),
     Config.validate({ message: `${lane.toUpperCase()}_CONCURRENCY must be at least 1`, validation: (n) => n >= 1 })
   )
+
+/** WORKER_LOCK_MS / WORKER_STALLED_INTERVAL_MS: how soon a dead worker's job goes back to its queue. */
+export const WorkerTimings = Config.all({
+  lockDurationMs: Config.integer("WORKER_LOCK_MS").pipe(Config.withDefault(30_000)),
+  stalledIntervalMs: Config.integer("WORKER_STALLED_INTERVAL_MS").pipe(Config.withDefault(30_000))
+})
 
 const asError = (cause: Cause.Cause<unknown>): Error => {
   const error = Cause.squash(cause)
@@ -63,15 +71,16 @@ export const BullMqWorker = {
   layer: (url: string, options: BullMqWorkerOptions = {}) =>
     Layer.scopedDiscard(Effect.gen(function*() {
       const base = options.queueName ?? DEFAULT_QUEUE_NAME
-      const lanes = options.lanes ?? (yield* lanesFromEnv)
+      const lanes = options.lanes ?? (yield* WorkerQueues)
       // Follow-up jobs a handler returns go to their own lane's queue through a producer of its own.
       const producer = Context.get(yield* Layer.build(BullMqJobQueue.layer(url, { queueName: base })), JobQueue)
+      const configured = yield* WorkerTimings
       const timing = {
-        lockDurationMs: options.lockDurationMs ?? (yield* Config.integer("WORKER_LOCK_MS").pipe(Config.withDefault(30_000))),
-        stalledIntervalMs: options.stalledIntervalMs ?? (yield* Config.integer("WORKER_STALLED_INTERVAL_MS").pipe(Config.withDefault(30_000)))
+        lockDurationMs: options.lockDurationMs ?? configured.lockDurationMs,
+        stalledIntervalMs: options.stalledIntervalMs ?? configured.stalledIntervalMs
       }
       for (const lane of lanes) {
-        const concurrency = options.concurrency ?? (yield* concurrencyFromEnv(lane))
+        const concurrency = options.concurrency ?? (yield* LaneConcurrency(lane))
         yield* serveLane(url, lane, laneQueueName(base, lane), concurrency, producer, { ...options, ...timing })
       }
       yield* Effect.logInfo("worker serving", { lanes })

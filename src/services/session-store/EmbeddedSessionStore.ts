@@ -73,6 +73,12 @@ export class ExpiringEntries<V> {
 /** Copies in and out, so neither the caller nor a later reader can change a stored image. */
 const copyImage = (image: StoredImageRef): StoredImageRef => ({ ...image, bytes: new Uint8Array(image.bytes) })
 
+/** SESSION_STORE_MAX_BYTES: the memory budget of the embedded store (default 256 MB). */
+export const SessionStoreMaxBytes = Config.integer("SESSION_STORE_MAX_BYTES").pipe(
+  Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
+  Config.withDefault(256 * 1024 * 1024)
+)
+
 /**
  * The single-process SessionStore: everything in memory. That is enough for the embedded
  * topology, where there is one api process and the entries are temporary by definition; a
@@ -81,10 +87,7 @@ const copyImage = (image: StoredImageRef): StoredImageRef => ({ ...image, bytes:
  * a background sweep drops expired entries, so an expired image does not linger in memory.
  */
 const make = Effect.gen(function*() {
-  const maxBytes = yield* Config.integer("SESSION_STORE_MAX_BYTES").pipe(
-    Config.validate({ message: "must be a positive number of bytes", validation: (n) => n > 0 }),
-    Config.withDefault(256 * 1024 * 1024)
-  )
+  const maxBytes = yield* SessionStoreMaxBytes
   // Images are kept as objects, sessions as their JSON; the key namespaces keep them apart.
   const entries = new ExpiringEntries<StoredImageRef | string>(maxBytes)
   yield* Clock.currentTimeMillis.pipe(

@@ -86,17 +86,17 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
     return TextEmbedder.of({ dimensions: 512, embed, embedQuery, stats })
   })
 
+/** EMBED_THREADS: embedding threads in this process (default 2). */
+export const EmbedThreads = Config.integer("EMBED_THREADS").pipe(
+  Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
+  Config.withDefault(2)
+)
+
 /** Universal Sentence Encoder lite on this process's own pool of worker threads (EmbeddingThreads). */
 export const EmbeddedTextEmbedder = {
   /** EMBED_THREADS threads (default 2), each with its own model: about 125 MB RSS and 0.6 s to load. */
   layer: Layer.scoped(
     TextEmbedder,
-    Effect.flatMap(
-      Config.integer("EMBED_THREADS").pipe(
-        Config.validate({ message: "must be at least 1", validation: (n) => n >= 1 }),
-        Config.withDefault(2)
-      ),
-      (threads) => makeTextEmbedder({ threads })
-    )
+    Effect.flatMap(EmbedThreads, (threads) => makeTextEmbedder({ threads }))
   )
 }
