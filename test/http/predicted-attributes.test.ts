@@ -3,7 +3,7 @@ import { Effect, Either, Fiber, Layer, Option, TestClock, TestContext } from "ef
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PREDICTABLE_ATTRIBUTES } from "../../src/indexing/AttributePrediction.js"
-import { currentPrediction } from "../../src/http/handlers/PredictionHandlers.js"
+import { currentPrediction } from "../../src/indexing/CurrentPrediction.js"
 import { CatalogStore, type CatalogStoreService } from "../../src/services/catalog-store/CatalogStore.js"
 import type { Job } from "../../src/model/Jobs.js"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"

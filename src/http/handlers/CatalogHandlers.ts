@@ -1,27 +1,14 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Effect, Option, Schedule } from "effect"
+import { Effect, Option } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
 import { ImageDeleteFailure } from "../../domain/Errors.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
-import { JobQueue } from "../../services/job-queue/JobQueue.js"
+import { enqueueAfterWrite } from "../../indexing/EnqueueAfterWrite.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors, saveErrors } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
-
-/** The record is the truth: a queue hiccup after a durable write is healed by the reconcile pass. */
-/**
- * The write is durable before this runs, so a queue that cannot take the job does not fail the
- * request. The store and the queue may share one Redis whose connections come back at slightly
- * different moments after an outage, hence a few quick retries; beyond them the periodic
- * reconcile pass picks the product up (within a minute).
- */
-const enqueueOrLog = (job: Parameters<JobQueue["Type"]["enqueue"]>[0][number]) =>
-  Effect.flatMap(JobQueue, (q) => q.enqueue([job])).pipe(
-    Effect.retry(Schedule.intersect(Schedule.exponential("100 millis"), Schedule.recurs(4))),
-    Effect.catchAll((e) => Effect.logWarning("could not enqueue; reconcile will pick the product up", e))
-  )
 
 export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (handlers) =>
   handlers
@@ -48,7 +35,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const { product, created } = yield* store.put(siteId, path.productId, payload.data, payload.images).pipe(
           saveErrors(siteId, path.productId, payload.data)
         )
-        yield* enqueueOrLog({ _tag: "IndexProduct", siteId, productId: path.productId })
+        yield* enqueueAfterWrite({ _tag: "IndexProduct", siteId, productId: path.productId })
         const response: SetProductResponse = {
           message: created ? "product created" : "product updated",
           data: { "site-id": siteId, "product-id": path.productId, data: product.data }
@@ -72,7 +59,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
             data: { "site-id": siteId, "image-id": "" }
           })
         }
-        yield* enqueueOrLog({ _tag: "RemoveProduct", siteId, productId: path.productId })
+        yield* enqueueAfterWrite({ _tag: "RemoveProduct", siteId, productId: path.productId })
         return {
           message: "product deleted",
           data: { "site-id": siteId, "product-id": path.productId, "image-ids": removed.value.images.map((i) => i.id) }
