@@ -15,4 +15,11 @@ fi
 # `npm install` rather than `npm ci`: the registry mirror here does not serve other platforms'
 # optional binaries, which `npm ci` insists on finding in the lockfile. Versions are pinned
 # exactly in package.json and package-lock.json either way.
-npm install --no-audit --no-fund
+# Native modules (better-sqlite3, hnswlib-node) compile against this Node's own headers, never
+# downloaded ones: point node-gyp at the headers that ship with the installed Node.
+node_prefix="$(dirname "$(dirname "$(command -v node)")")"
+if [ ! -f "$node_prefix/include/node/node.h" ]; then
+  echo "setup: no Node headers under $node_prefix/include/node (Debian: they come with the nodejs package; nvm installs them too)" >&2
+  exit 1
+fi
+npm_config_nodedir="$node_prefix" npm install --no-audit --no-fund

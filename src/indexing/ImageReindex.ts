@@ -20,6 +20,7 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
     const indexer = yield* ProductIndexer
     const full: Array<ProductKey> = []
     const docs: Array<IndexDocument> = []
+    const versions: Array<ProductKey & { readonly version: number }> = []
     for (const [siteId, ids] of bySite(keys)) {
       const products = new Map((yield* store.getMany(siteId, ids)).map((p) => [p.productId, p]))
       const indexed = new Map((yield* index.retrieve(siteId, ids)).map((d) => [d.productId, d]))
@@ -31,10 +32,13 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
           full.push({ siteId, productId })
         } else {
           docs.push(toIndexDocument(product, doc.vectors.text, yield* store.imageAnalyses(siteId, productId)))
+          versions.push({ siteId, productId, version: product.version })
         }
       }
     }
-    if (docs.length > 0) yield* index.upsert(docs)
+    // A retried image job finds the images analysed and has nothing to re-index: a failed write
+    // makes the products stale, so the reconcile pass indexes them in full.
+    if (docs.length > 0) yield* index.upsert(docs).pipe(Effect.tapError(() => store.markStale(versions)))
     if (full.length > 0) yield* indexer.index(full)
   })
 

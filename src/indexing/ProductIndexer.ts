@@ -50,14 +50,17 @@ export const ProductIndexerLive = Layer.effect(
         const images = yield* Effect.forEach(present, (p) => store.imageAnalyses(p.siteId, p.productId))
         // The store first: replicated views (the index and vocabulary replicas of the distributed
         // topology) rebuild from it, so whatever they are told must already be there. A failed
-        // index write then fails the job, whose retry writes both again.
+        // index write makes the products stale again and fails the job: its retries, or the
+        // reconcile pass once they are spent (an index down for minutes), write both again.
         yield* store.saveDerived(present.map((p, i) => ({
           siteId: p.siteId,
           productId: p.productId,
           version: p.version,
           textVector: vectors[i]
         })))
-        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i])))
+        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i]))).pipe(
+          Effect.tapError(() => store.markStale(present.map((p) => ({ siteId: p.siteId, productId: p.productId, version: p.version }))))
+        )
         // Concurrently: in the distributed topology each is a round trip to the shared vocabulary.
         yield* Effect.forEach(present, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
       })

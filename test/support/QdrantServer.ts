@@ -112,7 +112,12 @@ export interface QdrantSuite {
  * One Qdrant for the calling test file (see `qdrantAvailability`); call it at the top of a
  * file whose suites are registered only when `available` (else print `skipReason` and skip).
  */
-export const qdrantForThisFile = (): QdrantSuite & { readonly available: boolean; readonly skipReason: string | undefined } => {
+export const qdrantForThisFile = (): QdrantSuite & {
+  readonly available: boolean
+  readonly skipReason: string | undefined
+  /** The file starts its own server (so a test may stop and restart it). */
+  readonly ownsServer: boolean
+} => {
   const availability = qdrantAvailability()
   let server: QdrantServer | undefined
   if ("binary" in availability) {
@@ -130,6 +135,7 @@ export const qdrantForThisFile = (): QdrantSuite & { readonly available: boolean
   }
   return {
     available: !("skip" in availability),
+    ownsServer: "binary" in availability,
     skipReason: "skip" in availability ? availability.skip : undefined,
     get url() {
       return started().url

@@ -30,6 +30,12 @@ export interface CatalogStoreService {
   readonly remove: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
   /** Saves derived data only if the product is still at `version` (a late job never overwrites newer data). */
   readonly saveDerived: (derived: ReadonlyArray<DerivedProduct>) => Effect.Effect<number, StoreError>
+  /**
+   * The index did not take these versions (its write failed after the derived data was saved):
+   * they count as stale again, so the reconcile pass re-enqueues them. A newer version is left
+   * alone (its own indexing decides).
+   */
+  readonly markStale: (keys: ReadonlyArray<ProductKey & { readonly version: number }>) => Effect.Effect<void, StoreError>
   /** Products whose derived data is missing or older than the record: the reconcile pass re-enqueues these. */
   readonly stale: (limit: number) => Effect.Effect<ReadonlyArray<ProductKey & { readonly version: number }>, StoreError>
   /**

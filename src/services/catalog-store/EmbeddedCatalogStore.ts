@@ -5,7 +5,7 @@ import {
   ColorsJson, decodeImages, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, ImagesJson,
   ObjectsJson, RecordJson, VectorBlob
 } from "./Codec.js"
-import { type DerivedProduct, dedupeImages, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
+import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { ImageAnalysisRecord, type ImageObjects } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 
@@ -119,6 +119,10 @@ const layer = Layer.effect(
         item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at`)
     const deleteProduct = db.prepare("DELETE FROM products WHERE site_id = ? AND product_id = ?")
     const deleteDerived = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ?")
+    const deleteDerivedVersion = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ? AND version = ?")
+    const markStaleTx = db.transaction((keys: ReadonlyArray<ProductKey & { readonly version: number }>) => {
+      for (const k of keys) deleteDerivedVersion.run(k.siteId, k.productId, k.version)
+    })
     const selectGroup = db.prepare("SELECT * FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id")
     const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector)
       SELECT @site_id, @product_id, @version, @text_vector
@@ -283,6 +287,7 @@ const layer = Layer.effect(
         attempt("byItemGroup", () => (selectGroup.all(siteId, groupId) as Array<ProductRow>).map(toProduct)),
       remove: (siteId, productId) => attempt("remove", () => Option.fromNullable(removeTx(siteId, productId))),
       saveDerived: (items) => attempt("saveDerived", () => saveDerivedTx(items)),
+      markStale: (keys) => attempt("markStale", () => markStaleTx(keys)),
       stale: (limit) =>
         attempt("stale", () =>
           (selectStale.all(limit) as Array<{ site_id: number; product_id: string; version: number }>).map((r) => ({

@@ -8,7 +8,7 @@ import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
 import { batchedScript, script } from "../../platform/redis/LuaScript.js"
 import {
-  imageWorkKey, productFields, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
+  imageWorkKey, markStaleLua, productFields, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
   siteKeys, sitesKey
 } from "./redis/CatalogLayout.js"
 
@@ -35,6 +35,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   const putScript = batchedScript(client, putLua)
   const removeScript = script(client, removeLua)
   const saveDerivedScript = script(client, saveDerivedLua)
+  const markStaleScript = script(client, markStaleLua)
   const saveAnalysesScript = script(client, saveAnalysesLua)
   const saveObjectsScript = script(client, saveObjectsLua)
   const refreshImageWorkScript = script(client, refreshImageWorkLua)
@@ -149,6 +150,12 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
             [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? ""]
           ) as Promise<number>
         }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
+    markStale: (keys) =>
+      call("markStale", () =>
+        Promise.all(keys.map((k) => {
+          const site = siteKeys(k.siteId)
+          return markStaleScript([site.product(k.productId), site.stale, site.indexed], [k.productId, k.version])
+        }))).pipe(Effect.asVoid),
     stale: (limit) =>
       Effect.gen(function*() {
         const out: Array<{ siteId: number; productId: string; version: number }> = []

@@ -175,6 +175,30 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
       }))
 
+    test("markStale makes a version whose index write failed stale again, and leaves newer versions alone", (store) =>
+      Effect.gen(function*() {
+        const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version
+        const other = (yield* store.put(1, "p2", record("Saw"), undefined)).product.version
+        yield* store.saveDerived([
+          { siteId: 1, productId: "p1", version: v1, textVector: vector(1, 0) },
+          { siteId: 1, productId: "p2", version: other, textVector: vector(0, 1) }
+        ])
+        expect(yield* store.stale(10)).toEqual([])
+        yield* store.markStale([{ siteId: 1, productId: "p1", version: v1 }])
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v1 }])
+        // The replicas rebuild from what is indexed: p1 is not until it is indexed again.
+        const rebuilt: Array<string> = []
+        yield* store.forEachIndexed(10, (page) => Effect.sync(() => void rebuilt.push(...page.map((row) => row.product.productId))))
+        expect(rebuilt).toEqual(["p2"])
+        yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(1, 0) }])
+        expect(yield* store.stale(10)).toEqual([])
+        // A failure reported for an older version does not touch the current one.
+        const v2 = (yield* store.put(1, "p1", record("Drill v2"), undefined)).product.version
+        yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v2, textVector: vector(1, 1) }])
+        yield* store.markStale([{ siteId: 1, productId: "p1", version: v1 }, { siteId: 1, productId: "gone", version: 1 }])
+        expect(yield* store.stale(10)).toEqual([])
+      }))
+
     test("forEachIndexed pages through every site's current derived data with vectors and current analyses", (store) =>
       Effect.gen(function*() {
         const exact = vector(0.1, Math.PI, -1e-30, 3.4e38)

@@ -157,6 +157,17 @@ return 1
 `
 
 /**
+ * Makes the product stale again if it is still at the version whose index write failed.
+ * KEYS: product, stale, indexed. ARGV: product id, version.
+ */
+export const markStaleLua = `
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+return 1
+`
+
+/**
  * Saves analyses of images the product still has and that have none yet (HSETNX: the first
  * of two racing analyses wins). KEYS: product, images analyses, unanalysed, undetected.
  * ARGV: product id, then image id, analysis JSON, … Returns how many were saved.

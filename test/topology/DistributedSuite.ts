@@ -1,0 +1,188 @@
+import type * as http from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type LoopbackHost, startLoopbackHost } from "../support/LoopbackHost.js"
+import { productShot } from "../support/ProductShots.js"
+import { redisForThisFile } from "../support/RedisSuite.js"
+import { type ServerProcess, startServerProcess } from "../support/ServerProcess.js"
+import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
+import { makeWorkspace, type Workspace } from "../support/Workspace.js"
+import { startWorkerProcess, type WorkerProcess } from "../support/WorkerProcess.js"
+
+export interface TopologyUnderTest {
+  readonly api: () => ServerProcess
+  readonly sites: () => Workspace
+  readonly put: (id: string, data: Record<string, unknown>, imageUrls?: ReadonlyArray<string>) => ReturnType<typeof call>
+  readonly search: (query: string, extra?: Record<string, unknown>) => ReturnType<typeof call>
+}
+
+/**
+ * The design card as separate OS processes: one api and worker processes on one real
+ * redis-server, the index in Qdrant when `indexEnv` names one (QDRANT_URL), else held by each
+ * process as a replica fed through Redis. Worker A serves every queue; worker B only text
+ * indexing and predictions, so the image job of the kill test can only be worker A's.
+ * `more` adds tests of the index's own failures.
+ */
+export const distributedTopologySuite = (
+  label: string,
+  indexEnv: () => Record<string, string>,
+  more: (topology: TopologyUnderTest) => void = () => {}
+) => {
+  const redis = redisForThisFile()
+  let api: ServerProcess
+  let images: LoopbackHost
+  const workers: Array<WorkerProcess> = []
+  let sites: Workspace
+  let env: Record<string, string>
+  /** Requests for /held.jpg wait here until the test lets them through. */
+  const held: Array<http.ServerResponse> = []
+  let holdImages = true
+  let redJpeg: Buffer
+
+  beforeAll(async () => {
+    redJpeg = await productShot(210, 20, 20)
+    images = await startLoopbackHost({
+      "/red.jpg": (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(redJpeg),
+      "/held.jpg": (_req, res) => {
+        if (holdImages) held.push(res)
+        else res.writeHead(200, { "content-type": "image/jpeg" }).end(redJpeg)
+      }
+    })
+    sites = await makeWorkspace({
+      prefix: "commerce-topology-",
+      // Searches list every product a load test pushed (the default campaign would cap them at 100).
+      campaigns: [{ id: 0, name: "default", resultsCount: 1000 }]
+    })
+    env = {
+      ...sites.env,
+      REDIS_URL: redis.url,
+      ...indexEnv(),
+      IMAGE_ALLOWED_CIDRS: "127.0.0.0/8",
+      // A dead worker's job is taken over within a few seconds instead of BullMQ's 30 s default.
+      WORKER_LOCK_MS: "2000",
+      WORKER_STALLED_INTERVAL_MS: "1000"
+    }
+    const [apiProcess, a, b] = await Promise.all([
+      startServerProcess(env),
+      startWorkerProcess(env),
+      startWorkerProcess({ ...env, WORKER_QUEUES: "index,predict" })
+    ])
+    api = apiProcess
+    workers.push(a, b)
+  }, 180_000)
+
+  afterAll(async () => {
+    for (const res of held) res.destroy()
+    for (const w of workers) w.child.kill("SIGKILL")
+    api?.child.kill("SIGKILL")
+    await images?.close()
+  })
+
+  const put = (id: string, data: Record<string, unknown>, imageUrls: ReadonlyArray<string> = []) =>
+    call(api.baseUrl, "PUT", `/product/${id}`, {
+      auth: sites.siteA.basic,
+      body: { data, ...(imageUrls.length > 0 && { images: imageUrls.map((url) => ({ url })) }) }
+    })
+  const search = (query: string, extra: Record<string, unknown> = {}) =>
+    call(api.baseUrl, "POST", "/text-search", { auth: sites.siteA.bearer, body: { query, resultsCount: 100, ...extra } })
+  const ids = (res: { body: any }): Array<string> => res.body.data.products.map((p: any) => p.productId)
+
+  describe(`distributed topology: api and worker processes on one Redis, ${label}`, () => {
+    it("products pushed to the api are indexed by the worker processes and found by the api", async () => {
+      for (let i = 0; i < 24; i++) {
+        const res = await put(`lamp-${i}`, { title: `Brass desk lamp model ${i}`, brand: "Lumen", price: 20 + i })
+        expect(res.status).toBe(200)
+      }
+      // Readable by id at once: the record is in Redis, not waiting for a worker.
+      expect((await call(api.baseUrl, "GET", "/product/lamp-3", { auth: sites.siteA.bearer })).body.data.data.title).toBe("Brass desk lamp model 3")
+      await eventually(async () => {
+        const res = await search("brass desk lamp")
+        expect(res.status).toBe(200)
+        expect(ids(res).filter((id) => id.startsWith("lamp-")).sort()).toEqual(Array.from({ length: 24 }, (_, i) => `lamp-${i}`).sort())
+      }, 60_000)
+      // The api indexed nothing itself: the workers did, and the text jobs went to both.
+      const indexed = workers.map((w) => w.handled().index ?? 0)
+      expect(indexed[0] + indexed[1]).toBeGreaterThanOrEqual(24)
+      expect(api.output()).not.toContain("jobs handled")
+      // The other site sees none of it.
+      const other = await call(api.baseUrl, "POST", "/text-search", { auth: sites.siteB.bearer, body: { query: "brass desk lamp" } })
+      expect(other.body.data.products).toEqual([])
+    }, 120_000)
+
+    it("a worker killed with SIGKILL mid-job: another worker takes the job over and the product ends indexed exactly once", async () => {
+      const [a] = workers
+      expect(await put("vase-1", { title: "Glazed flower vase" }, [images.url("/held.jpg")])).toMatchObject({ status: 200 })
+      // Only worker A serves image jobs; it is now waiting for the image host.
+      await eventually(async () => expect(held.length).toBe(1), 60_000)
+      a.child.kill("SIGKILL")
+      expect(await a.exited).toBe("SIGKILL")
+      for (const res of held.splice(0)) res.destroy()
+      holdImages = false
+
+      const c = await startWorkerProcess(env)
+      workers.push(c)
+      // C picks the stalled job up once A's lock has expired, analyses the photo and re-indexes.
+      // Only the analysed photo gives the vase a colour.
+      const inRedPhotos = { staticFilters: { included: [{ column: "image_color", values: ["red"] }] } }
+      expect(ids(await search("vase", inRedPhotos))).toEqual([])
+      await eventually(async () => expect(ids(await search("vase", inRedPhotos))).toEqual(["vase-1"]), 90_000)
+      // C logs the batch once its handler returns, just after the re-index the api already sees.
+      await eventually(async () => expect(c.handled().images ?? 0).toBeGreaterThanOrEqual(1), 10_000)
+      const res = await search("vase")
+      expect(ids(res).filter((id) => id === "vase-1")).toHaveLength(1)
+      expect(res.body.data.products.find((p: any) => p.productId === "vase-1").images).toHaveLength(1)
+    }, 180_000)
+
+    it("Redis restarted under load: the api answers what it can, 503 with Retry-After otherwise, and every process recovers by itself", async () => {
+      // Load: a merchant pushing products and a shopper searching, throughout the outage.
+      const statuses: Array<number> = []
+      const acknowledged: Array<string> = []
+      let loading = true
+      const loader = (async () => {
+        for (let n = 0; loading; n++) {
+          const res = await put(`load-${n}`, { title: `Walnut cutting board ${n}` })
+          statuses.push(res.status)
+          if (res.status === 200) acknowledged.push(`load-${n}`)
+          statuses.push((await search("walnut cutting board")).status)
+          await new Promise((r) => setTimeout(r, 20))
+        }
+      })()
+      await new Promise((r) => setTimeout(r, 500))
+      await redis.server.stop()
+      const during = await put("kettle-down", { title: "Enamel kettle" })
+      expect(during.status).toBe(503)
+      expect(Number(during.headers.get("retry-after"))).toBeGreaterThan(0)
+      expect(during.body.message).toMatch(/unavailable/i)
+      // What needs no record keeps working (completions come from this process's vocabulary);
+      // what does gets a 503 that says when to come back, never a 500.
+      const suggest = await call(api.baseUrl, "POST", "/auto-suggest", { auth: sites.siteA.bearer, body: { query: "brass de" } })
+      expect(suggest.status).toBe(200)
+      expect(JSON.stringify(suggest.body)).toContain("brass desk lamp")
+      const read = await search("brass desk lamp")
+      expect([200, 503]).toContain(read.status)
+      if (read.status === 503) expect(Number(read.headers.get("retry-after"))).toBeGreaterThan(0)
+      await new Promise((r) => setTimeout(r, 1_000))
+
+      await redis.restart()
+      // A client retries a 503 (Redis may still be loading its AOF); every write lands.
+      for (let i = 1; i <= 10; i++) {
+        await eventually(async () => expect((await put(`kettle-${i}`, { title: `Enamel stovetop kettle ${i}` })).status).toBe(200), 30_000)
+      }
+      loading = false
+      await loader
+      expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])
+      expect(statuses).toContain(503)
+      await eventually(async () => {
+        expect(ids(await search("enamel stovetop kettle")).filter((id) => id.startsWith("kettle-")).length).toBe(10)
+        // Every write acknowledged before, during or after the outage is indexed.
+        const found = new Set(ids(await search("walnut cutting board", { resultsCount: 1000 })))
+        expect(acknowledged.filter((id) => !found.has(id))).toEqual([])
+      }, 90_000)
+      // Data from before the restart survived (AOF) and is still found.
+      expect(ids(await search("brass desk lamp")).filter((id) => id.startsWith("lamp-"))).toHaveLength(24)
+      expect(api.child.exitCode).toBeNull()
+    }, 180_000)
+  })
+
+  more({ api: () => api, sites: () => sites, put, search })
+}
