@@ -87,7 +87,8 @@ const make = (q: Qdrant): CatalogIndexService => {
 /**
  * The CatalogIndex on Qdrant: one collection for every site (the site is a tenant key on each
  * point and in each filter), dense "text" and multivector "image" vectors, sparse "lexical"
- * (IDF modifier) and "grams" (typo candidates) vectors, payload indexes for the columns.
+ * (per field and term; per-site IDF comes with the query) and "grams" (typo candidates) vectors,
+ * payload indexes for the columns, the lexical keys ("terms") and the product-id order.
  * The collection is created on first use; an existing one must have the configured sizes.
  */
 export const QdrantCatalogIndex = {
