@@ -6,11 +6,11 @@ import { facet, histogram, numericStats } from "./qdrant/Aggregates.js"
 import { call, type Qdrant } from "./qdrant/Client.js"
 import { ColumnIndexes, ensureCollection } from "./qdrant/Collection.js"
 import { toQdrantFilter } from "./qdrant/FilterTranslation.js"
-import { IMAGE_VECTOR, PRODUCT_KEY, TEXT_VECTOR } from "./qdrant/Layout.js"
+import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { resolveOptions, type QdrantIndexOptions } from "./qdrant/Options.js"
 import { pointIds } from "./qdrant/PointIds.js"
-import { byCodeUnits } from "./qdrant/Fusion.js"
-import { productIdOf, scrollAll, toDocument, toPoint } from "./qdrant/Points.js"
+import { byProductId } from "./qdrant/IdOrder.js"
+import { productIdOf, toDocument, toPoint } from "./qdrant/Points.js"
 import { matchIds, search } from "./qdrant/Query.js"
 
 
@@ -51,7 +51,7 @@ const make = (q: Qdrant): CatalogIndexService => {
         const rejected = rejection(q, docs)
         if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
         yield* q.columns.ensure(docs)
-        const points = docs.map((doc) => toPoint(doc, q.options.fieldWeights))
+        const points = docs.map(toPoint)
         for (let i = 0; i < points.length; i += UPSERT_CHUNK) {
           const chunk = points.slice(i, i + UPSERT_CHUNK)
           yield* call("upsert", () => q.client.upsert(q.collection, { wait: true, points: chunk }))
@@ -68,16 +68,12 @@ const make = (q: Qdrant): CatalogIndexService => {
     numericStats: (siteId, column, scope) => numericStats(q, siteId, column, scope),
     histogram: (siteId, column, scope, edges) => histogram(q, siteId, column, scope, edges),
     retrieve,
-    // Qdrant pages in point-id (hash) order and cannot order by a keyword, so the page is cut
-    // from the sorted ids of the whole filter: O(matches) per page, fine for item groups.
     scroll: (siteId, filter, limit, after) =>
       Effect.gen(function*() {
         if (limit < 1) return { docs: [], next: null }
-        const records = yield* scrollAll(q, toQdrantFilter(siteId, filter), [PRODUCT_KEY], Number.MAX_SAFE_INTEGER)
-        const ids = records.map((record) => productIdOf(record.payload)).sort(byCodeUnits)
-        const rest = after === undefined ? ids : ids.filter((id) => id > after)
-        const page = rest.slice(0, limit)
-        return { docs: yield* retrieve(siteId, page), next: rest.length > limit ? page[page.length - 1] : null }
+        const { records, more } = yield* byProductId(q, toQdrantFilter(siteId, filter), limit, [], after)
+        const page = records.map((record) => productIdOf(record.payload))
+        return { docs: yield* retrieve(siteId, page), next: more ? page[page.length - 1] : null }
       }),
     count: (siteId, filter) =>
       call("count", () => q.client.count(q.collection, { filter: toQdrantFilter(siteId, filter), exact: true })).pipe(
@@ -91,7 +87,8 @@ const make = (q: Qdrant): CatalogIndexService => {
 /**
  * The CatalogIndex on Qdrant: one collection for every site (the site is a tenant key on each
  * point and in each filter), dense "text" and multivector "image" vectors, sparse "lexical"
- * (IDF modifier) and "grams" (typo candidates) vectors, payload indexes for the columns.
+ * (per field and term; per-site IDF comes with the query) and "grams" (typo candidates) vectors,
+ * payload indexes for the columns, the lexical keys ("terms") and the product-id order.
  * The collection is created on first use; an existing one must have the configured sizes.
  */
 export const QdrantCatalogIndex = {

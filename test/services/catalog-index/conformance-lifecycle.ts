@@ -89,4 +89,27 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
       yield* index.remove(2, ["same"])
       expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual(["same"])
     }))
+
+  test("one site's products do not change another site's ranking", () =>
+    Effect.gen(function*() {
+      const index = yield* CatalogIndex
+      // On site 1 "red" is rare and "shirt" common, so the red scarf leads "red shirt".
+      yield* upsert(
+        titled("scarf", "Red scarf"),
+        titled("blue", "Blue shirt"),
+        titled("green", "Green shirt"),
+        titled("white", "White shirt", { text: { description: "A shirt for shirt days" } })
+      )
+      const ranking = () =>
+        index.search({ siteId: 1, text: "red shirt", filter: emptyFilter, limit: 10 }).pipe(
+          Effect.map((result) => result.hits.map((hit) => [hit.productId, hit.score.toFixed(9), hit.lexical.toFixed(9)]))
+        )
+      const before = yield* ranking()
+      expect(before[0][0]).toBe("scarf")
+      // Site 2 makes "red" common and "shirt" rare: collection-wide statistics would flip site 1's order.
+      yield* upsert(...Array.from({ length: 30 }, (_, i) => titled(`red${i}`, "Red cap red", { site: 2 })), titled("s2", "Shirt", { site: 2 }))
+      expect(yield* ranking()).toEqual(before)
+      const site2 = yield* index.search({ siteId: 2, text: "red shirt", filter: emptyFilter, limit: 1 })
+      expect(site2.hits.map((hit) => hit.productId)).toEqual(["s2"])
+    }))
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from "@effect/vitest"
 import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
-import { defaultOptions } from "../../../src/services/catalog-index/embedded/Options.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
 import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
 import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
@@ -13,7 +12,7 @@ import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Optio
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
-import { documentGrams, documentLexical, gramQuery, hashTerm, termQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
+import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
 import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
 
@@ -87,8 +86,8 @@ describe("FilterTranslation", () => {
 
 describe("SparseText", () => {
   const text = (fields: Partial<ReturnType<typeof doc>["text"]>) => doc("x", { text: fields }).text
-  const valueOf = (vector: { indices: Array<number>; values: Array<number> }, term: string) =>
-    vector.values[vector.indices.indexOf(hashTerm(term))]
+  const valueOf = (vector: { indices: Array<number>; values: Array<number> }, term: string, field: "title" | "description" = "title") =>
+    vector.values[vector.indices.indexOf(fieldTermKey(field, term))]
 
   it("hashes terms with 32-bit FNV-1a", () => {
     expect(hashTerm("a")).toBe(0xe40c292c)
@@ -96,7 +95,7 @@ describe("SparseText", () => {
   })
 
   it("indexes stemmed terms once, sorted, without stop words", () => {
-    const vector = documentLexical(text({ title: "Drills for the drill press" }), defaultOptions.fieldWeights)
+    const vector = documentLexical(text({ title: "Drills for the drill press" }))
     expect(vector.indices).toEqual([...vector.indices].sort((a, b) => a - b))
     expect(new Set(vector.indices).size).toBe(vector.indices.length)
     expect(vector.indices).toHaveLength(2) // "drill" (twice) and "press"
@@ -104,12 +103,12 @@ describe("SparseText", () => {
     expect(valueOf(vector, "drill")).toBeGreaterThan(valueOf(vector, "press"))
   })
 
-  it("weights fields: a title word outweighs the same word in a description", () => {
-    const inTitle = documentLexical(text({ title: "Drill" }), defaultOptions.fieldWeights)
-    const inDescription = documentLexical(text({ description: "Drill" }), defaultOptions.fieldWeights)
-    expect(valueOf(inTitle, "drill")).toBeGreaterThan(4 * valueOf(inDescription, "drill"))
-    // BM25+: a one-word title scores weight × (D + tf·(K+1) / (tf + K·(1 − B + B·1/8))).
-    expect(valueOf(inTitle, "drill")).toBeCloseTo(3 * (0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8))), 6)
+  it("keys terms per field (weights and IDF come with the query) and normalises by field length", () => {
+    const vector = documentLexical(text({ title: "Drill", description: "Drill" }))
+    expect(vector.indices).toHaveLength(2)
+    // BM25+: a one-word title scores D + tf·(K+1) / (tf + K·(1 − B + B·1/8)), a one-word description by 1/60.
+    expect(valueOf(vector, "drill")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8)), 6)
+    expect(valueOf(vector, "drill", "description")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 60)), 6)
   })
 
   it("marks each trigram of each term once", () => {
@@ -130,7 +129,7 @@ describe("SparseText", () => {
     const query = gramQuery(cordles, false)!
     expect(query.threshold).toBe(2)
     expect(query.vector.indices).toContain(hashTerm("dl$"))
-    expect(termQuery(new Map([["drill", 0.5]]))).toEqual({ indices: [hashTerm("drill")], values: [0.5] })
+    expect(keyQuery(new Map([[7, 0.5], [3, 1]]))).toEqual({ indices: [3, 7], values: [1, 0.5] })
   })
 })
 
@@ -209,14 +208,23 @@ const point = (productId: string, score: number, columns = {}) => ({
 })
 
 describe("Query and aggregates (against a client double)", () => {
-  it.effect("asks per word, per trigram set and per vector under one filter, then fills in cosines", () =>
+  it.effect("weighs words with the site's statistics, bounds every list, then fills in what lists missed", () =>
     Effect.gen(function*() {
       const rounds: Array<Array<Schemas["QueryRequest"]>> = []
+      const counted: Array<unknown> = []
+      const titleShoe = fieldTermKey("title", "shoe")
       const q = overDouble({
+        count: async (_, body: { filter: { must: Array<{ key?: string; match?: { value: unknown } }> } }) => {
+          const condition = body.filter.must[1]
+          counted.push(condition)
+          // 10 products on the site, 2 with "shoe" in the title, none elsewhere.
+          return { count: condition === undefined ? 10 : condition.match?.value === titleShoe ? 2 : 0 }
+        },
         queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) => {
           rounds.push(searches)
           return searches.map((request) => {
-            if (rounds.length === 2) return { points: [point("b", 0.1)] } // b's exact cosine, asked for by id
+            // Completion: c holds no "shoe"; b's exact cosine, asked for by id.
+            if (rounds.length === 3) return { points: request.using === "text" ? [point("b", 0.1)] : [] }
             if (request.using === "lexical") return { points: [point("a", 3), point("b", 3)] }
             return { points: request.using === "text" ? [point("a", 1), point("c", 0.95)] : [] }
           })
@@ -227,12 +235,20 @@ describe("Query and aggregates (against a client double)", () => {
       })
       expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 2], ["b", 1.1], ["c", 0.95]])
       expect(result.total).toBe(3)
-      const [first, second] = rounds
-      // "shoe" is too short for a typo but, as the last word, may be a prefix: a trigram query too.
-      expect(first.map((r) => r.using)).toEqual(["lexical", "grams", "text"])
-      for (const request of first) expect(request.filter).toEqual({ must: [site] })
-      expect(first[2]).toMatchObject({ limit: 200, score_threshold: 0.5 - 1e-6, query: [1, 0, 0, 0] })
-      expect(second).toEqual([
+      expect(counted).toHaveLength(1 + 8) // the site, and "shoe" in each field
+      const [candidates, lists, completion] = rounds
+      // "shoe" is too short for a typo but, as the last word, may be a prefix: trigram candidates without the word itself.
+      expect(candidates.map((r) => r.using)).toEqual(["grams", "text"])
+      expect(candidates[0]).toMatchObject({ limit: 50, filter: { must: [site], must_not: [{ key: "terms", match: { any: expect.any(Array) } }] } })
+      expect(candidates[1]).toMatchObject({ limit: 200, score_threshold: 0.5 - 1e-6, query: [1, 0, 0, 0], filter: { must: [site] } })
+      // Only the title holds "shoe" on this site: its key, weighted 3 (title) × IDF over 10 products, 2 holding it.
+      const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
+      expect(lists).toEqual([{
+        query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200,
+        with_payload: ["product_id", "columns"]
+      }])
+      expect(completion).toEqual([
+        { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site, { has_id: [pointId(1, "c")] }] }, limit: 1 },
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
       ])
     }))

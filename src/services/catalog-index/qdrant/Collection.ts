@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { IndexError } from "../CatalogIndex.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import { call } from "./Client.js"
-import { COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, SITE_KEY, TEXT_VECTOR, columnKey } from "./Layout.js"
+import { COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, SITE_KEY, TERMS_KEY, TEXT_VECTOR, columnKey } from "./Layout.js"
 import type { ResolvedOptions } from "./Options.js"
 
 type IndexKind = "keyword" | "float" | "bool"
@@ -99,7 +99,8 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
       yield* call("creating the collection", () =>
         client.createCollection(name, {
           vectors: vectorsConfig(options),
-          sparse_vectors: { [LEXICAL_VECTOR]: { modifier: "idf" }, [GRAMS_VECTOR]: {} }
+          // No IDF modifier: Qdrant's IDF spans every site; the query carries per-site IDF (TermStatistics.ts).
+          sparse_vectors: { [LEXICAL_VECTOR]: {}, [GRAMS_VECTOR]: {} }
         })
       ).pipe(
         // Another replica may have created it in between: that is as good.
@@ -112,6 +113,10 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
       yield* call("creating the site index", () =>
         client.createPayloadIndex(name, { field_name: SITE_KEY, field_schema: { type: "keyword", is_tenant: true }, wait: true })
       )
+      // Per-site document frequencies and lexical match counts, and browse's product-id order.
+      for (const field of [TERMS_KEY, ORDER_KEY]) {
+        yield* call(`creating the ${field} index`, () => client.createPayloadIndex(name, { field_name: field, field_schema: "integer", wait: true }))
+      }
     }
     const info = yield* call("reading the collection", () => client.getCollection(name))
     const vectors = info.config.params.vectors as Record<string, { size?: number } | undefined> | undefined

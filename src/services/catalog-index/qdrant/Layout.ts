@@ -7,11 +7,15 @@ export const SITE_KEY = "site_id"
 export const PRODUCT_KEY = "product_id"
 export const TEXT_KEY = "text"
 export const COLUMNS_KEY = "columns"
+/** The lexical vector's indices (field-term keys) as an integer array: per-site statistics count over its index. */
+export const TERMS_KEY = "terms"
+/** A number in product-id order (see IdOrder.ts): Qdrant's `order_by` takes numbers only. */
+export const ORDER_KEY = "id_order"
 
 /** Named vectors of the collection. */
 export const TEXT_VECTOR = "text"
 export const IMAGE_VECTOR = "image"
-/** Hashed stemmed terms with BM25-like weights; Qdrant multiplies in the IDF. */
+/** Hashed (field, stemmed term) keys with BM25 term-frequency parts; IDF and field weights come with the query. */
 export const LEXICAL_VECTOR = "lexical"
 /** Hashed character trigrams of the terms: the candidate generator for typos and prefixes. */
 export const GRAMS_VECTOR = "grams"

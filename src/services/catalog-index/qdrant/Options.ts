@@ -16,8 +16,9 @@ export interface QdrantIndexOptions {
   readonly fuzzyWeight?: number | undefined
   readonly prefixWeight?: number | undefined
   /**
-   * Most ids `matchIds` (and a browse ranking) gathers: Qdrant has no "all matches" query, so
-   * larger match sets are cut (facets then count the first `matchCap`). Default 10,000.
+   * Most ids `matchIds` gathers (per word for text; the first by product id for a browse, also
+   * what a browse with boosts or `near` ranks): Qdrant has no "all matches" query. Totals are
+   * exact counts regardless. Default 10,000.
    */
   readonly matchCap?: number | undefined
   /** Per-request timeout in milliseconds (default 10,000). */

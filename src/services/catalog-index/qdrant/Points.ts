@@ -2,12 +2,12 @@ import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
-import type { FieldWeights } from "../embedded/Options.js"
 import { call, type Qdrant } from "./Client.js"
 import type { QdrantFilter } from "./FilterTranslation.js"
 import {
-  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, PRODUCT_KEY, SITE_KEY, TEXT_KEY, TEXT_VECTOR, siteValue
+  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, PRODUCT_KEY, SITE_KEY, TERMS_KEY, TEXT_KEY, TEXT_VECTOR, siteValue
 } from "./Layout.js"
+import { idOrder } from "./IdOrder.js"
 import { pointId } from "./PointIds.js"
 import { documentGrams, documentLexical } from "./SparseText.js"
 
@@ -18,13 +18,13 @@ type Vectors = Record<string, Schemas["Vector"]>
  * `retrieve` rebuilds the IndexDocument; absent vectors are simply not set (named vectors
  * are optional per point), and an upsert replaces the whole point, old vectors included.
  */
-export const toPoint = (doc: IndexDocument, fieldWeights: FieldWeights): Schemas["PointStruct"] => {
+export const toPoint = (doc: IndexDocument): Schemas["PointStruct"] => {
   const vector: Vectors = {}
   if (doc.vectors.text !== undefined) vector[TEXT_VECTOR] = Array.from(doc.vectors.text)
   if (doc.vectors.image !== undefined && doc.vectors.image.length > 0) {
     vector[IMAGE_VECTOR] = doc.vectors.image.map((image) => Array.from(image))
   }
-  const lexical = documentLexical(doc.text, fieldWeights)
+  const lexical = documentLexical(doc.text)
   if (lexical.indices.length > 0) {
     vector[LEXICAL_VECTOR] = lexical
     vector[GRAMS_VECTOR] = documentGrams(doc.text)
@@ -32,7 +32,14 @@ export const toPoint = (doc: IndexDocument, fieldWeights: FieldWeights): Schemas
   return {
     id: pointId(doc.siteId, doc.productId),
     vector,
-    payload: { [SITE_KEY]: siteValue(doc.siteId), [PRODUCT_KEY]: doc.productId, [TEXT_KEY]: doc.text, [COLUMNS_KEY]: doc.payload }
+    payload: {
+      [SITE_KEY]: siteValue(doc.siteId),
+      [PRODUCT_KEY]: doc.productId,
+      [ORDER_KEY]: idOrder(doc.productId),
+      [TEXT_KEY]: doc.text,
+      [TERMS_KEY]: lexical.indices,
+      [COLUMNS_KEY]: doc.payload
+    }
   }
 }
 

@@ -3,13 +3,13 @@ import { Effect } from "effect"
 import { type IndexError, type SearchQuery, type SearchResult } from "../CatalogIndex.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
-import { toQdrantFilter } from "./FilterTranslation.js"
+import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { fuse, lexicalScores, type Candidate, type Ranking, type WordScores } from "./Fusion.js"
 import { gather, wordsOf, denseSignals, type Gathered, type MatchQuery } from "./Gather.js"
-import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY } from "./Layout.js"
-import { columnsOf, productIdOf, scrollAll } from "./Points.js"
+import { byProductId } from "./IdOrder.js"
+import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
+import { columnsOf, productIdOf } from "./Points.js"
 import { pointIds } from "./PointIds.js"
-import { termQuery } from "./SparseText.js"
 
 const filterOf = (query: MatchQuery) =>
   toQdrantFilter(query.siteId, query.filter, {
@@ -21,50 +21,58 @@ const filterOf = (query: MatchQuery) =>
 const browses = (query: MatchQuery, q: Qdrant) => wordsOf(query).length === 0 && denseSignals(query, q).length === 0
 
 /**
- * Every match of the query, as search counts them: lexical matches (up to `matchCap` per query
- * word) and dense hits at or above minSimilarity among `denseCandidates` neighbours.
+ * The matches of the query, as search counts them, but bounded: a browse gives the first
+ * `matchCap` of the scope by product id; a text query the best `matchCap` exact and the best
+ * `matchCap` variant-only matches per word (by Qdrant's score, product ids only), plus the
+ * dense hits at or above minSimilarity among `denseCandidates` neighbours. Facets over these
+ * ids count a common word's best matches, not all of them (facets over a filter are exact).
  */
 export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<string>, IndexError> => {
   const filter = filterOf(query)
   if (browses(query, q)) {
-    return scrollAll(q, filter, [PRODUCT_KEY], q.options.matchCap).pipe(Effect.map((records) => records.map((r) => productIdOf(r.payload))))
+    return byProductId(q, filter, q.options.matchCap, []).pipe(Effect.map(({ records }) => records.map((r) => productIdOf(r.payload))))
   }
-  return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates }).pipe(
+  return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates, payload: [PRODUCT_KEY] }).pipe(
     Effect.map(({ matched, points }) => [...matched].map((id) => points.get(id)!.productId))
   )
 }
 
 /**
- * Round two: the scores round one could not know. Variant-only matches get Qdrant's
- * IDF-weighted score of their verified variant terms (restricted to those points), and every
- * match missing from a dense list gets its exact similarity (a `has_id` query, exact search).
+ * The scores the lists could not give: a match missing from a word's list (it fell below the
+ * list's cut, or came from another list) gets that word's exact or variant score, and a match
+ * missing from a dense list its exact similarity. One batch, each query restricted (`has_id`)
+ * to the matches it lacks.
  */
-const complete = (q: Qdrant, siteId: number, gathered: Gathered): Effect.Effect<Array<Map<string, number>>, IndexError> => {
+const complete = (q: Qdrant, siteId: number, gathered: Gathered): Effect.Effect<void, IndexError> => {
   const searches: Array<Schemas["QueryRequest"]> = []
   const handlers: Array<(points: ReadonlyArray<Schemas["ScoredPoint"]>) => void> = []
-  const restricted = (ids: ReadonlyArray<string>) => toQdrantFilter(siteId, emptyFilter, { onlyIds: ids })
-  const variantScores = gathered.words.map(({ variants }) => {
-    const scores = new Map<string, number>()
-    if (variants.size === 0) return scores
-    const terms = new Map<string, number>()
-    for (const weights of variants.values()) for (const [term, weight] of weights) terms.set(term, Math.max(terms.get(term) ?? 0, weight))
-    const ids = [...variants.keys()]
-    searches.push({ query: termQuery(terms), using: LEXICAL_VECTOR, filter: restricted(ids), limit: ids.length })
-    handlers.push((points) => points.forEach((point) => scores.set(String(point.id), point.score)))
-    return scores
-  })
+  const restricted = (ids: ReadonlyArray<string>, except?: QdrantCondition): QdrantFilter => {
+    const filter = toQdrantFilter(siteId, emptyFilter, { onlyIds: ids })
+    return except === undefined ? filter : { ...filter, must_not: [except] }
+  }
+  const fill = (request: Schemas["QueryRequest"], into: Map<string, number>) => {
+    searches.push(request)
+    handlers.push((points) => points.forEach((point) => into.set(String(point.id), point.score)))
+  }
+  for (const word of gathered.words) {
+    const noExact = [...gathered.matched].filter((id) => !word.exact.has(id))
+    if (word.exactQuery !== null && noExact.length > 0) {
+      fill({ query: word.exactQuery, using: LEXICAL_VECTOR, filter: restricted(noExact), limit: noExact.length }, word.exact)
+    }
+    const noVariant = noExact.filter((id) => !word.variants.has(id))
+    if (word.variantQuery !== null && noVariant.length > 0) {
+      const holdsWord: QdrantCondition = { key: TERMS_KEY, match: { any: [...word.exactKeys] } }
+      fill({ query: word.variantQuery, using: LEXICAL_VECTOR, filter: restricted(noVariant, holdsWord), limit: noVariant.length }, word.variants)
+    }
+  }
   for (const signal of gathered.dense) {
     const missing = [...gathered.matched].filter((id) => !signal.found.has(id))
     if (missing.length === 0) continue
-    searches.push({ query: signal.vector, using: signal.using, filter: restricted(missing), limit: missing.length, params: { exact: true } })
-    handlers.push((points) => points.forEach((point) => signal.found.set(String(point.id), point.score)))
+    fill({ query: signal.vector, using: signal.using, filter: restricted(missing), limit: missing.length, params: { exact: true } }, signal.found)
   }
-  if (searches.length === 0) return Effect.succeed(variantScores)
+  if (searches.length === 0) return Effect.void
   return call("query", () => q.client.queryBatch(q.collection, { searches })).pipe(
-    Effect.map((responses) => {
-      responses.forEach((response, i) => handlers[i](response.points))
-      return variantScores
-    })
+    Effect.map((responses) => responses.forEach((response, i) => handlers[i](response.points)))
   )
 }
 
@@ -78,28 +86,40 @@ const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
   near: query.near
 })
 
+const countOf = (q: Qdrant, filter: QdrantFilter) =>
+  call("count", () => q.client.count(q.collection, { filter, exact: true })).pipe(Effect.map((result) => result.count))
+
 /**
- * Hybrid search: candidates from Qdrant (sparse words, trigram variants, kNN per vector, all
- * under the filter), fused client-side with the embedded index's arithmetic (see Fusion.ts).
- * Boosts and `near` are applied client-side to those candidates, from their payload.
+ * A browse ranks by boosts and `near`, then product id. Without them the page is the scope's
+ * first `limit` product ids (exact, any scope size); with them, the first `matchCap` ids are
+ * ranked (Qdrant cannot order by a boost sum and an id at once).
+ */
+const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ranking) =>
+  Effect.gen(function*() {
+    const ranked = ranking.boosts.length > 0 || ranking.near !== undefined
+    const [{ records }, total] = yield* Effect.all([
+      byProductId(q, filter, ranked ? Math.max(q.options.matchCap, query.limit) : query.limit, [COLUMNS_KEY]),
+      countOf(q, filter)
+    ], { concurrency: 2 })
+    const candidates = records.map((r): Candidate => ({ productId: productIdOf(r.payload), columns: columnsOf(r.payload), lexical: 0 }))
+    return { hits: fuse(candidates, ranking, query.limit), total }
+  })
+
+/**
+ * Hybrid search: candidates from Qdrant (per word its best exact and variant matches, scored
+ * with per-site BM25 statistics; kNN per vector; all under the filter), completed and fused
+ * client-side with the embedded index's arithmetic (see Fusion.ts). Every request is bounded
+ * by the candidate count; a saturated list makes the total an exact count instead.
  */
 export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   Effect.gen(function*() {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
-    if (browses(query, q)) {
-      // Browse ranks by boosts, `near` and product id over (at most matchCap of) the scope.
-      const [records, total] = yield* Effect.all([
-        scrollAll(q, filter, [PRODUCT_KEY, COLUMNS_KEY], q.options.matchCap),
-        call("count", () => q.client.count(q.collection, { filter, exact: true }))
-      ], { concurrency: 2 })
-      const candidates = records.map((r): Candidate => ({ productId: productIdOf(r.payload), columns: columnsOf(r.payload), lexical: 0 }))
-      return { hits: fuse(candidates, ranking, query.limit), total: total.count }
-    }
+    if (browses(query, q)) return yield* browse(q, query, filter, ranking)
     const candidates = Math.max(q.options.denseCandidates, 4 * query.limit)
-    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates })
-    const variantScores = yield* complete(q, query.siteId, gathered)
-    const words = gathered.words.map((word, i): WordScores => ({ exact: word.exact, variants: variantScores[i] }))
+    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: [PRODUCT_KEY, COLUMNS_KEY] })
+    yield* complete(q, query.siteId, gathered)
+    const words = gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants }))
     const lexical = lexicalScores(words, q.options.fuzzyWeight)
     const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
     const hits = fuse(
@@ -112,7 +132,15 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
       ranking,
       query.limit
     )
-    // A full candidate list means more matches exist than were fetched: count them all.
-    const total = gathered.saturated ? (yield* matchIds(q, query)).length : gathered.matched.size
-    return { hits, total }
+    return { hits, total: gathered.saturated ? yield* total(q, filter, gathered) : gathered.matched.size }
   })
+
+/** Every lexical match (a point holding a word or a searched variant) or dense hit, counted by Qdrant. */
+const total = (q: Qdrant, filter: QdrantFilter, gathered: Gathered) => {
+  const denseHits = gathered.dense.flatMap((signal) => [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id))
+  const any: Array<QdrantCondition> = [
+    ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
+    ...(denseHits.length === 0 ? [] : [{ has_id: denseHits }])
+  ]
+  return countOf(q, andAlso(filter, { should: any }))
+}

@@ -1,12 +1,13 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import type { FieldWeights } from "../embedded/Options.js"
 import { indexTerm, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
 
-const FIELDS: ReadonlyArray<keyof TextFields> = [
+export type TextField = keyof TextFields
+
+export const FIELDS: ReadonlyArray<TextField> = [
   "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
 ]
 
@@ -16,9 +17,9 @@ const B = 0.7
 const D = 0.5
 
 /**
- * BM25 normalises a field's length by the corpus average, which a point cannot know when it
+ * BM25 normalises a field's length by the site's average, which a point cannot know when it
  * is written (and which Qdrant does not track). These typical lengths in terms stand in for
- * the averages; only the IDF part is computed by Qdrant (`modifier: "idf"`).
+ * the averages; the IDF (per site and field) and the field weight come with the query.
  */
 const REFERENCE_LENGTHS: { readonly [K in keyof TextFields]: number } = {
   title: 8, brand: 2, productType: 4, category: 6, description: 60, highlights: 20, details: 20, extra: 8
@@ -50,11 +51,17 @@ const toSparse = (values: Map<number, number>): SparseVector => {
 }
 
 /**
- * A document's lexical vector: per term, the sum over fields of fieldWeight × BM25+ term
- * frequency part. Qdrant multiplies the query-side IDF in, so a one-term query scores
- * idf × this, the embedded index's per-term BM25 with fixed average lengths.
+ * The key of a term in one field: the embedded index keeps postings (and so document
+ * frequencies) per field, and so does this layout, as one sparse dimension per field and term.
  */
-export const documentLexical = (text: TextFields, weights: FieldWeights): SparseVector => {
+export const fieldTermKey = (field: TextField, term: string): number => hashTerm(`${field}:${term}`)
+
+/**
+ * A document's lexical vector: per field and term, the BM25+ term-frequency part. A query
+ * weighs each key by fieldWeight × the site's IDF of the term in that field (TermStatistics),
+ * so the dot product is the embedded index's BM25 with fixed average lengths.
+ */
+export const documentLexical = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
   for (const field of FIELDS) {
     const counts = analyze(text[field])
@@ -62,9 +69,8 @@ export const documentLexical = (text: TextFields, weights: FieldWeights): Sparse
     for (const count of counts.values()) length += count
     const lengthNorm = K * (1 - B + (B * length) / REFERENCE_LENGTHS[field])
     for (const [term, count] of counts) {
-      const index = hashTerm(term)
-      const score = weights[field] * (D + (count * (K + 1)) / (count + lengthNorm))
-      values.set(index, (values.get(index) ?? 0) + score)
+      const index = fieldTermKey(field, term)
+      values.set(index, (values.get(index) ?? 0) + D + (count * (K + 1)) / (count + lengthNorm))
     }
   }
   return toSparse(values)
@@ -86,15 +92,8 @@ export const documentGrams = (text: TextFields): SparseVector => {
   return toSparse(values)
 }
 
-/** A lexical query over weighted terms: each scores Qdrant's IDF × weight × the document's value. */
-export const termQuery = (terms: ReadonlyMap<string, number>): SparseVector => {
-  const values = new Map<number, number>()
-  for (const [term, weight] of terms) {
-    const index = hashTerm(term)
-    values.set(index, Math.max(values.get(index) ?? 0, weight))
-  }
-  return toSparse(values)
-}
+/** A lexical query: the weight of each field-term key (absent keys score nothing). */
+export const keyQuery = (weights: ReadonlyMap<number, number>): SparseVector => toSparse(new Map(weights))
 
 /** Typo budget by typed length, as in the embedded index: short words are too ambiguous. */
 export const editBudget = (typed: string): number => (typed.length >= 9 ? 2 : typed.length >= 5 ? 1 : 0)
