@@ -11,6 +11,7 @@ import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/ser
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
 import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
+import { toPoint } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { documentGrams, documentLexical, gramQuery, hashTerm, termQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
@@ -29,6 +30,22 @@ describe("PointIds", () => {
     // "1:1" and "11:" style ambiguities cannot arise: the separator is in every name.
     expect(pointId(1, "1:x")).not.toBe(pointId(11, "x"))
     expect(pointIds(1, ["a", "a", "b"])).toEqual([pointId(1, "a"), pointId(1, "b")])
+  })
+})
+
+describe("Points", () => {
+  it("never writes two images as JSON that Qdrant would read as a sparse vector, yet stores them unchanged", () => {
+    const images = [[1, 0, 0, 0], [0, 1, 0, 0]]
+    const point = toPoint(doc("p", { images }), defaultOptions.fieldWeights)
+    const sent = JSON.parse(JSON.stringify(point.vector)) as { image: Array<Array<number>> }
+    // A sparse vector's indices are u32: one non-integral number in the first row rules it out.
+    expect(sent.image[0].every((x) => Number.isInteger(x))).toBe(false)
+    // Qdrant reads float32: what it stores is exactly the images given.
+    expect(sent.image.map((row) => row.map(Math.fround))).toEqual(images)
+    // One image, three images and non-integral images are sent as they are.
+    for (const other of [[[1, 0, 0, 0]], [...images, [0, 0, 1, 0]], [[0.5, 0, 0, 0], [0, 1, 0, 0]]]) {
+      expect(toPoint(doc("p", { images: other }), defaultOptions.fieldWeights).vector).toEqual({ image: other })
+    }
   })
 })
 

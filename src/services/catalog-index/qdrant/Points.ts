@@ -14,6 +14,24 @@ import { documentGrams, documentLexical } from "./SparseText.js"
 type Vectors = Record<string, Schemas["Vector"]>
 
 /**
+ * A product's images as a multivector that Qdrant cannot misread. Its JSON takes a named
+ * vector as the first shape that parses, and a sparse vector `{indices, values}` also parses
+ * from a two-element array: two images whose first is all non-negative integers (one-hot or
+ * quantised vectors) became the sparse vector {indices: image 1, values: image 2}, refused
+ * with "indices: must be unique" (or "Conversion between sparse and regular vectors failed").
+ * Writing one number of that image as the next double up makes it non-integral in the JSON
+ * while Qdrant, which reads float32, stores the very same vector.
+ */
+export const multivector = (images: ReadonlyArray<Float32Array>): Array<Array<number>> => {
+  const rows = images.map((image) => Array.from(image))
+  const first = rows[0]
+  if (rows.length === 2 && first.length > 0 && first.every((x) => Number.isInteger(x) && x >= 0)) {
+    first[0] = first[0] === 0 ? Number.MIN_VALUE : first[0] * (1 + Number.EPSILON)
+  }
+  return rows
+}
+
+/**
  * A document as a point. The payload keeps the text fields and columns as given, so
  * `retrieve` rebuilds the IndexDocument; absent vectors are simply not set (named vectors
  * are optional per point), and an upsert replaces the whole point, old vectors included.
@@ -22,7 +40,7 @@ export const toPoint = (doc: IndexDocument, fieldWeights: FieldWeights): Schemas
   const vector: Vectors = {}
   if (doc.vectors.text !== undefined) vector[TEXT_VECTOR] = Array.from(doc.vectors.text)
   if (doc.vectors.image !== undefined && doc.vectors.image.length > 0) {
-    vector[IMAGE_VECTOR] = doc.vectors.image.map((image) => Array.from(image))
+    vector[IMAGE_VECTOR] = multivector(doc.vectors.image)
   }
   const lexical = documentLexical(doc.text, fieldWeights)
   if (lexical.indices.length > 0) {
