@@ -217,7 +217,7 @@ describe("Fusion", () => {
 const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>) => {
   const client = methods as unknown as QdrantClient
   const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4 })
-  const q: Qdrant = { client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
+  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
   return q
 }
 

@@ -110,3 +110,27 @@ export const scrollAll = (
     } while (offset !== undefined && records.length < cap)
     return records
   })
+
+/**
+ * `points` cut into upsert requests of at most `maxPoints` points and `maxBytes` of JSON
+ * (a point above `maxBytes` on its own goes alone). Qdrant refuses a body over its request
+ * limit whatever the retry, and three 1792-d images already make a product ~110 KB of JSON.
+ */
+export const upsertChunks = <P>(points: ReadonlyArray<P>, maxBytes: number, maxPoints: number): Array<Array<P>> => {
+  const chunks: Array<Array<P>> = []
+  let chunk: Array<P> = []
+  let bytes = 0
+  for (const point of points) {
+    // The JSON of the point, plus its comma, inside {"points":[…]}.
+    const size = Buffer.byteLength(JSON.stringify(point)) + 1
+    if (chunk.length > 0 && (bytes + size > maxBytes || chunk.length >= maxPoints)) {
+      chunks.push(chunk)
+      chunk = []
+      bytes = 0
+    }
+    chunk.push(point)
+    bytes += size
+  }
+  if (chunk.length > 0) chunks.push(chunk)
+  return chunks
+}
