@@ -4,14 +4,14 @@ import { Effect } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { defaultOptions } from "../../../src/services/catalog-index/embedded/Options.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
-import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
+import { call, type Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
 import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
 import { conditionHolds, toQdrantFilter } from "../../../src/services/catalog-index/qdrant/FilterTranslation.js"
 import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/services/catalog-index/qdrant/Fusion.js"
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
 import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
-import { toPoint } from "../../../src/services/catalog-index/qdrant/Points.js"
+import { toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { documentGrams, documentLexical, gramQuery, hashTerm, termQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
@@ -47,6 +47,46 @@ describe("Points", () => {
       expect(toPoint(doc("p", { images: other }), defaultOptions.fieldWeights).vector).toEqual({ image: other })
     }
   })
+})
+
+describe("upsertChunks", () => {
+  it("cuts by encoded size and by count, a point over the size going alone", () => {
+    const points = ["a".repeat(100), "b".repeat(100), "c".repeat(500), "d".repeat(10), "e", "f", "g"]
+    const lengths = (chunks: Array<Array<string>>) => chunks.map((chunk) => chunk.map((point) => point[0]).join(""))
+    // 102 bytes of JSON and a comma each: two fit in 250, the 500-char one goes alone.
+    expect(lengths(upsertChunks(points, 250, 3))).toEqual(["ab", "c", "def", "g"])
+    expect(lengths(upsertChunks(["é".repeat(100), "x"], 150, 10))).toEqual(["é", "x"])
+  })
+})
+
+describe("call", () => {
+  /** A rejection shaped like the client's ApiError: the status text as message, Qdrant's body as data. */
+  const apiError = (status: number, statusText: string, reason: string) =>
+    Object.assign(new Error(statusText), { status, statusText, data: { status: { error: reason } } })
+  const refused = () => new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) })
+
+  it.effect("puts Qdrant's reason in the error and never retries a 4xx", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const error = yield* Effect.flip(call("upsert", () => {
+        attempts++
+        return Promise.reject(apiError(422, "Unprocessable Entity", "Validation error in JSON body: [indices: must be unique]"))
+      }))
+      expect(error.message).toBe("Qdrant upsert failed: 422 Unprocessable Entity: Validation error in JSON body: [indices: must be unique]")
+      expect(attempts).toBe(1)
+    }))
+
+  // Live clock: the backoff really waits (some 700 ms in all).
+  it.live("retries refused connections and 503s a few times, then names the cause", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const value = yield* call("count", () => ++attempts < 3 ? Promise.reject(attempts === 1 ? refused() : apiError(503, "Service Unavailable", "")) : Promise.resolve(7))
+      expect([value, attempts]).toEqual([7, 3])
+      attempts = 0
+      const error = yield* Effect.flip(call("count", () => (attempts++, Promise.reject(refused()))))
+      expect(attempts).toBe(4)
+      expect(error.message).toBe("Qdrant count failed: the connection failed (connect ECONNREFUSED 127.0.0.1:9) (4 attempts)")
+    }))
 })
 
 describe("FilterTranslation", () => {

@@ -34,7 +34,7 @@ export const clients = (
 /** How a rejected request failed, as the client library reports it. */
 type Failure =
   | { readonly kind: "status"; readonly status: number; readonly reason: string }
-  | { readonly kind: "unreachable"; readonly reason: string }
+  | { readonly kind: "connection"; readonly reason: string }
   | { readonly kind: "timeout" }
   | { readonly kind: "other"; readonly reason: string }
 
@@ -52,21 +52,21 @@ const describe = (cause: unknown): Failure => {
   // fetch rejects with "fetch failed" and the socket error as its cause.
   if (error.message === "fetch failed" && typeof error.cause === "object" && error.cause !== null) {
     const socket = error.cause as { code?: unknown; message?: unknown }
-    return { kind: "unreachable", reason: String(socket.message ?? socket.code) }
+    return { kind: "connection", reason: String(socket.message ?? socket.code) }
   }
   return { kind: "other", reason: String(error.message ?? cause) }
 }
 
-/** Worth another attempt: the server was unreachable, overloaded or restarting, or too slow. */
+/** Worth another attempt: the connection failed (refused, reset), the server is overloaded or restarting, or too slow. */
 const transient = (failure: Failure): boolean =>
-  failure.kind === "unreachable" || failure.kind === "timeout" || (failure.kind === "status" && [502, 503, 504].includes(failure.status))
+  failure.kind === "connection" || failure.kind === "timeout" || (failure.kind === "status" && [502, 503, 504].includes(failure.status))
 
 const explain = (failure: Failure): string => {
   switch (failure.kind) {
     case "status":
       return failure.reason
-    case "unreachable":
-      return `cannot reach the server (${failure.reason})`
+    case "connection":
+      return `the connection failed (${failure.reason})`
     case "timeout":
       return "no answer within the timeout"
     case "other":
