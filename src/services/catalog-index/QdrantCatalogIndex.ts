@@ -9,7 +9,7 @@ import { IMAGE_VECTOR, PRODUCT_KEY, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { resolveOptions, type QdrantIndexOptions } from "./qdrant/Options.js"
 import { pointIds } from "./qdrant/PointIds.js"
 import { byCodeUnits } from "./qdrant/Fusion.js"
-import { productIdOf, scrollAll, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
+import { pointBytes, productIdOf, scrollAll, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { matchIds, search } from "./qdrant/Query.js"
 
 
@@ -50,8 +50,8 @@ const make = (q: Qdrant): CatalogIndexService => {
         const rejected = rejection(q, docs)
         if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
         yield* q.columns.ensure(docs)
-        const points = docs.map((doc) => toPoint(doc, q.options.fieldWeights))
-        for (const chunk of upsertChunks(points, q.options.maxRequestBytes, UPSERT_CHUNK)) {
+        const points = docs.map((doc) => toPoint(doc, q.options.fieldWeights, q.options.imageDatatype))
+        for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
           yield* call("upsert", () => q.writer.upsert(q.collection, { wait: true, points: chunk }))
         }
       }),

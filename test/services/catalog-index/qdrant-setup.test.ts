@@ -126,12 +126,12 @@ if (qdrant.available) {
       Effect.gen(function*() {
         const name = yield* freshName
         const dimension = 1792
-        // 3 images of 1792 numbers: ~100 KB of JSON a product, 40 products ~4 MB, twice the limit.
-        const products = Array.from({ length: 40 }, (_, i) =>
+        // 3 images of 1792 numbers: ~50 KB of JSON a product, 80 products ~4 MB, twice the limit.
+        const products = Array.from({ length: 80 }, (_, i) =>
           doc(`p${i}`, { images: [0, 1, 2].map((k) => unitVector(dimension, i * 3 + k)), vector: unitVector(4, i) }))
         const index = yield* build(name, { imageDimension: dimension, maxRequestBytes: 1024 * 1024 })
         yield* index.upsert(products)
-        expect(yield* index.count(1, emptyFilter)).toBe(40)
+        expect(yield* index.count(1, emptyFilter)).toBe(80)
         const [stored] = yield* index.retrieve(1, ["p7"])
         const image = stored.vectors.image![2]
         const expected = products[7].vectors.image![2]

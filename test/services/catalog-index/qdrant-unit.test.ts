@@ -11,7 +11,7 @@ import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/ser
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
 import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
-import { toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
+import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { documentGrams, documentLexical, gramQuery, hashTerm, termQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
@@ -43,7 +43,7 @@ describe("Points", () => {
     // Qdrant reads float32: what it stores is exactly the images given.
     expect(sent.image.map((row) => row.map(Math.fround))).toEqual(images)
     // One image, three images and non-integral images are sent as they are.
-    for (const other of [[[1, 0, 0, 0]], [...images, [0, 0, 1, 0]], [[0.5, 0, 0, 0], [0, 1, 0, 0]]]) {
+    for (const other of [[[1, 0, 0, 0]], [...images, [0, 0, 1, 0]], [[0.6, 0.8, 0, 0], [0, 1, 0, 0]]]) {
       expect(toPoint(doc("p", { images: other }), defaultOptions.fieldWeights).vector).toEqual({ image: other })
     }
   })
@@ -54,8 +54,34 @@ describe("upsertChunks", () => {
     const points = ["a".repeat(100), "b".repeat(100), "c".repeat(500), "d".repeat(10), "e", "f", "g"]
     const lengths = (chunks: Array<Array<string>>) => chunks.map((chunk) => chunk.map((point) => point[0]).join(""))
     // 102 bytes of JSON and a comma each: two fit in 250, the 500-char one goes alone.
-    expect(lengths(upsertChunks(points, 250, 3))).toEqual(["ab", "c", "def", "g"])
-    expect(lengths(upsertChunks(["é".repeat(100), "x"], 150, 10))).toEqual(["é", "x"])
+    const json = (point: string) => Buffer.byteLength(JSON.stringify(point))
+    expect(lengths(upsertChunks(points, json, 250, 3))).toEqual(["ab", "c", "def", "g"])
+    expect(lengths(upsertChunks(["é".repeat(100), "x"], json, 150, 10))).toEqual(["é", "x"])
+  })
+
+  it("bounds a point's JSON size from above without encoding its dense vectors", () => {
+    const random = (n: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + n) * 0.5)
+    const product = doc("p", { text: { title: "Cordless drill", description: "A drill ".repeat(40) }, payload: { brand: "Acme" } })
+    for (const datatype of ["float32", "float16"] as const) {
+      const point = toPoint({ ...product, vectors: { text: random(512), image: [random(1792), random(1792), random(1792)] } }, defaultOptions.fieldWeights, datatype)
+      const actual = Buffer.byteLength(JSON.stringify(point))
+      expect(pointBytes(point)).toBeGreaterThanOrEqual(actual)
+      expect(pointBytes(point)).toBeLessThan(actual * 1.4)
+    }
+  })
+})
+
+describe("denseJson", () => {
+  it("sends a vector's direction at unit length, rounded well within the storage's precision", () => {
+    const vector = Float32Array.from({ length: 1792 }, (_, i) => Math.cos(i * 0.37) * 3)
+    const norm = Math.hypot(...vector)
+    for (const [datatype, step] of [["float32", 1e-7], ["float16", 1e-5]] as const) {
+      const sent = denseJson(vector, datatype)
+      sent.forEach((x, i) => expect(Math.abs(x - vector[i] / norm)).toBeLessThanOrEqual(step / 2 + 1e-12))
+      // Short decimals: the JSON is the decimal, at most 10 characters a number.
+      expect(Math.max(...sent.map((x) => JSON.stringify(x).length))).toBeLessThanOrEqual(10)
+    }
+    expect(denseJson(Float32Array.of(0, 0), "float32")).toEqual([0, 0])
   })
 })
 
