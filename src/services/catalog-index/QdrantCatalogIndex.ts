@@ -100,10 +100,10 @@ export const QdrantCatalogIndex = {
       Effect.gen(function*() {
         const resolved = resolveOptions(options)
         const { client, writer } = clients(options, resolved)
-        const schema = yield* ensureCollection(writer, resolved)
+        const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
-        return make({ client, writer, collection: resolved.collection, options: resolved, columns })
+        return make({ client, writer, collection: resolved.collection, options: { ...resolved, imageDatatype }, columns })
       })
     )
 } as const

@@ -46,10 +46,11 @@ const build = (collection: string, options: Partial<QdrantIndexOptions> = {}) =>
 
 const info = (collection: string) => Effect.promise(() => rawClient().getCollection(collection))
 
-const right4: Schemas["CreateCollection"] = {
+/** What the first version of the index created: float32 images in RAM, Qdrant's default HNSW. */
+const earlier4: Schemas["CreateCollection"] = {
   vectors: {
     text: { size: 4, distance: "Cosine" },
-    image: { size: 4, distance: "Cosine", datatype: "float16", multivector_config: { comparator: "max_sim" } }
+    image: { size: 4, distance: "Cosine", multivector_config: { comparator: "max_sim" } }
   },
   sparse_vectors: { lexical: { modifier: "idf" }, grams: {} }
 }
@@ -88,7 +89,7 @@ if (qdrant.available) {
             sparse_vectors: { lexical: {} }
           })
         )
-        const error = yield* Effect.flip(build(name))
+        const error = yield* Effect.flip(build(name, { imageDatatype: "float16" }))
         expect(error._tag).toBe("IndexError")
         expect(error.message).toContain(`Qdrant collection "${name}" does not have the layout this index needs`)
         for (const problem of [
@@ -103,11 +104,12 @@ if (qdrant.available) {
         expect((yield* info(name)).payload_schema).toEqual({})
       }))
 
-    it.scopedLive("a setup interrupted after creating the collection heals at the next start", () =>
+    it.scopedLive("a setup interrupted after creating the collection, or an earlier one, heals at the next start", () =>
       Effect.gen(function*() {
         const name = yield* freshName
-        // What a crash right after createCollection leaves (before the tenant index and settings).
-        yield* Effect.promise(() => rawClient().createCollection(name, right4))
+        // What a crash right after createCollection leaves (no tenant index, default HNSW), with
+        // the first version's float32 images: kept, as the image datatype is not set.
+        yield* Effect.promise(() => rawClient().createCollection(name, earlier4))
         const before = yield* info(name)
         expect(before.payload_schema.site_id).toBeUndefined()
         expect(before.config.hnsw_config.m).toBe(16)
@@ -115,11 +117,15 @@ if (qdrant.available) {
         const after = yield* info(name)
         expect(after.payload_schema.site_id?.params).toEqual({ type: "keyword", is_tenant: true })
         expect(after.config.hnsw_config).toMatchObject({ m: 0, payload_m: 16 })
-        expect((after.config.params.vectors as Record<string, Schemas["VectorParams"]>).image.on_disk).toBe(true)
+        expect((after.config.params.vectors as Record<string, Schemas["VectorParams"]>).image).toMatchObject({ on_disk: true })
+        expect((after.config.params.vectors as Record<string, Schemas["VectorParams"]>).image.datatype ?? "float32").toBe("float32")
         // And it works: a second start finds nothing to do and the index reads and writes.
         yield* build(name)
-        yield* index.upsert([doc("p", { vector: [1, 0, 0, 0] })])
+        yield* index.upsert([doc("p", { vector: [1, 0, 0, 0], images: [[0.6, 0.8, 0, 0]] })])
         expect(yield* index.count(1, emptyFilter)).toBe(1)
+        // float32 images are sent to float32's precision: 0.6 and 0.8 come back to 1e-7.
+        const [stored] = yield* index.retrieve(1, ["p"])
+        expect(Math.abs(stored.vectors.image![0][0] - 0.6)).toBeLessThan(1e-7)
       }))
 
     it.scopedLive("products whose JSON exceeds the server's request limit are upserted in chunks below it", () =>

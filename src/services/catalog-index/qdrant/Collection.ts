@@ -138,9 +138,13 @@ export const layoutMismatches = (params: Schemas["CollectionParams"], options: R
     const fields: Array<[string, unknown, unknown]> = [
       ["size", actual.size, wanted.size],
       ["distance", actual.distance, wanted.distance],
-      ["datatype", actual.datatype ?? "float32", wanted.datatype ?? "float32"],
       ["multivector comparator", actual.multivector_config?.comparator, wanted.multivector_config?.comparator]
     ]
+    // An image datatype left unset accepts either float (older collections are float32).
+    const datatype = actual.datatype ?? "float32"
+    if (name !== IMAGE_VECTOR || options.imageDatatypeRequired || (datatype !== "float32" && datatype !== "float16")) {
+      fields.push(["datatype", datatype, wanted.datatype ?? "float32"])
+    }
     for (const [field, has, needs] of fields) {
       if (has !== needs) problems.push(`vector "${name}" has ${field} ${show(has)}, the index needs ${show(needs)}`)
     }
@@ -161,7 +165,8 @@ export const layoutMismatches = (params: Schemas["CollectionParams"], options: R
  * site and the settings that can change in place (HNSW, image vectors on disk) are applied on
  * every start, each only when missing, so a setup interrupted by a crash heals at the next
  * start. A collection with another layout is refused: its points could not be written or
- * would be scored differently. Returns the payload schema, for the column indexes.
+ * would be scored differently. Returns the payload schema, for the column indexes, and the
+ * image vectors' datatype (which decides how finely they are sent).
  */
 export const ensureCollection = (client: QdrantClient, options: ResolvedOptions) =>
   Effect.gen(function*() {
@@ -205,5 +210,6 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
         client.createPayloadIndex(name, { field_name: SITE_KEY, field_schema: TENANT_INDEX, wait: true })
       )
     }
-    return info.payload_schema
+    const imageDatatype: ResolvedOptions["imageDatatype"] = image?.datatype === "float16" ? "float16" : "float32"
+    return { schema: info.payload_schema, imageDatatype }
   })

@@ -9,9 +9,11 @@ export interface QdrantIndexOptions {
   readonly textDimension?: number | undefined
   readonly imageDimension?: number | undefined
   /**
-   * How image vectors are stored (fixed at creation): "float16" (default) halves their memory,
-   * the bulk of the collection (3 images of 1792 dimensions: 21 KB a product as float32), for
-   * cosines that move by about 1e-3; "float32" keeps them exact.
+   * How image vectors are stored (fixed at creation): "float16" halves their memory, the bulk
+   * of the collection (3 images of 1792 dimensions: 21 KB a product as float32), for cosines
+   * that move by about 1e-3; "float32" keeps them exact. Unset, a new collection gets float16
+   * and an existing one keeps its own (collections made before this setting are float32);
+   * set, an existing collection must have it.
    */
   readonly imageDatatype?: "float32" | "float16" | undefined
   /**
@@ -50,7 +52,10 @@ export interface ResolvedOptions {
   readonly collection: string
   readonly textDimension: number
   readonly imageDimension: number
+  /** For a new collection; after setup, the collection's own. */
   readonly imageDatatype: "float32" | "float16"
+  /** Whether an existing collection must have `imageDatatype` (it was set explicitly). */
+  readonly imageDatatypeRequired: boolean
   readonly imageOnDisk: boolean
   readonly maxRequestBytes: number
   readonly fieldWeights: FieldWeights
@@ -69,6 +74,7 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   textDimension: options.textDimension ?? 512,
   imageDimension: options.imageDimension ?? 1792,
   imageDatatype: options.imageDatatype ?? "float16",
+  imageDatatypeRequired: options.imageDatatype !== undefined,
   imageOnDisk: options.imageOnDisk ?? true,
   maxRequestBytes: options.maxRequestBytes ?? 8 * 1024 * 1024,
   fieldWeights: { ...defaultOptions.fieldWeights, ...options.fieldWeights },
