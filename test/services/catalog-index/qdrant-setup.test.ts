@@ -162,6 +162,16 @@ if (qdrant.available) {
         expect(error.message).toContain("must be unique")
       }))
 
+    it.scopedLive("queries and writes have their own timeouts", () =>
+      Effect.gen(function*() {
+        const name = yield* freshName
+        // A 1 ms query timeout: the setup and the upsert (write timeout) pass, the count cannot.
+        const index = yield* build(name, { queryTimeoutMs: 1 })
+        yield* index.upsert([doc("p", { vector: [1, 0, 0, 0] })])
+        const error = yield* Effect.flip(index.count(1, emptyFilter))
+        expect(error.message).toBe("Qdrant count failed: no answer within the timeout (2 attempts)")
+      }))
+
     it.scopedLive("a server nobody listens on fails the setup quickly with a clear IndexError", () =>
       Effect.gen(function*() {
         const url = `http://127.0.0.1:${yield* Effect.promise(freePort)}`

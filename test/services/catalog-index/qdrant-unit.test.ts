@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
+import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { defaultOptions } from "../../../src/services/catalog-index/embedded/Options.js"
@@ -112,6 +112,14 @@ describe("call", () => {
       const error = yield* Effect.flip(call("count", () => (attempts++, Promise.reject(refused()))))
       expect(attempts).toBe(4)
       expect(error.message).toBe("Qdrant count failed: the connection failed (connect ECONNREFUSED 127.0.0.1:9) (4 attempts)")
+    }))
+
+  it.live("retries a timeout once: each attempt already waited a whole timeout", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const error = yield* Effect.flip(call("search", () => (attempts++, Promise.reject(new QdrantClientTimeoutError("aborted")))))
+      expect(attempts).toBe(2)
+      expect(error.message).toBe("Qdrant search failed: no answer within the timeout (2 attempts)")
     }))
 })
 

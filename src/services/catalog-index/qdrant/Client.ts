@@ -76,6 +76,8 @@ const explain = (failure: Failure): string => {
 
 /** Attempts after the first for a transient failure; 100, 200, 400 ms apart (jittered). */
 const RETRIES = 3
+/** A timeout costs a whole timeout per attempt: it is retried once, so a search fails in ~2 timeouts. */
+const TIMEOUT_RETRIES = 1
 const retrySchedule = Schedule.exponential("100 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(RETRIES)))
 
 /**
@@ -85,16 +87,20 @@ const retrySchedule = Schedule.exponential("100 millis").pipe(Schedule.jittered,
  * the product, index and collection creation are checked), a 4xx never is.
  */
 export const call = <A>(what: string, run: () => Promise<A>): Effect.Effect<A, IndexError> =>
-  Effect.tryPromise({ try: run, catch: (cause) => ({ cause, failure: describe(cause) }) }).pipe(
-    Effect.retry({ schedule: retrySchedule, while: ({ failure }) => transient(failure) }),
-    Effect.mapError(({ cause, failure }) => {
-      const attempts = transient(failure) ? ` (${RETRIES + 1} attempts)` : ""
-      return new IndexError({ message: `Qdrant ${what} failed: ${explain(failure)}${attempts}`, cause })
-    })
-  )
-
-/** The HTTP status of a failed `call`, if the server answered. */
-export const statusOf = (error: IndexError): number | undefined => {
-  const failure = describe(error.cause)
-  return failure.kind === "status" ? failure.status : undefined
-}
+  Effect.suspend(() => {
+    let attempts = 0
+    let timeouts = 0
+    return Effect.tryPromise({
+      try: () => (attempts++, run()),
+      catch: (cause) => ({ cause, failure: describe(cause) })
+    }).pipe(
+      Effect.retry({
+        schedule: retrySchedule,
+        while: ({ failure }) => transient(failure) && (failure.kind !== "timeout" || ++timeouts <= TIMEOUT_RETRIES)
+      }),
+      Effect.mapError(({ cause, failure }) => {
+        const tries = attempts > 1 ? ` (${attempts} attempts)` : ""
+        return new IndexError({ message: `Qdrant ${what} failed: ${explain(failure)}${tries}`, cause })
+      })
+    )
+  })

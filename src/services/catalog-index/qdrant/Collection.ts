@@ -89,7 +89,6 @@ export class ColumnIndexes {
   }
 }
 
-
 type VectorParams = Schemas["VectorParams"]
 type SparseParams = Schemas["SparseVectorParams"]
 
