@@ -15,10 +15,10 @@ type Vectors = Record<string, Schemas["Vector"]>
 
 /**
  * Rounding steps of dense vectors in requests, by storage type. Cosine keeps only a vector's
- * direction, so it is sent at unit length and rounded to a step well under the storage's own
- * (float32: ~1e-7 relative, float16: ~5e-4): "-0.0123457" instead of the float32's exact
- * double "-0.012345678918063641" halves the JSON (bench/qdrant-upsert.ts: 124 → 66 KB a
- * product of three 1792-d images) while a cosine moves by less than 1e-6.
+ * direction, so it is sent at unit length and rounded to 1e-7 (float32) or 1e-5 (float16,
+ * whose own step is already 1.5e-5 at 0.03): "-0.0123457" instead of the float32's exact
+ * double "-0.012345678918063641" halves the JSON (bench/qdrant-upsert.ts: 123 → 61 KB a
+ * product of three 1792-d images, 51 KB for float16) while a cosine moves by under 1e-5.
  */
 const SCALE = { float32: 1e7, float16: 1e5 } as const
 /** Most characters a rounded number takes in JSON, its comma included ("-0.1234567,"). */
