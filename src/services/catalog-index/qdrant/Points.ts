@@ -18,7 +18,8 @@ type Vectors = Record<string, Schemas["Vector"]>
  * direction, so it is sent at unit length and rounded to 1e-7 (float32) or 1e-5 (float16,
  * whose own step is already 1.5e-5 at 0.03): "-0.0123457" instead of the float32's exact
  * double "-0.012345678918063641" halves the JSON (bench/qdrant-upsert.ts: 123 → 61 KB a
- * product of three 1792-d images, 51 KB for float16) while a cosine moves by under 1e-5.
+ * product of three 1792-d images, 51 KB for float16) while a cosine typically moves by under 1e-5
+ * beyond what the storage type itself moves it (float16: ~1e-4).
  */
 const SCALE = { float32: 1e7, float16: 1e5 } as const
 /** Most characters a rounded number takes in JSON, its comma included ("-0.1234567,"). */
