@@ -116,7 +116,7 @@ const main = Effect.gen(function*() {
   }
 })
 
-const layer = QdrantCatalogIndex.layer({ url, collection, textDimension: 8, imageDimension: 8, timeoutMs: 120_000 })
+const layer = QdrantCatalogIndex.layer({ url, collection, textDimension: 8, imageDimension: 8, writeTimeoutMs: 120_000, queryTimeoutMs: 120_000 })
 Effect.runPromise(main.pipe(Effect.provide(Layer.orDie(layer)))).catch((error) => {
   console.error(error)
   process.exit(1)

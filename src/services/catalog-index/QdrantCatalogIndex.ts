@@ -1,20 +1,19 @@
-import { QdrantClient } from "@qdrant/js-client-rest"
 import { Effect, Layer } from "effect"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
 import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facet, histogram, numericStats } from "./qdrant/Aggregates.js"
-import { call, type Qdrant } from "./qdrant/Client.js"
+import { call, clients, type Qdrant } from "./qdrant/Client.js"
 import { ColumnIndexes, ensureCollection } from "./qdrant/Collection.js"
 import { toQdrantFilter } from "./qdrant/FilterTranslation.js"
 import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { resolveOptions, type QdrantIndexOptions } from "./qdrant/Options.js"
 import { pointIds } from "./qdrant/PointIds.js"
 import { byProductId } from "./qdrant/IdOrder.js"
-import { productIdOf, toDocument, toPoint } from "./qdrant/Points.js"
+import { pointBytes, productIdOf, scrollAll, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { matchIds, search } from "./qdrant/Query.js"
 
 
-/** Points per upsert request: large catalogs arrive in batches of thousands. */
+/** Most points per upsert request (fewer when their JSON reaches `maxRequestBytes`). */
 const UPSERT_CHUNK = 256
 
 /** Why `docs` cannot be indexed (a vector of another size than the collection's), or null. */
@@ -51,17 +50,16 @@ const make = (q: Qdrant): CatalogIndexService => {
         const rejected = rejection(q, docs)
         if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
         yield* q.columns.ensure(docs)
-        const points = docs.map(toPoint)
-        for (let i = 0; i < points.length; i += UPSERT_CHUNK) {
-          const chunk = points.slice(i, i + UPSERT_CHUNK)
-          yield* call("upsert", () => q.client.upsert(q.collection, { wait: true, points: chunk }))
+        const points = docs.map((doc) => toPoint(doc, q.options.imageDatatype))
+        for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
+          yield* call("upsert", () => q.writer.upsert(q.collection, { wait: true, points: chunk }))
         }
       }),
     // Point ids derive from (site, product), so deleting by id is already scoped to the site.
     remove: (siteId, productIds) =>
       productIds.length === 0
         ? Effect.void
-        : call("delete", () => q.client.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid),
+        : call("delete", () => q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid),
     search: (query) => search(q, query),
     matchIds: (query) => matchIds(q, query),
     facet: (siteId, column, scope, limit) => facet(q, siteId, column, scope, limit),
@@ -89,7 +87,8 @@ const make = (q: Qdrant): CatalogIndexService => {
  * point and in each filter), dense "text" and multivector "image" vectors, sparse "lexical"
  * (per field and term; per-site IDF comes with the query) and "grams" (typo candidates) vectors,
  * payload indexes for the columns, the lexical keys ("terms") and the product-id order.
- * The collection is created on first use; an existing one must have the configured sizes.
+ * The collection is created on first use; an existing one must have the same layout (see
+ * qdrant/Collection.ts), and its payload indexes are made good on every start.
  */
 export const QdrantCatalogIndex = {
   layer: (options: QdrantIndexOptions): Layer.Layer<CatalogIndex, IndexError> =>
@@ -97,17 +96,11 @@ export const QdrantCatalogIndex = {
       CatalogIndex,
       Effect.gen(function*() {
         const resolved = resolveOptions(options)
-        const client = new QdrantClient({
-          url: options.url,
-          ...(options.apiKey !== undefined && { apiKey: options.apiKey }),
-          timeout: options.timeoutMs ?? 10_000,
-          // The client's own check only logs; a mismatch shows up as request errors instead.
-          checkCompatibility: false
-        })
-        const schema = yield* ensureCollection(client, resolved)
-        const columns = new ColumnIndexes(client, resolved.collection)
+        const { client, writer } = clients(options, resolved)
+        const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)
+        const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
-        return make({ client, collection: resolved.collection, options: resolved, columns })
+        return make({ client, writer, collection: resolved.collection, options: { ...resolved, imageDatatype }, columns })
       })
     )
 } as const

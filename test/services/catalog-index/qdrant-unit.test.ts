@@ -1,15 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
+import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
-import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
+import { call, type Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
 import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
 import { conditionHolds, toQdrantFilter } from "../../../src/services/catalog-index/qdrant/FilterTranslation.js"
 import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/services/catalog-index/qdrant/Fusion.js"
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
 import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
+import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
@@ -29,6 +30,96 @@ describe("PointIds", () => {
     expect(pointId(1, "1:x")).not.toBe(pointId(11, "x"))
     expect(pointIds(1, ["a", "a", "b"])).toEqual([pointId(1, "a"), pointId(1, "b")])
   })
+})
+
+describe("Points", () => {
+  it("never writes two images as JSON that Qdrant would read as a sparse vector, yet stores them unchanged", () => {
+    const images = [[1, 0, 0, 0], [0, 1, 0, 0]]
+    const point = toPoint(doc("p", { images }))
+    const sent = JSON.parse(JSON.stringify(point.vector)) as { image: Array<Array<number>> }
+    // A sparse vector's indices are u32: one non-integral number in the first row rules it out.
+    expect(sent.image[0].every((x) => Number.isInteger(x))).toBe(false)
+    // Qdrant reads float32: what it stores is exactly the images given.
+    expect(sent.image.map((row) => row.map(Math.fround))).toEqual(images)
+    // One image, three images and non-integral images are sent as they are.
+    for (const other of [[[1, 0, 0, 0]], [...images, [0, 0, 1, 0]], [[0.6, 0.8, 0, 0], [0, 1, 0, 0]]]) {
+      expect(toPoint(doc("p", { images: other })).vector).toEqual({ image: other })
+    }
+  })
+})
+
+describe("upsertChunks", () => {
+  it("cuts by encoded size and by count, a point over the size going alone", () => {
+    const points = ["a".repeat(100), "b".repeat(100), "c".repeat(500), "d".repeat(10), "e", "f", "g"]
+    const lengths = (chunks: Array<Array<string>>) => chunks.map((chunk) => chunk.map((point) => point[0]).join(""))
+    // 102 bytes of JSON and a comma each: two fit in 250, the 500-char one goes alone.
+    const json = (point: string) => Buffer.byteLength(JSON.stringify(point))
+    expect(lengths(upsertChunks(points, json, 250, 3))).toEqual(["ab", "c", "def", "g"])
+    expect(lengths(upsertChunks(["é".repeat(100), "x"], json, 150, 10))).toEqual(["é", "x"])
+  })
+
+  it("bounds a point's JSON size from above without encoding its dense vectors", () => {
+    const random = (n: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + n) * 0.5)
+    const product = doc("p", { text: { title: "Cordless drill", description: "A drill ".repeat(40) }, payload: { brand: "Acme" } })
+    for (const datatype of ["float32", "float16"] as const) {
+      const point = toPoint({ ...product, vectors: { text: random(512), image: [random(1792), random(1792), random(1792)] } }, datatype)
+      const actual = Buffer.byteLength(JSON.stringify(point))
+      expect(pointBytes(point)).toBeGreaterThanOrEqual(actual)
+      expect(pointBytes(point)).toBeLessThan(actual * 1.4)
+    }
+  })
+})
+
+describe("denseJson", () => {
+  it("sends a vector's direction at unit length, rounded well within the storage's precision", () => {
+    const vector = Float32Array.from({ length: 1792 }, (_, i) => Math.cos(i * 0.37) * 3)
+    const norm = Math.hypot(...vector)
+    for (const [datatype, step] of [["float32", 1e-7], ["float16", 1e-5]] as const) {
+      const sent = denseJson(vector, datatype)
+      sent.forEach((x, i) => expect(Math.abs(x - vector[i] / norm)).toBeLessThanOrEqual(step / 2 + 1e-12))
+      // Short decimals: the JSON is the decimal, at most 10 characters a number.
+      expect(Math.max(...sent.map((x) => JSON.stringify(x).length))).toBeLessThanOrEqual(10)
+    }
+    expect(denseJson(Float32Array.of(0, 0), "float32")).toEqual([0, 0])
+  })
+})
+
+describe("call", () => {
+  /** A rejection shaped like the client's ApiError: the status text as message, Qdrant's body as data. */
+  const apiError = (status: number, statusText: string, reason: string) =>
+    Object.assign(new Error(statusText), { status, statusText, data: { status: { error: reason } } })
+  const refused = () => new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) })
+
+  it.effect("puts Qdrant's reason in the error and never retries a 4xx", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const error = yield* Effect.flip(call("upsert", () => {
+        attempts++
+        return Promise.reject(apiError(422, "Unprocessable Entity", "Validation error in JSON body: [indices: must be unique]"))
+      }))
+      expect(error.message).toBe("Qdrant upsert failed: 422 Unprocessable Entity: Validation error in JSON body: [indices: must be unique]")
+      expect(attempts).toBe(1)
+    }))
+
+  // Live clock: the backoff really waits (some 700 ms in all).
+  it.live("retries refused connections and 503s a few times, then names the cause", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const value = yield* call("count", () => ++attempts < 3 ? Promise.reject(attempts === 1 ? refused() : apiError(503, "Service Unavailable", "")) : Promise.resolve(7))
+      expect([value, attempts]).toEqual([7, 3])
+      attempts = 0
+      const error = yield* Effect.flip(call("count", () => (attempts++, Promise.reject(refused()))))
+      expect(attempts).toBe(4)
+      expect(error.message).toBe("Qdrant count failed: the connection failed (connect ECONNREFUSED 127.0.0.1:9) (4 attempts)")
+    }))
+
+  it.live("retries a timeout once: each attempt already waited a whole timeout", () =>
+    Effect.gen(function*() {
+      let attempts = 0
+      const error = yield* Effect.flip(call("search", () => (attempts++, Promise.reject(new QdrantClientTimeoutError("aborted")))))
+      expect(attempts).toBe(2)
+      expect(error.message).toBe("Qdrant search failed: no answer within the timeout (2 attempts)")
+    }))
 })
 
 describe("FilterTranslation", () => {
@@ -199,7 +290,7 @@ describe("Fusion", () => {
 const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>) => {
   const client = methods as unknown as QdrantClient
   const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4 })
-  const q: Qdrant = { client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
+  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
   return q
 }
 

@@ -68,7 +68,13 @@ export class ColumnIndexes {
           missing(),
           ([column, kind]) =>
             call(`creating the ${kind} index of ${column}`, () =>
-              this.client.createPayloadIndex(this.collection, { field_name: columnKey(column), field_schema: kind, wait: true })
+              this.client.createPayloadIndex(this.collection, {
+                field_name: columnKey(column),
+                // Filtering, facets and order_by need the index; HNSW links per column value
+                // (payload_m) would only slow indexing: searches narrow by site, not by column.
+                field_schema: { type: kind, enable_hnsw: false },
+                wait: true
+              })
             ).pipe(Effect.tap(() => Effect.sync(() => this.kinds.set(column, kind)))),
           { concurrency: 4, discard: true }
         )
@@ -83,25 +89,92 @@ export class ColumnIndexes {
   }
 }
 
-const vectorsConfig = (options: ResolvedOptions): Schemas["VectorsConfig"] => ({
+type VectorParams = Schemas["VectorParams"]
+type SparseParams = Schemas["SparseVectorParams"]
+
+/** The dense vectors: settings Qdrant fixes when the collection is created. */
+const vectorParams = (options: ResolvedOptions): Record<string, VectorParams> => ({
   [TEXT_VECTOR]: { size: options.textDimension, distance: "Cosine" },
   // Several images per product as one multivector: max_sim scores a one-vector query by the
-  // best of the product's images, the embedded index's rule.
-  [IMAGE_VECTOR]: { size: options.imageDimension, distance: "Cosine", multivector_config: { comparator: "max_sim" } }
+  // best of the product's images, the embedded index's rule. See Options for datatype and on_disk.
+  [IMAGE_VECTOR]: {
+    size: options.imageDimension,
+    distance: "Cosine",
+    datatype: options.imageDatatype,
+    on_disk: options.imageOnDisk,
+    multivector_config: { comparator: "max_sim" }
+  }
 })
 
-/** The collection exists with our layout, or is created with it. */
+// No IDF modifier: Qdrant's IDF spans every site; the query carries per-site IDF (TermStatistics.ts).
+const SPARSE_VECTORS: Record<string, SparseParams> = { [LEXICAL_VECTOR]: {}, [GRAMS_VECTOR]: {} }
+
+/**
+ * Every query filters by site, so there is no global graph (m 0) but one per site (payload_m
+ * on the tenant index): Qdrant's multitenancy setup, which builds small graphs instead of
+ * one over every tenant and keeps a site's search inside its own points.
+ */
+const HNSW = { m: 0, payload_m: 16 } as const
+
+const TENANT_INDEX: Schemas["KeywordIndexParams"] = { type: "keyword", is_tenant: true }
+
+const show = (value: unknown) => (value === undefined || value === null ? "none" : JSON.stringify(value))
+
+/**
+ * How an existing collection differs from the layout in what cannot be changed in place:
+ * vector names, sizes, distance, datatype, the multivector comparator and the sparse
+ * modifiers. Empty when it fits.
+ */
+export const layoutMismatches = (params: Schemas["CollectionParams"], options: ResolvedOptions): Array<string> => {
+  const problems: Array<string> = []
+  const vectors = (params.vectors ?? {}) as Record<string, VectorParams | undefined>
+  if (typeof (vectors as { size?: unknown }).size === "number") return ["it has one unnamed vector, not named ones"]
+  for (const [name, wanted] of Object.entries(vectorParams(options))) {
+    const actual = vectors[name]
+    if (actual === undefined) {
+      problems.push(`no dense vector "${name}"`)
+      continue
+    }
+    const fields: Array<[string, unknown, unknown]> = [
+      ["size", actual.size, wanted.size],
+      ["distance", actual.distance, wanted.distance],
+      ["multivector comparator", actual.multivector_config?.comparator, wanted.multivector_config?.comparator]
+    ]
+    // An image datatype left unset accepts either float (older collections are float32).
+    const datatype = actual.datatype ?? "float32"
+    if (name !== IMAGE_VECTOR || options.imageDatatypeRequired || (datatype !== "float32" && datatype !== "float16")) {
+      fields.push(["datatype", datatype, wanted.datatype ?? "float32"])
+    }
+    for (const [field, has, needs] of fields) {
+      if (has !== needs) problems.push(`vector "${name}" has ${field} ${show(has)}, the index needs ${show(needs)}`)
+    }
+  }
+  const sparse = params.sparse_vectors ?? {}
+  for (const [name, wanted] of Object.entries(SPARSE_VECTORS)) {
+    const actual = sparse[name]
+    if (actual === undefined) problems.push(`no sparse vector "${name}"`)
+    else if ((actual.modifier ?? "none") !== (wanted.modifier ?? "none")) {
+      problems.push(`sparse vector "${name}" has modifier ${show(actual.modifier ?? "none")}, the index needs ${show(wanted.modifier ?? "none")}`)
+    }
+  }
+  return problems
+}
+
+/**
+ * The collection exists with our layout, or is created with it; the payload index on the
+ * site and the settings that can change in place (HNSW, image vectors on disk) are applied on
+ * every start, each only when missing, so a setup interrupted by a crash heals at the next
+ * start. A collection with another layout is refused: its points could not be written or
+ * would be scored differently. Returns the payload schema, for the column indexes, and the
+ * image vectors' datatype (which decides how finely they are sent).
+ */
 export const ensureCollection = (client: QdrantClient, options: ResolvedOptions) =>
   Effect.gen(function*() {
     const name = options.collection
     const { exists } = yield* call("checking the collection", () => client.collectionExists(name))
     if (!exists) {
       yield* call("creating the collection", () =>
-        client.createCollection(name, {
-          vectors: vectorsConfig(options),
-          // No IDF modifier: Qdrant's IDF spans every site; the query carries per-site IDF (TermStatistics.ts).
-          sparse_vectors: { [LEXICAL_VECTOR]: {}, [GRAMS_VECTOR]: {} }
-        })
+        client.createCollection(name, { vectors: vectorParams(options), sparse_vectors: SPARSE_VECTORS, hnsw_config: HNSW })
       ).pipe(
         // Another replica may have created it in between: that is as good.
         Effect.catchAll((error) =>
@@ -110,21 +183,42 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
           )
         )
       )
-      yield* call("creating the site index", () =>
-        client.createPayloadIndex(name, { field_name: SITE_KEY, field_schema: { type: "keyword", is_tenant: true }, wait: true })
-      )
-      // Per-site document frequencies and lexical match counts, and browse's product-id order.
-      for (const field of [TERMS_KEY, ORDER_KEY]) {
-        yield* call(`creating the ${field} index`, () => client.createPayloadIndex(name, { field_name: field, field_schema: "integer", wait: true }))
-      }
     }
     const info = yield* call("reading the collection", () => client.getCollection(name))
-    const vectors = info.config.params.vectors as Record<string, { size?: number } | undefined> | undefined
-    for (const [vector, size] of [[TEXT_VECTOR, options.textDimension], [IMAGE_VECTOR, options.imageDimension]] as const) {
-      const actual = vectors?.[vector]?.size
-      if (actual !== size) {
-        return yield* Effect.fail(new IndexError({ message: `collection ${name}: vector "${vector}" has size ${actual}, configured ${size}` }))
+    const problems = layoutMismatches(info.config.params, options)
+    if (problems.length > 0) {
+      return yield* Effect.fail(
+        new IndexError({
+          message: `Qdrant collection "${name}" does not have the layout this index needs: ${problems.join("; ")}. ` +
+            "Point QDRANT_COLLECTION to a new collection (it is created) and reindex, or delete this one."
+        })
+      )
+    }
+    const hnsw = info.config.hnsw_config
+    if (hnsw.m !== HNSW.m || hnsw.payload_m !== HNSW.payload_m) {
+      yield* call("setting the collection's HNSW graphs", () => client.updateCollection(name, { hnsw_config: HNSW }))
+    }
+    const image = (info.config.params.vectors as Record<string, VectorParams | undefined>)[IMAGE_VECTOR]
+    if ((image?.on_disk ?? false) !== options.imageOnDisk) {
+      yield* call("moving the image vectors", () =>
+        client.updateCollection(name, { vectors: { [IMAGE_VECTOR]: { on_disk: options.imageOnDisk } } })
+      )
+    }
+    const site = info.payload_schema[SITE_KEY]?.params as Schemas["KeywordIndexParams"] | undefined
+    if (site?.type !== "keyword" || site.is_tenant !== true) {
+      yield* call("creating the site index", () =>
+        client.createPayloadIndex(name, { field_name: SITE_KEY, field_schema: TENANT_INDEX, wait: true })
+      )
+    }
+    // Per-site document frequencies and lexical match counts (TermStatistics.ts), and browse's
+    // product-id order (IdOrder.ts): integer indexes, made good on every start like the site's.
+    for (const field of [TERMS_KEY, ORDER_KEY]) {
+      if (info.payload_schema[field]?.data_type !== "integer") {
+        yield* call(`creating the ${field} index`, () =>
+          client.createPayloadIndex(name, { field_name: field, field_schema: "integer", wait: true })
+        )
       }
     }
-    return info.payload_schema
+    const imageDatatype: ResolvedOptions["imageDatatype"] = image?.datatype === "float16" ? "float16" : "float32"
+    return { schema: info.payload_schema, imageDatatype }
   })

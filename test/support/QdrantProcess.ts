@@ -1,0 +1,103 @@
+/** A real Qdrant process for tests and benchmarks (no test-runner imports, so benchmarks can use it). */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { freePort } from "./ServerProcess.js"
+
+export interface QdrantServer {
+  /** http://127.0.0.1:<port> of the REST API. */
+  readonly url: string
+  readonly apiKey: string | undefined
+  /** Stops the server (SIGTERM) and waits for it; its storage stays for `restart`. */
+  readonly stop: () => Promise<void>
+  /** Starts it again on the same ports and storage (restart and outage tests). */
+  readonly restart: () => Promise<void>
+  /** The server's output so far (for a failing test's message). */
+  readonly output: () => string
+}
+
+/** A `qdrant` binary on PATH, if there is one. */
+const qdrantOnPath = (): string | undefined => {
+  try {
+    return execFileSync("sh", ["-c", "command -v qdrant"], { encoding: "utf8" }).trim() || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Where the Qdrant suites get a server: their own `qdrant` process from PATH (each file its
+ * own ports and temporary storage, as the Redis suites do), else the server at QDRANT_URL
+ * (shared: every test works in collections of its own), else none — the suites then skip
+ * with this reason printed.
+ */
+export const qdrantAvailability = (): { readonly binary: string } | { readonly url: string } | { readonly skip: string } => {
+  const binary = qdrantOnPath()
+  if (binary !== undefined) return { binary }
+  const url = process.env.QDRANT_URL?.trim()
+  if (url) return { url }
+  return {
+    skip: "no `qdrant` binary on PATH and QDRANT_URL not set: the Qdrant suites need a Qdrant 1.18 server " +
+      "(a binary on PATH, or e.g. `docker run -p 6333:6333 qdrant/qdrant:v1.18.0` and QDRANT_URL=http://localhost:6333)"
+  }
+}
+
+const waitReady = async (url: string, child: ChildProcess, output: () => string, timeoutMs = 30_000) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`qdrant exited with ${child.exitCode}:\n${output()}`)
+    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false)
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`qdrant not ready at ${url} after ${timeoutMs} ms:\n${output()}`)
+}
+
+/** A real Qdrant from `binary`, on loopback ports of its own with temporary storage and telemetry off. */
+export const startQdrant = async (binary: string): Promise<QdrantServer> => {
+  const [httpPort, grpcPort] = [await freePort(), await freePort()]
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-qdrant-"))
+  const url = `http://127.0.0.1:${httpPort}`
+  let child: ChildProcess | undefined
+  let log = ""
+  const launch = async () => {
+    const started = spawn(binary, [], {
+      cwd: dir,
+      env: {
+        ...process.env,
+        QDRANT__SERVICE__HOST: "127.0.0.1",
+        QDRANT__SERVICE__HTTP_PORT: String(httpPort),
+        QDRANT__SERVICE__GRPC_PORT: String(grpcPort),
+        QDRANT__STORAGE__STORAGE_PATH: path.join(dir, "storage"),
+        QDRANT__STORAGE__SNAPSHOTS_PATH: path.join(dir, "snapshots"),
+        QDRANT__TELEMETRY_DISABLED: "true",
+        QDRANT__LOG_LEVEL: "WARN"
+      },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    child = started
+    started.stdout!.on("data", (d) => (log += d))
+    started.stderr!.on("data", (d) => (log += d))
+    await waitReady(url, started, () => log)
+  }
+  const stop = async () => {
+    const c = child
+    if (!c || c.exitCode !== null || c.signalCode !== null) return
+    const exited = new Promise((r) => c.once("exit", r))
+    c.kill("SIGTERM")
+    await exited
+  }
+  await launch()
+  return {
+    url,
+    apiKey: undefined,
+    stop,
+    restart: async () => {
+      await stop()
+      await launch()
+    },
+    output: () => log
+  }
+}
+
