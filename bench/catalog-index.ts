@@ -10,6 +10,7 @@ import { emptyFilter, type Filter } from "../src/model/Filter.js"
 import type { IndexDocument } from "../src/model/IndexDocument.js"
 import { EmbeddedCatalogIndex } from "../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { mulberry32 } from "./catalog/random.js"
+import { syntheticVocabulary } from "./catalog/vocabulary.js"
 
 const count = Number(process.argv[2] ?? 100_000)
 const DIM = 512
@@ -28,19 +29,7 @@ const unitVector = (): Float32Array => {
   return v
 }
 
-const syllables = ["ka", "lo", "mi", "ner", "tra", "vel", "son", "dor", "pex", "qui", "ra", "tek", "zu", "bel", "cor", "fin"]
-const coined = (parts: number) => Array.from({ length: parts }, () => pick(syllables)).join("")
-const nouns = `drill saw hammer sander grinder wrench ladder hose mower trimmer rake shovel planter kettle toaster blender
-  mixer skillet knife grater jacket shirt dress jeans sneaker boot scarf glove headphone speaker charger cable router
-  monitor keyboard mouse camera lamp rug curtain pillow blanket mattress tent backpack bottle bicycle helmet racket ball
-  puzzle doll robot kite`.split(/\s+/).filter(Boolean)
-const adjectives = `cordless wireless compact heavy-duty waterproof portable stainless organic slim classic vintage premium
-  ergonomic foldable rechargeable lightweight insulated adjustable digital smart`.split(/\s+/).filter(Boolean)
-const colours = ["black", "white", "red", "blue", "green", "grey", "yellow", "pink", "brown", "orange", "navy", "beige"]
-const brands = Array.from({ length: 150 }, () => coined(2))
-const vocabulary = [...`the and with for of a to in is high quality durable design easy use perfect home
-  everyday ideal gift material comfortable long lasting battery power performance warranty`.split(/\s+/).filter(Boolean),
-  ...nouns, ...adjectives, ...colours, ...Array.from({ length: 3000 }, () => coined(3))]
+const { adjectives, brands, coined, colours, nouns, vocabulary } = syntheticVocabulary(pick)
 const tops = ["Tools", "Garden", "Kitchen", "Fashion", "Electronics", "Home", "Sports", "Toys"]
 const leaves = tops.flatMap((top) =>
   Array.from({ length: 6 }, () => coined(2)).flatMap((mid) =>
