@@ -13,6 +13,7 @@ import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/Po
 import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
+import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
 import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
 import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
@@ -290,7 +291,8 @@ describe("Fusion", () => {
 const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>) => {
   const client = methods as unknown as QdrantClient
   const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4 })
-  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
+  const statistics = new StatisticsCache(options.statisticsCapacity, options.statisticsTtlMs)
+  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c"), statistics }
   return q
 }
 

@@ -3,6 +3,7 @@ import { Effect, Schedule } from "effect"
 import { IndexError } from "../CatalogIndex.js"
 import type { ColumnIndexes } from "./Collection.js"
 import type { ResolvedOptions } from "./Options.js"
+import type { StatisticsCache } from "./StatisticsCache.js"
 
 /** What every Qdrant-backed operation needs: the clients, the collection and the knobs. */
 export interface Qdrant {
@@ -13,6 +14,7 @@ export interface Qdrant {
   readonly collection: string
   readonly options: ResolvedOptions
   readonly columns: ColumnIndexes
+  readonly statistics: StatisticsCache
 }
 
 /** The two clients of `options`: each aborts a request after its own timeout. */
