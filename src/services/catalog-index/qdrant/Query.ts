@@ -118,7 +118,11 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     if (browses(query, q)) return yield* browse(q, query, filter, ranking)
     const candidates = Math.max(q.options.denseCandidates, 4 * query.limit)
     const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: [PRODUCT_KEY, COLUMNS_KEY] })
-    yield* complete(q, query.siteId, gathered)
+    // The count needs only what was gathered (completing scores adds no match), so it runs beside.
+    const [, matches] = yield* Effect.all(
+      [complete(q, query.siteId, gathered), gathered.saturated ? total(q, filter, gathered) : Effect.succeed(gathered.matched.size)],
+      { concurrency: 2 }
+    )
     const words = gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants }))
     const lexical = lexicalScores(words, q.options.fuzzyWeight)
     const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
@@ -132,7 +136,7 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
       ranking,
       query.limit
     )
-    return { hits, total: gathered.saturated ? yield* total(q, filter, gathered) : gathered.matched.size }
+    return { hits, total: matches }
   })
 
 /** Every lexical match (a point holding a word or a searched variant) or dense hit, counted by Qdrant. */

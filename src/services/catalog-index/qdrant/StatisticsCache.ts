@@ -17,7 +17,9 @@ interface Entry {
 /**
  * Per-site BM25 statistics (the site's product count, each field key's document frequency)
  * remembered for a short time: without it every query word costs one exact count per field
- * before its lists can be asked for (measured in bench/qdrant-lexical.ts, see the README).
+ * before its lists can be asked for. bench/qdrant-lexical.ts over 20k products, remembered
+ * against not: "cordles dril" 4 requests and p50 22 ms against 38 and 36 ms, "cord" 3 and
+ * 11 ms against 77 and 33 ms.
  *
  * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`):
  * an IDF then lags the catalog by a few products' worth, a change far below what reorders a
