@@ -338,12 +338,18 @@ describe("Query and aggregates (against a client double)", () => {
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
       expect(lists).toEqual([{
         query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200,
-        with_payload: ["product_id", "columns"]
+        // Columns serve only boosts and `near`, and this query has neither.
+        with_payload: ["product_id"]
       }])
       expect(completion).toEqual([
         { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site, { has_id: [pointId(1, "c")] }] }, limit: 1 },
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
       ])
+      // The site's statistics are remembered: the word again costs no count; a boost brings the columns.
+      const boost = { condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }
+      yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24, boosts: [boost] })
+      expect(counted).toHaveLength(1 + 8)
+      expect(rounds[4][0].with_payload).toEqual(["product_id", "columns"])
     }))
 
   it.effect("facets through the facet API over ids, re-sorting ties by value", () =>
