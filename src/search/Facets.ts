@@ -136,7 +136,8 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
         if (values.length < 2 && selected.length === 0) return null
         return { type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values }
       })
-    // Columns are independent: a remote index answers them side by side rather than one by one.
+    // Columns are independent: a remote index answers them side by side rather than one by one
+    // (Qdrant, 20k products, bench/qdrant-text-search.ts: facets p50 27.5 → 22.6 ms).
     const facets = yield* Effect.forEach(facetColumns, facetOf, { concurrency: FACET_CONCURRENCY })
     return facets.filter((facet): facet is FacetOut => facet !== null)
   })
