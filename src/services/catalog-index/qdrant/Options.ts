@@ -52,9 +52,9 @@ export interface QdrantIndexOptions {
   readonly writeTimeoutMs?: number | undefined
   /**
    * Per-site BM25 statistics remembered (see qdrant/StatisticsCache.ts): at most this many
-   * counts (default 100,000: a site's count and one per field of each word searched), each for
-   * this long after it was asked for (default 30,000 ms; other processes' writes reach a
-   * ranking's IDF within it, this process's at once).
+   * counts (default 100,000: a site's count, one per field of each word searched, one per
+   * common query's total), each for this long after it was asked for (default 30,000 ms;
+   * other processes' writes reach IDFs and totals within it, this process's at once).
    */
   readonly statisticsCapacity?: number | undefined
   readonly statisticsTtlMs?: number | undefined

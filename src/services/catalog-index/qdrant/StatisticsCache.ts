@@ -21,9 +21,12 @@ interface Entry {
  * against not: "cordles dril" 4 requests and p50 22 ms against 38 and 36 ms, "cord" 3 and
  * 11 ms against 77 and 33 ms.
  *
+ * A common word's exact total is remembered here too (see Query.ts).
+ *
  * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`):
  * an IDF then lags the catalog by a few products' worth, a change far below what reorders a
- * ranking (IDF moves with log(N/df)), and it converges once the entry expires. This process's
+ * ranking (IDF moves with log(N/df)), a total by as many products (the embedded index is
+ * exact), and both converge once the entry expires. This process's
  * own writes are exact: `invalidate` after an upsert or removal drops the site's counts, and a
  * count asked for before an invalidation is never stored as current (it carries the old epoch).
  */
