@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
 import { call, type Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
@@ -298,6 +298,27 @@ const overDouble = (methods: Record<string, (collection: string, body: never) =>
 
 const point = (productId: string, score: number, columns = {}) => ({
   id: pointId(1, productId), score, payload: { product_id: productId, columns }
+})
+
+describe("ColumnIndexes", () => {
+  it.effect("reads the collection for a column without an index at most once per 30 s", () =>
+    Effect.gen(function*() {
+      let reads = 0
+      let schema: Record<string, unknown> = {}
+      const client = { getCollection: async () => (reads++, { payload_schema: schema }) } as unknown as QdrantClient
+      const columns = new ColumnIndexes(client, "c")
+      expect(yield* columns.kind("brand")).toBeUndefined()
+      expect(yield* columns.kind("brand")).toBeUndefined()
+      expect(reads).toBe(1)
+      // Another process indexes the column: seen once the absence is 30 s old.
+      schema = { "columns.brand": { data_type: "keyword", points: 1 } }
+      yield* TestClock.adjust("29 seconds")
+      expect(yield* columns.kind("brand")).toBeUndefined()
+      yield* TestClock.adjust("1 second")
+      expect(yield* columns.kind("brand")).toBe("keyword")
+      expect(yield* columns.kind("brand")).toBe("keyword")
+      expect(reads).toBe(2)
+    }))
 })
 
 describe("Query and aggregates (against a client double)", () => {
