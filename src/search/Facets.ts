@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { facetColumns } from "../model/Columns.js"
 import { parseCategoryPath } from "../domain/CategoryPath.js"
-import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type IndexError, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import type { Condition, Filter } from "../model/Filter.js"
 
 /** Facet values are in text form; the wire schema encodes category paths. */
@@ -22,6 +22,8 @@ export interface FacetOut {
 }
 
 const MAX_VALUES = 20
+/** Facet columns computed at once (each is a few index requests; see computeFacets). */
+const FACET_CONCURRENCY = 6
 
 type Scope = { readonly productIds: ReadonlyArray<string> }
 
@@ -84,60 +86,60 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const base: Filter = query.filter
-    const scopes = new Map<string, Scope>()
-    if (rankedIds !== undefined) scopes.set("", { productIds: rankedIds.slice(0, FACET_SAMPLE) })
-    const scopeFor = (column: string) =>
-      Effect.gen(function*() {
-        const own = dynamic.filter(sameColumn(column))
-        const key = own.length === 0 ? "" : column
-        const cached = scopes.get(key)
-        if (cached) return cached
-        const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
-        const result = yield* index.search({ ...query, filter, limit: FACET_SAMPLE })
-        const scope = { productIds: result.hits.map((h) => h.productId) }
-        scopes.set(key, scope)
-        return scope
-      })
-
-    const facets: Array<FacetOut> = []
-    for (const def of facetColumns) {
-      const column = def.name
-      const scope = yield* scopeFor(column)
-      if (scope.productIds.length === 0) continue
-      const own = dynamic.filter(sameColumn(column))
-      if (def.kind === "number") {
-        const stats = yield* index.numericStats(query.siteId, column, scope)
-        if (stats === null || stats.count === 0 || stats.min === stats.max) continue
-        const edges = niceEdges(stats.min, stats.max)
-        const counts = yield* index.histogram(query.siteId, column, scope, edges)
-        const chosen = own.flatMap((c) => ("range" in c ? [c.range] : []))
-        const values: Array<FacetValueOut> = []
-        for (let i = 0; i + 1 < edges.length; i++) {
-          if (counts[i] === 0) continue
-          const selected = chosen.some((r) => r.gte === edges[i] && r.lt === edges[i + 1])
-          values.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: counts[i] })
-        }
-        for (const r of chosen) {
-          if (values.some((v) => v.selected)) break
-          values.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
-        }
-        facets.push({ type: "interval", column, label: def.label, isPrimary: def.facet.primary, values })
-        continue
-      }
-      const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
-      const counts = yield* index.facet(query.siteId, column, scope, def.kind === "category" ? 10_000 : MAX_VALUES)
-      if (counts.length === 0) continue
-      const values = def.kind === "category"
-        ? categoryValues(counts, selected)
-        : [
-          ...selected.filter((s) => !counts.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
-          ...counts.map((c) => ({ value: c.value, label: c.value, active: c.count > 0, selected: selected.includes(c.value), count: c.count }))
-        ]
-      // A column with one value and nothing chosen cannot narrow anything.
-      if (values.length < 2 && selected.length === 0) continue
-      facets.push({ type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values })
+    const ownOf = (column: string) => dynamic.filter(sameColumn(column))
+    // A column with a selection of its own is counted over the query without that selection.
+    const scopeKey = (column: string) => (ownOf(column).length === 0 ? "" : column)
+    const searchScope = (key: string): Effect.Effect<Scope, IndexError> => {
+      if (key === "" && rankedIds !== undefined) return Effect.succeed({ productIds: rankedIds.slice(0, FACET_SAMPLE) })
+      const own = key === "" ? [] : ownOf(key)
+      const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
+      return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => ({ productIds: result.hits.map((h) => h.productId) })))
     }
-    return facets
+    // Each scope is searched once, by the first column that needs it.
+    const scopes = new Map<string, Effect.Effect<Scope, IndexError>>()
+    for (const key of new Set(facetColumns.map((def) => scopeKey(def.name)))) scopes.set(key, yield* Effect.cached(searchScope(key)))
+
+    const facetOf = (def: (typeof facetColumns)[number]): Effect.Effect<FacetOut | null, IndexError> =>
+      Effect.gen(function*() {
+        const column = def.name
+        const scope = yield* scopes.get(scopeKey(column))!
+        if (scope.productIds.length === 0) return null
+        const own = ownOf(column)
+        if (def.kind === "number") {
+          const stats = yield* index.numericStats(query.siteId, column, scope)
+          if (stats === null || stats.count === 0 || stats.min === stats.max) return null
+          const edges = niceEdges(stats.min, stats.max)
+          const counts = yield* index.histogram(query.siteId, column, scope, edges)
+          const chosen = own.flatMap((c) => ("range" in c ? [c.range] : []))
+          const values: Array<FacetValueOut> = []
+          for (let i = 0; i + 1 < edges.length; i++) {
+            if (counts[i] === 0) continue
+            const selected = chosen.some((r) => r.gte === edges[i] && r.lt === edges[i + 1])
+            values.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: counts[i] })
+          }
+          for (const r of chosen) {
+            if (values.some((v) => v.selected)) break
+            values.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
+          }
+          return { type: "interval", column, label: def.label, isPrimary: def.facet.primary, values }
+        }
+        const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
+        const counts = yield* index.facet(query.siteId, column, scope, def.kind === "category" ? 10_000 : MAX_VALUES)
+        if (counts.length === 0) return null
+        const values = def.kind === "category"
+          ? categoryValues(counts, selected)
+          : [
+            ...selected.filter((s) => !counts.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
+            ...counts.map((c) => ({ value: c.value, label: c.value, active: c.count > 0, selected: selected.includes(c.value), count: c.count }))
+          ]
+        // A column with one value and nothing chosen cannot narrow anything.
+        if (values.length < 2 && selected.length === 0) return null
+        return { type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values }
+      })
+    // Columns are independent: a remote index answers them side by side rather than one by one
+    // (Qdrant, 20k products, bench/qdrant-text-search.ts: facets p50 27.5 → 22.6 ms).
+    const facets = yield* Effect.forEach(facetColumns, facetOf, { concurrency: FACET_CONCURRENCY })
+    return facets.filter((facet): facet is FacetOut => facet !== null)
   })
 
 /** The index condition that selecting one facet value adds. */

@@ -11,6 +11,7 @@ import { pointIds } from "./qdrant/PointIds.js"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { pointBytes, productIdOf, scrollAll, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { matchIds, search } from "./qdrant/Query.js"
+import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 
 
 /** Most points per upsert request (fewer when their JSON reaches `maxRequestBytes`). */
@@ -43,9 +44,19 @@ const make = (q: Qdrant): CatalogIndexService => {
           })
         )
 
+  /** A write changes its sites' statistics once acknowledged, and maybe in part if it failed. */
+  const invalidating = <A, E>(siteIds: Iterable<number>, write: Effect.Effect<A, E>) =>
+    write.pipe(
+      Effect.ensuring(
+        Effect.sync(() => {
+          for (const siteId of new Set(siteIds)) q.statistics.invalidate(siteId)
+        })
+      )
+    )
+
   return {
     upsert: (docs) =>
-      Effect.gen(function*() {
+      invalidating(docs.map((doc) => doc.siteId), Effect.gen(function*() {
         // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).
         const rejected = rejection(q, docs)
         if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
@@ -54,12 +65,12 @@ const make = (q: Qdrant): CatalogIndexService => {
         for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
           yield* call("upsert", () => q.writer.upsert(q.collection, { wait: true, points: chunk }))
         }
-      }),
+      })),
     // Point ids derive from (site, product), so deleting by id is already scoped to the site.
     remove: (siteId, productIds) =>
       productIds.length === 0
         ? Effect.void
-        : call("delete", () => q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid),
+        : invalidating([siteId], call("delete", () => q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid)),
     search: (query) => search(q, query),
     matchIds: (query) => matchIds(q, query),
     facet: (siteId, column, scope, limit) => facet(q, siteId, column, scope, limit),
@@ -100,7 +111,8 @@ export const QdrantCatalogIndex = {
         const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
-        return make({ client, writer, collection: resolved.collection, options: { ...resolved, imageDatatype }, columns })
+        const statistics = new StatisticsCache(resolved.statisticsCapacity, resolved.statisticsTtlMs)
+        return make({ client, writer, collection: resolved.collection, options: { ...resolved, imageDatatype }, columns, statistics })
       })
     )
 } as const

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
-import { Effect } from "effect"
+import { Effect, TestClock } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
 import { call, type Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
@@ -13,6 +13,7 @@ import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/Po
 import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
+import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
 import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
 import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
@@ -290,12 +291,34 @@ describe("Fusion", () => {
 const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>) => {
   const client = methods as unknown as QdrantClient
   const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4 })
-  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c") }
+  const statistics = new StatisticsCache(options.statisticsCapacity, options.statisticsTtlMs)
+  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c"), statistics }
   return q
 }
 
 const point = (productId: string, score: number, columns = {}) => ({
   id: pointId(1, productId), score, payload: { product_id: productId, columns }
+})
+
+describe("ColumnIndexes", () => {
+  it.effect("reads the collection for a column without an index at most once per 30 s", () =>
+    Effect.gen(function*() {
+      let reads = 0
+      let schema: Record<string, unknown> = {}
+      const client = { getCollection: async () => (reads++, { payload_schema: schema }) } as unknown as QdrantClient
+      const columns = new ColumnIndexes(client, "c")
+      expect(yield* columns.kind("brand")).toBeUndefined()
+      expect(yield* columns.kind("brand")).toBeUndefined()
+      expect(reads).toBe(1)
+      // Another process indexes the column: seen once the absence is 30 s old.
+      schema = { "columns.brand": { data_type: "keyword", points: 1 } }
+      yield* TestClock.adjust("29 seconds")
+      expect(yield* columns.kind("brand")).toBeUndefined()
+      yield* TestClock.adjust("1 second")
+      expect(yield* columns.kind("brand")).toBe("keyword")
+      expect(yield* columns.kind("brand")).toBe("keyword")
+      expect(reads).toBe(2)
+    }))
 })
 
 describe("Query and aggregates (against a client double)", () => {
@@ -336,12 +359,18 @@ describe("Query and aggregates (against a client double)", () => {
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
       expect(lists).toEqual([{
         query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200,
-        with_payload: ["product_id", "columns"]
+        // Columns serve only boosts and `near`, and this query has neither.
+        with_payload: ["product_id"]
       }])
       expect(completion).toEqual([
         { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site, { has_id: [pointId(1, "c")] }] }, limit: 1 },
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
       ])
+      // The site's statistics are remembered: the word again costs no count; a boost brings the columns.
+      const boost = { condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }
+      yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24, boosts: [boost] })
+      expect(counted).toHaveLength(1 + 8)
+      expect(rounds[4][0].with_payload).toEqual(["product_id", "columns"])
     }))
 
   it.effect("facets through the facet API over ids, re-sorting ties by value", () =>

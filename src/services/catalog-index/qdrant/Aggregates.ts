@@ -62,13 +62,16 @@ export const numericStats = (q: Qdrant, siteId: number, column: string, scope: S
   Effect.gen(function*() {
     if ((yield* q.columns.kind(column)) !== "float") return null
     const filter = withNumber(scopeFilter(siteId, scope), column)
-    const count = yield* countOf(q, filter)
+    // One round: an empty scope's extremes are NaN, and its count says to ignore them.
+    const [count, min, max] = yield* Effect.all(
+      [countOf(q, filter), extreme(q, filter, column, "asc"), extreme(q, filter, column, "desc")],
+      { concurrency: 3 }
+    )
     if (count === 0) return null
-    const [min, max] = yield* Effect.all([extreme(q, filter, column, "asc"), extreme(q, filter, column, "desc")], { concurrency: 2 })
     return { min, max, count } satisfies NumericStats
   })
 
-/** One exact count per bucket [edges[i], edges[i+1]), run concurrently. */
+/** One exact count per bucket [edges[i], edges[i+1]), run concurrently (a price facet has ~5: one round). */
 export const histogram = (
   q: Qdrant,
   siteId: number,
@@ -81,6 +84,6 @@ export const histogram = (
   return Effect.forEach(
     buckets,
     (range) => countOf(q, andAlso(filter, { key: columnKey(column), range })),
-    { concurrency: 4 }
+    { concurrency: 8 }
   )
 }

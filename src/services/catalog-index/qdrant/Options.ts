@@ -50,6 +50,14 @@ export interface QdrantIndexOptions {
    */
   readonly queryTimeoutMs?: number | undefined
   readonly writeTimeoutMs?: number | undefined
+  /**
+   * Per-site BM25 statistics remembered (see qdrant/StatisticsCache.ts): at most this many
+   * counts (default 100,000: a site's count, one per field of each word searched, one per
+   * common query's total), each for this long after it was asked for (default 30,000 ms;
+   * other processes' writes reach IDFs and totals within it, this process's at once).
+   */
+  readonly statisticsCapacity?: number | undefined
+  readonly statisticsTtlMs?: number | undefined
 }
 
 export interface ResolvedOptions {
@@ -71,6 +79,8 @@ export interface ResolvedOptions {
   readonly matchCap: number
   readonly queryTimeoutMs: number
   readonly writeTimeoutMs: number
+  readonly statisticsCapacity: number
+  readonly statisticsTtlMs: number
 }
 
 export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => ({
@@ -89,5 +99,7 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   prefixWeight: options.prefixWeight ?? defaultOptions.prefixWeight,
   matchCap: options.matchCap ?? 10_000,
   queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
-  writeTimeoutMs: options.writeTimeoutMs ?? 120_000
+  writeTimeoutMs: options.writeTimeoutMs ?? 120_000,
+  statisticsCapacity: options.statisticsCapacity ?? 100_000,
+  statisticsTtlMs: options.statisticsTtlMs ?? 30_000
 })

@@ -12,7 +12,8 @@ import { FIELDS, fieldTermKey } from "./SparseText.js"
  * The site's document count and each term's document frequency per field are exact counts
  * over the `terms` index (the lexical keys of each point) under the site filter instead, and
  * the query carries fieldWeight × IDF per key: the embedded index's per-site, per-field IDF.
- * Counts are index lookups (one small request each, run concurrently).
+ * Counts are index lookups (one small request each, run concurrently), remembered for a
+ * short time per site (see StatisticsCache.ts).
  */
 const idf = (documents: number, frequency: number): number => Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
@@ -25,11 +26,11 @@ export const keyWeights = (q: Qdrant, siteId: number, terms: ReadonlyArray<strin
   const count = (filter: typeof site) =>
     call("count", () => q.client.count(q.collection, { filter, exact: true })).pipe(Effect.map((result) => result.count))
   const keys = terms.flatMap((term) => FIELDS.map((field) => ({ term, field, key: fieldTermKey(field, term) })))
-  return Effect.all(
-    [count(site), Effect.forEach(keys, ({ key }) => count(andAlso(site, { key: TERMS_KEY, match: { value: key } })), { concurrency: 16 })],
-    { concurrency: 2 }
-  ).pipe(
-    Effect.map(([documents, frequencies]) => {
+  return q.statistics.counts(siteId, [
+    { name: "documents", count: count(site) },
+    ...keys.map(({ key }) => ({ name: String(key), count: count(andAlso(site, { key: TERMS_KEY, match: { value: key } })) }))
+  ]).pipe(
+    Effect.map(([documents, ...frequencies]) => {
       const weights = new Map<string, Map<number, number>>(terms.map((term) => [term, new Map()]))
       keys.forEach(({ term, field, key }, i) => {
         if (frequencies[i] > 0) weights.get(term)!.set(key, q.options.fieldWeights[field] * idf(documents, frequencies[i]))

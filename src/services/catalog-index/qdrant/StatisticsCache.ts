@@ -1,0 +1,64 @@
+import { Clock, Effect } from "effect"
+import { LruCache } from "../../../platform/LruCache.js"
+
+/** One count of a site's statistics, by a name unique within the site. */
+export interface StatisticRequest<E> {
+  readonly name: string
+  readonly count: Effect.Effect<number, E>
+}
+
+interface Entry {
+  readonly value: number
+  /** The site's epoch when the count was asked for: a later write makes it stale. */
+  readonly epoch: number
+  readonly expires: number
+}
+
+/**
+ * Per-site BM25 statistics (the site's product count, each field key's document frequency)
+ * remembered for a short time: without it every query word costs one exact count per field
+ * before its lists can be asked for. bench/qdrant-lexical.ts over 20k products, remembered
+ * against not: "cordles dril" 4 requests and p50 22 ms against 38 and 36 ms, "cord" 3 and
+ * 11 ms against 77 and 33 ms.
+ *
+ * A common word's exact total is remembered here too (see Query.ts).
+ *
+ * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`):
+ * an IDF then lags the catalog by a few products' worth, a change far below what reorders a
+ * ranking (IDF moves with log(N/df)), a total by as many products (the embedded index is
+ * exact), and both converge once the entry expires. This process's
+ * own writes are exact: `invalidate` after an upsert or removal drops the site's counts, and a
+ * count asked for before an invalidation is never stored as current (it carries the old epoch).
+ */
+export class StatisticsCache {
+  private readonly entries: LruCache<string, Entry>
+  private readonly epochs = new Map<number, number>()
+  private generation = 0
+
+  constructor(capacity: number, private readonly ttlMillis: number) {
+    this.entries = new LruCache(capacity)
+  }
+
+  /** The counts of `requests`, in order: remembered ones as they are, the others asked for together. */
+  counts<E>(siteId: number, requests: ReadonlyArray<StatisticRequest<E>>): Effect.Effect<Array<number>, E> {
+    return Effect.gen(this, function*() {
+      const now = yield* Clock.currentTimeMillis
+      const epoch = this.epochs.get(siteId) ?? 0
+      const values = requests.map(({ name }) => {
+        const entry = this.entries.get(`${siteId}:${name}`)
+        return entry !== undefined && entry.epoch === epoch && entry.expires > now ? entry.value : undefined
+      })
+      const missing = requests.filter((_, i) => values[i] === undefined)
+      const fetched = yield* Effect.forEach(missing, (request) => request.count, { concurrency: 16 })
+      // With the epoch it was asked under: a write seen meanwhile makes it stale at once.
+      missing.forEach(({ name }, i) => this.entries.set(`${siteId}:${name}`, { value: fetched[i], epoch, expires: now + this.ttlMillis }))
+      let next = 0
+      return values.map((value) => value ?? fetched[next++])
+    })
+  }
+
+  /** Forgets the site's counts: called once this process's write to the site is acknowledged (or failed). */
+  invalidate(siteId: number): void {
+    this.epochs.set(siteId, ++this.generation)
+  }
+}
