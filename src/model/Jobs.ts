@@ -6,42 +6,29 @@ import { Schema } from "effect"
  * Jobs name a product, not a version: the handler always works on the current record, so a
  * job that is retried or arrives late is harmless (idempotent).
  */
-export const IndexProduct = Schema.TaggedStruct("IndexProduct", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
-export const RemoveProduct = Schema.TaggedStruct("RemoveProduct", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
+const product = { siteId: Schema.Int, productId: Schema.String }
+
+export const IndexProduct = Schema.TaggedStruct("IndexProduct", product)
+export const RemoveProduct = Schema.TaggedStruct("RemoveProduct", product)
 /**
  * Fetch and analyse the product's images that have no analysis yet (features, adult score,
  * colours: what visual search needs), then re-index it.
  */
-export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
+export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", product)
 /**
  * Run object detection on the product's analysed images that have no objects yet, then
  * re-index it (objects become `image_object` words and values). A follow-up of AnalyzeImages:
  * detection costs about four times the rest of an analysis, so it runs as a pass of its own,
  * after the images are visually searchable and in a lane of its own behind them.
  */
-export const DetectObjects = Schema.TaggedStruct("DetectObjects", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
+export const DetectObjects = Schema.TaggedStruct("DetectObjects", product)
 /**
  * Predict the product's attributes (POST /product/{id}/predicted-attributes) and store the result.
  * It first indexes the product like IndexProduct (and analyses its pending images, objects
  * included, at once), then predicts; it is a kind of its own, so an IndexProduct of the same
  * product never replaces it.
  */
-export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", {
-  siteId: Schema.Int,
-  productId: Schema.String
-})
+export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", product)
 export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes)
 export type Job = typeof Job.Type
 

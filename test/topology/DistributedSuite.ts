@@ -17,6 +17,33 @@ export interface TopologyUnderTest {
 }
 
 /**
+ * A merchant pushing products titled `title n` and a shopper searching for `title`, one after
+ * the other, until `stop`: every status seen, and the ids whose push was acknowledged.
+ */
+export const underLoad = (topology: Pick<TopologyUnderTest, "put" | "search">, idPrefix: string, title: string, maxPushes = 500) => {
+  const statuses: Array<number> = []
+  const acknowledged: Array<string> = []
+  let loading = true
+  const loop = (async () => {
+    for (let n = 0; loading && n < maxPushes; n++) {
+      const res = await topology.put(`${idPrefix}-${n}`, { title: `${title} ${n}` })
+      statuses.push(res.status)
+      if (res.status === 200) acknowledged.push(`${idPrefix}-${n}`)
+      statuses.push((await topology.search(title.toLowerCase())).status)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+  })()
+  return {
+    acknowledged,
+    stop: async () => {
+      loading = false
+      await loop
+      return { statuses, acknowledged }
+    }
+  }
+}
+
+/**
  * The design card as separate OS processes: one api and worker processes on one real
  * redis-server, the index in Qdrant when `indexEnv` names one (QDRANT_URL), else held by each
  * process as a replica fed through Redis. Worker A serves every queue; worker B only text
@@ -135,18 +162,7 @@ export const distributedTopologySuite = (
 
     it("Redis restarted under load: the api answers what it can, 503 with Retry-After otherwise, and every process recovers by itself", async () => {
       // Load: a merchant pushing products and a shopper searching, throughout the outage.
-      const statuses: Array<number> = []
-      const acknowledged: Array<string> = []
-      let loading = true
-      const loader = (async () => {
-        for (let n = 0; loading; n++) {
-          const res = await put(`load-${n}`, { title: `Walnut cutting board ${n}` })
-          statuses.push(res.status)
-          if (res.status === 200) acknowledged.push(`load-${n}`)
-          statuses.push((await search("walnut cutting board")).status)
-          await new Promise((r) => setTimeout(r, 20))
-        }
-      })()
+      const load = underLoad({ put, search }, "load", "Walnut cutting board")
       await new Promise((r) => setTimeout(r, 500))
       await redis.server.stop()
       const during = await put("kettle-down", { title: "Enamel kettle" })
@@ -168,8 +184,7 @@ export const distributedTopologySuite = (
       for (let i = 1; i <= 10; i++) {
         await eventually(async () => expect((await put(`kettle-${i}`, { title: `Enamel stovetop kettle ${i}` })).status).toBe(200), 30_000)
       }
-      loading = false
-      await loader
+      const { acknowledged, statuses } = await load.stop()
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])
       expect(statuses).toContain(503)
       await eventually(async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { eventually } from "../support/Eventually.js"
 import { qdrantForThisFile } from "../support/QdrantServer.js"
-import { distributedTopologySuite } from "./DistributedSuite.js"
+import { distributedTopologySuite, underLoad } from "./DistributedSuite.js"
 
 const qdrant = qdrantForThisFile()
 const ids = (res: { body: any }): Array<string> => res.body.data.products.map((p: any) => p.productId)
@@ -20,23 +20,12 @@ if (!qdrant.available) {
         "Qdrant stopped under load: the api answers 200 or 503 with Retry-After, never a 500, and every acknowledged push is indexed once Qdrant is back",
         async () => {
           const server = qdrant.server!
-          const statuses: Array<number> = []
-          const acknowledged: Array<string> = []
-          let loading = true
-          const loader = (async () => {
-            for (let n = 0; loading && n < 500; n++) {
-              const res = await put(`teapot-${n}`, { title: `Cast iron teapot ${n}` })
-              statuses.push(res.status)
-              if (res.status === 200) acknowledged.push(`teapot-${n}`)
-              statuses.push((await search("cast iron teapot")).status)
-              await new Promise((r) => setTimeout(r, 20))
-            }
-          })()
+          const load = underLoad({ put, search }, "teapot", "Cast iron teapot")
           await new Promise((r) => setTimeout(r, 500))
           await server.stop()
           // Records live in Redis: pushes are still acknowledged while the index is away.
           await eventually(async () => expect((await put("teapot-during", { title: "Cast iron teapot during" })).status).toBe(200), 30_000)
-          acknowledged.push("teapot-during")
+          load.acknowledged.push("teapot-during")
           await eventually(async () => {
             const read = await search("cast iron teapot")
             expect(read.status).toBe(503)
@@ -44,8 +33,7 @@ if (!qdrant.available) {
           }, 30_000)
           await new Promise((r) => setTimeout(r, 1_000))
           await server.restart()
-          loading = false
-          await loader
+          const { acknowledged, statuses } = await load.stop()
           expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])
           expect(statuses).toContain(503)
           // Workers' upserts that failed while Qdrant was down are healed (retries, reconcile).
