@@ -31,7 +31,7 @@ globalThis.fetch = async (input, init) => {
 }
 
 const { next: random, pick, zipf } = mulberry32(42)
-const { adjectives, brands, coined, colours, nouns, vocabulary } = syntheticVocabulary(pick)
+const { adjectives, brands, colours, nouns, vocabulary } = syntheticVocabulary(pick)
 
 const product = (site: number, i: number): IndexDocument => {
   const brand = zipf(brands)

@@ -3,7 +3,7 @@
  * steadier memory figures). Seeded synthetic 100k-product catalog, then suggest latency for
  * short, exact, partial-last-word and typo prefixes, through the real layer and SQLite.
  */
-import { Effect, Layer, ManagedRuntime } from "effect"
+import { Layer, ManagedRuntime } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"

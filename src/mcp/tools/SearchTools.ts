@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Schema } from "effect"
 import { CrossSellingRequest, CrossSellingResponse, SimilarProductsRequest, SimilarProductsResponse } from "../../domain/Recommendations.js"
 import { TextSearchRequest, TextSearchResponse } from "../../domain/Search.js"
 import { crossSelling, similarProducts } from "../../search/Recommendations.js"

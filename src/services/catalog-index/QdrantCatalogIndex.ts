@@ -9,7 +9,7 @@ import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { resolveOptions, type QdrantIndexOptions } from "./qdrant/Options.js"
 import { pointIds } from "./qdrant/PointIds.js"
 import { byProductId } from "./qdrant/IdOrder.js"
-import { pointBytes, productIdOf, scrollAll, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
+import { pointBytes, productIdOf, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { matchIds, search } from "./qdrant/Query.js"
 import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 

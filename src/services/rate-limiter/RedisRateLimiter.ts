@@ -1,7 +1,6 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
-import type { Redis } from "ioredis"
 import { RateLimiter, RateLimiterError } from "./RateLimiter.js"
 import { invalidLimits } from "./Gcra.js"
 

@@ -1,7 +1,6 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { createHash } from "node:crypto"
 import { Effect, Layer } from "effect"
-import { Redis } from "ioredis"
 import { SessionStore, SessionStoreError, type StoredImageRef } from "./SessionStore.js"
 import { decodeSession, encodeSession, sessionStoreKeys, ttlMillis } from "./StorageFormat.js"
 
