@@ -60,9 +60,11 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
-      // The refinement was found in the ranked sample, so its preview comes from there too.
-      const preview = yield* index.search({ ...query, filter: { must: [...filter.must, condition], mustNot: filter.mustNot }, onlyIds: rankedIds, limit: 3 })
-      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.hits.map((h) => h.productId)))
+      // The refinement was found in the ranked sample, so its preview is the sample's best
+      // products holding it, in the order the shopper sees them (one filter, no new ranking).
+      const refined = { siteId, filter: { must: [...filter.must, condition], mustNot: filter.mustNot } }
+      const preview = (yield* inScope(refined, rankedIds)).slice(0, PREVIEW_SIZE)
+      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview))
     }
 
     yield* suggester.recordQuery(siteId, input.query, result.total)
@@ -74,7 +76,10 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     }
   })
 
-const inScope = (query: Omit<SearchQuery, "limit">, ids: ReadonlyArray<string>) =>
+const PREVIEW_SIZE = 3
+
+/** `ids` (in their order) that match the query's filter. */
+const inScope = (query: Pick<SearchQuery, "siteId" | "filter">, ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter, onlyIds: ids }))

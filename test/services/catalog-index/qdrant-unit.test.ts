@@ -373,7 +373,7 @@ describe("Query and aggregates (against a client double)", () => {
       expect(rounds[4][0].with_payload).toEqual(["product_id", "columns"])
     }))
 
-  it.effect("facets through the facet API over ids, re-sorting ties by value", () =>
+  it.effect("facets over a filter through the facet API, re-sorting ties by value", () =>
     Effect.gen(function*() {
       const asked: Array<unknown> = []
       const q = overDouble({
@@ -383,10 +383,34 @@ describe("Query and aggregates (against a client double)", () => {
           return { hits: [{ value: "Zeta", count: 1 }, { value: "Bosch", count: 2 }, { value: "Acme", count: 1 }] }
         }
       })
-      expect(yield* facet(q, 1, "brand", { productIds: ["f1"] }, 2)).toEqual([{ value: "Bosch", count: 2 }, { value: "Acme", count: 1 }])
-      expect(asked).toEqual([{ key: "columns.brand", filter: { must: [site, { has_id: [pointId(1, "f1")] }] }, limit: 102, exact: true }])
+      const inStock = { must: [{ column: "in_stock", anyOf: ["true"] }], mustNot: [] }
+      expect(yield* facet(q, 1, "brand", { filter: inStock }, 2)).toEqual([{ value: "Bosch", count: 2 }, { value: "Acme", count: 1 }])
+      expect(asked).toEqual([{ key: "columns.brand", filter: toQdrantFilter(1, inStock), limit: 102, exact: true }])
       // A column no process has indexed has no values, as in the embedded index.
       expect(yield* facet(q, 1, "color", { filter: emptyFilter }, 10)).toEqual([])
+    }))
+
+  it.effect("counts every aggregate over the same ids from one read of their columns", () =>
+    Effect.gen(function*() {
+      const retrieved: Array<unknown> = []
+      const q = overDouble({
+        retrieve: async (_, body: { ids: Array<string> }) => {
+          retrieved.push(body)
+          return [
+            { id: pointId(1, "a"), payload: { columns: { brand: "Bosch", price: 10 } } },
+            { id: pointId(1, "b"), payload: { columns: { brand: "Acme", price: 30 } } },
+            { id: pointId(1, "c"), payload: { columns: { brand: "Bosch" } } }
+          ]
+        }
+      })
+      const sample = { productIds: ["a", "b", "c", "a"] }
+      expect(yield* facet(q, 1, "brand", sample, 10)).toEqual([{ value: "Bosch", count: 2 }, { value: "Acme", count: 1 }])
+      expect(yield* numericStats(q, 1, "price", sample)).toEqual({ min: 10, max: 30, count: 2 })
+      expect(yield* histogram(q, 1, "price", sample, [0, 15, 31])).toEqual([1, 1])
+      expect(retrieved).toEqual([{ ids: ["a", "b", "c"].map((id) => pointId(1, id)), with_payload: ["columns"], with_vector: false }])
+      // Another sample (even of the same ids) is read afresh.
+      yield* facet(q, 1, "brand", { productIds: ["a", "b", "c"] }, 10)
+      expect(retrieved).toHaveLength(2)
     }))
 
   it.effect("computes numeric statistics from a count and two ordered one-point scrolls", () =>

@@ -1,7 +1,8 @@
 import type { FacetCount, NumericStats } from "../CatalogIndex.js"
 import type { Filter } from "../../../model/Filter.js"
-import { termsOf, type SlotMask } from "./PayloadColumns.js"
-import { byCodeUnits, type SiteIndex } from "./SiteIndex.js"
+import { bucketCounts, countValues, numberStats } from "../Aggregation.js"
+import type { SlotMask } from "./PayloadColumns.js"
+import type { SiteIndex } from "./SiteIndex.js"
 
 export type FacetScope = { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> }
 
@@ -27,51 +28,16 @@ const maskSlots = (mask: SlotMask): Int32Array => {
   return slots
 }
 
-/**
- * Value counts of a string, string-array or boolean column over the scope, most frequent
- * first (ties by value, so pages of facets are stable).
- */
-export const facetCounts = (site: SiteIndex, column: string, slots: ArrayLike<number>, limit: number): Array<FacetCount> => {
-  const counts = new Map<string, number>()
-  for (let i = 0; i < slots.length; i++) {
-    for (const value of termsOf(site.payloadAt(slots[i])[column])) counts.set(value, (counts.get(value) ?? 0) + 1)
-  }
-  return [...counts]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value))
-    .slice(0, Math.max(0, limit))
-}
+/** Value counts of a string, string-array or boolean column over the scope (see countValues). */
+export const facetCounts = (site: SiteIndex, column: string, slots: ArrayLike<number>, limit: number): Array<FacetCount> =>
+  countValues(Array.from(slots, (slot) => site.payloadAt(slot)[column]), limit)
+
+const numbersAt = (site: SiteIndex, column: string, slots: ArrayLike<number>) => Array.from(slots, (slot) => site.columns.numberAt(column, slot))
 
 /** Counts of a numeric column per interval [edges[i], edges[i+1]); edges ascend. */
-export const histogram = (site: SiteIndex, column: string, slots: ArrayLike<number>, edges: ReadonlyArray<number>): Array<number> => {
-  const counts = new Array<number>(Math.max(0, edges.length - 1)).fill(0)
-  for (let i = 0; i < slots.length; i++) {
-    const x = site.columns.numberAt(column, slots[i])
-    if (!(x >= edges[0] && x < edges[edges.length - 1])) continue
-    // The last edge at or below x opens x's bucket.
-    let low = 0
-    let high = edges.length - 1
-    while (high - low > 1) {
-      const mid = (low + high) >>> 1
-      if (edges[mid] <= x) low = mid
-      else high = mid
-    }
-    counts[low]++
-  }
-  return counts
-}
+export const histogram = (site: SiteIndex, column: string, slots: ArrayLike<number>, edges: ReadonlyArray<number>): Array<number> =>
+  bucketCounts(numbersAt(site, column, slots), edges)
 
 /** min/max/count of a numeric column over the scope; null when no document has a number. */
-export const numericStats = (site: SiteIndex, column: string, slots: ArrayLike<number>): NumericStats | null => {
-  let min = Infinity
-  let max = -Infinity
-  let count = 0
-  for (let i = 0; i < slots.length; i++) {
-    const x = site.columns.numberAt(column, slots[i])
-    if (Number.isNaN(x)) continue
-    if (x < min) min = x
-    if (x > max) max = x
-    count++
-  }
-  return count === 0 ? null : { min, max, count }
-}
+export const numericStats = (site: SiteIndex, column: string, slots: ArrayLike<number>): NumericStats | null =>
+  numberStats(numbersAt(site, column, slots))

@@ -1,20 +1,10 @@
 import type { Condition, Filter } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { SlotList } from "./SlotList.js"
+import { termsOf } from "../Aggregation.js"
 
 /** One byte per document slot: 1 = in the set. Cheap to build, AND and test at 100k slots. */
 export type SlotMask = Uint8Array
-
-/**
- * The values a column offers to `anyOf` and facets: each string of an array, the string
- * itself, or "true"/"false". Numbers are filtered by range only, so they have none.
- */
-export const termsOf = (value: PayloadValue | undefined): ReadonlyArray<string> => {
-  if (typeof value === "string") return [value]
-  if (typeof value === "boolean") return [String(value)]
-  if (Array.isArray(value)) return value
-  return []
-}
 
 class Column {
   /**

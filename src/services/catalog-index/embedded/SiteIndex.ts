@@ -5,6 +5,7 @@ import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"
 import { VectorIndex } from "./VectorIndex.js"
+import { byCodeUnits } from "../Aggregation.js"
 
 const vectorsOf = (doc: IndexDocument, name: VectorName): ReadonlyArray<Float32Array> => {
   if (name === "text") return doc.vectors.text ? [doc.vectors.text] : []
@@ -235,8 +236,6 @@ export class SiteIndex {
   }
 }
 
-/** Plain code-unit order: the same in every runtime and locale, so cursors stay valid. */
-export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /** Index of the first id greater than `after` in sorted `ids`. */
 const firstAfter = (ids: ReadonlyArray<string>, after: string): number => {

@@ -1,7 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { Condition, Filter } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
-import { termsOf } from "../embedded/PayloadColumns.js"
+import { termsOf } from "../Aggregation.js"
 import { columnKey, SITE_KEY, siteValue } from "./Layout.js"
 
 export type QdrantCondition = Schemas["Condition"]

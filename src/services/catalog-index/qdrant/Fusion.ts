@@ -3,6 +3,7 @@ import type { Condition } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { SignalWeights } from "../embedded/Options.js"
 import { conditionHolds } from "./FilterTranslation.js"
+import { byCodeUnits } from "../Aggregation.js"
 
 /**
  * The embedded index's score, computed client-side over the candidates Qdrant returned. A
@@ -42,9 +43,6 @@ export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: num
   for (const [id, total] of totals) totals.set(id, (total * matched.get(id)!) / words.length)
   return totals
 }
-
-/** Plain code-unit order, as the embedded index ties equal scores (without loading its HNSW module). */
-export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 export interface Candidate {
   readonly productId: string
