@@ -11,6 +11,7 @@ import { DataDir } from "../../src/platform/Sqlite.js"
 import { ImageIntakeConfig } from "../../src/services/image-intake/ImageIntakeConfig.js"
 import { SitesFilePath } from "../../src/services/site-registry/SitesStore.js"
 import { TopologyConfig } from "../../src/topology/Topology.js"
+import { QdrantTuning } from "../../src/services/catalog-index/qdrant/Options.js"
 import { McpRateLimit } from "../../src/mcp/McpRoute.js"
 import { LegacySessionTtlSeconds } from "../../src/search/LegacySessions.js"
 import { ImageModelSettings } from "../../src/services/image-analyzer/EmbeddedImageAnalyzer.js"
@@ -69,7 +70,7 @@ describe("config/settings.env", () => {
 
   it("gives each setting the default the code has", async () => {
     const every: ReadonlyArray<Config.Config<unknown>> = [
-      ServerConfig, TopologyConfig, DataDir, SitesFilePath, McpRateLimit, LegacySessionTtlSeconds, SessionStoreMaxBytes,
+      ServerConfig, TopologyConfig, QdrantTuning, DataDir, SitesFilePath, McpRateLimit, LegacySessionTtlSeconds, SessionStoreMaxBytes,
       EmbedThreads, ImageModelSettings, WorkerQueues, WorkerTimings, ...LANES.map(LaneConcurrency)
     ]
     for (const c of every) {

@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { type ConfigError, Effect, Layer } from "effect"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
 import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facet, histogram, numericStats } from "./qdrant/Aggregates.js"
@@ -6,7 +6,7 @@ import { call, clients, type Qdrant } from "./qdrant/Client.js"
 import { ColumnIndexes, ensureCollection } from "./qdrant/Collection.js"
 import { toQdrantFilter } from "./qdrant/FilterTranslation.js"
 import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
-import { resolveOptions, type QdrantIndexOptions } from "./qdrant/Options.js"
+import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } from "./qdrant/Options.js"
 import { pointIds } from "./qdrant/PointIds.js"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { pointBytes, productIdOf, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
@@ -102,10 +102,11 @@ const make = (q: Qdrant): CatalogIndexService => {
  * qdrant/Collection.ts), and its payload indexes are made good on every start.
  */
 export const QdrantCatalogIndex = {
-  layer: (options: QdrantIndexOptions): Layer.Layer<CatalogIndex, IndexError> =>
+  layer: (given: QdrantIndexOptions): Layer.Layer<CatalogIndex, IndexError | ConfigError.ConfigError> =>
     Layer.effect(
       CatalogIndex,
       Effect.gen(function*() {
+        const options = withTuning(yield* QdrantTuning, given)
         const resolved = resolveOptions(options)
         const { client, writer } = clients(options, resolved)
         const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)

@@ -9,6 +9,7 @@ import type { QdrantIndexOptions } from "../../../src/services/catalog-index/qdr
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { qdrantForThisFile } from "../../support/QdrantServer.js"
 import { freePort } from "../../support/ServerProcess.js"
+import { settings } from "../../support/Settings.js"
 import { doc } from "./fixtures.js"
 
 /**
@@ -175,6 +176,18 @@ if (qdrant.available) {
         yield* index.upsert([doc("p", { vector: [1, 0, 0, 0] })])
         const error = yield* Effect.flip(index.retrieve(1, Array.from({ length: 20_000 }, (_, i) => `p${i}`)))
         expect(error.message).toBe("Qdrant retrieve failed: no answer within the timeout (2 attempts)")
+      }))
+
+    it.scopedLive("its settings reach the index, and a bad one stops the setup naming it", () =>
+      Effect.gen(function*() {
+        const name = yield* freshName
+        const context = yield* Layer.build(layer(name).pipe(Layer.provide(settings({ QDRANT_IMAGE_DATATYPE: "float32", QDRANT_IMAGE_ON_DISK: false }))))
+        expect(context.unsafeMap.has(CatalogIndex.key)).toBe(true)
+        const vectors = (yield* info(name)).config.params.vectors as Record<string, Schemas["VectorParams"]>
+        expect(vectors.image).toMatchObject({ datatype: "float32" })
+        expect(vectors.image.on_disk ?? false).toBe(false)
+        const error = yield* Effect.flip(Layer.build(layer(yield* freshName).pipe(Layer.provide(settings({ QDRANT_QUERY_TIMEOUT_MS: 0 })))))
+        expect(String(error)).toContain("QDRANT_QUERY_TIMEOUT_MS must be a positive whole number")
       }))
 
     it.scopedLive("a server nobody listens on fails the setup quickly with a clear IndexError", () =>

@@ -1,3 +1,4 @@
+import { Config } from "effect"
 import { defaultOptions, type FieldWeights, type SignalWeights, type VectorName } from "../embedded/Options.js"
 
 export interface QdrantIndexOptions {
@@ -103,3 +104,35 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   statisticsCapacity: options.statisticsCapacity ?? 100_000,
   statisticsTtlMs: options.statisticsTtlMs ?? 30_000
 })
+
+const positive = (name: string, fallback: number) =>
+  Config.integer(name).pipe(
+    Config.validate({ message: `${name} must be a positive whole number`, validation: (n) => n > 0 }),
+    Config.withDefault(fallback)
+  )
+
+type Tuning = Pick<QdrantIndexOptions, "imageDatatype" | "imageOnDisk" | "maxRequestBytes" | "queryTimeoutMs" | "writeTimeoutMs" | "statisticsTtlMs">
+
+/**
+ * The Qdrant index's operational settings (config/settings.env), read once by its layer;
+ * options given to the layer in code take precedence. QDRANT_IMAGE_DATATYPE empty: a new
+ * collection gets float16, an existing one keeps its own.
+ */
+export const QdrantTuning: Config.Config<Tuning> = Config.all({
+  imageDatatype: Config.literal("float32", "float16", "")("QDRANT_IMAGE_DATATYPE").pipe(
+    Config.withDefault(""),
+    Config.map((value) => (value === "" ? undefined : value))
+  ),
+  imageOnDisk: Config.boolean("QDRANT_IMAGE_ON_DISK").pipe(Config.withDefault(true)),
+  maxRequestBytes: positive("QDRANT_MAX_REQUEST_BYTES", 8 * 1024 * 1024),
+  queryTimeoutMs: positive("QDRANT_QUERY_TIMEOUT_MS", 5_000),
+  writeTimeoutMs: positive("QDRANT_WRITE_TIMEOUT_MS", 120_000),
+  statisticsTtlMs: positive("QDRANT_STATISTICS_TTL_MS", 30_000)
+})
+
+/** The layer's options over the settings: an option left undefined keeps the setting. */
+export const withTuning = (tuning: Tuning, options: QdrantIndexOptions): QdrantIndexOptions => {
+  const merged: Record<string, unknown> = { ...tuning }
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) merged[key] = value
+  return merged as unknown as QdrantIndexOptions
+}
