@@ -78,7 +78,7 @@ const main = async () => {
   const queries = withJudgement.slice(0, args.limit)
   console.log(`relevance set ${set.name} (${set.dir}): ${count(set.products.length)} products (${set.hasDescription ? "title + description" : "title only"}), ` +
     `${count(set.queries.length)} dev queries, ${count(withJudgement.length)} with a product of gain > 0; evaluating ${count(queries.length)}`)
-  console.log("metrics: linear gains, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, recall@100 of gain > 0; mean over queries")
+  console.log("metrics: exponential gains 2^g - 1, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, recall@100 of gain > 0; mean over queries")
 
   const baseline = baselineRankings(set.products, queries, set.hasDescription, 100)
   const baselineScores = score(baseline.rankings, set.qrels)

@@ -1,15 +1,18 @@
 import type { Qrels } from "./Dataset.js"
 
+/** A grade's gain: exponential, `2^g - 1` (the data README's rule; grades 0–3 and 0–2, homedepot's fractional). */
+export const gainOf = (grade: number): number => 2 ** grade - 1
+
 /**
- * nDCG@k with linear gains (the sets' gains as published: 0–3 and 0–2) and the usual
- * log2(rank + 1) discount; the ideal ranking is every judged product sorted by gain.
+ * nDCG@k with exponential gains of the judged grades and the usual log2(rank + 1) discount;
+ * unjudged products gain 0, and the ideal ranking is every judged product sorted by grade.
  */
 export const ndcgAt = (ranking: ReadonlyArray<string>, judged: ReadonlyMap<string, number>, k: number): number => {
   let dcg = 0
-  for (let i = 0; i < Math.min(k, ranking.length); i++) dcg += (judged.get(ranking[i]) ?? 0) / Math.log2(i + 2)
+  for (let i = 0; i < Math.min(k, ranking.length); i++) dcg += gainOf(judged.get(ranking[i]) ?? 0) / Math.log2(i + 2)
   const ideal = [...judged.values()].sort((a, b) => b - a).slice(0, k)
   let idcg = 0
-  ideal.forEach((gain, i) => (idcg += gain / Math.log2(i + 2)))
+  ideal.forEach((grade, i) => (idcg += gainOf(grade) / Math.log2(i + 2)))
   return idcg === 0 ? 0 : dcg / idcg
 }
 
