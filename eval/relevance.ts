@@ -17,6 +17,8 @@
  *   --sweep-queries N        run the sweep and variants on the first N evaluated queries only
  *                            (their rows then compare with BM25 on the same N queries)
  *   --no-components          skip the lexical-only / dense-only breakdown
+ *   --qdrant URL             also run the product path with the index in the Qdrant at URL (the
+ *                            embedded index's documents copied into a fresh collection, dropped after)
  */
 import { Effect, Logger, LogLevel } from "effect"
 import { baselineRankings } from "./relevance/Baseline.js"
@@ -26,11 +28,12 @@ import { score, scorable } from "./relevance/Metrics.js"
 import { count, header, row } from "./relevance/Report.js"
 import { directRankings, productRankings, queryVectors, sameTop, withIndex, type DirectConfig } from "./relevance/Runs.js"
 import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Variants.js"
+import { qdrantProductRankings } from "./relevance/QdrantRun.js"
 import { makeEvalWorkspace } from "./Workspace.js"
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
-  const options = { limit: Infinity, weights: undefined as undefined | { lexical: number; text: number }, minSimilarity: undefined as undefined | number, sweep: false, variants: false, components: true, sweepLimit: Infinity }
+  const options = { qdrant: undefined as undefined | string, limit: Infinity, weights: undefined as undefined | { lexical: number; text: number }, minSimilarity: undefined as undefined | number, sweep: false, variants: false, components: true, sweepLimit: Infinity }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => {
@@ -48,10 +51,11 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     else if (arg === "--variants") options.variants = true
     else if (arg === "--sweep-queries") options.sweepLimit = Number(value())
     else if (arg === "--no-components") options.components = false
+    else if (arg === "--qdrant") options.qdrant = value()
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`)
     else positional.push(arg)
   }
-  if (positional.length !== 1) throw new Error("usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] [--sweep] [--variants]")
+  if (positional.length !== 1) throw new Error("usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] [--sweep] [--variants] [--qdrant URL]")
   return { setDir: resolveSetDir(positional[0]), ...options }
 }
 
@@ -97,6 +101,13 @@ const main = async () => {
     console.log(header("PRODUCT PATH"))
     console.log(row("hybrid: textSearch (shipped defaults)", productScores, product.ms, baselineScores))
     console.log(row("baseline: MiniSearch plain BM25 (defaults)", baselineScores, baseline.searchMs))
+    if (args.qdrant !== undefined) {
+      const inQdrant = yield* qdrantProductRankings(args.qdrant, yield* indexedDocuments(workspace.siteId), workspace.siteId, queries)
+      const qdrantScores = score(inQdrant.rankings, set.qrels)
+      console.log(row("hybrid: textSearch, index in Qdrant", qdrantScores, inQdrant.ms, baselineScores))
+      console.log(`  (Qdrant collection loaded in ${(inQdrant.loadMs / 1000).toFixed(1)} s; nDCG@10 Qdrant − embedded ${(qdrantScores.ndcg10 - productScores.ndcg10).toFixed(4)}, ` +
+        `same top 10 on ${sameTop(product.rankings, inQdrant.rankings)}/${queries.length} queries)`)
+    }
 
     const vectors = yield* queryVectors(queries)
     const index = yield* withIndex(Effect.succeed)
