@@ -1,6 +1,6 @@
 import type { FacetCount, NumericStats } from "../CatalogIndex.js"
 import type { Filter } from "../../../model/Filter.js"
-import { bucketCounts, countValues, numberStats } from "../Aggregation.js"
+import { bucketCounts, countValues, numberStats } from "../ColumnValues.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import type { SiteIndex } from "./SiteIndex.js"
 

@@ -1,7 +1,7 @@
 import type { Condition, Filter } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { SlotList } from "./SlotList.js"
-import { termsOf } from "../Aggregation.js"
+import { termsOf } from "../ColumnValues.js"
 
 /** One byte per document slot: 1 = in the set. Cheap to build, AND and test at 100k slots. */
 export type SlotMask = Uint8Array

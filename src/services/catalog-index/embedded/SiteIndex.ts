@@ -5,7 +5,7 @@ import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"
 import { VectorIndex } from "./VectorIndex.js"
-import { byCodeUnits } from "../Aggregation.js"
+import { byCodeUnits } from "../ColumnValues.js"
 
 const vectorsOf = (doc: IndexDocument, name: VectorName): ReadonlyArray<Float32Array> => {
   if (name === "text") return doc.vectors.text ? [doc.vectors.text] : []

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { type IndexError, type NumericStats } from "../CatalogIndex.js"
-import { bucketCounts, byCodeUnits, countValues, numberStats } from "../Aggregation.js"
+import { bucketCounts, byCodeUnits, countValues, numberStats } from "../ColumnValues.js"
 import type { Filter } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { call, type Qdrant } from "./Client.js"

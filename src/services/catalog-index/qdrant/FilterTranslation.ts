@@ -1,7 +1,5 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { Condition, Filter } from "../../../model/Filter.js"
-import type { PayloadValue } from "../../../model/IndexDocument.js"
-import { termsOf } from "../Aggregation.js"
 import { columnKey, SITE_KEY, siteValue } from "./Layout.js"
 
 export type QdrantCondition = Schemas["Condition"]
@@ -64,14 +62,3 @@ export const andAlso = (filter: QdrantFilter, condition: QdrantCondition): Qdran
   ...filter,
   must: [...filter.must, condition]
 })
-
-/** Whether a document's column value satisfies `condition`: boosts are scored client-side. */
-export const conditionHolds = (condition: Condition, value: PayloadValue | undefined): boolean => {
-  if ("range" in condition) {
-    const { gte = -Infinity, lt = Infinity } = condition.range
-    return typeof value === "number" && value >= gte && value < lt
-  }
-  const terms = termsOf(value)
-  if ("equals" in condition) return terms.includes(String(condition.equals))
-  return terms.some((term) => condition.anyOf.includes(term))
-}

@@ -2,8 +2,8 @@ import type { SearchHit } from "../CatalogIndex.js"
 import type { Condition } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { SignalWeights } from "../embedded/Options.js"
-import { conditionHolds } from "./FilterTranslation.js"
-import { byCodeUnits } from "../Aggregation.js"
+import { conditionHolds } from "../ColumnValues.js"
+import { byCodeUnits } from "../ColumnValues.js"
 
 /**
  * The embedded index's score, computed client-side over the candidates Qdrant returned. A

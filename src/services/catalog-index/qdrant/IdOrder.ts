@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, type QdrantFilter } from "./FilterTranslation.js"
-import { byCodeUnits } from "../Aggregation.js"
+import { byCodeUnits } from "../ColumnValues.js"
 import { ORDER_KEY, PRODUCT_KEY } from "./Layout.js"
 import { productIdOf, scrollAll } from "./Points.js"
 

@@ -1,9 +1,12 @@
 import type { FacetCount, NumericStats } from "./CatalogIndex.js"
+import type { Condition } from "../../model/Filter.js"
 import type { PayloadValue } from "../../model/IndexDocument.js"
 
 /**
- * The arithmetic of facets over values already in hand, shared by the backends: the embedded
- * index reads the values from its slots, the Qdrant index from the columns of a ranked sample.
+ * What column values mean, in one place for the backends and the search layer: the terms a
+ * value offers to filters and facets, whether it satisfies a condition, and facet arithmetic
+ * over values already in hand (the embedded index reads them from its slots; facets over a
+ * ranked sample from the hits' columns).
  */
 
 /**
@@ -15,6 +18,17 @@ export const termsOf = (value: PayloadValue | undefined): ReadonlyArray<string> 
   if (typeof value === "boolean") return [String(value)]
   if (Array.isArray(value)) return value
   return []
+}
+
+/** Whether a document's column value satisfies `condition` (what every backend's filters accept). */
+export const conditionHolds = (condition: Condition, value: PayloadValue | undefined): boolean => {
+  if ("range" in condition) {
+    const { gte = -Infinity, lt = Infinity } = condition.range
+    return typeof value === "number" && value >= gte && value < lt
+  }
+  const terms = termsOf(value)
+  if ("equals" in condition) return terms.includes(String(condition.equals))
+  return terms.some((term) => condition.anyOf.includes(term))
 }
 
 /** Plain code-unit order: how equal scores and equal counts are tied everywhere. */
