@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { facetColumns } from "../model/Columns.js"
 import { parseCategoryPath } from "../domain/CategoryPath.js"
-import { CatalogIndex, type IndexError, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type IndexError, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { bucketCounts, countValues, numberStats } from "../services/catalog-index/ColumnValues.js"
 import type { Condition, Filter } from "../model/Filter.js"
 
 /** Facet values are in text form; the wire schema encodes category paths. */
@@ -22,10 +23,8 @@ export interface FacetOut {
 }
 
 const MAX_VALUES = 20
-/** Facet columns computed at once (each is a few index requests; see computeFacets). */
+/** Facet columns computed at once (those with a selection of their own each search again). */
 const FACET_CONCURRENCY = 6
-
-type Scope = { readonly productIds: ReadonlyArray<string> }
 
 const sameColumn = (column: string) => (c: Condition) => c.column === column
 
@@ -78,66 +77,69 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
 export const FACET_SAMPLE = 300
 
 /**
- * interactions.dynamicFilters for a result set. Each column's counts ignore that column's own
- * selection (so a shopper can widen a choice), but honour every other filter. `rankedIds` are
- * the top matches of the query as it was searched (reused for columns without a selection).
+ * interactions.dynamicFilters for a result set, counted over the best-ranked FACET_SAMPLE
+ * hits from their columns (no index request per column). Each column's counts ignore that
+ * column's own selection (so a shopper can widen a choice), but honour every other filter.
+ * `ranked` are the top hits of the query as it was searched (reused for columns without a
+ * selection of their own).
  */
-export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: ReadonlyArray<Condition>, rankedIds?: ReadonlyArray<string>) =>
+export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: ReadonlyArray<Condition>, ranked?: ReadonlyArray<SearchHit>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const base: Filter = query.filter
     const ownOf = (column: string) => dynamic.filter(sameColumn(column))
     // A column with a selection of its own is counted over the query without that selection.
     const scopeKey = (column: string) => (ownOf(column).length === 0 ? "" : column)
-    const searchScope = (key: string): Effect.Effect<Scope, IndexError> => {
-      if (key === "" && rankedIds !== undefined) return Effect.succeed({ productIds: rankedIds.slice(0, FACET_SAMPLE) })
+    const searchScope = (key: string): Effect.Effect<ReadonlyArray<SearchHit>, IndexError> => {
+      if (key === "" && ranked !== undefined) return Effect.succeed(ranked.slice(0, FACET_SAMPLE))
       const own = key === "" ? [] : ownOf(key)
       const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
-      return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => ({ productIds: result.hits.map((h) => h.productId) })))
+      return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => result.hits))
     }
     // Each scope is searched once, by the first column that needs it.
-    const scopes = new Map<string, Effect.Effect<Scope, IndexError>>()
+    const scopes = new Map<string, Effect.Effect<ReadonlyArray<SearchHit>, IndexError>>()
     for (const key of new Set(facetColumns.map((def) => scopeKey(def.name)))) scopes.set(key, yield* Effect.cached(searchScope(key)))
 
     const facetOf = (def: (typeof facetColumns)[number]): Effect.Effect<FacetOut | null, IndexError> =>
       Effect.gen(function*() {
         const column = def.name
-        const scope = yield* scopes.get(scopeKey(column))!
-        if (scope.productIds.length === 0) return null
+        const hits = yield* scopes.get(scopeKey(column))!
+        if (hits.length === 0) return null
         const own = ownOf(column)
+        const values = hits.map((hit) => hit.columns[column])
         if (def.kind === "number") {
-          const stats = yield* index.numericStats(query.siteId, column, scope)
-          if (stats === null || stats.count === 0 || stats.min === stats.max) return null
+          const numbers = values.map((value) => (typeof value === "number" ? value : NaN))
+          const stats = numberStats(numbers)
+          if (stats === null || stats.min === stats.max) return null
           const edges = niceEdges(stats.min, stats.max)
-          const counts = yield* index.histogram(query.siteId, column, scope, edges)
+          const counts = bucketCounts(numbers, edges)
           const chosen = own.flatMap((c) => ("range" in c ? [c.range] : []))
-          const values: Array<FacetValueOut> = []
+          const out: Array<FacetValueOut> = []
           for (let i = 0; i + 1 < edges.length; i++) {
             if (counts[i] === 0) continue
             const selected = chosen.some((r) => r.gte === edges[i] && r.lt === edges[i + 1])
-            values.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: counts[i] })
+            out.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: counts[i] })
           }
           for (const r of chosen) {
-            if (values.some((v) => v.selected)) break
-            values.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
+            if (out.some((v) => v.selected)) break
+            out.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
           }
-          return { type: "interval", column, label: def.label, isPrimary: def.facet.primary, values }
+          return { type: "interval", column, label: def.label, isPrimary: def.facet.primary, values: out }
         }
         const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
-        const counts = yield* index.facet(query.siteId, column, scope, def.kind === "category" ? 10_000 : MAX_VALUES)
+        const counts = countValues(values, def.kind === "category" ? Infinity : MAX_VALUES)
         if (counts.length === 0) return null
-        const values = def.kind === "category"
+        const out = def.kind === "category"
           ? categoryValues(counts, selected)
           : [
             ...selected.filter((s) => !counts.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
             ...counts.map((c) => ({ value: c.value, label: c.value, active: c.count > 0, selected: selected.includes(c.value), count: c.count }))
           ]
         // A column with one value and nothing chosen cannot narrow anything.
-        if (values.length < 2 && selected.length === 0) return null
-        return { type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values }
+        if (out.length < 2 && selected.length === 0) return null
+        return { type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values: out }
       })
-    // Columns are independent: a remote index answers them side by side rather than one by one
-    // (Qdrant, 20k products, bench/qdrant-text-search.ts: facets p50 27.5 → 22.6 ms).
+    // Scopes other than the ranking are searches: a remote index answers them side by side.
     const facets = yield* Effect.forEach(facetColumns, facetOf, { concurrency: FACET_CONCURRENCY })
     return facets.filter((facet): facet is FacetOut => facet !== null)
   })

@@ -3,7 +3,7 @@ import { colorNames, effectivePrice } from "../model/Columns.js"
 import { embeddingText, productCategories } from "../model/ProductDocument.js"
 import { categoryAncestors, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
 import { campaignResultsCount, type Campaign } from "../domain/Site.js"
-import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogIndex, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import type { Condition, Filter } from "../model/Filter.js"
 import type { StoredProduct } from "../model/StoredProduct.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
@@ -63,33 +63,28 @@ const run = (query: SearchQuery, dynamic: ReadonlyArray<Condition>, perCategory?
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const wide = yield* index.search({ ...query, limit: Math.max(200, query.limit * 4) })
-    const ranked = wide.hits.map((h) => h.productId)
-    const ids = perCategory ? yield* diversify(query.siteId, ranked.slice(0, query.limit * 4), perCategory, query.limit) : ranked
+    const ids = perCategory ? diversify(wide.hits.slice(0, query.limit * 4), perCategory, query.limit) : wide.hits.map((h) => h.productId)
     const { limit: _limit, ...facetQuery } = query
-    const facets = yield* computeFacets(facetQuery, dynamic, ranked)
+    const facets = yield* computeFacets(facetQuery, dynamic, wide.hits)
     return { products: yield* loadEntities(query.siteId, ids.slice(0, query.limit)), interactions: { dynamicFilters: facets } }
   })
 
 /** At most `perCategory` products of one leaf category, so complements span several kinds. */
-const diversify = (siteId: number, ids: ReadonlyArray<string>, perCategory: number, limit: number) =>
-  Effect.gen(function*() {
-    const docs = yield* Effect.flatMap(CatalogIndex, (i) => i.retrieve(siteId, ids))
-    const leafOf = new Map(docs.map((d) => {
-      const cats = (d.payload["category"] as ReadonlyArray<string> | null) ?? []
-      return [d.productId, cats.reduce((a, b) => (b.length > a.length ? b : a), "")] as const
-    }))
-    const taken = new Map<string, number>()
-    const out: Array<string> = []
-    for (const id of ids) {
-      const leaf = leafOf.get(id) ?? ""
-      const n = taken.get(leaf) ?? 0
-      if (n >= perCategory) continue
-      taken.set(leaf, n + 1)
-      out.push(id)
-      if (out.length >= limit) break
-    }
-    return out
-  })
+const diversify = (hits: ReadonlyArray<SearchHit>, perCategory: number, limit: number): Array<string> => {
+  const taken = new Map<string, number>()
+  const out: Array<string> = []
+  for (const hit of hits) {
+    const categories = (hit.columns["category"] as ReadonlyArray<string> | null | undefined) ?? []
+    // The deepest path is the product's leaf.
+    const leaf = categories.reduce((a, b) => (b.length > a.length ? b : a), "")
+    const n = taken.get(leaf) ?? 0
+    if (n >= perCategory) continue
+    taken.set(leaf, n + 1)
+    out.push(hit.productId)
+    if (out.length >= limit) break
+  }
+  return out
+}
 
 /**
  * Similar products: the same kind of product, close in text embedding and attributes. The

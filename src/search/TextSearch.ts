@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
 import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
@@ -52,7 +53,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
     const products = yield* loadEntities(siteId, ids)
 
-    const facets = yield* computeFacets(query, dynamic, rankedIds)
+    const facets = yield* computeFacets(query, dynamic, result.hits)
     const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
     const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
 
@@ -61,10 +62,9 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     if (refinement !== null) {
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
       // The refinement was found in the ranked sample, so its preview is the sample's best
-      // products holding it, in the order the shopper sees them (one filter, no new ranking).
-      const refined = { siteId, filter: { must: [...filter.must, condition], mustNot: filter.mustNot } }
-      const preview = (yield* inScope(refined, rankedIds)).slice(0, PREVIEW_SIZE)
-      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview))
+      // products holding it, in the order the shopper sees them.
+      const preview = result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column])).slice(0, PREVIEW_SIZE)
+      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
     }
 
     yield* suggester.recordQuery(siteId, input.query, result.total)
@@ -79,7 +79,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 const PREVIEW_SIZE = 3
 
 /** `ids` (in their order) that match the query's filter. */
-const inScope = (query: Pick<SearchQuery, "siteId" | "filter">, ids: ReadonlyArray<string>) =>
+const inScope = (query: Omit<SearchQuery, "limit">, ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter, onlyIds: ids }))

@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { Condition, Filter } from "../../model/Filter.js"
-import type { IndexDocument } from "../../model/IndexDocument.js"
+import type { IndexDocument, PayloadValue } from "../../model/IndexDocument.js"
 
 /**
  * The searchable, derived view of one site's catalog. Everything here can be rebuilt from
@@ -44,6 +44,8 @@ export interface SearchHit {
   readonly lexical: number
   readonly text: number
   readonly image: number
+  /** The product's filter/facet columns: facets and refinements over a ranking read them here. */
+  readonly columns: Readonly<Record<string, PayloadValue>>
 }
 
 export interface FacetCount {
@@ -74,18 +76,18 @@ export interface CatalogIndexService {
    * Same matching rule as `search`.
    */
   readonly matchIds: (query: Omit<SearchQuery, "limit">) => Effect.Effect<ReadonlyArray<string>, IndexError>
-  /** Value counts of string/boolean columns over a set of products (or the whole site). */
+  /** Value counts of string/boolean columns over the products a filter accepts (exact). */
   readonly facet: (
     siteId: number,
     column: string,
-    scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> },
+    scope: { readonly filter: Filter },
     limit: number
   ) => Effect.Effect<ReadonlyArray<FacetCount>, IndexError>
   /** min/max/count of a numeric column over a scope. */
   readonly numericStats: (
     siteId: number,
     column: string,
-    scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> }
+    scope: { readonly filter: Filter }
   ) => Effect.Effect<NumericStats | null, IndexError>
   /**
    * Counts of a numeric column per interval [edges[i], edges[i+1]) over a scope: the price
@@ -94,7 +96,7 @@ export interface CatalogIndexService {
   readonly histogram: (
     siteId: number,
     column: string,
-    scope: { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> },
+    scope: { readonly filter: Filter },
     edges: ReadonlyArray<number>
   ) => Effect.Effect<ReadonlyArray<number>, IndexError>
   readonly retrieve: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<IndexDocument>, IndexError>

@@ -2,7 +2,7 @@ import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter, type Condition, type Filter } from "../../../src/model/Filter.js"
-import { doc, filteredIds, must, upsert } from "./fixtures.js"
+import { doc, filteredIds, must, titled, upsert } from "./fixtures.js"
 
 /** f4 has no columns at all: it exercises the missing-value rules. */
 const catalog = [
@@ -95,20 +95,27 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
       ])
     }))
 
-  test("facets count values over a list of ids", () =>
+  test("search hits carry each product's columns, whichever way it was found", () =>
     Effect.gen(function*() {
       const index = yield* CatalogIndex
-      expect(yield* index.facet(1, "brand", { productIds: ["f1", "f3", "unknown"] }, 10)).toEqual([
-        { value: "Bosch", count: 2 }
-      ])
+      const columnsOf = (hits: ReadonlyArray<{ productId: string; columns: unknown }>) => Object.fromEntries(hits.map((h) => [h.productId, h.columns]))
+      const browsed = columnsOf((yield* index.search({ siteId: 1, filter: emptyFilter, limit: 10 })).hits)
+      expect(browsed.f1).toEqual(catalog[0].payload)
+      expect(browsed.f3).toEqual(catalog[2].payload)
+      expect(browsed.f4).toEqual({})
+      const boosted = yield* index.search({ siteId: 1, filter: emptyFilter, limit: 10, boosts: [{ condition: { column: "brand", anyOf: ["Stanley"] }, weight: 1 }] })
+      expect(boosted.hits[0]).toMatchObject({ productId: "f2", columns: catalog[1].payload })
+      yield* upsert(titled("f5", "Garden hose", { payload: { brand: "Acme", price: 15 } }))
+      const searched = yield* index.search({ siteId: 1, text: "hose", filter: emptyFilter, limit: 10 })
+      expect(searched.hits.map((h) => [h.productId, h.columns])).toEqual([["f5", { brand: "Acme", price: 15 }]])
     }))
 
-  test("numeric statistics and histograms over a filter or ids", () =>
+  test("numeric statistics and histograms over a filter", () =>
     Effect.gen(function*() {
       const index = yield* CatalogIndex
       expect(yield* index.numericStats(1, "price", { filter: emptyFilter })).toEqual({ min: 10, max: 30, count: 3 })
-      expect(yield* index.numericStats(1, "price", { productIds: ["f2", "f4"] })).toEqual({ min: 20, max: 20, count: 1 })
-      expect(yield* index.numericStats(1, "price", { productIds: ["f4"] })).toBeNull()
+      expect(yield* index.numericStats(1, "price", { filter: must({ column: "brand", anyOf: ["Stanley"] }) })).toEqual({ min: 20, max: 20, count: 1 })
+      expect(yield* index.numericStats(1, "price", { filter: must({ column: "category", anyOf: ["Nowhere"] }) })).toBeNull()
       expect(yield* index.histogram(1, "price", { filter: emptyFilter }, [0, 15, 30])).toEqual([1, 1])
       expect(yield* index.histogram(1, "price", { filter: emptyFilter }, [0, 15, 31])).toEqual([1, 2])
     }))

@@ -271,7 +271,7 @@ describe("Fusion", () => {
     ]
     const hits = fuse(candidates, { weights, boosts: [] }, 3)
     expect(hits.map((hit) => hit.productId)).toEqual(["a", "b", "c"])
-    expect(hits[0]).toEqual({ productId: "a", score: 2, lexical: 1, text: 1, image: 0 })
+    expect(hits[0]).toEqual({ productId: "a", score: 2, lexical: 1, text: 1, image: 0, columns: { brand: "Acme" } })
     expect(fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [] }, 3).map((h) => h.productId)).toEqual(["a", "c", "b"])
     const boosts = [{ condition: { column: "brand", anyOf: ["Zeta"] }, weight: 2 }]
     expect(fuse(candidates, { weights, boosts }, 1)[0].productId).toBe("b")
@@ -360,18 +360,16 @@ describe("Query and aggregates (against a client double)", () => {
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
       expect(lists).toEqual([{
         query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200,
-        // Columns serve only boosts and `near`, and this query has neither.
-        with_payload: ["product_id"]
+        // The hits carry their columns (facets over the ranking count them).
+        with_payload: ["product_id", "columns"]
       }])
       expect(completion).toEqual([
         { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site, { has_id: [pointId(1, "c")] }] }, limit: 1 },
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
       ])
-      // The site's statistics are remembered: the word again costs no count; a boost brings the columns.
-      const boost = { condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }
-      yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24, boosts: [boost] })
+      // The site's statistics are remembered: the word again costs no count.
+      yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24 })
       expect(counted).toHaveLength(1 + 8)
-      expect(rounds[4][0].with_payload).toEqual(["product_id", "columns"])
     }))
 
   it.effect("facets over a filter through the facet API, re-sorting ties by value", () =>
@@ -389,29 +387,6 @@ describe("Query and aggregates (against a client double)", () => {
       expect(asked).toEqual([{ key: "columns.brand", filter: toQdrantFilter(1, inStock), limit: 102, exact: true }])
       // A column no process has indexed has no values, as in the embedded index.
       expect(yield* facet(q, 1, "color", { filter: emptyFilter }, 10)).toEqual([])
-    }))
-
-  it.effect("counts every aggregate over the same ids from one read of their columns", () =>
-    Effect.gen(function*() {
-      const retrieved: Array<unknown> = []
-      const q = overDouble({
-        retrieve: async (_, body: { ids: Array<string> }) => {
-          retrieved.push(body)
-          return [
-            { id: pointId(1, "a"), payload: { columns: { brand: "Bosch", price: 10 } } },
-            { id: pointId(1, "b"), payload: { columns: { brand: "Acme", price: 30 } } },
-            { id: pointId(1, "c"), payload: { columns: { brand: "Bosch" } } }
-          ]
-        }
-      })
-      const sample = { productIds: ["a", "b", "c", "a"] }
-      expect(yield* facet(q, 1, "brand", sample, 10)).toEqual([{ value: "Bosch", count: 2 }, { value: "Acme", count: 1 }])
-      expect(yield* numericStats(q, 1, "price", sample)).toEqual({ min: 10, max: 30, count: 2 })
-      expect(yield* histogram(q, 1, "price", sample, [0, 15, 31])).toEqual([1, 1])
-      expect(retrieved).toEqual([{ ids: ["a", "b", "c"].map((id) => pointId(1, id)), with_payload: ["columns"], with_vector: false }])
-      // Another sample (even of the same ids) is read afresh.
-      yield* facet(q, 1, "brand", { productIds: ["a", "b", "c"] }, 10)
-      expect(retrieved).toHaveLength(2)
     }))
 
   it.effect("computes numeric statistics from a count and two ordered one-point scrolls", () =>

@@ -4,21 +4,10 @@ import { bucketCounts, countValues, numberStats } from "../ColumnValues.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import type { SiteIndex } from "./SiteIndex.js"
 
-export type FacetScope = { readonly filter: Filter } | { readonly productIds: ReadonlyArray<string> }
+export type FacetScope = { readonly filter: Filter }
 
-/**
- * The scope's live slots. A facet over a ranked sample (300 ids) visits those slots only,
- * instead of scanning a site-sized mask per column (11 columns × 100k slots per search).
- */
-export const scopeSlots = (site: SiteIndex, scope: FacetScope): ArrayLike<number> => {
-  if ("filter" in scope) return maskSlots(site.mask(scope.filter))
-  const slots = new Set<number>()
-  for (const id of scope.productIds) {
-    const slot = site.slotOf(id)
-    if (slot !== undefined) slots.add(slot)
-  }
-  return [...slots]
-}
+/** The live slots the scope's filter accepts. */
+export const scopeSlots = (site: SiteIndex, scope: FacetScope): ArrayLike<number> => maskSlots(site.mask(scope.filter))
 
 const maskSlots = (mask: SlotMask): Int32Array => {
   let count = 0

@@ -129,7 +129,7 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
     }
     const score = baseScores[i] + weights.text * cosine.text + weights.image * cosine.image
     if (top.length === limit && score < top[limit - 1].score) return
-    insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare(slot), ...cosine }, limit)
+    insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare(slot), ...cosine, columns: site.payloadAt(slot) }, limit)
   })
   return { hits: top, total: slots.length }
 }

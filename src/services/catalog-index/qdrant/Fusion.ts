@@ -79,7 +79,7 @@ export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, lim
     let score = weights.lexical * lexical + weights.text * text + weights.image * image
     for (const boost of boosts) if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
     if (near !== undefined) score += nearBonus(near, candidate.columns[near.column])
-    return { productId: candidate.productId, score, lexical, text, image }
+    return { productId: candidate.productId, score, lexical, text, image, columns: candidate.columns }
   })
   hits.sort((a, b) => b.score - a.score || byCodeUnits(a.productId, b.productId))
   return hits.slice(0, Math.max(0, limit))

