@@ -70,10 +70,11 @@ export interface TopologyResult {
   readonly load: { readonly start: string; readonly end: string }
 }
 
+/** Bytes of the files under `dir` (one Qdrant is still writing: a file may go between listing and reading it). */
 const bytesUnder = (dir: string) =>
-  fs.readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .reduce((sum, entry) => sum + fs.statSync(path.join(entry.parentPath, entry.name)).size, 0)
+  fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => fs.statSync(path.join(dir, name), { throwIfNoEntry: false }))
+    .reduce((sum, stat) => sum + (stat?.isFile() ? stat.size : 0), 0)
 
 const merged = (maps: ReadonlyArray<ReadonlyMap<number, number>>) => {
   const out = new Map<number, number>()
