@@ -64,6 +64,7 @@ const workerServices = (env: Readonly<Record<string, string>>) => {
 }
 
 export const fillCatalog = async (cluster: Cluster, catalog: FillCatalog, seed: number): Promise<FillResult> => {
+  if (catalog.products.length === 0) return { products: 0, photos: 0, anchorSeconds: 0, seconds: 0, storeSeconds: 0, indexSeconds: 0, suggestSeconds: 0 }
   const started = performance.now()
   const runtime = ManagedRuntime.make(workerServices(cluster.env))
   try {

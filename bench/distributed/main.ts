@@ -154,7 +154,7 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
   const { products, sample } = fillCatalogOf(options)
   const vectors = await catalogTextVectors(products.map((p) => embeddingText(p.data)), options.seed, os.cpus().length)
   const catalog = { products, vectors, photoFrom: options.products }
-  const visual = await visualQueries({ seed: options.seed, queries: options.visualQueries })
+  const visual = options.only.has("search") ? await visualQueries({ seed: options.seed, queries: options.visualQueries }) : undefined
   let photoHost: PhotoHost | undefined
   if (options.only.has("images")) {
     const photos = await makePhotos(options.ingestPhotoProducts, options.seed)

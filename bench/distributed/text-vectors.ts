@@ -52,6 +52,7 @@ const embedAll = (texts: ReadonlyArray<string>, threads: number) =>
 
 /** The vector of each of `texts` (what a worker's embedder gives), from the cache or computed and cached. */
 export const catalogTextVectors = async (texts: ReadonlyArray<string>, seed: number, threads: number): Promise<ReadonlyArray<Float32Array>> => {
+  if (texts.length === 0) return []
   const file = cacheFile(texts, seed)
   let all: Float32Array
   if (fs.existsSync(file) && fs.statSync(file).size === texts.length * DIMENSIONS * 4) {

@@ -36,11 +36,14 @@ export interface RunOptions {
   readonly only: ReadonlySet<Section>
 }
 
-/** What every topology shares: the catalog to fill, the products queries are drawn from, the query photos, the photo host. */
+/**
+ * What every topology shares: the catalog to fill, the products text queries are drawn from,
+ * the visual-search query photos (with the search section) and the photo host (with images).
+ */
 export interface Shared {
   readonly catalog: FillCatalog
   readonly sample: ReadonlyArray<ProductSummary>
-  readonly visual: Awaited<ReturnType<typeof visualQueries>>
+  readonly visual: Awaited<ReturnType<typeof visualQueries>> | undefined
   readonly photoHost: PhotoHost | undefined
 }
 
@@ -70,7 +73,7 @@ export interface TopologyResult {
   readonly load: { readonly start: string; readonly end: string }
 }
 
-/** Bytes of the files under `dir` (one Qdrant is still writing: a file may go between listing and reading it). */
+/** Bytes of the files under `dir` (Qdrant may still be writing: a file can go between listing and reading it). */
 const bytesUnder = (dir: string) =>
   fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((name) => fs.statSync(path.join(dir, name), { throwIfNoEntry: false }))
@@ -158,7 +161,7 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     // ---- Search over HTTP ----------------------------------------------------------------------
     let text: TopologyResult["text"]
     let visual: TopologyResult["visual"]
-    if (options.only.has("search")) {
+    if (shared.visual) {
       const measured = await measureTextSearch(client, cluster.bearer, shared.sample, options)
       text = { latency: summarize(measured.samples.all), errors: measured.errors, hits: overallHits(measured.hits, measured.queries.length) }
       log(`text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ${text.errors} errors; load ${load()}`)

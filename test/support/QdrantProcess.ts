@@ -42,7 +42,7 @@ export const qdrantAvailability = (): { readonly binary: string } | { readonly u
   const url = process.env.QDRANT_URL?.trim()
   if (url) return { url }
   return {
-    skip: "no `qdrant` binary on PATH and QDRANT_URL not set: the Qdrant suites need a Qdrant 1.18 server " +
+    skip: "no `qdrant` binary on PATH and QDRANT_URL not set: Qdrant suites and benchmarks need a Qdrant 1.18 server " +
       "(a binary on PATH, or e.g. `docker run -p 6333:6333 qdrant/qdrant:v1.18.0` and QDRANT_URL=http://localhost:6333)"
   }
 }
