@@ -73,11 +73,15 @@ export interface TopologyResult {
   readonly load: { readonly start: string; readonly end: string }
 }
 
-/** Bytes of the files under `dir` (Qdrant may still be writing: a file can go between listing and reading it). */
-const bytesUnder = (dir: string) =>
+/**
+ * Disk space taken by the files under `dir`: allocated blocks, not apparent sizes (Qdrant's
+ * preallocated, sparse WAL and mmap files would count in full). Qdrant may still be writing,
+ * so a file can go between listing and reading it.
+ */
+const diskUsage = (dir: string) =>
   fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((name) => fs.statSync(path.join(dir, name), { throwIfNoEntry: false }))
-    .reduce((sum, stat) => sum + (stat?.isFile() ? stat.size : 0), 0)
+    .reduce((sum, stat) => sum + (stat?.isFile() ? stat.blocks * 512 : 0), 0)
 
 const merged = (maps: ReadonlyArray<ReadonlyMap<number, number>>) => {
   const out = new Map<number, number>()
@@ -154,7 +158,7 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     }
     const drainedJobs = await drainQueues(cluster, client, "by the api's reconcile pass during the fill")
     const afterFill = cluster.rss()
-    const qdrantDiskBytes = cluster.qdrant?.storageDir === undefined ? undefined : bytesUnder(cluster.qdrant.storageDir)
+    const qdrantDiskBytes = cluster.qdrant?.storageDir === undefined ? undefined : diskUsage(cluster.qdrant.storageDir)
     log(`RSS before → after the fill: api ${mb(beforeFill.api ?? NaN)} → ${mb(afterFill.api ?? NaN)}, redis ${mb(beforeFill.redis ?? NaN)} → ${mb(afterFill.redis ?? NaN)}` +
       `${afterFill.qdrant === undefined ? "" : `, qdrant ${mb(beforeFill.qdrant ?? NaN)} → ${mb(afterFill.qdrant)} (storage ${mb(qdrantDiskBytes ?? NaN)} on disk)`}`)
 
