@@ -11,6 +11,8 @@ export interface JsonResponse {
 export const makeClient = (baseUrl: string, maxSockets = 32) => {
   const url = new URL(baseUrl)
   const agent = new http.Agent({ keepAlive: true, maxSockets })
+  // Every answer's status, so a run can show that no request was refused (a 413 body too large, a 5xx).
+  const statuses = new Map<number, number>()
 
   const request = (method: string, path: string, auth: string | null, body?: unknown): Promise<JsonResponse> =>
     new Promise((resolve, reject) => {
@@ -29,6 +31,7 @@ export const makeClient = (baseUrl: string, maxSockets = 32) => {
           res.on("data", (c: Buffer) => chunks.push(c))
           res.on("end", () => {
             const elapsed = performance.now() - started
+            statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1)
             const text = Buffer.concat(chunks).toString("utf8")
             let parsed: unknown = text
             try {
@@ -46,7 +49,7 @@ export const makeClient = (baseUrl: string, maxSockets = 32) => {
       req.end()
     })
 
-  return { request, close: () => agent.destroy() }
+  return { request, statuses: (): ReadonlyMap<number, number> => statuses, close: () => agent.destroy() }
 }
 
 export type Client = ReturnType<typeof makeClient>

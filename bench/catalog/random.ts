@@ -66,3 +66,20 @@ export const mulberry32 = (seed: number): Random => {
     fork: (salt) => mulberry32((seed * 2654435761) ^ Math.imul(salt + 1, 0x9e3779b1))
   }
 }
+
+/** A uniform sample of at most `size` items of a stream of unknown length (reservoir sampling). */
+export const reservoir = <A>(random: Random, size: number) => {
+  const items: Array<A> = []
+  let seen = 0
+  return {
+    items,
+    add: (item: A) => {
+      seen++
+      if (items.length < size) items.push(item)
+      else {
+        const j = Math.floor(random.next() * seen)
+        if (j < size) items[j] = item
+      }
+    }
+  }
+}

@@ -7,10 +7,11 @@ import { runMcpBench } from "../mcp/McpBench.js"
 import { check, fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./common.js"
 import { type ProductSummary, makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"
-import { mulberry32 } from "./random.js"
+import { mulberry32, reservoir } from "./random.js"
 import type { InProcessApi } from "../../test/support/InProcessApi.js"
-import { gcPauses, ms, Samples, summarize } from "./stats.js"
-import { queryKinds, suggestPrefixes, textQueries } from "./workload.js"
+import { gcPauses, ms, summarize } from "./stats.js"
+import { measureTextSearch, overallHits } from "./text-search.js"
+import { queryKinds, suggestPrefixes } from "./workload.js"
 
 export interface TextOptions {
   readonly products: number
@@ -26,10 +27,8 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
   // ---- Ingestion ----------------------------------------------------------------------------
   const catalog = makeCatalog(options.seed)
   const products = catalog.generate(options.products)
-  const sampleRandom = mulberry32(options.seed).fork(10)
-  const sample: Array<ProductSummary> = [] // reservoir of products the workloads draw from
-  const SAMPLE = 20_000
-  let seen = 0
+  const drawn = reservoir<ProductSummary>(mulberry32(options.seed).fork(10), 20_000) // products the workloads draw from
+  const sample = drawn.items
   let last: ProductSummary | null = null
   let acked = 0
   const putErrors: Array<string> = []
@@ -59,12 +58,7 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
       const next = products.next()
       if (next.done) return
       const { product, summary } = next.value
-      seen++
-      if (sample.length < SAMPLE) sample.push(summary)
-      else {
-        const j = Math.floor(sampleRandom.next() * seen)
-        if (j < SAMPLE) sample[j] = summary
-      }
+      drawn.add(summary)
       if (summary.id === `p${String(options.products - 1).padStart(7, "0")}`) last = summary
       const res = await client.request("PUT", `/product/${encodeURIComponent(product.id)}`, server.siteA.basic, { data: product.data, images: [] }) // text path only: the synthetic image hosts do not exist
       putLatency.push(res.ms)
@@ -104,26 +98,8 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
   log(`all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`)
 
   // ---- Text search ---------------------------------------------------------------------------
-  const warmup = textQueries(mulberry32(options.seed).fork(20), sample, 50, options.page)
-  for (const q of warmup) await client.request("POST", "/text-search", server.siteA.bearer, q.body)
-  const queries = textQueries(mulberry32(options.seed).fork(21), sample, options.queries, options.page)
-  const searchSamples = new Samples()
   const searchGc = gcPauses()
-  const hits = new Map<string, { total: number; zero: number; errors: number }>()
-  let searchErrors = 0
-  for (const [i, q] of queries.entries()) {
-    const res = await client.request("POST", "/text-search", server.siteA.bearer, { requestId: `bench-${i}`, ...q.body })
-    searchSamples.add(q.kind, res.ms)
-    const h = hits.get(q.kind) ?? { total: 0, zero: 0, errors: 0 }
-    const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
-    if (res.status !== 200) {
-      h.errors++
-      if (searchErrors++ < 5) log(`text-search error ${res.status} for ${JSON.stringify(q.body)}: ${JSON.stringify(res.body).slice(0, 300)}`)
-    }
-    h.total += n
-    if (n === 0) h.zero++
-    hits.set(q.kind, h)
-  }
+  const { errors: searchErrors, hits, queries, samples: searchSamples } = await measureTextSearch(client, server.siteA.bearer, sample, options)
   const gc = searchGc.stop()
   log(`text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms in ${gc.count} (${gc.major} full), ${memory()}`)
 
@@ -206,10 +182,7 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
     return [label, String(s.count), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), extra, String(errors)]
   }
   const latencyRows: Array<Array<string>> = [
-    latencyRow("text search (all)", searchSamples.all, (() => {
-      const all = [...hits.values()].reduce((a, h) => ({ total: a.total + h.total, zero: a.zero + h.zero }), { total: 0, zero: 0 })
-      return `${(all.total / queries.length).toFixed(1)} / ${((100 * all.zero) / queries.length).toFixed(0)}%`
-    })(), searchErrors),
+    latencyRow("text search (all)", searchSamples.all, overallHits(hits, queries.length), searchErrors),
     ...queryKinds.filter((k) => searchSamples.byKind.has(k)).map((kind) => {
       const samples = searchSamples.byKind.get(kind)!
       const h = hits.get(kind)!

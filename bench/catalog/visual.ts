@@ -19,7 +19,8 @@ import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../src/model/Filter.js"
 import type { IndexDocument } from "../../src/model/IndexDocument.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
-import type { DerivedProduct } from "../../src/model/StoredProduct.js"
+import type { DerivedProduct, StoredImage } from "../../src/model/StoredProduct.js"
+import type { ProductRecord } from "../../src/domain/Product.js"
 import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
 import { ImageAnalyzer } from "../../src/services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake } from "../../src/services/image-intake/ImageIntake.js"
@@ -76,10 +77,13 @@ const productColors = (random: Random) => {
   return random.chance(0.5) ? [{ ...colour(), share: main }, { ...colour(), share: 1 - main }] : [{ ...colour(), share: 1 }]
 }
 
-/** Real embeddings of synthetic photos, through the api's own intake and analyser. */
-const anchorVectors = async (server: InProcessApi, random: Random) => {
+/** Runs an effect where the image models are (the in-process api's, or the bench process's own). */
+export type RunWithImageModels = <A, E>(effect: Effect.Effect<A, E, ImageIntake | ImageAnalyzer>) => Promise<A>
+
+/** Real embeddings of synthetic photos, through the image intake and analyser. */
+const anchorVectors = async (run: RunWithImageModels, random: Random): Promise<ReadonlyArray<Float32Array>> => {
   const photos = await syntheticImages(random, ANCHORS)
-  return server.run(Effect.gen(function*() {
+  return run(Effect.gen(function*() {
     const intake = yield* ImageIntake
     const analyzer = yield* ImageAnalyzer
     return yield* Effect.forEach(photos, (photo) =>
@@ -91,16 +95,40 @@ const anchorVectors = async (server: InProcessApi, random: Random) => {
 }
 
 /**
+ * Precomputed analyses of product photos, in the model's feature space: `anchors` are real
+ * embeddings, and each photo gets the anchor of its product's leaf category with noise.
+ */
+export const makePhotoAnalyses = async (run: RunWithImageModels, seed: number) => {
+  const started = performance.now()
+  const random = mulberry32(seed).fork(50)
+  const anchors = await anchorVectors(run, random.fork(1))
+  log(`image vectors: ${anchors.length} anchor embeddings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  const vectors = random.fork(2)
+  /** The analysis of `image`, the stored first photo of the product with `data`. */
+  return (data: ProductRecord, image: StoredImage): ImageAnalysisRecord => {
+    const leaf = data.product_type ?? data.shopping_product_category ?? ""
+    return {
+      imageId: image.id,
+      url: image.url,
+      status: "ok",
+      reason: null,
+      embedding: productVector(anchors[hashOf(leaf) % anchors.length], vectors),
+      adult: vectors.next() * 0.05,
+      colors: productColors(vectors),
+      objects: [],
+      analyzedAt: Date.now()
+    }
+  }
+}
+
+/**
  * Gives each product its first photo with a precomputed analysis: the record is stored with that
  * image, the analysis saved, the derived data kept current (with the text vector the index
  * already holds, if any) and the product re-indexed with its image vector. Returns seconds taken.
  */
 export const seedImageVectors = async (server: InProcessApi, products: Iterable<GeneratedProduct>, options: VisualOptions) => {
   const started = performance.now()
-  const random = mulberry32(options.seed).fork(50)
-  const anchors = await anchorVectors(server, random.fork(1))
-  log(`image vectors: ${anchors.length} anchor embeddings in ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  const vectors = random.fork(2)
+  const photoAnalysis = await makePhotoAnalyses(server.run, options.seed)
   const siteId = server.siteA.site.id
   let done = 0
   const spent = { store: 0, index: 0 }
@@ -114,19 +142,7 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
       const t0 = performance.now()
       for (const p of page) {
         const { product } = yield* store.put(siteId, p.id, p.data, p.images.slice(0, 1))
-        const image = product.images[0]
-        const leaf = p.data.product_type ?? p.data.shopping_product_category ?? ""
-        const analysis: ImageAnalysisRecord = {
-          imageId: image.id,
-          url: image.url,
-          status: "ok",
-          reason: null,
-          embedding: productVector(anchors[hashOf(leaf) % anchors.length], vectors),
-          adult: vectors.next() * 0.05,
-          colors: productColors(vectors),
-          objects: [],
-          analyzedAt: Date.now()
-        }
+        const analysis = photoAnalysis(product.data, product.images[0])
         yield* store.saveImageAnalyses(siteId, p.id, [analysis])
         const textVector = textVectors.get(p.id) ?? null
         derived.push({ siteId, productId: p.id, version: product.version, textVector })
@@ -164,28 +180,44 @@ const searchArea = (random: Random) => {
   return { left: random.next() * (1 - width), top: random.next() * (1 - height), width, height }
 }
 
-export const runVisualSection = async (server: InProcessApi, client: Client, options: VisualOptions): Promise<SectionReport> => {
+/** The query photos of `options.queries` visual searches (real JPEG/PNG, some with a search area), and 10 more to warm up. */
+export const visualQueries = async (options: Pick<VisualOptions, "seed" | "queries">) => {
   const random = mulberry32(options.seed).fork(51)
   const images = await syntheticImages(random.fork(1), options.queries + 10)
   const areas = images.map(() => searchArea(random))
-  const body = (i: number) => ({
-    query: { image: images[i].bytes.toString("base64"), ...(areas[i] ? { searchArea: areas[i] } : {}) },
-    resultsCount: options.page
-  })
   const formats = images.slice(10).reduce((n, i) => n + (i.format === "png" ? 1 : 0), 0)
   log(`visual search: ${options.queries} query images (${formats} PNG, ${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`)
+  return { images, areas, count: options.queries }
+}
 
-  for (let i = 0; i < 10; i++) await client.request("POST", "/visual-search", server.siteA.bearer, body(options.queries + i))
-  const total: Array<number> = []
+/**
+ * POST /visual-search over HTTP, one request at a time after 10 warm-up requests: each
+ * request's latency, the non-200 answers (the first three logged) and the mean results.
+ */
+export const measureVisualSearch = async (client: Client, auth: string, queries: Awaited<ReturnType<typeof visualQueries>>, page: number) => {
+  const { areas, count, images } = queries
+  const body = (i: number) => ({
+    query: { image: images[i].bytes.toString("base64"), ...(areas[i] ? { searchArea: areas[i] } : {}) },
+    resultsCount: page
+  })
+  for (let i = 0; i < 10; i++) await client.request("POST", "/visual-search", auth, body(count + i))
+  const samples: Array<number> = []
   let errors = 0
   let results = 0
-  for (let i = 0; i < options.queries; i++) {
-    const res = await client.request("POST", "/visual-search", server.siteA.bearer, body(i))
-    total.push(res.ms)
+  for (let i = 0; i < count; i++) {
+    const res = await client.request("POST", "/visual-search", auth, body(i))
+    samples.push(res.ms)
     if (res.status !== 200) {
       if (errors++ < 3) log(`visual-search error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
     } else results += res.body?.data?.products?.length ?? 0
   }
+  return { samples, errors, meanResults: results / Math.max(1, count - errors) }
+}
+
+export const runVisualSection = async (server: InProcessApi, client: Client, options: VisualOptions): Promise<SectionReport> => {
+  const queries = await visualQueries(options)
+  const { areas, images } = queries
+  const http = await measureVisualSearch(client, server.siteA.bearer, queries, options.page)
 
   // The same queries again, stage by stage, through the services POST /visual-search uses.
   const stages = { decode: [] as Array<number>, embed: [] as Array<number>, search: [] as Array<number> }
@@ -217,7 +249,7 @@ export const runVisualSection = async (server: InProcessApi, client: Client, opt
     }))
   }
 
-  const all = summarize(total)
+  const all = summarize(http.samples)
   const [decode, embed, search] = [summarize(stages.decode), summarize(stages.embed), summarize(stages.search)]
   const row = (label: string, samples: ReadonlyArray<number>, extra = "", errorCount = 0) => {
     const s = summarize(samples)
@@ -229,7 +261,7 @@ export const runVisualSection = async (server: InProcessApi, client: Client, opt
       ["  of which decode / embed / search (p50, in-process)", `${ms(decode.p50)} / ${ms(embed.p50)} / ${ms(search.p50)} ms`, "", ""]
     ],
     latency: [
-      row("visual search (HTTP)", total, (results / Math.max(1, options.queries - errors)).toFixed(1), errors),
+      row("visual search (HTTP)", http.samples, http.meanResults.toFixed(1), http.errors),
       row("  decode: base64, intake, resize", stages.decode),
       row("  embed: features + colours", stages.embed),
       row("  search: image kNN + scoring", stages.search)

@@ -1,8 +1,11 @@
 /**
  * The distributed topology as separate OS processes, as ops run it: a real redis-server on its
- * own port, the api (`node dist/src/main.js` with REDIS_URL, as `npm start` runs it) and worker processes
- * (`node dist/src/worker.js`) started and stopped on demand. Everything is cleaned
- * up by `close()`, and also when the bench is interrupted (SIGINT/SIGTERM) or exits on an error.
+ * own port, optionally a Qdrant for the index (a `qdrant` binary started on ports and storage of
+ * its own, or a running server at a URL, in a collection of the run's own), the api
+ * (`node dist/src/main.js` with REDIS_URL [and QDRANT_URL], as `npm start` runs it) and worker
+ * processes (`node dist/src/worker.js`, the same environment) started and stopped on demand.
+ * Everything is cleaned up by `close()`, and also when the bench is interrupted (SIGINT/SIGTERM)
+ * or exits on an error.
  */
 import { Queue } from "bullmq"
 import * as fs from "node:fs"
@@ -10,6 +13,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { type Lane, LANES } from "../../src/model/Jobs.js"
 import { DEFAULT_QUEUE_NAME, laneQueueName } from "../../src/services/job-queue/BullMqSettings.js"
+import { type QdrantServer, startQdrant } from "../../test/support/QdrantProcess.js"
 import { type RedisServer, startRedis } from "../../test/support/RedisServer.js"
 import { type ServerProcess, startServerProcess } from "../../test/support/ServerProcess.js"
 import { writeSites } from "../../test/support/Workspace.js"
@@ -21,9 +25,22 @@ export type LaneCounts = Record<Lane, { readonly pending: number; readonly faile
 export interface CpuSnapshot {
   readonly api: number
   readonly redis: number
+  /** 0 without a Qdrant process of the bench's own. */
+  readonly qdrant: number
   readonly workers: number
   readonly bench: number
 }
+
+/** Resident memory (bytes) of each process of the cluster; undefined where the bench has no such process. */
+export interface RssSnapshot {
+  readonly api: number | undefined
+  readonly redis: number | undefined
+  readonly qdrant: number | undefined
+  readonly workers: ReadonlyArray<number>
+}
+
+/** Where the index lives: a Qdrant binary the cluster starts, or a running server. */
+export type QdrantTarget = { readonly binary: string } | { readonly url: string; readonly apiKey: string | undefined }
 
 /** Linux: utime + stime of a process from /proc (clock ticks of 1/100 s); 0 once it is gone. */
 const cpuSecondsOf = (pid: number | undefined): number => {
@@ -38,15 +55,39 @@ const cpuSecondsOf = (pid: number | undefined): number => {
   }
 }
 
+/** Linux: VmRSS of a process from /proc, in bytes; undefined once it is gone. */
+const rssOf = (pid: number | undefined): number | undefined => {
+  if (pid === undefined) return undefined
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]
+    return kb === undefined ? undefined : Number(kb) * 1024
+  } catch {
+    return undefined
+  }
+}
+
 export const cpuDelta = (from: CpuSnapshot, to: CpuSnapshot): CpuSnapshot => ({
   api: to.api - from.api,
   redis: to.redis - from.redis,
+  qdrant: to.qdrant - from.qdrant,
   workers: to.workers - from.workers,
   bench: to.bench - from.bench
 })
 
 export interface Cluster {
   readonly baseUrl: string
+  /** What the api and the workers are configured with (REDIS_URL, QDRANT_URL, …): the bench process builds the same services from it. */
+  readonly env: Readonly<Record<string, string>>
+  /** The bench's site. */
+  readonly siteId: number
+  /** The Qdrant the index lives in, if any; `storageDir` only when the cluster runs it. */
+  readonly qdrant: {
+    readonly url: string
+    readonly collection: string
+    readonly storageDir: string | undefined
+    /** The collection's status: "green" once its optimizers are idle, "yellow" while they work. */
+    readonly status: () => Promise<string>
+  } | undefined
   /** Site credentials (full access) and a read-only token of the bench's site. */
   readonly basic: string
   readonly bearer: string
@@ -60,8 +101,9 @@ export interface Cluster {
   readonly resume: () => Promise<void>
   /** Per lane: jobs not finished (waiting or paused, prioritized, active, delayed) and failed ones. */
   readonly counts: () => Promise<LaneCounts>
-  /** CPU seconds (user + system) used so far by the api, redis-server, the running workers and this process. */
+  /** CPU seconds (user + system) used so far by the api, redis-server, Qdrant, the running workers and this process. */
   readonly cpu: () => CpuSnapshot
+  readonly rss: () => RssSnapshot
   readonly close: () => Promise<void>
 }
 
@@ -82,14 +124,25 @@ const stopChild = async (child: { readonly child: import("node:child_process").C
   clearTimeout(timer)
 }
 
+/** How long a worker may take to fill its replicas from a large catalog before it serves. */
+const WORKER_START_TIMEOUT_MS = 15 * 60_000
+
 export const startCluster = async (
-  options: { readonly apiEnv?: Record<string, string>; readonly workerEnv?: Record<string, string> } = {}
+  options: {
+    readonly apiEnv?: Record<string, string>
+    readonly workerEnv?: Record<string, string>
+    readonly qdrant?: QdrantTarget
+  } = {}
 ): Promise<Cluster> => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-bench-distributed-"))
   const pidFile = path.join(dir, "redis.pid")
   const workers: Array<WorkerProcess> = []
   let api: ServerProcess | undefined
   let redis: RedisServer | undefined
+  let qdrantServer: QdrantServer | undefined
+  // A server the bench does not own gets a collection of this run's own, deleted at the end.
+  const external = options.qdrant !== undefined && "url" in options.qdrant ? options.qdrant : undefined
+  const collection = external ? `bench_${process.pid}_${Date.now()}` : "catalog"
   let queues: Record<Lane, Queue> | undefined
   let closed = false
 
@@ -98,6 +151,7 @@ export const startCluster = async (
   const killAll = () => {
     for (const w of workers) killQuietly(w.child.pid)
     killQuietly(api?.child.pid)
+    killQuietly(qdrantServer?.pid())
     try {
       killQuietly(Number(fs.readFileSync(pidFile, "utf8").trim()))
     } catch {
@@ -105,6 +159,7 @@ export const startCluster = async (
     }
     fs.rmSync(dir, { recursive: true, force: true })
     if (redis) fs.rmSync(redis.dir, { recursive: true, force: true })
+    if (qdrantServer) fs.rmSync(path.dirname(qdrantServer.storageDir), { recursive: true, force: true })
   }
   const onSignal = (signal: NodeJS.Signals) => {
     log(`${signal}: stopping the bench's processes`)
@@ -123,6 +178,11 @@ export const startCluster = async (
     if (queues) await Promise.all(Object.values(queues).map((q) => q.close())).catch(() => {})
     if (api) await stopChild(api, 5_000).catch(() => {})
     await redis?.stop().catch(() => {})
+    await qdrantServer?.stop().catch(() => {})
+    if (external) {
+      await fetch(`${external.url}/collections/${collection}`, { method: "DELETE", headers: external.apiKey ? { "api-key": external.apiKey } : {} })
+        .catch((e) => log(`deleting the bench's collection ${collection} failed: ${e}`))
+    }
     killAll()
     process.removeListener("exit", killAll)
   }
@@ -132,7 +192,16 @@ export const startCluster = async (
     redis = await startRedis({ extraArgs: ["--pidfile", pidFile] })
     const sitesFile = path.join(dir, "sites.json")
     const sites = await writeSites(sitesFile)
-    const env = { REDIS_URL: redis.url, DATA_DIR: path.join(dir, "data"), SITES_FILE: sitesFile }
+    if (options.qdrant && "binary" in options.qdrant) qdrantServer = await startQdrant(options.qdrant.binary)
+    const qdrantUrl = qdrantServer?.url ?? external?.url
+    const env: Record<string, string> = {
+      REDIS_URL: redis.url,
+      DATA_DIR: path.join(dir, "data"),
+      SITES_FILE: sitesFile,
+      // Empty is unset: a QDRANT_URL in the bench's own environment must not reach a Redis-only cluster.
+      ...(qdrantUrl === undefined ? { QDRANT_URL: "" } : { QDRANT_URL: qdrantUrl, QDRANT_COLLECTION: collection }),
+      ...(external?.apiKey ? { QDRANT_API_KEY: external.apiKey } : {})
+    }
     queues = Object.fromEntries(LANES.map((lane) => {
       const queue = new Queue(laneQueueName(DEFAULT_QUEUE_NAME, lane), { connection: { url: redis!.url } })
       queue.on("error", () => {})
@@ -142,15 +211,34 @@ export const startCluster = async (
     await Promise.all(Object.values(queues).map((q) => q.pause()))
     // The api's own embedder only embeds search queries here: one thread, like the workers'.
     api = await startServerProcess({ ...env, EMBED_THREADS: "1", IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", ...options.apiEnv })
-    log(`redis ${redis.url}, api ${api.baseUrl} (pid ${api.child.pid}), data in ${dir}`)
+    log(`redis ${redis.url}, ${qdrantUrl === undefined ? "" : `qdrant ${qdrantUrl} (collection ${collection}${qdrantServer ? `, pid ${qdrantServer.pid()}` : ", not the bench's own"}), `}` +
+      `api ${api.baseUrl} (pid ${api.child.pid}), data in ${dir}`)
     const q = queues
+    const redisPid = () => {
+      try {
+        return Number(fs.readFileSync(pidFile, "utf8").trim())
+      } catch {
+        return undefined
+      }
+    }
     return {
       baseUrl: api.baseUrl,
+      env,
+      siteId: sites.siteA.site.id,
+      qdrant: qdrantUrl === undefined ? undefined : {
+        url: qdrantUrl,
+        collection,
+        storageDir: qdrantServer?.storageDir,
+        status: async () => {
+          const res = await fetch(`${qdrantUrl}/collections/${collection}`, { headers: external?.apiKey ? { "api-key": external.apiKey } : {} })
+          return ((await res.json()) as { result?: { status?: string } }).result?.status ?? `HTTP ${res.status}`
+        }
+      },
       basic: sites.siteA.basic,
       bearer: sites.siteA.bearer,
       api,
       startWorkers: async (count, extra = {}) => {
-        const started = await Promise.all(Array.from({ length: count }, () => startWorkerProcess({ ...env, ...options.workerEnv, ...extra })))
+        const started = await Promise.all(Array.from({ length: count }, () => startWorkerProcess({ ...env, ...options.workerEnv, ...extra }, WORKER_START_TIMEOUT_MS)))
         workers.push(...started)
         log(`${count} worker process(es) serving (pids ${started.map((w) => w.child.pid).join(", ")})`)
         return started
@@ -174,20 +262,21 @@ export const startCluster = async (
         return Object.fromEntries(entries) as LaneCounts
       },
       cpu: () => {
-        let redisPid: number | undefined
-        try {
-          redisPid = Number(fs.readFileSync(pidFile, "utf8").trim())
-        } catch {
-          redisPid = undefined
-        }
         const own = process.cpuUsage()
         return {
           api: cpuSecondsOf(api?.child.pid),
-          redis: cpuSecondsOf(redisPid),
+          redis: cpuSecondsOf(redisPid()),
+          qdrant: cpuSecondsOf(qdrantServer?.pid()),
           workers: workers.reduce((sum, w) => sum + cpuSecondsOf(w.child.pid), 0),
           bench: (own.user + own.system) / 1e6
         }
       },
+      rss: () => ({
+        api: rssOf(api?.child.pid),
+        redis: rssOf(redisPid()),
+        qdrant: rssOf(qdrantServer?.pid()),
+        workers: workers.flatMap((w) => rssOf(w.child.pid) ?? [])
+      }),
       close
     }
   } catch (e) {

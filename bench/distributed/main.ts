@@ -1,210 +1,141 @@
 /**
  * Distributed-topology benchmark:
- *   npm run bench -- --distributed [--products N] [--image-products N] [--concurrency N]
- *                                  [--workers 1,2] [--repeats N] [--seed S] [--only push,text,images]
+ *   npm run bench -- --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N]
+ *                                  [--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2]
+ *                                  [--repeats N] [--seed S] [--only search,push,text,images] [--topologies redis,qdrant]
  *
- * Starts a real redis-server, the api and worker processes as separate OS processes (see
- * cluster.ts) and measures:
- * - push: products accepted per second at the api (PUT /product over HTTP, `concurrency` in
- *   flight, no worker running; the queues only fill), with PUT latency p50/p99;
- * - text: products indexed per second by 1 and 2 worker processes (EMBED_THREADS=1 each),
- *   products without images. Each run pushes a fresh set of product ids while the queues are
- *   paused, starts its workers, waits until they serve, then resumes the queues and times
- *   until GET /readyz reports no pending job and the run's products are searchable;
- * - images: the same with one photo per product (small JPEGs from a loopback host, a fresh
- *   URL prefix per run), IMAGE_THREADS=1 per worker: text indexing, the first image pass and
- *   object detection all included.
+ * Runs each topology in turn as separate OS processes (cluster.ts): Redis-only (a real
+ * redis-server, the api with REDIS_URL, the index replicated in every process's memory) and
+ * Qdrant (the same with QDRANT_URL: the index in Qdrant). Qdrant comes from a `qdrant` binary
+ * on PATH (e.g. `PATH=/path/to/qdrant-dir:$PATH npm run bench -- --distributed`), started on
+ * ports and storage of its own, else from QDRANT_URL (a collection of the run's own, deleted at
+ * the end); without either that topology is skipped with the reason printed.
+ *
+ * For each topology:
+ * - fill: the catalog is brought to `--products` text products (default 100,000) plus
+ *   `--photo-products` with one photo each (default 10,000) by a bulk path in this process that
+ *   writes what a worker would (fill.ts): worker indexing at ~70–110 products/s would take too
+ *   long. Text vectors come from the real embedder, cached on disk (text-vectors.ts); photo
+ *   vectors are precomputed (anchor embeddings + noise). Measuring starts once the api finds
+ *   products across the whole catalog (and Qdrant's optimizers are idle);
+ * - search: POST /text-search p50/p99 (`--queries`, default 2,000, the shopper workload of the
+ *   single-process bench, one at a time after a warm-up) and POST /visual-search
+ *   (`--visual-queries`, default 200 real JPEG/PNG photos) over HTTP against the api;
+ * - push: products accepted per second at the api (PUT /product, `--concurrency` in flight, no
+ *   worker running; the queues only fill), with PUT latency p50/p99;
+ * - text: `--ingest-products` fresh text products (default 2,000) pushed on top of the full
+ *   catalog and indexed by 1 and 2 worker processes (`--workers`): pushed while the queues are
+ *   paused, workers started and serving, then timed from resuming the queues until GET /readyz
+ *   reports no pending job and the products are found by search. Each run's push also counts
+ *   as a push measurement;
+ * - images: the same with `--ingest-photo-products` (default 200) products of one photo each,
+ *   small JPEGs from a loopback host, a fresh URL prefix per run, IMAGE_THREADS=1 per worker.
+ * Also: the RSS of redis-server, Qdrant, the api and a worker before and after the fill, memory
+ * per product, and every answer's HTTP status (no request body may be rejected).
  * Runs are interleaved (1, 2, 1, 2 workers… with --repeats) so a change of machine load hits
- * both. Prints a markdown table with the machine's load average and each process's CPU time.
+ * both. Prints one markdown table, the topologies side by side, with the machine's load average.
  * BENCH_API_NODE_OPTIONS / BENCH_WORKER_NODE_OPTIONS are passed as NODE_OPTIONS to the api or
  * the workers only (a heap setting, or `--import` of a profiler hook).
  */
 import * as os from "node:os"
-import type { ProductRecord } from "../../src/domain/Product.js"
-import { fmtRate, log, sleep } from "../catalog/common.js"
-import { makeCatalog } from "../catalog/generator.js"
-import { type Client, makeClient } from "../catalog/http.js"
-import { markdownTable, ms } from "../catalog/stats.js"
-import { type Cluster, cpuDelta, type CpuSnapshot, startCluster } from "./cluster.js"
+import { embeddingText } from "../../src/model/ProductDocument.js"
+import { qdrantAvailability } from "../../test/support/QdrantProcess.js"
+import { log } from "../catalog/common.js"
+import { type GeneratedProduct, makeCatalog, type ProductSummary } from "../catalog/generator.js"
+import { mulberry32, reservoir } from "../catalog/random.js"
+import { markdownTable } from "../catalog/stats.js"
+import { visualQueries } from "../catalog/visual.js"
+import type { QdrantTarget } from "./cluster.js"
 import { makePhotos, type PhotoHost, startPhotoHost } from "./photos.js"
-import { push, type PushItem, type PushResult } from "./push.js"
+import { type Column, distributedTable, skipNotes, tableHeader } from "./report.js"
+import { catalogTextVectors } from "./text-vectors.js"
+import { type RunOptions, runTopology, type Section, SECTIONS, TOPOLOGIES, type TopologyName, topologyLabel } from "./topology-run.js"
 
-const SECTIONS = ["push", "text", "images"] as const
-type Section = (typeof SECTIONS)[number]
-
-export interface DistributedOptions {
+export interface DistributedOptions extends RunOptions {
   readonly products: number
-  readonly imageProducts: number
-  readonly concurrency: number
-  readonly workers: ReadonlyArray<number>
-  readonly repeats: number
-  readonly seed: number
-  readonly only: ReadonlySet<Section>
+  readonly photoProducts: number
+  readonly visualQueries: number
+  readonly topologies: ReadonlyArray<TopologyName>
 }
 
-const usage = "usage: bench --distributed [--products N] [--image-products N] [--concurrency N] [--workers 1,2] [--repeats N] [--seed S] " +
-  `[--only ${SECTIONS.join(",")}]`
+const usage = "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] " +
+  "[--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2] [--repeats N] [--seed S] " +
+  `[--only ${SECTIONS.join(",")}] [--topologies ${TOPOLOGIES.join(",")}]`
+
+const numericFlags = {
+  products: "products",
+  "photo-products": "photoProducts",
+  "ingest-products": "ingestProducts",
+  "ingest-photo-products": "ingestPhotoProducts",
+  queries: "queries",
+  "visual-queries": "visualQueries",
+  page: "page",
+  concurrency: "concurrency",
+  repeats: "repeats",
+  seed: "seed"
+} as const
+type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
+/** Counts of products may be 0 (e.g. `--products 0 --photo-products 0`: no fill); the rest at least 1. */
+const mayBeZero: ReadonlySet<NumericOption> = new Set(["products", "photoProducts", "ingestProducts", "ingestPhotoProducts"])
+
+const listOf = <A extends string>(flag: string, value: string, allowed: ReadonlyArray<A>): Array<A> => {
+  const list = value.split(",").filter((s) => s.length > 0)
+  if (list.length === 0 || !list.every((s): s is A => (allowed as ReadonlyArray<string>).includes(s))) throw new Error(`${usage} (bad: --${flag} ${value})`)
+  return list
+}
 
 export const parseDistributedArgs = (argv: ReadonlyArray<string>): DistributedOptions => {
-  const options = { products: 5_000, imageProducts: 400, concurrency: 64, workers: [1, 2] as ReadonlyArray<number>, repeats: 1, seed: 42, only: new Set<Section>(SECTIONS) }
+  const options = {
+    products: 100_000,
+    photoProducts: 10_000,
+    ingestProducts: 2_000,
+    ingestPhotoProducts: 200,
+    queries: 2_000,
+    visualQueries: 200,
+    page: 24,
+    concurrency: 64,
+    workers: [1, 2] as ReadonlyArray<number>,
+    repeats: 1,
+    seed: 42,
+    only: new Set<Section>(SECTIONS) as ReadonlySet<Section>,
+    topologies: [...TOPOLOGIES] as ReadonlyArray<TopologyName>
+  }
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, "")
     const value = argv[i + 1] ?? ""
-    if (name === "only") {
-      const list = value.split(",").filter((s) => s.length > 0)
-      if (list.length === 0 || !list.every((s): s is Section => (SECTIONS as ReadonlyArray<string>).includes(s))) throw new Error(`${usage} (bad: --only ${value})`)
-      options.only = new Set(list)
-    } else if (name === "workers") {
+    if (name === "only") options.only = new Set(listOf(name, value, SECTIONS))
+    else if (name === "topologies") options.topologies = listOf(name, value, TOPOLOGIES)
+    else if (name === "workers") {
       const list = value.split(",").map(Number)
       if (list.length === 0 || !list.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`${usage} (bad: --workers ${value})`)
       options.workers = list
     } else {
-      const key = ({ products: "products", "image-products": "imageProducts", concurrency: "concurrency", repeats: "repeats", seed: "seed" } as const)[name as "products"]
+      const key = (numericFlags as Record<string, NumericOption | undefined>)[name]
       const n = Number(value)
-      if (!key || !Number.isInteger(n) || n < 1) throw new Error(`${usage} (bad: ${argv[i]} ${value})`)
+      if (!key || !Number.isInteger(n) || n < (mayBeZero.has(key) ? 0 : 1)) throw new Error(`${usage} (bad: ${argv[i]} ${value})`)
       options[key] = n
     }
   }
   return options
 }
 
-const load = () => os.loadavg()[0].toFixed(2)
+/** Where the Qdrant topology gets its server, or why it cannot run. */
+const qdrantTarget = (): QdrantTarget | { readonly skip: string } => {
+  const availability = qdrantAvailability()
+  if ("binary" in availability) return { binary: availability.binary }
+  if ("url" in availability) return { url: availability.url, apiKey: process.env.QDRANT_API_KEY || undefined }
+  return availability
+}
 
-/** `count` products of the seeded catalog under fresh ids `<tag>-<n>`, tagged so a search can tell the runs apart. */
-const productsFor = (seed: number, tag: string, count: number, image?: (i: number) => string): Array<PushItem> =>
-  [...makeCatalog(seed).generate(count)].map(({ product }, i) => {
-    const id = `${tag}-${String(i).padStart(6, "0")}`
-    const data = { ...product.data, link: `https://shop.example.com/p/${id}`, custom_label_4: tag } as ProductRecord
-    return image ? { id, data, images: [{ url: image(i) }] } : { id, data }
-  })
-
-/** True when every sampled product of the run is found by a search for its title. */
-const searchable = async (cluster: Cluster, client: Client, items: ReadonlyArray<PushItem>, tag: string): Promise<boolean> => {
-  const sample = [items[items.length - 1], ...Array.from({ length: 9 }, (_, k) => items[Math.floor((k * items.length) / 9)])]
-  for (const item of sample) {
-    const res = await client.request("POST", "/text-search", cluster.bearer, {
-      query: item.data.title,
-      resultsCount: 100,
-      staticFilters: { included: [{ column: "custom_label_4", values: [tag] }] }
-    })
-    if (res.status !== 200 || !res.body?.data?.products?.some((p: any) => p.productId === item.id)) return false
+/** The seeded catalog the fill writes: the first `products` text only, the next `photoProducts` with a photo; and products the queries draw from. */
+const fillCatalogOf = (options: DistributedOptions) => {
+  const products: Array<GeneratedProduct> = []
+  const sample = reservoir<ProductSummary>(mulberry32(options.seed).fork(10), 20_000)
+  for (const { product, summary } of makeCatalog(options.seed).generate(options.products + options.photoProducts)) {
+    products.push(product)
+    sample.add(summary)
   }
-  return true
-}
-
-const pendingAtApi = async (client: Client): Promise<number | null> => {
-  const res = await client.request("GET", "/readyz", null).catch(() => null)
-  return res && res.status === 200 && typeof res.body?.pendingJobs === "number" ? res.body.pendingJobs : null
-}
-
-interface MeasuredPush extends PushResult {
-  /** Load average (1 min) before → after. */
-  readonly load: string
-  /** CPU seconds each process spent during the push. */
-  readonly cpu: CpuSnapshot
-}
-
-/**
- * A push on fresh keep-alive connections: ones left idle by an earlier phase may be closed by
- * the api (its keep-alive timeout) just as they are reused, which would fail the first requests.
- */
-const measuredPush = async (cluster: Cluster, items: ReadonlyArray<PushItem>, concurrency: number): Promise<MeasuredPush> => {
-  const client = makeClient(cluster.baseUrl, concurrency)
-  try {
-    const loadBefore = load()
-    const cpuBefore = cluster.cpu()
-    const result = await push(client, cluster.basic, items, concurrency)
-    return { ...result, load: `${loadBefore} → ${load()}`, cpu: cpuDelta(cpuBefore, cluster.cpu()) }
-  } finally {
-    client.close()
-  }
-}
-
-/** CPU milliseconds per product of each process. */
-const cpuPer = (cpu: CpuSnapshot, n: number, which: ReadonlyArray<keyof CpuSnapshot>) =>
-  which.map((k) => `${k} ${((cpu[k] * 1000) / n).toFixed(2)}`).join(", ")
-
-interface IndexRun {
-  readonly kind: "text" | "images"
-  readonly workers: number
-  readonly products: number
-  readonly images: number
-  readonly seconds: number
-  /** Seconds from resume until the images lane was empty (first image pass done); images runs only. */
-  readonly firstPassSeconds: number
-  readonly failedJobs: number
-  /** Jobs each worker reported handled, all lanes. */
-  readonly shares: ReadonlyArray<number>
-  readonly push: MeasuredPush
-  /** CPU seconds during indexing. */
-  readonly cpu: CpuSnapshot
-  readonly loadStart: string
-  readonly loadEnd: string
-}
-
-const TIMEOUT_MS = 30 * 60_000
-
-/**
- * One indexing measurement: push `items` (queues paused, no worker), start `workers` worker
- * processes and wait until they serve, resume the queues, time until drained and searchable.
- */
-const indexRun = async (
-  cluster: Cluster,
-  client: Client,
-  options: { kind: "text" | "images"; workers: number; tag: string; items: ReadonlyArray<PushItem>; concurrency: number }
-): Promise<IndexRun> => {
-  const { items, kind, tag, workers } = options
-  await cluster.pause()
-  const pushed = await measuredPush(cluster, items, options.concurrency)
-  log(`${tag}: pushed ${items.length} products at ${fmtRate(pushed.rate)}/s (p50 ${ms(pushed.latency.p50)} ms, p99 ${ms(pushed.latency.p99)} ms, ` +
-    `${pushed.errors} errors, CPU ms per PUT ${cpuPer(pushed.cpu, items.length, ["api", "redis", "bench"])}; load ${pushed.load})`)
-  const failedBefore = Object.values(await cluster.counts()).reduce((s, c) => s + c.failed, 0)
-  const procs = await cluster.startWorkers(workers, kind === "images" ? { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } : {})
-  // Let the workers' start-up (model loading, replica sync) settle before the clock starts.
-  await sleep(2_000)
-  const handledBefore = procs.map((w) => Object.values(w.handled()).reduce((s, n) => s + n, 0))
-  const loadStart = load()
-  const cpuStart = cluster.cpu()
-  const started = performance.now()
-  await cluster.resume()
-  let firstPass = NaN
-  let lastLog = started
-  while (true) {
-    const elapsed = performance.now() - started
-    if (elapsed > TIMEOUT_MS) throw new Error(`${tag}: not indexed after ${TIMEOUT_MS / 1000} s: ${JSON.stringify(await cluster.counts())}`)
-    const counts = await cluster.counts()
-    if (kind === "images" && Number.isNaN(firstPass) && counts.index.pending === 0 && counts.images.pending === 0) firstPass = elapsed / 1000
-    if (performance.now() - lastLog > 10_000) {
-      lastLog = performance.now()
-      log(`${tag}: t=${(elapsed / 1000).toFixed(0)} s pending ${Object.entries(counts).map(([lane, c]) => `${lane} ${c.pending}`).join(", ")}; load ${load()}`)
-    }
-    if ((await pendingAtApi(client)) === 0 && Object.values(counts).every((c) => c.pending === 0) && (await searchable(cluster, client, items, tag))) break
-    await sleep(100)
-  }
-  const seconds = (performance.now() - started) / 1000
-  const cpu = cpuDelta(cpuStart, cluster.cpu())
-  const loadEnd = load()
-  const failedJobs = Object.values(await cluster.counts()).reduce((s, c) => s + c.failed, 0) - failedBefore
-  const shares = procs.map((w, i) => Object.values(w.handled()).reduce((s, n) => s + n, 0) - handledBefore[i])
-  await cluster.stopWorkers()
-  const run: IndexRun = {
-    kind,
-    workers,
-    products: items.length,
-    images: items.reduce((s, item) => s + (item.images?.length ?? 0), 0),
-    seconds,
-    firstPassSeconds: firstPass,
-    failedJobs,
-    shares,
-    push: pushed,
-    cpu,
-    loadStart,
-    loadEnd
-  }
-  log(`${tag}: ${items.length} products indexed in ${seconds.toFixed(1)} s = ${fmtRate(items.length / seconds)}/s by ${workers} worker(s) ` +
-    `(jobs per worker ${shares.join("/")}, ${failedJobs} failed, CPU ms per product ${cpuPer(cpu, items.length, ["workers", "api", "redis"])}, ` +
-    `workers ${(cpu.workers / seconds).toFixed(2)} cores busy; load ${loadStart} → ${loadEnd})`)
-  return run
+  return { products, sample: sample.items }
 }
 
 export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
@@ -213,137 +144,69 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
   const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(" ")
   log(`distributed bench ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${loadAtStart}`)
 
-  let host: PhotoHost | undefined
-  // BENCH_API_NODE_OPTIONS / BENCH_WORKER_NODE_OPTIONS (e.g. "--import ./profile-hook.mjs") go to
-  // the api or the worker processes only.
-  const nodeOptions = (value: string | undefined): Record<string, string> => (value ? { NODE_OPTIONS: value } : {})
-  const cluster = await startCluster({
-    apiEnv: nodeOptions(process.env.BENCH_API_NODE_OPTIONS),
-    workerEnv: nodeOptions(process.env.BENCH_WORKER_NODE_OPTIONS)
+  const targets = options.topologies.map((name) => {
+    if (name === "redis") return { name, target: undefined }
+    const target = qdrantTarget()
+    if ("skip" in target) log(`Qdrant topology skipped: ${target.skip}`)
+    return { name, target }
   })
-  // Readiness polls and searches; every push opens connections of its own.
-  const client = makeClient(cluster.baseUrl, 4)
-  const pushes: Array<MeasuredPush> = []
-  const runs: Array<IndexRun> = []
+
+  const { products, sample } = fillCatalogOf(options)
+  const vectors = await catalogTextVectors(products.map((p) => embeddingText(p.data)), options.seed, os.cpus().length)
+  const catalog = { products, vectors, photoFrom: options.products }
+  const visual = options.only.has("search") ? await visualQueries({ seed: options.seed, queries: options.visualQueries }) : undefined
+  let photoHost: PhotoHost | undefined
+  if (options.only.has("images")) {
+    const photos = await makePhotos(options.ingestPhotoProducts, options.seed)
+    log(`${photos.length} photos, ${(photos.reduce((s, p) => s + p.length, 0) / Math.max(1, photos.length) / 1024).toFixed(0)} KB average`)
+    photoHost = await startPhotoHost(photos)
+  }
+
+  const columns: Array<Column> = []
   try {
-    // Warm-up: JIT, the credential cache, the Redis scripts, a worker's model files in the
-    // page cache. 4,000 PUTs cycle over 100 products (their jobs coalesce), which are indexed
-    // and out of the way before anything is measured.
-    const warm = productsFor(options.seed + 1, "warm", 100)
-    await measuredPush(cluster, Array.from({ length: 4_000 }, (_, i) => warm[i % warm.length]), options.concurrency)
-    await cluster.startWorkers(1)
-    await cluster.resume()
-    while ((await pendingAtApi(client)) !== 0) await sleep(200)
-    await cluster.stopWorkers()
-    await cluster.pause()
-    log(`warm-up done; load ${load()}`)
-
-    // ---- Acceptance: bulk push, nothing indexing ------------------------------------------
-    if (options.only.has("push") && !options.only.has("text")) {
-      for (let r = 1; r <= options.repeats; r++) {
-        const result = await measuredPush(cluster, productsFor(options.seed, `push${r}`, options.products), options.concurrency)
-        pushes.push(result)
-        log(`push ${r}: ${fmtRate(result.rate)} products/s, p50 ${ms(result.latency.p50)} ms, p99 ${ms(result.latency.p99)} ms, ` +
-          `CPU ms per PUT ${cpuPer(result.cpu, result.products, ["api", "redis", "bench"])}; load ${result.load}`)
+    for (const { name, target } of targets) {
+      if (target !== undefined && "skip" in target) {
+        columns.push({ name, skipped: target.skip })
+        continue
       }
-    }
-
-    // ---- Indexing, text only (each run's push is also an acceptance measurement) ----------
-    if (options.only.has("text")) {
-      for (let r = 1; r <= options.repeats; r++) {
-        for (const w of options.workers) {
-          const tag = `t${w}w${r}`
-          const run = await indexRun(cluster, client, { kind: "text", workers: w, tag, items: productsFor(options.seed, tag, options.products), concurrency: options.concurrency })
-          runs.push(run)
-          if (options.only.has("push")) pushes.push(run.push)
+      // A topology that fails is reported as such; the other still runs.
+      const result = await runTopology(name, target, options, { catalog, sample, visual, photoHost }).then(
+        (result) => ({ name, result }),
+        (e: unknown) => {
+          log(`${topologyLabel[name]} topology failed: ${e instanceof Error ? e.stack : String(e)}`)
+          return { name, skipped: `failed: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}` }
         }
-      }
-    }
-
-    // ---- Indexing with one photo per product --------------------------------------------
-    if (options.only.has("images")) {
-      const photos = await makePhotos(options.imageProducts, options.seed)
-      log(`${photos.length} photos, ${(photos.reduce((s, p) => s + p.length, 0) / photos.length / 1024).toFixed(0)} KB average`)
-      host = await startPhotoHost(photos)
-      const h = host
-      for (let r = 1; r <= options.repeats; r++) {
-        for (const w of options.workers) {
-          const tag = `i${w}w${r}`
-          const items = productsFor(options.seed + 2, tag, options.imageProducts, (i) => h.url(tag, i))
-          runs.push(await indexRun(cluster, client, { kind: "images", workers: w, tag, items, concurrency: Math.min(options.concurrency, 16) }))
-        }
-      }
+      )
+      columns.push(result)
     }
   } finally {
-    client.close()
-    await host?.close()
-    await cluster.close()
+    await photoHost?.close()
   }
 
   // ---- Report -------------------------------------------------------------------------------
   const loadAtEnd = os.loadavg().map((l) => l.toFixed(2)).join(" ")
-  const rows: Array<Array<string>> = []
-  for (const [i, p] of pushes.entries()) {
-    rows.push([
-      `API accepts: PUT /product, ${p.products} text products, ${options.concurrency} in flight, no worker running${pushes.length > 1 ? ` (#${i + 1})` : ""}`,
-      `${fmtRate(p.rate)} products/s; PUT p50 ${ms(p.latency.p50)} ms, p99 ${ms(p.latency.p99)} ms; ${p.errors} errors; ` +
-      `CPU ms per PUT: ${cpuPer(p.cpu, p.products, ["api", "redis", "bench"])} (load ${p.load})`,
-      "≥ 1,000 products/s",
-      p.rate >= 1_000 && p.errors === 0 ? "✅" : "❌"
-    ])
-  }
-  const rate = (run: IndexRun) => run.products / run.seconds
-  const best = (kind: IndexRun["kind"], workers: number) => {
-    const mine = runs.filter((r) => r.kind === kind && r.workers === workers)
-    return mine.length === 0 ? NaN : Math.max(...mine.map(rate))
-  }
-  for (const run of runs) {
-    const base = best(run.kind, Math.min(...options.workers))
-    const growth = run.workers > Math.min(...options.workers) ? `; ×${(rate(run) / base).toFixed(2)} vs ${Math.min(...options.workers)} worker(s) (best run)` : ""
-    const what = run.kind === "text"
-      ? `${fmtRate(rate(run))} products/s`
-      : `${fmtRate(rate(run))} products/s = ${fmtRate(run.images / run.seconds)} images/s (first pass done after ${run.firstPassSeconds.toFixed(1)} s = ${fmtRate(run.images / run.firstPassSeconds)} images/s; objects after ${run.seconds.toFixed(1)} s)`
-    rows.push([
-      `Indexing${run.kind === "text" ? ", text only" : ", 1 photo each"}: ${run.workers} worker process${run.workers > 1 ? "es" : ""}, ${run.products} products`,
-      `${what}${growth}; ${run.seconds.toFixed(1)} s, jobs per worker ${run.shares.join("/")}, ${run.failedJobs} failed; ` +
-      `CPU ms per product: ${cpuPer(run.cpu, run.products, ["workers", "api", "redis"])}; the workers kept ${(run.cpu.workers / run.seconds).toFixed(2)} cores busy ` +
-      `(load ${run.loadStart} → ${run.loadEnd})`,
-      run.workers > Math.min(...options.workers) ? "grows with workers" : "",
-      run.workers > Math.min(...options.workers) ? (rate(run) > base ? "✅" : "❌") : ""
-    ])
-  }
-  const acceptOk = pushes.length > 0 && pushes.every((p) => p.rate >= 1_000 && p.errors === 0)
-  const maxW = Math.max(...options.workers)
-  const minW = Math.min(...options.workers)
-  const grows = (kind: IndexRun["kind"]) => best(kind, maxW) > best(kind, minW)
-  /** How many cores the workers of the best run with `workers` processes got: growth needs idle cores. */
-  const cores = (kind: IndexRun["kind"], workers: number) => {
-    const mine = runs.filter((r) => r.kind === kind && r.workers === workers).sort((a, b) => rate(b) - rate(a))[0]
-    return mine ? (mine.cpu.workers / mine.seconds).toFixed(2) : "-"
-  }
-  const growthNote = (kind: IndexRun["kind"]) =>
-    `${grows(kind) ? "grows" : "does not grow"}; the workers kept ${cores(kind, minW)} → ${cores(kind, maxW)} cores busy`
-  const verdictParts = [
-    pushes.length > 0 ? `API accepts ${fmtRate(Math.min(...pushes.map((p) => p.rate)))}–${fmtRate(Math.max(...pushes.map((p) => p.rate)))} products/s (${acceptOk ? "meets" : "misses"} ≥ 1,000/s)` : null,
-    runs.some((r) => r.kind === "text") && maxW > minW
-      ? `text indexing ${fmtRate(best("text", minW))} → ${fmtRate(best("text", maxW))} products/s with ${minW} → ${maxW} workers (${growthNote("text")})`
-      : null,
-    runs.some((r) => r.kind === "images") && maxW > minW
-      ? `image indexing ${fmtRate(best("images", minW))} → ${fmtRate(best("images", maxW))} products/s (${growthNote("images")})`
-      : null
-  ].filter((s) => s !== null)
   const out = [
     "",
     `## Distributed benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
     "",
-    `Options: \`--distributed --products ${options.products} --image-products ${options.imageProducts} --concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ${options.repeats} --seed ${options.seed} --only ${[...options.only].join(",")}\`.`,
-    `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}; load average ${loadAtStart} at start, ${loadAtEnd} at end (other workloads share the cores, so figures are noisy).`,
-    "One redis-server (AOF everysec), the api and each worker are separate processes on this machine; the api and workers run with EMBED_THREADS=1, workers with IMAGE_THREADS=1. " +
-    "Indexing is timed from resuming the paused queues (workers already serving) until GET /readyz reports no pending job and the run's products are found by search.",
+    `Options: \`--distributed --products ${options.products} --photo-products ${options.photoProducts} --ingest-products ${options.ingestProducts} ` +
+    `--ingest-photo-products ${options.ingestPhotoProducts} --queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
+    `--concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ${options.repeats} --seed ${options.seed} ` +
+    `--only ${[...options.only].join(",")} --topologies ${options.topologies.join(",")}\`.`,
+    `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}; ` +
+    `load average ${loadAtStart} at start, ${loadAtEnd} at end (other workloads share the cores, so figures are noisy).`,
+    "Every process is separate on this machine: one redis-server (AOF everysec), Qdrant (Qdrant topology; telemetry off, its own temp storage), " +
+    "the api and each worker (EMBED_THREADS=1, IMAGE_THREADS=1). Redis-only keeps a replica of the whole index in the api and in every worker; " +
+    "with Qdrant they keep none.",
+    "The catalog is filled by a bulk path in the bench process, not by the workers (worker indexing at ~70–110 text products/s and 3–6 products/s " +
+    "with a photo would take hours per topology at this size): it builds the worker's catalog services from src/topology with the cluster's " +
+    "environment and writes what a worker writes (record, image analysis, derived text vector from the real embedder, index document, vocabulary); " +
+    "photo vectors are precomputed (real anchor embeddings + noise). Ingestion rows go through the real path: PUT /product, queues, worker processes.",
+    "Latency is over HTTP/1.1 keep-alive on loopback, one request in flight, after a warm-up. Memory per product is each process's RSS growth " +
+    "over the fill divided by the products filled (a worker: once serving, before the warm-up's nearly empty catalog vs after the fill).",
     "",
-    markdownTable(["Metric", "Value", "Target", ""], rows),
-    "",
-    `Verdict: ${verdictParts.join("; ")}.`
+    markdownTable(tableHeader(columns), distributedTable(columns, options.workers)),
+    ...skipNotes(columns).map((note) => `\n${note}`)
   ].join("\n")
   process.stdout.write(out + "\n")
 }

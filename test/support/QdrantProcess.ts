@@ -15,6 +15,10 @@ export interface QdrantServer {
   readonly restart: () => Promise<void>
   /** The server's output so far (for a failing test's message). */
   readonly output: () => string
+  /** The running process's id (benchmarks read its memory from /proc); undefined once stopped. */
+  readonly pid: () => number | undefined
+  /** Where its storage lives (benchmarks report its size on disk). */
+  readonly storageDir: string
 }
 
 /** A `qdrant` binary on PATH, if there is one. */
@@ -38,7 +42,7 @@ export const qdrantAvailability = (): { readonly binary: string } | { readonly u
   const url = process.env.QDRANT_URL?.trim()
   if (url) return { url }
   return {
-    skip: "no `qdrant` binary on PATH and QDRANT_URL not set: the Qdrant suites need a Qdrant 1.18 server " +
+    skip: "no `qdrant` binary on PATH and QDRANT_URL not set: Qdrant suites and benchmarks need a Qdrant 1.18 server " +
       "(a binary on PATH, or e.g. `docker run -p 6333:6333 qdrant/qdrant:v1.18.0` and QDRANT_URL=http://localhost:6333)"
   }
 }
@@ -59,6 +63,7 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
   const [httpPort, grpcPort] = [await freePort(), await freePort()]
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-qdrant-"))
   const url = `http://127.0.0.1:${httpPort}`
+  const storageDir = path.join(dir, "storage")
   let child: ChildProcess | undefined
   let log = ""
   const launch = async () => {
@@ -69,7 +74,7 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
         QDRANT__SERVICE__HOST: "127.0.0.1",
         QDRANT__SERVICE__HTTP_PORT: String(httpPort),
         QDRANT__SERVICE__GRPC_PORT: String(grpcPort),
-        QDRANT__STORAGE__STORAGE_PATH: path.join(dir, "storage"),
+        QDRANT__STORAGE__STORAGE_PATH: storageDir,
         QDRANT__STORAGE__SNAPSHOTS_PATH: path.join(dir, "snapshots"),
         QDRANT__TELEMETRY_DISABLED: "true",
         QDRANT__LOG_LEVEL: "WARN"
@@ -97,7 +102,9 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
       await stop()
       await launch()
     },
-    output: () => log
+    output: () => log,
+    pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
+    storageDir
   }
 }
 

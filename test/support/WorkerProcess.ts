@@ -10,8 +10,12 @@ export interface WorkerProcess {
   readonly handled: () => Record<string, number>
 }
 
-/** A worker as ops run it (`npm run worker`): a separate OS process on the given Redis. */
-export const startWorkerProcess = async (env: Record<string, string>): Promise<WorkerProcess> => {
+/**
+ * A worker as ops run it (`npm run worker`): a separate OS process on the given Redis.
+ * It serves once its replicas are filled, which on a large catalog (a benchmark's) takes longer
+ * than the default `readyTimeoutMs`.
+ */
+export const startWorkerProcess = async (env: Record<string, string>, readyTimeoutMs = 90_000): Promise<WorkerProcess> => {
   const child = spawn(process.execPath, entryPointArgs("src/worker"), {
     cwd: repoRoot,
     env: { ...process.env, EMBED_THREADS: "1", IMAGE_THREADS: "1", ...env },
@@ -21,11 +25,11 @@ export const startWorkerProcess = async (env: Record<string, string>): Promise<W
   child.stdout!.on("data", (d) => (output += d))
   child.stderr!.on("data", (d) => (output += d))
   const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)))
-  const deadline = Date.now() + 90_000
+  const deadline = Date.now() + readyTimeoutMs
   while (!output.includes("worker serving")) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill("SIGKILL")
-      throw new Error(`worker did not start:\n${output}`)
+      throw new Error(`worker did not start (exited, or not serving within ${readyTimeoutMs / 1000} s):\n${output}`)
     }
     await new Promise((r) => setTimeout(r, 100))
   }

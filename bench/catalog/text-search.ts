@@ -1,0 +1,53 @@
+/**
+ * POST /text-search over HTTP with the shopper workload (workload.ts): 50 warm-up queries, then
+ * `queries` more one at a time, each latency recorded by query kind with its result count.
+ */
+import { log } from "./common.js"
+import type { ProductSummary } from "./generator.js"
+import type { Client } from "./http.js"
+import { mulberry32 } from "./random.js"
+import { Samples } from "./stats.js"
+import { textQueries } from "./workload.js"
+
+export interface TextSearchOptions {
+  readonly queries: number
+  readonly seed: number
+  readonly page: number
+}
+
+/** Per query kind: results returned, zero-result answers and errors. */
+export interface Hits {
+  total: number
+  zero: number
+  errors: number
+}
+
+/** `sample`: catalog products the queries are drawn from. */
+export const measureTextSearch = async (client: Client, auth: string, sample: ReadonlyArray<ProductSummary>, options: TextSearchOptions) => {
+  const warmup = textQueries(mulberry32(options.seed).fork(20), sample, 50, options.page)
+  for (const q of warmup) await client.request("POST", "/text-search", auth, q.body)
+  const queries = textQueries(mulberry32(options.seed).fork(21), sample, options.queries, options.page)
+  const samples = new Samples()
+  const hits = new Map<string, Hits>()
+  let errors = 0
+  for (const [i, q] of queries.entries()) {
+    const res = await client.request("POST", "/text-search", auth, { requestId: `bench-${i}`, ...q.body })
+    samples.add(q.kind, res.ms)
+    const h = hits.get(q.kind) ?? { total: 0, zero: 0, errors: 0 }
+    const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
+    if (res.status !== 200) {
+      h.errors++
+      if (errors++ < 5) log(`text-search error ${res.status} for ${JSON.stringify(q.body)}: ${JSON.stringify(res.body).slice(0, 300)}`)
+    }
+    h.total += n
+    if (n === 0) h.zero++
+    hits.set(q.kind, h)
+  }
+  return { queries, samples, hits, errors }
+}
+
+/** Mean results per query and the share of queries without any, over every kind. */
+export const overallHits = (hits: ReadonlyMap<string, Hits>, queries: number) => {
+  const all = [...hits.values()].reduce((a, h) => ({ total: a.total + h.total, zero: a.zero + h.zero }), { total: 0, zero: 0 })
+  return `${(all.total / queries).toFixed(1)} / ${((100 * all.zero) / queries).toFixed(0)}%`
+}
