@@ -53,10 +53,10 @@ export interface FillResult {
 
 /** The services a worker of this cluster builds, with the cluster's environment over this process's, and image models for the photo analyses. */
 const workerServices = (env: Readonly<Record<string, string>>) => {
-  const catalog = Layer.unwrapEffect(Effect.map(TopologyConfig, (topology) =>
+  const catalog = Layer.unwrapEffect(Effect.flatMap(TopologyConfig, (topology) =>
     topology.redisUrl === undefined
-      ? Layer.fail(new Error("the cluster's environment has no REDIS_URL"))
-      : distributedCatalog(topology.redisUrl, topology.qdrant)))
+      ? Effect.die(new Error("the cluster's environment has no REDIS_URL"))
+      : Effect.succeed(distributedCatalog(topology.redisUrl, topology.qdrant))))
   const imageModels = Layer.mergeAll(EmbeddedImageAnalyzer.layer, EmbeddedImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)))
   const config = ConfigProvider.fromMap(new Map(Object.entries(env))).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
   // The services' own progress lines (replica rebuilt, models loaded) are the api's business, not the bench's output.
