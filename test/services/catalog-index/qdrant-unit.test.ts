@@ -9,7 +9,7 @@ import { toQdrantFilter } from "../../../src/services/catalog-index/qdrant/Filte
 import { conditionHolds } from "../../../src/services/catalog-index/ColumnValues.js"
 import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/services/catalog-index/qdrant/Fusion.js"
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
-import { resolveOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
+import { resolveOptions, type QdrantIndexOptions } from "../../../src/services/catalog-index/qdrant/Options.js"
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
 import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
@@ -289,9 +289,9 @@ describe("Fusion", () => {
 })
 
 /** A Qdrant over a client double: only the methods a test needs, each recording its calls. */
-const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>) => {
+const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>, given: Partial<QdrantIndexOptions> = {}) => {
   const client = methods as unknown as QdrantClient
-  const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4 })
+  const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4, ...given })
   const statistics = new StatisticsCache(options.statisticsCapacity, options.statisticsTtlMs)
   const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c"), statistics }
   return q
@@ -300,6 +300,21 @@ const overDouble = (methods: Record<string, (collection: string, body: never) =>
 const point = (productId: string, score: number, columns = {}) => ({
   id: pointId(1, productId), score, payload: { product_id: productId, columns }
 })
+
+/** Points of site 1 as the request asks for them: with payload only when it names some. */
+const answer = (request: Schemas["QueryRequest"]) => (productId: string, score: number) =>
+  request.with_payload === undefined || request.with_payload === false ? { id: pointId(1, productId), score } : point(productId, score)
+
+/** A completion: restricted to the points it fills in. */
+const restricted = (request: Schemas["QueryRequest"]) =>
+  (request.filter as { must?: Array<object> } | undefined)?.must?.some((condition) => "has_id" in condition) ?? false
+
+/** Stored points of site 1 by point id; `products` names a point's product where it differs. */
+const records = (ids: ReadonlyArray<string>, products: Record<string, string> = {}) =>
+  ids.map((id) => {
+    const name = ["a", "b", "c", "v", "w", "x", "y", "z"].find((candidate) => pointId(1, candidate) === id)!
+    return { id, payload: { product_id: products[name] ?? name, columns: {} } }
+  })
 
 describe("ColumnIndexes", () => {
   it.effect("reads the collection for a column without an index at most once per 30 s", () =>
@@ -323,9 +338,10 @@ describe("ColumnIndexes", () => {
 })
 
 describe("Query and aggregates (against a client double)", () => {
-  it.effect("weighs words with the site's statistics, bounds every list, then fills in what lists missed", () =>
+  it.effect("weighs words with the site's statistics, bounds every list, reads the page's payload once scored", () =>
     Effect.gen(function*() {
-      const rounds: Array<Array<Schemas["QueryRequest"]>> = []
+      const requests: Array<Schemas["QueryRequest"]> = []
+      const retrieved: Array<Array<string>> = []
       const counted: Array<unknown> = []
       const titleShoe = fieldTermKey("title", "shoe")
       const q = overDouble({
@@ -335,15 +351,16 @@ describe("Query and aggregates (against a client double)", () => {
           // 10 products on the site, 2 with "shoe" in the title, none elsewhere.
           return { count: condition === undefined ? 10 : condition.match?.value === titleShoe ? 2 : 0 }
         },
-        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) => {
-          rounds.push(searches)
-          return searches.map((request) => {
-            // Completion: c holds no "shoe"; b's exact cosine, asked for by id.
-            if (rounds.length === 3) return { points: request.using === "text" ? [point("b", 0.1)] : [] }
-            if (request.using === "lexical") return { points: [point("a", 3), point("b", 3)] }
-            return { points: request.using === "text" ? [point("a", 1), point("c", 0.95)] : [] }
-          })
-        }
+        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
+          searches.map((request) => {
+            requests.push(request)
+            const p = answer(request)
+            // Completion: b's exact cosine, asked for by id.
+            if (restricted(request)) return { points: request.using === "text" ? [p("b", 0.1)] : [] }
+            if (request.using === "lexical") return { points: [p("a", 3), p("b", 3)] }
+            return { points: request.using === "text" ? [p("a", 1), p("c", 0.95)] : [] }
+          }),
+        retrieve: async (_, body: { ids: Array<string> }) => (retrieved.push(body.ids), records(body.ids))
       })
       const result = yield* search(q, {
         siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), minSimilarity: 0.5, filter: emptyFilter, limit: 24
@@ -351,25 +368,61 @@ describe("Query and aggregates (against a client double)", () => {
       expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 2], ["b", 1.1], ["c", 0.95]])
       expect(result.total).toBe(3)
       expect(counted).toHaveLength(1 + 8) // the site, and "shoe" in each field
-      const [candidates, lists, completion] = rounds
       // "shoe" is too short for a typo but, as the last word, may be a prefix: trigram candidates without the word itself.
-      expect(candidates.map((r) => r.using)).toEqual(["grams", "text"])
-      expect(candidates[0]).toMatchObject({ limit: 50, filter: { must: [site], must_not: [{ key: "terms", match: { any: expect.any(Array) } }] } })
-      expect(candidates[1]).toMatchObject({ limit: 200, score_threshold: 0.5 - 1e-6, query: [1, 0, 0, 0], filter: { must: [site] } })
+      expect(requests.filter((r) => r.using === "grams")).toMatchObject([
+        { limit: 50, filter: { must: [site], must_not: [{ key: "terms", match: { any: expect.any(Array) } }] } }
+      ])
       // Only the title holds "shoe" on this site: its key, weighted 3 (title) × IDF over 10 products, 2 holding it.
+      // Lists carry ids and scores only.
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
-      expect(lists).toEqual([{
-        query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200,
-        // The hits carry their columns (facets over the ranking count them).
-        with_payload: ["product_id", "columns"]
-      }])
-      expect(completion).toEqual([
-        { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site, { has_id: [pointId(1, "c")] }] }, limit: 1 },
+      expect(requests.filter((r) => r.using !== "grams" && !restricted(r))).toEqual([
+        { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200, with_payload: false },
+        { query: [1, 0, 0, 0], using: "text", filter: { must: [site] }, limit: 200, score_threshold: 0.5 - 1e-6, with_payload: false }
+      ])
+      // The lexical list came back short: it holds every "shoe", so only b's cosine is filled in.
+      expect(requests.filter(restricted)).toEqual([
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
       ])
-      // The site's statistics are remembered: the word again costs no count.
+      expect(retrieved.map((ids) => [...ids].sort())).toEqual([["a", "b", "c"].map((id) => pointId(1, id)).sort()])
+      // The site's statistics and the word's variants are remembered: the word again costs no count and no trigram query.
       yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24 })
       expect(counted).toHaveLength(1 + 8)
+      expect(requests.filter((r) => r.using === "grams")).toHaveLength(1)
+    }))
+
+  it.effect("completes only what a full list may have missed, and reads the payload of the page and its ties only", () =>
+    Effect.gen(function*() {
+      const requests: Array<Schemas["QueryRequest"]> = []
+      const retrieved: Array<string> = []
+      const counted: Array<unknown> = []
+      const held = new Set([fieldTermKey("title", "red"), fieldTermKey("title", "shoe")])
+      // Lists of at most 4 (limit 1 here): "red" fills its list, "shoe" does not.
+      const q = overDouble({
+        count: async (_, body: { filter: { must: Array<{ match?: { value: unknown }; should?: unknown }> } }) => {
+          const condition = body.filter.must[1]
+          counted.push(condition)
+          if (condition?.should !== undefined) return { count: 42 }
+          return { count: condition === undefined ? 10 : held.has(condition.match?.value as number) ? 3 : 0 }
+        },
+        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
+          searches.map((request) => {
+            requests.push(request)
+            const p = answer(request)
+            const red = (request.query as { indices: Array<number> }).indices?.includes(fieldTermKey("title", "red"))
+            if (restricted(request)) return { points: red ? [p("v", 0.5)] : [] }
+            if (request.using !== "lexical") return { points: [] }
+            return { points: red ? [p("x", 3), p("y", 3), p("z", 1), p("w", 1)] : [p("v", 0.5)] }
+          }),
+        retrieve: async (_, body: { ids: Array<string> }) => (retrieved.push(...body.ids), records(body.ids, { x: "b", y: "a" }))
+      }, { denseCandidates: 2 })
+      const result = yield* search(q, { siteId: 1, text: "red shoe", filter: emptyFilter, limit: 1 })
+      // x and y: 3 × 1/2 words, tied, so the product ids decide ("a" before "b"); v: (0.5 + 0.5) × 2/2.
+      expect(result.hits.map((hit) => [hit.productId, hit.lexical])).toEqual([["a", 1]])
+      // A full list: the total is counted.
+      expect(result.total).toBe(42)
+      expect(requests.filter(restricted)).toMatchObject([{ using: "lexical", filter: { must: [site, { has_id: [pointId(1, "v")] }] }, limit: 1 }])
+      // Only the tied best are read: the others cannot make the page.
+      expect([...retrieved].sort()).toEqual(["x", "y"].map((id) => pointId(1, id)).sort())
     }))
 
   it.effect("facets over a filter through the facet API, re-sorting ties by value", () =>

@@ -65,18 +65,28 @@ export const nearBonus = (near: NonNullable<Ranking["near"]>, value: PayloadValu
     ? near.weight * (1 - Math.min(1, Math.abs(value - near.value) / (Math.abs(near.value) || 1)))
     : 0
 
+/** A candidate's score without its boosts and `near` bonus (which need its columns). */
+export const signalScore = (candidate: Omit<Candidate, "productId" | "columns">, weights: SignalWeights, best: number): number =>
+  weights.lexical * (best === 0 ? 0 : candidate.lexical / best) +
+  weights.text * Math.max(0, candidate.text ?? 0) +
+  weights.image * Math.max(0, candidate.image ?? 0)
+
+/** The best raw lexical score among candidates: lexical scores are divided by it. */
+export const bestLexical = (candidates: ReadonlyArray<Pick<Candidate, "lexical">>): number =>
+  candidates.reduce((max, candidate) => Math.max(max, candidate.lexical), 0)
+
 /**
  * score = wL·(lexical / best lexical) + wT·text cosine + wI·image cosine + boosts + near,
- * negative cosines counting as 0; the best `limit` by score, then product id.
+ * negative cosines counting as 0; the best `limit` by score, then product id. `best` is the
+ * best lexical score of every candidate when only some are passed (see Query.ts).
  */
-export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, limit: number): Array<SearchHit> => {
-  const best = candidates.reduce((max, candidate) => Math.max(max, candidate.lexical), 0)
+export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, limit: number, best = bestLexical(candidates)): Array<SearchHit> => {
   const { weights, boosts, near } = ranking
   const hits = candidates.map((candidate): SearchHit => {
     const lexical = best === 0 ? 0 : candidate.lexical / best
     const text = Math.max(0, candidate.text ?? 0)
     const image = Math.max(0, candidate.image ?? 0)
-    let score = weights.lexical * lexical + weights.text * text + weights.image * image
+    let score = signalScore(candidate, weights, best)
     for (const boost of boosts) if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
     if (near !== undefined) score += nearBonus(near, candidate.columns[near.column])
     return { productId: candidate.productId, score, lexical, text, image, columns: candidate.columns }

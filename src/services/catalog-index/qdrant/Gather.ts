@@ -5,7 +5,8 @@ import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
 import { queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { call, type Qdrant } from "./Client.js"
-import type { QdrantCondition, QdrantFilter } from "./FilterTranslation.js"
+import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
+import { emptyFilter } from "../../../model/Filter.js"
 import { GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_KEY, TEXT_VECTOR } from "./Layout.js"
 import { columnsOf, productIdOf, textOf } from "./Points.js"
 import { analyze, gramQuery, keyQuery, type SparseVector } from "./SparseText.js"
@@ -29,11 +30,14 @@ export interface WordMatches {
   readonly word: QueryWord
   /** The word's stem in every field: a point holding any of them matches the word exactly. */
   readonly exactKeys: ReadonlyArray<number>
-  /** Weighted keys (fieldWeight × site IDF) of the stem, and of its verified variants (× variant weight). */
-  readonly exactQuery: SparseVector | null
-  readonly variantQuery: SparseVector | null
+  /** Weighted keys (fieldWeight × site IDF) of the stem, and of its verified variants (× variant weight): set by gather. */
+  exactQuery: SparseVector | null
+  variantQuery: SparseVector | null
   /** Exact score by point id. */
   readonly exact: Map<string, number>
+  /** The exact (variant) list came back full: points beyond its limit may score on it too. */
+  exactFull: boolean
+  variantsFull: boolean
   /** Variant score by point id, for points without an exact match of the word. */
   readonly variants: Map<string, number>
 }
@@ -95,16 +99,23 @@ export interface GatherLimits {
   /** Per word, for its exact and for its variant matches. */
   readonly lexical: number
   readonly dense: number
-  /** Payload keys returned with matches: the product id, and the columns when ranking. */
+  /**
+   * Payload keys returned with matches: the product id, and the columns when ranking; none
+   * when the caller reads the payload of the few it keeps (Query.ts). Qdrant reads a point's
+   * whole payload to return any key of it (~14 µs a point at 100k products): a 1,200-point
+   * list takes 21 ms with the product id and columns, 5 ms without.
+   */
   readonly payload: ReadonlyArray<string>
 }
 
 /**
- * A text/vector query in three rounds, every list bounded. One: the words' per-site
- * statistics, trigram candidates for their variants, and one kNN list per dense vector (with
- * minSimilarity as its threshold). Two: the statistics of the verified variants. Three: per
- * word, the best `lexical` exact matches and the best `lexical` variant-only matches under
- * the filter, scored by Qdrant with the query's per-site weights.
+ * A text/vector query, every list bounded, along two paths run side by side. Exact: the
+ * words' per-site statistics, then one batch of per word its best `lexical` exact matches
+ * under the filter (scored by Qdrant with the query's per-site weights) and one kNN list per
+ * dense vector (minSimilarity as its threshold). Variants: trigram candidates of the words'
+ * typo and prefix variants, the statistics of the verified ones, then per word its best
+ * `lexical` variant-only matches. The variants a word has in a site are remembered with the
+ * site's statistics, so a word seen lately costs one round on each path.
  */
 export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limits: GatherLimits): Effect.Effect<Gathered, IndexError> =>
   Effect.gen(function*() {
@@ -115,82 +126,110 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     const keep = (point: ScoredPoint) => {
       const id = String(point.id)
       matched.add(id)
-      if (!points.has(id)) points.set(id, { productId: productIdOf(point.payload), columns: columnsOf(point.payload) })
+      if (point.payload != null && !points.has(id)) points.set(id, { productId: productIdOf(point.payload), columns: columnsOf(point.payload) })
       return id
     }
-    const exactKeys = words.map((word) => termKeys(word.stem))
-    const grams = words.map((word, i) => gramQuery(word, i === words.length - 1))
-    const candidates: Array<Request> = []
-    grams.forEach((gram, i) => {
-      if (gram === null) return
-      // Shared trigram counts are whole numbers: half below the bound avoids float edge cases.
-      candidates.push({
-        query: gram.vector, using: GRAMS_VECTOR, filter: without(filter, holdsAny(exactKeys[i])), limit: GRAM_CANDIDATES,
-        score_threshold: gram.threshold - 0.5, with_payload: [TEXT_KEY]
-      })
-    })
-    for (const signal of dense) {
-      // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
-      candidates.push({
-        query: signal.vector, using: signal.using, filter, limit: limits.dense, score_threshold: signal.minSimilarity - 1e-6,
-        with_payload: [...limits.payload]
-      })
-    }
-    const [stems, firstRound] = yield* Effect.all([keyWeights(q, query.siteId, words.map((word) => word.stem)), batch(q, candidates)], {
-      concurrency: 2
-    })
-    const gramResponses = firstRound.slice(0, candidates.length - dense.length)
-    dense.forEach((signal, i) => {
-      for (const point of firstRound[gramResponses.length + i].points) {
-        if (point.score >= signal.minSimilarity) signal.found.set(keep(point), point.score)
-      }
-    })
-    // Verified variants of each word, best weighted first.
-    let gramResponse = 0
-    const variantTerms = words.map((word, i) => {
-      if (grams[i] === null) return new Map<string, number>()
-      const weights = new Map<string, number>()
-      for (const point of gramResponses[gramResponse++].points) {
-        for (const [term, weight] of variantWeights(word, i === words.length - 1, docTerms(textOf(point.payload)), q.options)) {
-          if (!(weights.get(term)! >= weight)) weights.set(term, weight)
-        }
-      }
-      return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_VARIANTS))
-    })
-    const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))])
-
-    const gathered: Array<WordMatches> = words.map((word, i) => {
-      const exact = stems.get(word.stem)!
-      const variants = new Map<number, number>()
-      for (const [term, weight] of variantTerms[i]) {
-        for (const [key, keyWeight] of variantStats.get(term)!) variants.set(key, Math.max(variants.get(key) ?? 0, weight * keyWeight))
-      }
-      return {
-        word,
-        exactKeys: exactKeys[i],
-        exactQuery: exact.size === 0 ? null : keyQuery(exact),
-        variantQuery: variants.size === 0 ? null : keyQuery(variants),
-        exact: new Map(),
-        variants: new Map()
-      }
-    })
-    const searches: Array<Request> = []
-    const handlers: Array<(found: ReadonlyArray<ScoredPoint>) => void> = []
+    const withPayload = limits.payload.length === 0 ? false : [...limits.payload]
     let saturated = false
-    const ask = (query: SparseVector, listFilter: QdrantFilter, into: Map<string, number>) => {
-      searches.push({ query, using: LEXICAL_VECTOR, filter: listFilter, limit: limits.lexical, with_payload: [...limits.payload] })
-      handlers.push((found) => {
-        if (found.length >= limits.lexical) saturated = true
+    interface Ask {
+      readonly request: Request
+      readonly handle: (found: ReadonlyArray<ScoredPoint>) => void
+    }
+    const list = (vector: SparseVector, listFilter: QdrantFilter, into: Map<string, number>, full: () => void): Ask => ({
+      request: { query: vector, using: LEXICAL_VECTOR, filter: listFilter, limit: limits.lexical, with_payload: withPayload },
+      handle: (found: ReadonlyArray<ScoredPoint>) => {
+        if (found.length >= limits.lexical) {
+          saturated = true
+          full()
+        }
         for (const point of found) into.set(keep(point), point.score)
+      }
+    })
+    const run = (asks: ReadonlyArray<Ask>) =>
+      batch(q, asks.map((ask) => ask.request)).pipe(Effect.map((responses) => responses.forEach((response, i) => asks[i].handle(response.points))))
+
+    const gathered: Array<WordMatches> = words.map((word) => ({
+      word,
+      exactKeys: termKeys(word.stem),
+      exactQuery: null,
+      variantQuery: null,
+      exact: new Map(),
+      variants: new Map(),
+      exactFull: false,
+      variantsFull: false
+    }))
+
+    const exactPath = Effect.gen(function*() {
+      const stems = yield* keyWeights(q, query.siteId, words.map((word) => word.stem))
+      const asks = gathered.flatMap((word): Array<Ask> => {
+        const weights = stems.get(word.word.stem)!
+        if (weights.size === 0) return []
+        word.exactQuery = keyQuery(weights)
+        return [list(word.exactQuery, filter, word.exact, () => (word.exactFull = true))]
       })
-    }
-    for (const word of gathered) {
-      if (word.exactQuery !== null) ask(word.exactQuery, filter, word.exact)
-      // Exact matches take precedence over variants of the same word (as in the embedded index).
-      if (word.variantQuery !== null) ask(word.variantQuery, without(filter, holdsAny(word.exactKeys)), word.variants)
-    }
-    const responses = yield* batch(q, searches)
-    responses.forEach((response, i) => handlers[i](response.points))
+      for (const signal of dense) {
+        // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
+        const request: Request = {
+          query: signal.vector, using: signal.using, filter, limit: limits.dense, score_threshold: signal.minSimilarity - 1e-6,
+          with_payload: withPayload
+        }
+        asks.push({
+          request,
+          handle: (found) => {
+            for (const point of found) if (point.score >= signal.minSimilarity) signal.found.set(keep(point), point.score)
+          }
+        })
+      }
+      yield* run(asks)
+    })
+
+    const variantPath = Effect.gen(function*() {
+      const variantTerms = yield* Effect.forEach(words, (word, i) => variantsOf(q, query.siteId, word, i === words.length - 1), {
+        concurrency: "unbounded"
+      })
+      const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))])
+      const asks = gathered.flatMap((word, i): Array<Ask> => {
+        const variants = new Map<number, number>()
+        for (const [term, weight] of variantTerms[i]) {
+          for (const [key, keyWeight] of variantStats.get(term)!) variants.set(key, Math.max(variants.get(key) ?? 0, weight * keyWeight))
+        }
+        if (variants.size === 0) return []
+        word.variantQuery = keyQuery(variants)
+        // Exact matches take precedence over variants of the same word (as in the embedded index).
+        return [list(word.variantQuery, without(filter, holdsAny(word.exactKeys)), word.variants, () => (word.variantsFull = true))]
+      })
+      yield* run(asks)
+    })
+
+    yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
     const lexicalKeys = gathered.flatMap((word) => [...word.exactKeys, ...(word.variantQuery?.indices ?? [])])
     return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalKeys.length === 0 ? null : holdsAny(lexicalKeys) }
   })
+
+/**
+ * A word's verified typo and prefix variants in the site, best weighted first (at most
+ * MAX_VARIANTS): proposed by the trigram query (the closest spellings, never points holding
+ * the word itself), decided by the embedded index's rules (Variants.ts). Remembered with the
+ * site's statistics: the trigram query is the costliest request of a search (13–22 ms at
+ * 100k products for a 7-letter word, even when it proposes nothing).
+ */
+const variantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
+  const gram = gramQuery(word, isLast)
+  if (gram === null) return Effect.succeed(new Map())
+  const exactKeys = termKeys(word.stem)
+  const discover = Effect.gen(function*() {
+    // Shared trigram counts are whole numbers: half below the bound avoids float edge cases.
+    const [response] = yield* batch(q, [{
+      query: gram.vector, using: GRAMS_VECTOR, filter: without(toQdrantFilter(siteId, emptyFilter), holdsAny(exactKeys)),
+      limit: GRAM_CANDIDATES, score_threshold: gram.threshold - 0.5, with_payload: [TEXT_KEY]
+    }])
+    const weights = new Map<string, number>()
+    for (const point of response.points) {
+      for (const [term, weight] of variantWeights(word, isLast, docTerms(textOf(point.payload)), q.options)) {
+        if (!(weights.get(term)! >= weight)) weights.set(term, weight)
+      }
+    }
+    return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_VARIANTS))
+  })
+  return q.statistics.remember(siteId, `variants:${isLast ? "last" : "inner"}:${word.typed}:${word.stem}`, discover)
+}

@@ -5,7 +5,7 @@ import { type IndexError, type SearchQuery, type SearchResult } from "../Catalog
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
-import { fuse, lexicalScores, type Candidate, type Ranking, type WordScores } from "./Fusion.js"
+import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking, type WordScores } from "./Fusion.js"
 import { gather, wordsOf, denseSignals, type Gathered, type MatchQuery } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
@@ -55,13 +55,14 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered): Effect.Effect<
     searches.push(request)
     handlers.push((points) => points.forEach((point) => into.set(String(point.id), point.score)))
   }
+  // A list that came back short holds every point that scores on it: a point missing from it scores 0 there.
   for (const word of gathered.words) {
     const noExact = [...gathered.matched].filter((id) => !word.exact.has(id))
-    if (word.exactQuery !== null && noExact.length > 0) {
+    if (word.exactQuery !== null && word.exactFull && noExact.length > 0) {
       fill({ query: word.exactQuery, using: LEXICAL_VECTOR, filter: restricted(noExact), limit: noExact.length }, word.exact)
     }
     const noVariant = noExact.filter((id) => !word.variants.has(id))
-    if (word.variantQuery !== null && noVariant.length > 0) {
+    if (word.variantQuery !== null && word.variantsFull && noVariant.length > 0) {
       const holdsWord: QdrantCondition = { key: TERMS_KEY, match: { any: [...word.exactKeys] } }
       fill({ query: word.variantQuery, using: LEXICAL_VECTOR, filter: restricted(noVariant, holdsWord), limit: noVariant.length }, word.variants)
     }
@@ -106,11 +107,36 @@ const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ra
     return { hits: fuse(candidates, ranking, query.limit), total }
   })
 
+/** Signals by point id: what fusion needs besides a point's product id and columns. */
+type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
+
+/**
+ * The points that can make the page: without boosts or `near` a score needs no payload, so
+ * these are the best `limit` and every point tied with the last of them (ties go by product
+ * id, which only the payload holds).
+ */
+const contenders = (scored: ReadonlyArray<Scored>, ranking: Ranking, limit: number, best: number): Array<Scored> => {
+  if (scored.length <= limit) return [...scored]
+  const scores = scored.map((point) => signalScore(point, ranking.weights, best))
+  const cut = [...scores].sort((a, b) => b - a)[Math.max(0, limit - 1)]
+  return scored.filter((_, i) => scores[i] >= cut)
+}
+
+/** The product ids and columns of `ids`, into `points`. */
+const readPayloads = (q: Qdrant, ids: ReadonlyArray<string>, points: Gathered["points"]) =>
+  ids.length === 0
+    ? Effect.void
+    : call("retrieve", () => q.client.retrieve(q.collection, { ids: [...ids], with_payload: [PRODUCT_KEY, COLUMNS_KEY], with_vector: false })).pipe(
+        Effect.map((records) => records.forEach((record) => points.set(String(record.id), { productId: productIdOf(record.payload), columns: columnsOf(record.payload) })))
+      )
+
 /**
  * Hybrid search: candidates from Qdrant (per word its best exact and variant matches, scored
  * with per-site BM25 statistics; kNN per vector; all under the filter), completed and fused
  * client-side with the embedded index's arithmetic (see Fusion.ts). Every request is bounded
- * by the candidate count; a saturated list makes the total an exact count instead.
+ * by the candidate count; a saturated list makes the total an exact count instead. Lists
+ * carry ids and scores only unless boosts or `near` rank by columns: the payload of the page
+ * (and its ties) is read once the scores are known.
  */
 export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   Effect.gen(function*() {
@@ -118,26 +144,27 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const ranking = rankingOf(query, q)
     if (browses(query, q)) return yield* browse(q, query, filter, ranking)
     const candidates = Math.max(q.options.denseCandidates, 4 * query.limit)
-    // Columns serve boosts, `near` and the hits (facets over a ranking count them): at 100k
-    // products they add under 1 ms to a 300-point list, a separate read of the hits ~5–9 ms.
-    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: [PRODUCT_KEY, COLUMNS_KEY] })
-    // The count needs only what was gathered (completing scores adds no match), so it runs beside.
-    const [, matches] = yield* Effect.all(
-      [complete(q, query.siteId, gathered), gathered.saturated ? total(q, query.siteId, filter, gathered) : Effect.succeed(gathered.matched.size)],
-      { concurrency: 2 }
-    )
-    const words = gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants }))
-    const lexical = lexicalScores(words, q.options.fuzzyWeight)
+    const byColumns = ranking.boosts.length > 0 || ranking.near !== undefined
+    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
     const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
-    const hits = fuse(
-      [...gathered.matched].map((id): Candidate => ({
-        ...gathered.points.get(id)!,
-        lexical: lexical.get(id) ?? 0,
-        text: signal("text", id),
-        image: signal("image", id)
-      })),
-      ranking,
-      query.limit
+    const rank = Effect.gen(function*() {
+      yield* complete(q, query.siteId, gathered)
+      const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
+      const scored = [...gathered.matched].map((id): Scored => ({ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }))
+      const best = bestLexical(scored)
+      const page = byColumns ? scored : contenders(scored, ranking, query.limit, best)
+      yield* readPayloads(q, page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id), gathered.points)
+      // A point deleted since it was listed has no payload any more: it is no hit.
+      const found = page.flatMap((point) => {
+        const payload = gathered.points.get(point.id)
+        return payload === undefined ? [] : [{ ...payload, lexical: point.lexical, text: point.text, image: point.image }]
+      })
+      return fuse(found, ranking, query.limit, best)
+    })
+    // The count needs only what was gathered (completing scores adds no match), so it runs beside.
+    const [hits, matches] = yield* Effect.all(
+      [rank, gathered.saturated ? total(q, query.siteId, filter, gathered) : Effect.succeed(gathered.matched.size)],
+      { concurrency: 2 }
     )
     return { hits, total: matches }
   })

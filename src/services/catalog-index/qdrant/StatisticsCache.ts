@@ -8,7 +8,7 @@ export interface StatisticRequest<E> {
 }
 
 interface Entry {
-  readonly value: number
+  readonly value: unknown
   /** The site's epoch when the count was asked for: a later write makes it stale. */
   readonly epoch: number
   readonly expires: number
@@ -21,7 +21,8 @@ interface Entry {
  * against not: "cordles dril" 4 requests and p50 22 ms against 38 and 36 ms, "cord" 3 and
  * 11 ms against 77 and 33 ms.
  *
- * A common word's exact total is remembered here too (see Query.ts).
+ * A common word's exact total is remembered here too (see Query.ts), and each word's typo and
+ * prefix variants in the site (Gather.ts): values derived from the site's contents alike.
  *
  * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`):
  * an IDF then lags the catalog by a few products' worth, a change far below what reorders a
@@ -44,17 +45,36 @@ export class StatisticsCache {
     return Effect.gen(this, function*() {
       const now = yield* Clock.currentTimeMillis
       const epoch = this.epochs.get(siteId) ?? 0
-      const values = requests.map(({ name }) => {
-        const entry = this.entries.get(`${siteId}:${name}`)
-        return entry !== undefined && entry.epoch === epoch && entry.expires > now ? entry.value : undefined
-      })
+      const values = requests.map(({ name }) => this.current(siteId, name, epoch, now) as number | undefined)
       const missing = requests.filter((_, i) => values[i] === undefined)
       const fetched = yield* Effect.forEach(missing, (request) => request.count, { concurrency: 16 })
-      // With the epoch it was asked under: a write seen meanwhile makes it stale at once.
-      missing.forEach(({ name }, i) => this.entries.set(`${siteId}:${name}`, { value: fetched[i], epoch, expires: now + this.ttlMillis }))
+      missing.forEach(({ name }, i) => this.store(siteId, name, fetched[i], epoch, now))
       let next = 0
       return values.map((value) => value ?? fetched[next++])
     })
+  }
+
+  /** One value derived from the site's contents, remembered under `name` as counts are. */
+  remember<A, E>(siteId: number, name: string, compute: Effect.Effect<A, E>): Effect.Effect<A, E> {
+    return Effect.gen(this, function*() {
+      const now = yield* Clock.currentTimeMillis
+      const epoch = this.epochs.get(siteId) ?? 0
+      const known = this.current(siteId, name, epoch, now)
+      if (known !== undefined) return known as A
+      const value = yield* compute
+      this.store(siteId, name, value, epoch, now)
+      return value
+    })
+  }
+
+  private current(siteId: number, name: string, epoch: number, now: number): unknown {
+    const entry = this.entries.get(`${siteId}:${name}`)
+    return entry !== undefined && entry.epoch === epoch && entry.expires > now ? entry.value : undefined
+  }
+
+  /** With the epoch it was asked under: a write seen meanwhile makes it stale at once. */
+  private store(siteId: number, name: string, value: unknown, epoch: number, now: number): void {
+    this.entries.set(`${siteId}:${name}`, { value, epoch, expires: now + this.ttlMillis })
   }
 
   /** Forgets the site's counts: called once this process's write to the site is acknowledged (or failed). */
