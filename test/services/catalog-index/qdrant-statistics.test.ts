@@ -23,17 +23,40 @@ describe("StatisticsCache", () => {
       expect(asked).toEqual(["a", "bb", "ccc", "a"])
     }))
 
-  it.effect("asks again once an entry is older than its time to live", () =>
+  it.effect("answers an expired entry as it was while asking again in the background, once", () =>
     Effect.gen(function*() {
       const cache = new StatisticsCache(100, 30_000)
-      const { asked, requests } = counter()
+      let value = 1
+      const asked: Array<string> = []
+      const settled = () => Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+      // A count answers after a turn of the event loop, as a request to Qdrant does.
+      const requests = (name: string) => [{ name, count: Effect.sync(() => asked.push(name)).pipe(Effect.zipRight(settled()), Effect.map(() => value)) }]
       yield* cache.counts(1, requests("a"))
       yield* TestClock.adjust("29999 millis")
-      yield* cache.counts(1, requests("a"))
+      value = 2
+      expect(yield* cache.counts(1, requests("a"))).toEqual([1])
       expect(asked).toEqual(["a"])
       yield* TestClock.adjust("1 millis")
-      yield* cache.counts(1, requests("a"))
+      // Expired: the old count now, the new one asked for (once, however many ask meanwhile).
+      expect(yield* cache.counts(1, requests("a"))).toEqual([1])
+      expect(yield* cache.counts(1, requests("a"))).toEqual([1])
       expect(asked).toEqual(["a", "a"])
+      yield* settled()
+      yield* settled()
+      expect(yield* cache.counts(1, requests("a"))).toEqual([2])
+    }))
+
+  it.effect("remembers any value derived from a site, as counts", () =>
+    Effect.gen(function*() {
+      const cache = new StatisticsCache(100, 30_000)
+      let computed = 0
+      const variants = Effect.sync(() => (computed++, new Map([["drill", 0.9]])))
+      expect(yield* cache.remember(1, "variants:dril", variants)).toEqual(new Map([["drill", 0.9]]))
+      yield* cache.remember(1, "variants:dril", variants)
+      expect(computed).toBe(1)
+      cache.invalidate(1)
+      yield* cache.remember(1, "variants:dril", variants)
+      expect(computed).toBe(2)
     }))
 
   it.effect("forgets a site's counts when the site is written, and only that site's", () =>

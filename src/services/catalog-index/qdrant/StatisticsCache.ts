@@ -24,7 +24,8 @@ interface Entry {
  * A common word's exact total is remembered here too (see Query.ts), and each word's typo and
  * prefix variants in the site (Gather.ts): values derived from the site's contents alike.
  *
- * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`):
+ * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`
+ * and the time one refresh takes: an expired count is answered while it is asked again):
  * an IDF then lags the catalog by a few products' worth, a change far below what reorders a
  * ranking (IDF moves with log(N/df)), a total by as many products (the embedded index is
  * exact), and both converge once the entry expires. This process's
@@ -40,12 +41,16 @@ export class StatisticsCache {
     this.entries = new LruCache(capacity)
   }
 
-  /** The counts of `requests`, in order: remembered ones as they are, the others asked for together. */
+  /**
+   * The counts of `requests`, in order: remembered ones as they are, the others asked for
+   * together. An expired count is answered as it was and asked for again in the background:
+   * only a count never asked for (or asked for before this process's last write) waits.
+   */
   counts<E>(siteId: number, requests: ReadonlyArray<StatisticRequest<E>>): Effect.Effect<Array<number>, E> {
     return Effect.gen(this, function*() {
       const now = yield* Clock.currentTimeMillis
       const epoch = this.epochs.get(siteId) ?? 0
-      const values = requests.map(({ name }) => this.current(siteId, name, epoch, now) as number | undefined)
+      const values = requests.map(({ name, count }) => this.known(siteId, name, epoch, now, count) as number | undefined)
       const missing = requests.filter((_, i) => values[i] === undefined)
       const fetched = yield* Effect.forEach(missing, (request) => request.count, { concurrency: 16 })
       missing.forEach(({ name }, i) => this.store(siteId, name, fetched[i], epoch, now))
@@ -59,7 +64,7 @@ export class StatisticsCache {
     return Effect.gen(this, function*() {
       const now = yield* Clock.currentTimeMillis
       const epoch = this.epochs.get(siteId) ?? 0
-      const known = this.current(siteId, name, epoch, now)
+      const known = this.known(siteId, name, epoch, now, compute)
       if (known !== undefined) return known as A
       const value = yield* compute
       this.store(siteId, name, value, epoch, now)
@@ -67,14 +72,34 @@ export class StatisticsCache {
     })
   }
 
-  private current(siteId: number, name: string, epoch: number, now: number): unknown {
-    const entry = this.entries.get(`${siteId}:${name}`)
-    return entry !== undefined && entry.epoch === epoch && entry.expires > now ? entry.value : undefined
+  /**
+   * The remembered value, if any under the site's current epoch. Once expired it is still
+   * answered, and `compute` runs once in the background to replace it (its entry counts as
+   * fresh meanwhile, so concurrent queries do not ask again; a failure leaves the old value
+   * to be asked for again after another `ttlMillis`).
+   */
+  private known<E>(siteId: number, name: string, epoch: number, now: number, compute: Effect.Effect<unknown, E>): unknown {
+    const key = `${siteId}:${name}`
+    const entry = this.entries.get(key)
+    if (entry === undefined || entry.epoch !== epoch) return undefined
+    if (entry.expires <= now) {
+      this.entries.set(key, { ...entry, expires: now + this.ttlMillis })
+      Effect.runFork(compute.pipe(
+        Effect.tap((value) => Effect.sync(() => this.store(siteId, name, value, epoch, now))),
+        Effect.ignore
+      ))
+    }
+    return entry.value
   }
 
-  /** With the epoch it was asked under: a write seen meanwhile makes it stale at once. */
+  /**
+   * Stored with the epoch it was asked under: a write seen meanwhile makes it stale at once.
+   * A value asked for under an older epoch than the entry's never replaces it.
+   */
   private store(siteId: number, name: string, value: unknown, epoch: number, now: number): void {
-    this.entries.set(`${siteId}:${name}`, { value, epoch, expires: now + this.ttlMillis })
+    const key = `${siteId}:${name}`
+    if ((this.entries.get(key)?.epoch ?? -1) > epoch) return
+    this.entries.set(key, { value, epoch, expires: now + this.ttlMillis })
   }
 
   /** Forgets the site's counts: called once this process's write to the site is acknowledged (or failed). */
