@@ -425,6 +425,31 @@ describe("Query and aggregates (against a client double)", () => {
       expect([...retrieved].sort()).toEqual(["x", "y"].map((id) => pointId(1, id)).sort())
     }))
 
+  it.effect("asks for a missing similarity only where it can still lift a match onto the page", () =>
+    Effect.gen(function*() {
+      const completions: Array<Schemas["QueryRequest"]> = []
+      const q = overDouble({
+        count: async (_, body: { filter: { must: Array<{ match?: { value: unknown } }> } }) =>
+          ({ count: body.filter.must[1] === undefined ? 10 : body.filter.must[1].match?.value === fieldTermKey("title", "shoe") ? 2 : 0 }),
+        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
+          searches.map((request) => {
+            const p = answer(request)
+            if (restricted(request)) return (completions.push(request), { points: [p("a", 0.2)] })
+            if (request.using === "lexical") return { points: [p("a", 3), p("b", 1)] }
+            return { points: request.using === "text" ? [p("c", 0.95)] : [] }
+          }),
+        retrieve: async (_, body: { ids: Array<string> }) => records(body.ids)
+      })
+      const result = yield* search(q, {
+        siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), minSimilarity: 0.5, filter: emptyFilter, limit: 1,
+        weights: { lexical: 1, text: 1, image: 1 }
+      })
+      // a scores at least 1 (3/3 lexical); b at most 1/3 + 0.5 (the kNN list came back short: b is below 0.5).
+      expect(completions).toMatchObject([{ using: "text", filter: { must: [site, { has_id: [pointId(1, "a")] }] } }])
+      expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 1.2]])
+      expect(result.total).toBe(3)
+    }))
+
   it.effect("facets over a filter through the facet API, re-sorting ties by value", () =>
     Effect.gen(function*() {
       const asked: Array<unknown> = []

@@ -24,6 +24,8 @@ export interface DenseSignal {
   readonly minSimilarity: number
   /** Similarity by point id: kNN hits at or above minSimilarity, later filled in for every match. */
   readonly found: Map<string, number>
+  /** No point missing from the kNN list is more similar: minSimilarity, or the full list's last score. */
+  ceiling: number
 }
 
 export interface WordMatches {
@@ -59,7 +61,7 @@ export const wordsOf = (query: MatchQuery): Array<QueryWord> => (query.text ? qu
 
 export const denseSignals = (query: MatchQuery, q: Qdrant): Array<DenseSignal> => {
   const signal = (name: VectorName, using: string, vector: Schemas["VectorInput"]): DenseSignal => ({
-    name, using, vector, minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name], found: new Map()
+    name, using, vector, minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name], found: new Map(), ceiling: 0
   })
   return [
     ...(query.textVector ? [signal("text", TEXT_VECTOR, Array.from(query.textVector))] : []),
@@ -177,6 +179,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
           request,
           handle: (found) => {
             for (const point of found) if (point.score >= signal.minSimilarity) signal.found.set(keep(point), point.score)
+            signal.ceiling = found.length >= limits.dense ? found[found.length - 1].score : signal.minSimilarity
           }
         })
       }

@@ -42,9 +42,11 @@ export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<stri
  * The scores the lists could not give: a match missing from a word's list (it fell below the
  * list's cut, or came from another list) gets that word's exact or variant score, and a match
  * missing from a dense list its exact similarity. One batch, each query restricted (`has_id`)
- * to the matches it lacks.
+ * to the matches it lacks. With `page` (a ranking by signals alone) and lexical scores the
+ * lists gave in full, a similarity is only asked for where it can still lift a match onto the
+ * page (see `mayReach`).
  */
-const complete = (q: Qdrant, siteId: number, gathered: Gathered): Effect.Effect<void, IndexError> => {
+const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readonly ranking: Ranking; readonly limit: number }): Effect.Effect<void, IndexError> => {
   const searches: Array<Schemas["QueryRequest"]> = []
   const handlers: Array<(points: ReadonlyArray<Schemas["ScoredPoint"]>) => void> = []
   const restricted = (ids: ReadonlyArray<string>, except?: QdrantCondition): QdrantFilter => {
@@ -67,8 +69,10 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered): Effect.Effect<
       fill({ query: word.variantQuery, using: LEXICAL_VECTOR, filter: restricted(noVariant, holdsWord), limit: noVariant.length }, word.variants)
     }
   }
+  const lexicalKnown = searches.length === 0
+  const needed = page !== undefined && lexicalKnown ? mayReach(q, gathered, page.ranking, page.limit) : () => true
   for (const signal of gathered.dense) {
-    const missing = [...gathered.matched].filter((id) => !signal.found.has(id))
+    const missing = [...gathered.matched].filter((id) => !signal.found.has(id) && needed(id))
     if (missing.length === 0) continue
     fill({ query: signal.vector, using: signal.using, filter: restricted(missing), limit: missing.length, params: { exact: true } }, signal.found)
   }
@@ -76,6 +80,31 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered): Effect.Effect<
   return call("query", () => q.client.queryBatch(q.collection, { searches })).pipe(
     Effect.map((responses) => responses.forEach((response, i) => handlers[i](response.points)))
   )
+}
+
+/**
+ * Whether a match may still make the page of `limit` once its missing similarities are known.
+ * A missing similarity lies between 0 (cosines count from 0) and its list's ceiling, so a
+ * match's score lies between its score without them and that plus weight × ceiling each; one
+ * whose highest possible score is below the `limit`-th best lowest score cannot make the page.
+ * At 100k products a one-word hybrid search asks for ~1,000 similarities without this.
+ */
+const mayReach = (q: Qdrant, gathered: Gathered, ranking: Ranking, limit: number): ((id: string) => boolean) => {
+  if (gathered.matched.size <= limit) return () => true
+  const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
+  const best = bestLexical([...lexical.values()].map((score) => ({ lexical: score })))
+  const lowest = new Map<string, number>()
+  const highest = new Map<string, number>()
+  for (const id of gathered.matched) {
+    const signals = { lexical: lexical.get(id) ?? 0, text: gathered.dense.find((s) => s.name === "text")?.found.get(id), image: gathered.dense.find((s) => s.name === "image")?.found.get(id) }
+    const low = signalScore(signals, ranking.weights, best)
+    let high = low
+    for (const signal of gathered.dense) if (!signal.found.has(id)) high += ranking.weights[signal.name] * Math.max(0, signal.ceiling)
+    lowest.set(id, low)
+    highest.set(id, high)
+  }
+  const cut = [...lowest.values()].sort((a, b) => b - a)[limit - 1]
+  return (id) => highest.get(id)! >= cut
 }
 
 const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
@@ -148,7 +177,7 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
     const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
     const rank = Effect.gen(function*() {
-      yield* complete(q, query.siteId, gathered)
+      yield* complete(q, query.siteId, gathered, byColumns ? undefined : { ranking, limit: query.limit })
       const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
       const scored = [...gathered.matched].map((id): Scored => ({ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }))
       const best = bestLexical(scored)
