@@ -87,6 +87,11 @@ export interface Cluster {
     readonly storageDir: string | undefined
     /** The collection's status: "green" once its optimizers are idle, "yellow" while they work. */
     readonly status: () => Promise<string>
+    /**
+     * Sets the collection's indexing threshold (0: no vector index is built; Qdrant's advice
+     * for bulk loads) and answers the one it had.
+     */
+    readonly indexing: (threshold: number | null) => Promise<number | null>
   } | undefined
   /** Site credentials (full access) and a read-only token of the bench's site. */
   readonly basic: string
@@ -232,6 +237,18 @@ export const startCluster = async (
         status: async () => {
           const res = await fetch(`${qdrantUrl}/collections/${collection}`, { headers: external?.apiKey ? { "api-key": external.apiKey } : {} })
           return ((await res.json()) as { result?: { status?: string } }).result?.status ?? `HTTP ${res.status}`
+        },
+        indexing: async (on) => {
+          const headers = { "content-type": "application/json", ...(external?.apiKey ? { "api-key": external.apiKey } : {}) }
+          const info = await (await fetch(`${qdrantUrl}/collections/${collection}`, { headers })).json() as {
+            result: { config: { optimizer_config: { indexing_threshold?: number | null } } }
+          }
+          const before = info.result.config.optimizer_config.indexing_threshold ?? null
+          const res = await fetch(`${qdrantUrl}/collections/${collection}`, {
+            method: "PATCH", headers, body: JSON.stringify({ optimizers_config: { indexing_threshold: on } })
+          })
+          if (!res.ok) throw new Error(`setting Qdrant's indexing threshold: HTTP ${res.status} ${await res.text()}`)
+          return before
         }
       },
       basic: sites.siteA.basic,
