@@ -78,7 +78,7 @@ if (qdrant.available) {
         // No server-side IDF: it would span every site (the query carries the site's own).
         expect(config.params.sparse_vectors?.lexical).toEqual({})
         expect(payload_schema.site_id?.params).toEqual({ type: "keyword", is_tenant: true })
-        expect(payload_schema.terms?.data_type).toBe("integer")
+        expect(payload_schema.terms?.params).toMatchObject({ type: "integer", lookup: true, range: false, enable_hnsw: false })
         expect(payload_schema.id_order?.data_type).toBe("integer")
         // Column indexes serve filters and facets; per-value HNSW links would only slow indexing.
         expect(payload_schema["columns.brand"]?.params).toEqual({ type: "keyword", enable_hnsw: false })
@@ -114,13 +114,16 @@ if (qdrant.available) {
         // What a crash right after createCollection leaves (no tenant index, default HNSW), with
         // the first version's float32 images: kept, as the image datatype is not set.
         yield* Effect.promise(() => rawClient().createCollection(name, earlier4))
+        // An earlier version's terms index: HNSW links per term value, the default.
+        yield* Effect.promise(() => rawClient().createPayloadIndex(name, { field_name: "terms", field_schema: "integer", wait: true }))
         const before = yield* info(name)
         expect(before.payload_schema.site_id).toBeUndefined()
         expect(before.config.hnsw_config.m).toBe(16)
         const index = yield* build(name)
         const after = yield* info(name)
         expect(after.payload_schema.site_id?.params).toEqual({ type: "keyword", is_tenant: true })
-        expect(after.payload_schema.terms?.data_type).toBe("integer")
+        expect(after.payload_schema.terms?.params).toMatchObject({ type: "integer", lookup: true, range: false, enable_hnsw: false })
+        expect(after.payload_schema.id_order?.params).toMatchObject({ type: "integer", lookup: false, range: true, enable_hnsw: false })
         expect(after.config.hnsw_config).toMatchObject({ m: 0, payload_m: 16 })
         expect((after.config.params.vectors as Record<string, Schemas["VectorParams"]>).image).toMatchObject({ on_disk: true })
         expect((after.config.params.vectors as Record<string, Schemas["VectorParams"]>).image.datatype ?? "float32").toBe("float32")

@@ -134,6 +134,17 @@ const HNSW = { m: 0, payload_m: 16 } as const
 
 const TENANT_INDEX: Schemas["KeywordIndexParams"] = { type: "keyword", is_tenant: true }
 
+/**
+ * The layer's own integer keys: "terms" is matched by value, "id_order" ordered and ranged.
+ * Neither gets HNSW links: with payload_m set, Qdrant builds a graph for every value (or
+ * range block) of an indexed key that holds enough points, and a common term is such a value.
+ * With them, the index build after a 110,000-product fill ran for over 20 minutes on two cores.
+ */
+const INTEGER_INDEXES: Record<string, Schemas["IntegerIndexParams"]> = {
+  [TERMS_KEY]: { type: "integer", lookup: true, range: false, enable_hnsw: false },
+  [ORDER_KEY]: { type: "integer", lookup: false, range: true, enable_hnsw: false }
+}
+
 const show = (value: unknown) => (value === undefined || value === null ? "none" : JSON.stringify(value))
 
 /**
@@ -228,12 +239,13 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
     }
     // Per-site document frequencies and lexical match counts (TermStatistics.ts), and browse's
     // product-id order (IdOrder.ts): integer indexes, made good on every start like the site's.
-    for (const field of [TERMS_KEY, ORDER_KEY]) {
-      if (info.payload_schema[field]?.data_type !== "integer") {
-        yield* call(`creating the ${field} index`, () =>
-          client.createPayloadIndex(name, { field_name: field, field_schema: "integer", wait: true })
-        )
-      }
+    for (const [field, wanted] of Object.entries(INTEGER_INDEXES)) {
+      const actual = info.payload_schema[field]
+      const params = actual?.params as Schemas["IntegerIndexParams"] | undefined
+      if (actual?.data_type === "integer" && params?.enable_hnsw === false && params.lookup === wanted.lookup && params.range === wanted.range) continue
+      // An index of other parameters (one made before HNSW was turned off for it) is replaced.
+      if (actual !== undefined) yield* call(`replacing the ${field} index`, () => client.deletePayloadIndex(name, field, { wait: true }))
+      yield* call(`creating the ${field} index`, () => client.createPayloadIndex(name, { field_name: field, field_schema: wanted, wait: true }))
     }
     const imageDatatype: ResolvedOptions["imageDatatype"] = image?.datatype === "float16" ? "float16" : "float32"
     return { schema: info.payload_schema, imageDatatype }
