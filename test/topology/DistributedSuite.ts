@@ -35,6 +35,8 @@ export const underLoad = (topology: Pick<TopologyUnderTest, "put" | "search">, i
   })()
   return {
     acknowledged,
+    /** Every status so far, in order. */
+    statuses,
     stop: async () => {
       loading = false
       await loop
@@ -180,7 +182,8 @@ export const distributedTopologySuite = (
       const read = await search("brass desk lamp")
       expect([200, 503]).toContain(read.status)
       if (read.status === 503) expect(Number(read.headers.get("retry-after"))).toBeGreaterThan(0)
-      await new Promise((r) => setTimeout(r, 1_000))
+      // Down until the load's own pushes have met the outage (on a busy machine one round of it takes seconds).
+      await eventually(async () => expect(load.statuses).toContain(503), 60_000)
 
       await redis.restart()
       // A client retries a 503 (Redis may still be loading its AOF); every write lands.

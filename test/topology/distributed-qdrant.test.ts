@@ -31,7 +31,8 @@ if (!qdrant.available) {
             expect(read.status).toBe(503)
             expect(Number(read.headers.get("retry-after"))).toBeGreaterThan(0)
           }, 30_000)
-          await new Promise((r) => setTimeout(r, 1_000))
+          // Down until the load's own searches have met the outage (on a busy machine one round of it takes seconds).
+          await eventually(async () => expect(load.statuses).toContain(503), 60_000)
           await server.restart()
           const { acknowledged, statuses } = await load.stop()
           expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])
