@@ -172,12 +172,9 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
     if (browses(query, q)) return yield* browse(q, query, filter, ranking)
-    // The kNN lists take as many neighbours as the embedded index does (its k); a word's lists
-    // a margin over the page, as the embedded index ranks every lexical match.
-    const perWord = Math.max(q.options.denseCandidates, 4 * query.limit)
-    const neighbours = Math.max(q.options.denseCandidates, query.limit)
+    const candidates = Math.max(q.options.denseCandidates, 4 * query.limit)
     const byColumns = ranking.boosts.length > 0 || ranking.near !== undefined
-    const gathered = yield* gather(q, query, filter, { lexical: perWord, dense: neighbours, payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
+    const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
     const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
     const rank = Effect.gen(function*() {
       yield* complete(q, query.siteId, gathered, byColumns ? undefined : { ranking, limit: query.limit })
