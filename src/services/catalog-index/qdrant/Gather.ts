@@ -132,7 +132,6 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       return id
     }
     const withPayload = limits.payload.length === 0 ? false : [...limits.payload]
-    let saturated = false
     interface Ask {
       readonly request: Request
       readonly handle: (found: ReadonlyArray<ScoredPoint>) => void
@@ -140,10 +139,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     const list = (vector: SparseVector, listFilter: QdrantFilter, into: Map<string, number>, full: () => void): Ask => ({
       request: { query: vector, using: LEXICAL_VECTOR, filter: listFilter, limit: limits.lexical, with_payload: withPayload },
       handle: (found: ReadonlyArray<ScoredPoint>) => {
-        if (found.length >= limits.lexical) {
-          saturated = true
-          full()
-        }
+        if (found.length >= limits.lexical) full()
         for (const point of found) into.set(keep(point), point.score)
       }
     })
@@ -206,6 +202,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
 
     yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
     const lexicalKeys = gathered.flatMap((word) => [...word.exactKeys, ...(word.variantQuery?.indices ?? [])])
+    const saturated = gathered.some((word) => word.exactFull || word.variantsFull)
     return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalKeys.length === 0 ? null : holdsAny(lexicalKeys) }
   })
 

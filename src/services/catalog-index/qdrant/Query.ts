@@ -8,6 +8,7 @@ import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from
 import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking, type WordScores } from "./Fusion.js"
 import { gather, wordsOf, denseSignals, type Gathered, type MatchQuery } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
+import { kthLargest } from "../embedded/TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
 import { columnsOf, productIdOf } from "./Points.js"
 import { pointIds } from "./PointIds.js"
@@ -90,20 +91,17 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readon
  * At 100k products a one-word hybrid search asks for ~1,000 similarities without this.
  */
 const mayReach = (q: Qdrant, gathered: Gathered, ranking: Ranking, limit: number): ((id: string) => boolean) => {
+  if (limit === 0) return () => false
   if (gathered.matched.size <= limit) return () => true
-  const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
-  const best = bestLexical([...lexical.values()].map((score) => ({ lexical: score })))
-  const lowest = new Map<string, number>()
-  const highest = new Map<string, number>()
-  for (const id of gathered.matched) {
-    const signals = { lexical: lexical.get(id) ?? 0, text: gathered.dense.find((s) => s.name === "text")?.found.get(id), image: gathered.dense.find((s) => s.name === "image")?.found.get(id) }
-    const low = signalScore(signals, ranking.weights, best)
-    let high = low
-    for (const signal of gathered.dense) if (!signal.found.has(id)) high += ranking.weights[signal.name] * Math.max(0, signal.ceiling)
-    lowest.set(id, low)
-    highest.set(id, high)
-  }
-  const cut = [...lowest.values()].sort((a, b) => b - a)[limit - 1]
+  const scored = scoredOf(q, gathered)
+  const best = bestLexical(scored)
+  const lowest = scored.map((point) => signalScore(point, ranking.weights, best))
+  const highest = new Map(scored.map((point, i) => {
+    let high = lowest[i]
+    for (const signal of gathered.dense) if (!signal.found.has(point.id)) high += ranking.weights[signal.name] * Math.max(0, signal.ceiling)
+    return [point.id, high]
+  }))
+  const cut = kthLargest(lowest, limit)
   return (id) => highest.get(id)! >= cut
 }
 
@@ -139,15 +137,22 @@ const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ra
 /** Signals by point id: what fusion needs besides a point's product id and columns. */
 type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
 
+/** Every match with the signals known so far (a similarity not yet known is absent). */
+const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
+  const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
+  const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
+  return [...gathered.matched].map((id) => ({ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }))
+}
+
 /**
  * The points that can make the page: without boosts or `near` a score needs no payload, so
  * these are the best `limit` and every point tied with the last of them (ties go by product
  * id, which only the payload holds).
  */
 const contenders = (scored: ReadonlyArray<Scored>, ranking: Ranking, limit: number, best: number): Array<Scored> => {
-  if (scored.length <= limit) return [...scored]
+  if (limit === 0) return []
   const scores = scored.map((point) => signalScore(point, ranking.weights, best))
-  const cut = [...scores].sort((a, b) => b - a)[Math.max(0, limit - 1)]
+  const cut = kthLargest(scores, limit)
   return scored.filter((_, i) => scores[i] >= cut)
 }
 
@@ -175,11 +180,9 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const candidates = Math.max(q.options.denseCandidates, 4 * query.limit)
     const byColumns = ranking.boosts.length > 0 || ranking.near !== undefined
     const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
-    const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
     const rank = Effect.gen(function*() {
       yield* complete(q, query.siteId, gathered, byColumns ? undefined : { ranking, limit: query.limit })
-      const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
-      const scored = [...gathered.matched].map((id): Scored => ({ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }))
+      const scored = scoredOf(q, gathered)
       const best = bestLexical(scored)
       const page = byColumns ? scored : contenders(scored, ranking, query.limit, best)
       yield* readPayloads(q, page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id), gathered.points)
