@@ -6,6 +6,7 @@ export interface JsonResponse {
   readonly body: any
   /** Time from sending the request until the whole response body arrived. */
   readonly ms: number
+  readonly headers: http.IncomingHttpHeaders
 }
 
 export const makeClient = (baseUrl: string, maxSockets = 32) => {
@@ -39,7 +40,7 @@ export const makeClient = (baseUrl: string, maxSockets = 32) => {
             } catch {
               // not JSON; keep the text
             }
-            resolve({ status: res.statusCode ?? 0, body: parsed, ms: elapsed })
+            resolve({ status: res.statusCode ?? 0, body: parsed, ms: elapsed, headers: res.headers })
           })
           res.on("error", reject)
         }

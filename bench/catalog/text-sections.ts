@@ -10,7 +10,7 @@ import type { Client } from "./http.js"
 import { mulberry32, reservoir } from "./random.js"
 import type { InProcessApi } from "../../test/support/InProcessApi.js"
 import { gcPauses, ms, summarize } from "./stats.js"
-import { measureTextSearch, overallHits } from "./text-search.js"
+import { measureTextSearch, overallHits, stageBreakdown } from "./text-search.js"
 import { queryKinds, suggestPrefixes } from "./workload.js"
 
 export interface TextOptions {
@@ -99,9 +99,10 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
 
   // ---- Text search ---------------------------------------------------------------------------
   const searchGc = gcPauses()
-  const { errors: searchErrors, hits, queries, samples: searchSamples } = await measureTextSearch(client, server.siteA.bearer, sample, options)
+  const { errors: searchErrors, hits, queries, samples: searchSamples, stages } = await measureTextSearch(client, server.siteA.bearer, sample, options)
   const gc = searchGc.stop()
   log(`text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms in ${gc.count} (${gc.major} full), ${memory()}`)
+  log(`text search stages (mean / p99 ms): ${stageBreakdown(stages)}`)
 
   // ---- Recommendations -----------------------------------------------------------------------
   const recRandom = mulberry32(options.seed).fork(30)

@@ -56,6 +56,7 @@ export const distributedTable = (columns: ReadonlyArray<Column>, workerCounts: R
   row("Text search p99", `≤ ${TEXT_P99_MS} ms`, (r) => r.text && `${ms(r.text.latency.p99)} ms ${check(r.text.latency.p99 <= TEXT_P99_MS && r.text.errors === 0)}`)
   row("Text search p95 / max; mean results / zero-result share; errors", "", (r) =>
     r.text && `${ms(r.text.latency.p95)} / ${ms(r.text.latency.max)} ms; ${r.text.hits}; ${r.text.errors} errors`)
+  row("Text search stages, mean / p99 ms (the api's Server-Timing; stages overlap)", "", (r) => r.text?.stages)
   row(`Visual search p50 (HTTP, ${ran[0]?.visual?.latency.count ?? 0} JPEG/PNG queries, base64)`, `≤ ${VISUAL_P50_MS} ms`, (r) =>
     r.visual && `${ms(r.visual.latency.p50)} ms ${check(r.visual.latency.p50 <= VISUAL_P50_MS && r.visual.errors === 0)} (p95 ${ms(r.visual.latency.p95)}, p99 ${ms(r.visual.latency.p99)} ms; ${r.visual.meanResults.toFixed(1)} results; ${r.visual.errors} errors)`)
   row(`API accepts PUT /product (${ran[0]?.pushes[0]?.products ?? 0} products a push, no worker running)`, `≥ ${PUSH_RATE.toLocaleString("en")} products/s`, (r) => {

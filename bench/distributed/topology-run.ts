@@ -10,7 +10,7 @@ import { log, sleep } from "../catalog/common.js"
 import type { ProductSummary } from "../catalog/generator.js"
 import { makeClient } from "../catalog/http.js"
 import { mb, ms, type Summary, summarize } from "../catalog/stats.js"
-import { measureTextSearch, overallHits } from "../catalog/text-search.js"
+import { measureTextSearch, overallHits, stageBreakdown } from "../catalog/text-search.js"
 import { measureVisualSearch, type visualQueries } from "../catalog/visual.js"
 import { type CpuSnapshot, type QdrantTarget, type RssSnapshot, startCluster } from "./cluster.js"
 import { type FillCatalog, fillCatalog, type FillResult } from "./fill.js"
@@ -62,7 +62,13 @@ export interface TopologyResult {
   readonly workerRssEmpty: number | undefined
   readonly qdrantDiskBytes: number | undefined
   /** `hits`: mean results per query / share of queries with none. */
-  readonly text: { readonly latency: Summary; readonly errors: number; readonly hits: string } | undefined
+  readonly text: {
+    readonly latency: Summary
+    readonly errors: number
+    readonly hits: string
+    /** Mean / p99 ms per stage of the api's Server-Timing header. */
+    readonly stages: string
+  } | undefined
   readonly visual: { readonly latency: Summary; readonly errors: number; readonly meanResults: number } | undefined
   readonly pushes: ReadonlyArray<MeasuredPush>
   readonly runs: ReadonlyArray<IndexRun>
@@ -174,8 +180,14 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     let visual: TopologyResult["visual"]
     if (shared.visual) {
       const measured = await measureTextSearch(client, cluster.bearer, shared.sample, options)
-      text = { latency: summarize(measured.samples.all), errors: measured.errors, hits: overallHits(measured.hits, measured.queries.length) }
+      text = {
+        latency: summarize(measured.samples.all),
+        errors: measured.errors,
+        hits: overallHits(measured.hits, measured.queries.length),
+        stages: stageBreakdown(measured.stages)
+      }
       log(`text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ${text.errors} errors; load ${load()}`)
+      log(`text search stages (mean / p99 ms): ${text.stages}`)
       const visualRun = await measureVisualSearch(client, cluster.bearer, shared.visual, options.page)
       visual = { latency: summarize(visualRun.samples), errors: visualRun.errors, meanResults: visualRun.meanResults }
       log(`visual search: p50 ${ms(visual.latency.p50)} ms, p99 ${ms(visual.latency.p99)} ms, ${visual.errors} errors; load ${load()}`)

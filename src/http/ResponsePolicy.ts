@@ -1,6 +1,7 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
+import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
 
 interface DecodeIssue {
@@ -27,6 +28,7 @@ export const RETRY_AFTER_SECONDS = 5
 /**
  * The rules every response follows, applied once for all routes:
  * a request id on every response and log line, the WWW-Authenticate header on 401,
+ * Server-Timing where stages were timed,
  * Retry-After on 503, 413 for bodies over the limit, and a plain `message` naming field and
  * rule for schema errors.
  */
@@ -40,6 +42,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
       if (length > maxBodyBytes) {
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
+      const timings = new Timings()
       const response = yield* httpEffect.pipe(
         // Failures the platform raises before any handler runs become JSON answers here
         // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
@@ -50,10 +53,12 @@ export const responsePolicy = (maxBodyBytes: number) =>
           return Effect.failCause(cause)
         }),
         HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
-        Effect.annotateLogs({ requestId })
+        Effect.annotateLogs({ requestId }),
+        Effect.locally(CurrentTimings, timings)
       )
       const final = yield* finalize(response).pipe(
         Effect.map(withRetryAfter),
+        Effect.map(withServerTiming(timings)),
         Effect.map(HttpServerResponse.setHeader("x-request-id", requestId))
       )
       yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
@@ -86,6 +91,12 @@ const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
   response.status === 503 && response.headers["retry-after"] === undefined
     ? HttpServerResponse.setHeader(response, "retry-after", String(RETRY_AFTER_SECONDS))
     : response
+
+/** Where the time went (stages timed with `timed`), when any stage was. */
+const withServerTiming = (timings: Timings) => (response: HttpServerResponse.HttpServerResponse) => {
+  const header = timings.header()
+  return header === "" ? response : HttpServerResponse.setHeader(response, "server-timing", header)
+}
 
 /** Errors the platform answers without a body (unreadable request, unknown route) still get a JSON message. */
 const emptyErrorMessages: Record<number, string> = {

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { timed } from "../platform/ServerTiming.js"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
 import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
@@ -40,20 +41,20 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       dynamicFilters: input.dynamicFilters
     })
     const normalized = normalizeQuery(input.query)
-    const textVector = yield* embedder.embedQuery(input.query)
+    const textVector = yield* embedder.embedQuery(input.query).pipe(timed("embed"))
     const boosts = yield* campaignBoosts(campaign)
     const pinned = campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
     const query: Omit<SearchQuery, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
 
     // One ranking serves the page and the facet sample.
-    const result = yield* index.search({ ...query, limit: Math.max(limit, FACET_SAMPLE) })
+    const result = yield* index.search({ ...query, limit: Math.max(limit, FACET_SAMPLE) }).pipe(timed("index"))
     const rankedIds = result.hits.map((h) => h.productId)
     // Pins lead the list but still have to be inside the shopper's scope.
     const pinnedInScope = pinned.length === 0 ? [] : yield* inScope(query, pinned)
     const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
-    const products = yield* loadEntities(siteId, ids)
+    const products = yield* loadEntities(siteId, ids).pipe(timed("entities"))
 
-    const facets = yield* computeFacets(query, dynamic, result.hits)
+    const facets = yield* computeFacets(query, dynamic, result.hits).pipe(timed("facets"))
     const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
     const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
 
@@ -67,7 +68,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
     }
 
-    yield* suggester.recordQuery(siteId, input.query, result.total)
+    yield* suggester.recordQuery(siteId, input.query, result.total).pipe(timed("suggest"))
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
       data: { products, interactions },

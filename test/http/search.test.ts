@@ -3,6 +3,7 @@ import { decodeCategoryPath, encodeCategoryPath } from "../../src/domain/Categor
 import { Either } from "effect"
 import { fixtureProducts } from "../support/FixtureCatalog.js"
 import { call } from "../support/Http.js"
+import { parseServerTiming } from "../../src/platform/ServerTiming.js"
 import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
@@ -51,6 +52,15 @@ describe("POST /text-search", () => {
     expect(first.image.original).toBe("https://img.example.com/drill-1.jpg")
     expect(first.price).toEqual({ actual: 129, sale: null })
     expect(first.basePrice.actual).toEqual({ price: 86, quantity: 1, measure: "kg" })
+  })
+
+  it("says where the time went in a Server-Timing header", async () => {
+    const res = await search({ query: "cordless drill" })
+    const stages = parseServerTiming(res.headers.get("server-timing") ?? "")
+    for (const stage of ["embed", "index", "entities", "facets"]) expect(stages.get(stage)).toBeGreaterThanOrEqual(0)
+    // Only requests that time stages carry it.
+    const health = await call(server.baseUrl, "GET", "/healthz", {})
+    expect(health.headers.get("server-timing")).toBeNull()
   })
 
   it("tolerates typos and stems words", async () => {

@@ -1,5 +1,6 @@
 import { QdrantClient, QdrantClientTimeoutError } from "@qdrant/js-client-rest"
 import { Effect, Schedule } from "effect"
+import { timed } from "../../../platform/ServerTiming.js"
 import { IndexError } from "../CatalogIndex.js"
 import type { ColumnIndexes } from "./Collection.js"
 import type { ResolvedOptions } from "./Options.js"
@@ -110,6 +111,7 @@ export const call = <A>(what: string, run: () => Promise<A>): Effect.Effect<A, I
       Effect.mapError(({ cause, failure }) => {
         const tries = attempts > 1 ? ` (${attempts} attempts)` : ""
         return new IndexError({ message: `Qdrant ${what} failed: ${explain(failure)}${tries}`, cause })
-      })
+      }),
+      timed(`qdrant-${what}`)
     )
   })

@@ -1,5 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
+import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
@@ -158,7 +159,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     }))
 
     const exactPath = Effect.gen(function*() {
-      const stems = yield* keyWeights(q, query.siteId, words.map((word) => word.stem))
+      const stems = yield* keyWeights(q, query.siteId, words.map((word) => word.stem)).pipe(timed("statistics"))
       const asks = gathered.flatMap((word): Array<Ask> => {
         const weights = stems.get(word.word.stem)!
         if (weights.size === 0) return []
@@ -179,14 +180,16 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
           }
         })
       }
-      yield* run(asks)
+      yield* run(asks).pipe(timed("lists"))
     })
 
     const variantPath = Effect.gen(function*() {
       const variantTerms = yield* Effect.forEach(words, (word, i) => variantsOf(q, query.siteId, word, i === words.length - 1), {
         concurrency: "unbounded"
-      })
-      const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))])
+      }).pipe(timed("variants"))
+      const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))]).pipe(
+        timed("variant-statistics")
+      )
       const asks = gathered.flatMap((word, i): Array<Ask> => {
         const variants = new Map<number, number>()
         for (const [term, weight] of variantTerms[i]) {
@@ -197,7 +200,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
         // Exact matches take precedence over variants of the same word (as in the embedded index).
         return [list(word.variantQuery, without(filter, holdsAny(word.exactKeys)), word.variants, () => (word.variantsFull = true))]
       })
-      yield* run(asks)
+      yield* run(asks).pipe(timed("variant-lists"))
     })
 
     yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
+import { timed } from "../../../platform/ServerTiming.js"
 import { type IndexError, type SearchQuery, type SearchResult } from "../CatalogIndex.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
@@ -181,11 +182,11 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const byColumns = ranking.boosts.length > 0 || ranking.near !== undefined
     const gathered = yield* gather(q, query, filter, { lexical: candidates, dense: candidates, payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
     const rank = Effect.gen(function*() {
-      yield* complete(q, query.siteId, gathered, byColumns ? undefined : { ranking, limit: query.limit })
+      yield* complete(q, query.siteId, gathered, byColumns ? undefined : { ranking, limit: query.limit }).pipe(timed("complete"))
       const scored = scoredOf(q, gathered)
       const best = bestLexical(scored)
       const page = byColumns ? scored : contenders(scored, ranking, query.limit, best)
-      yield* readPayloads(q, page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id), gathered.points)
+      yield* readPayloads(q, page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id), gathered.points).pipe(timed("payload"))
       // A point deleted since it was listed has no payload any more: it is no hit.
       const found = page.flatMap((point) => {
         const payload = gathered.points.get(point.id)
@@ -195,7 +196,7 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     })
     // The count needs only what was gathered (completing scores adds no match), so it runs beside.
     const [hits, matches] = yield* Effect.all(
-      [rank, gathered.saturated ? total(q, query.siteId, filter, gathered) : Effect.succeed(gathered.matched.size)],
+      [rank, gathered.saturated ? total(q, query.siteId, filter, gathered).pipe(timed("total")) : Effect.succeed(gathered.matched.size)],
       { concurrency: 2 }
     )
     return { hits, total: matches }
