@@ -34,7 +34,7 @@ const main = Effect.gen(function*() {
     const started = performance.now()
     const ranked = (yield* index.search({ ...query, limit: FACET_SAMPLE })).hits
     const ranking = performance.now()
-    yield* computeFacets(query, [], ranked)
+    yield* computeFacets(query, [], Effect.succeed(ranked))
     const facets = performance.now()
     // As TextSearch previews a refinement: the ranked sample's best holding it.
     ranked.filter((hit) => conditionHolds({ column: "in_stock", anyOf: ["true"] }, hit.columns["in_stock"])).slice(0, 3)

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { timed } from "../platform/ServerTiming.js"
 import { facetColumns } from "../model/Columns.js"
 import { parseCategoryPath } from "../domain/CategoryPath.js"
 import { CatalogIndex, type IndexError, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
@@ -80,10 +81,15 @@ export const FACET_SAMPLE = 300
  * interactions.dynamicFilters for a result set, counted over the best-ranked FACET_SAMPLE
  * hits from their columns (no index request per column). Each column's counts ignore that
  * column's own selection (so a shopper can widen a choice), but honour every other filter.
- * `ranked` are the top hits of the query as it was searched (reused for columns without a
- * selection of their own).
+ * `ranked` gives the top hits of the query as it was searched (reused for columns without a
+ * selection of their own): an effect, so the searches of the other scopes can run while the
+ * caller's ranking is still under way.
  */
-export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: ReadonlyArray<Condition>, ranked?: ReadonlyArray<SearchHit>) =>
+export const computeFacets = (
+  query: Omit<SearchQuery, "limit">,
+  dynamic: ReadonlyArray<Condition>,
+  ranked?: Effect.Effect<ReadonlyArray<SearchHit>, IndexError>
+) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const base: Filter = query.filter
@@ -91,10 +97,10 @@ export const computeFacets = (query: Omit<SearchQuery, "limit">, dynamic: Readon
     // A column with a selection of its own is counted over the query without that selection.
     const scopeKey = (column: string) => (ownOf(column).length === 0 ? "" : column)
     const searchScope = (key: string): Effect.Effect<ReadonlyArray<SearchHit>, IndexError> => {
-      if (key === "" && ranked !== undefined) return Effect.succeed(ranked.slice(0, FACET_SAMPLE))
+      if (key === "" && ranked !== undefined) return ranked.pipe(Effect.map((hits) => hits.slice(0, FACET_SAMPLE)))
       const own = key === "" ? [] : ownOf(key)
       const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
-      return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => result.hits))
+      return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => result.hits), timed("facet-search"))
     }
     // Each scope is searched once, by the first column that needs it.
     const scopes = new Map<string, Effect.Effect<ReadonlyArray<SearchHit>, IndexError>>()

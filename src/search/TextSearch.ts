@@ -46,15 +46,19 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const pinned = campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
     const query: Omit<SearchQuery, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
 
-    // One ranking serves the page and the facet sample.
-    const result = yield* index.search({ ...query, limit: Math.max(limit, FACET_SAMPLE) }).pipe(timed("index"))
+    // One ranking serves the page and the facet sample. A facet column with a selection of its
+    // own is counted over a search without that selection: those searches run beside it.
+    const ranking = yield* Effect.cached(index.search({ ...query, limit: Math.max(limit, FACET_SAMPLE) }).pipe(timed("index")))
+    const [result, facets] = yield* Effect.all(
+      [ranking, computeFacets(query, dynamic, Effect.map(ranking, (ranked) => ranked.hits))],
+      { concurrency: 2 }
+    )
     const rankedIds = result.hits.map((h) => h.productId)
     // Pins lead the list but still have to be inside the shopper's scope.
     const pinnedInScope = pinned.length === 0 ? [] : yield* inScope(query, pinned)
     const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
     const products = yield* loadEntities(siteId, ids).pipe(timed("entities"))
 
-    const facets = yield* computeFacets(query, dynamic, result.hits).pipe(timed("facets"))
     const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
     const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
 
