@@ -21,6 +21,9 @@ export interface QdrantServer {
   readonly storageDir: string
 }
 
+/** How long a stopping server may take before it is killed. */
+const STOP_GRACE_MS = 20_000
+
 /** A `qdrant` binary on PATH, if there is one. */
 const qdrantOnPath = (): string | undefined => {
   try {
@@ -91,7 +94,10 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
     if (!c || c.exitCode !== null || c.signalCode !== null) return
     const exited = new Promise((r) => c.once("exit", r))
     c.kill("SIGTERM")
+    // A graceful shutdown on a loaded machine has been seen to outlast a test hook's two minutes.
+    const kill = setTimeout(() => c.kill("SIGKILL"), STOP_GRACE_MS)
     await exited
+    clearTimeout(kill)
   }
   await launch()
   return {

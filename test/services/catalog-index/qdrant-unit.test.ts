@@ -376,7 +376,8 @@ describe("Query and aggregates (against a client double)", () => {
       // Lists carry ids and scores only.
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
       expect(requests.filter((r) => r.using !== "grams" && !restricted(r))).toEqual([
-        { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 200, with_payload: false },
+        // A word's list: the page (24) and denseCandidates (200) beyond it; the kNN list: denseCandidates.
+        { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 224, with_payload: false },
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site] }, limit: 200, score_threshold: 0.5 - 1e-6, with_payload: false }
       ])
       // The lexical list came back short: it holds every "shoe", so only b's cosine is filled in.
@@ -390,13 +391,29 @@ describe("Query and aggregates (against a client double)", () => {
       expect(requests.filter((r) => r.using === "grams")).toHaveLength(1)
     }))
 
+  it.effect("asks for the page and denseCandidates beyond it, and for 4 × the page when boosts can lift any point", () =>
+    Effect.gen(function*() {
+      const limits: Array<[string | undefined, number | undefined]> = []
+      const q = overDouble({
+        count: async () => ({ count: 5 }),
+        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
+          searches.map((request) => (limits.push([request.using, request.limit]), { points: [] }))
+      })
+      const query = { siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), filter: emptyFilter, limit: 100 }
+      yield* search(q, query)
+      expect(limits.filter(([using]) => using !== "grams")).toEqual([["lexical", 300], ["text", 200]])
+      limits.length = 0
+      yield* search(q, { ...query, boosts: [{ condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }] })
+      expect(limits.filter(([using]) => using !== "grams")).toEqual([["lexical", 400], ["text", 400]])
+    }))
+
   it.effect("completes only what a full list may have missed, and reads the payload of the page and its ties only", () =>
     Effect.gen(function*() {
       const requests: Array<Schemas["QueryRequest"]> = []
       const retrieved: Array<string> = []
       const counted: Array<unknown> = []
       const held = new Set([fieldTermKey("title", "red"), fieldTermKey("title", "shoe")])
-      // Lists of at most 4 (limit 1 here): "red" fills its list, "shoe" does not.
+      // Lists of at most 3 (the page, 1, and denseCandidates, 2): "red" fills its list, "shoe" does not.
       const q = overDouble({
         count: async (_, body: { filter: { must: Array<{ match?: { value: unknown }; should?: unknown }> } }) => {
           const condition = body.filter.must[1]
