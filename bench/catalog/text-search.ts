@@ -2,12 +2,12 @@
  * POST /text-search over HTTP with the shopper workload (workload.ts): 50 warm-up queries, then
  * `queries` more one at a time, each latency recorded by query kind with its result count.
  */
-import { parseServerTiming } from "../../src/platform/ServerTiming.js"
 import { log } from "./common.js"
 import type { ProductSummary } from "./generator.js"
 import type { Client } from "./http.js"
 import { mulberry32 } from "./random.js"
-import { ms, Samples, summarize } from "./stats.js"
+import { addStages } from "./server-timing.js"
+import { Samples } from "./stats.js"
 import { textQueries } from "./workload.js"
 
 export interface TextSearchOptions {
@@ -36,9 +36,7 @@ export const measureTextSearch = async (client: Client, auth: string, sample: Re
   for (const [i, q] of queries.entries()) {
     const res = await client.request("POST", "/text-search", auth, { requestId: `bench-${i}`, ...q.body })
     samples.add(q.kind, res.ms)
-    const timing = parseServerTiming(String(res.headers["server-timing"] ?? ""))
-    for (const stage of timing.keys()) if (!stages.has(stage)) stages.set(stage, new Array<number>(i).fill(0))
-    for (const [stage, durations] of stages) durations.push(timing.get(stage) ?? 0)
+    addStages(stages, i, String(res.headers["server-timing"] ?? ""))
     const h = hits.get(q.kind) ?? { total: 0, zero: 0, errors: 0 }
     const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
     if (res.status !== 200) {
@@ -51,13 +49,6 @@ export const measureTextSearch = async (client: Client, auth: string, sample: Re
   }
   return { queries, samples, hits, errors, stages }
 }
-
-/** "embed 9.1 / 14, index 40 / 93, …": per stage of the api's Server-Timing, its mean and p99 in ms. */
-export const stageBreakdown = (stages: ReadonlyMap<string, ReadonlyArray<number>>) =>
-  [...stages].map(([stage, durations]) => {
-    const s = summarize(durations)
-    return `${stage} ${ms(s.mean)} / ${ms(s.p99)}`
-  }).join(", ")
 
 /** Mean results per query and the share of queries without any, over every kind. */
 export const overallHits = (hits: ReadonlyMap<string, Hits>, queries: number) => {

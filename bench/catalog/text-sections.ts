@@ -10,7 +10,8 @@ import type { Client } from "./http.js"
 import { mulberry32, reservoir } from "./random.js"
 import type { InProcessApi } from "../../test/support/InProcessApi.js"
 import { gcPauses, ms, summarize } from "./stats.js"
-import { measureTextSearch, overallHits, stageBreakdown } from "./text-search.js"
+import { stageBreakdown } from "./server-timing.js"
+import { measureTextSearch, overallHits } from "./text-search.js"
 import { queryKinds, suggestPrefixes } from "./workload.js"
 
 export interface TextOptions {

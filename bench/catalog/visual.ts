@@ -13,6 +13,7 @@
  *    thread, colours) and search (the index's kNN and scoring).
  */
 import { Effect } from "effect"
+import { addStages } from "./server-timing.js"
 import { nearestColorName } from "../../src/model/ColorNames.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
@@ -202,16 +203,18 @@ export const measureVisualSearch = async (client: Client, auth: string, queries:
   })
   for (let i = 0; i < 10; i++) await client.request("POST", "/visual-search", auth, body(count + i))
   const samples: Array<number> = []
+  const stages = new Map<string, Array<number>>()
   let errors = 0
   let results = 0
   for (let i = 0; i < count; i++) {
     const res = await client.request("POST", "/visual-search", auth, body(i))
     samples.push(res.ms)
+    addStages(stages, i, String(res.headers["server-timing"] ?? ""))
     if (res.status !== 200) {
       if (errors++ < 3) log(`visual-search error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
     } else results += res.body?.data?.products?.length ?? 0
   }
-  return { samples, errors, meanResults: results / Math.max(1, count - errors) }
+  return { samples, errors, meanResults: results / Math.max(1, count - errors), stages }
 }
 
 export const runVisualSection = async (server: InProcessApi, client: Client, options: VisualOptions): Promise<SectionReport> => {

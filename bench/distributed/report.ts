@@ -59,6 +59,7 @@ export const distributedTable = (columns: ReadonlyArray<Column>, workerCounts: R
   row("Text search stages, mean / p99 ms (the api's Server-Timing; stages overlap)", "", (r) => r.text?.stages)
   row(`Visual search p50 (HTTP, ${ran[0]?.visual?.latency.count ?? 0} JPEG/PNG queries, base64)`, `≤ ${VISUAL_P50_MS} ms`, (r) =>
     r.visual && `${ms(r.visual.latency.p50)} ms ${check(r.visual.latency.p50 <= VISUAL_P50_MS && r.visual.errors === 0)} (p95 ${ms(r.visual.latency.p95)}, p99 ${ms(r.visual.latency.p99)} ms; ${r.visual.meanResults.toFixed(1)} results; ${r.visual.errors} errors)`)
+  row("Visual search stages, mean / p99 ms (Server-Timing)", "", (r) => r.visual?.stages)
   row(`API accepts PUT /product (${ran[0]?.pushes[0]?.products ?? 0} products a push, no worker running)`, `≥ ${PUSH_RATE.toLocaleString("en")} products/s`, (r) => {
     if (r.pushes.length === 0) return undefined
     const rates = r.pushes.map((p) => p.rate)

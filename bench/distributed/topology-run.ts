@@ -10,7 +10,8 @@ import { log, sleep } from "../catalog/common.js"
 import type { ProductSummary } from "../catalog/generator.js"
 import { makeClient } from "../catalog/http.js"
 import { mb, ms, type Summary, summarize } from "../catalog/stats.js"
-import { measureTextSearch, overallHits, stageBreakdown } from "../catalog/text-search.js"
+import { stageBreakdown } from "../catalog/server-timing.js"
+import { measureTextSearch, overallHits } from "../catalog/text-search.js"
 import { measureVisualSearch, type visualQueries } from "../catalog/visual.js"
 import { type CpuSnapshot, type QdrantTarget, type RssSnapshot, startCluster } from "./cluster.js"
 import { type FillCatalog, fillCatalog, type FillResult } from "./fill.js"
@@ -69,7 +70,13 @@ export interface TopologyResult {
     /** Mean / p99 ms per stage of the api's Server-Timing header. */
     readonly stages: string
   } | undefined
-  readonly visual: { readonly latency: Summary; readonly errors: number; readonly meanResults: number } | undefined
+  readonly visual: {
+    readonly latency: Summary
+    readonly errors: number
+    readonly meanResults: number
+    /** Mean / p99 ms per stage of the api's Server-Timing header. */
+    readonly stages: string
+  } | undefined
   readonly pushes: ReadonlyArray<MeasuredPush>
   readonly runs: ReadonlyArray<IndexRun>
   /** The processes whose CPU time indexing costs. */
@@ -189,8 +196,14 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
       log(`text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ${text.errors} errors; load ${load()}`)
       log(`text search stages (mean / p99 ms): ${text.stages}`)
       const visualRun = await measureVisualSearch(client, cluster.bearer, shared.visual, options.page)
-      visual = { latency: summarize(visualRun.samples), errors: visualRun.errors, meanResults: visualRun.meanResults }
+      visual = {
+        latency: summarize(visualRun.samples),
+        errors: visualRun.errors,
+        meanResults: visualRun.meanResults,
+        stages: stageBreakdown(visualRun.stages)
+      }
       log(`visual search: p50 ${ms(visual.latency.p50)} ms, p99 ${ms(visual.latency.p99)} ms, ${visual.errors} errors; load ${load()}`)
+      log(`visual search stages (mean / p99 ms): ${visual.stages}`)
     }
 
     // ---- Pushes and ingestion on top of the full index -------------------------------------

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { timed } from "../platform/ServerTiming.js"
 import { BadRequest } from "../domain/Errors.js"
 import { campaignResultsCount } from "../domain/Site.js"
 import { imageSourceOf, missingImageSource, type VisualSearchRequest } from "../domain/Visual.js"
@@ -10,7 +11,7 @@ import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 import { SessionStore } from "../services/session-store/SessionStore.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { computeFacets } from "./Facets.js"
+import { computeFacets, FACET_SAMPLE } from "./Facets.js"
 import { loadEntities } from "./Products.js"
 import { buildFilter } from "./Scope.js"
 
@@ -79,13 +80,19 @@ export type VisualScope = Effect.Effect.Success<ReturnType<typeof visualScope>>
  * product image vectors; its dominant colour is blended in as a boost, and campaign boosts apply.
  * A crop of `highRes` (when given) keeps detail that the small preview lost.
  */
-export const rankByImage = (siteId: number, scope: VisualScope, images: { readonly image: DecodedImage; readonly highRes: DecodedImage | null }, area?: RelativeArea) =>
+export const rankByImage = (
+  siteId: number,
+  scope: VisualScope,
+  images: { readonly image: DecodedImage; readonly highRes: DecodedImage | null },
+  area?: RelativeArea,
+  sample = 0
+) =>
   Effect.gen(function*() {
     const analyzer = yield* ImageAnalyzer
     const index = yield* CatalogIndex
     const cropSource = area !== undefined && images.highRes !== null ? images.highRes : images.image
-    const rgb = yield* toRgb(cropSource, { size: 512, fit: "contain", ...(area ? { crop: area } : {}) })
-    const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
+    const rgb = yield* toRgb(cropSource, { size: 512, fit: "contain", ...(area ? { crop: area } : {}) }).pipe(timed("crop"))
+    const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" }).pipe(timed("embed"))
 
     const topColor = analysis.colors[0]?.name
     const query: Omit<SearchQuery, "limit"> = {
@@ -99,8 +106,9 @@ export const rankByImage = (siteId: number, scope: VisualScope, images: { readon
         ...(topColor ? [{ condition: { column: "image_color", anyOf: [topColor] }, weight: COLOR_BOOST }] : [])
       ]
     }
-    const result = yield* index.search({ ...query, limit: scope.limit })
-    const products = yield* loadEntities(siteId, result.hits.map((h) => h.productId))
+    // `sample`: the ranking also serves as the facet sample (as in text search).
+    const result = yield* index.search({ ...query, limit: Math.max(scope.limit, sample) }).pipe(timed("index"))
+    const products = yield* loadEntities(siteId, result.hits.slice(0, scope.limit).map((h) => h.productId)).pipe(timed("entities"))
     return { query, result, products, analysis, rgb }
   })
 
@@ -115,10 +123,10 @@ export const detectObjects = (image: DecodedImage) =>
 export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
   Effect.gen(function*() {
     const scope = yield* visualScope(siteId, input)
-    const images = yield* resolveImages(siteId, input)
+    const images = yield* resolveImages(siteId, input).pipe(timed("decode"))
     const area = input.query.searchArea
-    const { analysis, products, query, result, rgb } = yield* rankByImage(siteId, scope, images, area)
-    const facets = yield* computeFacets(query, scope.dynamic)
+    const { analysis, products, query, result, rgb } = yield* rankByImage(siteId, scope, images, area, FACET_SAMPLE)
+    const facets = yield* computeFacets(query, scope.dynamic, Effect.succeed(result.hits))
 
     const suggestedSearchAreas = input.objectDetection?.include
       ? (yield* detectObjects(images.image)).map((o) => ({ rectangle: o.rectangle }))

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
 import { productShot } from "../support/ProductShots.js"
 import { call } from "../support/Http.js"
+import { parseServerTiming } from "../../src/platform/ServerTiming.js"
 import { eventually } from "../support/Eventually.js"
 
 const halves = async () =>
@@ -52,6 +53,8 @@ describe("POST /visual-search", () => {
     const parts = res.body.stream.items[0].parts
     expect(parts[0].inlineData.mimeType).toBe("image/jpeg")
     expect(Buffer.from(parts[0].inlineData.data, "base64").subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]))
+    const stages = parseServerTiming(res.headers.get("server-timing") ?? "")
+    for (const stage of ["decode", "crop", "embed", "index", "entities"]) expect(stages.get(stage)).toBeGreaterThanOrEqual(0)
   })
 
   it("accepts a data URL, and a url fetched server-side", async () => {

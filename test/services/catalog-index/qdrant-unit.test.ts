@@ -393,7 +393,7 @@ describe("Query and aggregates (against a client double)", () => {
 
   it.effect("asks for the page and denseCandidates beyond it, and for 4 × the page when boosts can lift any point", () =>
     Effect.gen(function*() {
-      const limits: Array<[string | undefined, number | undefined]> = []
+      const limits: Array<[string | null | undefined, number | null | undefined]> = []
       const q = overDouble({
         count: async () => ({ count: 5 }),
         queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
