@@ -48,6 +48,14 @@ export interface Shared {
   readonly photoHost: PhotoHost | undefined
 }
 
+/** One search endpoint measured over HTTP. */
+export interface SearchFigures {
+  readonly latency: Summary
+  readonly errors: number
+  /** Mean / p99 ms per stage of the api's Server-Timing header. */
+  readonly stages: string
+}
+
 export interface TopologyResult {
   readonly name: TopologyName
   readonly fill: FillResult & {
@@ -63,20 +71,8 @@ export interface TopologyResult {
   readonly workerRssEmpty: number | undefined
   readonly qdrantDiskBytes: number | undefined
   /** `hits`: mean results per query / share of queries with none. */
-  readonly text: {
-    readonly latency: Summary
-    readonly errors: number
-    readonly hits: string
-    /** Mean / p99 ms per stage of the api's Server-Timing header. */
-    readonly stages: string
-  } | undefined
-  readonly visual: {
-    readonly latency: Summary
-    readonly errors: number
-    readonly meanResults: number
-    /** Mean / p99 ms per stage of the api's Server-Timing header. */
-    readonly stages: string
-  } | undefined
+  readonly text: (SearchFigures & { readonly hits: string }) | undefined
+  readonly visual: (SearchFigures & { readonly meanResults: number }) | undefined
   readonly pushes: ReadonlyArray<MeasuredPush>
   readonly runs: ReadonlyArray<IndexRun>
   /** The processes whose CPU time indexing costs. */
