@@ -85,10 +85,10 @@ export const FACET_SAMPLE = 300
  * selection of their own): an effect, so the searches of the other scopes can run while the
  * caller's ranking is still under way.
  */
-export const computeFacets = <E = never>(
-  query: Omit<SearchQuery<E>, "limit">,
+export const computeFacets = (
+  query: Omit<SearchQuery, "limit">,
   dynamic: ReadonlyArray<Condition>,
-  ranked?: Effect.Effect<ReadonlyArray<SearchHit>, IndexError | E>
+  ranked?: Effect.Effect<ReadonlyArray<SearchHit>, IndexError>
 ) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
@@ -96,17 +96,17 @@ export const computeFacets = <E = never>(
     const ownOf = (column: string) => dynamic.filter(sameColumn(column))
     // A column with a selection of its own is counted over the query without that selection.
     const scopeKey = (column: string) => (ownOf(column).length === 0 ? "" : column)
-    const searchScope = (key: string): Effect.Effect<ReadonlyArray<SearchHit>, IndexError | E> => {
+    const searchScope = (key: string): Effect.Effect<ReadonlyArray<SearchHit>, IndexError> => {
       if (key === "" && ranked !== undefined) return ranked.pipe(Effect.map((hits) => hits.slice(0, FACET_SAMPLE)))
       const own = key === "" ? [] : ownOf(key)
       const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
       return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => result.hits), timed("facet-search"))
     }
     // Each scope is searched once, by the first column that needs it.
-    const scopes = new Map<string, Effect.Effect<ReadonlyArray<SearchHit>, IndexError | E>>()
+    const scopes = new Map<string, Effect.Effect<ReadonlyArray<SearchHit>, IndexError>>()
     for (const key of new Set(facetColumns.map((def) => scopeKey(def.name)))) scopes.set(key, yield* Effect.cached(searchScope(key)))
 
-    const facetOf = (def: (typeof facetColumns)[number]): Effect.Effect<FacetOut | null, IndexError | E> =>
+    const facetOf = (def: (typeof facetColumns)[number]): Effect.Effect<FacetOut | null, IndexError> =>
       Effect.gen(function*() {
         const column = def.name
         const hits = yield* scopes.get(scopeKey(column))!

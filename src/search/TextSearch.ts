@@ -1,11 +1,11 @@
-import { Effect, Fiber } from "effect"
+import { Effect } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
 import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
-import { TextEmbedder, type EmbedError } from "../services/text-embedder/TextEmbedder.js"
+import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
 import { computeFacets, FACET_SAMPLE, facetValueCondition } from "./Facets.js"
 import { loadEntities } from "./Products.js"
@@ -41,15 +41,10 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       dynamicFilters: input.dynamicFilters
     })
     const normalized = normalizeQuery(input.query)
-    // The embedding runs on an embedding thread while the index starts on the words; the
-    // index waits for it only where it needs the vector (PendingVector). Yielding lets the
-    // forked fiber hand the text to its thread before the index's own work begins.
-    const embedding = yield* Effect.fork(embedder.embedQuery(input.query).pipe(timed("embed")))
-    yield* Effect.yieldNow()
-    const textVector = Fiber.join(embedding)
+    const textVector = yield* embedder.embedQuery(input.query).pipe(timed("embed"))
     const boosts = yield* campaignBoosts(campaign)
     const pinned = campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
-    const query: Omit<SearchQuery<EmbedError>, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
+    const query: Omit<SearchQuery, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
 
     // One ranking serves the page and the facet sample. A facet column with a selection of its
     // own is counted over a search without that selection: those searches run beside it.
@@ -89,7 +84,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 const PREVIEW_SIZE = 3
 
 /** `ids` (in their order) that match the query's filter. */
-const inScope = <E>(query: Omit<SearchQuery<E>, "limit">, ids: ReadonlyArray<string>) =>
+const inScope = (query: Omit<SearchQuery, "limit">, ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
     const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter, onlyIds: ids }))

@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { Condition, Filter } from "../../model/Filter.js"
 import type { IndexDocument, PayloadValue } from "../../model/IndexDocument.js"
@@ -12,20 +12,12 @@ import type { IndexDocument, PayloadValue } from "../../model/IndexDocument.js"
  * retrieve and scroll. Every call is scoped to one site (the tenant key).
  */
 
-/**
- * A query vector, or the effect that yields it: a text query's embedding takes about as long as
- * the lexical retrieval, so a search hands the index the embedding under way and the index
- * retrieves lexically meanwhile, waiting for the vector only where it needs it.
- */
-export type PendingVector<E> = Float32Array | Effect.Effect<Float32Array, E>
-
-/** `E`: how the query's pending vector may fail (a search fails with it). */
-export interface SearchQuery<E = never> {
+export interface SearchQuery {
   readonly siteId: number
   /** Free text for lexical retrieval (stemmed, typo tolerant). */
   readonly text?: string | undefined
   /** Dense query vectors; a query may carry several and the index fuses them. */
-  readonly textVector?: PendingVector<E> | undefined
+  readonly textVector?: Float32Array | undefined
   readonly imageVector?: Float32Array | undefined
   readonly filter: Filter
   readonly limit: number
@@ -78,12 +70,12 @@ export class IndexError extends BackendFailure("IndexError") {}
 export interface CatalogIndexService {
   readonly upsert: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>
   readonly remove: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<void, IndexError>
-  readonly search: <E = never>(query: SearchQuery<E>) => Effect.Effect<SearchResult, IndexError | E>
+  readonly search: (query: SearchQuery) => Effect.Effect<SearchResult, IndexError>
   /**
    * The full set of matching product ids for `query` (no limit), used for facet counts.
    * Same matching rule as `search`.
    */
-  readonly matchIds: <E = never>(query: Omit<SearchQuery<E>, "limit">) => Effect.Effect<ReadonlyArray<string>, IndexError | E>
+  readonly matchIds: (query: Omit<SearchQuery, "limit">) => Effect.Effect<ReadonlyArray<string>, IndexError>
   /** Value counts of string/boolean columns over the products a filter accepts (exact). */
   readonly facet: (
     siteId: number,
@@ -118,16 +110,6 @@ export interface CatalogIndexService {
   readonly count: (siteId: number, filter: Filter) => Effect.Effect<number, IndexError>
   /** Durably persist whatever the backend buffers (called on shutdown). */
   readonly flush: Effect.Effect<void, IndexError>
-}
-
-/** A query whose vectors are known: what an index that cannot retrieve without them waits for. */
-export type ReadyQuery<Q extends Omit<SearchQuery<unknown>, "limit">> = Omit<Q, "textVector"> & { readonly textVector?: Float32Array | undefined }
-
-/** The query once its pending text vector is known (at once when it already is). */
-export const readyQuery = <E, Q extends Omit<SearchQuery<E>, "limit">>(query: Q): Effect.Effect<ReadyQuery<Q>, E> => {
-  const vector = query.textVector
-  if (vector === undefined || !Effect.isEffect(vector)) return Effect.succeed(query as ReadyQuery<Q>)
-  return Effect.map(vector, (textVector) => ({ ...query, textVector }))
 }
 
 export class CatalogIndex extends Context.Tag("CatalogIndex")<CatalogIndex, CatalogIndexService>() {}

@@ -1,9 +1,9 @@
 import { Effect, Layer } from "effect"
-import { CatalogIndex, IndexError, readyQuery, type CatalogIndexService, type ReadyQuery, type SearchQuery } from "./CatalogIndex.js"
+import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
 import type { Filter } from "../../model/Filter.js"
 import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facetCounts, histogram, numericStats, scopeSlots } from "./embedded/Facets.js"
-import { lexicalMatch, matchIds, search, type LexicalMatch } from "./embedded/HybridSearch.js"
+import { matchIds, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"
 import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Options.js"
 import { SiteIndex } from "./embedded/SiteIndex.js"
@@ -58,30 +58,12 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
       })))
     })
 
-  /**
-   * Runs a search once its text vector is known. One still being embedded (on another thread)
-   * is waited for after the words are scored, so the two overlap; a write meanwhile makes the
-   * search score them again (see HybridSearch's LexicalMatch).
-   */
-  const withVector = <E, Q extends Omit<SearchQuery<E>, "limit">, A>(
-    what: string,
-    query: Q,
-    run: (ready: ReadyQuery<Q>, early?: LexicalMatch) => A
-  ): Effect.Effect<A, IndexError | E> => {
-    if (query.textVector === undefined || !Effect.isEffect(query.textVector)) return attempt(what, () => run(query as ReadyQuery<Q>))
-    return Effect.gen(function*() {
-      const early = yield* attempt(what, () => lexicalMatch(site(query.siteId), query))
-      const ready = yield* readyQuery<E, Q>(query)
-      return yield* attempt(what, () => run(ready, early))
-    })
-  }
-
   return {
     validate: (docs) => Effect.suspend(() => check(bySite(docs))),
     upsert,
     remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
-    search: (query) => withVector("search", query, (ready, early) => search(site(query.siteId), ready, options, early)),
-    matchIds: (query) => withVector("matchIds", query, (ready, early) => matchIds(site(query.siteId), ready, options, early)),
+    search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
+    matchIds: (query) => attempt("matchIds", () => matchIds(site(query.siteId), query, options)),
     facet: (siteId, column, scope, limit) =>
       attempt("facet", () => facetCounts(site(siteId), column, scopeSlots(site(siteId), scope), limit)),
     numericStats: (siteId, column, scope) =>

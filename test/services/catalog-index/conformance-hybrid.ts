@@ -1,5 +1,5 @@
 import { expect, it } from "@effect/vitest"
-import { Data, Effect, type Layer } from "effect"
+import { Effect, type Layer } from "effect"
 import { CatalogIndex, type SearchQuery } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { doc, must, searchIds, titled, upsert, vec } from "./fixtures.js"
@@ -12,13 +12,8 @@ const shoes = [
   titled("d", "Leather belt", { vector: [0, 0, 1, 0], payload: { brand: "Zeta" } })
 ]
 
-const search = <E = never>(query: Partial<SearchQuery<E>>) =>
-  Effect.flatMap(CatalogIndex, (index) => index.search<E>({ siteId: 1, filter: emptyFilter, limit: 24, ...query }))
-
-class EmbeddingFailed extends Data.TaggedError("EmbeddingFailed") {}
-
-/** A moment of real time (these tests run on the TestClock): the index gets on with its words meanwhile. */
-const aMoment = Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 20)))
+const search = (query: Partial<SearchQuery>) =>
+  Effect.flatMap(CatalogIndex, (index) => index.search({ siteId: 1, filter: emptyFilter, limit: 24, ...query }))
 
 /** Fusion of words and vectors, per-query weights, boosts, `near` and exclusions. */
 export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
@@ -38,37 +33,6 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(c.text).toBeCloseTo(0.95, 3)
       expect(a.score).toBeGreaterThan(b.score)
       expect(b.score).toBeGreaterThan(c.score)
-    }))
-
-  test("a text vector still being computed ranks as the known one does; its failure fails the search", () =>
-    Effect.gen(function*() {
-      yield* upsert(...shoes)
-      const query = { text: "running shoe", minSimilarity: 0.5 }
-      const known = yield* search({ ...query, textVector: vec(1, 0, 0, 0) })
-      const later = aMoment.pipe(Effect.as(vec(1, 0, 0, 0)))
-      expect(yield* search({ ...query, textVector: later })).toEqual(known)
-      const index = yield* CatalogIndex
-      const matches = { siteId: 1, filter: emptyFilter, ...query }
-      expect([...(yield* index.matchIds({ ...matches, textVector: later }))].sort()).toEqual(
-        [...(yield* index.matchIds({ ...matches, textVector: vec(1, 0, 0, 0) }))].sort()
-      )
-      const failure = yield* Effect.flip(search({ ...query, textVector: Effect.fail(new EmbeddingFailed()) }))
-      expect(failure).toBeInstanceOf(EmbeddingFailed)
-    }))
-
-  test("writes made while the text vector is computed are not misread", () =>
-    Effect.gen(function*() {
-      yield* upsert(...shoes)
-      const index = yield* CatalogIndex
-      // Meanwhile a lexical match goes and an unrelated product comes (an in-memory index hands it the freed slot).
-      const vector = Effect.gen(function*() {
-        yield* aMoment
-        yield* index.remove(1, ["b"])
-        yield* index.upsert([titled("e", "Leather wallet", { vector: [0, 0, 0, 1] })])
-        return vec(1, 0, 0, 0)
-      })
-      const result = yield* search({ text: "running shoe", textVector: vector, minSimilarity: 0.5 })
-      expect(result.hits.map((hit) => hit.productId)).toEqual(["a", "c"])
     }))
 
   test("per-query weights change the fusion", () =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
-import { Deferred, Effect, TestClock } from "effect"
+import { Effect, TestClock } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { queryWords } from "../../../src/services/catalog-index/embedded/TextAnalysis.js"
 import { call, type Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
@@ -375,9 +375,7 @@ describe("Query and aggregates (against a client double)", () => {
       // Only the title holds "shoe" on this site: its key, weighted 3 (title) × IDF over 10 products, 2 holding it.
       // Lists carry ids and scores only.
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
-      // The kNN list waits for its vector alone (one batch of its own, in either order with the words').
-      const byList = (x: Schemas["QueryRequest"], y: Schemas["QueryRequest"]) => String(x.using).localeCompare(String(y.using))
-      expect(requests.filter((r) => r.using !== "grams" && !restricted(r)).sort(byList)).toEqual([
+      expect(requests.filter((r) => r.using !== "grams" && !restricted(r))).toEqual([
         // A word's list: the page (24) and denseCandidates (200) beyond it; the kNN list: denseCandidates.
         { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 224, with_payload: false },
         { query: [1, 0, 0, 0], using: "text", filter: { must: [site] }, limit: 200, score_threshold: 0.5 - 1e-6, with_payload: false }
@@ -402,29 +400,11 @@ describe("Query and aggregates (against a client double)", () => {
           searches.map((request) => (limits.push([request.using, request.limit]), { points: [] }))
       })
       const query = { siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), filter: emptyFilter, limit: 100 }
-      const lists = () => limits.filter(([using]) => using !== "grams").sort(([x], [y]) => String(x).localeCompare(String(y)))
       yield* search(q, query)
-      expect(lists()).toEqual([["lexical", 300], ["text", 200]])
+      expect(limits.filter(([using]) => using !== "grams")).toEqual([["lexical", 300], ["text", 200]])
       limits.length = 0
       yield* search(q, { ...query, boosts: [{ condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }] })
-      expect(lists()).toEqual([["lexical", 400], ["text", 400]])
-    }))
-
-  it.live("asks for the words' lists while the text vector is still being computed", () =>
-    Effect.gen(function*() {
-      const wordsAsked = yield* Deferred.make<void>()
-      const q = overDouble({
-        count: async () => ({ count: 5 }),
-        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-          searches.map((request) => {
-            if (request.using === "lexical") Effect.runSync(Deferred.succeed(wordsAsked, undefined))
-            return { points: [] }
-          })
-      })
-      // The vector is known only once the words' lists were asked for: waiting for it first would never end.
-      const textVector = Deferred.await(wordsAsked).pipe(Effect.as(Float32Array.from([1, 0, 0, 0])))
-      const result = yield* search(q, { siteId: 1, text: "shoe", textVector, filter: emptyFilter, limit: 10 }).pipe(Effect.timeout("10 seconds"))
-      expect(result).toEqual({ hits: [], total: 0 })
+      expect(limits.filter(([using]) => using !== "grams")).toEqual([["lexical", 400], ["text", 400]])
     }))
 
   it.effect("completes only what a full list may have missed, and reads the payload of the page and its ties only", () =>

@@ -1,12 +1,11 @@
-import type { ReadyQuery, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import type { SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type SiteIndex } from "./SiteIndex.js"
 import { kthLargest } from "./TopK.js"
 import { queryVector, type QueryVector } from "./VectorIndex.js"
 
-type ReadySearch = ReadyQuery<SearchQuery>
-type MatchQuery = Omit<ReadySearch, "limit">
+type MatchQuery = Omit<SearchQuery, "limit">
 
 /** One query vector's kNN answer within the allowed documents. */
 interface DenseSignal {
@@ -25,20 +24,11 @@ interface Matching {
 }
 
 /**
- * What a match needs before its query vectors are known: the allowed documents and their
- * lexical scores (a text query's words are scored while its embedding is computed on another
- * thread). Slot-indexed, so only good for the site and writes it was computed at.
+ * Matches are lexical matches plus dense neighbours at or above `minSimilarity`, all
+ * within the filter. A query with neither words nor vectors browses: every document in
+ * the filter matches (a category page).
  */
-export interface LexicalMatch {
-  readonly site: SiteIndex
-  readonly changes: number
-  readonly allowed: SlotMask
-  readonly allowedCount: number
-  readonly restricted: boolean
-  readonly lexical: ReturnType<SiteIndex["lexical"]["score"]>
-}
-
-export const lexicalMatch = (site: SiteIndex, query: Omit<SearchQuery<unknown>, "limit">): LexicalMatch => {
+const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedIndexOptions): Matching => {
   const allowed = site.mask(query.filter)
   if (query.onlyIds !== undefined) {
     const only = site.idsMask(query.onlyIds)
@@ -51,20 +41,6 @@ export const lexicalMatch = (site: SiteIndex, query: Omit<SearchQuery<unknown>, 
   const restricted = query.onlyIds !== undefined || query.filter.must.length + query.filter.mustNot.length + (query.excludeIds?.length ?? 0) > 0
   const allowedCount = restricted ? countMask(allowed) : site.count
   const lexical = query.text ? site.lexical.score(query.text, allowed) : null
-  return { site, changes: site.changes, allowed, allowedCount, restricted, lexical }
-}
-
-/** `early` if it is still good for the site, else the lexical match computed now. */
-const current = (site: SiteIndex, query: MatchQuery, early: LexicalMatch | undefined): LexicalMatch =>
-  early !== undefined && early.site === site && early.changes === site.changes ? early : lexicalMatch(site, query)
-
-/**
- * Matches are lexical matches plus dense neighbours at or above `minSimilarity`, all
- * within the filter. A query with neither words nor vectors browses: every document in
- * the filter matches (a category page).
- */
-const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedIndexOptions, early?: LexicalMatch): Matching => {
-  const { allowed, allowedCount, restricted, lexical } = current(site, query, early)
   // The lexical slot list is this query's own: dense matches are appended to it.
   const slots = lexical?.slots ?? []
   const matched = new Uint8Array(allowed.length)
@@ -93,8 +69,8 @@ const maskSlots = (mask: SlotMask): Array<number> => {
   return slots
 }
 
-export const matchIds = (site: SiteIndex, query: MatchQuery, options: EmbeddedIndexOptions, early?: LexicalMatch): Array<string> =>
-  match(site, query, options.denseCandidates, options, early).slots.map((slot) => site.docAt(slot).productId)
+export const matchIds = (site: SiteIndex, query: MatchQuery, options: EmbeddedIndexOptions): Array<string> =>
+  match(site, query, options.denseCandidates, options).slots.map((slot) => site.docAt(slot).productId)
 
 /**
  * score = wL·(bm25 / best bm25 of the query) + wT·text cosine + wI·image cosine + boosts +
@@ -102,11 +78,11 @@ export const matchIds = (site: SiteIndex, query: MatchQuery, options: EmbeddedIn
  * whose upper bound (unknown cosines at their kNN floor) can still reach the top `limit`.
  * Weights are assumed non-negative, as the bounds rely on it.
  */
-export const search = (site: SiteIndex, query: ReadySearch, options: EmbeddedIndexOptions, early?: LexicalMatch): SearchResult => {
+export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
   const limit = Math.max(0, query.limit)
   // Dense neighbours beyond the page size add nothing a deeper ranking would show: a facet
   // sample of 300 needs 300 of them, not 1,200 (an HNSW walk with ef 1,200 cost ~10 ms at 100k).
-  const { lexical, dense, slots } = match(site, query, Math.max(options.denseCandidates, limit), options, early)
+  const { lexical, dense, slots } = match(site, query, Math.max(options.denseCandidates, limit), options)
   const weights = {
     lexical: query.weights?.lexical ?? options.weights.lexical,
     text: query.weights?.text ?? options.weights.text,

@@ -103,8 +103,6 @@ export class SiteIndex {
   private readonly interner = new PayloadInterner()
   /** Product ids in scroll order, rebuilt lazily after ids come or go. */
   private sortedIds: Array<string> | null = null
-  /** Writes so far: slot-indexed results computed before a write may name reused slots. */
-  private writes = 0
 
   constructor(options: EmbeddedIndexOptions) {
     this.lexical = new LexicalIndex(options)
@@ -116,10 +114,6 @@ export class SiteIndex {
 
   get count(): number {
     return this.slots.size
-  }
-
-  get changes(): number {
-    return this.writes
   }
 
   /** Slots ever used (live or free): the length of every slot mask. */
@@ -144,7 +138,6 @@ export class SiteIndex {
   }
 
   upsert(doc: IndexDocument): void {
-    this.writes++
     let slot = this.slots.get(doc.productId)
     if (slot === undefined) {
       slot = this.freeSlots.pop() ?? this.docs.length
@@ -166,7 +159,6 @@ export class SiteIndex {
   remove(productId: string): void {
     const slot = this.slots.get(productId)
     if (slot === undefined) return
-    this.writes++
     const previous = this.docs[slot]!
     this.columns.delete(slot, previous.payload)
     this.lexical.delete(slot, unpackText(previous.text))

@@ -1,7 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { timed } from "../../../platform/ServerTiming.js"
-import type { IndexError, PendingVector, SearchQuery } from "../CatalogIndex.js"
+import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
 import { queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
@@ -16,13 +16,12 @@ import { variantWeights } from "./Variants.js"
 
 type Request = Schemas["QueryRequest"]
 type ScoredPoint = Schemas["ScoredPoint"]
-export type MatchQuery<E = never> = Omit<SearchQuery<E>, "limit">
+export type MatchQuery = Omit<SearchQuery, "limit">
 
 export interface DenseSignal {
   readonly name: VectorName
   readonly using: string
-  /** The query vector: set once known (a text query's may still be embedding while retrieval starts). */
-  vector: Schemas["VectorInput"]
+  readonly vector: Schemas["VectorInput"]
   readonly minSimilarity: number
   /** Similarity by point id: kNN hits at or above minSimilarity, later filled in for every match. */
   readonly found: Map<string, number>
@@ -59,30 +58,19 @@ export interface Gathered {
   readonly lexicalCondition: QdrantCondition | null
 }
 
-export const wordsOf = <E>(query: MatchQuery<E>): Array<QueryWord> => (query.text ? queryWords(query.text) : [])
+export const wordsOf = (query: MatchQuery): Array<QueryWord> => (query.text ? queryWords(query.text) : [])
 
-/** A dense signal and the effect that yields its query vector (at once unless a text query is still being embedded). */
-interface PendingSignal<E> {
-  readonly signal: DenseSignal
-  readonly vector: Effect.Effect<Schemas["VectorInput"], E>
-}
-
-const pendingSignals = <E>(query: MatchQuery<E>, q: Qdrant): Array<PendingSignal<E>> => {
-  const signal = <X>(name: VectorName, using: string, vector: Effect.Effect<X, E>, input: (x: X) => Schemas["VectorInput"]): PendingSignal<E> => {
-    const dense: DenseSignal = { name, using, vector: [], minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name], found: new Map(), ceiling: 0 }
-    return { signal: dense, vector: Effect.map(vector, (x) => (dense.vector = input(x))) }
-  }
-  const known = (vector: PendingVector<E>) => (Effect.isEffect(vector) ? vector : Effect.succeed(vector))
+export const denseSignals = (query: MatchQuery, q: Qdrant): Array<DenseSignal> => {
+  const signal = (name: VectorName, using: string, vector: Schemas["VectorInput"]): DenseSignal => ({
+    name, using, vector, minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name], found: new Map(), ceiling: 0
+  })
   return [
-    ...(query.textVector ? [signal("text", TEXT_VECTOR, known(query.textVector), (v) => Array.from(v))] : []),
+    ...(query.textVector ? [signal("text", TEXT_VECTOR, Array.from(query.textVector))] : []),
     // The image vector is a multivector: the query is a one-vector multivector, so max_sim
     // gives the best of the product's images.
-    ...(query.imageVector ? [signal("image", IMAGE_VECTOR, Effect.succeed(query.imageVector), (v) => [Array.from(v)])] : [])
+    ...(query.imageVector ? [signal("image", IMAGE_VECTOR, [Array.from(query.imageVector)])] : [])
   ]
 }
-
-/** Whether the query has dense vectors (known or pending). */
-export const hasVectors = <E>(query: MatchQuery<E>): boolean => query.textVector !== undefined || query.imageVector !== undefined
 
 /**
  * Points proposed by the trigram query (the closest spellings, never points holding the word
@@ -124,20 +112,18 @@ export interface GatherLimits {
 }
 
 /**
- * A text/vector query, every list bounded, along three paths run side by side. Exact: the
+ * A text/vector query, every list bounded, along two paths run side by side. Exact: the
  * words' per-site statistics, then one batch of per word its best `lexical` exact matches
- * under the filter (scored by Qdrant with the query's per-site weights). Dense: once its
- * vectors are known, one kNN list per vector (minSimilarity as its threshold). Variants:
- * trigram candidates of the words' typo and prefix variants, the statistics of the verified
- * ones, then per word its best `lexical` variant-only matches. The variants a word has in a
- * site are remembered with the site's statistics, so a word seen lately costs one round on
- * each path.
+ * under the filter (scored by Qdrant with the query's per-site weights) and one kNN list per
+ * dense vector (minSimilarity as its threshold). Variants: trigram candidates of the words'
+ * typo and prefix variants, the statistics of the verified ones, then per word its best
+ * `lexical` variant-only matches. The variants a word has in a site are remembered with the
+ * site's statistics, so a word seen lately costs one round on each path.
  */
-export const gather = <E>(q: Qdrant, query: MatchQuery<E>, filter: QdrantFilter, limits: GatherLimits): Effect.Effect<Gathered, IndexError | E> =>
+export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limits: GatherLimits): Effect.Effect<Gathered, IndexError> =>
   Effect.gen(function*() {
     const words = wordsOf(query)
-    const pending = pendingSignals(query, q)
-    const dense = pending.map(({ signal }) => signal)
+    const dense = denseSignals(query, q)
     const points: Gathered["points"] = new Map()
     const matched = new Set<string>()
     const keep = (point: ScoredPoint) => {
@@ -180,14 +166,7 @@ export const gather = <E>(q: Qdrant, query: MatchQuery<E>, filter: QdrantFilter,
         word.exactQuery = keyQuery(weights)
         return [list(word.exactQuery, filter, word.exact, () => (word.exactFull = true))]
       })
-      yield* run(asks).pipe(timed("lists"))
-    })
-
-    // The kNN lists wait for their vectors alone: a text query's embedding runs beside the lexical lists.
-    const densePath = Effect.gen(function*() {
-      const asks: Array<Ask> = []
-      for (const { signal, vector } of pending) {
-        yield* vector
+      for (const signal of dense) {
         // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
         const request: Request = {
           query: signal.vector, using: signal.using, filter, limit: limits.dense, score_threshold: signal.minSimilarity - 1e-6,
@@ -201,7 +180,7 @@ export const gather = <E>(q: Qdrant, query: MatchQuery<E>, filter: QdrantFilter,
           }
         })
       }
-      yield* run(asks).pipe(timed("knn"))
+      yield* run(asks).pipe(timed("lists"))
     })
 
     const variantPath = Effect.gen(function*() {
@@ -224,7 +203,7 @@ export const gather = <E>(q: Qdrant, query: MatchQuery<E>, filter: QdrantFilter,
       yield* run(asks).pipe(timed("variant-lists"))
     })
 
-    yield* Effect.all([exactPath, densePath, variantPath], { concurrency: 3, discard: true })
+    yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
     const lexicalKeys = gathered.flatMap((word) => [...word.exactKeys, ...(word.variantQuery?.indices ?? [])])
     const saturated = gathered.some((word) => word.exactFull || word.variantsFull)
     return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalKeys.length === 0 ? null : holdsAny(lexicalKeys) }

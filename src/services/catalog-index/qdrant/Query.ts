@@ -7,21 +7,21 @@ import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking, type WordScores } from "./Fusion.js"
-import { gather, hasVectors, wordsOf, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
+import { gather, wordsOf, denseSignals, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
 import { kthLargest } from "../embedded/TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
 import { columnsOf, productIdOf } from "./Points.js"
 import { pointIds } from "./PointIds.js"
 
-const filterOf = <E>(query: MatchQuery<E>) =>
+const filterOf = (query: MatchQuery) =>
   toQdrantFilter(query.siteId, query.filter, {
     exceptIds: pointIds(query.siteId, query.excludeIds ?? []),
     ...(query.onlyIds !== undefined && { onlyIds: pointIds(query.siteId, query.onlyIds) })
   })
 
 /** A query with neither words nor vectors browses: everything in the filter matches. */
-const browses = <E>(query: MatchQuery<E>) => wordsOf(query).length === 0 && !hasVectors(query)
+const browses = (query: MatchQuery, q: Qdrant) => wordsOf(query).length === 0 && denseSignals(query, q).length === 0
 
 /**
  * The matches of the query, as search counts them, but bounded: a browse gives the first
@@ -30,9 +30,9 @@ const browses = <E>(query: MatchQuery<E>) => wordsOf(query).length === 0 && !has
  * dense hits at or above minSimilarity among `denseCandidates` neighbours. Facets over these
  * ids count a common word's best matches, not all of them (facets over a filter are exact).
  */
-export const matchIds = <E>(q: Qdrant, query: MatchQuery<E>): Effect.Effect<Array<string>, IndexError | E> => {
+export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<string>, IndexError> => {
   const filter = filterOf(query)
-  if (browses(query)) {
+  if (browses(query, q)) {
     return byProductId(q, filter, q.options.matchCap, []).pipe(Effect.map(({ records }) => records.map((r) => productIdOf(r.payload))))
   }
   return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates, payload: [PRODUCT_KEY] }).pipe(
@@ -106,7 +106,7 @@ const mayReach = (q: Qdrant, gathered: Gathered, ranking: Ranking, limit: number
   return (id) => highest.get(id)! >= cut
 }
 
-const rankingOf = <E>(query: SearchQuery<E>, q: Qdrant): Ranking => ({
+const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
   weights: {
     lexical: query.weights?.lexical ?? q.options.weights.lexical,
     text: query.weights?.text ?? q.options.weights.text,
@@ -124,7 +124,7 @@ const countOf = (q: Qdrant, filter: QdrantFilter) =>
  * first `limit` product ids (exact, any scope size); with them, the first `matchCap` ids are
  * ranked (Qdrant cannot order by a boost sum and an id at once).
  */
-const browse = <E>(q: Qdrant, query: SearchQuery<E>, filter: QdrantFilter, ranking: Ranking) =>
+const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ranking) =>
   Effect.gen(function*() {
     const ranked = ranking.boosts.length > 0 || ranking.near !== undefined
     const [{ records }, total] = yield* Effect.all([
@@ -187,11 +187,11 @@ const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherL
  * carry ids and scores only unless boosts or `near` rank by columns: the payload of the page
  * (and its ties) is read once the scores are known.
  */
-export const search = <E>(q: Qdrant, query: SearchQuery<E>): Effect.Effect<SearchResult, IndexError | E> =>
+export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   Effect.gen(function*() {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
-    if (browses(query)) return yield* browse(q, query, filter, ranking)
+    if (browses(query, q)) return yield* browse(q, query, filter, ranking)
     const byColumns = ranking.boosts.length > 0 || ranking.near !== undefined
     const gathered = yield* gather(q, query, filter, { ...listLengths(q, query.limit, byColumns), payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
     const rank = Effect.gen(function*() {
