@@ -10,6 +10,7 @@ import { QdrantClient } from "@qdrant/js-client-rest"
 import { queryWords } from "../src/services/catalog-index/embedded/TextAnalysis.js"
 import { termKeys } from "../src/services/catalog-index/qdrant/TermStatistics.js"
 import { mulberry32 } from "./catalog/random.js"
+import { ms, summarize } from "./catalog/stats.js"
 import { syntheticVocabulary } from "./catalog/vocabulary.js"
 
 const { pick, zipf } = mulberry32(42)
@@ -24,7 +25,6 @@ const queries = Array.from({ length: 50 + Number(process.argv[2] ?? 500) }, () =
 const client = new QdrantClient({ url: process.env.QDRANT_URL ?? "http://127.0.0.1:6333", checkCompatibility: false, headers: { "accept-encoding": "identity" } })
 const collection = process.argv[3] ?? "bench_lexical_100000"
 const filter = { must: [{ key: "site_id", match: { value: "1" } }] }
-const pct = (xs: Array<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]
 const run = async () => {
   const lists: Array<number> = [], payloads: Array<number> = [], both: Array<number> = []
   for (const [i, text] of queries.entries()) {
@@ -45,7 +45,10 @@ const run = async () => {
     // The first 50 warm the connection and the page cache.
     if (i >= 50) { lists.push(t1 - t0); payloads.push(t2 - t1); both.push(t2 - t0) }
   }
-  const f = (xs: Array<number>) => `p50 ${pct(xs, 0.5).toFixed(1)} p99 ${pct(xs, 0.99).toFixed(1)} mean ${(xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1)}`
+  const f = (xs: Array<number>) => {
+    const s = summarize(xs)
+    return `p50 ${ms(s.p50)} p99 ${ms(s.p99)} mean ${ms(s.mean)}`
+  }
   console.log(`floor over ${both.length} queries: lists ${f(lists)}; payload ${f(payloads)}; both ${f(both)}`)
 }
 run().catch((e) => { console.error(e); process.exit(1) })
