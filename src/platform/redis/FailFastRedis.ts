@@ -25,6 +25,8 @@ export const connectFailFast = <E>(url: string, options: FailFastOptions, onErro
         const client = new Redis(url, {
           lazyConnect: true,
           enableOfflineQueue: false,
+          // Without a retry limit a command already sent when the connection drops waits for the
+          // reconnection, however long the server stays down.
           maxRetriesPerRequest: options.blocking ? 0 : 1,
           autoResendUnfulfilledCommands: !options.blocking,
           connectTimeout: 1_000,

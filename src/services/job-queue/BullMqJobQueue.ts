@@ -3,6 +3,7 @@ import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { JobQueue, QueueError } from "./JobQueue.js"
 import { Job, type Lane, LANES, laneOf } from "../../model/Jobs.js"
 import { makeBatcher, type Settled } from "../../platform/Batcher.js"
+import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { DEFAULT_QUEUE_NAME, jobOptions, laneQueueName } from "./BullMqSettings.js"
 
 export interface BullMqJobQueueOptions {
@@ -36,13 +37,16 @@ export const BullMqJobQueue = {
       Effect.gen(function*() {
         const backoffDelayMs = options.backoffDelayMs ?? 1_000
         const base = options.queueName ?? DEFAULT_QUEUE_NAME
+        // One fail-fast connection shared by the lanes' queues: while Redis is unreachable an
+        // enqueue fails (at once, or within the command timeout when it was in flight) instead of
+        // holding the PUT that triggered it; the caller logs it and reconcile heals it. Ours, not
+        // BullMQ's, so closing it works while Redis is down (QUIT cannot be sent then).
+        const connection = yield* connectFailFast(url, { commandTimeoutMs: 5_000 }, (cause) =>
+          // Not the URL: it may carry a password.
+          new QueueError({ message: "cannot connect to the job queue's Redis", cause }))
         const open = (lane: Lane) =>
           Effect.acquireRelease(
-            Effect.sync(() =>
-              // No offline queue: while Redis is unreachable an enqueue fails at once instead of
-              // holding the PUT that triggered it; the caller logs it and reconcile heals it.
-              new Queue(laneQueueName(base, lane), { connection: { url, enableOfflineQueue: false } })
-            ),
+            Effect.sync(() => new Queue(laneQueueName(base, lane), { connection })),
             (queue) => Effect.promise(() => queue.close())
           )
         const queues = Object.fromEntries(
@@ -53,7 +57,6 @@ export const BullMqJobQueue = {
           queue.on("error", () => {})
           yield* Effect.tryPromise({
             try: () => queue.waitUntilReady(),
-            // Not the URL: it may carry a password.
             catch: (cause) => new QueueError({ message: "cannot connect to the job queue's Redis", cause })
           }).pipe(Effect.timeoutFail({
             duration: Duration.seconds(10),

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { Redis } from "ioredis"
 import { type ConversationInfo, MemoryError, MemoryLimits, MemoryLog, type MemoryLogService } from "./MemoryLog.js"
+import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
 import { appendLua, conversationKeys, indexKey, saveSummaryLua, type StreamEntry, toItem } from "./RedisLayout.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
@@ -120,20 +121,12 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
 }
 
 export const RedisMemoryLog = {
-  /** Its own ioredis connection to `url`, closed with the layer. */
+  /** Its own fail-fast ioredis connection to `url` (a dead server fails a call, never holds it), closed with the layer. */
   layer: (url: string): Layer.Layer<MemoryLog, MemoryError> =>
     Layer.scoped(
       MemoryLog,
-      Effect.acquireRelease(
-        Effect.tryPromise({
-          try: async () => {
-            const client = new Redis(url, { lazyConnect: true })
-            await client.connect().catch((e) => (client.disconnect(), Promise.reject(e)))
-            return client
-          },
-          catch: (cause) => new MemoryError({ message: `memory: cannot connect to Redis: ${String(cause)}`, cause })
-        }),
-        (client) => Effect.promise(() => client.quit().catch(() => client.disconnect()))
+      connectFailFast(url, { commandTimeoutMs: 5_000 }, (cause) =>
+        new MemoryError({ message: `memory: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
       ).pipe(Effect.map(makeRedisMemoryLog))
     )
 }

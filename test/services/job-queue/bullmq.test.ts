@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Queue } from "bullmq"
-import { Effect, Exit, Layer, Schedule } from "effect"
+import { Context, Effect, Exit, Fiber, Layer, Schedule } from "effect"
+import { Redis } from "ioredis"
 import { spawn } from "node:child_process"
 import { vi } from "vitest"
 import { BullMqJobQueue } from "../../../src/services/job-queue/BullMqJobQueue.js"
@@ -9,6 +10,8 @@ import { type Job, LANES } from "../../../src/model/Jobs.js"
 import { JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { BullMqWorker, type BullMqWorkerOptions } from "../../../src/services/job-queue/BullMqWorker.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
+import { scopedRedis } from "../../support/RedisServer.js"
+import { eventually } from "../../support/Eventually.js"
 import { quiet } from "../../support/Quiet.js"
 import { index, jobQueueConformance, RecordingHandler, until } from "./conformance.js"
 
@@ -119,8 +122,10 @@ describe("BullMQ job queue", () => {
     return Effect.gen(function*() {
       yield* Effect.gen(function*() {
         const queue = yield* JobQueue
-        // Not awaited: the layer closes while the job waits for its batch to go out.
+        // Not awaited: the layer closes while the job waits for its batch to go out. The yield
+        // lets the enqueue reach the batcher first (accepted), as a request's would.
         yield* Effect.forkDaemon(queue.enqueue([index("late")]))
+        yield* Effect.yieldNow()
       }).pipe(Effect.provide(producer(name)))
       const raw = yield* rawQueue(name)
       const waiting = yield* Effect.promise(() => raw.getWaiting())
@@ -225,6 +230,26 @@ describe("BullMQ job queue", () => {
       expect(job.stalledCounter).toBe(1)
     }).pipe(Effect.scoped, Effect.provide(producer(name).pipe(Layer.provide(removedAfter(name)))))
   })
+
+  it.live("an enqueue in flight when Redis goes down fails within seconds instead of waiting for Redis to return", () =>
+    Effect.gen(function*() {
+      const server = yield* scopedRedis()
+      const name = freshName()
+      // Built in the test's scope: the queue stays open until the test ends.
+      const queue = Context.get(yield* Layer.build(BullMqJobQueue.layer(server.url, { queueName: name })), JobQueue)
+      // Writes held by the server: the enqueue is sent and waits for its reply when the server dies.
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(server.url)), (c) => Effect.sync(() => c.disconnect()))
+      admin.on("error", () => {})
+      yield* Effect.promise(() => admin.call("CLIENT", "PAUSE", "60000", "WRITE"))
+      const inFlight = yield* Effect.fork(Effect.exit(queue.enqueue([index("a")])))
+      yield* Effect.promise(() => eventually(async () => expect(await admin.info("clients")).toMatch(/blocked_clients:[1-9]/), 10_000))
+      yield* Effect.promise(server.stop)
+      const started = Date.now()
+      const exit = yield* Fiber.join(inFlight)
+      expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("QueueError")
+      // Without a retry limit ioredis would resend it on reconnection, however long that takes.
+      expect(Date.now() - started).toBeLessThan(15_000)
+    }).pipe(Effect.scoped), 30_000)
 
   // Last: it stops the shared redis-server for a moment.
   it.live("enqueue fails fast while Redis is down, and works again once it is back", () => {
