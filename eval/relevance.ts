@@ -5,7 +5,8 @@
  * service layers (temp dir, deleted at the end), ingests it the way PUT /product does, runs
  * the dev queries through textSearch (the POST /text-search code path) and prints nDCG@10,
  * judged-only nDCG@10 and recall@100 beside plain BM25 (MiniSearch defaults) computed in
- * the same run. Extra runs call CatalogIndex.search directly and are labelled as such.
+ * the same run, and the precision of the whole result set (matches per query, the share of
+ * returned judged products with gain 0, what 50 made-up two-word queries return). Extra runs call CatalogIndex.search directly and are labelled as such.
  *
  * Options:
  *   --limit-queries N        first N scorable dev queries only (quick runs)
@@ -30,6 +31,10 @@ import { directRankings, productRankings, queryVectors, sameTop, withIndex, type
 import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Variants.js"
 import { qdrantProductRankings } from "./relevance/QdrantRun.js"
 import { makeEvalWorkspace } from "./Workspace.js"
+import { nonsenseOf, nonsenseQueries, precisionHeader, precisionOf, precisionRow } from "./relevance/Precision.js"
+
+/** Made-up two-word queries asked of both systems (see Precision.ts). */
+const NONSENSE_QUERIES = 50
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
@@ -114,6 +119,16 @@ const main = async () => {
     const direct = (config: DirectConfig) => directRankings(index, workspace.siteId, queries, vectors, config)
     const same = yield* direct({ label: "direct, defaults" })
     console.log(`check: direct CatalogIndex.search with textSearch's inputs reproduces the product top 10 on ${same.rankings.size === 0 ? 0 : sameTop(product.rankings, same.rankings)}/${queries.length} queries`)
+
+    // Precision of the whole returned set, and what made-up words return, beside BM25.
+    const nonsense = nonsenseQueries(NONSENSE_QUERIES).map((text, i) => ({ id: `nonsense-${i}`, text }))
+    const nonsenseRun = yield* directRankings(index, workspace.siteId, nonsense, yield* queryVectors(nonsense), { label: "nonsense" })
+    console.log("")
+    console.log(precisionHeader("PRECISION (result set: direct search's total)"))
+    console.log(precisionRow("hybrid: textSearch (shipped defaults)", precisionOf(product.rankings, same.totals, set.qrels),
+      nonsenseOf([...nonsenseRun.totals.values()]), nonsense.length))
+    console.log(precisionRow("baseline: MiniSearch plain BM25 (defaults)", precisionOf(baseline.rankings, baseline.totals, set.qrels),
+      nonsenseOf(nonsense.map((q) => baseline.matches(q.text))), nonsense.length))
 
     const extra: Array<DirectConfig> = []
     if (args.components) {

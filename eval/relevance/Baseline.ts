@@ -22,7 +22,15 @@ export const baselineRankings = (
   index.addAll(products.map((p) => ({ id: p.id, title: p.title, description: stripHtml(p.description ?? "") })))
   const indexMs = performance.now() - started
   const rankings = new Map<string, ReadonlyArray<string>>()
+  const totals = new Map<string, number>()
   const searchStarted = performance.now()
-  for (const q of queries) rankings.set(q.id, index.search(q.text).slice(0, limit).map((r) => String(r.id)))
-  return { rankings, indexMs, searchMs: performance.now() - searchStarted }
+  for (const q of queries) {
+    const results = index.search(q.text)
+    rankings.set(q.id, results.slice(0, limit).map((r) => String(r.id)))
+    totals.set(q.id, results.length)
+  }
+  const searchMs = performance.now() - searchStarted
+  /** How many products a free-text query matches (OR of its words, as MiniSearch combines them). */
+  const matches = (text: string) => index.search(text).length
+  return { rankings, totals, indexMs, searchMs, matches }
 }

@@ -12,6 +12,11 @@ export interface Timed {
   readonly ms: number
 }
 
+/** A direct run also knows how many products each query matched in all. */
+export interface Counted extends Timed {
+  readonly totals: Map<string, number>
+}
+
 /** The product path: POST /text-search's handler, as a shopper's request runs it. */
 export const productRankings = (siteId: number, queries: ReadonlyArray<EvalQuery>, resultsCount = 100) =>
   Effect.gen(function*() {
@@ -55,6 +60,7 @@ export const directRankings = (
 ) =>
   Effect.gen(function*() {
     const rankings: Rankings = new Map()
+    const totals = new Map<string, number>()
     const started = performance.now()
     for (const q of queries) {
       const result = yield* index.search({
@@ -67,8 +73,9 @@ export const directRankings = (
         minSimilarity: config.minSimilarity
       }).pipe(Effect.orDie)
       rankings.set(q.id, result.hits.map((h) => h.productId))
+      totals.set(q.id, result.total)
     }
-    return { rankings, ms: performance.now() - started } satisfies Timed
+    return { rankings, totals, ms: performance.now() - started } satisfies Counted
   })
 
 export const withIndex = <A, E, R>(f: (index: CatalogIndexService) => Effect.Effect<A, E, R>) =>

@@ -63,6 +63,18 @@ describe("POST /text-search", () => {
     expect(health.headers.get("server-timing")).toBeNull()
   })
 
+  it("returns only products that match the query: no apparel for a drill, nothing for made-up words", async () => {
+    const drills = ids(await search({ query: "cordless drill" }))
+    expect(drills).toContain("drill-1")
+    expect(drills.filter((id) => !id.startsWith("drill-") && !id.startsWith("bits-"))).toEqual([])
+    const nonsense = await search({ query: "xyzzy qwerty" })
+    expect(nonsense.status).toBe(200)
+    expect(ids(nonsense)).toEqual([])
+    expect(nonsense.body.data.interactions.dynamicFilters ?? []).toEqual([])
+    // A word the shop does not sell beside one it does: the known word's products, nothing else.
+    expect(ids(await search({ query: "xyzzy belt" }))).toEqual(["belt-1"])
+  })
+
   it("tolerates typos and stems words", async () => {
     expect(ids(await search({ query: "cordles drils" }))[0]).toBe("drill-1")
     expect(ids(await search({ query: "saws" }))[0]).toBe("saw-1")

@@ -251,14 +251,20 @@ describe("Variants", () => {
 })
 
 describe("Fusion", () => {
-  it("scales lexical scores by word coverage and keeps variants below exact matches", () => {
+  it("scores only documents matching enough of the words, scaled by coverage, variants below exact matches", () => {
     const scores = lexicalScores([
       { exact: new Map([["both", 2], ["red", 4]]), variants: new Map() },
       { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]) }
     ], 0.45)
-    expect(scores.get("both")).toBe(4)
-    expect(scores.get("red")).toBe(2)
-    expect(scores.get("typo")).toBeCloseTo((0.45 * 2) / 2, 9) // capped at fuzzyWeight × weakest exact, half coverage
+    // Two words, and a document holds both: only it matches.
+    expect([...scores]).toEqual([["both", 4]])
+    // Nobody holds both: each word's matches are results, at half coverage.
+    const either = lexicalScores([
+      { exact: new Map([["red", 4]]), variants: new Map() },
+      { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]) }
+    ], 0.45)
+    expect(either.get("red")).toBe(2)
+    expect(either.get("typo")).toBeCloseTo((0.45 * 2) / 2, 9) // capped at fuzzyWeight × weakest exact, half coverage
   })
 
   const weights = { lexical: 1, text: 1, image: 1 }
@@ -413,7 +419,7 @@ describe("Query and aggregates (against a client double)", () => {
       const retrieved: Array<string> = []
       const counted: Array<unknown> = []
       const held = new Set([fieldTermKey("title", "red"), fieldTermKey("title", "shoe")])
-      // Lists of at most 3 (the page, 1, and denseCandidates, 2): "red" fills its list, "shoe" does not.
+      // Lists of at most 4 (the page, 1, and denseCandidates, 3): "red" fills its list, "shoe" does not.
       const q = overDouble({
         count: async (_, body: { filter: { must: Array<{ match?: { value: unknown }; should?: unknown }> } }) => {
           const condition = body.filter.must[1]
@@ -428,17 +434,18 @@ describe("Query and aggregates (against a client double)", () => {
             const red = (request.query as { indices: Array<number> }).indices?.includes(fieldTermKey("title", "red"))
             if (restricted(request)) return { points: red ? [p("v", 0.5)] : [] }
             if (request.using !== "lexical") return { points: [] }
-            return { points: red ? [p("x", 3), p("y", 3), p("z", 1), p("w", 1)] : [p("v", 0.5)] }
+            return { points: red ? [p("x", 3), p("y", 3), p("z", 1), p("w", 1), p("u", 1)] : [p("v", 0.5), p("x", 0.5), p("y", 0.5)] }
           }),
         retrieve: async (_, body: { ids: Array<string> }) => (retrieved.push(...body.ids), records(body.ids, { x: "b", y: "a" }))
-      }, { denseCandidates: 2 })
+      }, { denseCandidates: 3 })
       const result = yield* search(q, { siteId: 1, text: "red shoe", filter: emptyFilter, limit: 1 })
-      // x and y: 3 × 1/2 words, tied, so the product ids decide ("a" before "b"); v: (0.5 + 0.5) × 2/2.
+      // x and y: 3 + 0.5, both words, tied, so the product ids decide ("a" before "b"); v: 0.5 + 0.5
+      // (its "red" completed); z, w and u hold one word of two: no match.
       expect(result.hits.map((hit) => [hit.productId, hit.lexical])).toEqual([["a", 1]])
       // A full list: the total is counted.
       expect(result.total).toBe(42)
       expect(requests.filter(restricted)).toMatchObject([{ using: "lexical", filter: { must: [site, { has_id: [pointId(1, "v")] }] }, limit: 1 }])
-      // Only the tied best are read: the others cannot make the page.
+      // Only the tied best are read: the other match cannot make the page.
       expect([...retrieved].sort()).toEqual(["x", "y"].map((id) => pointId(1, id)).sort())
     }))
 

@@ -3,7 +3,7 @@ import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"
-import { queryWords, type QueryWord } from "./TextAnalysis.js"
+import { queryWords, requiredWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
@@ -71,8 +71,9 @@ export class LexicalIndex {
   }
 
   /**
-   * Scores of the allowed documents matching any query word (OR), each multiplied by the
-   * fraction of query words it matches; null when the text has no searchable word.
+   * Scores of the allowed documents matching enough of the query's words (see
+   * `requiredWords`), each multiplied by the fraction of query words it matches; null when
+   * the text has no searchable word.
    */
   score(text: string, allowed: SlotMask): LexicalScores | null {
     const words = queryWords(text)
@@ -96,11 +97,18 @@ export class LexicalIndex {
       this.inUse[0] = this.inUse[1] = null
       throw error
     }
+    let most = 0
+    for (const slot of slots) most = Math.max(most, matched[slot])
+    const required = requiredWords(words.length, most)
+    const kept: Array<number> = []
     for (const slot of slots) {
-      totals[slot] *= matched[slot] / words.length
+      if (matched[slot] >= required) {
+        totals[slot] *= matched[slot] / words.length
+        kept.push(slot)
+      } else totals[slot] = 0
       matched[slot] = 0
     }
-    return { slots, scores: totals }
+    return { slots: kept, scores: totals }
   }
 
   /**

@@ -43,9 +43,13 @@ export const defaultOptions: EmbeddedIndexOptions = {
     extra: 1
   },
   weights: { lexical: 1, text: 1, image: 1 },
+  // A text neighbour matches on meaning alone only above what made-up words reach: over
+  // 20,000 Home Depot titles, 50 random two-word queries come as close as 0.56 (median) and
+  // 0.66 (max), while judged-relevant titles sit at 0.45 (median): the text model cannot tell
+  // a shopper's meaning from noise below that, so there it only ranks the lexical matches.
   // Image features (MobileNet) are non-negative, so unrelated images are rarely far apart;
-  // this default is a starting point for the relevance evaluation to tune.
-  minSimilarity: { text: 0.35, image: 0.35 },
+  // visual search sets its own threshold.
+  minSimilarity: { text: 0.7, image: 0.35 },
   denseCandidates: 200,
   fuzzyWeight: 0.45,
   prefixWeight: 0.3,

@@ -76,3 +76,15 @@ export const queryWords = (text: string): Array<QueryWord> => {
   }
   return words
 }
+
+/**
+ * How many of a query's `words` a document must match to be a result: all of one or two,
+ * all but one of three or four, three quarters of more (a shopper's extra words are often
+ * sizes or noise). When no document matches that many, the documents matching the most
+ * words are the results, down to half of the words: "xyzzy drill" still finds drills,
+ * while one common word of "levis 501 black jeans" alone ("black") finds nothing.
+ */
+export const requiredWords = (words: number, most: number): number => {
+  const wanted = words <= 2 ? words : words <= 4 ? words - 1 : Math.ceil(0.75 * words)
+  return Math.max(1, Math.ceil(words / 2), Math.min(wanted, most))
+}

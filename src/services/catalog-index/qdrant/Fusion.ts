@@ -1,4 +1,5 @@
 import type { SearchHit } from "../CatalogIndex.js"
+import { requiredWords } from "../embedded/TextAnalysis.js"
 import type { Condition } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { SignalWeights } from "../embedded/Options.js"
@@ -20,8 +21,9 @@ export interface WordScores {
 
 /**
  * A document's lexical score: the sum of its words' scores times the share of query words it
- * matches. Variant-only scores are scaled so the best is worth at most `fuzzyWeight` of the
- * weakest exact match of the same word: exact matches always outrank typos and prefixes.
+ * matches; only documents matching enough of the words (`requiredWords`, as in the embedded
+ * index) have one. Variant-only scores are scaled so the best is worth at most `fuzzyWeight`
+ * of the weakest exact match of the same word: exact matches always outrank typos and prefixes.
  */
 export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number): Map<string, number> => {
   const totals = new Map<string, number>()
@@ -40,7 +42,14 @@ export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: num
     for (const [id, score] of exact) add(id, score)
     for (const [id, score] of variantOnly) add(id, score * factor)
   }
-  for (const [id, total] of totals) totals.set(id, (total * matched.get(id)!) / words.length)
+  let most = 0
+  for (const count of matched.values()) most = Math.max(most, count)
+  const required = requiredWords(words.length, most)
+  for (const [id, total] of totals) {
+    const count = matched.get(id)!
+    if (count >= required) totals.set(id, (total * count) / words.length)
+    else totals.delete(id)
+  }
   return totals
 }
 

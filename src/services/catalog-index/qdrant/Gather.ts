@@ -4,7 +4,7 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { queryWords, requiredWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
@@ -204,10 +204,26 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     })
 
     yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
-    const lexicalKeys = gathered.flatMap((word) => [...word.exactKeys, ...(word.variantQuery?.indices ?? [])])
     const saturated = gathered.some((word) => word.exactFull || word.variantsFull)
-    return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalKeys.length === 0 ? null : holdsAny(lexicalKeys) }
+    return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalCondition(gathered) }
   })
+
+/**
+ * "Matches enough of the words" (see `requiredWords`) as one Qdrant condition: per word, it
+ * holds the word or a searched variant, and at least the required number of those hold. How
+ * many words the best match holds is read from the lists (a full list may hide a point that
+ * holds more; the count then errs towards more matches).
+ */
+const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | null => {
+  if (words.length === 0) return null
+  const perWord = words.map((word) => [...word.exactKeys, ...(word.variantQuery?.indices ?? [])])
+  const counts = new Map<string, number>()
+  for (const word of words) for (const id of new Set([...word.exact.keys(), ...word.variants.keys()])) counts.set(id, (counts.get(id) ?? 0) + 1)
+  let most = 0
+  for (const count of counts.values()) most = Math.max(most, count)
+  const required = requiredWords(words.length, most)
+  return required <= 1 ? holdsAny(perWord.flat()) : { min_should: { conditions: perWord.map(holdsAny), min_count: required } }
+}
 
 /**
  * A word's verified typo and prefix variants in the site, best weighted first (at most

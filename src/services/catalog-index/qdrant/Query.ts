@@ -36,7 +36,7 @@ export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<stri
     return byProductId(q, filter, q.options.matchCap, []).pipe(Effect.map(({ records }) => records.map((r) => productIdOf(r.payload))))
   }
   return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates, payload: [PRODUCT_KEY] }).pipe(
-    Effect.map(({ matched, points }) => [...matched].map((id) => points.get(id)!.productId))
+    Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId))
   )
 }
 
@@ -138,11 +138,18 @@ const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ra
 /** Signals by point id: what fusion needs besides a point's product id and columns. */
 type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
 
-/** Every match with the signals known so far (a similarity not yet known is absent). */
+/**
+ * Every match with the signals known so far (a similarity not yet known is absent): a point
+ * listed for enough of the words (see lexicalScores), or a dense hit at or above its
+ * minSimilarity. A point listed for too few words only is no match.
+ */
 const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
   const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
-  return [...gathered.matched].map((id) => ({ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }))
+  const denseHit = (id: string) => gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
+  return [...gathered.matched].flatMap((id) =>
+    lexical.has(id) || denseHit(id) ? [{ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }] : []
+  )
 }
 
 /**
@@ -209,14 +216,14 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     })
     // The count needs only what was gathered (completing scores adds no match), so it runs beside.
     const [hits, matches] = yield* Effect.all(
-      [rank, gathered.saturated ? total(q, query.siteId, filter, gathered).pipe(timed("total")) : Effect.succeed(gathered.matched.size)],
+      [rank, gathered.saturated ? total(q, query.siteId, filter, gathered).pipe(timed("total")) : Effect.sync(() => scoredOf(q, gathered).length)],
       { concurrency: 2 }
     )
     return { hits, total: matches }
   })
 
 /**
- * Every lexical match (a point holding a word or a searched variant) or dense hit, counted by
+ * Every lexical match (a point holding enough of the words or their searched variants) or dense hit, counted by
  * Qdrant. The slowest request of a common word's search (100k products, "quality": 13–27 ms of
  * ~38), so it is remembered with the site's statistics, by a digest of the count's filter.
  */
