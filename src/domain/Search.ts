@@ -22,15 +22,23 @@ export const CampaignId = Schema.Number.pipe(
   Schema.filter((n) => Number.isSafeInteger(n), { message: () => "must be an integer campaign id" })
 )
 
-export const TextQuery = Schema.String.pipe(
-  Schema.filter((s) => s.trim().length > 0, { message: () => "must not be empty" }),
-  maxChars(500)
+/** Empty (or omitted) in a text search: the request browses its scope, e.g. a category page. */
+export const TextQuery = Schema.String.pipe(maxChars(500))
+
+/** How deep a page may start: deeper pages of a listing are a crawl, not a shopper. */
+export const MAX_OFFSET = 10_000
+
+export const Offset = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= MAX_OFFSET, {
+    message: () => `must be an integer from 0 to ${MAX_OFFSET}`
+  })
 )
 
 export const TextSearchRequest = Schema.Struct({
   requestId: optionalField(RequestId),
-  query: TextQuery,
+  query: optionalField(TextQuery),
   resultsCount: optionalField(ResultsCount),
+  offset: optionalField(Offset),
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
   dynamicFilters: optionalField(DynamicFilters)
@@ -42,6 +50,8 @@ export const SearchResponse = Schema.Struct({
   requestId: optionalField(Schema.String),
   data: Schema.Struct({
     products: Schema.Array(ResultEntity),
+    /** How many products the search matched in all (text search; pages are slices of them). */
+    total: optionalField(Schema.Number),
     interactions: optionalField(Interactions)
   }),
   interactions: optionalField(Interactions),

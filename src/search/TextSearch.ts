@@ -14,8 +14,11 @@ import { buildFilter, type DynamicIn } from "./Scope.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
-  readonly query: string
+  /** Empty or absent: the request browses its scope (filters, campaign), e.g. a category page. */
+  readonly query?: string | undefined
   readonly resultsCount?: number | undefined
+  /** Products of the result list skipped before the page starts (pinned products count). */
+  readonly offset?: number | undefined
   readonly campaign?: number | undefined
   readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
@@ -40,15 +43,19 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       staticFilters: input.staticFilters,
       dynamicFilters: input.dynamicFilters
     })
-    const normalized = normalizeQuery(input.query)
-    const textVector = yield* embedder.embedQuery(input.query).pipe(timed("embed"))
+    const text = input.query?.trim() ?? ""
+    const browsing = normalizeQuery(text).length === 0
+    const offset = input.offset ?? 0
+    const normalized = normalizeQuery(text)
+    // A browse has no words to embed: the index lists the scope (boosts, then product id).
+    const textVector = browsing ? undefined : yield* embedder.embedQuery(text).pipe(timed("embed"))
     const boosts = yield* campaignBoosts(campaign)
-    const pinned = campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
-    const query: Omit<SearchQuery, "limit"> = { siteId, text: input.query, textVector, filter, boosts }
+    const pinned = browsing ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
+    const query: Omit<SearchQuery, "limit"> = { siteId, ...(browsing ? {} : { text, textVector }), filter, boosts }
 
     // One ranking serves the page and the facet sample. A facet column with a selection of its
     // own is counted over a search without that selection: those searches run beside it.
-    const ranking = yield* Effect.cached(index.search({ ...query, limit: Math.max(limit, FACET_SAMPLE) }).pipe(timed("index")))
+    const ranking = yield* Effect.cached(index.search({ ...query, limit: Math.max(offset + limit, FACET_SAMPLE) }).pipe(timed("index")))
     const [result, facets] = yield* Effect.all(
       [ranking, computeFacets(query, dynamic, Effect.map(ranking, (ranked) => ranked.hits))],
       { concurrency: 2 }
@@ -56,7 +63,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const rankedIds = result.hits.map((h) => h.productId)
     // Pins lead the list but still have to be inside the shopper's scope.
     const pinnedInScope = pinned.length === 0 ? [] : yield* inScope(query, pinned)
-    const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(0, limit)
+    const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(offset, offset + limit)
     const products = yield* loadEntities(siteId, ids).pipe(timed("entities"))
 
     const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
@@ -72,10 +79,13 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
     }
 
-    yield* suggester.recordQuery(siteId, input.query, result.total).pipe(timed("suggest"))
+    if (!browsing) yield* suggester.recordQuery(siteId, text, result.total).pipe(timed("suggest"))
+    // Pinned products that do not match the words are listed too, so they count.
+    const pinnedMatching = pinnedInScope.length === 0 ? [] : yield* index.matchIds({ ...query, onlyIds: pinnedInScope })
+    const pinnedExtra = pinnedInScope.length - pinnedMatching.length
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
-      data: { products, interactions },
+      data: { products, total: result.total + pinnedExtra, interactions },
       interactions,
       ...(stream ? { stream } : {})
     }

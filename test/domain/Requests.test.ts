@@ -26,8 +26,14 @@ describe("TextSearchRequest", () => {
     expect(issuesOf(TextSearchRequest, request)).toEqual([])
   })
 
-  it("bounds the query and the result count", () => {
-    expect(issuesOf(TextSearchRequest, { query: "  " })).toEqual([[["query"], "must not be empty"]])
+  it("bounds the query, the result count and the offset", () => {
+    // No words browses the scope.
+    expect(issuesOf(TextSearchRequest, { query: "  " })).toEqual([])
+    expect(issuesOf(TextSearchRequest, {})).toEqual([])
+    expect(issuesOf(TextSearchRequest, { offset: 10_000 })).toEqual([])
+    expect(issuesOf(TextSearchRequest, { offset: -1 })).toEqual([[["offset"], "must be an integer from 0 to 10000"]])
+    expect(issuesOf(TextSearchRequest, { offset: 10_001 })).toEqual([[["offset"], "must be an integer from 0 to 10000"]])
+    expect(issuesOf(TextSearchRequest, { offset: 2.5 })).toEqual([[["offset"], "must be an integer from 0 to 10000"]])
     expect(issuesOf(TextSearchRequest, { query: "q".repeat(500) })).toEqual([])
     expect(issuesOf(TextSearchRequest, { query: "q".repeat(501) })).toEqual([[["query"], "must be at most 500 characters"]])
     expect(issuesOf(TextSearchRequest, { query: "q", resultsCount: 0, campaign: 1.5 })).toEqual([

@@ -170,10 +170,34 @@ describe("POST /text-search", () => {
     expect(annotation.data.items.length).toBeGreaterThan(0)
   })
 
-  it("rejects an empty query", async () => {
-    const res = await search({ query: "   " })
-    expect(res.status).toBe(400)
-    expect(res.body.message).toContain("query")
+  it("browses the scope without a query: a category page, with its total", async () => {
+    const drills = await search({ staticFilters: { included: [{ column: "category", values: [path("Tools > Power Tools > Drills")] }] } })
+    expect(drills.status).toBe(200)
+    expect(ids(drills).sort()).toEqual(["drill-1", "drill-2"])
+    expect(drills.body.data.total).toBe(2)
+    const everything = await search({ query: "   ", resultsCount: 50 })
+    expect(ids(everything).sort()).toEqual(fixtureProducts.map((p) => p.id).sort())
+    expect(everything.body.data.total).toBe(fixtureProducts.length)
+  })
+
+  it("pages with offset: consecutive pages are the full list in order, each with the same total", async () => {
+    const full = await search({ query: "drill", resultsCount: 50 })
+    const all = ids(full)
+    expect(all.length).toBeGreaterThanOrEqual(3)
+    expect(full.body.data.total).toBe(all.length)
+    const pages: Array<string> = []
+    for (let offset = 0; offset < all.length; offset += 2) {
+      const page = await search({ query: "drill", resultsCount: 2, offset })
+      expect(page.body.data.total).toBe(all.length)
+      pages.push(...ids(page))
+    }
+    expect(pages).toEqual(all)
+    const beyond = await search({ query: "drill", resultsCount: 2, offset: all.length })
+    expect(ids(beyond)).toEqual([])
+    expect(beyond.body.data.total).toBe(all.length)
+    const bad = await search({ query: "drill", offset: -3 })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toContain("offset")
   })
 })
 

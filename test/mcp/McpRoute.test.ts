@@ -51,7 +51,9 @@ describe("tools/list", () => {
       expect(tool.description!.length).toBeGreaterThan(20)
     }
     const search = tools.find((t) => t.name === "text_search")!
-    expect(search.inputSchema.required).toEqual(["query"])
+    // Every field is optional: without a query the tool browses (a category page).
+    expect(search.inputSchema.required ?? []).toEqual([])
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "offset", "resultsCount"]))
   })
 })
 
