@@ -51,9 +51,12 @@ export interface Column {
 /** A colour as columns hold it and filters match it: its lowercase name. */
 export const colorTerm = (name: string): string => name.trim().toLowerCase()
 
-/** Colours as lowercase names; "Red/Black" and "red, black" both give ["red", "black"]. */
+/**
+ * Colours as lowercase names; "Red/Black" and "red, black" both give ["red", "black"], and a
+ * colour written `<color> > <hex>` (the interface's form) its name, as filters reduce it.
+ */
 export const colorNames = (color: string | null | undefined): ReadonlyArray<string> =>
-  color ? color.split(/[/,]/).map(colorTerm).filter((c) => c.length > 0) : []
+  color ? color.split(/[/,]/).map((entry) => colorTerm(parseColorPath(entry)?.name ?? entry)).filter((c) => c.length > 0) : []
 
 /** A filter value of `column` as the column holds it: a colour written `<color> > <hex>` counts as its name. */
 export const filterTerm = (column: Column, value: string): string =>

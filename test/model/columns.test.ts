@@ -62,6 +62,14 @@ describe("column table", () => {
     expect(filterTerm(findColumn("brand")!, " Acme ")).toBe(" Acme ")
   })
 
+  it("a record colour written `<color> > <hex>` is held as its name, so a filter on it matches", () => {
+    const doc = toIndexDocument(product({ color: "Red > #FF0000" }), null)
+    const color = findColumn("color")!
+    expect(doc.payload["color"]).toEqual(["red"])
+    expect(doc.payload["color"]).toContain(filterTerm(color, "Red > #ff0000"))
+    expect(toIndexDocument(product({ color: "Navy > #000080, White > #FFFFFF" }), null).payload["color"]).toEqual(["navy", "white"])
+  })
+
   it("offers facets in display order, the first three primary", () => {
     expect(facetColumns.map((c) => c.name)).toEqual([
       "category", "brand", "price", "color", "availability", "gender", "age_group", "size", "material", "pattern", "condition"
