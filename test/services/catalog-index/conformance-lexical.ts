@@ -47,24 +47,18 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "drill" })).toEqual(["title", "desc"])
     }))
 
+  const scarfAndDresses = upsert(titled("one", "Red scarf"), titled("both", "Red summer dress"), titled("other", "Blue dress"))
+
   test("a product matches a short query only when it holds every word", () =>
     Effect.gen(function*() {
-      yield* upsert(
-        titled("one", "Red scarf"),
-        titled("both", "Red summer dress"),
-        titled("other", "Blue dress")
-      )
+      yield* scarfAndDresses
       expect(yield* searchIds({ text: "red dress" })).toEqual(["both"])
       expect((yield* searchIds({ text: "dress" })).sort()).toEqual(["both", "other"])
     }))
 
   test("when no product holds every word, those holding the most match, down to half of the words", () =>
     Effect.gen(function*() {
-      yield* upsert(
-        titled("one", "Red scarf"),
-        titled("both", "Red summer dress"),
-        titled("other", "Blue dress")
-      )
+      yield* scarfAndDresses
       // Nobody sells velvet: the dresses are what is left of the query, the best match first.
       const ids = yield* searchIds({ text: "velvet summer dress" })
       expect(ids).toEqual(["both"])
