@@ -143,8 +143,8 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
  * Cross-selling: complements, never from the source's leaf category or item group.
  * A campaign's crossSell pairs (source category → complement categories) scope the result when
  * one matches; otherwise candidates come from the rest of the catalog, preferring the source's
- * top-level department, its brand and its style (text-embedding closeness), with at most two
- * products per leaf category so the list spans several kinds of complement.
+ * top-level department, its brand and its style (text-embedding closeness), and products in
+ * stock, with at most two products per leaf category so the list spans several kinds of complement.
  */
 export const crossSelling = (siteId: number, input: RecommendationInput) =>
   Effect.gen(function*() {
@@ -167,7 +167,9 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
     const boosts = [
       ...(yield* campaignBoosts(campaign)),
       ...(departments.length > 0 ? [{ condition: { column: "category", anyOf: departments }, weight: 0.3 }] : []),
-      ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.15 }] : [])
+      ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.15 }] : []),
+      // A complement is bought with the product, now: one in stock ranks above a comparable one that is not.
+      { condition: { column: "availability", anyOf: ["in_stock"] }, weight: 0.5 }
     ]
     const vectors = yield* sourceVectors(source)
     const result = yield* run({

@@ -53,6 +53,14 @@ describe("crossSelling", () => {
         expect(found.length).toBeGreaterThan(2)
       }))
 
+    it.effect("prefers complements in stock: the out-of-stock floor lamp comes after every lamp and bulb in stock", () =>
+      Effect.gen(function*() {
+        const found = ids((yield* crossSelling(1, { productId: "lamp-1" })).data.products)
+        const inStockLighting = ["lamp-4", "lamp-5", "bulb-1"]
+        expect(found).toEqual(expect.arrayContaining([...inStockLighting, "lamp-3"]))
+        for (const id of inStockLighting) expect(found.indexOf(id)).toBeLessThan(found.indexOf("lamp-3"))
+      }))
+
     it.effect("a campaign's cross-sell pair scopes the complements to its target categories", () =>
       Effect.gen(function*() {
         expect(ids((yield* crossSelling(1, { productId: "mug-1", campaigns: [1] })).data.products)).toEqual(["bulb-1"])
