@@ -56,6 +56,17 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect((yield* searchIds({ text: "dress" })).sort()).toEqual(["both", "other"])
     }))
 
+  test("the forms of a hyphenated query word count as one word", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("hyphen", "Black-and-Decker drill"),
+        titled("spaced", "Black & Decker cordless drill"),
+        titled("other", "Bosch drill")
+      )
+      // Two typed words: "black-and-decker" (held whole, joined or as its parts) and "drill".
+      expect((yield* searchIds({ text: "black-and-decker drill" })).sort()).toEqual(["hyphen", "spaced"])
+    }))
+
   test("when no product holds every word, those holding the most match, down to half of the words", () =>
     Effect.gen(function*() {
       yield* scarfAndDresses

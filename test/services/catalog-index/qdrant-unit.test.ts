@@ -253,18 +253,27 @@ describe("Variants", () => {
 describe("Fusion", () => {
   it("scores only documents matching enough of the words, scaled by coverage, variants below exact matches", () => {
     const scores = lexicalScores([
-      { exact: new Map([["both", 2], ["red", 4]]), variants: new Map() },
-      { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]) }
+      { exact: new Map([["both", 2], ["red", 4]]), variants: new Map(), group: 0 },
+      { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]), group: 1 }
     ], 0.45)
     // Two words, and a document holds both: only it matches.
     expect([...scores]).toEqual([["both", 4]])
     // Nobody holds both: each word's matches are results, at half coverage.
     const either = lexicalScores([
-      { exact: new Map([["red", 4]]), variants: new Map() },
-      { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]) }
+      { exact: new Map([["red", 4]]), variants: new Map(), group: 0 },
+      { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]), group: 1 }
     ], 0.45)
     expect(either.get("red")).toBe(2)
     expect(either.get("typo")).toBeCloseTo((0.45 * 2) / 2, 9) // capped at fuzzyWeight × weakest exact, half coverage
+    // "wi-fi router": "wi-fi" and "wifi" are forms of one typed word, so a document with "wifi" and
+    // "router" holds both words.
+    const joined = lexicalScores([
+      { exact: new Map([["hyphen", 1]]), variants: new Map(), group: 0 },
+      { exact: new Map([["hyphen", 1], ["joined", 1]]), variants: new Map(), group: 0 },
+      { exact: new Map([["hyphen", 1], ["joined", 1], ["other", 1]]), variants: new Map(), group: 1 }
+    ], 0.45)
+    expect([...joined.keys()].sort()).toEqual(["hyphen", "joined"])
+    expect(joined.get("joined")).toBe(2)
   })
 
   const weights = { lexical: 1, text: 1, image: 1 }

@@ -3,7 +3,7 @@ import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"
-import { queryWords, requiredWords, type QueryWord } from "./TextAnalysis.js"
+import { queryWords, requiredWords, typedWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
@@ -35,6 +35,7 @@ export class LexicalIndex {
   private readonly buffers: Array<Float64Array> = [new Float64Array(0), new Float64Array(0)]
   private readonly inUse: Array<LexicalScores | null> = [null, null]
   private matchedBuffer = new Uint8Array(0)
+  private groupBuffer = new Int32Array(0)
 
   constructor(private readonly settings: LexicalSettings) {
     this.postings = new Bm25Postings(settings.fieldWeights, this.terms)
@@ -54,6 +55,11 @@ export class LexicalIndex {
   private scratch(which: 0 | 1, size: number): Float64Array {
     if (this.buffers[which].length < size) this.buffers[which] = new Float64Array(Math.max(size, this.buffers[which].length * 2))
     return this.buffers[which]
+  }
+
+  private scratchGroups(size: number): Int32Array {
+    if (this.groupBuffer.length < size) this.groupBuffer = new Int32Array(Math.max(size, this.groupBuffer.length * 2))
+    return this.groupBuffer
   }
 
   private scratchMatched(size: number): Uint8Array {
@@ -78,14 +84,21 @@ export class LexicalIndex {
   score(text: string, allowed: SlotMask): LexicalScores | null {
     const words = queryWords(text)
     if (words.length === 0) return null
+    const typed = typedWords(words)
     const totals = new Float64Array(allowed.length)
+    // Per slot: how many typed words it holds, and the last one counted (+1), so the forms of a
+    // hyphenated word count once.
     const matched = this.scratchMatched(allowed.length)
+    const lastGroup = this.scratchGroups(allowed.length)
     const slots: Array<number> = []
     try {
       words.forEach((word, i) => {
         const { slots: wordSlots, scores } = this.wordScores(word, i === words.length - 1, allowed)
         for (const slot of wordSlots) {
-          if (matched[slot]++ === 0) slots.push(slot)
+          if (lastGroup[slot] !== word.group + 1) {
+            lastGroup[slot] = word.group + 1
+            if (matched[slot]++ === 0) slots.push(slot)
+          }
           totals[slot] += scores[slot]
         }
         this.release()
@@ -94,19 +107,21 @@ export class LexicalIndex {
       // Never leave a dirty buffer behind for the next query.
       for (const buffer of this.buffers) buffer.fill(0)
       matched.fill(0)
+      lastGroup.fill(0)
       this.inUse[0] = this.inUse[1] = null
       throw error
     }
     let most = 0
     for (const slot of slots) most = Math.max(most, matched[slot])
-    const required = requiredWords(words.length, most)
+    const required = requiredWords(typed, most)
     const kept: Array<number> = []
     for (const slot of slots) {
       if (matched[slot] >= required) {
-        totals[slot] *= matched[slot] / words.length
+        totals[slot] *= matched[slot] / typed
         kept.push(slot)
       } else totals[slot] = 0
       matched[slot] = 0
+      lastGroup[slot] = 0
     }
     return { slots: kept, scores: totals }
   }

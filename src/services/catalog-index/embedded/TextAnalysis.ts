@@ -14,21 +14,26 @@ const STOP_WORDS = new Set([
 ])
 
 /**
- * Splits text into words. A hyphenated word also yields its joined form and its longer
- * parts, so "wi-fi" is found by "wifi" and "black-and-decker" by "decker".
+ * The text's words, each with the forms it is found by: a hyphenated word also yields its
+ * joined form and its longer parts, so "wi-fi" is found by "wifi" and "black-and-decker" by
+ * "decker".
  */
-export const tokenize = (text: string): Array<string> => {
-  const words: Array<string> = []
+const wordForms = (text: string): Array<Array<string>> => {
+  const words: Array<Array<string>> = []
   for (const [word] of text.matchAll(WORD)) {
-    words.push(word)
+    const forms = [word]
     if (word.includes("-")) {
       const parts = word.split("-")
-      words.push(parts.join(""))
-      for (const part of parts) if (part.length >= 3) words.push(part)
+      forms.push(parts.join(""))
+      for (const part of parts) if (part.length >= 3) forms.push(part)
     }
+    words.push(forms)
   }
   return words
 }
+
+/** Splits text into words and the extra forms of hyphenated ones (see `wordForms`). */
+export const tokenize = (text: string): Array<string> => wordForms(text).flat()
 
 /** Lower-cased word, or null for a stop word. */
 const normalizeWord = (word: string): string | null => {
@@ -57,25 +62,39 @@ export const indexTerm = (word: string): string | null => {
   return lower === null ? null : stem(lower)
 }
 
-/** A query word in both forms: the stem for exact matching, the typed word for typos. */
+/**
+ * A query word in both forms: the stem for exact matching, the typed word for typos. `group`
+ * numbers the words the shopper typed (0, 1, …): the forms of one hyphenated word share it,
+ * and a document holding any of them holds that word (see `requiredWords`).
+ */
 export interface QueryWord {
   readonly typed: string
   readonly stem: string
+  readonly group: number
 }
 
 export const queryWords = (text: string): Array<QueryWord> => {
   const seen = new Set<string>()
   const words: Array<QueryWord> = []
-  for (const word of tokenize(text)) {
-    const typed = normalizeWord(word)
-    if (typed === null) continue
-    const stemmed = stem(typed)
-    if (seen.has(stemmed)) continue
-    seen.add(stemmed)
-    words.push({ typed, stem: stemmed })
+  let group = 0
+  for (const forms of wordForms(text)) {
+    let kept = false
+    for (const form of forms) {
+      const typed = normalizeWord(form)
+      if (typed === null) continue
+      const stemmed = stem(typed)
+      if (seen.has(stemmed)) continue
+      seen.add(stemmed)
+      words.push({ typed, stem: stemmed, group })
+      kept = true
+    }
+    if (kept) group++
   }
   return words
 }
+
+/** How many words the shopper typed (hyphenated forms counted once). */
+export const typedWords = (words: ReadonlyArray<QueryWord>): number => (words.length === 0 ? 0 : words[words.length - 1].group + 1)
 
 /**
  * How many of a query's `words` a document must match to be a result: all of one or two,

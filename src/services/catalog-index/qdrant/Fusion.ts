@@ -17,6 +17,8 @@ import { byCodeUnits } from "../ColumnValues.js"
 export interface WordScores {
   readonly exact: ReadonlyMap<string, number>
   readonly variants: ReadonlyMap<string, number>
+  /** The typed word it is a form of (see QueryWord): forms of one hyphenated word count once. */
+  readonly group: number
 }
 
 /**
@@ -27,27 +29,31 @@ export interface WordScores {
  */
 export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number): Map<string, number> => {
   const totals = new Map<string, number>()
-  const matched = new Map<string, number>()
-  const add = (id: string, score: number) => {
+  /** Per document, the typed words (groups) it holds. */
+  const held = new Map<string, Set<number>>()
+  const add = (id: string, score: number, group: number) => {
     totals.set(id, (totals.get(id) ?? 0) + score)
-    matched.set(id, (matched.get(id) ?? 0) + 1)
+    let groups = held.get(id)
+    if (groups === undefined) held.set(id, (groups = new Set()))
+    groups.add(group)
   }
-  for (const { exact, variants } of words) {
+  for (const { exact, variants, group } of words) {
     const variantOnly = [...variants].filter(([id]) => !exact.has(id))
     let factor = 1
     if (exact.size > 0 && variantOnly.length > 0) {
       const ceiling = fuzzyWeight * Math.min(...exact.values())
       factor = Math.min(1, ceiling / Math.max(...variantOnly.map(([, score]) => score)))
     }
-    for (const [id, score] of exact) add(id, score)
-    for (const [id, score] of variantOnly) add(id, score * factor)
+    for (const [id, score] of exact) add(id, score, group)
+    for (const [id, score] of variantOnly) add(id, score * factor, group)
   }
+  const typed = words.length === 0 ? 0 : Math.max(...words.map((word) => word.group)) + 1
   let most = 0
-  for (const count of matched.values()) most = Math.max(most, count)
-  const required = requiredWords(words.length, most)
+  for (const groups of held.values()) most = Math.max(most, groups.size)
+  const required = requiredWords(typed, most)
   for (const [id, total] of totals) {
-    const count = matched.get(id)!
-    if (count >= required) totals.set(id, (total * count) / words.length)
+    const count = held.get(id)!.size
+    if (count >= required) totals.set(id, (total * count) / typed)
     else totals.delete(id)
   }
   return totals

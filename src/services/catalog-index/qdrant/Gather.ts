@@ -4,7 +4,7 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryWords, requiredWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { queryWords, requiredWords, typedWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
@@ -216,13 +216,20 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
  */
 const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | null => {
   if (words.length === 0) return null
-  const perWord = words.map((word) => [...word.exactKeys, ...(word.variantQuery?.indices ?? [])])
+  // Per typed word (the forms of a hyphenated one together): its keys, and the points listed for it.
+  const typed = typedWords(words.map((word) => word.word))
+  const keys = Array.from({ length: typed }, () => [] as Array<number>)
+  const listed = Array.from({ length: typed }, () => new Set<string>())
+  for (const word of words) {
+    keys[word.word.group].push(...word.exactKeys, ...(word.variantQuery?.indices ?? []))
+    for (const id of [...word.exact.keys(), ...word.variants.keys()]) listed[word.word.group].add(id)
+  }
   const counts = new Map<string, number>()
-  for (const word of words) for (const id of new Set([...word.exact.keys(), ...word.variants.keys()])) counts.set(id, (counts.get(id) ?? 0) + 1)
+  for (const ids of listed) for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1)
   let most = 0
   for (const count of counts.values()) most = Math.max(most, count)
-  const required = requiredWords(words.length, most)
-  return required <= 1 ? holdsAny(perWord.flat()) : { min_should: { conditions: perWord.map(holdsAny), min_count: required } }
+  const required = requiredWords(typed, most)
+  return required <= 1 ? holdsAny(keys.flat()) : { min_should: { conditions: keys.map(holdsAny), min_count: required } }
 }
 
 /**

@@ -144,7 +144,7 @@ type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
  * minSimilarity. A point listed for too few words only is no match.
  */
 const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
-  const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants })), q.options.fuzzyWeight)
+  const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants, group: word.word.group })), q.options.fuzzyWeight)
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
   const denseHit = (id: string) => gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
   return [...gathered.matched].flatMap((id) =>
