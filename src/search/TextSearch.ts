@@ -44,9 +44,9 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       dynamicFilters: input.dynamicFilters
     })
     const text = input.query?.trim() ?? ""
-    const browsing = normalizeQuery(text).length === 0
-    const offset = input.offset ?? 0
     const normalized = normalizeQuery(text)
+    const browsing = normalized.length === 0
+    const offset = input.offset ?? 0
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     const textVector = browsing ? undefined : yield* embedder.embedQuery(text).pipe(timed("embed"))
     const boosts = yield* campaignBoosts(campaign)

@@ -29,34 +29,46 @@ export interface WordScores {
  */
 export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number): Map<string, number> => {
   const totals = new Map<string, number>()
-  /** Per document, the typed words (groups) it holds. */
-  const held = new Map<string, Set<number>>()
-  const add = (id: string, score: number, group: number) => {
-    totals.set(id, (totals.get(id) ?? 0) + score)
-    let groups = held.get(id)
-    if (groups === undefined) held.set(id, (groups = new Set()))
-    groups.add(group)
-  }
-  for (const { exact, variants, group } of words) {
+  for (const { exact, variants } of words) {
     const variantOnly = [...variants].filter(([id]) => !exact.has(id))
     let factor = 1
     if (exact.size > 0 && variantOnly.length > 0) {
       const ceiling = fuzzyWeight * Math.min(...exact.values())
       factor = Math.min(1, ceiling / Math.max(...variantOnly.map(([, score]) => score)))
     }
-    for (const [id, score] of exact) add(id, score, group)
-    for (const [id, score] of variantOnly) add(id, score * factor, group)
+    for (const [id, score] of exact) totals.set(id, (totals.get(id) ?? 0) + score)
+    for (const [id, score] of variantOnly) totals.set(id, (totals.get(id) ?? 0) + score * factor)
   }
-  const typed = words.length === 0 ? 0 : Math.max(...words.map((word) => word.group)) + 1
-  let most = 0
-  for (const groups of held.values()) most = Math.max(most, groups.size)
-  const required = requiredWords(typed, most)
+  const { typed, held, required } = wordCoverage(words)
   for (const [id, total] of totals) {
-    const count = held.get(id)!.size
+    const count = held.get(id)!
     if (count >= required) totals.set(id, (total * count) / typed)
     else totals.delete(id)
   }
   return totals
+}
+
+/**
+ * How many typed words (groups) each listed document holds, and how many a match needs
+ * (`requiredWords`, as in the embedded index).
+ */
+export const wordCoverage = (words: ReadonlyArray<WordScores>) => {
+  const typed = words.length === 0 ? 0 : Math.max(...words.map((word) => word.group)) + 1
+  const groups = new Map<string, Set<number>>()
+  for (const { exact, variants, group } of words) {
+    for (const id of [...exact.keys(), ...variants.keys()]) {
+      let of = groups.get(id)
+      if (of === undefined) groups.set(id, (of = new Set()))
+      of.add(group)
+    }
+  }
+  const held = new Map<string, number>()
+  let most = 0
+  for (const [id, of] of groups) {
+    held.set(id, of.size)
+    most = Math.max(most, of.size)
+  }
+  return { typed, held, required: requiredWords(typed, most) }
 }
 
 export interface Candidate {

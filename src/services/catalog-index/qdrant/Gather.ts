@@ -4,7 +4,8 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryWords, requiredWords, typedWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { wordCoverage, type WordScores } from "./Fusion.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
@@ -208,27 +209,21 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalCondition(gathered) }
   })
 
+/** Each word's matches as fusion scores them, with the typed word it is a form of. */
+export const wordScoresOf = (words: ReadonlyArray<WordMatches>): Array<WordScores> =>
+  words.map((word) => ({ exact: word.exact, variants: word.variants, group: word.word.group }))
+
 /**
- * "Matches enough of the words" (see `requiredWords`) as one Qdrant condition: per word, it
- * holds the word or a searched variant, and at least the required number of those hold. How
- * many words the best match holds is read from the lists (a full list may hide a point that
- * holds more; the count then errs towards more matches).
+ * "Matches enough of the words" (see `requiredWords`) as one Qdrant condition: per typed word,
+ * it holds one of its forms or a searched variant, and at least the required number of those
+ * hold. How many words the best match holds is read from the lists (a full list may hide a
+ * point that holds more; the count then errs towards more matches).
  */
 const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | null => {
   if (words.length === 0) return null
-  // Per typed word (the forms of a hyphenated one together): its keys, and the points listed for it.
-  const typed = typedWords(words.map((word) => word.word))
+  const { typed, required } = wordCoverage(wordScoresOf(words))
   const keys = Array.from({ length: typed }, () => [] as Array<number>)
-  const listed = Array.from({ length: typed }, () => new Set<string>())
-  for (const word of words) {
-    keys[word.word.group].push(...word.exactKeys, ...(word.variantQuery?.indices ?? []))
-    for (const id of [...word.exact.keys(), ...word.variants.keys()]) listed[word.word.group].add(id)
-  }
-  const counts = new Map<string, number>()
-  for (const ids of listed) for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1)
-  let most = 0
-  for (const count of counts.values()) most = Math.max(most, count)
-  const required = requiredWords(typed, most)
+  for (const word of words) keys[word.word.group].push(...word.exactKeys, ...(word.variantQuery?.indices ?? []))
   return required <= 1 ? holdsAny(keys.flat()) : { min_should: { conditions: keys.map(holdsAny), min_count: required } }
 }
 

@@ -6,8 +6,8 @@ import { type IndexError, type SearchQuery, type SearchResult } from "../Catalog
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
-import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking, type WordScores } from "./Fusion.js"
-import { gather, wordsOf, denseSignals, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
+import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking } from "./Fusion.js"
+import { gather, wordsOf, wordScoresOf, denseSignals, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
 import { kthLargest } from "../embedded/TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
@@ -144,7 +144,7 @@ type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
  * minSimilarity. A point listed for too few words only is no match.
  */
 const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
-  const lexical = lexicalScores(gathered.words.map((word): WordScores => ({ exact: word.exact, variants: word.variants, group: word.word.group })), q.options.fuzzyWeight)
+  const lexical = lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight)
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
   const denseHit = (id: string) => gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
   return [...gathered.matched].flatMap((id) =>
