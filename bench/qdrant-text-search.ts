@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { CatalogIndex } from "../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../src/model/Filter.js"
 import { QdrantCatalogIndex } from "../src/services/catalog-index/QdrantCatalogIndex.js"
-import { computeFacets, FACET_SAMPLE } from "../src/search/Facets.js"
+import { sampledFacets, FACET_SAMPLE } from "../src/search/Facets.js"
 import { conditionHolds } from "../src/services/catalog-index/ColumnValues.js"
 
 const collection = process.argv[2] ?? "bench_lexical_20000"
@@ -34,7 +34,7 @@ const main = Effect.gen(function*() {
     const started = performance.now()
     const ranked = (yield* index.search({ ...query, limit: FACET_SAMPLE })).hits
     const ranking = performance.now()
-    yield* computeFacets(query, [], Effect.succeed(ranked))
+    yield* sampledFacets(query, [], Effect.succeed(ranked))
     const facets = performance.now()
     // As TextSearch previews a refinement: the ranked sample's best holding it.
     ranked.filter((hit) => conditionHolds({ column: "in_stock", anyOf: ["true"] }, hit.columns["in_stock"])).slice(0, 3)

@@ -34,11 +34,29 @@ export const Offset = Schema.Number.pipe(
   })
 )
 
+/** How a listing may be ordered (see Columns.sortColumns): the effective price, the title, the time a product was added. */
+export const SortColumn = Schema.Literal("price", "title", "newest").annotations({
+  message: () => 'must be one of "price", "title", "newest"'
+})
+
+export const SortOrder = Schema.Literal("asc", "desc").annotations({ message: () => 'must be "asc" or "desc"' })
+
+export const SortKey = Schema.Struct({ column: SortColumn, order: SortOrder })
+
+/** Keys in priority order; relevance breaks the ties that remain. */
+export const Sort = Schema.Array(SortKey).pipe(
+  Schema.maxItems(3, { message: () => "must have at most 3 keys" }),
+  Schema.filter((keys) => new Set(keys.map((k) => k.column)).size === keys.length || "must not name a column twice")
+)
+
 export const TextSearchRequest = Schema.Struct({
   requestId: optionalField(RequestId),
   query: optionalField(TextQuery),
   resultsCount: optionalField(ResultsCount),
   offset: optionalField(Offset),
+  sort: optionalField(Sort),
+  /** One product per item group (its best-placed variant); counts and totals then count groups. */
+  collapseVariants: optionalField(Schema.Boolean),
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
   dynamicFilters: optionalField(DynamicFilters)
@@ -50,7 +68,7 @@ export const SearchResponse = Schema.Struct({
   requestId: optionalField(Schema.String),
   data: Schema.Struct({
     products: Schema.Array(ResultEntity),
-    /** How many products the search matched in all (text search; pages are slices of them). */
+    /** How many products (or variant groups) the search matched in all (text search; pages are slices of them). */
     total: optionalField(Schema.Number),
     interactions: optionalField(Interactions)
   }),

@@ -64,7 +64,9 @@ export const Campaign = Schema.Struct({
   boosts: Schema.optionalWith(Schema.Array(Boost), { exact: true }),
   pins: Schema.optionalWith(Schema.Array(Pin), { exact: true }),
   redirects: Schema.optionalWith(Schema.Array(Redirect), { exact: true }),
-  crossSell: Schema.optionalWith(Schema.Array(CrossSell), { exact: true })
+  crossSell: Schema.optionalWith(Schema.Array(CrossSell), { exact: true }),
+  /** Text search lists one product per item group unless a request says otherwise. */
+  collapseVariants: Schema.optionalWith(Schema.Boolean, { exact: true })
 })
 export type Campaign = typeof Campaign.Type
 

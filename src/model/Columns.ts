@@ -20,6 +20,8 @@ export interface ColumnSource {
   readonly shoppingPaths: ReadonlyArray<string>
   /** Text-form paths of product_type, each ancestor included (may repeat across entries). */
   readonly typePaths: ReadonlyArray<string>
+  /** When the catalog first received the product (ms since the epoch). */
+  readonly addedAt: number
   /** Colour names and object classes seen in the product's photos (see visualAttributes). */
   readonly photos: { readonly colors: ReadonlyArray<string>; readonly objects: ReadonlyArray<string> }
 }
@@ -68,6 +70,23 @@ export const effectivePrice = (data: ProductRecord): number | null => {
   if (sale_price != null && (price == null || sale_price < price)) return sale_price
   return price ?? null
 }
+
+/**
+ * A title's place in A–Z order as a number (Qdrant orders by numbers only): its first ten
+ * letters and digits, case and accents folded, other characters one space, in base 38, below
+ * 2^53 so JSON keeps it exact. Titles alike in those ten tie, and relevance orders them.
+ */
+export const titleOrder = (title: string | null | undefined): number | null => {
+  if (!title) return null
+  const folded = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
+  if (folded.length === 0) return null
+  let key = 0
+  for (let i = 0; i < TITLE_DIGITS; i++) key = key * 38 + (i < folded.length ? titleDigit(folded.charCodeAt(i)) : 0)
+  return key
+}
+const TITLE_DIGITS = 10
+/** 0 ends the title, so "saw" comes before "saw blade": space 1, digits 2–11, letters 12–37. */
+const titleDigit = (code: number): number => (code === 32 ? 1 : code <= 57 ? code - 46 : code - 85)
 
 type Options = Partial<Pick<Column, "field" | "facet" | "searchable" | "identifying">>
 
@@ -129,7 +148,9 @@ const columns: ReadonlyArray<Column> = [
   text("custom_label_1", "Custom label 1"),
   text("custom_label_2", "Custom label 2"),
   text("custom_label_3", "Custom label 3"),
-  text("custom_label_4", "Custom label 4")
+  text("custom_label_4", "Custom label 4"),
+  column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), { identifying: true }),
+  column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt),
 ]
 
 const byName = new Map(columns.map((c) => [c.name, c]))
@@ -142,6 +163,9 @@ export const columnNames = columns.map((c) => c.name)
 export const facetColumns: ReadonlyArray<Column & { readonly facet: FacetRule }> = columns
   .filter((c): c is Column & { readonly facet: FacetRule } => c.facet !== null)
   .sort((a, b) => a.facet.rank - b.facet.rank)
+
+/** What a listing may be sorted by (the request's names), and the numeric column holding each. */
+export const sortColumns = { price: "price", title: "title_order", newest: "added_at" } as const satisfies Record<string, string>
 
 /** The payload of one product: every column's value. */
 export const columnValues = (source: ColumnSource): Record<string, PayloadValue> => {

@@ -82,6 +82,7 @@ export const toIndexDocument = (
       record: product.data,
       shoppingPaths: shopping.flatMap(categoryAncestors),
       typePaths: types.flatMap(categoryAncestors),
+      addedAt: product.createdAt,
       photos: visual
     }),
     vectors: { text: textVector ?? undefined, image: visual.embeddings.length > 0 ? visual.embeddings : undefined }

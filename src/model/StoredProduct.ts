@@ -15,7 +15,9 @@ export const StoredProduct = Schema.Struct({
   images: Schema.Array(StoredImage),
   /** Monotonic write stamp: derived data (vectors, index entries) remembers which version it came from. */
   version: Schema.Number,
-  updatedAt: Schema.Number
+  updatedAt: Schema.Number,
+  /** When the catalog first received the product (kept by later pushes): what "newest" lists by. */
+  createdAt: Schema.Number
 })
 export type StoredProduct = typeof StoredProduct.Type
 

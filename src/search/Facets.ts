@@ -2,8 +2,10 @@ import { Effect } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { facetColumns } from "../model/Columns.js"
 import { parseCategoryPath } from "../domain/CategoryPath.js"
-import { CatalogIndex, type IndexError, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
-import { bucketCounts, countValues, numberStats } from "../services/catalog-index/ColumnValues.js"
+import {
+  CatalogIndex, type FacetAnswer, type FacetRequest, type IndexError, type MatchScope, type SearchHit, type SearchQuery
+} from "../services/catalog-index/CatalogIndex.js"
+import { tallyFacets } from "../services/catalog-index/ColumnValues.js"
 import type { Condition, Filter } from "../model/Filter.js"
 
 /** Facet values are in text form; the wire schema encodes category paths. */
@@ -12,7 +14,7 @@ export interface FacetValueOut {
   readonly label: string
   readonly active: boolean
   readonly selected: boolean
-  /** Matching products with this value; used to pick refinements, not part of the wire shape. */
+  /** Products (or groups) of the result set with this value. */
   readonly count: number
 }
 export interface FacetOut {
@@ -24,22 +26,10 @@ export interface FacetOut {
 }
 
 const MAX_VALUES = 20
-/** Facet columns computed at once (those with a selection of their own each search again). */
+/** Facet scopes counted at once (columns with a selection of their own each count their own). */
 const FACET_CONCURRENCY = 6
 
 const sameColumn = (column: string) => (c: Condition) => c.column === column
-
-/** Interval bounds that read well: steps of 1, 2, 2.5 or 5 times a power of ten. */
-export const niceEdges = (min: number, max: number, buckets = 5): ReadonlyArray<number> => {
-  if (!(max > min)) return [min, min + 1]
-  const raw = (max - min) / buckets
-  const power = 10 ** Math.floor(Math.log10(raw))
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw
-  const edges: Array<number> = []
-  for (let e = Math.floor(min / step) * step; e <= max; e += step) edges.push(Math.round(e * 100) / 100)
-  edges.push(Math.round((edges[edges.length - 1] + step) * 100) / 100)
-  return edges
-}
 
 const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>, selected: ReadonlyArray<string>): Array<FacetValueOut> => {
   const byPath = new Map(counts.map((c) => [c.value, c.count]))
@@ -70,85 +60,111 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
   return out
 }
 
+/** A category facet shows one level of the tree, but it is cut from every path of the set. */
+const MAX_CATEGORY_VALUES = 5_000
+
+/** The counts of every facet column, as one request to the index. */
+const facetRequest: FacetRequest = {
+  values: facetColumns.filter((def) => def.kind !== "number").map((def) => ({ column: def.name, limit: def.kind === "category" ? MAX_CATEGORY_VALUES : MAX_VALUES })),
+  intervals: facetColumns.filter((def) => def.kind === "number").map((def) => ({ column: def.name, buckets: 5 }))
+}
+
 /**
- * Facet counts come from the best-ranked FACET_SAMPLE matches, not from every match: a query
- * word common to half of a 100k catalog would otherwise cost a scan of 50k products per
- * column, and the tail of a ranking says little about what the shopper is looking for.
+ * Facets over a ranked sample (visual search, recommendations): counted from the best-ranked
+ * FACET_SAMPLE hits' columns, since their result sets are neighbourhoods, not a set of matches.
  */
 export const FACET_SAMPLE = 300
 
+/** The facet a column shows, from its counts over the scope without its own selection. */
+const facetOf = (def: (typeof facetColumns)[number], counts: FacetAnswer, own: ReadonlyArray<Condition>): FacetOut | null => {
+  const column = def.name
+  if (def.kind === "number") {
+    const found = counts.intervals.get(column)
+    if (found == null || found.min === found.max) return null
+    const { edges } = found
+    const chosen = own.flatMap((c) => ("range" in c ? [c.range] : []))
+    const out: Array<FacetValueOut> = []
+    for (let i = 0; i + 1 < edges.length; i++) {
+      if (found.counts[i] === 0) continue
+      const selected = chosen.some((r) => r.gte === edges[i] && r.lt === edges[i + 1])
+      out.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: found.counts[i] })
+    }
+    for (const r of chosen) {
+      if (out.some((v) => v.selected)) break
+      out.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
+    }
+    return { type: "interval", column, label: def.label, isPrimary: def.facet.primary, values: out }
+  }
+  const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
+  const values = counts.values.get(column) ?? []
+  if (values.length === 0 && selected.length === 0) return null
+  const out = def.kind === "category"
+    ? categoryValues(values, selected)
+    : [
+      ...selected.filter((s) => !values.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
+      ...values.map((c) => ({ value: c.value, label: c.value, active: c.count > 0, selected: selected.includes(c.value), count: c.count }))
+    ]
+  // A column with one value and nothing chosen cannot narrow anything.
+  if (out.length < 2 && selected.length === 0) return null
+  return { type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values: out }
+}
+
 /**
- * interactions.dynamicFilters for a result set, counted over the best-ranked FACET_SAMPLE
- * hits from their columns (no index request per column). Each column's counts ignore that
- * column's own selection (so a shopper can widen a choice), but honour every other filter.
- * `ranked` gives the top hits of the query as it was searched (reused for columns without a
- * selection of their own): an effect, so the searches of the other scopes can run while the
- * caller's ranking is still under way.
+ * interactions.dynamicFilters of a result set. Each column's counts ignore that column's own
+ * selection (so a shopper can widen a choice) but honour every other filter: one count of
+ * the scope without any own selection serves every column without one, and each column with
+ * a selection is counted over the scope without it. `countsOf` counts a scope's filter.
  */
-export const computeFacets = (
-  query: Omit<SearchQuery, "limit">,
+const facetsBy = (
+  base: Filter,
   dynamic: ReadonlyArray<Condition>,
-  ranked?: Effect.Effect<ReadonlyArray<SearchHit>, IndexError>
+  countsOf: (filter: Filter, own: boolean) => Effect.Effect<FacetAnswer, IndexError>
 ) =>
   Effect.gen(function*() {
-    const index = yield* CatalogIndex
-    const base: Filter = query.filter
     const ownOf = (column: string) => dynamic.filter(sameColumn(column))
-    // A column with a selection of its own is counted over the query without that selection.
-    const scopeKey = (column: string) => (ownOf(column).length === 0 ? "" : column)
-    const searchScope = (key: string): Effect.Effect<ReadonlyArray<SearchHit>, IndexError> => {
-      if (key === "" && ranked !== undefined) return ranked.pipe(Effect.map((hits) => hits.slice(0, FACET_SAMPLE)))
-      const own = key === "" ? [] : ownOf(key)
-      const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
-      return index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((result) => result.hits), timed("facet-search"))
+    const scopes = new Map<string, Effect.Effect<FacetAnswer, IndexError>>()
+    const scopeOf = (column: string) => {
+      const own = ownOf(column)
+      const key = own.length === 0 ? "" : column
+      let counts = scopes.get(key)
+      if (counts === undefined) {
+        const filter: Filter = { must: base.must.filter((c) => !own.includes(c)), mustNot: base.mustNot }
+        scopes.set(key, (counts = countsOf(filter, own.length > 0)))
+      }
+      return counts
     }
-    // Each scope is searched once, by the first column that needs it.
-    const scopes = new Map<string, Effect.Effect<ReadonlyArray<SearchHit>, IndexError>>()
-    for (const key of new Set(facetColumns.map((def) => scopeKey(def.name)))) scopes.set(key, yield* Effect.cached(searchScope(key)))
-
-    const facetOf = (def: (typeof facetColumns)[number]): Effect.Effect<FacetOut | null, IndexError> =>
-      Effect.gen(function*() {
-        const column = def.name
-        const hits = yield* scopes.get(scopeKey(column))!
-        if (hits.length === 0) return null
-        const own = ownOf(column)
-        const values = hits.map((hit) => hit.columns[column])
-        if (def.kind === "number") {
-          const numbers = values.map((value) => (typeof value === "number" ? value : NaN))
-          const stats = numberStats(numbers)
-          if (stats === null || stats.min === stats.max) return null
-          const edges = niceEdges(stats.min, stats.max)
-          const counts = bucketCounts(numbers, edges)
-          const chosen = own.flatMap((c) => ("range" in c ? [c.range] : []))
-          const out: Array<FacetValueOut> = []
-          for (let i = 0; i + 1 < edges.length; i++) {
-            if (counts[i] === 0) continue
-            const selected = chosen.some((r) => r.gte === edges[i] && r.lt === edges[i + 1])
-            out.push({ value: { start: edges[i], end: edges[i + 1] }, label: `${edges[i]} – ${edges[i + 1]}`, active: true, selected, count: counts[i] })
-          }
-          for (const r of chosen) {
-            if (out.some((v) => v.selected)) break
-            out.push({ value: { start: r.gte, end: r.lt }, label: `${r.gte ?? ""} – ${r.lt ?? ""}`, active: true, selected: true, count: 0 })
-          }
-          return { type: "interval", column, label: def.label, isPrimary: def.facet.primary, values: out }
-        }
-        const selected = own.flatMap((c) => ("anyOf" in c ? c.anyOf : []))
-        const counts = countValues(values, def.kind === "category" ? Infinity : MAX_VALUES)
-        if (counts.length === 0) return null
-        const out = def.kind === "category"
-          ? categoryValues(counts, selected)
-          : [
-            ...selected.filter((s) => !counts.some((c) => c.value === s)).map((s) => ({ value: s, label: s, active: false, selected: true, count: 0 })),
-            ...counts.map((c) => ({ value: c.value, label: c.value, active: c.count > 0, selected: selected.includes(c.value), count: c.count }))
-          ]
-        // A column with one value and nothing chosen cannot narrow anything.
-        if (out.length < 2 && selected.length === 0) return null
-        return { type: "categorical", column, label: def.label, isPrimary: def.facet.primary, values: out }
-      })
-    // Scopes other than the ranking are searches: a remote index answers them side by side.
-    const facets = yield* Effect.forEach(facetColumns, facetOf, { concurrency: FACET_CONCURRENCY })
+    for (const def of facetColumns) scopes.set(ownOf(def.name).length === 0 ? "" : def.name, yield* Effect.cached(scopeOf(def.name)))
+    // Scopes are counted side by side: a remote index answers them concurrently.
+    const facets = yield* Effect.forEach(
+      facetColumns,
+      (def) => Effect.map(scopes.get(ownOf(def.name).length === 0 ? "" : def.name)!, (counts) => facetOf(def, counts, ownOf(def.name))),
+      { concurrency: FACET_CONCURRENCY }
+    )
     return facets.filter((facet): facet is FacetOut => facet !== null)
   })
+
+/** Exact facets of a text search's whole result set (every match, or every group), counted by the index. */
+export const exactFacets = (scope: MatchScope, dynamic: ReadonlyArray<Condition>) =>
+  Effect.flatMap(CatalogIndex, (index) =>
+    facetsBy(scope.filter, dynamic, (filter) => index.facets({ ...scope, filter }, facetRequest).pipe(timed("facets")))
+  )
+
+/**
+ * Facets over the best-ranked FACET_SAMPLE hits of a ranking: `ranked` gives the top hits of
+ * the query as searched (reused for columns without a selection of their own); a column with
+ * a selection of its own is counted over a search without it.
+ */
+export const sampledFacets = (
+  query: Omit<SearchQuery, "limit">,
+  dynamic: ReadonlyArray<Condition>,
+  ranked: Effect.Effect<ReadonlyArray<SearchHit>, IndexError>
+) =>
+  Effect.flatMap(CatalogIndex, (index) =>
+    facetsBy(query.filter, dynamic, (filter, own) =>
+      (own ? index.search({ ...query, filter, limit: FACET_SAMPLE }).pipe(Effect.map((r) => r.hits), timed("facet-search")) : ranked).pipe(
+        Effect.map((hits) => tallyFacets(hits.slice(0, FACET_SAMPLE), facetRequest, undefined))
+      ))
+  )
 
 /** The index condition that selecting one facet value adds. */
 export const facetValueCondition = (column: string, value: FacetValueOut["value"]): Condition =>

@@ -9,7 +9,7 @@ import type { StoredProduct } from "../model/StoredProduct.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { computeFacets } from "./Facets.js"
+import { sampledFacets } from "./Facets.js"
 import { loadEntities, requireProduct } from "./Products.js"
 import { toResultEntity } from "./ResultEntities.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
@@ -65,7 +65,7 @@ const run = (query: SearchQuery, dynamic: ReadonlyArray<Condition>, perCategory?
     const wide = yield* index.search({ ...query, limit: Math.max(200, query.limit * 4) })
     const ids = perCategory ? diversify(wide.hits.slice(0, query.limit * 4), perCategory, query.limit) : wide.hits.map((h) => h.productId)
     const { limit: _limit, ...facetQuery } = query
-    const facets = yield* computeFacets(facetQuery, dynamic, Effect.succeed(wide.hits))
+    const facets = yield* sampledFacets(facetQuery, dynamic, Effect.succeed(wide.hits))
     return { products: yield* loadEntities(query.siteId, ids.slice(0, query.limit)), interactions: { dynamicFilters: facets } }
   })
 

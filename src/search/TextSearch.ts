@@ -1,13 +1,13 @@
 import { Effect } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
-import { CatalogIndex, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
-import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
+import { sortColumns } from "../model/Columns.js"
+import { CatalogIndex, type MatchScope, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { computeFacets, FACET_SAMPLE, facetValueCondition } from "./Facets.js"
+import { exactFacets, facetValueCondition } from "./Facets.js"
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
@@ -17,17 +17,24 @@ export interface TextSearchInput {
   /** Empty or absent: the request browses its scope (filters, campaign), e.g. a category page. */
   readonly query?: string | undefined
   readonly resultsCount?: number | undefined
-  /** Products of the result list skipped before the page starts (pinned products count). */
+  /** Entries of the listing skipped before the page starts (pinned products count). */
   readonly offset?: number | undefined
+  readonly sort?: ReadonlyArray<{ readonly column: keyof typeof sortColumns; readonly order: "asc" | "desc" }> | undefined
+  /** One product per item group; absent: the campaign's choice (off unless it says so). */
+  readonly collapseVariants?: boolean | undefined
   readonly campaign?: number | undefined
   readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
 }
 
+/** Variant grouping is by the item group column. */
+const GROUP_COLUMN = "item_group_id"
+
 /**
  * POST /text-search: lexical and semantic retrieval fused by the index, inside the scope of
- * the campaign and the request's filters; facets from the matching set; campaign pins and
- * redirects; a stream proposing the single best refinement.
+ * the campaign and the request's filters, in relevance or a requested order, a page from
+ * `offset`; exact facet counts over the whole result set; campaign pins and redirects; a
+ * stream proposing the single best refinement.
  */
 export const textSearch = (siteId: number, input: TextSearchInput) =>
   Effect.gen(function*() {
@@ -47,45 +54,48 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const normalized = normalizeQuery(text)
     const browsing = normalized.length === 0
     const offset = input.offset ?? 0
+    const groupBy = input.collapseVariants ?? campaign.collapseVariants ?? false ? GROUP_COLUMN : undefined
+    const sort = input.sort?.map((key) => ({ column: sortColumns[key.column], order: key.order }))
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     const textVector = browsing ? undefined : yield* embedder.embedQuery(text).pipe(timed("embed"))
     const boosts = yield* campaignBoosts(campaign)
-    const pinned = browsing ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
-    const query: Omit<SearchQuery, "limit"> = { siteId, ...(browsing ? {} : { text, textVector }), filter, boosts }
+    // Pins lead a relevance listing (inside the shopper's scope); a sorted one keeps its order.
+    const pins = browsing || sort !== undefined ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
+    const pinned = pins.length === 0 ? [] : yield* inScope({ siteId, filter }, pins)
+    const scope: MatchScope = { siteId, ...(browsing ? {} : { text, textVector }), filter, ...(groupBy ? { groupBy } : {}) }
+    const query: Omit<SearchQuery, "limit"> = { ...scope, boosts, ...(sort ? { sort } : {}) }
 
-    // One ranking serves the page and the facet sample. A facet column with a selection of its
-    // own is counted over a search without that selection: those searches run beside it.
-    const ranking = yield* Effect.cached(index.search({ ...query, limit: Math.max(offset + limit, FACET_SAMPLE) }).pipe(timed("index")))
-    const [result, facets] = yield* Effect.all(
-      [ranking, computeFacets(query, dynamic, Effect.map(ranking, (ranked) => ranked.hits))],
-      { concurrency: 2 }
-    )
+    // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
+    const ranking = pinned.length === 0
+      ? index.search({ ...query, offset, limit })
+      : index.search({ ...query, limit: offset + limit + pinned.length })
+    const [result, facets] = yield* Effect.all([ranking.pipe(timed("index")), exactFacets(scope, dynamic)], { concurrency: 2 })
     const rankedIds = result.hits.map((h) => h.productId)
-    // Pins lead the list but still have to be inside the shopper's scope.
-    const pinnedInScope = pinned.length === 0 ? [] : yield* inScope(query, pinned)
-    const ids = [...pinnedInScope, ...rankedIds.filter((id) => !pinnedInScope.includes(id))].slice(offset, offset + limit)
+    const ids = pinned.length === 0
+      ? rankedIds
+      : [...pinned, ...rankedIds.filter((id) => !pinned.includes(id))].slice(offset, offset + limit)
     const products = yield* loadEntities(siteId, ids).pipe(timed("entities"))
+
+    // Pinned products that do not match the words are listed too, so they count.
+    const pinnedMatching = pinned.length === 0 ? [] : yield* index.matchIds({ ...scope, onlyIds: pinned })
+    const total = result.total + pinned.length - pinnedMatching.length
 
     const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
     const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
 
-    const refinement = bestRefinement(facets, Math.min(result.total, FACET_SAMPLE))
+    const refinement = bestRefinement(facets, result.total)
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
+      // The preview: the listing's best products holding the refinement, in the listing's order.
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
-      // The refinement was found in the ranked sample, so its preview is the sample's best
-      // products holding it, in the order the shopper sees them.
-      const preview = result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column])).slice(0, PREVIEW_SIZE)
-      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
+      const preview = yield* index.search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE })
+      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.hits.map((hit) => hit.productId)))
     }
 
     if (!browsing) yield* suggester.recordQuery(siteId, text, result.total).pipe(timed("suggest"))
-    // Pinned products that do not match the words are listed too, so they count.
-    const pinnedMatching = pinnedInScope.length === 0 ? [] : yield* index.matchIds({ ...query, onlyIds: pinnedInScope })
-    const pinnedExtra = pinnedInScope.length - pinnedMatching.length
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
-      data: { products, total: result.total + pinnedExtra, interactions },
+      data: { products, total, interactions },
       interactions,
       ...(stream ? { stream } : {})
     }
@@ -93,10 +103,10 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 
 const PREVIEW_SIZE = 3
 
-/** `ids` (in their order) that match the query's filter. */
-const inScope = (query: Omit<SearchQuery, "limit">, ids: ReadonlyArray<string>) =>
+/** `ids` (in their order) that the filter accepts. */
+const inScope = (scope: Pick<MatchScope, "siteId" | "filter">, ids: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const index = yield* CatalogIndex
-    const matching = new Set(yield* index.matchIds({ siteId: query.siteId, filter: query.filter, onlyIds: ids }))
+    const matching = new Set(yield* index.matchIds({ ...scope, onlyIds: ids }))
     return ids.filter((id) => matching.has(id))
   })

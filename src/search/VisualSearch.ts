@@ -11,7 +11,7 @@ import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 import { SessionStore } from "../services/session-store/SessionStore.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { computeFacets, FACET_SAMPLE } from "./Facets.js"
+import { sampledFacets, FACET_SAMPLE } from "./Facets.js"
 import { loadEntities } from "./Products.js"
 import { buildFilter } from "./Scope.js"
 
@@ -126,7 +126,7 @@ export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
     const images = yield* resolveImages(siteId, input).pipe(timed("decode"))
     const area = input.query.searchArea
     const { analysis, products, query, result, rgb } = yield* rankByImage(siteId, scope, images, area, FACET_SAMPLE)
-    const facets = yield* computeFacets(query, scope.dynamic, Effect.succeed(result.hits))
+    const facets = yield* sampledFacets(query, scope.dynamic, Effect.succeed(result.hits))
 
     const suggestedSearchAreas = input.objectDetection?.include
       ? (yield* detectObjects(images.image)).map((o) => ({ rectangle: o.rectangle }))

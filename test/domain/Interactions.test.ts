@@ -44,21 +44,21 @@ describe("Interactions", () => {
         column: "category",
         label: "Category",
         isPrimary: true,
-        values: [{ value: ["Home > Kitchen"], label: "Kitchen", active: true, selected: false }]
+        values: [{ value: ["Home > Kitchen"], label: "Kitchen", active: true, selected: false, count: 3 }]
       },
       {
         type: "interval" as const,
         column: "price",
         label: "Price",
         isPrimary: false,
-        values: [{ value: { start: 0, end: 50 }, label: "under 50", active: true, selected: true }]
+        values: [{ value: { start: 0, end: 50 }, label: "under 50", active: true, selected: true, count: 3 }]
       },
       {
         type: "categorical" as const,
         column: "brand",
         label: "Brand",
         isPrimary: false,
-        values: [{ value: "Acme", label: "Acme", active: true, selected: false }]
+        values: [{ value: "Acme", label: "Acme", active: true, selected: false, count: 3 }]
       }
     ],
     suggestedSearchAreas: [{ rectangle: { left: 0, top: 0, width: 0.5, height: 0.5 } }],

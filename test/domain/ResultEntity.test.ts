@@ -78,7 +78,7 @@ describe("responses carrying category paths", () => {
               column: "category",
               label: "Category",
               isPrimary: true,
-              values: [{ value: ["Home", "Home > Kitchen"], label: "Kitchen", active: true, selected: true }]
+              values: [{ value: ["Home", "Home > Kitchen"], label: "Kitchen", active: true, selected: true, count: 2 }]
             }
           ]
         }

@@ -152,7 +152,7 @@ describe("POST /product/{id}/predicted-attributes", () => {
 describe("waiting for the prediction job", () => {
   it("gives up with 503 after the bounded wait when no worker answers, asking the queue again meanwhile", async () => {
     const enqueued: Array<Job> = []
-    const product = { siteId: 1, productId: "p", data: {}, images: [], version: 1, updatedAt: 0 }
+    const product = { siteId: 1, productId: "p", data: {}, images: [], version: 1, updatedAt: 0, createdAt: 0 }
     const services = Layer.mergeAll(
       Layer.succeed(CatalogStore, {
         get: () => Effect.succeed(Option.some(product)),

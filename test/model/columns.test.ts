@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest"
 import type { ProductRecord } from "../../src/domain/Product.js"
-import { facetColumns, filterTerm, findColumn } from "../../src/model/Columns.js"
+import { facetColumns, filterTerm, findColumn, titleOrder } from "../../src/model/Columns.js"
 import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
 import type { StoredProduct } from "../../src/model/StoredProduct.js"
 
 const product = (data: Partial<ProductRecord>): StoredProduct => ({
-  siteId: 1, productId: "p", data: data as ProductRecord, images: [], version: 1, updatedAt: 0
+  siteId: 1, productId: "p", data: data as ProductRecord, images: [], version: 1, updatedAt: 0, createdAt: 0
 })
 
 const photo = (colors: ReadonlyArray<string>): ImageAnalysisRecord => ({
@@ -45,8 +45,22 @@ describe("column table", () => {
       image_color: [],
       image_object: []
     })
-    expect(Object.keys(doc.payload)).toHaveLength(32)
+    expect(Object.keys(doc.payload)).toHaveLength(34)
     expect(doc.text.extra.split(/\s+/).filter((w) => w.length > 0).sort()).toEqual(["12345678", "4006381333931,", "Red/Black"].sort())
+  })
+
+  it("orders titles A–Z by a number (case and accents folded, a shorter title first) and keeps the time a product was added", () => {
+    const order = (title: string) => titleOrder(title)!
+    expect(order("apple") < order("Banana")).toBe(true)
+    expect(order("Écran 24") < order("ecran 27")).toBe(true)
+    expect(order("Saw") < order("saw blade")).toBe(true)
+    expect(order("Saw") < order("saws")).toBe(true)
+    expect(order("10 nails") < order("9 nails")).toBe(true)
+    expect(order("Hammer — steel")).toBe(order("hammer steel"))
+    expect(titleOrder("  ")).toBeNull()
+    expect(order("zzzzzzzzzzzzzz")).toBeLessThan(2 ** 53)
+    const doc = toIndexDocument({ ...product({ title: "Mug" }), createdAt: 1234 }, null)
+    expect(doc.payload).toMatchObject({ title_order: order("mug"), added_at: 1234 })
   })
 
   it("a product without a colour of its own is filterable by the colours of its photos", () => {

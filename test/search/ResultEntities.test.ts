@@ -9,7 +9,8 @@ const stored = (data: Record<string, unknown>, images: ReadonlyArray<string> = [
   data: data as ProductRecord,
   images: images.map((url, i) => ({ id: `i${i}`, url })),
   version: 1,
-  updatedAt: 0
+  updatedAt: 0,
+  createdAt: 0
 })
 
 describe("toResultEntity", () => {

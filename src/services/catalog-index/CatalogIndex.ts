@@ -36,6 +36,49 @@ export interface SearchQuery {
   readonly onlyIds?: ReadonlyArray<string> | undefined
   /** Dense-only hits below this cosine similarity do not count as matches. */
   readonly minSimilarity?: number | undefined
+  /**
+   * A listing's order: numeric columns, first key first; products without a number in a key
+   * come after those with one (either order); relevance breaks ties, then product id.
+   * Without it, the order is relevance (a browse: boosts and `near`, then product id).
+   */
+  readonly sort?: ReadonlyArray<SortKey> | undefined
+  /** Entries of the order skipped before the page of `limit` (products, or groups with `groupBy`). */
+  readonly offset?: number | undefined
+  /**
+   * Variant grouping: one hit per value of this column (its best-placed product), a product
+   * without a value a group of its own. `total` and facet counts then count groups.
+   */
+  readonly groupBy?: string | undefined
+}
+
+export interface SortKey {
+  readonly column: string
+  readonly order: "asc" | "desc"
+}
+
+/** A result set without its order: the scope, the words and vectors its products match, and its grouping. */
+export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts">
+
+/** The facets of a result set: value counts of some columns, interval counts of numeric ones. */
+export interface FacetRequest {
+  readonly values: ReadonlyArray<{ readonly column: string; readonly limit: number }>
+  /** Intervals with `niceEdges` over the column's range in the set, about `buckets` of them. */
+  readonly intervals: ReadonlyArray<{ readonly column: string; readonly buckets: number }>
+}
+
+export interface Intervals {
+  readonly min: number
+  readonly max: number
+  readonly edges: ReadonlyArray<number>
+  /** Products (or groups) per interval [edges[i], edges[i+1]). */
+  readonly counts: ReadonlyArray<number>
+}
+
+export interface FacetAnswer {
+  /** Exact counts, most frequent first (ties by value). */
+  readonly values: ReadonlyMap<string, ReadonlyArray<FacetCount>>
+  /** null when no product of the set has a number in the column. */
+  readonly intervals: ReadonlyMap<string, Intervals | null>
 }
 
 export interface SearchHit {
@@ -61,7 +104,7 @@ export interface NumericStats {
 
 export interface SearchResult {
   readonly hits: ReadonlyArray<SearchHit>
-  /** Number of matching products (lexical matches plus dense hits above minSimilarity). */
+  /** Number of matching products (lexical matches plus dense hits above minSimilarity), or of their groups. */
   readonly total: number
 }
 
@@ -76,6 +119,11 @@ export interface CatalogIndexService {
    * Same matching rule as `search`.
    */
   readonly matchIds: (query: Omit<SearchQuery, "limit">) => Effect.Effect<ReadonlyArray<string>, IndexError>
+  /**
+   * Exact facet counts over a whole result set (every match, not a ranked sample), in one
+   * pass over it: what a listing shows beside its page.
+   */
+  readonly facets: (scope: MatchScope, request: FacetRequest) => Effect.Effect<FacetAnswer, IndexError>
   /** Value counts of string/boolean columns over the products a filter accepts (exact). */
   readonly facet: (
     siteId: number,

@@ -1,4 +1,4 @@
-import type { FacetCount, NumericStats } from "./CatalogIndex.js"
+import type { FacetAnswer, FacetCount, FacetRequest, Intervals, NumericStats } from "./CatalogIndex.js"
 import type { Condition } from "../../model/Filter.js"
 import type { PayloadValue } from "../../model/IndexDocument.js"
 
@@ -38,10 +38,7 @@ export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b
 export const countValues = (values: Iterable<PayloadValue | undefined>, limit: number): Array<FacetCount> => {
   const counts = new Map<string, number>()
   for (const value of values) for (const term of termsOf(value)) counts.set(term, (counts.get(term) ?? 0) + 1)
-  return [...counts]
-    .map(([value, count]) => ({ value, count }))
-    .sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value))
-    .slice(0, Math.max(0, limit))
+  return rankCounts([...counts].map(([value, count]) => ({ value, count })), limit)
 }
 
 /** min/max/count of the numbers (NaN: no number); null when there is none. */
@@ -58,20 +55,103 @@ export const numberStats = (numbers: Iterable<number>): NumericStats | null => {
   return count === 0 ? null : { min, max, count }
 }
 
+/** The interval [edges[i], edges[i+1]) holding x, or -1; edges ascend. */
+const bucketOf = (x: number, edges: ReadonlyArray<number>): number => {
+  if (!(x >= edges[0] && x < edges[edges.length - 1])) return -1
+  // The last edge at or below x opens x's bucket.
+  let low = 0
+  let high = edges.length - 1
+  while (high - low > 1) {
+    const mid = (low + high) >>> 1
+    if (edges[mid] <= x) low = mid
+    else high = mid
+  }
+  return low
+}
+
 /** Counts per interval [edges[i], edges[i+1]); edges ascend. */
 export const bucketCounts = (numbers: Iterable<number>, edges: ReadonlyArray<number>): Array<number> => {
   const counts = new Array<number>(Math.max(0, edges.length - 1)).fill(0)
   for (const x of numbers) {
-    if (!(x >= edges[0] && x < edges[edges.length - 1])) continue
-    // The last edge at or below x opens x's bucket.
-    let low = 0
-    let high = edges.length - 1
-    while (high - low > 1) {
-      const mid = (low + high) >>> 1
-      if (edges[mid] <= x) low = mid
-      else high = mid
-    }
-    counts[low]++
+    const bucket = bucketOf(x, edges)
+    if (bucket >= 0) counts[bucket]++
   }
   return counts
+}
+
+/** Interval bounds that read well: steps of 1, 2, 2.5 or 5 times a power of ten. */
+export const niceEdges = (min: number, max: number, buckets = 5): ReadonlyArray<number> => {
+  if (!(max > min)) return [min, min + 1]
+  const raw = (max - min) / buckets
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw
+  const edges: Array<number> = []
+  for (let e = Math.floor(min / step) * step; e <= max; e += step) edges.push(Math.round(e * 100) / 100)
+  edges.push(Math.round((edges[edges.length - 1] + step) * 100) / 100)
+  return edges
+}
+
+/** The group a product belongs to under `groupBy`: the column's value, or the product alone. */
+export const groupOf = (productId: string, columns: Readonly<Record<string, PayloadValue>>, groupBy: string | undefined): string => {
+  const value = groupBy === undefined ? undefined : columns[groupBy]
+  return typeof value === "string" && value.length > 0 ? `g\u0000${value}` : `p\u0000${productId}`
+}
+
+/** A member of a result set, as facet counting sees it. */
+export interface Member {
+  readonly productId: string
+  readonly columns: Readonly<Record<string, PayloadValue>>
+}
+
+/**
+ * Exact facet counts over a whole result set, held by the caller: each value counts the
+ * products holding it, or with `groupBy` the groups with a product holding it (a T-shirt in
+ * three sizes counts once for "red"). Every backend's `facets` ends here.
+ */
+export const tallyFacets = (members: ReadonlyArray<Member>, request: FacetRequest, groupBy: string | undefined): FacetAnswer => {
+  const groups = groupBy === undefined ? null : members.map((m) => groupOf(m.productId, m.columns, groupBy))
+  const values = new Map<string, ReadonlyArray<FacetCount>>()
+  for (const { column, limit } of request.values) {
+    if (groups === null) {
+      values.set(column, countValues(members.map((m) => m.columns[column]), limit))
+      continue
+    }
+    const holders = new Map<string, Set<string>>()
+    members.forEach((m, i) => {
+      for (const term of termsOf(m.columns[column])) {
+        let set = holders.get(term)
+        if (set === undefined) holders.set(term, (set = new Set()))
+        set.add(groups[i])
+      }
+    })
+    values.set(column, rankCounts([...holders].map(([value, set]) => ({ value, count: set.size })), limit))
+  }
+  const intervals = new Map<string, Intervals | null>()
+  for (const { column, buckets } of request.intervals) {
+    const numbers = members.map((m) => {
+      const value = m.columns[column]
+      return typeof value === "number" ? value : NaN
+    })
+    const stats = numberStats(numbers)
+    if (stats === null) {
+      intervals.set(column, null)
+      continue
+    }
+    const edges = niceEdges(stats.min, stats.max, buckets)
+    intervals.set(column, { min: stats.min, max: stats.max, edges, counts: groups === null ? bucketCounts(numbers, edges) : groupBuckets(numbers, groups, edges) })
+  }
+  return { values, intervals }
+}
+
+const rankCounts = (counts: Array<FacetCount>, limit: number): Array<FacetCount> =>
+  counts.sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value)).slice(0, Math.max(0, limit))
+
+/** Per interval, the groups with a number in it. */
+const groupBuckets = (numbers: ReadonlyArray<number>, groups: ReadonlyArray<string>, edges: ReadonlyArray<number>): Array<number> => {
+  const seen = edges.slice(1).map(() => new Set<string>())
+  numbers.forEach((x, i) => {
+    const bucket = bucketOf(x, edges)
+    if (bucket >= 0) seen[bucket].add(groups[i])
+  })
+  return seen.map((set) => set.size)
 }

@@ -10,7 +10,7 @@ import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } fro
 import { pointIds } from "./qdrant/PointIds.js"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { pointBytes, productIdOf, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
-import { matchIds, search } from "./qdrant/Query.js"
+import { facets, matchIds, search } from "./qdrant/Query.js"
 import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 
 
@@ -73,6 +73,7 @@ const make = (q: Qdrant): CatalogIndexService => {
         : invalidating([siteId], call("delete", () => q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid)),
     search: (query) => search(q, query),
     matchIds: (query) => matchIds(q, query),
+    facets: (scope, request) => facets(q, scope, request),
     facet: (siteId, column, scope, limit) => facet(q, siteId, column, scope, limit),
     numericStats: (siteId, column, scope) => numericStats(q, siteId, column, scope),
     histogram: (siteId, column, scope, edges) => histogram(q, siteId, column, scope, edges),

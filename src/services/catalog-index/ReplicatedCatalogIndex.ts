@@ -98,6 +98,7 @@ const make = (options: ReplicatedIndexOptions) =>
       remove: (siteId, productIds) => productIds.length === 0 ? Effect.void : publishAndAwait([encodeRemove(siteId, productIds)]),
       search: (query) => Effect.suspend(() => replica.search(query)),
       matchIds: (query) => Effect.suspend(() => replica.matchIds(query)),
+      facets: (scope, request) => Effect.suspend(() => replica.facets(scope, request)),
       facet: (siteId, column, scope, limit) => Effect.suspend(() => replica.facet(siteId, column, scope, limit)),
       numericStats: (siteId, column, scope) => Effect.suspend(() => replica.numericStats(siteId, column, scope)),
       histogram: (siteId, column, scope, edges) => Effect.suspend(() => replica.histogram(siteId, column, scope, edges)),

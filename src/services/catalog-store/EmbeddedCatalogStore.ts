@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS products (
   item_group_id TEXT,
   version INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
+  created_at INTEGER,
   PRIMARY KEY (site_id, product_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS products_group ON products (site_id, item_group_id);
@@ -68,14 +69,16 @@ const ProductRow = Schema.Struct({
   data: RecordJson,
   images: ImagesJson,
   version: Schema.Number,
-  updated_at: Schema.Number
+  updated_at: Schema.Number,
+  /** Null in rows written before the column existed: their update time stands in. */
+  created_at: Schema.optionalWith(Schema.NullOr(Schema.Number), { exact: true })
 })
 type ProductRow = typeof ProductRow.Encoded
 const decodeProductRow = Schema.decodeUnknownSync(ProductRow)
 
 const toProduct = (row: ProductRow): StoredProduct => {
-  const { site_id, product_id, data, images, version, updated_at } = decodeProductRow(row)
-  return { siteId: site_id, productId: product_id, data, images, version, updatedAt: updated_at }
+  const { site_id, product_id, data, images, version, updated_at, created_at } = decodeProductRow(row)
+  return { siteId: site_id, productId: product_id, data, images, version, updatedAt: updated_at, createdAt: created_at ?? updated_at }
 }
 
 /** A product_image_analyses row: the analysis in columns, colours and objects as JSON, the embedding as a blob. */
@@ -111,10 +114,13 @@ const layer = Layer.effect(
     const db = yield* Sqlite
     const hadImageWork = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'product_image_work'").get() !== undefined
     db.exec(schema)
+    // Stores made before products kept their creation time gain the column (null until pushed again).
+    const productColumns = db.prepare("SELECT name FROM pragma_table_info('products')").all() as Array<{ name: string }>
+    if (!productColumns.some((c) => c.name === "created_at")) db.exec("ALTER TABLE products ADD COLUMN created_at INTEGER")
     const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
     const selectOne = db.prepare("SELECT * FROM products WHERE site_id = ? AND product_id = ?")
-    const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at)
-      VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at)
+    const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at)
+      VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at, @created_at)
       ON CONFLICT (site_id, product_id) DO UPDATE SET data = excluded.data, images = excluded.images,
         item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at`)
     const deleteProduct = db.prepare("DELETE FROM products WHERE site_id = ? AND product_id = ?")
@@ -193,6 +199,7 @@ const layer = Layer.effect(
         ? (existing ? decodeImages(existing.images) : [])
         : dedupeImages(images)
       const { value: version } = nextVersion.get() as { value: number }
+      const now = Date.now()
       const row: ProductRow & { item_group_id: string | null } = {
         site_id: siteId,
         product_id: productId,
@@ -200,7 +207,8 @@ const layer = Layer.effect(
         images: encodeImages(storedImages),
         item_group_id: data.item_group_id ?? null,
         version,
-        updated_at: Date.now()
+        updated_at: now,
+        created_at: existing === undefined ? now : (existing.created_at ?? existing.updated_at)
       }
       upsert.run(row)
       // Analyses of images the product no longer has are stale derived data.

@@ -121,9 +121,9 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
             group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
           [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
             encodeImages(replaced ?? []), ...(replaced ?? []).map((i) => i.id)]
-        ) as Promise<[number, number, string]>).then(([existed, version, storedImages]) => ({
+        ) as Promise<[number, number, string, string]>).then(([existed, version, storedImages, created]) => ({
           created: existed === 0,
-          product: { siteId, productId, data, images: decodeImages(storedImages), version, updatedAt }
+          product: { siteId, productId, data, images: decodeImages(storedImages), version, updatedAt, createdAt: Number(created) }
         })))
     },
     get: (siteId, productId) => getMany(siteId, [productId]).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),

@@ -5,6 +5,7 @@ import { filterConformance } from "./conformance-filters.js"
 import { hybridConformance } from "./conformance-hybrid.js"
 import { lifecycleConformance } from "./conformance-lifecycle.js"
 import { lexicalConformance } from "./conformance-lexical.js"
+import { listingConformance } from "./conformance-listing.js"
 
 /**
  * The behaviour every CatalogIndex layer must show, exercised through the interface only
@@ -16,5 +17,6 @@ export const catalogIndexConformance = (name: string, layer: Layer.Layer<Catalog
     describe("words", () => lexicalConformance(layer))
     describe("hybrid ranking", () => hybridConformance(layer))
     describe("filters and facets", () => filterConformance(layer))
+    describe("listings: sort, pages, groups, exact facets", () => listingConformance(layer))
     describe("lifecycle and tenancy", () => lifecycleConformance(layer))
   })

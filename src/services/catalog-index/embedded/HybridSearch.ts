@@ -1,4 +1,6 @@
-import type { SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import type { FacetAnswer, FacetRequest, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import { tallyFacets } from "../ColumnValues.js"
+import { countGroups, firstOfEachGroup, nextGroupedLength, sortOrder } from "../Listing.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type SiteIndex } from "./SiteIndex.js"
@@ -72,17 +74,16 @@ const maskSlots = (mask: SlotMask): Array<number> => {
 export const matchIds = (site: SiteIndex, query: MatchQuery, options: EmbeddedIndexOptions): Array<string> =>
   match(site, query, options.denseCandidates, options).slots.map((slot) => site.docAt(slot).productId)
 
-/**
- * score = wL·(bm25 / best bm25 of the query) + wT·text cosine + wI·image cosine + boosts +
- * near bonus. Exact cosines cost a dot product each, so they are computed only for matches
- * whose upper bound (unknown cosines at their kNN floor) can still reach the top `limit`.
- * Weights are assumed non-negative, as the bounds rely on it.
- */
-export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
-  const limit = Math.max(0, query.limit)
-  // Dense neighbours beyond the page size add nothing a deeper ranking would show: a facet
-  // sample of 300 needs 300 of them, not 1,200 (an HNSW walk with ef 1,200 cost ~10 ms at 100k).
-  const { lexical, dense, slots } = match(site, query, Math.max(options.denseCandidates, limit), options)
+/** How one query scores a matching slot: the base (lexical, boosts, near) and dense similarities. */
+interface Scorer {
+  readonly base: (slot: number) => number
+  readonly lexicalShare: (slot: number) => number
+  readonly weights: { readonly lexical: number; readonly text: number; readonly image: number }
+  /** The slot's exact score and cosines (a dot product for a similarity the kNN list lacks). */
+  readonly exact: (slot: number) => { readonly score: number; readonly text: number; readonly image: number }
+}
+
+const scorerOf = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions, { lexical, dense, slots }: Matching): Scorer => {
   const weights = {
     lexical: query.weights?.lexical ?? options.weights.lexical,
     text: query.weights?.text ?? options.weights.text,
@@ -105,34 +106,97 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
     }
     return score
   }
-
-  const baseScores = slots.map(base)
-  const lower = Float64Array.from(baseScores)
-  const upper = Float64Array.from(baseScores)
-  slots.forEach((slot, i) => {
-    for (const signal of dense) {
-      const similarity = signal.found.get(slot)
-      lower[i] += similarity === undefined ? 0 : weights[signal.name] * Math.max(0, similarity)
-      upper[i] += weights[signal.name] * Math.max(0, similarity ?? signal.floor)
-    }
-  })
-  // At least `limit` matches score at least this, so a match whose ceiling is below it cannot place.
-  const threshold = kthLargest(lower, limit)
-
-  const top: Array<SearchHit> = []
-  slots.forEach((slot, i) => {
-    if (limit === 0 || upper[i] < threshold) return
+  const exact = (slot: number) => {
     const cosine = { text: 0, image: 0 }
     for (const signal of dense) {
       const similarity = signal.found.get(slot) ?? site.vectors[signal.name].similarity(slot, signal.query)
       cosine[signal.name] = Math.max(0, similarity)
     }
-    const score = baseScores[i] + weights.text * cosine.text + weights.image * cosine.image
-    if (top.length === limit && score < top[limit - 1].score) return
-    insertRanked(top, { productId: site.docAt(slot).productId, score, lexical: lexicalShare(slot), ...cosine, columns: site.payloadAt(slot) }, limit)
-  })
-  return { hits: top, total: slots.length }
+    return { score: base(slot) + weights.text * cosine.text + weights.image * cosine.image, ...cosine }
+  }
+  return { base, lexicalShare, weights, exact }
 }
+
+const hitAt = (site: SiteIndex, scorer: Scorer, slot: number, known?: ReturnType<Scorer["exact"]>): SearchHit => {
+  const { score, text, image } = known ?? scorer.exact(slot)
+  return { productId: site.docAt(slot).productId, score, lexical: scorer.lexicalShare(slot), text, image, columns: site.payloadAt(slot) }
+}
+
+/**
+ * The best `limit` matches by score = wL·(bm25 / best bm25 of the query) + wT·text cosine +
+ * wI·image cosine + boosts + near bonus. Exact cosines cost a dot product each, so they are
+ * computed only for matches whose upper bound (unknown cosines at their kNN floor) can still
+ * reach the top `limit`. Weights are assumed non-negative, as the bounds rely on it.
+ */
+const bestHits = (site: SiteIndex, matching: Matching, scorer: Scorer, limit: number): Array<SearchHit> => {
+  const { dense, slots } = matching
+  const baseScores = slots.map(scorer.base)
+  const lower = Float64Array.from(baseScores)
+  const upper = Float64Array.from(baseScores)
+  slots.forEach((slot, i) => {
+    for (const signal of dense) {
+      const similarity = signal.found.get(slot)
+      lower[i] += similarity === undefined ? 0 : scorer.weights[signal.name] * Math.max(0, similarity)
+      upper[i] += scorer.weights[signal.name] * Math.max(0, similarity ?? signal.floor)
+    }
+  })
+  // At least `limit` matches score at least this, so a match whose ceiling is below it cannot place.
+  const threshold = kthLargest(lower, limit)
+  const top: Array<SearchHit> = []
+  slots.forEach((slot, i) => {
+    if (limit === 0 || upper[i] < threshold) return
+    const known = scorer.exact(slot)
+    if (top.length === limit && known.score < top[limit - 1].score) return
+    insertRanked(top, hitAt(site, scorer, slot, known), limit)
+  })
+  return top
+}
+
+/** The first `count` hits of `ordered` from distinct groups, `ordered` asked for with a growing length. */
+const firstOfGroups = (ordered: (length: number) => ReadonlyArray<SearchHit>, count: number, groupBy: string, available: number): Array<SearchHit> => {
+  for (let length = nextGroupedLength(null, count); ; length = nextGroupedLength(length, count)) {
+    const hits = ordered(Math.min(length, available))
+    const firsts = firstOfEachGroup(hits, groupBy)
+    if (firsts.length >= count || hits.length >= available) return firsts.slice(0, count)
+  }
+}
+
+const membersAt = (site: SiteIndex, slots: ReadonlyArray<number>) =>
+  slots.map((slot) => ({ productId: site.docAt(slot).productId, columns: site.payloadAt(slot) }))
+
+/**
+ * One page of the query's matches: by relevance (see bestHits) or by `sort`, from `offset`,
+ * one per group with `groupBy`. `total` counts every match (or group).
+ */
+export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
+  const offset = Math.max(0, query.offset ?? 0)
+  const end = offset + Math.max(0, query.limit)
+  // Dense neighbours beyond the page add nothing a deeper ranking would show: a page of 20
+  // needs 200 of them, not 1,200 (an HNSW walk with ef 1,200 cost ~10 ms at 100k).
+  const matching = match(site, query, Math.max(options.denseCandidates, end), options)
+  const scorer = scorerOf(site, query, options, matching)
+  const { slots } = matching
+  const groupBy = query.groupBy
+  const members = groupBy === undefined && query.sort === undefined ? null : membersAt(site, slots)
+  const total = groupBy === undefined ? slots.length : countGroups(members!, groupBy)
+  let ordered: (length: number) => ReadonlyArray<SearchHit>
+  if (query.sort !== undefined && query.sort.length > 0) {
+    const order = sortOrder(members!, query.sort, (i) => scorer.exact(slots[i]).score)
+    ordered = (length) => Array.from(order.subarray(0, length), (i) => hitAt(site, scorer, slots[i]))
+  } else {
+    ordered = (length) => bestHits(site, matching, scorer, length)
+  }
+  const page = groupBy === undefined ? ordered(end) : firstOfGroups(ordered, end, groupBy, slots.length)
+  return { hits: page.slice(offset), total }
+}
+
+/** The members of the scope's result set, for exact facet counts. */
+export const facets = (site: SiteIndex, scope: MatchQuery, request: FacetRequest, options: EmbeddedIndexOptions): FacetAnswer =>
+  tallyFacets(
+    membersAt(site, match(site, scope, options.denseCandidates, options).slots),
+    request,
+    scope.groupBy
+  )
 
 /** Score descending, then product id, so equal scores come back in a stable order. */
 const ranksBefore = (a: SearchHit, b: SearchHit): boolean =>

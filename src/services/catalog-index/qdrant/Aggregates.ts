@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { type IndexError, type NumericStats } from "../CatalogIndex.js"
-import { byCodeUnits } from "../ColumnValues.js"
+import type { IndexError, Intervals, NumericStats } from "../CatalogIndex.js"
+import { byCodeUnits, niceEdges } from "../ColumnValues.js"
 import type { Filter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantFilter } from "./FilterTranslation.js"
@@ -17,17 +17,21 @@ const scopeFilter = (siteId: number, scope: Scope): QdrantFilter => toQdrantFilt
  * values are asked for and ties re-sorted by value, as the embedded index cuts them.
  */
 export const facet = (q: Qdrant, siteId: number, column: string, scope: Scope, limit: number) =>
+  facetOver(q, scopeFilter(siteId, scope), column, limit)
+
+/** `facet` over any Qdrant filter (a result set's, see Query.ts). */
+export const facetOver = (q: Qdrant, filter: QdrantFilter, column: string, limit: number) =>
   Effect.gen(function*() {
     const kind = limit < 1 ? undefined : yield* q.columns.kind(column)
     if (kind !== "keyword" && kind !== "bool") return []
-    return yield* facetOf(q, siteId, column, scope, limit)
+    return yield* facetOf(q, filter, column, limit)
   })
 
 const TIE_MARGIN = 100
 
-const facetOf = (q: Qdrant, siteId: number, column: string, scope: Scope, limit: number) =>
+const facetOf = (q: Qdrant, filter: QdrantFilter, column: string, limit: number) =>
   call("facet", () =>
-    q.client.facet(q.collection, { key: columnKey(column), filter: scopeFilter(siteId, scope), limit: limit + TIE_MARGIN, exact: true })
+    q.client.facet(q.collection, { key: columnKey(column), filter, limit: limit + TIE_MARGIN, exact: true })
   ).pipe(
     Effect.map(({ hits }) =>
       hits
@@ -54,10 +58,12 @@ const extreme = (q: Qdrant, filter: QdrantFilter, column: string, direction: "as
  * Qdrant has no aggregation API: the count is a count request, min and max are one-point
  * scrolls ordered by the column's float index (which `order_by` requires).
  */
-export const numericStats = (q: Qdrant, siteId: number, column: string, scope: Scope) =>
+export const numericStats = (q: Qdrant, siteId: number, column: string, scope: Scope) => statsOver(q, scopeFilter(siteId, scope), column)
+
+const statsOver = (q: Qdrant, scope: QdrantFilter, column: string) =>
   Effect.gen(function*() {
     if ((yield* q.columns.kind(column)) !== "float") return null
-    const filter = withNumber(scopeFilter(siteId, scope), column)
+    const filter = withNumber(scope, column)
     // One round: an empty scope's extremes are NaN, and its count says to ignore them.
     const [count, min, max] = yield* Effect.all(
       [countOf(q, filter), extreme(q, filter, column, "asc"), extreme(q, filter, column, "desc")],
@@ -74,8 +80,9 @@ export const histogram = (
   column: string,
   scope: Scope,
   edges: ReadonlyArray<number>
-): Effect.Effect<ReadonlyArray<number>, IndexError> => {
-  const filter = scopeFilter(siteId, scope)
+): Effect.Effect<ReadonlyArray<number>, IndexError> => histogramOver(q, scopeFilter(siteId, scope), column, edges)
+
+const histogramOver = (q: Qdrant, filter: QdrantFilter, column: string, edges: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<number>, IndexError> => {
   const buckets = edges.slice(1).map((upper, i) => ({ gte: edges[i], lt: upper }))
   return Effect.forEach(
     buckets,
@@ -83,3 +90,12 @@ export const histogram = (
     { concurrency: 8 }
   )
 }
+
+/** A numeric facet over any Qdrant filter: its range, then a count per nice interval of it (two rounds). */
+export const intervalsOver = (q: Qdrant, filter: QdrantFilter, column: string, buckets: number): Effect.Effect<Intervals | null, IndexError> =>
+  Effect.gen(function*() {
+    const stats = yield* statsOver(q, filter, column)
+    if (stats === null) return null
+    const edges = niceEdges(stats.min, stats.max, buckets)
+    return { min: stats.min, max: stats.max, edges, counts: yield* histogramOver(q, filter, column, edges) }
+  })

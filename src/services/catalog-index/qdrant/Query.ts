@@ -2,7 +2,10 @@ import { createHash } from "node:crypto"
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { timed } from "../../../platform/ServerTiming.js"
-import { type IndexError, type SearchQuery, type SearchResult } from "../CatalogIndex.js"
+import type { FacetAnswer, FacetRequest, IndexError, MatchScope, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import { tallyFacets } from "../ColumnValues.js"
+import { countGroups, firstOfEachGroup, nextGroupedLength, sortOrder } from "../Listing.js"
+import { facetOver, intervalsOver } from "./Aggregates.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
@@ -11,7 +14,7 @@ import { gather, wordsOf, wordScoresOf, denseSignals, type Gathered, type Gather
 import { byProductId } from "./IdOrder.js"
 import { kthLargest } from "../embedded/TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
-import { columnsOf, productIdOf } from "./Points.js"
+import { columnsOf, productIdOf, scrollAll } from "./Points.js"
 import { pointIds } from "./PointIds.js"
 
 const filterOf = (query: MatchQuery) =>
@@ -194,7 +197,7 @@ const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherL
  * carry ids and scores only unless boosts or `near` rank by columns: the payload of the page
  * (and its ties) is read once the scores are known.
  */
-export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
+const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   Effect.gen(function*() {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
@@ -228,12 +231,94 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
  * ~38), so it is remembered with the site's statistics, by a digest of the count's filter.
  */
 const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gathered) => {
+  const matches = matchFilter(filter, gathered)
+  const digest = createHash("sha256").update(JSON.stringify(matches)).digest("base64")
+  return q.statistics.counts(siteId, [{ name: `total:${digest}`, count: countOf(q, matches) }]).pipe(Effect.map(([count]) => count))
+}
+
+/** Every match of a text/vector query as one filter: in the scope, and a lexical match or a dense hit. */
+const matchFilter = (filter: QdrantFilter, gathered: Gathered): QdrantFilter => {
   const denseHits = gathered.dense.flatMap((signal) => [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id))
   const any: Array<QdrantCondition> = [
     ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
     ...(denseHits.length === 0 ? [] : [{ has_id: denseHits }])
   ]
-  const matches = andAlso(filter, { should: any })
-  const digest = createHash("sha256").update(JSON.stringify(matches)).digest("base64")
-  return q.statistics.counts(siteId, [{ name: `total:${digest}`, count: countOf(q, matches) }]).pipe(Effect.map(([count]) => count))
+  return andAlso(filter, { should: any })
 }
+
+/** The result set of `scope` as one filter, and what gathering its words and vectors learnt (null for a browse). */
+const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
+  Effect.gen(function*() {
+    const filter = filterOf(scope)
+    if (browses(scope, q)) return { filter, gathered: null }
+    const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates, payload: [] })
+    return { filter: matchFilter(filter, gathered), gathered }
+  })
+
+/** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */
+const membersOf = (q: Qdrant, filter: QdrantFilter) =>
+  scrollAll(q, filter, [PRODUCT_KEY, COLUMNS_KEY], Number.MAX_SAFE_INTEGER).pipe(
+    Effect.map((records) => records.map((record) => ({ id: String(record.id), productId: productIdOf(record.payload), columns: columnsOf(record.payload) })))
+  )
+
+/**
+ * One page of the query's matches: by relevance, or by `sort`, from `offset`, one per group
+ * with `groupBy`. A sorted or grouped listing reads its whole result set's ids and columns
+ * (Qdrant orders by one indexed number at a time and cannot group a fused ranking), so its
+ * cost grows with the set (~15 µs a product); a plain ranking asks for the page's depth only.
+ */
+export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
+  Effect.gen(function*() {
+    const offset = Math.max(0, query.offset ?? 0)
+    const end = offset + Math.max(0, query.limit)
+    const sorted = query.sort !== undefined && query.sort.length > 0
+    if (!sorted && query.groupBy === undefined) {
+      const { hits, total } = yield* ranked(q, { ...query, limit: end })
+      return { hits: hits.slice(offset), total }
+    }
+    const { filter, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
+    const members = yield* membersOf(q, filter)
+    const total = query.groupBy === undefined ? members.length : countGroups(members, query.groupBy)
+    if (!sorted) {
+      // A grouped ranking: deeper rankings until the page has its groups or the set ends.
+      for (let length = nextGroupedLength(null, end); ; length = nextGroupedLength(length, end)) {
+        const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) })
+        const firsts = firstOfEachGroup(hits, query.groupBy!)
+        if (firsts.length >= end || hits.length >= members.length) return { hits: firsts.slice(offset, end), total }
+      }
+    }
+    // Ties of the order go by relevance: what the lists scored (a member they missed scores 0 on words).
+    if (gathered !== null) yield* complete(q, query.siteId, gathered)
+    const scored = new Map((gathered === null ? [] : scoredOf(q, gathered)).map((point) => [point.id, point]))
+    const candidates = members.map((member): Candidate => {
+      const point = scored.get(member.id)
+      return { productId: member.productId, columns: member.columns, lexical: point?.lexical ?? 0, text: point?.text, image: point?.image }
+    })
+    const fused = fuse(candidates, rankingOf(query, q), candidates.length)
+    const byProduct = new Map(fused.map((hit) => [hit.productId, hit]))
+    const order = sortOrder(members, query.sort!, (i) => byProduct.get(members[i].productId)!.score)
+    const hits = Array.from(order, (i) => byProduct.get(members[i].productId)!)
+    const page = query.groupBy === undefined ? hits.slice(0, end) : firstOfEachGroup(hits, query.groupBy).slice(0, end)
+    return { hits: page.slice(offset), total }
+  })
+
+/**
+ * Exact facets of a result set. Without grouping, Qdrant counts: its facet API per value
+ * column, and per numeric column a count, its extremes and a count per interval (see
+ * Aggregates.ts), all over the set's filter. Grouped counts need each member's group, so the
+ * set's columns are read and counted here.
+ */
+export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
+  Effect.gen(function*() {
+    const { filter } = yield* resultSet(q, scope, q.options.denseCandidates)
+    if (scope.groupBy !== undefined) return tallyFacets(yield* membersOf(q, filter), request, scope.groupBy)
+    const [values, intervals] = yield* Effect.all([
+      Effect.forEach(request.values, ({ column, limit }) => Effect.map(facetOver(q, filter, column, limit), (counts) => [column, counts] as const), {
+        concurrency: "unbounded"
+      }),
+      Effect.forEach(request.intervals, ({ column, buckets }) => Effect.map(intervalsOver(q, filter, column, buckets), (found) => [column, found] as const), {
+        concurrency: "unbounded"
+      })
+    ], { concurrency: 2 })
+    return { values: new Map(values), intervals: new Map(intervals) }
+  })

@@ -39,7 +39,7 @@ export const siteKeys = (siteId: number) => {
 export const seqKey = "cat:seq"
 export const sitesKey = "cat:sites"
 export const imageWorkKey = "cat:imagework"
-export const productFields = ["data", "images", "version", "updated"] as const
+export const productFields = ["data", "images", "version", "updated", "created"] as const
 
 /**
  * Lua: puts the product in or out of the `unanalysed` and `undetected` sets from its current
@@ -85,7 +85,7 @@ refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
  * unanalysed, undetected.
  * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
  * replace images ('1'/'0'), images JSON, then the kept image ids.
- * Returns {created, version, images JSON}.
+ * Returns {existed, version, images JSON, created ms}.
  */
 export const putLua = `${refreshImageWork}
 local oldGroup = redis.call('HGET', KEYS[6], 'group')
@@ -102,6 +102,7 @@ else
   images = redis.call('HGET', KEYS[6], 'images') or '[]'
 end
 redis.call('HSET', KEYS[6], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4])
+redis.call('HSETNX', KEYS[6], 'created', ARGV[4])
 if KEYS[8] ~= '' then
   redis.call('HSET', KEYS[6], 'group', ARGV[6])
   redis.call('SADD', KEYS[8], ARGV[2])
@@ -116,7 +117,7 @@ redis.call('ZADD', KEYS[3], 0, ARGV[2])
 redis.call('ZADD', KEYS[4], 0, ARGV[2])
 redis.call('ZREM', KEYS[5], ARGV[2])
 if ARGV[7] == '1' then refreshImageWork(KEYS[6], KEYS[7], KEYS[9], KEYS[10], ARGV[2]) end
-return {existed, tonumber(version), images}
+return {existed, tonumber(version), images, redis.call('HGET', KEYS[6], 'created')}
 `
 
 /**
@@ -126,7 +127,7 @@ return {existed, tonumber(version), images}
  * Returns the deleted product's data, images, version, updated (nil when unknown).
  */
 export const removeLua = `
-local row = redis.call('HMGET', KEYS[4], 'data', 'images', 'version', 'updated', 'group')
+local row = redis.call('HMGET', KEYS[4], 'data', 'images', 'version', 'updated', 'group', 'created')
 if not row[1] then return nil end
 if row[5] then redis.call('SREM', ARGV[2] .. 'g:' .. row[5], ARGV[1]) end
 redis.call('DEL', KEYS[4], KEYS[5], KEYS[6])
@@ -135,7 +136,7 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[7], ARGV[1])
 redis.call('ZREM', KEYS[8], ARGV[1])
-return {row[1], row[2], row[3], row[4]}
+return {row[1], row[2], row[3], row[4], row[6] or row[4]}
 `
 
 /**

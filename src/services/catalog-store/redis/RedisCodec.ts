@@ -1,11 +1,11 @@
 import type { StoredImage, StoredProduct } from "../../../model/StoredProduct.js"
 import { decodeAnalysis, decodeImages, decodeRecord } from "../Codec.js"
 
-/** The product hash's fields (data, images, version, updated) back to a product; null when absent. Throws on malformed data. */
+/** The product hash's fields (data, images, version, updated, created) back to a product; null when absent. Throws on malformed data. */
 export const toProduct = (
   siteId: number,
   productId: string,
-  [data, images, version, updated]: ReadonlyArray<string | null>
+  [data, images, version, updated, created]: ReadonlyArray<string | null>
 ): StoredProduct | null =>
   data === null || images === null || version === null
     ? null
@@ -15,7 +15,9 @@ export const toProduct = (
       data: decodeRecord(data),
       images: decodeImages(images),
       version: Number(version),
-      updatedAt: Number(updated)
+      updatedAt: Number(updated),
+      // A product stored before creation times were kept: its update time stands in.
+      createdAt: Number(created ?? updated)
     }
 
 /** Analyses in the product's image order; images not analysed yet are absent. Throws on malformed data. */
