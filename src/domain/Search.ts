@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DynamicFilters, StaticFilters } from "./Filters.js"
 import { Interactions } from "./Interactions.js"
-import { maxChars, optionalField } from "./Product.js"
+import { maxChars, oneOf, optionalField } from "./Product.js"
 import { ResultEntity } from "./ResultEntity.js"
 import { Stream } from "./Stream.js"
 
@@ -35,11 +35,9 @@ export const Offset = Schema.Number.pipe(
 )
 
 /** How a listing may be ordered (see Columns.sortColumns): the effective price, the title, the time a product was added. */
-export const SortColumn = Schema.Literal("price", "title", "newest").annotations({
-  message: () => 'must be one of "price", "title", "newest"'
-})
+export const SortColumn = oneOf("price", "title", "newest")
 
-export const SortOrder = Schema.Literal("asc", "desc").annotations({ message: () => 'must be "asc" or "desc"' })
+export const SortOrder = oneOf("asc", "desc")
 
 export const SortKey = Schema.Struct({ column: SortColumn, order: SortOrder })
 

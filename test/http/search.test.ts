@@ -16,7 +16,8 @@ beforeAll(async () => {
     campaigns: [
       { id: 7, name: "two results", resultsCount: 2 },
       { id: 8, name: "promo", resultsCount: 50, redirects: [{ query: "help", url: "https://shop.example.com/help" }], pins: [{ query: "gift", productIds: ["belt-1"] }] },
-      { id: 9, name: "pairs", resultsCount: 10, crossSell: [{ from: "Tools > Power Tools > Drills", to: ["Tools > Accessories"] }] }
+      { id: 9, name: "pairs", resultsCount: 10, crossSell: [{ from: "Tools > Power Tools > Drills", to: ["Tools > Accessories"] }] },
+      { id: 10, name: "one per item group", resultsCount: 50, collapseVariants: true }
     ]
   })
   for (const p of fixtureProducts) {
@@ -198,6 +199,95 @@ describe("POST /text-search", () => {
     const bad = await search({ query: "drill", offset: -3 })
     expect(bad.status).toBe(400)
     expect(bad.body.message).toContain("offset")
+  })
+})
+
+describe("POST /text-search listings: sort, exact counts, variant groups", () => {
+  const prices = (res: { body: { data: { products: ReadonlyArray<{ price?: { actual?: number | null; sale?: number | null } }> } } }) =>
+    res.body.data.products.map((p) => p.price?.sale ?? p.price?.actual ?? null)
+
+  it("sorts by the price the shopper pays, either way, products without a price last", async () => {
+    const asc = await search({ resultsCount: 50, sort: [{ column: "price", order: "asc" }] })
+    expect(asc.status).toBe(200)
+    const listed = prices(asc).filter((p): p is number => p !== null)
+    expect(listed).toEqual([...listed].sort((a, b) => a - b))
+    expect(asc.body.data.total).toBe(fixtureProducts.length)
+    const desc = await search({ query: "drill", resultsCount: 50, sort: [{ column: "price", order: "desc" }] })
+    const drills = prices(desc) as Array<number>
+    expect(drills).toEqual([...drills].sort((a, b) => b - a))
+    // The same matches as the relevance listing, in another order.
+    expect(ids(desc).sort()).toEqual(ids(await search({ query: "drill", resultsCount: 50 })).sort())
+  })
+
+  it("sorts by title A–Z and pages through the sorted listing", async () => {
+    const titles = (res: { body: { data: { products: ReadonlyArray<{ title?: string }> } } }) => res.body.data.products.map((p) => p.title!.toLowerCase())
+    const whole = await search({ resultsCount: 50, sort: [{ column: "title", order: "asc" }] })
+    expect(titles(whole)).toEqual([...titles(whole)].sort())
+    const pages: Array<string> = []
+    for (let offset = 0; offset < fixtureProducts.length; offset += 4) {
+      pages.push(...ids(await search({ resultsCount: 4, offset, sort: [{ column: "title", order: "asc" }] })))
+    }
+    expect(pages).toEqual(ids(whole))
+  })
+
+  it("sorts by newest: the time the catalog first received a product, which a later push keeps", async () => {
+    const push = (id: string) => call(server.baseUrl, "PUT", `/product/${id}`, { auth: server.siteB.basic, body: { data: { title: `Hammer ${id}` } } })
+    expect((await push("b-older")).status).toBe(200)
+    // A clock tick between the two pushes, so their times differ.
+    const pushed = Date.now()
+    while (Date.now() === pushed) await new Promise((resolve) => setTimeout(resolve, 1))
+    expect((await push("b-newer")).status).toBe(200)
+    expect((await push("b-older")).status).toBe(200)
+    await eventually(async () => {
+      const newest = await search({ resultsCount: 10, sort: [{ column: "newest", order: "desc" }] }, server.siteB.bearer)
+      expect(ids(newest)).toEqual(["b-newer", "b-older", "b-drill"])
+    }, 60_000)
+  })
+
+  it("rejects an unknown sort column or order with the field named", async () => {
+    const column = await search({ query: "drill", sort: [{ column: "rating", order: "asc" }] })
+    expect(column.status).toBe(400)
+    expect(column.body.message).toContain("sort")
+    expect(column.body.message).toContain("must be one of: price, title, newest")
+    const order = await search({ query: "drill", sort: [{ column: "price", order: "up" }] })
+    expect(order.status).toBe(400)
+    expect(order.body.message).toContain("sort.0.order: must be one of: asc, desc")
+  })
+
+  it("counts each facet value exactly over the whole result set, beyond the page", async () => {
+    const page = await search({ query: "acme", resultsCount: 1 })
+    const all = await search({ query: "acme", resultsCount: 50 })
+    expect(page.body.data.total).toBe(ids(all).length)
+    const colors = page.body.interactions.dynamicFilters.find((f: { column: string }) => f.column === "color")
+    const expected = new Map<string, number>()
+    for (const product of all.body.data.products as ReadonlyArray<{ productId: string }>) {
+      const color = fixtureProducts.find((p) => p.id === product.productId)!.data["color"] as string | undefined
+      if (color) expected.set(color.toLowerCase(), (expected.get(color.toLowerCase()) ?? 0) + 1)
+    }
+    expect(Object.fromEntries(colors.values.map((v: { value: string; count: number }) => [v.value, v.count]))).toEqual(Object.fromEntries(expected))
+    for (const facet of page.body.interactions.dynamicFilters) {
+      for (const value of facet.values) expect(value.count).toBeGreaterThan(0)
+    }
+  })
+
+  it("collapses variants to one product per item group, counting groups, by request or campaign default", async () => {
+    const plain = await search({ query: "cotton t-shirt" })
+    expect(ids(plain)).toEqual(expect.arrayContaining(["shirt-red-m", "shirt-blue-m"]))
+    const grouped = await search({ query: "cotton t-shirt", collapseVariants: true })
+    const shirts = ids(grouped).filter((id) => id.startsWith("shirt-"))
+    expect(shirts).toHaveLength(1)
+    expect(grouped.body.data.products.find((p: { productId: string }) => p.productId === shirts[0]).groupId).toBe("shirt-1")
+    expect(grouped.body.data.total).toBe(plain.body.data.total - 1)
+    // Facets count groups too: the two unisex shirts are one group.
+    const gender = async (collapseVariants: boolean) => {
+      const res = await search({ query: "acme", collapseVariants })
+      const facet = res.body.interactions.dynamicFilters.find((f: { column: string }) => f.column === "gender")
+      return Object.fromEntries(facet.values.map((v: { value: string; count: number }) => [v.value, v.count]))
+    }
+    expect(await gender(false)).toEqual({ unisex: 2, male: 2 })
+    expect(await gender(true)).toEqual({ unisex: 1, male: 2 })
+    expect(ids(await search({ query: "cotton t-shirt", campaign: 10 })).filter((id) => id.startsWith("shirt-"))).toHaveLength(1)
+    expect(ids(await search({ query: "cotton t-shirt", campaign: 10, collapseVariants: false })).filter((id) => id.startsWith("shirt-"))).toHaveLength(2)
   })
 })
 

@@ -13,7 +13,7 @@ export const searchTools = [
   defineTool({
     name: "text_search",
     title: "Text search",
-    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount`; `data.total` counts every match. Category paths in filters and results are Base64-URL encoded.",
+    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount`; `sort` by price, title or newest; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
     scope: "read",
     input: TextSearchRequest,
     output: TextSearchResponse,

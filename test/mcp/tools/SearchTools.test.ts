@@ -21,6 +21,17 @@ describe("search tools", () => {
         expect(found).not.toContain("b-lamp")
       }))
 
+    it.effect("text_search lists a sorted page with exact facet counts, as POST /text-search does", () =>
+      Effect.gen(function*() {
+        const listed = (yield* call("text_search", { query: "lamp", resultsCount: 2, offset: 1, sort: [{ column: "price", order: "desc" }] })).data
+        const all = (yield* call("text_search", { query: "lamp", resultsCount: 50, sort: [{ column: "price", order: "desc" }] })).data
+        expect(ids(listed.products)).toEqual(ids(all.products).slice(1, 3))
+        expect(listed.total).toBe(all.products.length)
+        const prices = all.products.map((p: { price: { actual: number; sale: number | null } }) => p.price.sale ?? p.price.actual)
+        expect(prices).toEqual([...prices].sort((a: number, b: number) => b - a))
+        for (const facet of listed.interactions.dynamicFilters) for (const value of facet.values) expect(value.count).toBeGreaterThan(0)
+      }))
+
     it.effect("a caller's mistake reaches the agent as a plain message, not a tagged error", () =>
       Effect.gen(function*() {
         expect(yield* Effect.flip(call("similar_products", { productId: "b-lamp" }))).toEqual({ message: "product \"b-lamp\" not found" })
