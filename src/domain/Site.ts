@@ -70,6 +70,15 @@ export const Campaign = Schema.Struct({
 })
 export type Campaign = typeof Campaign.Type
 
+/**
+ * How many products a recommendation (similar products, cross-selling) lists when the request
+ * does not say: one row of a product page, not the campaign's whole allowance.
+ */
+export const RECOMMENDATION_PAGE = 12
+
+export const recommendationCount = (campaign: Campaign, requested?: number): number =>
+  Math.min(requested ?? RECOMMENDATION_PAGE, campaign.resultsCount)
+
 /** How many results a request gets under a campaign. */
 export const campaignResultsCount = (campaign: Campaign, requested?: number): number =>
   Math.min(requested ?? campaign.resultsCount, campaign.resultsCount)

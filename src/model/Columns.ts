@@ -77,14 +77,28 @@ export const effectivePrice = (data: ProductRecord): number | null => {
  * 2^53 so JSON keeps it exact. Titles alike in those ten tie, and relevance orders them.
  */
 export const titleOrder = (title: string | null | undefined): number | null => {
-  if (!title) return null
-  const folded = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim()
+  const folded = foldTitle(title)
   if (folded.length === 0) return null
   let key = 0
   for (let i = 0; i < TITLE_DIGITS; i++) key = key * 38 + (i < folded.length ? titleDigit(folded.charCodeAt(i)) : 0)
   return key
 }
 const TITLE_DIGITS = 10
+
+const foldTitle = (title: string | null | undefined): string =>
+  title ? title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim() : ""
+
+/**
+ * The same number for titles that read the same (case, accents and punctuation folded; FNV-1a):
+ * a ranking spreads copies of one title apart (see Listing.spreadDuplicates).
+ */
+export const titleKey = (title: string | null | undefined): number | null => {
+  const folded = foldTitle(title)
+  if (folded.length === 0) return null
+  let hash = 0x811c9dc5
+  for (let i = 0; i < folded.length; i++) hash = Math.imul(hash ^ folded.charCodeAt(i), 0x01000193)
+  return hash >>> 0
+}
 /** 0 ends the title, so "saw" comes before "saw blade": space 1, digits 2–11, letters 12–37. */
 const titleDigit = (code: number): number => (code === 32 ? 1 : code <= 57 ? code - 46 : code - 85)
 
@@ -150,6 +164,7 @@ const columns: ReadonlyArray<Column> = [
   text("custom_label_3", "Custom label 3"),
   text("custom_label_4", "Custom label 4"),
   column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), { identifying: true }),
+  column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), { identifying: true }),
   column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt),
 ]
 

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { colorNames, effectivePrice } from "../model/Columns.js"
 import { embeddingText, productCategories } from "../model/ProductDocument.js"
 import { categoryAncestors, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
-import { campaignResultsCount, type Campaign } from "../domain/Site.js"
+import { recommendationCount, type Campaign } from "../domain/Site.js"
 import { CatalogIndex, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import type { Condition, Filter } from "../model/Filter.js"
 import type { StoredProduct } from "../model/StoredProduct.js"
@@ -95,7 +95,7 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
   Effect.gen(function*() {
     const source = yield* requireProduct(siteId, input.productId)
     const campaign = yield* resolveCampaign(siteId, input.campaigns)
-    const limit = campaignResultsCount(campaign, input.resultsCount)
+    const limit = recommendationCount(campaign, input.resultsCount)
     const substituted = input.substitutions?.category
     const categories = substituted && substituted.length > 0 ? substituted : leafPaths(source)
     const { filter, dynamic } = yield* scope(siteId, campaign, input, {
@@ -150,7 +150,7 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
   Effect.gen(function*() {
     const source = yield* requireProduct(siteId, input.productId)
     const campaign = yield* resolveCampaign(siteId, input.campaigns)
-    const limit = campaignResultsCount(campaign, input.resultsCount)
+    const limit = recommendationCount(campaign, input.resultsCount)
     const leaves = leafPaths(source)
     const pairs = (campaign.crossSell ?? []).filter((p) =>
       leaves.some((leaf) => leaf === p.from || leaf.startsWith(p.from + " > ")))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import type { ProductRecord } from "../../src/domain/Product.js"
-import { facetColumns, filterTerm, findColumn, titleOrder } from "../../src/model/Columns.js"
+import { facetColumns, filterTerm, findColumn, titleKey, titleOrder } from "../../src/model/Columns.js"
 import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
 import type { StoredProduct } from "../../src/model/StoredProduct.js"
@@ -45,7 +45,7 @@ describe("column table", () => {
       image_color: [],
       image_object: []
     })
-    expect(Object.keys(doc.payload)).toHaveLength(34)
+    expect(Object.keys(doc.payload)).toHaveLength(35)
     expect(doc.text.extra.split(/\s+/).filter((w) => w.length > 0).sort()).toEqual(["12345678", "4006381333931,", "Red/Black"].sort())
   })
 
@@ -60,7 +60,9 @@ describe("column table", () => {
     expect(titleOrder("  ")).toBeNull()
     expect(order("zzzzzzzzzzzzzz")).toBeLessThan(2 ** 53)
     const doc = toIndexDocument({ ...product({ title: "Mug" }), createdAt: 1234 }, null)
-    expect(doc.payload).toMatchObject({ title_order: order("mug"), added_at: 1234 })
+    expect(doc.payload).toMatchObject({ title_order: order("mug"), added_at: 1234, title_key: titleKey("MUG") })
+    expect(titleKey("LED Bulb, 60W")).toBe(titleKey("led bulb 60w"))
+    expect(titleKey("LED Bulb 60W")).not.toBe(titleKey("LED Bulb 40W"))
   })
 
   it("a product without a colour of its own is filterable by the colours of its photos", () => {

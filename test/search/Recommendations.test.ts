@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { crossSelling, similarProducts } from "../../src/search/Recommendations.js"
-import { ids, stockedShop } from "../support/Shop.js"
+import { RECOMMENDATION_PAGE } from "../../src/domain/Site.js"
+import { ids, stock, stockedShop } from "../support/Shop.js"
 
 const shop = stockedShop([
   { id: 0, name: "default", resultsCount: 100 },
@@ -31,6 +32,20 @@ describe("similarProducts", () => {
       Effect.gen(function*() {
         expect(yield* Effect.flip(similarProducts(1, { productId: "nope" }))).toMatchObject({ _tag: "NotFound" })
         expect(yield* Effect.flip(similarProducts(2, { productId: "lamp-1" }))).toMatchObject({ _tag: "NotFound" })
+      }))
+  })
+})
+
+describe("recommendation page size", () => {
+  it.layer(shop)((it) => {
+    it.effect("without resultsCount a recommendation lists one page of RECOMMENDATION_PAGE, not every candidate", () =>
+      Effect.gen(function*() {
+        yield* stock(1, Array.from({ length: 20 }, (_, i) => ({
+          id: `desk-${i}`, data: { title: `Desk lamp model ${i}`, brand: "Luma", product_type: "Home > Lighting > Desk Lamps", price: 30 + i }
+        })))
+        expect((yield* similarProducts(1, { productId: "lamp-1" })).data.products).toHaveLength(RECOMMENDATION_PAGE)
+        expect((yield* crossSelling(1, { productId: "mug-1" })).data.products.length).toBeLessThanOrEqual(RECOMMENDATION_PAGE)
+        expect((yield* similarProducts(1, { productId: "lamp-1", resultsCount: 25 })).data.products).toHaveLength(25)
       }))
   })
 })

@@ -42,8 +42,50 @@ export const firstOfEachGroup = (hits: ReadonlyArray<SearchHit>, groupBy: string
   return firsts
 }
 
-/** How many hits a grouped page asks for next: grown until the page has `count` groups or the set ends. */
-export const nextGroupedLength = (previous: number | null, count: number): number => (previous === null ? Math.max(8, 2 * count) : previous * 4)
+/** How far below its score a copy of a better-placed title ranks, per copy before it. */
+export const DUPLICATE_PENALTY = 0.1
+
+/**
+ * A relevance ranking with copies of one title spread apart: each product whose title reads
+ * as a better-placed product's (the `title_key` column) ranks as if it scored
+ * DUPLICATE_PENALTY less per such product, so three copies of one LED bulb do not fill the top
+ * three places. `hits` are the best `hits.length` by score; unless they are all the matches, a
+ * product after them might outrank a lowered one, so only the prefix no later product can
+ * outrank is settled and returned.
+ */
+export const spreadDuplicates = (hits: ReadonlyArray<SearchHit>, complete: boolean): Array<SearchHit> => {
+  const copies = new Map<number, number>()
+  const ranked = hits.map((hit, place) => {
+    const key = hit.columns["title_key"]
+    if (typeof key !== "number") return { hit, place, score: hit.score }
+    const before = copies.get(key) ?? 0
+    copies.set(key, before + 1)
+    return { hit, place, score: hit.score - DUPLICATE_PENALTY * before }
+  })
+  ranked.sort((a, b) => b.score - a.score || a.place - b.place)
+  // A later product scores at most the last hit's score, and ties go to the earlier place.
+  const floor = complete || hits.length === 0 ? -Infinity : hits[hits.length - 1].score
+  const settled = ranked.findIndex((entry) => entry.score < floor)
+  return (settled === -1 ? ranked : ranked.slice(0, settled)).map((entry) => entry.hit)
+}
+
+/**
+ * The first `end` entries of a relevance listing (duplicates spread, one per group with
+ * `groupBy`) from the best `length` hits, or null when they do not settle that many and more
+ * matches remain (`available`): the caller asks again with `nextLength`.
+ */
+export const relevancePrefix = (hits: ReadonlyArray<SearchHit>, length: number, available: number, end: number, groupBy: string | undefined): Array<SearchHit> | null => {
+  const complete = hits.length < length || length >= available
+  const spread = spreadDuplicates(hits, complete)
+  const listed = groupBy === undefined ? spread : firstOfEachGroup(spread, groupBy)
+  return listed.length >= end || complete ? listed.slice(0, end) : null
+}
+
+/**
+ * The ranking depth asked for a page ending at `end`: the page itself first (it settles unless
+ * copies or variants were pushed off it), then four times deeper each time.
+ */
+export const nextLength = (previous: number | null, end: number): number => (previous === null ? end : Math.max(8, previous * 4))
 
 /** Distinct groups among members. */
 export const countGroups = (members: ReadonlyArray<Member>, groupBy: string): number =>

@@ -101,4 +101,23 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(none.values.get("color")).toEqual([])
       expect(none.intervals.get("price")).toBeNull()
     }))
+
+  it.effect("copies of one title are spread apart in a relevance ranking, pages staying slices of it", () =>
+    Effect.gen(function*() {
+      // d1–d3 read the same (one title key) and score 1; d4 scores 0.95 and d5 0.85 under their boosts.
+      yield* upsert(
+        ...["d1", "d2", "d3"].map((id) => doc(id, { payload: { title_key: 7, brand: "Bright" } })),
+        doc("d4", { payload: { title_key: 8, brand: "Glow" } }),
+        doc("d5", { payload: { title_key: 9, brand: "Dim" } })
+      )
+      const boosts = [
+        { condition: { column: "brand", anyOf: ["Bright"] }, weight: 1 },
+        { condition: { column: "brand", anyOf: ["Glow"] }, weight: 0.95 },
+        { condition: { column: "brand", anyOf: ["Dim"] }, weight: 0.85 }
+      ]
+      expect((yield* listing({ boosts })).ids).toEqual(["d1", "d4", "d2", "d5", "d3"])
+      expect((yield* listing({ boosts, limit: 2 })).ids).toEqual(["d1", "d4"])
+      expect((yield* listing({ boosts, limit: 2, offset: 2 })).ids).toEqual(["d2", "d5"])
+      expect((yield* listing({ boosts, limit: 1, offset: 4 })).ids).toEqual(["d3"])
+    }).pipe(Effect.provide(layer)))
 }

@@ -1,6 +1,6 @@
 import type { FacetAnswer, FacetRequest, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import { tallyFacets } from "../ColumnValues.js"
-import { countGroups, firstOfEachGroup, nextGroupedLength, sortOrder } from "../Listing.js"
+import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type SiteIndex } from "./SiteIndex.js"
@@ -152,15 +152,6 @@ const bestHits = (site: SiteIndex, matching: Matching, scorer: Scorer, limit: nu
   return top
 }
 
-/** The first `count` hits of `ordered` from distinct groups, `ordered` asked for with a growing length. */
-const firstOfGroups = (ordered: (length: number) => ReadonlyArray<SearchHit>, count: number, groupBy: string, available: number): Array<SearchHit> => {
-  for (let length = nextGroupedLength(null, count); ; length = nextGroupedLength(length, count)) {
-    const hits = ordered(Math.min(length, available))
-    const firsts = firstOfEachGroup(hits, groupBy)
-    if (firsts.length >= count || hits.length >= available) return firsts.slice(0, count)
-  }
-}
-
 const membersAt = (site: SiteIndex, slots: ReadonlyArray<number>) =>
   slots.map((slot) => ({ productId: site.docAt(slot).productId, columns: site.payloadAt(slot) }))
 
@@ -179,15 +170,16 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
   const groupBy = query.groupBy
   const members = groupBy === undefined && query.sort === undefined ? null : membersAt(site, slots)
   const total = groupBy === undefined ? slots.length : countGroups(members!, groupBy)
-  let ordered: (length: number) => ReadonlyArray<SearchHit>
   if (query.sort !== undefined && query.sort.length > 0) {
     const order = sortOrder(members!, query.sort, (i) => scorer.exact(slots[i]).score)
-    ordered = (length) => Array.from(order.subarray(0, length), (i) => hitAt(site, scorer, slots[i]))
-  } else {
-    ordered = (length) => bestHits(site, matching, scorer, length)
+    const hits = (length: number) => Array.from(order.subarray(0, length), (i) => hitAt(site, scorer, slots[i]))
+    if (groupBy === undefined) return { hits: hits(end).slice(offset), total }
+    return { hits: firstOfEachGroup(hits(slots.length), groupBy).slice(offset, end), total }
   }
-  const page = groupBy === undefined ? ordered(end) : firstOfGroups(ordered, end, groupBy, slots.length)
-  return { hits: page.slice(offset), total }
+  for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
+    const prefix = relevancePrefix(bestHits(site, matching, scorer, length), length, slots.length, end, groupBy)
+    if (prefix !== null) return { hits: prefix.slice(offset), total }
+  }
 }
 
 /** The members of the scope's result set, for exact facet counts. */

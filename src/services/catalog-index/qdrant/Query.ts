@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { timed } from "../../../platform/ServerTiming.js"
 import type { FacetAnswer, FacetRequest, IndexError, MatchScope, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import { tallyFacets } from "../ColumnValues.js"
-import { countGroups, firstOfEachGroup, nextGroupedLength, sortOrder } from "../Listing.js"
+import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import { facetOver, intervalsOver } from "./Aggregates.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
@@ -273,18 +273,21 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     const end = offset + Math.max(0, query.limit)
     const sorted = query.sort !== undefined && query.sort.length > 0
     if (!sorted && query.groupBy === undefined) {
-      const { hits, total } = yield* ranked(q, { ...query, limit: end })
-      return { hits: hits.slice(offset), total }
+      // Deeper rankings until duplicates spread apart settle the page (the first one mostly does).
+      for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
+        const { hits, total } = yield* ranked(q, { ...query, limit: length })
+        const prefix = relevancePrefix(hits, length, total, end, undefined)
+        if (prefix !== null) return { hits: prefix.slice(offset), total }
+      }
     }
     const { filter, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
     const members = yield* membersOf(q, filter)
     const total = query.groupBy === undefined ? members.length : countGroups(members, query.groupBy)
     if (!sorted) {
-      // A grouped ranking: deeper rankings until the page has its groups or the set ends.
-      for (let length = nextGroupedLength(null, end); ; length = nextGroupedLength(length, end)) {
+      for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
         const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) })
-        const firsts = firstOfEachGroup(hits, query.groupBy!)
-        if (firsts.length >= end || hits.length >= members.length) return { hits: firsts.slice(offset, end), total }
+        const prefix = relevancePrefix(hits, length, members.length, end, query.groupBy)
+        if (prefix !== null) return { hits: prefix.slice(offset), total }
       }
     }
     // Ties of the order go by relevance: what the lists scored (a member they missed scores 0 on words).
