@@ -11,6 +11,7 @@ import type { IndexDocument } from "../src/model/IndexDocument.js"
 import { EmbeddedCatalogIndex } from "../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { mulberry32 } from "./catalog/random.js"
 import { syntheticVocabulary } from "./catalog/vocabulary.js"
+import { facetRequest } from "../src/search/Facets.js"
 
 const count = Number(process.argv[2] ?? 100_000)
 const DIM = 512
@@ -126,6 +127,39 @@ const main = Effect.gen(function*() {
     report(label, times, `(avg total ${Math.round(total / 200)})`)
   }
 
+  // What a text search asks besides its page: exact facets of the whole result set.
+  const facetKinds: Record<string, () => Omit<SearchQuery, "limit">> = {
+    "facets: 1 word": () => ({ siteId: 1, filter: emptyFilter, text: pick(nouns) }),
+    "facets: 3 words + vector": () => ({ siteId: 1, filter: emptyFilter, text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}`, textVector: unitVector() }),
+    "facets: common word + vector": () => ({ siteId: 1, filter: emptyFilter, text: "quality", textVector: unitVector() }),
+    "facets: 3 of 8 departments": () => ({ siteId: 1, filter: threeTops() })
+  }
+  for (const [label, make] of Object.entries(facetKinds)) {
+    const times: Array<number> = []
+    for (let i = 0; i < 110; i++) {
+      const scope = make()
+      const [, ms] = timed(() => run(index.facets(scope, facetRequest)))
+      if (i >= 10) times.push(ms)
+    }
+    report(label, times)
+  }
+  // A category page deep in a large listing: ~37k products sorted by price, page 50 of 24.
+  const pageTimes: Array<number> = []
+  let listed = 0
+  for (let i = 0; i < 110; i++) {
+    const filter = threeTops()
+    const [result, ms] = timed(() => run(index.search({ siteId: 1, filter, limit: 24, offset: 49 * 24, sort: [{ column: "price", order: i % 2 === 0 ? "asc" : "desc" }] })))
+    if (i >= 10) pageTimes.push(ms)
+    listed += result.total
+  }
+  report("page 50 of 3 departments by price", pageTimes, `(avg total ${Math.round(listed / 110)})`)
+  const groupTimes: Array<number> = []
+  for (let i = 0; i < 110; i++) {
+    const [, ms] = timed(() => run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, groupBy: "brand" })))
+    if (i >= 10) groupTimes.push(ms)
+  }
+  report("1 word grouped (by brand)", groupTimes)
+
   const facetTimes: Array<number> = []
   let matched = 0
   for (let i = 0; i < 50; i++) {
@@ -166,5 +200,6 @@ const inTopAndPrice = (top: string): Filter => ({
   mustNot: []
 })
 const brandFilter = (): Filter => must("brand", pick(brands))
+const threeTops = (): Filter => ({ must: [{ column: "category", anyOf: [...tops].sort(() => random() - 0.5).slice(0, 3) }], mustNot: [] })
 
 Effect.runSync(main.pipe(Effect.provide(EmbeddedCatalogIndex.layer)))

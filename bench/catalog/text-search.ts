@@ -8,7 +8,8 @@ import type { Client } from "./http.js"
 import { mulberry32 } from "./random.js"
 import { addStages } from "./server-timing.js"
 import { Samples } from "./stats.js"
-import { textQueries } from "./workload.js"
+import { deepBrowses, textQueries } from "./workload.js"
+import { departments } from "./taxonomy.js"
 
 export interface TextSearchOptions {
   readonly queries: number
@@ -48,6 +49,25 @@ export const measureTextSearch = async (client: Client, auth: string, sample: Re
     hits.set(q.kind, h)
   }
   return { queries, samples, hits, errors, stages }
+}
+
+/** Pages 50 of ~30% of the catalog sorted by price (see deepBrowses), one at a time: latencies and the listings' mean total. */
+export const measureDeepBrowse = async (client: Client, auth: string, options: TextSearchOptions & { readonly browses: number }) => {
+  const bodies = deepBrowses(mulberry32(options.seed).fork(22), departments.map((d) => d.name), options.browses + 10, options.page, 50)
+  for (const body of bodies.slice(0, 10)) await client.request("POST", "/text-search", auth, body)
+  const samples: Array<number> = []
+  let totals = 0
+  let errors = 0
+  for (const body of bodies.slice(10)) {
+    const res = await client.request("POST", "/text-search", auth, body)
+    samples.push(res.ms)
+    if (res.status !== 200 || (res.body?.data?.products?.length ?? 0) !== options.page) {
+      if (errors++ < 3) log(`browse error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
+      continue
+    }
+    totals += res.body.data.total
+  }
+  return { samples, meanTotal: totals / Math.max(1, options.browses - errors), errors }
 }
 
 /** Mean results per query and the share of queries without any, over every kind. */

@@ -6,14 +6,25 @@ import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import type { ProductSummary } from "./generator.js"
 import type { Random } from "./random.js"
 
-export type QueryKind = "1 word" | "2-4 words" | "brand filter" | "price filter" | "category filter" | "typo" | "repeat"
-export const queryKinds: ReadonlyArray<QueryKind> = ["1 word", "2-4 words", "brand filter", "price filter", "category filter", "typo", "repeat"]
+export type QueryKind = "1 word" | "2-4 words" | "brand filter" | "price filter" | "category filter" | "typo" | "no match" | "nonsense" | "repeat"
+export const queryKinds: ReadonlyArray<QueryKind> = [
+  "1 word", "2-4 words", "brand filter", "price filter", "category filter", "typo", "no match", "nonsense", "repeat"
+]
+
+/** Real words the synthetic catalog never uses: with a product noun, a query nothing matches. */
+const foreignWords = ["zeppelin", "saxophone", "volcano", "penguin", "asteroid", "harpoon", "tuxedo", "meteorite", "gondola", "xylophone"]
+
+/** A made-up word of 5–8 letters. */
+const madeUp = (random: Random) =>
+  Array.from({ length: random.int(5, 8) }, () => "bcdfghjklmnpqrstvwxz"[random.int(0, 19)] + (random.chance(0.4) ? "aeiou"[random.int(0, 4)] : "")).join("").slice(0, 8)
 
 export interface TextQuery {
   readonly kind: QueryKind
   readonly body: {
-    query: string
+    query?: string
     resultsCount: number
+    offset?: number
+    sort?: unknown
     staticFilters?: unknown
     dynamicFilters?: unknown
   }
@@ -80,7 +91,8 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
     }
     const p = random.pick(products)
     const kind = random.weighted([
-      ["1 word", 22], ["2-4 words", 30], ["brand filter", 11], ["price filter", 11], ["category filter", 14], ["typo", 12]
+      ["1 word", 22], ["2-4 words", 30], ["brand filter", 11], ["price filter", 11], ["category filter", 14], ["typo", 12],
+      ["no match", 5], ["nonsense", 5]
     ] as const)
     let body: TextQuery["body"]
     switch (kind) {
@@ -118,6 +130,12 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
         body = { query: typo(random, base), resultsCount: page }
         break
       }
+      case "no match":
+        body = { query: `${random.pick(foreignWords)} ${lower(p.noun.split(" ").at(-1)!)}`, resultsCount: page }
+        break
+      case "nonsense":
+        body = { query: `${madeUp(random)} ${madeUp(random)}`, resultsCount: page }
+        break
     }
     const query = { kind, body }
     out.push(query)
@@ -125,6 +143,21 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
   }
   return out
 }
+
+/**
+ * Category pages deep in a large listing: `count` browses (no words) of three departments at
+ * once (~30% of the catalog), sorted by price, at page `pageNumber` of `page` products.
+ */
+export const deepBrowses = (random: Random, departments: ReadonlyArray<string>, count: number, page: number, pageNumber: number): Array<TextQuery["body"]> =>
+  Array.from({ length: count }, () => {
+    const chosen = [...departments].sort(() => random.next() - 0.5).slice(0, 3)
+    return {
+      resultsCount: page,
+      offset: (pageNumber - 1) * page,
+      sort: [{ column: "price", order: random.chance(0.5) ? "asc" : "desc" }],
+      staticFilters: { included: [{ column: "category", values: chosen.map((d) => encodeCategoryPath(d)) }] }
+    }
+  })
 
 /** 2–8-character prefixes of brands, product nouns, category labels, title phrases and past queries; ~10% with a typo (those of 5+ letters). */
 export const suggestPrefixes = (

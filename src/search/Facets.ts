@@ -64,7 +64,7 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
 const MAX_CATEGORY_VALUES = 5_000
 
 /** The counts of every facet column, as one request to the index. */
-const facetRequest: FacetRequest = {
+export const facetRequest: FacetRequest = {
   values: facetColumns.filter((def) => def.kind !== "number").map((def) => ({ column: def.name, limit: def.kind === "category" ? MAX_CATEGORY_VALUES : MAX_VALUES })),
   intervals: facetColumns.filter((def) => def.kind === "number").map((def) => ({ column: def.name, buckets: 5 }))
 }
@@ -143,10 +143,14 @@ const facetsBy = (
     return facets.filter((facet): facet is FacetOut => facet !== null)
   })
 
-/** Exact facets of a text search's whole result set (every match, or every group), counted by the index. */
-export const exactFacets = (scope: MatchScope, dynamic: ReadonlyArray<Condition>) =>
+/**
+ * Exact facets of a text search's whole result set (every match, or every group), counted by
+ * the index: `counted` are those the search counted with its page (`facetRequest` over the
+ * scope as searched); a column with a selection of its own is counted over the scope without it.
+ */
+export const exactFacets = (scope: MatchScope, dynamic: ReadonlyArray<Condition>, counted: Effect.Effect<FacetAnswer, IndexError>) =>
   Effect.flatMap(CatalogIndex, (index) =>
-    facetsBy(scope.filter, dynamic, (filter) => index.facets({ ...scope, filter }, facetRequest).pipe(timed("facets")))
+    facetsBy(scope.filter, dynamic, (filter, own) => (own ? index.facets({ ...scope, filter }, facetRequest).pipe(timed("facets")) : counted))
   )
 
 /**

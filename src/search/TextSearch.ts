@@ -3,11 +3,12 @@ import { timed } from "../platform/ServerTiming.js"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
 import { sortColumns } from "../model/Columns.js"
 import { CatalogIndex, type MatchScope, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { exactFacets, facetValueCondition } from "./Facets.js"
+import { exactFacets, facetRequest, facetValueCondition } from "./Facets.js"
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
@@ -66,10 +67,14 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const query: Omit<SearchQuery, "limit"> = { ...scope, boosts, ...(sort ? { sort } : {}) }
 
     // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
-    const ranking = pinned.length === 0
-      ? index.search({ ...query, offset, limit })
-      : index.search({ ...query, limit: offset + limit + pinned.length })
-    const [result, facets] = yield* Effect.all([ranking.pipe(timed("index")), exactFacets(scope, dynamic)], { concurrency: 2 })
+    // The index counts the facets of the result set with it (one matching for both).
+    const ranking = yield* Effect.cached((pinned.length === 0
+      ? index.search({ ...query, offset, limit, facets: facetRequest })
+      : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })).pipe(timed("index")))
+    const [result, facets] = yield* Effect.all(
+      [ranking, exactFacets(scope, dynamic, Effect.map(ranking, (ranked) => ranked.facets!))],
+      { concurrency: 2 }
+    )
     const rankedIds = result.hits.map((h) => h.productId)
     const ids = pinned.length === 0
       ? rankedIds
@@ -87,9 +92,13 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
       // The preview: the listing's best products holding the refinement, in the listing's order.
+      // A first page holding enough of them already shows which; otherwise the index is asked.
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
-      const preview = yield* index.search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE })
-      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.hits.map((hit) => hit.productId)))
+      const onPage = offset === 0 && pinned.length === 0 ? result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column])) : []
+      const preview = onPage.length >= PREVIEW_SIZE
+        ? onPage.slice(0, PREVIEW_SIZE)
+        : (yield* index.search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE })).hits
+      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
     }
 
     if (!browsing) yield* suggester.recordQuery(siteId, text, result.total).pipe(timed("suggest"))

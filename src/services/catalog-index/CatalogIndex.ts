@@ -49,6 +49,8 @@ export interface SearchQuery {
    * without a value a group of its own. `total` and facet counts then count groups.
    */
   readonly groupBy?: string | undefined
+  /** Facets of the whole result set to count with the page (see `facets`): one matching for both. */
+  readonly facets?: FacetRequest | undefined
 }
 
 export interface SortKey {
@@ -57,7 +59,7 @@ export interface SortKey {
 }
 
 /** A result set without its order: the scope, the words and vectors its products match, and its grouping. */
-export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts">
+export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts" | "facets">
 
 /** The facets of a result set: value counts of some columns, interval counts of numeric ones. */
 export interface FacetRequest {
@@ -106,6 +108,8 @@ export interface SearchResult {
   readonly hits: ReadonlyArray<SearchHit>
   /** Number of matching products (lexical matches plus dense hits above minSimilarity), or of their groups. */
   readonly total: number
+  /** The facets the query asked for. */
+  readonly facets?: FacetAnswer | undefined
 }
 
 export class IndexError extends BackendFailure("IndexError") {}

@@ -56,7 +56,7 @@ export const numberStats = (numbers: Iterable<number>): NumericStats | null => {
 }
 
 /** The interval [edges[i], edges[i+1]) holding x, or -1; edges ascend. */
-const bucketOf = (x: number, edges: ReadonlyArray<number>): number => {
+export const bucketOf = (x: number, edges: ReadonlyArray<number>): number => {
   if (!(x >= edges[0] && x < edges[edges.length - 1])) return -1
   // The last edge at or below x opens x's bucket.
   let low = 0
@@ -143,7 +143,7 @@ export const tallyFacets = (members: ReadonlyArray<Member>, request: FacetReques
   return { values, intervals }
 }
 
-const rankCounts = (counts: Array<FacetCount>, limit: number): Array<FacetCount> =>
+export const rankCounts = (counts: Array<FacetCount>, limit: number): Array<FacetCount> =>
   counts.sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value)).slice(0, Math.max(0, limit))
 
 /** Per interval, the groups with a number in it. */

@@ -6,28 +6,60 @@ import { byCodeUnits, groupOf, type Member } from "./ColumnValues.js"
  * every index sorts and groups a result set the same way.
  */
 
-/**
- * Indices of `members` in the order of `sort`: each key a numeric column, a member without a
- * number in it after every member with one (either direction); ties by score (highest first,
- * asked for tied members only), then product id.
- */
-export const sortOrder = (members: ReadonlyArray<Member>, sort: ReadonlyArray<SortKey>, scoreOf: (index: number) => number): Int32Array => {
-  const keys = sort.map(({ column, order }) => {
+/** Per sort key, each entry's key: its number, negated for "desc", a missing one Infinity (last either way). */
+export const sortKeys = (sort: ReadonlyArray<SortKey>, count: number, numberOf: (index: number, column: string) => number): Array<Float64Array> =>
+  sort.map(({ column, order }) => {
     const sign = order === "asc" ? 1 : -1
-    return Float64Array.from(members, (member) => {
-      const value = member.columns[column]
-      return typeof value === "number" && !Number.isNaN(value) ? sign * value : Infinity
-    })
+    const keys = new Float64Array(count)
+    for (let i = 0; i < count; i++) {
+      const value = numberOf(i, column)
+      keys[i] = Number.isNaN(value) ? Infinity : sign * value
+    }
+    return keys
   })
-  const scores = new Float64Array(members.length).fill(NaN)
-  const score = (i: number) => (Number.isNaN(scores[i]) ? (scores[i] = scoreOf(i)) : scores[i])
-  const order = new Int32Array(members.length)
-  for (let i = 0; i < order.length; i++) order[i] = i
-  return order.sort((a, b) => {
+
+/**
+ * The first `end` of `count` entries in the order of their keys, ties by score (highest first,
+ * asked for tied entries only), then id. Only entries whose first key is at most the `end`-th
+ * smallest can place, so only those are sorted: a page 50 of 37,000 products sorts ~1,200.
+ */
+export const sortPrefix = (
+  keys: ReadonlyArray<Float64Array>,
+  count: number,
+  end: number,
+  scoreOf: (index: number) => number,
+  idOf: (index: number) => string
+): Int32Array => {
+  const first = keys[0]
+  let cut = Infinity
+  if (end < count) cut = Float64Array.from(first).sort()[Math.max(0, end - 1)]
+  const candidates: Array<number> = []
+  for (let i = 0; i < count; i++) if (first[i] <= cut) candidates.push(i)
+  const scores = new Map<number, number>()
+  const score = (i: number) => {
+    let known = scores.get(i)
+    if (known === undefined) scores.set(i, (known = scoreOf(i)))
+    return known
+  }
+  candidates.sort((a, b) => {
     for (const values of keys) if (values[a] !== values[b]) return values[a] < values[b] ? -1 : 1
-    return score(b) - score(a) || byCodeUnits(members[a].productId, members[b].productId)
+    return score(b) - score(a) || byCodeUnits(idOf(a), idOf(b))
   })
+  return Int32Array.from(candidates.slice(0, end))
 }
+
+/** `members` in the order of `sort` (see sortKeys and sortPrefix), the first `end` of them. */
+export const sortOrder = (members: ReadonlyArray<Member>, sort: ReadonlyArray<SortKey>, scoreOf: (index: number) => number, end = members.length): Int32Array =>
+  sortPrefix(
+    sortKeys(sort, members.length, (i, column) => {
+      const value = members[i].columns[column]
+      return typeof value === "number" ? value : NaN
+    }),
+    members.length,
+    end,
+    scoreOf,
+    (i) => members[i].productId
+  )
 
 /** The first hit of each group, in the hits' order (see groupOf). */
 export const firstOfEachGroup = (hits: ReadonlyArray<SearchHit>, groupBy: string): Array<SearchHit> => {

@@ -1,6 +1,6 @@
-import type { FacetCount, NumericStats } from "../CatalogIndex.js"
+import type { FacetAnswer, FacetCount, FacetRequest, Intervals, NumericStats } from "../CatalogIndex.js"
 import type { Filter } from "../../../model/Filter.js"
-import { bucketCounts, countValues, numberStats } from "../ColumnValues.js"
+import { bucketCounts, bucketOf, countValues, niceEdges, numberStats, rankCounts, tallyFacets } from "../ColumnValues.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import type { SiteIndex } from "./SiteIndex.js"
 
@@ -30,3 +30,53 @@ export const histogram = (site: SiteIndex, column: string, slots: ArrayLike<numb
 /** min/max/count of a numeric column over the scope; null when no document has a number. */
 export const numericStats = (site: SiteIndex, column: string, slots: ArrayLike<number>): NumericStats | null =>
   numberStats(numbersAt(site, column, slots))
+
+/** Below this share of the site's slots, a set is counted from its members' payloads; above, from the columns' postings. */
+const POSTINGS_SHARE = 1 / 64
+
+/**
+ * Exact facets of a result set (`slots`). A small set reads its members' payloads (see
+ * tallyFacets); a large one (a common word, a department page) counts each value's postings
+ * within the set's mask and each number column's array, with no object per member: 15,000
+ * matches of 100,000 took ~60 ms through payload objects. `via` forces a path (tests).
+ */
+export const facetsOfSlots = (
+  site: SiteIndex,
+  slots: ReadonlyArray<number>,
+  request: FacetRequest,
+  groupBy: string | undefined,
+  via?: "payloads" | "postings"
+): FacetAnswer => {
+  if (via === "payloads" || (via === undefined && slots.length < site.slotCount * POSTINGS_SHARE)) {
+    return tallyFacets(slots.map((slot) => ({ productId: site.docAt(slot).productId, columns: site.payloadAt(slot) })), request, groupBy)
+  }
+  const mask = new Uint8Array(site.slotCount)
+  for (const slot of slots) mask[slot] = 1
+  const groups = groupBy === undefined ? undefined : site.columns.groupNumbers(groupBy, mask)
+  const values = new Map<string, ReadonlyArray<FacetCount>>()
+  for (const { column, limit } of request.values) values.set(column, rankCounts(site.columns.termCounts(column, mask, groups), limit))
+  const intervals = new Map<string, Intervals | null>()
+  for (const { column, buckets } of request.intervals) {
+    const numbers = site.columns.numbers(column)
+    const at = (slot: number) => (slot < numbers.length ? numbers[slot] : NaN)
+    const stats = numberStats(slots.map(at))
+    if (stats === null) {
+      intervals.set(column, null)
+      continue
+    }
+    const edges = niceEdges(stats.min, stats.max, buckets)
+    let counts: Array<number>
+    if (groups === undefined) counts = bucketCounts(slots.map(at), edges)
+    else {
+      // A group counts once per interval it has a number in; a slot without a group is its own.
+      const seen = edges.slice(1).map(() => new Set<number>())
+      for (const slot of slots) {
+        const bucket = bucketOf(at(slot), edges)
+        if (bucket >= 0) seen[bucket].add(groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)
+      }
+      counts = seen.map((set) => set.size)
+    }
+    intervals.set(column, { min: stats.min, max: stats.max, edges, counts })
+  }
+  return { values, intervals }
+}

@@ -1,6 +1,6 @@
 import type { FacetAnswer, FacetRequest, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
-import { tallyFacets } from "../ColumnValues.js"
-import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
+import { facetsOfSlots } from "./Facets.js"
+import { firstOfEachGroup, nextLength, relevancePrefix, sortKeys, sortPrefix } from "../Listing.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type SiteIndex } from "./SiteIndex.js"
@@ -152,29 +152,49 @@ const bestHits = (site: SiteIndex, matching: Matching, scorer: Scorer, limit: nu
   return top
 }
 
-const membersAt = (site: SiteIndex, slots: ReadonlyArray<number>) =>
-  slots.map((slot) => ({ productId: site.docAt(slot).productId, columns: site.payloadAt(slot) }))
+/** Distinct groups among the slots: the column's values held, plus each slot without one. */
+const groupCount = (site: SiteIndex, slots: ReadonlyArray<number>, groupBy: string): number => {
+  const mask = new Uint8Array(site.slotCount)
+  for (const slot of slots) mask[slot] = 1
+  const groups = site.columns.groupNumbers(groupBy, mask)
+  let alone = 0
+  for (const slot of slots) if (groups.of[slot] < 0) alone++
+  return groups.count + alone
+}
 
 /**
  * One page of the query's matches: by relevance (see bestHits) or by `sort`, from `offset`,
  * one per group with `groupBy`. `total` counts every match (or group).
  */
 export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
-  const offset = Math.max(0, query.offset ?? 0)
-  const end = offset + Math.max(0, query.limit)
   // Dense neighbours beyond the page add nothing a deeper ranking would show: a page of 20
   // needs 200 of them, not 1,200 (an HNSW walk with ef 1,200 cost ~10 ms at 100k).
-  const matching = match(site, query, Math.max(options.denseCandidates, end), options)
+  const matching = match(site, query, Math.max(options.denseCandidates, Math.max(0, query.offset ?? 0) + Math.max(0, query.limit)), options)
+  const result = page(site, query, options, matching)
+  return query.facets === undefined ? result : { ...result, facets: facetsOfSlots(site, matching.slots, query.facets, query.groupBy) }
+}
+
+const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions, matching: Matching): SearchResult => {
+  const offset = Math.max(0, query.offset ?? 0)
+  const end = offset + Math.max(0, query.limit)
   const scorer = scorerOf(site, query, options, matching)
   const { slots } = matching
   const groupBy = query.groupBy
-  const members = groupBy === undefined && query.sort === undefined ? null : membersAt(site, slots)
-  const total = groupBy === undefined ? slots.length : countGroups(members!, groupBy)
-  if (query.sort !== undefined && query.sort.length > 0) {
-    const order = sortOrder(members!, query.sort, (i) => scorer.exact(slots[i]).score)
-    const hits = (length: number) => Array.from(order.subarray(0, length), (i) => hitAt(site, scorer, slots[i]))
+  const total = groupBy === undefined ? slots.length : groupCount(site, slots, groupBy)
+  const sort = query.sort
+  if (sort !== undefined && sort.length > 0) {
+    const numbers = new Map(sort.map(({ column }) => [column, site.columns.numbers(column)]))
+    const keys = sortKeys(sort, slots.length, (i, column) => {
+      const values = numbers.get(column)!
+      return slots[i] < values.length ? values[slots[i]] : NaN
+    })
+    const hits = (length: number) =>
+      Array.from(sortPrefix(keys, slots.length, length, (i) => scorer.exact(slots[i]).score, (i) => site.docAt(slots[i]).productId), (i) => hitAt(site, scorer, slots[i]))
     if (groupBy === undefined) return { hits: hits(end).slice(offset), total }
-    return { hits: firstOfEachGroup(hits(slots.length), groupBy).slice(offset, end), total }
+    for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
+      const firsts = firstOfEachGroup(hits(Math.min(length, slots.length)), groupBy)
+      if (firsts.length >= end || length >= slots.length) return { hits: firsts.slice(offset, end), total }
+    }
   }
   for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
     const prefix = relevancePrefix(bestHits(site, matching, scorer, length), length, slots.length, end, groupBy)
@@ -184,10 +204,8 @@ export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedInd
 
 /** The members of the scope's result set, for exact facet counts. */
 export const facets = (site: SiteIndex, scope: MatchQuery, request: FacetRequest, options: EmbeddedIndexOptions): FacetAnswer =>
-  tallyFacets(
-    membersAt(site, match(site, scope, options.denseCandidates, options).slots),
-    request,
-    scope.groupBy
+  facetsOfSlots(
+    site, match(site, scope, options.denseCandidates, options).slots, request, scope.groupBy
   )
 
 /** Score descending, then product id, so equal scores come back in a stable order. */

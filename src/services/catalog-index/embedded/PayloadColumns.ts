@@ -55,6 +55,58 @@ export class PayloadColumns {
     }
   }
 
+  /**
+   * Per value of a column, how many slots of `mask` hold it; with `groups` (a group number per
+   * slot, -1 for a slot that is a group of its own), how many groups. Costs the column's
+   * postings, whatever the mask: the way to count a large set (a small one reads its payloads).
+   */
+  termCounts(name: string, mask: SlotMask, groups?: { readonly of: Int32Array; readonly count: number }): Array<{ value: string; count: number }> {
+    const column = this.columns.get(name)
+    if (column === undefined) return []
+    const counts: Array<{ value: string; count: number }> = []
+    const stamp = groups === undefined ? null : new Int32Array(groups.count).fill(-1)
+    let serial = 0
+    for (const [value, slots] of column.postings) {
+      let count = 0
+      if (groups === undefined) count = typeof slots === "number" ? (slots < mask.length ? mask[slots] : 0) : slots.countIn(mask)
+      else {
+        serial++
+        for (const slot of typeof slots === "number" ? [slots] : slots.view()) {
+          if (slot >= mask.length || mask[slot] === 0) continue
+          const group = groups.of[slot]
+          if (group < 0) count++
+          else if (stamp![group] !== serial) {
+            stamp![group] = serial
+            count++
+          }
+        }
+      }
+      if (count > 0) counts.push({ value, count })
+    }
+    return counts
+  }
+
+  /** Each slot of `mask`'s group: a dense number per value of the column, -1 for a slot without one. */
+  groupNumbers(name: string, mask: SlotMask): { readonly of: Int32Array; readonly count: number } {
+    const of = new Int32Array(mask.length).fill(-1)
+    let count = 0
+    for (const slots of this.columns.get(name)?.postings.values() ?? []) {
+      let used = false
+      for (const slot of typeof slots === "number" ? [slots] : slots.view()) {
+        if (slot >= mask.length || mask[slot] === 0) continue
+        of[slot] = count
+        used = true
+      }
+      if (used) count++
+    }
+    return { of, count }
+  }
+
+  /** The column's numbers by slot (NaN: none); may be shorter than the slots. */
+  numbers(name: string): Float64Array {
+    return this.columns.get(name)?.numbers ?? new Float64Array(0)
+  }
+
   numberAt(name: string, slot: number): number {
     const numbers = this.columns.get(name)?.numbers
     return numbers !== undefined && slot < numbers.length ? numbers[slot] : NaN

@@ -33,6 +33,18 @@ export class SlotList {
     if (this.slots.length > 16 && this.length <= this.slots.length / 4) this.slots = this.slots.slice(0, this.slots.length / 2)
   }
 
+  /** How many members `mask` holds (1 = in). */
+  countIn(mask: Uint8Array): number {
+    let count = 0
+    for (let i = 0; i < this.length; i++) count += mask[this.slots[i]]
+    return count
+  }
+
+  /** The members, as a view (valid until the list changes). */
+  view(): Int32Array {
+    return this.slots.subarray(0, this.length)
+  }
+
   forEach(f: (slot: number) => void): void {
     for (let i = 0; i < this.length; i++) f(this.slots[i])
   }

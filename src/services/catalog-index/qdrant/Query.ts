@@ -268,6 +268,11 @@ const membersOf = (q: Qdrant, filter: QdrantFilter) =>
  * cost grows with the set (~15 µs a product); a plain ranking asks for the page's depth only.
  */
 export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
+  query.facets === undefined
+    ? listing(q, query)
+    : Effect.all([listing(q, query), facets(q, query, query.facets)], { concurrency: 2 }).pipe(Effect.map(([result, counted]) => ({ ...result, facets: counted })))
+
+const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   Effect.gen(function*() {
     const offset = Math.max(0, query.offset ?? 0)
     const end = offset + Math.max(0, query.limit)
@@ -299,7 +304,7 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     })
     const fused = fuse(candidates, rankingOf(query, q), candidates.length)
     const byProduct = new Map(fused.map((hit) => [hit.productId, hit]))
-    const order = sortOrder(members, query.sort!, (i) => byProduct.get(members[i].productId)!.score)
+    const order = sortOrder(members, query.sort!, (i) => byProduct.get(members[i].productId)!.score, query.groupBy === undefined ? end : members.length)
     const hits = Array.from(order, (i) => byProduct.get(members[i].productId)!)
     const page = query.groupBy === undefined ? hits.slice(0, end) : firstOfEachGroup(hits, query.groupBy).slice(0, end)
     return { hits: page.slice(offset), total }
