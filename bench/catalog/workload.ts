@@ -11,7 +11,7 @@ export const queryKinds: ReadonlyArray<QueryKind> = [
   "1 word", "2-4 words", "brand filter", "price filter", "category filter", "typo", "no match", "nonsense", "repeat"
 ]
 
-/** Real words the synthetic catalog never uses: with a product noun, a query nothing matches. */
+/** Real words the synthetic catalog never uses: two of them make a query nothing matches. */
 const foreignWords = ["zeppelin", "saxophone", "volcano", "penguin", "asteroid", "harpoon", "tuxedo", "meteorite", "gondola", "xylophone"]
 
 /** A made-up word of 5–8 letters. */
@@ -131,7 +131,7 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
         break
       }
       case "no match":
-        body = { query: `${random.pick(foreignWords)} ${lower(p.noun.split(" ").at(-1)!)}`, resultsCount: page }
+        body = { query: [...foreignWords].sort(() => random.next() - 0.5).slice(0, 2).join(" "), resultsCount: page }
         break
       case "nonsense":
         body = { query: `${madeUp(random)} ${madeUp(random)}`, resultsCount: page }
