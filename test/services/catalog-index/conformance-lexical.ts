@@ -79,6 +79,34 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "velvet gown" })).toEqual([])
     }))
 
+  test("a number with its unit finds the same number and unit written any other way", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("w1", "LED bulb 65W"), titled("w2", "Floodlight 65-Watt"), titled("w3", "Reflector 65 Watts"), titled("w4", "LED bulb 40W"),
+        titled("door", "Prehung door 32 in. x 80 in."), titled("door2", "Slab door 30 in. x 80 in.")
+      )
+      for (const query of ["65w", "65-watt", "65 watt"]) expect((yield* searchIds({ text: query })).sort()).toEqual(["w1", "w2", "w3"])
+      expect(yield* searchIds({ text: "32x80 door" })).toContain("door")
+      expect((yield* searchIds({ text: "32x80 door" }))[0]).toBe("door")
+      expect(yield* searchIds({ text: "32 inch door" })).toEqual(["door"])
+    }))
+
+  test("parts of a joined word are found, short and numeric ones included", () =>
+    Effect.gen(function*() {
+      yield* upsert(titled("r5", "Foam board R-5 insulation"), titled("r13", "Batt R-13 insulation"), titled("jm", "Vinyl J-Mold trim"))
+      expect(yield* searchIds({ text: "r5 insulation" })).toEqual(["r5"])
+      expect(yield* searchIds({ text: "r-13" })).toEqual(["r13"])
+      expect(yield* searchIds({ text: "jmold" })).toEqual(["jm"])
+    }))
+
+  test("a 4-letter word the site does not know is corrected; one it knows keeps to itself", () =>
+    Effect.gen(function*() {
+      yield* upsert(titled("b1", "Bosch cordless drill"), titled("l1", "Desk lamp"), titled("c1", "Camp stove"), titled("r1", "Wheelchair ramp"))
+      expect(yield* searchIds({ text: "bosh" })).toEqual(["b1"])
+      expect(yield* searchIds({ text: "bosh drill" })).toEqual(["b1"])
+      expect(yield* searchIds({ text: "lamp" })).toEqual(["l1"])
+    }))
+
   test("brand and category fields are searchable", () =>
     Effect.gen(function*() {
       yield* upsert(

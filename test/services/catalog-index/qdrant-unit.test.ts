@@ -212,14 +212,18 @@ describe("SparseText", () => {
 
   it("asks for enough shared trigrams to allow the typo budget or the prefix", () => {
     const [drill] = queryWords("drill")
-    expect(gramQuery(drill, false)?.threshold).toBe(2) // 5 trigrams, 1 edit destroys 3
-    expect(gramQuery(drill, true)?.threshold).toBe(2)
+    expect(gramQuery(drill, false, true)?.threshold).toBe(2) // 5 trigrams, 1 edit destroys 3
+    expect(gramQuery(drill, true, true)?.threshold).toBe(2)
     const [dri] = queryWords("dri")
-    expect(gramQuery(dri, false)).toBeNull() // too short for a typo, not being typed
-    expect(gramQuery(dri, true)?.threshold).toBe(2) // ^dr and dri
+    expect(gramQuery(dri, false, false)).toBeNull() // too short for a typo, not being typed
+    expect(gramQuery(dri, true, false)?.threshold).toBe(2) // ^dr and dri
+    // A 4-letter word has a typo budget only when the site does not know it.
+    const [bosh] = queryWords("bosh")
+    expect(gramQuery(bosh, false, true)).toBeNull()
+    expect(gramQuery(bosh, false, false)?.threshold).toBe(1) // ^bo bos osh sh$: 4 trigrams, 1 edit destroys 3
     // The stem "cordl" (5 trigrams) reaches "cord" within one edit: it sets the bound.
     const [cordles] = queryWords("cordles")
-    const query = gramQuery(cordles, false)!
+    const query = gramQuery(cordles, false, true)!
     expect(query.threshold).toBe(2)
     expect(query.vector.indices).toContain(hashTerm("dl$"))
     expect(keyQuery(new Map([[7, 0.5], [3, 1]]))).toEqual({ indices: [3, 7], values: [1, 0.5] })

@@ -3,14 +3,11 @@ import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"
-import { queryWords, requiredWords, typedWords, type QueryWord } from "./TextAnalysis.js"
+import { editBudget, queryWords, requiredWords, typedWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
 const SHORTER_TERM_PENALTY = 0.3
-
-/** Typo budget by typed length: short words are too ambiguous to correct. */
-const editDistance = (word: string): number => (word.length >= 9 ? 2 : word.length >= 5 ? 1 : 0)
 
 export interface LexicalSettings {
   readonly fieldWeights: FieldWeights
@@ -136,7 +133,7 @@ export class LexicalIndex {
     this.inUse[0] = exact
     const stemPostings = this.terms.get(word.stem)
     if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
-    const variants = this.variantTerms(word, isLast)
+    const variants = this.variantTerms(word, isLast, stemPostings !== undefined)
     if (variants.size === 0) return exact
     const variant: LexicalScores = { slots: [], scores: this.scratch(1, allowed.length) }
     this.inUse[1] = variant
@@ -158,13 +155,13 @@ export class LexicalIndex {
    * ("cordles" → "cordless") and from the stem ("qualty" → "qualti" → "qualiti"), prefix
    * ones for the word being typed.
    */
-  private variantTerms(word: QueryWord, isLast: boolean): Map<string, readonly [TermPostings, number]> {
+  private variantTerms(word: QueryWord, isLast: boolean, known: boolean): Map<string, readonly [TermPostings, number]> {
     // Keyed by term: a single posting is a number, which two terms may share.
     const weights = new Map<string, readonly [TermPostings, number]>()
     const offer = (term: string, postings: TermPostings, weight: number) => {
       if (term !== word.stem && !(weights.get(term)?.[1]! >= weight)) weights.set(term, [postings, weight])
     }
-    const distance = editDistance(word.typed)
+    const distance = editBudget(word.typed, known)
     if (distance > 0) {
       for (const source of new Set([word.typed, word.stem])) {
         for (const [term, [postings, edits]] of this.terms.fuzzyGet(source, distance)) {

@@ -13,27 +13,65 @@ const STOP_WORDS = new Set([
   "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "will", "with"
 ])
 
+/** Unit words and abbreviations after a number, by the one name they are indexed under. */
+const UNITS: Readonly<Record<string, string>> = {
+  w: "watt", watt: "watt", watts: "watt", kw: "kw", v: "volt", volt: "volt", volts: "volt", a: "amp", amp: "amp", amps: "amp",
+  ah: "ah", mah: "mah", in: "inch", inch: "inch", inches: "inch", ft: "foot", foot: "foot", feet: "foot", yd: "yard", yard: "yard",
+  mm: "mm", cm: "cm", m: "m", lb: "pound", lbs: "pound", pound: "pound", pounds: "pound", oz: "ounce", ounce: "ounce",
+  ounces: "ounce", kg: "kg", g: "g", gal: "gallon", gallon: "gallon", gallons: "gallon", qt: "quart", quart: "quart",
+  quarts: "quart", l: "liter", liter: "liter", liters: "liter", litre: "liter", ml: "ml", btu: "btu", psi: "psi", gpm: "gpm",
+  cfm: "cfm", hp: "hp", rpm: "rpm", pc: "piece", pcs: "piece", piece: "piece", pieces: "piece", pk: "pack", pack: "pack"
+}
+
+const NUMBER = /^\d+(?:[.,/]\d+)?$/
+/** A number written against its unit: "65w", "2.5mm", "18v". */
+const NUMBER_UNIT = /^(\d+(?:[.,/]\d+)?)([a-z]+)$/
+/** A dimension: "32x80", "2x4". */
+const DIMENSION = /^\d+(?:[.,/]\d+)?(?:x\d+(?:[.,/]\d+)?)+$/
+
+/** One word of a text and the forms it is found by; `unit` marks a unit word that follows a number. */
+interface Word {
+  readonly forms: Array<string>
+  readonly unit: boolean
+}
+
 /**
  * The text's words, each with the forms it is found by: a hyphenated word also yields its
- * joined form and its longer parts, so "wi-fi" is found by "wifi" and "black-and-decker" by
- * "decker".
+ * joined form and its parts (letters of 3 or more, any number), so "wi-fi" is found by "wifi",
+ * "black-and-decker" by "decker" and "R-5" by "5"; a dimension "32x80" yields "32" and "80";
+ * a number with its unit, written together ("65W"), hyphenated ("65-Watt") or apart ("65 watt",
+ * "32 in."), yields one canonical form ("65watt", "32inch"), so they all find each other.
  */
-const wordForms = (text: string): Array<Array<string>> => {
-  const words: Array<Array<string>> = []
+const wordForms = (text: string): Array<Word> => {
+  const words: Array<Word> = []
   for (const [word] of text.matchAll(WORD)) {
+    const lower = word.toLowerCase()
     const forms = [word]
-    if (word.includes("-")) {
-      const parts = word.split("-")
-      forms.push(parts.join(""))
-      for (const part of parts) if (part.length >= 3) forms.push(part)
+    const unit = UNITS[lower]
+    const previous = words[words.length - 1]
+    if (unit !== undefined && previous !== undefined && !previous.unit && NUMBER.test(previous.forms[0])) {
+      previous.forms.push(`${previous.forms[0]}${unit}`)
+      words.push({ forms, unit: true })
+      continue
     }
-    words.push(forms)
+    if (lower.includes("-")) {
+      const parts = lower.split("-")
+      forms.push(parts.join(""))
+      for (const part of parts) if (part.length >= 3 || /\d/.test(part)) forms.push(part)
+      if (parts.length === 2 && NUMBER.test(parts[0]) && UNITS[parts[1]] !== undefined) forms.push(`${parts[0]}${UNITS[parts[1]]}`)
+    } else if (DIMENSION.test(lower)) {
+      forms.push(...lower.split("x"))
+    } else {
+      const numberUnit = NUMBER_UNIT.exec(lower)
+      if (numberUnit !== null && UNITS[numberUnit[2]] !== undefined) forms.push(numberUnit[1], `${numberUnit[1]}${UNITS[numberUnit[2]]}`)
+    }
+    words.push({ forms, unit: false })
   }
   return words
 }
 
 /** Splits text into words and the extra forms of hyphenated ones (see `wordForms`). */
-export const tokenize = (text: string): Array<string> => wordForms(text).flat()
+export const tokenize = (text: string): Array<string> => wordForms(text).flatMap((word) => word.forms)
 
 /** Lower-cased word, or null for a stop word. */
 const normalizeWord = (word: string): string | null => {
@@ -77,7 +115,9 @@ export const queryWords = (text: string): Array<QueryWord> => {
   const seen = new Set<string>()
   const words: Array<QueryWord> = []
   let group = 0
-  for (const forms of wordForms(text)) {
+  for (const { forms, unit } of wordForms(text)) {
+    // A unit after a number is part of the number's word ("65 watt" is one word: 65watt).
+    if (unit) continue
     let kept = false
     for (const form of forms) {
       const typed = normalizeWord(form)
@@ -92,6 +132,16 @@ export const queryWords = (text: string): Array<QueryWord> => {
   }
   return words
 }
+
+/**
+ * How many edits a typo variant of a typed word may be away: none under 4 letters (too
+ * ambiguous), one from 4 letters for a word the site does not know ("bosh" → "bosch"; a known
+ * 4-letter word such as "lamp" keeps to itself, or "camp" and "ramp" would match it), one from
+ * 5, two from 9. A word with a digit (a size, a model) has none: "32inch" is not "30inch".
+ * The embedded and the Qdrant index both look variants up with it.
+ */
+export const editBudget = (typed: string, known: boolean): number =>
+  /\p{N}/u.test(typed) ? 0 : typed.length >= 9 ? 2 : typed.length >= 5 ? 1 : typed.length === 4 && !known ? 1 : 0
 
 /** How many words the shopper typed (hyphenated forms counted once). */
 export const typedWords = (words: ReadonlyArray<QueryWord>): number => (words.length === 0 ? 0 : words[words.length - 1].group + 1)

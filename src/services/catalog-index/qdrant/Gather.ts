@@ -159,8 +159,10 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       variantsFull: false
     }))
 
+    // The words' statistics: the exact path weighs with them, the variant path asks whether a short word is known.
+    const stemStatistics = yield* Effect.cached(keyWeights(q, query.siteId, words.map((word) => word.stem)).pipe(timed("statistics")))
     const exactPath = Effect.gen(function*() {
-      const stems = yield* keyWeights(q, query.siteId, words.map((word) => word.stem)).pipe(timed("statistics"))
+      const stems = yield* stemStatistics
       const asks = gathered.flatMap((word): Array<Ask> => {
         const weights = stems.get(word.word.stem)!
         if (weights.size === 0) return []
@@ -185,7 +187,10 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     })
 
     const variantPath = Effect.gen(function*() {
-      const variantTerms = yield* Effect.forEach(words, (word, i) => variantsOf(q, query.siteId, word, i === words.length - 1), {
+      // Whether the site knows a 4-letter word decides whether it has typo variants (see editBudget).
+      const known = (word: QueryWord) =>
+        word.typed.length !== 4 ? Effect.succeed(true) : Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
+      const variantTerms = yield* Effect.forEach(words, (word, i) => variantsOf(q, query.siteId, word, i === words.length - 1, known(word)), {
         concurrency: "unbounded"
       }).pipe(timed("variants"))
       const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))]).pipe(
@@ -234,8 +239,11 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
  * site's statistics: the trigram query is the costliest request of a search (13–22 ms at
  * 100k products for a 7-letter word, even when it proposes nothing).
  */
-const variantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
-  const gram = gramQuery(word, isLast)
+const variantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean, known: Effect.Effect<boolean, IndexError>): Effect.Effect<ReadonlyMap<string, number>, IndexError> =>
+  Effect.flatMap(known, (isKnown) => knownVariantsOf(q, siteId, word, isLast, isKnown))
+
+const knownVariantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean, known: boolean): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
+  const gram = gramQuery(word, isLast, known)
   if (gram === null) return Effect.succeed(new Map())
   const exactKeys = termKeys(word.stem)
   const discover = Effect.gen(function*() {
@@ -246,11 +254,11 @@ const variantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean)
     }])
     const weights = new Map<string, number>()
     for (const point of response.points) {
-      for (const [term, weight] of variantWeights(word, isLast, docTerms(textOf(point.payload)), q.options)) {
+      for (const [term, weight] of variantWeights(word, isLast, docTerms(textOf(point.payload)), q.options, known)) {
         if (!(weights.get(term)! >= weight)) weights.set(term, weight)
       }
     }
     return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_VARIANTS))
   })
-  return q.statistics.remember(siteId, `variants:${isLast ? "last" : "inner"}:${word.typed}:${word.stem}`, discover)
+  return q.statistics.remember(siteId, `variants:${isLast ? "last" : "inner"}:${known ? "known" : "new"}:${word.typed}:${word.stem}`, discover)
 }

@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import { indexTerm, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
+import { editBudget, indexTerm, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
@@ -96,7 +96,6 @@ export const documentGrams = (text: TextFields): SparseVector => {
 export const keyQuery = (weights: ReadonlyMap<number, number>): SparseVector => toSparse(new Map(weights))
 
 /** Typo budget by typed length, as in the embedded index: short words are too ambiguous. */
-export const editBudget = (typed: string): number => (typed.length >= 9 ? 2 : typed.length >= 5 ? 1 : 0)
 
 /**
  * The trigram query that gathers candidates for a word's typo and prefix variants, with the
@@ -106,8 +105,8 @@ export const editBudget = (typed: string): number => (typed.length >= 9 ? 2 : ty
  * Null when the word has no variants. Candidates are verified client-side (Variants.ts), so
  * this only has to propose a superset.
  */
-export const gramQuery = (word: QueryWord, isLast: boolean): { readonly vector: SparseVector; readonly threshold: number } | null => {
-  const budget = editBudget(word.typed)
+export const gramQuery = (word: QueryWord, isLast: boolean, known: boolean): { readonly vector: SparseVector; readonly threshold: number } | null => {
+  const budget = editBudget(word.typed, known)
   const prefix = isLast && word.typed.length >= 3
   if (budget === 0 && !prefix) return null
   const sources = budget > 0 ? [...new Set([word.typed, word.stem])].map((source) => new Set(trigrams(`^${source}$`))) : []

@@ -1,5 +1,5 @@
 import type { QueryWord } from "../embedded/TextAnalysis.js"
-import { editBudget } from "./SparseText.js"
+import { editBudget } from "../embedded/TextAnalysis.js"
 
 /** As in the embedded index: a typo fix that drops letters the shopper typed is a poor guess. */
 const SHORTER_TERM_PENALTY = 0.3
@@ -37,13 +37,14 @@ export const variantWeights = (
   word: QueryWord,
   isLast: boolean,
   terms: Iterable<string>,
-  settings: VariantSettings
+  settings: VariantSettings,
+  known = true
 ): Map<string, number> => {
   const weights = new Map<string, number>()
   const offer = (term: string, weight: number) => {
     if (!(weights.get(term)! >= weight)) weights.set(term, weight)
   }
-  const budget = editBudget(word.typed)
+  const budget = editBudget(word.typed, known)
   const prefix = isLast && word.typed.length >= 3
   for (const term of terms) {
     if (term === word.stem) continue
