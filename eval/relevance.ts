@@ -32,6 +32,7 @@ import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Varian
 import { qdrantProductRankings } from "./relevance/QdrantRun.js"
 import { makeEvalWorkspace } from "./Workspace.js"
 import { nonsenseOf, nonsenseQueries, precisionHeader, precisionOf, precisionRow } from "./relevance/Precision.js"
+import { joinedTokenQueries, rankingsOf } from "./relevance/QueryGroups.js"
 
 /** Made-up two-word queries asked of both systems (see Precision.ts). */
 const NONSENSE_QUERIES = 50
@@ -112,6 +113,16 @@ const main = async () => {
       console.log(row("hybrid: textSearch, index in Qdrant", qdrantScores, inQdrant.ms, baselineScores))
       console.log(`  (Qdrant collection loaded in ${(inQdrant.loadMs / 1000).toFixed(1)} s; nDCG@10 Qdrant − embedded ${(qdrantScores.ndcg10 - productScores.ndcg10).toFixed(4)}, ` +
         `same top 10 on ${sameTop(product.rankings, inQdrant.rankings)}/${queries.length} queries)`)
+    }
+
+    // The joined-token group (see QueryGroups.ts) and the other queries, both systems.
+    const joined = joinedTokenQueries(queries, set.qrels, set.products)
+    console.log("")
+    console.log(header(`QUERY GROUPS: joined-token words (${count(joined.size)} queries) / the other ${count(queries.length - joined.size)}`))
+    for (const [label, inGroup] of [["joined-token", true], ["other", false]] as const) {
+      const baselineGroup = score(rankingsOf(baseline.rankings, joined, inGroup), set.qrels)
+      console.log(row(`hybrid: textSearch, ${label} queries`, score(rankingsOf(product.rankings, joined, inGroup), set.qrels), 0, baselineGroup))
+      console.log(row(`baseline: BM25, ${label} queries`, baselineGroup, 0))
     }
 
     const vectors = yield* queryVectors(queries)
