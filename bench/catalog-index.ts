@@ -153,6 +153,12 @@ const main = Effect.gen(function*() {
     listed += result.total
   }
   report("page 50 of 3 departments by price", pageTimes, `(avg total ${Math.round(listed / 110)})`)
+  const deepTimes: Array<number> = []
+  for (let i = 0; i < 60; i++) {
+    const [, ms] = timed(() => run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, offset: 10_000 })))
+    if (i >= 10) deepTimes.push(ms)
+  }
+  report("1 word, relevance page at offset 10,000", deepTimes)
   const groupTimes: Array<number> = []
   for (let i = 0; i < 110; i++) {
     const [, ms] = timed(() => run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, groupBy: "brand" })))

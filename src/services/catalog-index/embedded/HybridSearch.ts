@@ -1,4 +1,5 @@
 import type { FacetAnswer, FacetRequest, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import { byCodeUnits } from "../ColumnValues.js"
 import { facetsOfSlots } from "./Facets.js"
 import { firstOfEachGroup, nextLength, relevancePrefix, sortKeys, sortPrefix } from "../Listing.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
@@ -142,14 +143,13 @@ const bestHits = (site: SiteIndex, matching: Matching, scorer: Scorer, limit: nu
   })
   // At least `limit` matches score at least this, so a match whose ceiling is below it cannot place.
   const threshold = kthLargest(lower, limit)
+  if (limit === 0) return []
+  // Those that can place, sorted: a deep page (offset 10,000) sorts ~10,000, not 10,000 insertions.
   const top: Array<SearchHit> = []
   slots.forEach((slot, i) => {
-    if (limit === 0 || upper[i] < threshold) return
-    const known = scorer.exact(slot)
-    if (top.length === limit && known.score < top[limit - 1].score) return
-    insertRanked(top, hitAt(site, scorer, slot, known), limit)
+    if (upper[i] >= threshold) top.push(hitAt(site, scorer, slot))
   })
-  return top
+  return top.sort((a, b) => b.score - a.score || byCodeUnits(a.productId, b.productId)).slice(0, limit)
 }
 
 /** Distinct groups among the slots: the column's values held, plus each slot without one. */
@@ -207,21 +207,3 @@ export const facets = (site: SiteIndex, scope: MatchQuery, request: FacetRequest
   facetsOfSlots(
     site, match(site, scope, options.denseCandidates, options).slots, request, scope.groupBy
   )
-
-/** Score descending, then product id, so equal scores come back in a stable order. */
-const ranksBefore = (a: SearchHit, b: SearchHit): boolean =>
-  a.score > b.score || (a.score === b.score && a.productId < b.productId)
-
-/** Keeps `top` sorted and at most `limit` long: O(log limit) per candidate, no full sort. */
-const insertRanked = (top: Array<SearchHit>, hit: SearchHit, limit: number): void => {
-  let low = 0
-  let high = top.length
-  while (low < high) {
-    const mid = (low + high) >>> 1
-    if (ranksBefore(top[mid], hit)) low = mid + 1
-    else high = mid
-  }
-  if (low >= limit) return
-  top.splice(low, 0, hit)
-  if (top.length > limit) top.pop()
-}
