@@ -45,6 +45,16 @@ describe("TextSearchRequest", () => {
     ])
   })
 
+  it("takes up to 3 sort keys over price, title and newest, each column once", () => {
+    const price = { column: "price", order: "asc" }
+    expect(issuesOf(TextSearchRequest, { sort: [price, { column: "newest", order: "desc" }] })).toEqual([])
+    expect(issuesOf(TextSearchRequest, { sort: [price, price] })).toEqual([[["sort"], "must not name a column twice"]])
+    expect(issuesOf(TextSearchRequest, { sort: [price, { column: "title", order: "asc" }, { column: "newest", order: "asc" }, price] }))
+      .toEqual([[["sort"], "must have at most 3 keys"]])
+    expect(issuesOf(TextSearchRequest, { sort: [{ column: "rating", order: "asc" }] })).toEqual([[["sort", 0, "column"], "must be one of: price, title, newest"]])
+    expect(issuesOf(TextSearchRequest, { collapseVariants: "yes" })).toHaveLength(1)
+  })
+
   it("rejects unknown fields by name", () => {
     expect(issuesOf(TextSearchRequest, { query: "q", limit: 5 })[0]?.[0]).toEqual(["limit"])
   })
