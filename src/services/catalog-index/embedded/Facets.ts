@@ -54,7 +54,7 @@ export const facetsOfSlots = (
   for (const slot of slots) mask[slot] = 1
   const groups = groupBy === undefined ? undefined : site.columns.groupNumbers(groupBy, mask)
   const values = new Map<string, ReadonlyArray<FacetCount>>()
-  for (const { column, limit } of request.values) values.set(column, rankCounts(site.columns.termCounts(column, mask, groups), limit))
+  for (const { column, limit } of request.values) values.set(column, rankCounts(site.columns.termCounts(column, mask, slots, groups), limit))
   const intervals = new Map<string, Intervals | null>()
   for (const { column, buckets } of request.intervals) {
     const numbers = site.columns.numbers(column)

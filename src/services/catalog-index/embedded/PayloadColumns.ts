@@ -15,6 +15,24 @@ class Column {
   readonly postings = new Map<string, number | SlotList>()
   /** NaN marks a missing or non-numeric value, which no range accepts. */
   numbers: Float64Array = new Float64Array(0)
+  /**
+   * Per slot, 1 + the number of its one term in `terms` (0: none, or several): a set's value
+   * counts are then one array read per member. `multiSlots` counts slots with several terms;
+   * while there are any, counting reads the postings instead.
+   */
+  codes: Int32Array = new Int32Array(0)
+  readonly terms: Array<string> = []
+  readonly termCodes = new Map<string, number>()
+  multiSlots = 0
+
+  codeOf(term: string): number {
+    let code = this.termCodes.get(term)
+    if (code === undefined) {
+      this.terms.push(term)
+      this.termCodes.set(term, (code = this.terms.length))
+    }
+    return code
+  }
 }
 
 /** Inverted lists and numeric arrays over the payload columns of one site. */
@@ -24,7 +42,13 @@ export class PayloadColumns {
   put(slot: number, payload: Readonly<Record<string, PayloadValue>>): void {
     for (const [name, value] of Object.entries(payload)) {
       const column = this.column(name)
-      for (const term of termsOf(value)) {
+      const terms = termsOf(value)
+      if (terms.length > 0) {
+        if (slot >= column.codes.length) column.codes = growCodes(column.codes, slot)
+        column.codes[slot] = terms.length === 1 ? column.codeOf(terms[0]) : 0
+        if (terms.length > 1) column.multiSlots++
+      }
+      for (const term of terms) {
         const slots = column.postings.get(term)
         if (slots === undefined) column.postings.set(term, slot)
         else if (typeof slots === "number") {
@@ -43,7 +67,10 @@ export class PayloadColumns {
     for (const [name, value] of Object.entries(payload)) {
       const column = this.columns.get(name)
       if (column === undefined) continue
-      for (const term of termsOf(value)) {
+      const terms = termsOf(value)
+      if (slot < column.codes.length) column.codes[slot] = 0
+      if (terms.length > 1) column.multiSlots--
+      for (const term of terms) {
         const slots = column.postings.get(term)
         if (slots === slot) column.postings.delete(term)
         else if (typeof slots === "object") {
@@ -60,10 +87,23 @@ export class PayloadColumns {
    * slot, -1 for a slot that is a group of its own), how many groups. Costs the column's
    * postings, whatever the mask: the way to count a large set (a small one reads its payloads).
    */
-  termCounts(name: string, mask: SlotMask, groups?: { readonly of: Int32Array; readonly count: number }): Array<{ value: string; count: number }> {
+  termCounts(
+    name: string,
+    mask: SlotMask,
+    slots: ReadonlyArray<number>,
+    groups?: { readonly of: Int32Array; readonly count: number }
+  ): Array<{ value: string; count: number }> {
     const column = this.columns.get(name)
     if (column === undefined) return []
     const counts: Array<{ value: string; count: number }> = []
+    if (groups === undefined && column.multiSlots === 0) {
+      // One term per slot at most: one read per member.
+      const tally = new Int32Array(column.terms.length + 1)
+      const codes = column.codes
+      for (const slot of slots) if (slot < codes.length) tally[codes[slot]]++
+      for (let code = 1; code < tally.length; code++) if (tally[code] > 0) counts.push({ value: column.terms[code - 1], count: tally[code] })
+      return counts
+    }
     const stamp = groups === undefined ? null : new Int32Array(groups.count).fill(-1)
     let serial = 0
     for (const [value, slots] of column.postings) {
@@ -164,6 +204,12 @@ const slotList = (first: number, second: number): SlotList => {
   list.add(first)
   list.add(second)
   return list
+}
+
+const growCodes = (codes: Int32Array, slot: number): Int32Array => {
+  const grown = new Int32Array(Math.max(1024, codes.length * 2, slot + 1))
+  grown.set(codes)
+  return grown
 }
 
 const grow = (numbers: Float64Array, slot: number): Float64Array => {
