@@ -56,7 +56,7 @@ export const numberStats = (numbers: Iterable<number>): NumericStats | null => {
 }
 
 /** The interval [edges[i], edges[i+1]) holding x, or -1; edges ascend. */
-export const bucketOf = (x: number, edges: ReadonlyArray<number>): number => {
+const bucketOf = (x: number, edges: ReadonlyArray<number>): number => {
   if (!(x >= edges[0] && x < edges[edges.length - 1])) return -1
   // The last edge at or below x opens x's bucket.
   let low = 0
@@ -146,9 +146,9 @@ export const tallyFacets = (members: ReadonlyArray<Member>, request: FacetReques
 export const rankCounts = (counts: Array<FacetCount>, limit: number): Array<FacetCount> =>
   counts.sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value)).slice(0, Math.max(0, limit))
 
-/** Per interval, the groups with a number in it. */
-const groupBuckets = (numbers: ReadonlyArray<number>, groups: ReadonlyArray<string>, edges: ReadonlyArray<number>): Array<number> => {
-  const seen = edges.slice(1).map(() => new Set<string>())
+/** Per interval, the groups (any keys) with a number in it: a group counts once per interval. */
+export const groupBuckets = <K>(numbers: ReadonlyArray<number>, groups: ReadonlyArray<K>, edges: ReadonlyArray<number>): Array<number> => {
+  const seen = edges.slice(1).map(() => new Set<K>())
   numbers.forEach((x, i) => {
     const bucket = bucketOf(x, edges)
     if (bucket >= 0) seen[bucket].add(groups[i])

@@ -1,6 +1,6 @@
 import type { FacetAnswer, FacetCount, FacetRequest, Intervals, NumericStats } from "../CatalogIndex.js"
 import type { Filter } from "../../../model/Filter.js"
-import { bucketCounts, bucketOf, countValues, niceEdges, numberStats, rankCounts, tallyFacets } from "../ColumnValues.js"
+import { bucketCounts, countValues, groupBuckets, niceEdges, numberStats, rankCounts, tallyFacets } from "../ColumnValues.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import type { SiteIndex } from "./SiteIndex.js"
 
@@ -57,25 +57,18 @@ export const facetsOfSlots = (
   for (const { column, limit } of request.values) values.set(column, rankCounts(site.columns.termCounts(column, mask, slots, groups), limit))
   const intervals = new Map<string, Intervals | null>()
   for (const { column, buckets } of request.intervals) {
-    const numbers = site.columns.numbers(column)
-    const at = (slot: number) => (slot < numbers.length ? numbers[slot] : NaN)
-    const stats = numberStats(slots.map(at))
+    const held = site.columns.numbers(column)
+    const numbers = slots.map((slot) => (slot < held.length ? held[slot] : NaN))
+    const stats = numberStats(numbers)
     if (stats === null) {
       intervals.set(column, null)
       continue
     }
     const edges = niceEdges(stats.min, stats.max, buckets)
-    let counts: Array<number>
-    if (groups === undefined) counts = bucketCounts(slots.map(at), edges)
-    else {
-      // A group counts once per interval it has a number in; a slot without a group is its own.
-      const seen = edges.slice(1).map(() => new Set<number>())
-      for (const slot of slots) {
-        const bucket = bucketOf(at(slot), edges)
-        if (bucket >= 0) seen[bucket].add(groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)
-      }
-      counts = seen.map((set) => set.size)
-    }
+    // A slot without a group is a group of its own.
+    const counts = groups === undefined
+      ? bucketCounts(numbers, edges)
+      : groupBuckets(numbers, slots.map((slot) => (groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)), edges)
     intervals.set(column, { min: stats.min, max: stats.max, edges, counts })
   }
   return { values, intervals }

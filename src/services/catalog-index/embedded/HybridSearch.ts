@@ -118,8 +118,8 @@ const scorerOf = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOpt
   return { base, lexicalShare, weights, exact }
 }
 
-const hitAt = (site: SiteIndex, scorer: Scorer, slot: number, known?: ReturnType<Scorer["exact"]>): SearchHit => {
-  const { score, text, image } = known ?? scorer.exact(slot)
+const hitAt = (site: SiteIndex, scorer: Scorer, slot: number): SearchHit => {
+  const { score, text, image } = scorer.exact(slot)
   return { productId: site.docAt(slot).productId, score, lexical: scorer.lexicalShare(slot), text, image, columns: site.payloadAt(slot) }
 }
 
