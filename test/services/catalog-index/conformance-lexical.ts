@@ -47,6 +47,15 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "drill" })).toEqual(["title", "desc"])
     }))
 
+  test("a title holding the query's words side by side outranks one holding them apart, until it is rewritten", () =>
+    Effect.gen(function*() {
+      // Without the phrase, the shorter title would win on BM25 length normalisation.
+      yield* upsert(titled("phrase", "Front door paint satin"), titled("apart", "Paint for a front door"))
+      expect(yield* searchIds({ text: "door paint" })).toEqual(["phrase", "apart"])
+      yield* upsert(titled("phrase", "Satin paint front door"))
+      expect(yield* searchIds({ text: "door paint" })).toEqual(["apart", "phrase"])
+    }))
+
   const scarfAndDresses = upsert(titled("one", "Red scarf"), titled("both", "Red summer dress"), titled("other", "Blue dress"))
 
   test("a product matches a short query only when it holds every word", () =>

@@ -15,7 +15,7 @@ import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/servi
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
-import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery } from "../../../src/services/catalog-index/qdrant/SparseText.js"
+import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery, pairTermKey } from "../../../src/services/catalog-index/qdrant/SparseText.js"
 import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
 
@@ -191,14 +191,17 @@ describe("SparseText", () => {
     const vector = documentLexical(text({ title: "Drills for the drill press" }))
     expect(vector.indices).toEqual([...vector.indices].sort((a, b) => a - b))
     expect(new Set(vector.indices).size).toBe(vector.indices.length)
-    expect(vector.indices).toHaveLength(2) // "drill" (twice) and "press"
+    // "drill" (twice) and "press", and the title's neighbouring pairs "drill drill" and "drill press".
+    expect(vector.indices).toHaveLength(4)
+    expect(vector.values[vector.indices.indexOf(pairTermKey("drill press"))]).toBe(1)
+    expect(vector.indices).not.toContain(pairTermKey("drill the"))
     expect(valueOf(vector, "the")).toBeUndefined()
     expect(valueOf(vector, "drill")).toBeGreaterThan(valueOf(vector, "press"))
   })
 
   it("keys terms per field (weights and IDF come with the query) and normalises by field length", () => {
     const vector = documentLexical(text({ title: "Drill", description: "Drill" }))
-    expect(vector.indices).toHaveLength(2)
+    expect(vector.indices).toHaveLength(2) // a one-word title has no pair
     // BM25+: a one-word title scores D + tf·(K+1) / (tf + K·(1 − B + B·1/8)), a one-word description by 1/60.
     expect(valueOf(vector, "drill")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8)), 6)
     expect(valueOf(vector, "drill", "description")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 60)), 6)
@@ -278,6 +281,20 @@ describe("Fusion", () => {
     ], 0.45)
     expect([...joined.keys()].sort()).toEqual(["hyphen", "joined"])
     expect(joined.get("joined")).toBe(2)
+  })
+
+  it("multiplies a match's score by its phrase factor: the share of neighbouring word pairs its title holds", () => {
+    const words = [
+      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 0 },
+      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 1 },
+      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 2 }
+    ]
+    // Pairs (0, 1) and (1, 2); a pair holder that matches too few words gains nothing.
+    const scores = lexicalScores(words, 0.45, { pairs: [new Set(["phrase", "half", "nomatch"]), new Set(["phrase"])], weight: 0.75 })
+    expect(scores.get("apart")).toBe(3)
+    expect(scores.get("half")).toBeCloseTo(3 * (1 + 0.75 / 2), 9)
+    expect(scores.get("phrase")).toBeCloseTo(3 * 1.75, 9)
+    expect(scores.has("nomatch")).toBe(false)
   })
 
   const weights = { lexical: 1, text: 1, image: 1 }

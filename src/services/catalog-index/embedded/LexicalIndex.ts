@@ -3,7 +3,8 @@ import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"
-import { editBudget, queryWords, requiredWords, typedWords, type QueryWord } from "./TextAnalysis.js"
+import { PairPostings } from "./PairPostings.js"
+import { editBudget, phraseFactor, queryPairs, queryWords, requiredWords, typedWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
@@ -13,6 +14,7 @@ export interface LexicalSettings {
   readonly fieldWeights: FieldWeights
   readonly fuzzyWeight: number
   readonly prefixWeight: number
+  readonly phraseWeight: number
 }
 
 /**
@@ -24,6 +26,7 @@ export interface LexicalSettings {
 export class LexicalIndex {
   private readonly terms = new SearchableMap<TermPostings>()
   private readonly postings: Bm25Postings
+  private readonly pairs = new PairPostings()
   /**
    * Per-word score buffers (exact, variant) and the per-query match counts, one slot-count
    * long each: reused across words and queries (the index runs on one thread, and nothing
@@ -41,11 +44,14 @@ export class LexicalIndex {
   /** Indexes `text` for `slot`; `previous` is the text the slot held, if any. */
   put(slot: number, text: TextFields, previous: TextFields | undefined): void {
     this.postings.put(slot, text, previous)
+    if (previous !== undefined) this.pairs.delete(slot, previous.title)
+    this.pairs.put(slot, text.title)
   }
 
   /** Forgets `slot`, which holds `text`. */
   delete(slot: number, text: TextFields): void {
     this.postings.delete(slot, text)
+    this.pairs.delete(slot, text.title)
   }
 
   /** A zeroed scratch score buffer of at least `size`. */
@@ -76,7 +82,8 @@ export class LexicalIndex {
   /**
    * Scores of the allowed documents matching enough of the query's words (see
    * `requiredWords`), each multiplied by the fraction of query words it matches; null when
-   * the text has no searchable word.
+   * the text has no searchable word. A title holding neighbouring query words side by side
+   * scores more (see `phraseFactor`).
    */
   score(text: string, allowed: SlotMask): LexicalScores | null {
     const words = queryWords(text)
@@ -120,7 +127,21 @@ export class LexicalIndex {
       matched[slot] = 0
       lastGroup[slot] = 0
     }
+    this.scorePhrases(words, totals)
     return { slots: kept, scores: totals }
+  }
+
+  /** Multiplies the score of each match by its phrase factor (matches are the slots scoring above 0). */
+  private scorePhrases(words: ReadonlyArray<QueryWord>, totals: Float64Array): void {
+    const pairs = queryPairs(words)
+    if (pairs.length === 0 || this.settings.phraseWeight === 0) return
+    const held = new Map<number, number>()
+    for (const keys of pairs) {
+      const holders = new Set<number>()
+      for (const key of keys) for (const slot of this.pairs.slotsOf(key)) if (totals[slot] > 0) holders.add(slot)
+      for (const slot of holders) held.set(slot, (held.get(slot) ?? 0) + 1)
+    }
+    for (const [slot, count] of held) totals[slot] *= phraseFactor(count, pairs.length, this.settings.phraseWeight)
   }
 
   /**

@@ -23,6 +23,8 @@ export interface EmbeddedIndexOptions {
   /** MiniSearch weights of fuzzy and prefix term variants relative to an exact term. */
   readonly fuzzyWeight: number
   readonly prefixWeight: number
+  /** How much a title holding the query's words side by side adds (see `phraseFactor`). */
+  readonly phraseWeight: number
   readonly hnsw: { readonly m: number; readonly efConstruction: number; readonly efSearch: number }
   /**
    * Below this many allowed documents, filtered kNN scans the allowed documents exactly:
@@ -53,6 +55,7 @@ export const defaultOptions: EmbeddedIndexOptions = {
   denseCandidates: 200,
   fuzzyWeight: 0.45,
   prefixWeight: 0.3,
+  phraseWeight: 0.75,
   // M 12 / efConstruction 64 keeps a 512-d insert near 1 ms at 100k documents (M 16 / 100
   // halves the build rate); queries use ef = max(efSearch, candidates) anyway.
   hnsw: { m: 12, efConstruction: 64, efSearch: 64 },
@@ -74,6 +77,7 @@ export const resolveOptions = (overrides: EmbeddedIndexOverrides = {}): Embedded
   denseCandidates: overrides.denseCandidates ?? defaultOptions.denseCandidates,
   fuzzyWeight: overrides.fuzzyWeight ?? defaultOptions.fuzzyWeight,
   prefixWeight: overrides.prefixWeight ?? defaultOptions.prefixWeight,
+  phraseWeight: overrides.phraseWeight ?? defaultOptions.phraseWeight,
   hnsw: { ...defaultOptions.hnsw, ...overrides.hnsw },
   exactScanBelow: overrides.exactScanBelow ?? defaultOptions.exactScanBelow
 })

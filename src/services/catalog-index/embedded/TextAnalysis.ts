@@ -157,3 +157,45 @@ export const requiredWords = (words: number, most: number): number => {
   const wanted = words <= 2 ? words : words <= 4 ? words - 1 : Math.ceil(0.75 * words)
   return Math.max(1, Math.ceil(words / 2), Math.min(wanted, most))
 }
+
+/** A text's index terms in order (stop words dropped, so "vanity with drawers" has "vaniti drawer" side by side). */
+const indexTerms = (text: string): Array<string> =>
+  tokenize(text).flatMap((word) => {
+    const term = indexTerm(word)
+    return term === null ? [] : [term]
+  })
+
+/** The key of two terms side by side; terms hold no spaces. */
+const pairKey = (first: string, second: string): string => `${first} ${second}`
+
+/**
+ * The title's pairs of neighbouring terms. A query's neighbouring words found side by side
+ * in a title ("front door paint" in "… Satin Front Door Paint") are a phrase match, which
+ * outranks the same words apart ("… Painted Steel Front Door"): see `phraseShare`.
+ */
+export const titlePairs = (title: string): Set<string> => {
+  const terms = indexTerms(title)
+  const pairs = new Set<string>()
+  for (let i = 0; i + 1 < terms.length; i++) pairs.add(pairKey(terms[i], terms[i + 1]))
+  return pairs
+}
+
+/** Per pair of neighbouring typed words, the pair keys their forms make ("32x80 door": "32 door", "80 door", …). */
+export const queryPairs = (words: ReadonlyArray<QueryWord>): Array<Array<string>> => {
+  const pairs: Array<Array<string>> = []
+  for (let group = 0; group + 1 < typedWords(words); group++) {
+    const firsts = words.filter((word) => word.group === group)
+    const seconds = words.filter((word) => word.group === group + 1)
+    pairs.push(firsts.flatMap((first) => seconds.map((second) => pairKey(first.stem, second.stem))))
+  }
+  return pairs
+}
+
+/**
+ * A lexical match's score grows by `weight` × the share of the query's neighbouring word
+ * pairs its title holds side by side: with weight 0.75, a title holding the whole phrase
+ * of a query scores 1.75 times its word scores. Measured on both relevance sets' dev
+ * queries (eval/relevance), nDCG@10 +0.013 (crowdflower) and +0.006 (Home Depot), about
+ * the same from 0.5 to 1.
+ */
+export const phraseFactor = (held: number, pairs: number, weight: number): number => (pairs === 0 ? 1 : 1 + (weight * held) / pairs)

@@ -1,5 +1,5 @@
 import type { SearchHit } from "../CatalogIndex.js"
-import { requiredWords } from "../embedded/TextAnalysis.js"
+import { phraseFactor, requiredWords } from "../embedded/TextAnalysis.js"
 import type { Condition } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { SignalWeights } from "../embedded/Options.js"
@@ -21,13 +21,19 @@ export interface WordScores {
   readonly group: number
 }
 
+/** The documents whose title holds each of the query's neighbouring word pairs (see `queryPairs`). */
+export interface PhraseHolders {
+  readonly pairs: ReadonlyArray<ReadonlySet<string>>
+  readonly weight: number
+}
+
 /**
  * A document's lexical score: the sum of its words' scores times the share of query words it
- * matches; only documents matching enough of the words (`requiredWords`, as in the embedded
- * index) have one. Variant-only scores are scaled so the best is worth at most `fuzzyWeight`
+ * matches, times its phrase factor; only documents matching enough of the words (`requiredWords`,
+ * as in the embedded index) have one. Variant-only scores are scaled so the best is worth at most `fuzzyWeight`
  * of the weakest exact match of the same word: exact matches always outrank typos and prefixes.
  */
-export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number): Map<string, number> => {
+export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number, phrases?: PhraseHolders): Map<string, number> => {
   const totals = new Map<string, number>()
   for (const { exact, variants } of words) {
     const variantOnly = [...variants].filter(([id]) => !exact.has(id))
@@ -44,6 +50,13 @@ export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: num
     const count = held.get(id)!
     if (count >= required) totals.set(id, (total * count) / typed)
     else totals.delete(id)
+  }
+  if (phrases !== undefined && phrases.pairs.length > 0) {
+    for (const [id, total] of totals) {
+      let held = 0
+      for (const holders of phrases.pairs) if (holders.has(id)) held++
+      if (held > 0) totals.set(id, total * phraseFactor(held, phrases.pairs.length, phrases.weight))
+    }
   }
   return totals
 }

@@ -4,14 +4,14 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { queryPairs, queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { wordCoverage, type WordScores } from "./Fusion.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_KEY, TEXT_VECTOR } from "./Layout.js"
 import { columnsOf, productIdOf, textOf } from "./Points.js"
-import { analyze, gramQuery, keyQuery, type SparseVector } from "./SparseText.js"
+import { analyze, gramQuery, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
 import { keyWeights, termKeys } from "./TermStatistics.js"
 import { variantWeights } from "./Variants.js"
 
@@ -46,9 +46,18 @@ export interface WordMatches {
   readonly variants: Map<string, number>
 }
 
+/** One pair of neighbouring query words: the points whose title holds it side by side (see `queryPairs`). */
+export interface PairMatches {
+  readonly query: SparseVector
+  readonly holders: Set<string>
+  /** The list came back full: a match beyond its limit may hold the pair too. */
+  full: boolean
+}
+
 /** What a text/vector query matched, and what is known about each match. */
 export interface Gathered {
   readonly words: ReadonlyArray<WordMatches>
+  readonly pairs: ReadonlyArray<PairMatches>
   readonly dense: ReadonlyArray<DenseSignal>
   readonly points: Map<string, { readonly productId: string; readonly columns: Readonly<Record<string, PayloadValue>> }>
   /** Lexical matches plus dense hits at or above minSimilarity. */
@@ -159,6 +168,12 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       variantsFull: false
     }))
 
+    const pairs: Array<PairMatches> = queryPairs(words).map((keys) => ({
+      query: keyQuery(new Map(keys.map((key) => [pairTermKey(key), 1]))),
+      holders: new Set(),
+      full: false
+    }))
+
     // The words' statistics: the exact path weighs with them, the variant path asks whether a short word is known.
     const stemStatistics = yield* Effect.cached(keyWeights(q, query.siteId, words.map((word) => word.stem)).pipe(timed("statistics")))
     const exactPath = Effect.gen(function*() {
@@ -169,6 +184,16 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
         word.exactQuery = keyQuery(weights)
         return [list(word.exactQuery, filter, word.exact, () => (word.exactFull = true))]
       })
+      for (const pair of pairs) {
+        // Holders are no matches by holding a pair: only the word lists say what matches.
+        asks.push({
+          request: { query: pair.query, using: LEXICAL_VECTOR, filter, limit: limits.lexical, with_payload: false },
+          handle: (found) => {
+            if (found.length >= limits.lexical) pair.full = true
+            for (const point of found) if (point.score > 0) pair.holders.add(String(point.id))
+          }
+        })
+      }
       for (const signal of dense) {
         // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
         const request: Request = {
@@ -211,7 +236,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
 
     yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
     const saturated = gathered.some((word) => word.exactFull || word.variantsFull)
-    return { words: gathered, dense, points, matched, saturated, lexicalCondition: lexicalCondition(gathered) }
+    return { words: gathered, pairs, dense, points, matched, saturated, lexicalCondition: lexicalCondition(gathered) }
   })
 
 /** Each word's matches as fusion scores them, with the typed word it is a form of. */

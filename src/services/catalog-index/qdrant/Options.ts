@@ -37,6 +37,7 @@ export interface QdrantIndexOptions {
   readonly denseCandidates?: number | undefined
   readonly fuzzyWeight?: number | undefined
   readonly prefixWeight?: number | undefined
+  readonly phraseWeight?: number | undefined
   /**
    * Most ids `matchIds` gathers (per word for text; the first by product id for a browse, also
    * what a browse with boosts or `near` ranks): Qdrant has no "all matches" query. Totals are
@@ -77,6 +78,7 @@ export interface ResolvedOptions {
   readonly denseCandidates: number
   readonly fuzzyWeight: number
   readonly prefixWeight: number
+  readonly phraseWeight: number
   readonly matchCap: number
   readonly queryTimeoutMs: number
   readonly writeTimeoutMs: number
@@ -98,6 +100,7 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   denseCandidates: options.denseCandidates ?? defaultOptions.denseCandidates,
   fuzzyWeight: options.fuzzyWeight ?? defaultOptions.fuzzyWeight,
   prefixWeight: options.prefixWeight ?? defaultOptions.prefixWeight,
+  phraseWeight: options.phraseWeight ?? defaultOptions.phraseWeight,
   matchCap: options.matchCap ?? 10_000,
   queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   writeTimeoutMs: options.writeTimeoutMs ?? 120_000,

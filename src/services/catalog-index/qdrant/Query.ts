@@ -74,6 +74,12 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readon
       fill({ query: word.variantQuery, using: LEXICAL_VECTOR, filter: restricted(noVariant, holdsWord), limit: noVariant.length }, word.variants)
     }
   }
+  for (const pair of gathered.pairs) {
+    const unknown = [...gathered.matched].filter((id) => !pair.holders.has(id))
+    if (!pair.full || unknown.length === 0) continue
+    searches.push({ query: pair.query, using: LEXICAL_VECTOR, filter: restricted(unknown), limit: unknown.length })
+    handlers.push((points) => points.forEach((point) => point.score > 0 && pair.holders.add(String(point.id))))
+  }
   const lexicalKnown = searches.length === 0
   const needed = page !== undefined && lexicalKnown ? mayReach(q, gathered, page.ranking, page.limit) : () => true
   for (const signal of gathered.dense) {
@@ -147,7 +153,10 @@ type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
  * minSimilarity. A point listed for too few words only is no match.
  */
 const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
-  const lexical = lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight)
+  const lexical = lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight, {
+    pairs: gathered.pairs.map((pair) => pair.holders),
+    weight: q.options.phraseWeight
+  })
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
   const denseHit = (id: string) => gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
   return [...gathered.matched].flatMap((id) =>

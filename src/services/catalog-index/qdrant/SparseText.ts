@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import { editBudget, indexTerm, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
+import { editBudget, indexTerm, titlePairs, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
@@ -56,10 +56,15 @@ const toSparse = (values: Map<number, number>): SparseVector => {
  */
 export const fieldTermKey = (field: TextField, term: string): number => hashTerm(`${field}:${term}`)
 
+/** The key of a title's pair of neighbouring terms (see `titlePairs`): a phrase is looked up by it. */
+export const pairTermKey = (pair: string): number => hashTerm(`pair:${pair}`)
+
 /**
  * A document's lexical vector: per field and term, the BM25+ term-frequency part. A query
  * weighs each key by fieldWeight × the site's IDF of the term in that field (TermStatistics),
- * so the dot product is the embedded index's BM25 with fixed average lengths.
+ * so the dot product is the embedded index's BM25 with fixed average lengths. Each pair of
+ * neighbouring title terms has a key too (value 1): word queries never ask for those keys,
+ * phrase queries ask for nothing else.
  */
 export const documentLexical = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
@@ -73,6 +78,7 @@ export const documentLexical = (text: TextFields): SparseVector => {
       values.set(index, (values.get(index) ?? 0) + D + (count * (K + 1)) / (count + lengthNorm))
     }
   }
+  for (const pair of titlePairs(text.title)) values.set(pairTermKey(pair), 1)
   return toSparse(values)
 }
 
