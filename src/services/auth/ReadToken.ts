@@ -46,8 +46,14 @@ const explain = (e: unknown): string => {
   return "malformed bearer token"
 }
 
-/** Checks signature, expiry, issuer and claims against `site`; yields the token's subject. */
-export const verifyReadToken = (token: string, site: Site): Effect.Effect<string, Unauthorized> =>
+/** What a verified read token says: its subject, and when it expires (ms since the epoch). */
+export interface VerifiedToken {
+  readonly subject: string
+  readonly expiresAt: number
+}
+
+/** Checks signature, expiry, issuer and claims against `site`. */
+export const verifyReadToken = (token: string, site: Site): Effect.Effect<VerifiedToken, Unauthorized> =>
   Effect.tryPromise({
     try: () =>
       jwtVerify(token, secretKey(site), {
@@ -62,7 +68,7 @@ export const verifyReadToken = (token: string, site: Site): Effect.Effect<string
         ? Effect.fail(new Unauthorized({ message: "bearer token site claim does not match its key id" }))
         : payload.scope !== "read"
         ? Effect.fail(new Unauthorized({ message: "bearer token scope must be \"read\"" }))
-        : Effect.succeed(payload.sub!)
+        : Effect.succeed({ subject: payload.sub!, expiresAt: payload.exp! * 1000 })
     )
   )
 

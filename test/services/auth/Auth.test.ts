@@ -7,6 +7,7 @@ import { EmbeddedAuth } from "../../../src/services/auth/EmbeddedAuth.js"
 import { mintReadToken } from "../../../src/services/auth/ReadToken.js"
 import { basicAuthorization, createSite, type IssuedCredential } from "../../../src/services/site-registry/SiteAdmin.js"
 import { EmbeddedSiteRegistry } from "../../../src/services/site-registry/EmbeddedSiteRegistry.js"
+import { eventually } from "../../support/Eventually.js"
 
 let runtime: ManagedRuntime.ManagedRuntime<Auth, never>
 let siteA: Site
@@ -124,6 +125,13 @@ describe("Bearer read-only tokens", () => {
     expect(await rejection("Bearer not.a.jwt")).toMatch(/malformed bearer token/)
     const token = await mintReadToken({ ...siteA, id: 99 }, 60)
     expect(await rejection(`Bearer ${token}`)).toBe("bearer token names unknown site 99")
+  })
+
+  it("are verified once while valid, and rejected once expired even after they were accepted", async () => {
+    const token = await craft({ site: siteA.id, scope: "read", sub: "short", iss: "commerce-search", exp: now() + 1 }, siteA.tokenSecret, "site-1")
+    expect(Either.getOrThrow(await authenticate(`Bearer ${token}`)).subject).toBe("short")
+    expect(Either.getOrThrow(await authenticate(`Bearer ${token}`)).subject).toBe("short")
+    await eventually(async () => expect(await rejection(`Bearer ${token}`)).toBe("bearer token has expired"), 10_000)
   })
 
   it("cannot be minted with a non-positive lifetime", async () => {
