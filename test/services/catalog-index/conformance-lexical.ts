@@ -22,6 +22,20 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "hammer" })).toEqual(["p2"])
     }))
 
+  test("folds plurals only: other endings name other things", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("battery", "AA battery"), titled("box", "Storage box"), titled("bench", "Garden bench"),
+        titled("fridge", "Refrigerator water filter"), titled("gas", "Refrigerant gas"),
+        titled("light", "Porch light"), titled("lighted", "Lighted mirror")
+      )
+      expect(yield* searchIds({ text: "batteries" })).toEqual(["battery"])
+      expect(yield* searchIds({ text: "boxes" })).toEqual(["box"])
+      expect(yield* searchIds({ text: "benches" })).toEqual(["bench"])
+      expect(yield* searchIds({ text: "refrigerant" })).toEqual(["gas"])
+      expect(yield* searchIds({ text: "lights" })).toEqual(["light"])
+    }))
+
   test("tolerates a typo in a longer word", () =>
     Effect.gen(function*() {
       yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Corded sander"))

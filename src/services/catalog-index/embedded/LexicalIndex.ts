@@ -173,7 +173,7 @@ export class LexicalIndex {
 
   /**
    * Index terms near the word, with MiniSearch's weights: fuzzy ones from the typed form
-   * ("cordles" → "cordless") and from the stem ("qualty" → "qualti" → "qualiti"), prefix
+   * ("cordles" → "cordless") and from the stem ("bulbes" → "bulbe" → "bulb"), prefix
    * ones for the word being typed.
    */
   private variantTerms(word: QueryWord, isLast: boolean, known: boolean): Map<string, readonly [TermPostings, number]> {
@@ -187,7 +187,7 @@ export class LexicalIndex {
       for (const source of new Set([word.typed, word.stem])) {
         for (const [term, [postings, edits]] of this.terms.fuzzyGet(source, distance)) {
           // A stem is shorter than the word typed, so a fuzzy hit from it can land on a much
-          // shorter term ("cordles" → "cordl" → "cord"): a typo fix that drops letters the
+          // shorter term ("bulbes" → "bulbe" → "bulb"): a typo fix that drops letters the
           // shopper typed is a poor guess, so it counts far less.
           const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
           offer(term, postings, (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits))
