@@ -78,7 +78,9 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readon
     const unknown = [...gathered.matched].filter((id) => !pair.holders.has(id))
     if (!pair.full || unknown.length === 0) continue
     searches.push({ query: pair.query, using: LEXICAL_VECTOR, filter: restricted(unknown), limit: unknown.length })
-    handlers.push((points) => points.forEach((point) => point.score > 0 && pair.holders.add(String(point.id))))
+    handlers.push((points) => {
+      for (const point of points) if (point.score > 0) pair.holders.add(String(point.id))
+    })
   }
   const lexicalKnown = searches.length === 0
   const needed = page !== undefined && lexicalKnown ? mayReach(q, gathered, page.ranking, page.limit) : () => true
