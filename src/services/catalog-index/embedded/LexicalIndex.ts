@@ -137,9 +137,9 @@ export class LexicalIndex {
     if (pairs.length === 0 || this.settings.phraseWeight === 0) return
     const held = new Map<number, number>()
     for (const keys of pairs) {
-      const holders = new Set<number>()
-      for (const key of keys) for (const slot of this.pairs.slotsOf(key)) if (totals[slot] > 0) holders.add(slot)
-      for (const slot of holders) held.set(slot, (held.get(slot) ?? 0) + 1)
+      // A pair of plain words has one key; the forms of hyphenated words make several, whose holders may repeat.
+      const holders = keys.length === 1 ? this.pairs.slotsOf(keys[0]) : new Set(keys.flatMap((key) => this.pairs.slotsOf(key)))
+      for (const slot of holders) if (totals[slot] > 0) held.set(slot, (held.get(slot) ?? 0) + 1)
     }
     for (const [slot, count] of held) totals[slot] *= phraseFactor(count, pairs.length, this.settings.phraseWeight)
   }

@@ -172,12 +172,19 @@ export const requiredWords = (words: number, most: number): number => {
   return Math.max(1, Math.ceil(words / 2), Math.min(wanted, most))
 }
 
-/** A text's index terms in order (stop words dropped, so "vanity with drawers" has "vaniti drawer" side by side). */
-const indexTerms = (text: string): Array<string> =>
+/** A text's index terms in order (stop words dropped, so "vanity with drawers" has "vanity drawer" side by side). */
+export const indexTerms = (text: string): Array<string> =>
   tokenize(text).flatMap((word) => {
     const term = indexTerm(word)
     return term === null ? [] : [term]
   })
+
+/** A text's index terms with their counts: what both indexes store per field. */
+export const termCounts = (text: string): Map<string, number> => {
+  const counts = new Map<string, number>()
+  for (const term of indexTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1)
+  return counts
+}
 
 /** The key of two terms side by side; terms hold no spaces. */
 const pairKey = (first: string, second: string): string => `${first} ${second}`
@@ -185,7 +192,7 @@ const pairKey = (first: string, second: string): string => `${first} ${second}`
 /**
  * The title's pairs of neighbouring terms. A query's neighbouring words found side by side
  * in a title ("front door paint" in "… Satin Front Door Paint") are a phrase match, which
- * outranks the same words apart ("… Painted Steel Front Door"): see `phraseShare`.
+ * outranks the same words apart ("… Painted Steel Front Door"): see `phraseFactor`.
  */
 export const titlePairs = (title: string): Set<string> => {
   const terms = indexTerms(title)

@@ -4,14 +4,14 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryPairs, queryWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { queryPairs, queryWords, termCounts, type QueryWord } from "../embedded/TextAnalysis.js"
 import { wordCoverage, type WordScores } from "./Fusion.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_KEY, TEXT_VECTOR } from "./Layout.js"
 import { columnsOf, productIdOf, textOf } from "./Points.js"
-import { analyze, gramQuery, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
+import { gramQuery, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
 import { keyWeights, termKeys } from "./TermStatistics.js"
 import { variantWeights } from "./Variants.js"
 
@@ -99,7 +99,7 @@ const without = (filter: QdrantFilter, condition: QdrantCondition): QdrantFilter
 
 const docTerms = (text: ReturnType<typeof textOf>): Set<string> => {
   const terms = new Set<string>()
-  for (const value of Object.values(text ?? {})) for (const term of analyze(String(value)).keys()) terms.add(term)
+  for (const value of Object.values(text ?? {})) for (const term of termCounts(String(value)).keys()) terms.add(term)
   return terms
 }
 

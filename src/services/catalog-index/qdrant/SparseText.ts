@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import { editBudget, indexTerm, titlePairs, tokenize, type QueryWord } from "../embedded/TextAnalysis.js"
+import { editBudget, termCounts, titlePairs, type QueryWord } from "../embedded/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
@@ -35,16 +35,6 @@ export const hashTerm = (term: string): number => {
   return hash >>> 0
 }
 
-/** Stemmed index terms of a text with their counts: the embedded index's own analysis. */
-export const analyze = (text: string): Map<string, number> => {
-  const counts = new Map<string, number>()
-  for (const word of tokenize(text)) {
-    const term = indexTerm(word)
-    if (term !== null) counts.set(term, (counts.get(term) ?? 0) + 1)
-  }
-  return counts
-}
-
 const toSparse = (values: Map<number, number>): SparseVector => {
   const indices = [...values.keys()].sort((a, b) => a - b)
   return { indices, values: indices.map((index) => values.get(index)!) }
@@ -69,7 +59,7 @@ export const pairTermKey = (pair: string): number => hashTerm(`pair:${pair}`)
 export const documentLexical = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
   for (const field of FIELDS) {
-    const counts = analyze(text[field])
+    const counts = termCounts(text[field])
     let length = 0
     for (const count of counts.values()) length += count
     const lengthNorm = K * (1 - B + (B * length) / REFERENCE_LENGTHS[field])
@@ -93,7 +83,7 @@ export const trigrams = (padded: string): Array<string> => {
 export const documentGrams = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
   for (const field of FIELDS) {
-    for (const term of analyze(text[field]).keys()) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
+    for (const term of termCounts(text[field]).keys()) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
   }
   return toSparse(values)
 }
