@@ -90,6 +90,22 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect((yield* searchIds({ text: "black-and-decker drill" })).sort()).toEqual(["hyphen", "spaced"])
     }))
 
+  test("two typed words also find their joined form when the catalog knows it", () =>
+    Effect.gen(function*() {
+      yield* upsert(
+        titled("joined", "ClosetMaid wire shelf"),
+        titled("code", "Halogen MR16 bulb"),
+        titled("closet", "Closet rod"),
+        titled("shelf", "Pine shelf")
+      )
+      // "closet maid shelf": "closetmaid" stands for the first two words, so "joined" holds all three.
+      expect(yield* searchIds({ text: "closet maid shelf" })).toEqual(["joined"])
+      // "mr 16 halogen": "mr16" and "halogen" are all three typed words.
+      expect(yield* searchIds({ text: "mr 16 halogen" })).toEqual(["code"])
+      // A join the catalog does not know changes nothing: "pine shelf" is two words.
+      expect(yield* searchIds({ text: "pine shelf" })).toEqual(["shelf"])
+    }))
+
   test("when no product holds every word, those holding the most match, down to half of the words", () =>
     Effect.gen(function*() {
       yield* scarfAndDresses

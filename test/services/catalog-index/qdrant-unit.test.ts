@@ -261,34 +261,45 @@ describe("Variants", () => {
 describe("Fusion", () => {
   it("scores only documents matching enough of the words, scaled by coverage, variants below exact matches", () => {
     const scores = lexicalScores([
-      { exact: new Map([["both", 2], ["red", 4]]), variants: new Map(), group: 0 },
-      { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]), group: 1 }
+      { exact: new Map([["both", 2], ["red", 4]]), variants: new Map(), group: 0, span: 1 },
+      { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]), group: 1, span: 1 }
     ], 0.45)
     // Two words, and a document holds both: only it matches.
     expect([...scores]).toEqual([["both", 4]])
     // Nobody holds both: each word's matches are results, at half coverage.
     const either = lexicalScores([
-      { exact: new Map([["red", 4]]), variants: new Map(), group: 0 },
-      { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]), group: 1 }
+      { exact: new Map([["red", 4]]), variants: new Map(), group: 0, span: 1 },
+      { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]), group: 1, span: 1 }
     ], 0.45)
     expect(either.get("red")).toBe(2)
     expect(either.get("typo")).toBeCloseTo((0.45 * 2) / 2, 9) // capped at fuzzyWeight × weakest exact, half coverage
     // "wi-fi router": "wi-fi" and "wifi" are forms of one typed word, so a document with "wifi" and
     // "router" holds both words.
     const joined = lexicalScores([
-      { exact: new Map([["hyphen", 1]]), variants: new Map(), group: 0 },
-      { exact: new Map([["hyphen", 1], ["joined", 1]]), variants: new Map(), group: 0 },
-      { exact: new Map([["hyphen", 1], ["joined", 1], ["other", 1]]), variants: new Map(), group: 1 }
+      { exact: new Map([["hyphen", 1]]), variants: new Map(), group: 0, span: 1 },
+      { exact: new Map([["hyphen", 1], ["joined", 1]]), variants: new Map(), group: 0, span: 1 },
+      { exact: new Map([["hyphen", 1], ["joined", 1], ["other", 1]]), variants: new Map(), group: 1, span: 1 }
     ], 0.45)
     expect([...joined.keys()].sort()).toEqual(["hyphen", "joined"])
     expect(joined.get("joined")).toBe(2)
+    // "closet maid shelf": "closetmaid" joins the first two typed words, so a document holding it
+    // and "shelf" holds all three; one holding "closet" and "closetmaid" still holds two.
+    const spanning = lexicalScores([
+      { exact: new Map([["apart", 1], ["partial", 1]]), variants: new Map(), group: 0, span: 1 },
+      { exact: new Map([["together", 1], ["partial", 1]]), variants: new Map(), group: 0, span: 2 },
+      { exact: new Map([["apart", 1]]), variants: new Map(), group: 1, span: 1 },
+      { exact: new Map([["together", 1], ["apart", 1]]), variants: new Map(), group: 2, span: 1 }
+    ], 0.45)
+    expect(spanning.get("together")).toBe(2)
+    expect(spanning.get("apart")).toBe(3)
+    expect(spanning.get("partial")).toBeCloseTo((2 * 2) / 3, 9)
   })
 
   it("multiplies a match's score by its phrase factor: the share of neighbouring word pairs its title holds", () => {
     const words = [
-      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 0 },
-      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 1 },
-      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 2 }
+      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 0, span: 1 },
+      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 1, span: 1 },
+      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 2, span: 1 }
     ]
     // Pairs (0, 1) and (1, 2); a pair holder that matches too few words gains nothing.
     const scores = lexicalScores(words, 0.45, { pairs: [new Set(["phrase", "half", "nomatch"]), new Set(["phrase"])], weight: 0.75 })

@@ -4,7 +4,7 @@ import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Posti
 import type { FieldWeights } from "./Options.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { PairPostings } from "./PairPostings.js"
-import { editBudget, phraseFactor, queryPairs, queryWords, requiredWords, typedWords, type QueryWord } from "./TextAnalysis.js"
+import { editBudget, phraseFactor, queryPairs, queryWords, requiredWords, typedWords, withJoinedWords, type QueryWord } from "./TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
@@ -86,27 +86,33 @@ export class LexicalIndex {
    * scores more (see `phraseFactor`).
    */
   score(text: string, allowed: SlotMask): LexicalScores | null {
-    const words = queryWords(text)
-    if (words.length === 0) return null
-    const typed = typedWords(words)
+    const typedForms = queryWords(text)
+    if (typedForms.length === 0) return null
+    const typed = typedWords(typedForms)
+    const words = withJoinedWords(typedForms, (stem) => this.terms.has(stem))
+    const last = typedForms[typedForms.length - 1]
     const totals = new Float64Array(allowed.length)
     // Per slot: how many typed words it holds, and the last one counted (+1), so the forms of a
-    // hyphenated word count once.
+    // hyphenated word count once (words come in group order; a joined word after its first group's).
     const matched = this.scratchMatched(allowed.length)
     const lastGroup = this.scratchGroups(allowed.length)
     const slots: Array<number> = []
     try {
-      words.forEach((word, i) => {
-        const { slots: wordSlots, scores } = this.wordScores(word, i === words.length - 1, allowed)
+      for (const word of words) {
+        const { slots: wordSlots, scores } = this.wordScores(word, word === last, allowed)
+        const through = word.group + word.span
         for (const slot of wordSlots) {
-          if (lastGroup[slot] !== word.group + 1) {
-            lastGroup[slot] = word.group + 1
-            if (matched[slot]++ === 0) slots.push(slot)
+          if (lastGroup[slot] < through) {
+            // The groups this word covers, less its first one if an earlier form counted it.
+            const added = word.span - (lastGroup[slot] === word.group + 1 ? 1 : 0)
+            if (matched[slot] === 0) slots.push(slot)
+            matched[slot] += added
+            lastGroup[slot] = through
           }
           totals[slot] += scores[slot]
         }
         this.release()
-      })
+      }
     } catch (error) {
       // Never leave a dirty buffer behind for the next query.
       for (const buffer of this.buffers) buffer.fill(0)
@@ -127,7 +133,7 @@ export class LexicalIndex {
       matched[slot] = 0
       lastGroup[slot] = 0
     }
-    this.scorePhrases(words, totals)
+    this.scorePhrases(typedForms, totals)
     return { slots: kept, scores: totals }
   }
 
@@ -154,6 +160,8 @@ export class LexicalIndex {
     this.inUse[0] = exact
     const stemPostings = this.terms.get(word.stem)
     if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
+    // A joined word is known to the index as it is: it has no variants.
+    if (word.span > 1) return exact
     const variants = this.variantTerms(word, isLast, stemPostings !== undefined)
     if (variants.size === 0) return exact
     const variant: LexicalScores = { slots: [], scores: this.scratch(1, allowed.length) }

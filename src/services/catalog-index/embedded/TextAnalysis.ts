@@ -123,6 +123,8 @@ export interface QueryWord {
   readonly typed: string
   readonly stem: string
   readonly group: number
+  /** How many typed words it stands for: 1, or 2 for two typed words joined (see `withJoinedWords`). */
+  readonly span: number
 }
 
 export const queryWords = (text: string): Array<QueryWord> => {
@@ -139,7 +141,7 @@ export const queryWords = (text: string): Array<QueryWord> => {
       const stemmed = stem(typed)
       if (seen.has(stemmed)) continue
       seen.add(stemmed)
-      words.push({ typed, stem: stemmed, group })
+      words.push({ typed, stem: stemmed, group, span: 1 })
       kept = true
     }
     if (kept) group++
@@ -156,6 +158,36 @@ export const queryWords = (text: string): Array<QueryWord> => {
  */
 export const editBudget = (typed: string, known: boolean): number =>
   /\p{N}/u.test(typed) ? 0 : typed.length >= 9 ? 2 : typed.length >= 5 ? 1 : typed.length === 4 && !known ? 1 : 0
+
+/** A plain word of letters or digits: what two typed words may be joined from. */
+const PLAIN = /^[\p{L}\p{N}]+$/u
+
+/**
+ * The query's words with, after each typed word, its join with the next typed word when the
+ * site's catalog knows the joined form: "closet maid" also finds "ClosetMaid", "mr 16" finds
+ * "MR16", "3 way" finds "3-Way" (whose joined form is indexed). A joined word spans both typed
+ * words, so a title holding it matches both (see `span`). Only plain single-form words join,
+ * and a join the catalog does not know is never tried.
+ */
+export const withJoinedWords = (words: ReadonlyArray<QueryWord>, known: (stem: string) => boolean): ReadonlyArray<QueryWord> => {
+  const typed = typedWords(words)
+  if (typed < 2) return words
+  const byGroup: Array<Array<QueryWord>> = Array.from({ length: typed }, () => [])
+  for (const word of words) byGroup[word.group].push(word)
+  const stems = new Set(words.map((word) => word.stem))
+  const result: Array<QueryWord> = []
+  for (let group = 0; group < typed; group++) {
+    result.push(...byGroup[group])
+    const [first, second] = [byGroup[group], byGroup[group + 1]]
+    if (second === undefined || first.length !== 1 || second.length !== 1) continue
+    if (!PLAIN.test(first[0].typed) || !PLAIN.test(second[0].typed)) continue
+    const joined = `${first[0].typed}${second[0].typed}`
+    const joinedStem = stem(joined)
+    if (stems.has(joinedStem) || !known(joinedStem)) continue
+    result.push({ typed: joined, stem: joinedStem, group, span: 2 })
+  }
+  return result
+}
 
 /** How many words the shopper typed (hyphenated forms counted once). */
 export const typedWords = (words: ReadonlyArray<QueryWord>): number => (words.length === 0 ? 0 : words[words.length - 1].group + 1)

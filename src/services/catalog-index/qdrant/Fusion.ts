@@ -19,6 +19,8 @@ export interface WordScores {
   readonly variants: ReadonlyMap<string, number>
   /** The typed word it is a form of (see QueryWord): forms of one hyphenated word count once. */
   readonly group: number
+  /** How many typed words from `group` on it stands for (2 for a joined word). */
+  readonly span: number
 }
 
 /** The documents whose title holds each of the query's neighbouring word pairs (see `queryPairs`). */
@@ -66,13 +68,13 @@ export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: num
  * (`requiredWords`, as in the embedded index).
  */
 export const wordCoverage = (words: ReadonlyArray<WordScores>) => {
-  const typed = words.length === 0 ? 0 : Math.max(...words.map((word) => word.group)) + 1
+  const typed = words.length === 0 ? 0 : Math.max(...words.map((word) => word.group + word.span))
   const groups = new Map<string, Set<number>>()
-  for (const { exact, variants, group } of words) {
+  for (const { exact, variants, group, span } of words) {
     for (const id of [...exact.keys(), ...variants.keys()]) {
       let of = groups.get(id)
       if (of === undefined) groups.set(id, (of = new Set()))
-      of.add(group)
+      for (let covered = group; covered < group + span; covered++) of.add(covered)
     }
   }
   const held = new Map<string, number>()

@@ -4,7 +4,7 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryPairs, queryWords, termCounts, type QueryWord } from "../embedded/TextAnalysis.js"
+import { queryPairs, queryWords, termCounts, withJoinedWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { wordCoverage, type WordScores } from "./Fusion.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
@@ -68,6 +68,7 @@ export interface Gathered {
   readonly lexicalCondition: QdrantCondition | null
 }
 
+/** The words the shopper typed (each with its forms). */
 export const wordsOf = (query: MatchQuery): Array<QueryWord> => (query.text ? queryWords(query.text) : [])
 
 export const denseSignals = (query: MatchQuery, q: Qdrant): Array<DenseSignal> => {
@@ -132,7 +133,10 @@ export interface GatherLimits {
  */
 export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limits: GatherLimits): Effect.Effect<Gathered, IndexError> =>
   Effect.gen(function*() {
-    const words = wordsOf(query)
+    const typedForms = wordsOf(query)
+    // Every join of two typed words is asked for: one the site does not know has no statistics,
+    // so no list, and no point holds its keys (see `withJoinedWords`).
+    const words = withJoinedWords(typedForms, () => true)
     const dense = denseSignals(query, q)
     const points: Gathered["points"] = new Map()
     const matched = new Set<string>()
@@ -168,7 +172,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       variantsFull: false
     }))
 
-    const pairs: Array<PairMatches> = queryPairs(words).map((keys) => ({
+    const pairs: Array<PairMatches> = queryPairs(typedForms).map((keys) => ({
       query: keyQuery(new Map(keys.map((key) => [pairTermKey(key), 1]))),
       holders: new Set(),
       full: false
@@ -215,7 +219,8 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       // Whether the site knows a 4-letter word decides whether it has typo variants (see editBudget).
       const known = (word: QueryWord) =>
         word.typed.length !== 4 ? Effect.succeed(true) : Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
-      const variantTerms = yield* Effect.forEach(words, (word, i) => variantsOf(q, query.siteId, word, i === words.length - 1, known(word)), {
+      const last = typedForms[typedForms.length - 1]
+      const variantTerms = yield* Effect.forEach(words, (word) => (word.span > 1 ? Effect.succeed(new Map<string, number>()) : variantsOf(q, query.siteId, word, word === last, known(word))), {
         concurrency: "unbounded"
       }).pipe(timed("variants"))
       const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))]).pipe(
@@ -241,7 +246,7 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
 
 /** Each word's matches as fusion scores them, with the typed word it is a form of. */
 export const wordScoresOf = (words: ReadonlyArray<WordMatches>): Array<WordScores> =>
-  words.map((word) => ({ exact: word.exact, variants: word.variants, group: word.word.group }))
+  words.map((word) => ({ exact: word.exact, variants: word.variants, group: word.word.group, span: word.word.span }))
 
 /**
  * "Matches enough of the words" (see `requiredWords`) as one Qdrant condition: per typed word,
@@ -253,7 +258,9 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
   if (words.length === 0) return null
   const { typed, required } = wordCoverage(wordScoresOf(words))
   const keys = Array.from({ length: typed }, () => [] as Array<number>)
-  for (const word of words) keys[word.word.group].push(...word.exactKeys, ...(word.variantQuery?.indices ?? []))
+  for (const { word, exactKeys, variantQuery } of words) {
+    for (let group = word.group; group < word.group + word.span; group++) keys[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
+  }
   return required <= 1 ? holdsAny(keys.flat()) : { min_should: { conditions: keys.map(holdsAny), min_count: required } }
 }
 
