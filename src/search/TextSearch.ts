@@ -97,7 +97,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       const onPage = offset === 0 && pinned.length === 0 ? result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column])) : []
       const preview = onPage.length >= PREVIEW_SIZE
         ? onPage.slice(0, PREVIEW_SIZE)
-        : (yield* index.search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE })).hits
+        : (yield* index.search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE }).pipe(timed("preview"))).hits
       stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
     }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodeCategoryPath, encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import { Either } from "effect"
+import { Either, Schema } from "effect"
+import { TextSearchResponse } from "../../src/domain/Search.js"
 import { fixtureProducts } from "../support/FixtureCatalog.js"
 import { call } from "../support/Http.js"
 import { parseServerTiming } from "../../src/platform/ServerTiming.js"
@@ -155,6 +156,15 @@ describe("POST /text-search", () => {
     const help = await search({ query: "  Help ", campaign: 8 })
     expect(help.body.interactions.redirect).toEqual({ url: "https://shop.example.com/help" })
     expect(ids(await search({ query: "gift", campaign: 8 }))[0]).toBe("belt-1")
+  })
+
+  it("answers what the response schema encodes (the compiled encoder agrees with Effect's)", async () => {
+    for (const body of [{ query: "blue" }, { query: "cordless drill" }, {}, { query: "belt", campaign: 10 }]) {
+      const res = await search(body)
+      expect(res.status).toBe(200)
+      const decoded = Schema.decodeUnknownSync(TextSearchResponse)(res.body)
+      expect(Schema.encodeSync(TextSearchResponse)(decoded)).toEqual(res.body)
+    }
   })
 
   it("proposes one refinement in the stream with a products annotation", async () => {

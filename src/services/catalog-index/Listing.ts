@@ -1,5 +1,6 @@
 import type { SearchHit, SortKey } from "./CatalogIndex.js"
 import { byCodeUnits, groupOf, type Member } from "./ColumnValues.js"
+import { kthSmallest } from "./embedded/TopK.js"
 
 /**
  * A listing's order and grouping over members already in hand, in one place for the backends:
@@ -32,7 +33,7 @@ export const sortPrefix = (
 ): Int32Array => {
   const first = keys[0]
   let cut = Infinity
-  if (end < count) cut = Float64Array.from(first).sort()[Math.max(0, end - 1)]
+  if (end < count) cut = kthSmallest(first, Math.max(0, end - 1))
   const candidates: Array<number> = []
   for (let i = 0; i < count; i++) if (first[i] <= cut) candidates.push(i)
   const scores = new Map<number, number>()
