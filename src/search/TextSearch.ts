@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Fiber } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
 import { sortColumns } from "../model/Columns.js"
@@ -58,7 +58,14 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const groupBy = input.collapseVariants ?? campaign.collapseVariants ?? false ? GROUP_COLUMN : undefined
     const sort = input.sort?.map((key) => ({ column: sortColumns[key.column], order: key.order }))
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
-    const textVector = browsing ? undefined : yield* embedder.embedQuery(text).pipe(timed("embed"))
+    // The index matches the words while the text model embeds them (see CatalogIndex.prepare):
+    // the embedding is asked for first, the words are matched once it waits on its thread.
+    const textVector = browsing ? undefined : yield* Effect.gen(function*() {
+      const words = yield* Effect.fork(index.prepare({ siteId, text, filter }).pipe(timed("words")))
+      const vector = yield* embedder.embedQuery(text).pipe(timed("embed"))
+      yield* Fiber.join(words)
+      return vector
+    })
     const boosts = yield* campaignBoosts(campaign)
     // Pins lead a relevance listing (inside the shopper's scope); a sorted one keeps its order.
     const pins = browsing || sort !== undefined ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []

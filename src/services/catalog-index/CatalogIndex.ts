@@ -61,6 +61,9 @@ export interface SortKey {
 /** A result set without its order: the scope, the words and vectors its products match, and its grouping. */
 export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts" | "facets">
 
+/** What `prepare` matches ahead: a result set's scope and words, without its vectors. */
+export type PreparedScope = Pick<SearchQuery, "siteId" | "text" | "filter" | "onlyIds" | "excludeIds">
+
 /** The facets of a result set: value counts of some columns, interval counts of numeric ones. */
 export interface FacetRequest {
   readonly values: ReadonlyArray<{ readonly column: string; readonly limit: number }>
@@ -118,6 +121,13 @@ export interface CatalogIndexService {
   readonly upsert: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>
   readonly remove: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<void, IndexError>
   readonly search: (query: SearchQuery) => Effect.Effect<SearchResult, IndexError>
+  /**
+   * A hint that a search of these words in this scope follows once its query vectors are
+   * computed: the backend may match the words meanwhile (the embedded index does, while the
+   * text model runs on another thread), and the next `search` of the same scope and words
+   * uses that work if nothing was written in between. Never changes a result.
+   */
+  readonly prepare: (scope: PreparedScope) => Effect.Effect<void, IndexError>
   /**
    * The full set of matching product ids for `query` (no limit), used for facet counts.
    * Same matching rule as `search`.

@@ -3,7 +3,7 @@ import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogInd
 import type { Filter } from "../../model/Filter.js"
 import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facetCounts, histogram, numericStats, scopeSlots } from "./embedded/Facets.js"
-import { facets, matchIds, search } from "./embedded/HybridSearch.js"
+import { facets, matchIds, prepare, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"
 import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Options.js"
 import { SiteIndex } from "./embedded/SiteIndex.js"
@@ -63,6 +63,7 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
     upsert,
     remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
     search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
+    prepare: (scope) => attempt("prepare", () => prepare(site(scope.siteId), scope)),
     matchIds: (query) => attempt("matchIds", () => matchIds(site(query.siteId), query, options)),
     facets: (scope, request) => attempt("facets", () => facets(site(scope.siteId), scope, request, options)),
     facet: (siteId, column, scope, limit) =>

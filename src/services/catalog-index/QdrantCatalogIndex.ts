@@ -72,6 +72,8 @@ const make = (q: Qdrant): CatalogIndexService => {
         ? Effect.void
         : invalidating([siteId], call("delete", () => q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid)),
     search: (query) => search(q, query),
+    // Qdrant matches words and vectors in one batch of requests: nothing to start ahead.
+    prepare: () => Effect.void,
     matchIds: (query) => matchIds(q, query),
     facets: (scope, request) => facets(q, scope, request),
     facet: (siteId, column, scope, limit) => facet(q, siteId, column, scope, limit),

@@ -97,6 +97,7 @@ const make = (options: ReplicatedIndexOptions) =>
           : Effect.suspend(() => replica.validate(docs)).pipe(Effect.andThen(() => publishAndAwait(docs.map(encodeUpsert)))),
       remove: (siteId, productIds) => productIds.length === 0 ? Effect.void : publishAndAwait([encodeRemove(siteId, productIds)]),
       search: (query) => Effect.suspend(() => replica.search(query)),
+      prepare: (scope) => Effect.suspend(() => replica.prepare(scope)),
       matchIds: (query) => Effect.suspend(() => replica.matchIds(query)),
       facets: (scope, request) => Effect.suspend(() => replica.facets(scope, request)),
       facet: (siteId, column, scope, limit) => Effect.suspend(() => replica.facet(siteId, column, scope, limit)),

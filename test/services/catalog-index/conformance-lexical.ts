@@ -1,6 +1,7 @@
 import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import type { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
+import { emptyFilter } from "../../../src/model/Filter.js"
 import { doc, searchIds, titled, upsert } from "./fixtures.js"
 
 /** Words: finding, stemming, typos, and how lexical matches rank against each other. */
@@ -12,6 +13,22 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     Effect.gen(function*() {
       yield* upsert(titled("p1", "Cordless Drill"), titled("p2", "Garden Hose"))
       expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
+      expect(yield* searchIds({ text: "hose" })).toEqual(["p2"])
+    }))
+
+  test("words prepared ahead of their search give the search's own answer, also after a write in between", () =>
+    Effect.gen(function*() {
+      const index = yield* CatalogIndex
+      yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Garden hose"))
+      yield* index.prepare({ siteId: 1, text: "drill", filter: emptyFilter })
+      expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
+      // Prepared, then a new drill and a rewritten one: the search sees both writes.
+      yield* index.prepare({ siteId: 1, text: "drill", filter: emptyFilter })
+      yield* upsert(titled("p3", "Drill press"), titled("p1", "Cordless screwdriver"))
+      expect(yield* searchIds({ text: "drill" })).toEqual(["p3"])
+      // Prepared for other words or another scope: the search matches its own.
+      yield* index.prepare({ siteId: 1, text: "hose", filter: emptyFilter })
+      expect(yield* searchIds({ text: "drill" })).toEqual(["p3"])
       expect(yield* searchIds({ text: "hose" })).toEqual(["p2"])
     }))
 

@@ -1,10 +1,10 @@
-import type { FacetAnswer, FacetRequest, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import type { FacetAnswer, FacetRequest, PreparedScope, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import { byCodeUnits } from "../ColumnValues.js"
 import { facetsOfSlots } from "./Facets.js"
 import { firstOfEachGroup, nextLength, relevancePrefix, sortKeys, sortPrefix } from "../Listing.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
-import { vectorNames, type SiteIndex } from "./SiteIndex.js"
+import { vectorNames, type PreparedWords, type SiteIndex } from "./SiteIndex.js"
 import { kthLargest } from "./TopK.js"
 import { queryVector, type QueryVector } from "./VectorIndex.js"
 
@@ -32,18 +32,7 @@ interface Matching {
  * the filter matches (a category page).
  */
 const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedIndexOptions): Matching => {
-  const allowed = site.mask(query.filter)
-  if (query.onlyIds !== undefined) {
-    const only = site.idsMask(query.onlyIds)
-    for (let slot = 0; slot < allowed.length; slot++) allowed[slot] &= only[slot]
-  }
-  for (const id of query.excludeIds ?? []) {
-    const slot = site.slotOf(id)
-    if (slot !== undefined) allowed[slot] = 0
-  }
-  const restricted = query.onlyIds !== undefined || query.filter.must.length + query.filter.mustNot.length + (query.excludeIds?.length ?? 0) > 0
-  const allowedCount = restricted ? countMask(allowed) : site.count
-  const lexical = query.text ? site.lexical.score(query.text, allowed) : null
+  const { allowed, restricted, allowedCount, lexical } = site.takePrepared(() => scopeKey(query)) ?? matchWords(site, query)
   // The lexical slot list is this query's own: dense matches are appended to it.
   const slots = lexical?.slots ?? []
   const matched = new Uint8Array(allowed.length)
@@ -65,6 +54,32 @@ const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedI
   if (lexical === null && dense.length === 0) return { lexical: null, dense, slots: maskSlots(allowed) }
   return { lexical: lexical?.scores ?? null, dense, slots }
 }
+
+/** The scope's allowed slots and the words' matches in it: what needs no query vector. */
+const matchWords = (site: SiteIndex, scope: PreparedScope): PreparedWords => {
+  const allowed = site.mask(scope.filter)
+  if (scope.onlyIds !== undefined) {
+    const only = site.idsMask(scope.onlyIds)
+    for (let slot = 0; slot < allowed.length; slot++) allowed[slot] &= only[slot]
+  }
+  for (const id of scope.excludeIds ?? []) {
+    const slot = site.slotOf(id)
+    if (slot !== undefined) allowed[slot] = 0
+  }
+  const restricted = scope.onlyIds !== undefined || scope.filter.must.length + scope.filter.mustNot.length + (scope.excludeIds?.length ?? 0) > 0
+  const allowedCount = restricted ? countMask(allowed) : site.count
+  const lexical = scope.text ? site.lexical.score(scope.text, allowed) : null
+  return { allowed, restricted, allowedCount, lexical }
+}
+
+const scopeKey = (scope: PreparedScope): string => JSON.stringify([scope.text ?? "", scope.filter, scope.onlyIds ?? null, scope.excludeIds ?? null])
+
+/**
+ * Matches the scope's words ahead of its search (CatalogIndex.prepare): the text model
+ * embeds the query on another thread meanwhile, so a text search waits for the longer of
+ * the two instead of their sum.
+ */
+export const prepare = (site: SiteIndex, scope: PreparedScope): void => site.keepPrepared(scopeKey(scope), matchWords(site, scope))
 
 const maskSlots = (mask: SlotMask): Array<number> => {
   const slots: Array<number> = []

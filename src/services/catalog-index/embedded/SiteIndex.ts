@@ -1,6 +1,7 @@
 import { allColumns } from "../../../model/Columns.js"
 import type { Filter } from "../../../model/Filter.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
+import type { LexicalScores } from "./Bm25Postings.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"
@@ -90,6 +91,15 @@ export const vectorNames: ReadonlyArray<VectorName> = ["text", "image"]
  * (lexical, vectors, payload columns), so a filter becomes a slot mask that every part
  * can test in O(1). Sites never share an instance: tenant isolation holds by construction.
  */
+/** A scope's allowed slots and its words' matches: the part of a search that needs no query vector. */
+export interface PreparedWords {
+  readonly allowed: SlotMask
+  /** Whether the scope excludes any live document (a kNN walk then honours `allowed`). */
+  readonly restricted: boolean
+  readonly allowedCount: number
+  readonly lexical: LexicalScores | null
+}
+
 export class SiteIndex {
   readonly columns = new PayloadColumns()
   readonly lexical: LexicalIndex
@@ -103,6 +113,13 @@ export class SiteIndex {
   private readonly interner = new PayloadInterner()
   /** Product ids in scroll order, rebuilt lazily after ids come or go. */
   private sortedIds: Array<string> | null = null
+  /** Writes so far: what `prepare` matched is stale once another comes. */
+  private writes = 0
+  /**
+   * The words and scope `prepare` matched for the search that follows (CatalogIndex.prepare).
+   * One entry: a search taking another's (interleaved requests) matches on its own, as without.
+   */
+  private prepared: { readonly key: string; readonly writes: number; readonly words: PreparedWords } | null = null
 
   constructor(options: EmbeddedIndexOptions) {
     this.lexical = new LexicalIndex(options)
@@ -138,6 +155,7 @@ export class SiteIndex {
   }
 
   upsert(doc: IndexDocument): void {
+    this.writes++
     let slot = this.slots.get(doc.productId)
     if (slot === undefined) {
       slot = this.freeSlots.pop() ?? this.docs.length
@@ -159,6 +177,7 @@ export class SiteIndex {
   remove(productId: string): void {
     const slot = this.slots.get(productId)
     if (slot === undefined) return
+    this.writes++
     const previous = this.docs[slot]!
     this.columns.delete(slot, previous.payload)
     this.lexical.delete(slot, unpackText(previous.text))
@@ -169,6 +188,19 @@ export class SiteIndex {
     this.slots.delete(productId)
     this.freeSlots.push(slot)
     this.sortedIds = null
+  }
+
+  /** Keeps what `prepare` matched under `key` (the scope and words) for the next search. */
+  keepPrepared(key: string, words: PreparedWords): void {
+    this.prepared = { key, writes: this.writes, words }
+  }
+
+  /** What was prepared for the scope `key()` names, if nothing was written since; taken once. */
+  takePrepared(key: () => string): PreparedWords | undefined {
+    const prepared = this.prepared
+    if (prepared === null || prepared.key !== key()) return undefined
+    this.prepared = null
+    return prepared.writes === this.writes ? prepared.words : undefined
   }
 
   slotOf(productId: string): number | undefined {
