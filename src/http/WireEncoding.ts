@@ -46,7 +46,9 @@ const compile = (ast: AST.AST): Encode => {
     case "Union":
       return union(ast)
     case "Transformation":
-      return AST.isTypeLiteralTransformation(ast.transformation) && isTypeOnly(ast.to) ? renamed(ast.transformation, compile(ast.from)) : byEffect(ast)
+      return AST.isTypeLiteralTransformation(ast.transformation) && AST.isTypeLiteral(ast.to) && isTypeOnly(ast.to)
+        ? renamed(ast.to, ast.transformation, compile(ast.from))
+        : byEffect(ast)
     default:
       return byEffect(ast)
   }
@@ -74,10 +76,14 @@ const union = (ast: AST.Union): Encode => {
 }
 
 /** A struct whose fields are renamed or made optional (Schema.optionalWith, optionalToOptional): the type side is data as is. */
-const renamed = (transformation: AST.TypeLiteralTransformation, encodeFrom: Encode): Encode => {
+const renamed = (to: AST.TypeLiteral, transformation: AST.TypeLiteralTransformation, encodeFrom: Encode): Encode => {
   const steps = transformation.propertySignatureTransformations
+  const keys = to.propertySignatures.map((ps) => ps.name)
   return (value) => {
-    const output: Record<PropertyKey, unknown> = { ...(value as Record<PropertyKey, unknown>) }
+    // The type side's declared keys only, as Effect's encoder keeps.
+    const input = value as Record<PropertyKey, unknown>
+    const output: Record<PropertyKey, unknown> = {}
+    for (const key of keys) if (Object.prototype.hasOwnProperty.call(input, key)) output[key] = input[key]
     for (const step of steps) {
       const present = Object.prototype.hasOwnProperty.call(output, step.to)
       const encoded = step.encode(present ? Option.some(output[step.to]) : Option.none())
