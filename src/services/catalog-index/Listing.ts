@@ -1,6 +1,6 @@
 import type { SearchHit, SortKey } from "./CatalogIndex.js"
 import { byCodeUnits, groupOf, type Member } from "./ColumnValues.js"
-import { kthSmallest } from "./embedded/TopK.js"
+import { kthSmallest } from "./TopK.js"
 
 /**
  * A listing's order and grouping over members already in hand, in one place for the backends:

@@ -5,7 +5,7 @@ import { firstOfEachGroup, nextLength, relevancePrefix, sortKeys, sortPrefix } f
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type PreparedWords, type SiteIndex } from "./SiteIndex.js"
-import { kthLargest } from "./TopK.js"
+import { kthLargest } from "../TopK.js"
 import { queryVector, type QueryVector } from "./VectorIndex.js"
 
 type MatchQuery = Omit<SearchQuery, "limit">

@@ -1,7 +1,7 @@
 import hnswlib, { type HierarchicalNSW } from "hnswlib-node"
 import type { SlotMask } from "./PayloadColumns.js"
 import { SlotVectors, type VectorRef } from "./SlotVectors.js"
-import { kthLargest } from "./TopK.js"
+import { kthLargest } from "../TopK.js"
 
 export interface HnswSettings {
   readonly m: number

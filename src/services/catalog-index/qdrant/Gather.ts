@@ -4,7 +4,7 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/Options.js"
-import { queryPairs, queryWords, termCounts, withJoinedWords, type QueryWord } from "../embedded/TextAnalysis.js"
+import { indexTerms, queryPairs, queryWords, withJoinedWords, type QueryWord } from "../embedded/TextAnalysis.js"
 import { wordCoverage, type WordScores } from "./Fusion.js"
 import { call, type Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
@@ -100,7 +100,7 @@ const without = (filter: QdrantFilter, condition: QdrantCondition): QdrantFilter
 
 const docTerms = (text: ReturnType<typeof textOf>): Set<string> => {
   const terms = new Set<string>()
-  for (const value of Object.values(text ?? {})) for (const term of termCounts(String(value)).keys()) terms.add(term)
+  for (const value of Object.values(text ?? {})) for (const term of indexTerms(String(value))) terms.add(term)
   return terms
 }
 

@@ -12,7 +12,7 @@ import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from
 import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking } from "./Fusion.js"
 import { gather, wordsOf, wordScoresOf, denseSignals, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
-import { kthLargest } from "../embedded/TopK.js"
+import { kthLargest } from "../TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
 import { columnsOf, productIdOf, scrollAll } from "./Points.js"
 import { pointIds } from "./PointIds.js"

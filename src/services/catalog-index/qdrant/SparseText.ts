@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import { editBudget, termCounts, titlePairs, type QueryWord } from "../embedded/TextAnalysis.js"
+import { editBudget, indexTerms, termCounts, titlePairs, type QueryWord } from "../embedded/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
@@ -83,7 +83,7 @@ export const trigrams = (padded: string): Array<string> => {
 export const documentGrams = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
   for (const field of FIELDS) {
-    for (const term of termCounts(text[field]).keys()) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
+    for (const term of indexTerms(text[field])) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
   }
   return toSparse(values)
 }

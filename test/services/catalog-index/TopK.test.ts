@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { kthLargest, kthSmallest } from "../../../../src/services/catalog-index/embedded/TopK.js"
+import { kthLargest, kthSmallest } from "../../../src/services/catalog-index/TopK.js"
 
 describe("kthLargest", () => {
   it("finds the k-th largest value for small and large k alike", () => {
