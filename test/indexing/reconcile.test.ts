@@ -5,7 +5,12 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { settings } from "../support/Settings.js"
 import type { ProductRecord } from "../../src/domain/Product.js"
-import { reconcile } from "../../src/indexing/Reconcile.js"
+import { reconcile, restoreIndex } from "../../src/indexing/Reconcile.js"
+import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
+import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
+import { emptyFilter } from "../../src/model/Filter.js"
+import { EmbeddedSuggester } from "../../src/services/suggester/EmbeddedSuggester.js"
+import { TEXT_MODEL } from "../../src/services/text-embedder/TextModel.js"
 import type { Job } from "../../src/model/Jobs.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
@@ -70,5 +75,34 @@ describe("reconcile", () => {
         "IndexProduct 1:stale"
       ])
     }).pipe(Effect.provide(layer))
+  })
+
+  it.live("restores a vector of another text model as no vector: searchable by its words at once, its embedding queued", () => {
+    const { handled, layer } = setup()
+    return Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const queue = yield* JobQueue
+      const index = yield* CatalogIndex
+      const unit = (dimensions: number) => Float32Array.from({ length: dimensions }, (_, i) => (i === 0 ? 1 : 0))
+      const save = (productId: string, dimensions: number) =>
+        Effect.gen(function*() {
+          const { product } = yield* store.put(1, productId, { title: `${productId} garden hose` } as ProductRecord, [])
+          yield* store.saveDerived([{ siteId: 1, productId, version: product.version, textVector: unit(dimensions) }])
+        })
+      // One written by the current model, one by the earlier 512-d model.
+      yield* save("current", TEXT_MODEL.dimensions)
+      yield* save("earlier", 512)
+
+      const { restored, queued } = yield* restoreIndex
+      expect(restored).toBe(2)
+      expect(queued).toBe(1)
+      yield* queue.drained
+      expect(handled).toEqual(["IndexProduct 1:earlier"])
+      const found = yield* index.search({ siteId: 1, text: "garden hose", filter: emptyFilter, limit: 10 })
+      expect(found.hits.map((h) => h.productId).sort()).toEqual(["current", "earlier"])
+      // Only the current model's vector is in the index.
+      const near = yield* index.search({ siteId: 1, textVector: unit(TEXT_MODEL.dimensions), filter: emptyFilter, limit: 10, minSimilarity: 0.5 })
+      expect(near.hits.map((h) => h.productId)).toEqual(["current"])
+    }).pipe(Effect.provide(Layer.mergeAll(EmbeddedCatalogIndex.layer, EmbeddedSuggester.layer).pipe(Layer.provideMerge(layer))))
   })
 })

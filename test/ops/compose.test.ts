@@ -99,7 +99,10 @@ describe("docker-compose.yml", () => {
     // The image holds the compiled service (the Dockerfile runs `npm run build`); `serve` runs it
     // without rebuilding at every container start.
     expect(api.command).toEqual(["npm", "run", "serve"])
-    expect(fs.readFileSync(path.join(root, "Dockerfile"), "utf8")).toMatch(/^RUN npm run build$/m)
+    const dockerfile = fs.readFileSync(path.join(root, "Dockerfile"), "utf8")
+    expect(dockerfile).toMatch(/^RUN npm run build$/m)
+    // and the text model, which nothing fetches at run time.
+    expect(dockerfile).toMatch(/^RUN npx tsx src\/cli\/text-model\.ts$/m)
     expect(api.ports?.map((p) => [Number(p.published), p.target])).toEqual([[8080, 8080]])
     expect(api.healthcheck?.test.join(" ")).toContain("http://127.0.0.1:8080/healthz")
     expect(mountTargets(api)).toEqual(expect.arrayContaining([api.environment?.DATA_DIR, path.posix.dirname(api.environment?.SITES_FILE ?? "")]))

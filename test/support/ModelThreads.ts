@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url"
-import { Worker } from "node:worker_threads"
+import { Worker, type WorkerOptions } from "node:worker_threads"
 
 /** The worker-thread scripts of the model services, by service folder. */
 export const workerScript = (service: "text-embedder" | "image-analyzer") =>
@@ -8,12 +8,13 @@ export const workerScript = (service: "text-embedder" | "image-analyzer") =>
 /**
  * Real model threads, remembered so a test can check they are gone afterwards. `prelude(n)`
  * is code run before the real script in the n-th thread (0-based): a throw makes it fail to
- * load, a listener can kill it mid-request.
+ * load, a listener can kill it mid-request. `options` are the service's own thread options
+ * (its workerData).
  */
-export const recordingSpawner = (script: string, prelude: (n: number) => string = () => "") => {
+export const recordingSpawner = (script: string, prelude: (n: number) => string = () => "", options: () => WorkerOptions = () => ({})) => {
   const spawned: Array<Worker> = []
   const spawn = () => {
-    const worker = new Worker(`${prelude(spawned.length)}\nrequire(${JSON.stringify(script)})`, { eval: true, execArgv: [] })
+    const worker = new Worker(`${prelude(spawned.length)}\nrequire(${JSON.stringify(script)})`, { ...options(), eval: true, execArgv: [] })
     spawned.push(worker)
     return worker
   }

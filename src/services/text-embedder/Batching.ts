@@ -1,25 +1,25 @@
 /**
  * How texts are grouped into one model call. A call pads every text to the longest one,
- * so it costs about (texts × cost of the longest). Measured per text on this machine:
+ * so it costs about (texts × cost of the longest). Measured per text on this machine
+ * (one thread; 2,000 characters reach the model's 256-token limit):
  *
  *   length (chars)      20    80    300   1,000  2,000
- *   alone (ms)           9    13     38      74    103
- *   in a batch (ms/text) 2.6   9     40      72     80-100
+ *   alone (ms)           8    13     20      61     91
+ *   in a batch (ms/text) 2.4   6     18      64     91
  *
  * So batching pays only for short texts (queries, titles), and a fixed count of 32 lets
- * one call run for seconds (32 descriptions ≈ 1.4 s), which every query arriving during a
+ * one call run for seconds (32 descriptions ≈ 2 s), which every query arriving during a
  * catalog push then waits for. Calls are therefore filled up to an estimated duration:
  * short texts still share calls, a long text goes alone, and a query waits at most about
- * one budget (or one long text) for a thread to come free. 100 ms lets a call hold ~10
- * product titles (≈9 ms each in a batch of 16 vs ≈10 ms in a batch of 4): bulk indexing
- * gains ~10 % while a query during a push waits at most one such call.
+ * one budget (or one long text) for a thread to come free. 100 ms lets a call hold ~16
+ * product titles (≈6 ms each in a batch, ≈13 ms alone).
  */
 export const MAX_BATCH_TEXTS = 32
 export const BATCH_BUDGET_MS = 100
 
 /** Estimated per-text cost in a call whose longest text has `length` chars (fitted to the table). */
 export const estimatedMs = (length: number): number =>
-  2 + 0.12 * Math.min(length, 300) + 0.05 * Math.min(Math.max(length - 300, 0), 700) + 0.03 * Math.max(length - 1_000, 0)
+  1 + 0.06 * Math.min(length, 300) + 0.065 * Math.min(Math.max(length - 300, 0), 700) + 0.027 * Math.max(length - 1_000, 0)
 
 /** Whether a call of `count` texts, the longest `longest` chars, stays within budget. */
 export const withinBudget = (count: number, longest: number): boolean =>

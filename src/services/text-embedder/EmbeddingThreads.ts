@@ -1,6 +1,8 @@
+import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { ThreadPool } from "../../platform/ThreadPool.js"
 import { longestOf, withinBudget } from "./Batching.js"
+import { TEXT_MODEL, textModelDir } from "./TextModel.js"
 
 /**
  * The embedding threads: a ThreadPool with two queues, queries before documents. Calls are
@@ -19,10 +21,28 @@ export type Priority = "query" | "document"
  */
 export const EMBEDDING_THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 }
 
+/**
+ * onnxruntime's native addon registers itself once per process: when the last thread holding
+ * it exits, a thread started later (a replacement after a crash, the next pool) fails with
+ * "Module did not self-register". Loading it here too keeps it registered for the process.
+ */
+let runtimeLoaded = false
+const keepRuntimeLoaded = () => {
+  if (runtimeLoaded) return
+  createRequire(import.meta.url)("onnxruntime-node")
+  runtimeLoaded = true
+}
+
+/** What an embedding thread is started with (the model's folder and limits); keeps the runtime loaded. */
+export const embeddingWorkerOptions = () => {
+  keepRuntimeLoaded()
+  return { resourceLimits: EMBEDDING_THREAD_LIMITS, workerData: { modelDir: textModelDir(), maxTokens: TEXT_MODEL.maxTokens } }
+}
+
 /** Starts one embedding thread as the pool does by default. */
 export const spawnEmbeddingWorker = () =>
   // execArgv: [] keeps the parent's tsx/vitest loader hooks out of a plain CommonJS thread.
-  new Worker(new URL("./worker.cjs", import.meta.url), { execArgv: [], resourceLimits: EMBEDDING_THREAD_LIMITS })
+  new Worker(new URL("./worker.cjs", import.meta.url), { execArgv: [], ...embeddingWorkerOptions() })
 
 /** How many queued requests, from the head, share one call without passing the budget. */
 const packed = (queue: Iterable<ReadonlyArray<string>>): number => {

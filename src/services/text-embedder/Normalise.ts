@@ -6,13 +6,12 @@
 export const MAX_TEXT_CHARS = 2_000
 
 /**
- * The exact text the model sees, and the query cache key. The tokenizer is whitespace
- * sensitive ("a  b" and "a b" embed differently), so whitespace runs collapse to one
- * space; NFKC matches what the tokenizer does itself. Case is kept: the model is case
- * sensitive and product texts are embedded with their case.
+ * The text the model is given, and the query cache key. The model is uncased (its tokenizer
+ * lowercases and splits on whitespace), so "Cordless  Drill" and "cordless drill" embed alike
+ * and share one cache entry.
  */
 export const normaliseText = (text: string): string => {
-  const collapsed = text.normalize("NFKC").replace(/\s+/g, " ").trim()
+  const collapsed = text.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase()
   if (collapsed.length <= MAX_TEXT_CHARS) return collapsed
   const cut = collapsed.slice(0, MAX_TEXT_CHARS)
   // Do not leave half of a surrogate pair (an emoji, say) at the end.

@@ -2,8 +2,8 @@ import { Context, Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
- * Dense text vectors from Universal Sentence Encoder lite (512-d, English), computed on a
- * pool of worker threads so the api's event loop never runs the model (6-100 ms a text).
+ * Dense text vectors from all-MiniLM-L6-v2 (384-d, English; see TextModel.ts), computed on a
+ * pool of worker threads so the api's event loop never runs the model (2-90 ms a text).
  */
 export class EmbedError extends BackendFailure("EmbedError") {}
 

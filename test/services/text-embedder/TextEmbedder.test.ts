@@ -12,19 +12,34 @@ const config = settings({ DATA_DIR: "/nonexistent", SITES_FILE: "/nonexistent", 
 
 // The production layer (two threads, the real model), built once for this file.
 layer(EmbeddedTextEmbedder.layer.pipe(Layer.provide(config)), { timeout: 60_000 })("TextEmbedder", (it) => {
-  it.effect("gives 512-d unit vectors, also for empty, blank, emoji and very long texts", () =>
+  it.effect("gives 384-d unit vectors, also for empty, blank, emoji and very long texts", () =>
     Effect.gen(function*() {
       const embedder = yield* TextEmbedder
       const texts = ["cordless drill", "", "   \n\t", "🙂", "stainless steel ".repeat(2_000)]
       const vectors = yield* embedder.embed(texts)
-      expect(embedder.dimensions).toBe(512)
+      expect(embedder.dimensions).toBe(384)
       expect(vectors).toHaveLength(texts.length)
       for (const vector of vectors) {
         expect(vector).toBeInstanceOf(Float32Array)
-        expect(vector).toHaveLength(512)
+        expect(vector).toHaveLength(384)
         expect(Math.sqrt(dot(vector, vector))).toBeCloseTo(1, 5)
       }
       expect(yield* embedder.embed([])).toEqual([])
+    }))
+
+  it.effect("gives all-MiniLM-L6-v2's vectors (an independent NumPy forward pass of the same weights and tokenizer)", () =>
+    Effect.gen(function*() {
+      const embedder = yield* TextEmbedder
+      const texts = ["cordless drill", "Hampton Bay 36x34.5x24 in. Sink Base Cabinet in Cognac", "strawberry jam"]
+      const vectors = yield* embedder.embed(texts)
+      const reference = [
+        [-0.07284, 0.08317, -0.098, 0.05161],
+        [0.10286, -0.01944, -0.0414, -0.02578],
+        [-0.03135, -0.00602, 0.00531, -0.01855]
+      ]
+      vectors.forEach((vector, i) => reference[i].forEach((x, d) => expect(vector[d]).toBeCloseTo(x, 4)))
+      expect(dot(vectors[0], vectors[1])).toBeCloseTo(-0.0678, 3)
+      expect(dot(vectors[0], vectors[2])).toBeCloseTo(0.0939, 3)
     }))
 
   it.effect("puts related products closer than unrelated ones", () =>

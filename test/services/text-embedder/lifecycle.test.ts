@@ -3,8 +3,9 @@ import { recordingSpawner, workerScript } from "../../support/ModelThreads.js"
 import { Deferred, Effect, Exit, Fiber } from "effect"
 import { makeTextEmbedder } from "../../../src/services/text-embedder/EmbeddedTextEmbedder.js"
 import { EmbedError } from "../../../src/services/text-embedder/TextEmbedder.js"
+import { embeddingWorkerOptions } from "../../../src/services/text-embedder/EmbeddingThreads.js"
 
-const spawner = (prelude = "") => recordingSpawner(workerScript("text-embedder"), () => prelude)
+const spawner = (prelude = "") => recordingSpawner(workerScript("text-embedder"), () => prelude, embeddingWorkerOptions)
 
 // The real worker behind a listener, registered first, that kills the thread on one text:
 // a genuine mid-batch thread death, as an out-of-memory or a native fault would cause.
@@ -45,7 +46,7 @@ describe("TextEmbedder lifecycle", () => {
       expect(failure).toBeInstanceOf(EmbedError)
       expect(failure.message).toBe("embedding worker crashed: exit code 7")
       const [vector] = yield* Fiber.join(queued)
-      expect(vector).toHaveLength(512)
+      expect(vector).toHaveLength(384)
       const stats = yield* embedder.stats
       expect(stats.workerRestarts).toBe(1)
       expect(stats.readyWorkers).toBe(1)

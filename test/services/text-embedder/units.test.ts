@@ -3,8 +3,8 @@ import { BATCH_BUDGET_MS, estimatedMs, MAX_BATCH_TEXTS, planBatches } from "../.
 import { MAX_TEXT_CHARS, normaliseText } from "../../../src/services/text-embedder/Normalise.js"
 
 describe("normaliseText", () => {
-  it("collapses whitespace and cuts long texts without splitting a surrogate pair", () => {
-    expect(normaliseText("  cordless \n\t drill ")).toBe("cordless drill")
+  it("collapses whitespace, lowercases (the model is uncased) and cuts long texts without splitting a surrogate pair", () => {
+    expect(normaliseText("  Cordless \n\t DRILL ")).toBe("cordless drill")
     expect(normaliseText("x".repeat(5_000))).toHaveLength(MAX_TEXT_CHARS)
     expect(normaliseText("x".repeat(MAX_TEXT_CHARS - 1) + "🙂")).toBe("x".repeat(MAX_TEXT_CHARS - 1))
   })

@@ -1,4 +1,5 @@
 import { Config } from "effect"
+import { TEXT_MODEL } from "../../text-embedder/TextModel.js"
 import { defaultOptions, type FieldWeights, type SignalWeights, type VectorName } from "../embedded/Options.js"
 
 export interface QdrantIndexOptions {
@@ -6,7 +7,7 @@ export interface QdrantIndexOptions {
   readonly apiKey?: string | undefined
   /** One collection holds every site (default "catalog"). */
   readonly collection?: string | undefined
-  /** Dense sizes, fixed when the collection is created (default 512 text, 1792 image). */
+  /** Dense sizes, fixed when the collection is created (default: the text model's 384, 1792 image). */
   readonly textDimension?: number | undefined
   readonly imageDimension?: number | undefined
   /**
@@ -88,7 +89,7 @@ export interface ResolvedOptions {
 
 export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => ({
   collection: options.collection ?? "catalog",
-  textDimension: options.textDimension ?? 512,
+  textDimension: options.textDimension ?? TEXT_MODEL.dimensions,
   imageDimension: options.imageDimension ?? 1792,
   imageDatatype: options.imageDatatype ?? "float16",
   imageDatatypeRequired: options.imageDatatype !== undefined,
