@@ -1,7 +1,8 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Effect, Option } from "effect"
+import { Cause, Data, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
 
 interface DecodeIssue {
@@ -43,13 +44,14 @@ export const responsePolicy = (maxBodyBytes: number) =>
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
       const timings = new Timings()
-      const response = yield* httpEffect.pipe(
+      const response = yield* Effect.zipRight(rejectDeepJson(request), httpEffect).pipe(
         // Failures the platform raises before any handler runs become JSON answers here
         // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
         Effect.catchAllCause((cause) => {
           const tag = (Cause.squash(cause) as { readonly _tag?: string })?._tag
           if (tag === "RouteNotFound") return Effect.succeed(json(404, { message: `no route ${request.method} ${request.url.split("?")[0]}` }))
           if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
+          if (tag === "DeepJson") return Effect.succeed(json(400, { message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
           return Effect.failCause(cause)
         }),
         HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
@@ -85,6 +87,18 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
     }
     return response
   })
+
+class DeepJson extends Data.TaggedError("DeepJson") {}
+
+/**
+ * A JSON body nested past MAX_JSON_DEPTH is refused before anything parses or decodes it. The
+ * request's text is read once and kept by the platform, so the handler reads the same text.
+ */
+const rejectDeepJson = (request: HttpServerRequest.HttpServerRequest) => {
+  const type = request.headers["content-type"] ?? ""
+  if (!type.includes("json")) return Effect.void
+  return Effect.flatMap(request.text, (text) => (nestsDeeperThan(text, MAX_JSON_DEPTH) ? Effect.fail(new DeepJson()) : Effect.void))
+}
 
 /** A 503 says when to come back, unless whoever answered it set a better-informed Retry-After. */
 const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>

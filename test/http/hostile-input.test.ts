@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/JsonDepth.js"
+import { call } from "../support/Http.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
+
+// Hostile and malformed requests against the real api over HTTP: each gets a 4xx JSON
+// `message` naming the field and rule, and the server keeps serving.
+let server: InProcessApi
+beforeAll(async () => {
+  server = await startInProcessApi()
+}, 120_000)
+afterAll(() => server?.close())
+
+const nested = (levels: number, open = "[", close = "]") => open.repeat(levels) + close.repeat(levels)
+
+/** Every JSON endpoint, with a body whose one field holds `value` (raw JSON text). */
+const jsonEndpoints: ReadonlyArray<readonly [method: string, path: string, body: (value: string) => string]> = [
+  ["PUT", "/product/deep-1", (v) => `{"data":{"title":"Drill","brand":${v}}}`],
+  ["POST", "/text-search", (v) => `{"query":"drill","staticFilters":${v}}`],
+  ["POST", "/auto-suggest", (v) => `{"query":"dri","extra":${v}}`],
+  ["POST", "/similar-products", (v) => `{"productId":"x","dynamicFilters":${v}}`],
+  ["POST", "/visual-search", (v) => `{"imageUrl":"https://example.com/a.jpg","staticFilters":${v}}`],
+  ["POST", "/mcp", (v) => `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":${v}}`]
+]
+
+describe("deeply nested JSON", () => {
+  it("is measured by one pass that skips strings", () => {
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false)
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true)
+    expect(nestsDeeperThan(`{"a":"${"[".repeat(1_000)}\\"{{{"}`, 2)).toBe(false)
+    expect(nestsDeeperThan(`[${"{\"a\":".repeat(3)}1}}}]`, 3)).toBe(true)
+  })
+
+  for (const [method, path, body] of jsonEndpoints) {
+    it(`gets 400 naming the rule on ${method} ${path}, for arrays and objects, and the server keeps serving`, async () => {
+      for (const value of [nested(100_000), nested(3_000, "{\"a\":", "}").replace(/\{"a":\}/, "{\"a\":1}")]) {
+        const answer = await call(server.baseUrl, method, path, { auth: server.basic, rawBody: body(value) })
+        expect(answer.status).toBe(400)
+        expect(answer.body.message).toMatch(/body: JSON must not nest arrays and objects deeper than 64 levels/)
+      }
+      // Nesting within the limit is decoded as usual: the field's own rule answers.
+      const shallow = await call(server.baseUrl, method, path, { auth: server.basic, rawBody: body(nested(10)) })
+      expect(shallow.status).toBeLessThan(500)
+      expect(shallow.body.message ?? "").not.toMatch(/nest/)
+      expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+    }, 60_000)
+  }
+})
