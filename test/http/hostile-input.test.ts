@@ -34,15 +34,30 @@ describe("deeply nested JSON", () => {
   for (const [method, path, body] of jsonEndpoints) {
     it(`gets 400 naming the rule on ${method} ${path}, for arrays and objects, and the server keeps serving`, async () => {
       for (const value of [nested(100_000), nested(3_000, "{\"a\":", "}").replace(/\{"a":\}/, "{\"a\":1}")]) {
-        const answer = await call(server.baseUrl, method, path, { auth: server.basic, rawBody: body(value) })
+        const answer = await call(server.baseUrl, method, path, { auth: server.siteA.basic, rawBody: body(value) })
         expect(answer.status).toBe(400)
         expect(answer.body.message).toMatch(/body: JSON must not nest arrays and objects deeper than 64 levels/)
       }
       // Nesting within the limit is decoded as usual: the field's own rule answers.
-      const shallow = await call(server.baseUrl, method, path, { auth: server.basic, rawBody: body(nested(10)) })
+      const shallow = await call(server.baseUrl, method, path, { auth: server.siteA.basic, rawBody: body(nested(10)) })
+      expect(shallow.status).toBeGreaterThanOrEqual(200)
+      expect(shallow.status).not.toBe(401)
       expect(shallow.status).toBeLessThan(500)
       expect(shallow.body.message ?? "").not.toMatch(/nest/)
       expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
     }, 60_000)
   }
+})
+
+describe("image URLs", () => {
+  it("refuses the localhost domain with 400 however it is written, and a host name with an empty label", async () => {
+    for (const host of ["localhost.", "LOCALHOST.", "a.localhost", "a.localhost."]) {
+      const answer = await call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.basic, body: { query: { url: `http://${host}:9/a.jpg` } } })
+      expect(answer.status, host).toBe(400)
+      expect(answer.body.message).toBe(`query.url: private, loopback and link-local addresses are not allowed (${host.toLowerCase()} is loopback)`)
+    }
+    const empty = await call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.basic, body: { query: { url: "http://localhost../a.jpg" } } })
+    expect(empty.status).toBe(400)
+    expect(empty.body.message).toBe("query.url: not a valid host name (localhost..)")
+  }, 60_000)
 })

@@ -63,17 +63,26 @@ export const makeAddressPolicy = (options: AddressPolicyOptions): AddressPolicy 
   const allowed = blockListOf(options.allowedCidrs)
   const metadata = blockListOf(METADATA)
   const blocked = blockListOf([...PRIVATE_V4, ...PRIVATE_V6])
+  const addressRefusal = (address: string) => {
+    const family: Family = net.isIPv4(address) ? "ipv4" : "ipv6"
+    if (allowed.check(address, family)) return undefined
+    if (metadata.check(address, family)) return `cloud metadata addresses are not allowed (${address})`
+    if (options.allowPrivate || !blocked.check(address, family)) return undefined
+    return `private, loopback and link-local addresses are not allowed (${address})`
+  }
   return {
-    hostRefusal: (hostname) =>
-      METADATA_HOSTS.has(hostname.toLowerCase().replace(/\.$/, ""))
-        ? `cloud metadata hosts are not allowed (${hostname})`
-        : undefined,
-    addressRefusal: (address) => {
-      const family: Family = net.isIPv4(address) ? "ipv4" : "ipv6"
-      if (allowed.check(address, family)) return undefined
-      if (metadata.check(address, family)) return `cloud metadata addresses are not allowed (${address})`
-      if (options.allowPrivate || !blocked.check(address, family)) return undefined
-      return `private, loopback and link-local addresses are not allowed (${address})`
-    }
+    hostRefusal: (hostname) => {
+      const name = hostname.toLowerCase().replace(/\.$/, "")
+      if (METADATA_HOSTS.has(name)) return `cloud metadata hosts are not allowed (${hostname})`
+      // RFC 6761: "localhost" and every name under it are loopback, whatever a resolver says
+      // (some answer nothing for "localhost." or "a.localhost"): refused without a lookup
+      // unless loopback is open, when the addresses it resolves to are checked as usual.
+      const loopback = name === "localhost" || name.endsWith(".localhost")
+      if (loopback && addressRefusal("127.0.0.1") !== undefined && addressRefusal("::1") !== undefined) {
+        return `private, loopback and link-local addresses are not allowed (${hostname} is loopback)`
+      }
+      return undefined
+    },
+    addressRefusal
   }
 }

@@ -45,6 +45,10 @@ const parseTarget = (raw: string, field: string, base?: URL): Effect.Effect<URL,
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return Effect.fail(imageFailure(ImageUrlInvalid, field, `${via}only http and https URLs are allowed, not ${url.protocol}`))
     }
+    // The URL parser keeps empty labels ("localhost..", "a..b"), which no DNS name has.
+    if (net.isIP(url.hostname.replace(/^\[(.*)\]$/, "$1")) === 0 && /^\.|\.\./.test(url.hostname)) {
+      return Effect.fail(imageFailure(ImageUrlInvalid, field, `${via}not a valid host name (${url.hostname})`))
+    }
     return Effect.succeed(url)
   })
 

@@ -27,6 +27,16 @@ describe("AddressPolicy", () => {
     expect(closed.hostRefusal("images.example.com")).toBeUndefined()
   })
 
+  it("refuses the localhost domain by name (RFC 6761), with or without the root dot, unless loopback is allowed", () => {
+    for (const host of ["localhost", "localhost.", "LOCALHOST.", "a.localhost", "a.b.localhost."]) {
+      expect(closed.hostRefusal(host), host).toBe(`private, loopback and link-local addresses are not allowed (${host} is loopback)`)
+    }
+    expect(closed.hostRefusal("localhost.example.com")).toBeUndefined()
+    expect(closed.hostRefusal("notlocalhost")).toBeUndefined()
+    expect(makeAddressPolicy({ allowPrivate: true, allowedCidrs: [] }).hostRefusal("localhost.")).toBeUndefined()
+    expect(makeAddressPolicy({ allowPrivate: false, allowedCidrs: ["127.0.0.0/8"] }).hostRefusal("localhost.")).toBeUndefined()
+  })
+
   it("allowPrivate opens private ranges but not cloud metadata", () => {
     const open = makeAddressPolicy({ allowPrivate: true, allowedCidrs: [] })
     expect(open.addressRefusal("127.0.0.1")).toBeUndefined()
