@@ -25,7 +25,9 @@ const listing = tools.map((t) => ({
   description: t.description,
   inputSchema: t.inputSchema,
   outputSchema: t.outputSchema,
-  annotations: { readOnlyHint: t.scope === "read", openWorldHint: false }
+  annotations: t.effect === "reads"
+    ? { readOnlyHint: true, openWorldHint: false }
+    : { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
 }))
 
 /** The SDK sends a thrown error's `code` and `message` as the JSON-RPC error (McpError would prefix the message twice). */

@@ -13,6 +13,8 @@ export interface ToolDefinition<A, I, O, OI, R> {
   readonly description: string
   /** "read": a read-only token suffices; "site": Basic site credentials only. */
   readonly scope: "read" | "site"
+  /** What a call changes, for hosts deciding whether to ask first: nothing, or it only adds (never overwrites or deletes). */
+  readonly effect: "reads" | "appends"
   readonly input: Schema.Schema<A, I, never>
   readonly output: Schema.Schema<O, OI, never>
   readonly run: (principal: Principal, input: A) => Effect.Effect<O, ToolFailure, R>
@@ -28,6 +30,7 @@ export interface Tool<R> {
   readonly title: string
   readonly description: string
   readonly scope: "read" | "site"
+  readonly effect: "reads" | "appends"
   readonly inputSchema: JsonObjectSchema
   readonly outputSchema: JsonObjectSchema
   /** Fails with `invalidParams` when the arguments do not decode. */
@@ -50,6 +53,7 @@ export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>)
     title: tool.title,
     description: tool.description,
     scope: tool.scope,
+    effect: tool.effect,
     inputSchema: toolJsonSchema(tool.input),
     outputSchema: toolJsonSchema(tool.output),
     call: (principal, args) =>

@@ -55,6 +55,15 @@ describe("tools/list", () => {
     expect(search.inputSchema.required ?? []).toEqual([])
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "offset", "resultsCount"]))
   })
+
+  it("marks every tool read-only except append_memory, which only adds (hosts need not confirm reads)", async () => {
+    const { tools } = await reader.listTools()
+    for (const tool of tools) {
+      if (tool.name === "append_memory") {
+        expect(tool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false })
+      } else expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, openWorldHint: false })
+    }
+  })
 })
 
 describe("search and catalog tools", () => {

@@ -65,6 +65,7 @@ export const catalogTools = [
     title: "List relevant columns",
     description: "Product columns worth filtering on for this site's actual catalog, each with its type, a human-readable label, how many products have a value and how many distinct values there are. Use the names as `column` in text_search filters.",
     scope: "read",
+    effect: "reads",
     input: Schema.Struct({}),
     output: Schema.Struct({ totalProducts: Schema.Int, columns: Schema.Array(ColumnSummary) }),
     run: (principal) =>
@@ -89,6 +90,7 @@ export const catalogTools = [
     title: "Describe a column",
     description: "Catalog-wide values of one column: distinct values with counts (strings, colours), the category tree with counts (category columns; paths Base64-URL encoded), the numeric range (numbers) or the true/false split (booleans).",
     scope: "read",
+    effect: "reads",
     input: Schema.Struct({ column: ColumnName, limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 1000))) }),
     output: Schema.Struct({
       column: Schema.String,
@@ -108,6 +110,7 @@ export const catalogTools = [
     title: "Get a product",
     description: "The full stored record of one product, by id.",
     scope: "read",
+    effect: "reads",
     input: Schema.Struct({ productId: Schema.String.pipe(Schema.minLength(1)) }),
     output: Item,
     run: (principal, input) =>
@@ -121,6 +124,7 @@ export const catalogTools = [
     title: "Get products",
     description: `The full stored records of a batch of products (at most ${MAX_GET_ITEMS} ids), in the order asked; unknown ids are listed in \`missing\`.`,
     scope: "read",
+    effect: "reads",
     input: Schema.Struct({ productIds: Schema.Array(Schema.String).pipe(Schema.minItems(1), Schema.maxItems(MAX_GET_ITEMS)) }),
     output: Schema.Struct({ items: Schema.Array(Item), missing: Schema.Array(Schema.String) }),
     run: (principal, input) =>
@@ -135,6 +139,7 @@ export const catalogTools = [
     title: "Get an item group",
     description: "All variants of an item group (products sharing item_group_id), with full records.",
     scope: "read",
+    effect: "reads",
     input: Schema.Struct({ itemGroupId: Schema.String.pipe(Schema.minLength(1)) }),
     output: Schema.Struct({ itemGroupId: Schema.String, items: Schema.Array(Item) }),
     run: (principal, input) =>

@@ -26,6 +26,7 @@ export const memoryTools = [
     title: "Append to a conversation",
     description: "Appends a batch of items (role user|assistant|system|tool, content, optional metadata) to a conversation's durable log, atomically. Pass an idempotencyKey per batch: a retry with the same key is stored once and returns the same positions. Metadata conventions used by the summary: productIds (string[]), filters ([{column, values}]). Needs site (Basic) credentials.",
     scope: "site",
+    effect: "appends",
     input: Schema.Struct({ conversationId: ConversationId, items: Schema.Array(MemoryItemInput), idempotencyKey: Schema.optional(Schema.String) }),
     output: Schema.Struct({ conversationId: Schema.String, positions: Schema.Array(Schema.Int), duplicate: Schema.Boolean, length: Schema.Int }),
     run: (principal, input) =>
@@ -38,6 +39,7 @@ export const memoryTools = [
     title: "Recall recent items",
     description: "The last `count` items of a conversation, oldest first. Needs site (Basic) credentials.",
     scope: "site",
+    effect: "reads",
     input: Schema.Struct({ conversationId: ConversationId, count: Schema.Int }),
     output: Schema.Struct({ conversationId: Schema.String, items: Schema.Array(MemoryItem) }),
     run: (principal, input) =>
@@ -50,6 +52,7 @@ export const memoryTools = [
     title: "Replay items from a position",
     description: "`limit` items of a conversation starting at position `offset` (0-based), in order. Needs site (Basic) credentials.",
     scope: "site",
+    effect: "reads",
     input: Schema.Struct({ conversationId: ConversationId, offset: Schema.Int, limit: Schema.Int }),
     output: Schema.Struct({ conversationId: Schema.String, items: Schema.Array(MemoryItem) }),
     run: (principal, input) =>
@@ -62,6 +65,7 @@ export const memoryTools = [
     title: "List conversations",
     description: "Conversation ids of the site with created and last-appended timestamps and length, most recently appended first; pass `cursor` from the previous page. Needs site (Basic) credentials.",
     scope: "site",
+    effect: "reads",
     input: Schema.Struct({ limit: Schema.optional(Schema.Int), cursor: Schema.optional(Schema.String) }),
     output: Schema.Struct({ conversations: Schema.Array(ConversationInfo), next: Schema.NullOr(Schema.String) }),
     run: (principal, input) => memoryFailure(withMemory((m) => m.list(principal.siteId, input.limit ?? 50, input.cursor)))
@@ -71,6 +75,7 @@ export const memoryTools = [
     title: "Summarize a conversation",
     description: "A condensed, current, extractive summary of a conversation: what the user is looking for, products and filters mentioned, and the latest state. Needs site (Basic) credentials.",
     scope: "site",
+    effect: "reads",
     input: Schema.Struct({ conversationId: ConversationId }),
     output: ConversationSummary,
     run: (principal, input) =>

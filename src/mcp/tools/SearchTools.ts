@@ -15,6 +15,7 @@ export const searchTools = [
     title: "Text search",
     description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount`; `sort` by price, title or newest; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
     scope: "read",
+    effect: "reads",
     input: TextSearchRequest,
     output: TextSearchResponse,
     run: (principal, input) => asToolFailure(textSearch(principal.siteId, input))
@@ -24,6 +25,7 @@ export const searchTools = [
     title: "Visual search",
     description: "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` (fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; same as POST /visual-search.",
     scope: "read",
+    effect: "reads",
     input: VisualSearchRequest,
     output: VisualSearchResponse,
     run: (principal, input) => asToolFailure(visualSearch(principal.siteId, input))
@@ -33,6 +35,7 @@ export const searchTools = [
     title: "Similar products",
     description: "Products similar to a source product (same kind, close in meaning, attributes and price); same as POST /similar-products.",
     scope: "read",
+    effect: "reads",
     input: SimilarProductsRequest,
     output: SimilarProductsResponse,
     run: (principal, input) => asToolFailure(similarProducts(principal.siteId, input))
@@ -42,6 +45,7 @@ export const searchTools = [
     title: "Cross-selling",
     description: "Complementary products for a source product, never from its own leaf category or item group; same as POST /cross-selling.",
     scope: "read",
+    effect: "reads",
     input: CrossSellingRequest,
     output: CrossSellingResponse,
     run: (principal, input) => asToolFailure(crossSelling(principal.siteId, input))
