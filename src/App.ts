@@ -36,7 +36,14 @@ const HttpServerLive = Layer.unwrapEffect(
  * setting is read through Effect's Config from the ambient ConfigProvider (the environment in
  * `npm start`; tests provide a map).
  */
-export const App = HttpLayerRouter.serve(Routes, { disableLogger: true }).pipe(
+/**
+ * Path parameters as long as a product id may be (200 characters, ProductId) once
+ * percent-encoded (up to 12 bytes a character): the router's default of 100 answered a longer
+ * id with "no route" instead of the id's own rule.
+ */
+const MAX_PATH_PARAMETER = 2_400
+
+export const App = HttpLayerRouter.serve(Routes, { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAMETER } }).pipe(
   Layer.provideMerge(HttpServerLive),
   Layer.provideMerge(ApiTopology)
 )

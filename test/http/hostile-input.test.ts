@@ -1,3 +1,4 @@
+import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/JsonDepth.js"
 import { call } from "../support/Http.js"
@@ -10,6 +11,17 @@ beforeAll(async () => {
   server = await startInProcessApi()
 }, 120_000)
 afterAll(() => server?.close())
+
+/** A request sent byte for byte as given: no path normalisation, no added headers beyond these. */
+const rawRequest = (method: string, path: string, body: string) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = http.request(server.baseUrl + "/", { method, path, headers: { authorization: server.siteA.basic, "content-type": "application/json" } }, (response) => {
+      let text = ""
+      response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: text }))
+    })
+    request.on("error", reject)
+    request.end(body)
+  })
 
 const nested = (levels: number, open = "[", close = "]") => open.repeat(levels) + close.repeat(levels)
 
@@ -59,5 +71,23 @@ describe("image URLs", () => {
     const empty = await call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.basic, body: { query: { url: "http://localhost../a.jpg" } } })
     expect(empty.status).toBe(400)
     expect(empty.body.message).toBe("query.url: not a valid host name (localhost..)")
+  }, 60_000)
+})
+
+describe("product ids", () => {
+  it("answer the id's own rule: up to 200 characters, not . or .., any other character percent-encoded", async () => {
+    const at = (id: string) => call(server.baseUrl, "GET", `/product/${encodeURIComponent(id)}`, { auth: server.siteA.basic })
+    for (const [id, status] of [["a".repeat(200), 404], ["é".repeat(200), 404], ["a b?#%", 404]] as const) {
+      expect((await at(id)).status, id).toBe(status)
+    }
+    const long = await at("a".repeat(201))
+    expect(long.status).toBe(400)
+    expect(long.body.message).toMatch(/productId: .*at most 200 characters/)
+    for (const path of ["/product/..", "/product/%2E%2E", "/product/."]) {
+      // Sent as written (fetch would resolve the dot segment away).
+      const answer = await rawRequest("PUT", path, JSON.stringify({ data: { title: "x" } }))
+      expect(answer.status, path).toBe(400)
+      expect(JSON.parse(answer.body).message).toBe(`productId: must not be "." or ".."`)
+    }
   }, 60_000)
 })
