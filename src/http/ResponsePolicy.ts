@@ -44,15 +44,25 @@ export const responsePolicy = (maxBodyBytes: number) =>
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
       const timings = new Timings()
-      const response = yield* Effect.zipRight(rejectDeepJson(request), httpEffect).pipe(
+      const response = yield* Effect.zipRight(rejectUnreadableBody(request), httpEffect).pipe(
         // Failures the platform raises before any handler runs become JSON answers here
         // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
         Effect.catchAllCause((cause) => {
-          const tag = (Cause.squash(cause) as { readonly _tag?: string })?._tag
+          const error = Cause.squash(cause) as { readonly _tag?: string; readonly reason?: string }
+          const tag = error?._tag
           if (tag === "RouteNotFound") return Effect.succeed(json(404, { message: `no route ${request.method} ${request.url.split("?")[0]}` }))
           if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
-          if (tag === "DeepJson") return Effect.succeed(json(400, { message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
-          return Effect.failCause(cause)
+          if (tag === "UnreadableBody") return Effect.succeed(json(400, { message: (error as UnreadableBody).message }))
+          if (tag === "MultipartError") {
+            return Effect.succeed(json(error.reason === "BodyTooLarge" || error.reason === "FileTooLarge" ? 413 : 400, {
+              message: `body: not a readable multipart/form-data body (${error.reason})`
+            }))
+          }
+          // Anything else is our defect: the platform answers 500; the log says which request.
+          return Effect.zipRight(
+            Effect.logError("request failed").pipe(Effect.annotateLogs({ method: request.method, url: request.url, status: 500, cause: Cause.pretty(cause) })),
+            Effect.failCause(cause)
+          )
         }),
         HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
         Effect.annotateLogs({ requestId }),
@@ -88,16 +98,23 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
     return response
   })
 
-class DeepJson extends Data.TaggedError("DeepJson") {}
+class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly message: string }> {}
 
 /**
- * A JSON body nested past MAX_JSON_DEPTH is refused before anything parses or decodes it. The
- * request's text is read once and kept by the platform, so the handler reads the same text.
+ * Bodies refused before anything parses them: JSON nested past MAX_JSON_DEPTH (the request's
+ * text is read once and kept by the platform, so the handler reads the same text), and a
+ * multipart body whose content type names no boundary.
  */
-const rejectDeepJson = (request: HttpServerRequest.HttpServerRequest) => {
+const rejectUnreadableBody = (request: HttpServerRequest.HttpServerRequest) => {
   const type = request.headers["content-type"] ?? ""
+  if (/^multipart\//i.test(type) && !/;\s*boundary=[^;\s]/i.test(type)) {
+    return Effect.fail(new UnreadableBody({ message: "content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)" }))
+  }
   if (!type.includes("json")) return Effect.void
-  return Effect.flatMap(request.text, (text) => (nestsDeeperThan(text, MAX_JSON_DEPTH) ? Effect.fail(new DeepJson()) : Effect.void))
+  return Effect.flatMap(request.text, (text) =>
+    nestsDeeperThan(text, MAX_JSON_DEPTH)
+      ? Effect.fail(new UnreadableBody({ message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
+      : Effect.void)
 }
 
 /** A 503 says when to come back, unless whoever answered it set a better-informed Retry-After. */

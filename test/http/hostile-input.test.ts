@@ -91,3 +91,20 @@ describe("product ids", () => {
     }
   }, 60_000)
 })
+
+describe("malformed multipart", () => {
+  const send = (path: string, method: string, contentType: string, body: string) =>
+    fetch(server.baseUrl + path, { method, headers: { authorization: server.siteA.basic, "content-type": contentType }, body }).then(async (r) => ({ status: r.status, body: await r.json() }))
+
+  it("gets 400 naming the problem on both session endpoints, and the server keeps serving", async () => {
+    for (const [method, path] of [["POST", "/search/session"], ["PUT", "/search/session/no-such-id/upload-image"]]) {
+      const noBoundary = await send(path, method, "multipart/form-data", "hello")
+      expect(noBoundary.status, path).toBe(400)
+      expect(noBoundary.body.message).toBe("content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)")
+      const mismatched = await send(path, method, "multipart/form-data; boundary=XYZ", "hello there, no boundary in sight")
+      expect(mismatched.status, path).toBe(400)
+      expect(mismatched.body.message).toBe("body: not a readable multipart/form-data body (Parse)")
+    }
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+  }, 60_000)
+})
