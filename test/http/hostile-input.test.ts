@@ -94,7 +94,7 @@ describe("product ids", () => {
 
 describe("malformed multipart", () => {
   const send = (path: string, method: string, contentType: string, body: string) =>
-    fetch(server.baseUrl + path, { method, headers: { authorization: server.siteA.basic, "content-type": contentType }, body }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    fetch(server.baseUrl + path, { method, headers: { authorization: server.siteA.basic, "content-type": contentType }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
 
   it("gets 400 naming the problem on both session endpoints, and the server keeps serving", async () => {
     for (const [method, path] of [["POST", "/search/session"], ["PUT", "/search/session/no-such-id/upload-image"]]) {

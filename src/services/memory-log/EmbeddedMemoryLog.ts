@@ -3,8 +3,8 @@ import { type AppendResult, type ConversationInfo, MemoryError, MemoryLimits, Me
 import { Sqlite } from "../../platform/Sqlite.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
 import {
-  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, type PreparedItem, prepareAppend,
-  storedItem
+  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, keyReused, type PreparedItem,
+  prepareAppend, sameBatch, storedItem
 } from "./Validation.js"
 
 /**
@@ -91,7 +91,11 @@ const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
     const appendTx = db.transaction(
       (siteId: number, conversationId: string, items: ReadonlyArray<PreparedItem>, key: string | undefined): AppendResult => {
         const seen = key === undefined ? undefined : selectKey.get(siteId, conversationId, key)
-        if (seen) return { positions: range(seen.first_position, seen.count), duplicate: true, length: seen.first_position + seen.count }
+        if (seen) {
+          const stored = selectFrom.all(siteId, conversationId, seen.first_position, seen.count).map(toItem)
+          if (!sameBatch(stored, items)) throw keyReused(seen.first_position, seen.count)
+          return { positions: range(seen.first_position, seen.count), duplicate: true, length: seen.first_position + seen.count }
+        }
         const conversation = selectConversation.get(siteId, conversationId)
         const length = conversation?.length ?? 0
         if (length + items.length > MemoryLimits.maxConversationItems) throw conversationFull(length, items.length)

@@ -6,7 +6,8 @@ import { script } from "../../platform/redis/LuaScript.js"
 import { appendLua, conversationKeys, indexKey, saveSummaryLua, type StreamEntry, toItem } from "./RedisLayout.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
 import {
-  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, prepareAppend, storedItem
+  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, keyReused, prepareAppend, sameBatch,
+  storedItem
 } from "./Validation.js"
 
 /**
@@ -57,6 +58,10 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
           appendScript([keys.items, keys.meta, keys.idem, indexKey(siteId), keys.summary], args))) as [number, number, number, string, string]
         if (status === 2) {
           return yield* Effect.fail(conversationFull(first, prepared.length))
+        }
+        // Appended items never change, so reading the key's batch after the script is safe.
+        if (status === 1 && !sameBatch(yield* range(keys.items, first, count), prepared)) {
+          return yield* Effect.fail(keyReused(first, count))
         }
         // The append is committed: a failed summary fold must not report it as failed (a client
         // retrying without a key would store it twice), and summary() catches up anyway.

@@ -32,6 +32,21 @@ export const storedItem = (
 })
 
 export const rejected = (field: string, message: string) => new MemoryRejected({ field, message })
+
+/**
+ * Whether a batch sent again under an idempotency key is the batch the key stored: a retry
+ * repeats its items exactly. Different items under a used key would otherwise be dropped
+ * while the caller is told they were stored.
+ */
+export const sameBatch = (stored: ReadonlyArray<MemoryItem>, batch: ReadonlyArray<PreparedItem>): boolean =>
+  stored.length === batch.length &&
+  stored.every((item, i) =>
+    item.role === batch[i].role && item.content === batch[i].content &&
+    (item.metadata === undefined ? null : JSON.stringify(item.metadata)) === batch[i].metadataJson)
+
+/** A used idempotency key sent with other items. */
+export const keyReused = (first: number, count: number) =>
+  rejected("idempotencyKey", `was already used for a different batch (positions ${first}..${first + count - 1}); a retry must send the same items, a new batch needs a new key`)
 const reject = (field: string, message: string) => Effect.fail(rejected(field, message))
 
 const conversationIdPattern = /^[A-Za-z0-9._:-]+$/

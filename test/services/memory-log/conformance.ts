@@ -50,6 +50,19 @@ export const memoryLogConformance = (name: string, makeLayer: () => Layer.Layer<
         expect((yield* log.append(1, "c2", [user("a")], "batch-1")).duplicate).toBe(false)
       }))
 
+    test("a used key sent with other items is refused, not answered as a duplicate that drops them", (log) =>
+      Effect.gen(function*() {
+        yield* log.append(1, "c1", [user("a", { productIds: ["p1"] }), assistant("b")], "batch-1")
+        for (const other of [[user("a", { productIds: ["p1"] })], [user("a", { productIds: ["p2"] }), assistant("b")], [user("a", { productIds: ["p1"] }), user("b")], [user("a"), assistant("b")]]) {
+          const error = yield* Effect.flip(log.append(1, "c1", other, "batch-1"))
+          expect(error).toMatchObject({ _tag: "MemoryRejected", field: "idempotencyKey" })
+          expect(error.message).toMatch(/already used for a different batch \(positions 0\.\.1\)/)
+        }
+        // The same items are still a retry, and nothing else was stored.
+        expect((yield* log.append(1, "c1", [user("a", { productIds: ["p1"] }), assistant("b")], "batch-1")).duplicate).toBe(true)
+        expect(contents(yield* log.replay(1, "c1", 0, 10))).toEqual(["a", "b"])
+      }))
+
     test("every limit is rejected with its field named", (log) =>
       Effect.gen(function*() {
         for (const id of ["", "x".repeat(MemoryLimits.maxConversationIdChars + 1), "has space", "slash/no"]) {
