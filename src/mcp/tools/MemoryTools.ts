@@ -24,7 +24,7 @@ export const memoryTools = [
   defineTool({
     name: "append_memory",
     title: "Append to a conversation",
-    description: "Appends a batch of items (role user|assistant|system|tool, content, optional metadata) to a conversation's durable log, atomically. Pass an idempotencyKey per batch: a retry with the same key is stored once and returns the same positions. Metadata conventions used by the summary: productIds (string[]), filters ([{column, values}]). Needs site (Basic) credentials.",
+    description: "Appends a batch of items (role user|assistant|system|tool, content, optional metadata) to a conversation's durable log, atomically. Pass an idempotencyKey per batch: a retry with the same key and items is stored once and returns the same positions; the same key with other items is an error. Metadata conventions used by the summary: productIds (string[]), filters ([{column, values}]). Needs site (Basic) credentials.",
     scope: "site",
     effect: "appends",
     input: Schema.Struct({ conversationId: ConversationId, items: Schema.Array(MemoryItemInput), idempotencyKey: Schema.optional(Schema.String) }),
