@@ -14,8 +14,24 @@ export const McpRateLimit = Config.all({
   validation: ({ mcpRateLimit, mcpRateWindowMs }) => mcpRateLimit > 0 && mcpRateWindowMs > 0
 }))
 
-const rpcError = (status: number, code: number, message: string, headers: Record<string, string> = {}) =>
-  HttpServerResponse.unsafeJson({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers })
+const rpcError = (
+  status: number,
+  code: number,
+  message: string,
+  options: { readonly headers?: Record<string, string>; readonly id?: string | number | null; readonly data?: unknown } = {}
+) =>
+  HttpServerResponse.unsafeJson(
+    { jsonrpc: "2.0", id: options.id ?? null, error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) } },
+    { status, headers: options.headers ?? {} }
+  )
+
+/** The id of a single JSON-RPC request in the body, so even an HTTP-level refusal answers it; null otherwise. */
+const messageId = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.map(Effect.either(request.json), (body) => {
+    if (Either.isLeft(body) || typeof body.right !== "object" || body.right === null || Array.isArray(body.right)) return null
+    const id = (body.right as { readonly id?: unknown }).id
+    return typeof id === "string" || typeof id === "number" ? id : null
+  })
 
 /**
  * POST /mcp: MCP over Streamable HTTP, stateless — every request gets a fresh server and
@@ -33,7 +49,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
         const authenticated = yield* Effect.either(auth.authenticate(request.headers["authorization"]))
-        if (Either.isLeft(authenticated)) return rpcError(401, -32001, `unauthorized: ${authenticated.left.message}`)
+        if (Either.isLeft(authenticated)) return rpcError(401, -32001, `unauthorized: ${authenticated.left.message}`, { id: yield* messageId(request) })
         const principal = authenticated.right
 
         // Fail open: a limiter outage must not take the agents' endpoint down with it.
@@ -42,8 +58,11 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         )
         if (decision !== null && !decision.allowed) {
           const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+          // Agents read the JSON-RPC error, not HTTP headers: the wait is in `data` too.
           return rpcError(429, -32029, `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; retry after ${seconds} s`, {
-            "retry-after": String(seconds)
+            headers: { "retry-after": String(seconds) },
+            id: yield* messageId(request),
+            data: { retryAfterSeconds: seconds }
           })
         }
 
@@ -73,7 +92,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
 
     yield* router.add("POST", "/mcp", handle)
     // Stateless: no server-initiated stream to open and no session to delete.
-    const notAllowed = Effect.succeed(rpcError(405, -32000, "method not allowed: this MCP endpoint is stateless; use POST", { allow: "POST" }))
+    const notAllowed = Effect.succeed(rpcError(405, -32000, "method not allowed: this MCP endpoint is stateless; use POST", { headers: { allow: "POST" } }))
     yield* router.add("GET", "/mcp", notAllowed)
     yield* router.add("DELETE", "/mcp", notAllowed)
   })

@@ -30,6 +30,16 @@ const listing = tools.map((t) => ({
     : { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
 }))
 
+/** What an agent reads at initialize: how the tools fit together. */
+export const INSTRUCTIONS = [
+  "Product search, recommendations and catalog of one shop, plus durable conversation memory.",
+  "Find products with text_search (a query, or none to browse with filters; offset and resultsCount page through) or visual_search (an image URL or base64).",
+  "list_relevant_columns and describe_column tell which filters and sorts the catalog supports; get_item, get_items and get_item_group read records.",
+  "similar_products and cross_selling recommend from a product id.",
+  "Memory tools (append_memory, recall_memory, replay_memory, list_conversations, summarize_conversation) need site (Basic) credentials; pass an idempotencyKey with each append so a retry is stored once.",
+  "A 429 error carries data.retryAfterSeconds."
+].join(" ")
+
 /** The SDK sends a thrown error's `code` and `message` as the JSON-RPC error (McpError would prefix the message twice). */
 const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
@@ -39,7 +49,7 @@ const rpcError = (code: number, message: string) => Object.assign(new Error(mess
  * runs the same Effect service code as the REST endpoints, with the caller's site.
  */
 export const makeMcpServer = (principal: Principal, runtime: Runtime.Runtime<McpServices>) => {
-  const server = new Server({ name: "commerce-search", version: "0.1.0" }, { capabilities: { tools: {} } })
+  const server = new Server({ name: "commerce-search", version: "0.1.0" }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name)

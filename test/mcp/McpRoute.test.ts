@@ -154,7 +154,7 @@ describe("search and catalog tools", () => {
 
 describe("authentication", () => {
   it("answers missing or invalid credentials with HTTP 401 and WWW-Authenticate", async () => {
-    const body = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }
+    const body = { jsonrpc: "2.0", id: "req-7", method: "tools/list", params: {} }
     for (const authorization of [undefined, "Bearer not-a-token", "Basic " + Buffer.from("x:y").toString("base64")]) {
       const res = await fetch(`${server.baseUrl}/mcp`, {
         method: "POST",
@@ -163,8 +163,15 @@ describe("authentication", () => {
       })
       expect(res.status).toBe(401)
       expect(res.headers.get("www-authenticate")).toMatch(/Bearer.*Basic/)
-      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32001)
+      // The refusal answers the request's own id, so a client can match it.
+      expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: "req-7", error: { code: -32001 } })
     }
+  })
+
+  it("tells the agent at initialize how the tools fit together", () => {
+    const instructions = reader.getInstructions() ?? ""
+    expect(instructions).toMatch(/text_search/)
+    expect(instructions).toMatch(/idempotencyKey/)
   })
 
   it("refuses memory tools to a read-only token", async () => {

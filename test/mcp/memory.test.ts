@@ -111,9 +111,12 @@ describe("rate limit", () => {
       const refused = await send()
       expect(refused.status).toBe(429)
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
-      const body = await refused.json() as { jsonrpc: string; error: { code: number; message: string } }
+      const body = await refused.json() as { jsonrpc: string; id: unknown; error: { code: number; message: string; data: { retryAfterSeconds: number } } }
       expect(body.jsonrpc).toBe("2.0")
+      expect(body.id).toBe(1)
       expect(body.error.message).toMatch(/rate limit/)
+      // Machine-readable for agents, equal to the header.
+      expect(body.error.data.retryAfterSeconds).toBe(Number(refused.headers.get("retry-after")))
       // another credential of another site has its own budget
       const otherSite = await fetch(`${limited.baseUrl}/mcp`, {
         method: "POST",
