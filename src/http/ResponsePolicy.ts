@@ -2,6 +2,7 @@ import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/
 import { Cause, Data, Effect, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
+import { plainIssueMessage } from "../domain/IssueMessage.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
 
@@ -15,6 +16,10 @@ export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string =>
   issues
     .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
     .join("; ")
+
+/** The issues of a decode error as the wire shows them: path and plain message. */
+const wireIssues = (issues: ReadonlyArray<DecodeIssue>): Array<DecodeIssue> =>
+  issues.map((i) => ({ path: i.path, message: plainIssueMessage(i.message) }))
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   HttpServerResponse.unsafeJson(body, { status, headers })
@@ -52,7 +57,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
           const tag = error?._tag
           if (tag === "RouteNotFound") return Effect.succeed(json(404, { message: `no route ${request.method} ${request.url.split("?")[0]}` }))
           if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
-          if (tag === "UnreadableBody") return Effect.succeed(json(400, { message: (error as UnreadableBody).message }))
+          if (tag === "UnreadableBody") return Effect.succeed(json((error as UnreadableBody).status, { message: (error as UnreadableBody).message }))
           if (tag === "MultipartError") {
             return Effect.succeed(json(error.reason === "BodyTooLarge" || error.reason === "FileTooLarge" ? 413 : 400, {
               message: `body: not a readable multipart/form-data body (${error.reason})`
@@ -89,7 +94,16 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
     if (response.status === 400 && response.body._tag === "Uint8Array") {
       const body = safeParse(new TextDecoder().decode(response.body.body))
       if (body?._tag === "HttpApiDecodeError" && Array.isArray(body.issues)) {
-        return json(400, { message: describeIssues(body.issues as ReadonlyArray<DecodeIssue>), issues: body.issues })
+        const issues = wireIssues(body.issues as ReadonlyArray<DecodeIssue>)
+        return json(400, { message: describeIssues(issues), issues }, headersOf(response))
+      }
+    }
+    // Error bodies are the documented shapes: Effect's error tag is not one of their fields.
+    if (response.status >= 400 && response.body._tag === "Uint8Array") {
+      const body = safeParse(new TextDecoder().decode(response.body.body))
+      if (body !== undefined && "_tag" in body && typeof body.message === "string") {
+        const { _tag: _, ...documented } = body
+        return json(response.status, documented, headersOf(response))
       }
     }
     if (response.status >= 400 && response.body._tag === "Empty") {
@@ -98,22 +112,32 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
     return response
   })
 
-class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly message: string }> {}
+class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly status: 400 | 415; readonly message: string }> {}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/** Routes whose bodies are not JSON: the deprecated session endpoints take multipart forms or raw images. */
+const takesOtherBodies = (path: string) => path.startsWith("/search/session")
 
 /**
- * Bodies refused before anything parses them: JSON nested past MAX_JSON_DEPTH (the request's
- * text is read once and kept by the platform, so the handler reads the same text), and a
- * multipart body whose content type names no boundary.
+ * Bodies refused before anything parses them: a body that is not JSON on a JSON route (the
+ * platform would read a form as fields, and quote an untyped body whole in its error); JSON
+ * nested past MAX_JSON_DEPTH (the request's text is read once and kept by the platform, so
+ * the handler reads the same text); a multipart body whose content type names no boundary.
  */
 const rejectUnreadableBody = (request: HttpServerRequest.HttpServerRequest) => {
   const type = request.headers["content-type"] ?? ""
   if (/^multipart\//i.test(type) && !/;\s*boundary=[^;\s]/i.test(type)) {
-    return Effect.fail(new UnreadableBody({ message: "content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)" }))
+    return Effect.fail(new UnreadableBody({ status: 400, message: "content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)" }))
   }
-  if (!type.includes("json")) return Effect.void
+  const sendsBody = Number(request.headers["content-length"] ?? "0") > 0 || request.headers["transfer-encoding"] !== undefined
+  if (sendsBody && request.method !== "GET" && !takesOtherBodies(request.url.split("?")[0]) && !JSON_TYPE.test(type)) {
+    return Effect.fail(new UnreadableBody({ status: 415, message: `content-type: must be application/json, not ${type === "" ? "missing" : type.split(";")[0]}` }))
+  }
+  if (!JSON_TYPE.test(type)) return Effect.void
   return Effect.flatMap(request.text, (text) =>
     nestsDeeperThan(text, MAX_JSON_DEPTH)
-      ? Effect.fail(new UnreadableBody({ message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
+      ? Effect.fail(new UnreadableBody({ status: 400, message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
       : Effect.void)
 }
 

@@ -1,5 +1,6 @@
 import { Effect, JSONSchema, ParseResult, Schema, SchemaAST } from "effect"
 import type { Principal } from "../services/auth/Auth.js"
+import { plainIssueMessage } from "../domain/IssueMessage.js"
 import type { ToolFailure } from "./ToolFailure.js"
 
 /**
@@ -43,7 +44,9 @@ export type ToolServices<T> = T extends Tool<infer R> ? R : never
 export type JsonObjectSchema = { readonly type: "object" } & Record<string, unknown>
 
 const describeIssues = (error: ParseResult.ParseError) =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${i.message}`).join("; ")
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${plainIssueMessage(i.message)}`)
+    .join("; ")
 
 export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>): Tool<R> => {
   const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" })

@@ -13,9 +13,10 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 /** A request sent byte for byte as given: no path normalisation, no added headers beyond these. */
-const rawRequest = (method: string, path: string, body: string) =>
+const rawRequest = (method: string, path: string, body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = http.request(server.baseUrl + "/", { method, path, headers: { authorization: server.siteA.basic, "content-type": "application/json" } }, (response) => {
+    const sent = Object.fromEntries(Object.entries({ authorization: server.siteA.basic, ...headers }).filter(([, value]) => value !== ""))
+    const request = http.request(server.baseUrl + "/", { method, path, headers: sent }, (response) => {
       let text = ""
       response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: text }))
     })
@@ -107,4 +108,31 @@ describe("malformed multipart", () => {
     }
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
   }, 60_000)
+})
+
+describe("content types and schema errors", () => {
+  const post = (path: string, contentType: string | undefined, body: string) =>
+    fetch(server.baseUrl + path, { method: "POST", headers: { authorization: server.siteA.basic, ...(contentType === undefined ? {} : { "content-type": contentType }) }, body })
+      .then(async (r) => ({ status: r.status, body: (await r.json()) as any }))
+
+  it("answers a body that is not JSON on a JSON route with 415, without quoting it", async () => {
+    const form = await post("/text-search", "application/x-www-form-urlencoded", "query=drill")
+    expect(form).toEqual({ status: 415, body: { message: "content-type: must be application/json, not application/x-www-form-urlencoded" } })
+    // fetch labels a string body text/plain; a client that sends no type at all is refused alike.
+    const plain = await post("/text-search", "text/plain", JSON.stringify({ query: "drill", note: "y".repeat(300) }))
+    expect(plain).toEqual({ status: 415, body: { message: "content-type: must be application/json, not text/plain" } })
+    const untyped = await rawRequest("POST", "/text-search", "{}", { "content-type": "" })
+    expect(untyped.status).toBe(415)
+    expect(JSON.parse(untyped.body).message).toBe("content-type: must be application/json, not missing")
+    expect((await post("/text-search", "application/json; charset=utf-8", JSON.stringify({ query: "drill" }))).status).toBe(200)
+  })
+
+  it("words a type mismatch as the JSON kind the field takes, without Effect's error tags", async () => {
+    const answer = await call(server.baseUrl, "PUT", "/product/p1", { auth: server.siteA.basic, body: { data: { title: "x" }, images: "nope" } })
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual({ message: `images: must be an array, not "nope"`, issues: [{ path: ["images"], message: `must be an array, not "nope"` }] })
+    const unknown = await call(server.baseUrl, "GET", "/product/no-such-product", { auth: server.siteA.basic })
+    expect(unknown.status).toBe(404)
+    expect(Object.keys(unknown.body)).not.toContain("_tag")
+  })
 })
