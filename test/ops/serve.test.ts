@@ -24,10 +24,12 @@ describe("compiled service (npm run build, npm run serve)", () => {
     }
   })
 
-  it("serves on the embedded default, prints the demo site on first start, and stops cleanly on SIGTERM to npm", async () => {
+  it("serves on the embedded default, prints the demo site on first start, and stops cleanly on SIGTERM to npm start", async () => {
+    // `npm start` itself (build, then serve): its shell must hand the signal on, not leave
+    // npm and node running as orphans.
     const { baseUrl, exited, output, child } = await startServerProcess(
       { DATA_DIR: path.join(dir, "data"), SITES_FILE: path.join(dir, "sites.json") },
-      ["npm", "run", "serve"]
+      ["npm", "start"]
     )
     expect(output()).toContain("No sites were configured")
     expect(output()).toMatch(/Authorization: Basic \S+/)
