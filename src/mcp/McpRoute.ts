@@ -4,6 +4,7 @@ import { Config, Effect, Either } from "effect"
 import { Auth } from "../services/auth/Auth.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
+import { McpAllowedSources, rebindingRefusal } from "./Rebinding.js"
 
 /** MCP requests allowed per site credential (MCP_RATE_LIMIT) per window (MCP_RATE_WINDOW_MS). */
 export const McpRateLimit = Config.all({
@@ -43,11 +44,14 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const auth = yield* Auth
     const limiter = yield* RateLimiter
     const config = yield* McpRateLimit
+    const allowedSources = yield* McpAllowedSources
     // Tools run the same service code as the REST handlers, with the services of this process.
     const runtime = yield* Effect.runtime<McpServices>()
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
+        const refusal = rebindingRefusal(request, allowedSources)
+        if (refusal !== undefined) return rpcError(403, -32000, refusal, { id: yield* messageId(request) })
         const authenticated = yield* Effect.either(auth.authenticate(request.headers["authorization"]))
         if (Either.isLeft(authenticated)) return rpcError(401, -32001, `unauthorized: ${authenticated.left.message}`, { id: yield* messageId(request) })
         const principal = authenticated.right

@@ -1,3 +1,4 @@
+import * as http from "node:http"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import sharp from "sharp"
@@ -149,6 +150,40 @@ describe("search and catalog tools", () => {
     } finally {
       await other.close()
     }
+  })
+})
+
+describe("DNS rebinding protection", () => {
+  /** tools/list with these Host and Origin headers, sent as written. */
+  const listWith = (headers: Record<string, string>) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} })
+      const request = http.request(`${server.baseUrl}/mcp`, {
+        method: "POST",
+        headers: { authorization: server.siteA.bearer, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
+      }, (response) => {
+        let text = ""
+        response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
+      })
+      request.on("error", reject)
+      request.end(body)
+    })
+
+  it("refuses a local connection naming a foreign host, and a browser origin that is not the service's", async () => {
+    const rebound = await listWith({ host: "evil.example.com", origin: "http://evil.example.com" })
+    expect(rebound.status).toBe(403)
+    expect(rebound.body).toMatchObject({ id: 9, error: { code: -32000, message: expect.stringMatching(/host "evil\.example\.com" is not this service's/) } })
+    const crossSite = await listWith({ origin: "http://evil.example.com" })
+    expect(crossSite.status).toBe(403)
+    expect(crossSite.body.error.message).toMatch(/origin "http:\/\/evil\.example\.com" is not this service's/)
+  })
+
+  it("serves loopback names and the service's own origin", async () => {
+    const port = new URL(server.baseUrl).port
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+      expect((await listWith({ host })).status, host).toBe(200)
+    }
+    expect((await listWith({ origin: `http://${new URL(server.baseUrl).host}` })).status).toBe(200)
   })
 })
 
