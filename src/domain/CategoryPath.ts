@@ -8,6 +8,8 @@ import { Either, ParseResult, Schema } from "effect"
  * the spec gives no escape for it, so it reads as the root.
  */
 const ROOT = "root"
+/** The text form of the root: every product is under it. */
+export const ROOT_PATH = ROOT
 const ESCAPED_GT = /%3E/gi
 
 /** Labels of a path, outermost first; the root is the empty list. */

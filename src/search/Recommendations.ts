@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { colorNames, effectivePrice } from "../model/Columns.js"
 import { embeddingText, productCategories } from "../model/ProductDocument.js"
-import { categoryAncestors, formatCategoryPath, parseCategoryPath } from "../domain/CategoryPath.js"
+import { categoryAncestors, formatCategoryPath, parseCategoryPath, ROOT_PATH } from "../domain/CategoryPath.js"
 import { recommendationCount, type Campaign } from "../domain/Site.js"
 import { CatalogIndex, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import type { Condition, Filter } from "../model/Filter.js"
@@ -97,9 +97,11 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
     const campaign = yield* resolveCampaign(siteId, input.campaigns)
     const limit = recommendationCount(campaign, input.resultsCount)
     const substituted = input.substitutions?.category
-    const categories = substituted && substituted.length > 0 ? substituted : leafPaths(source)
+    // The root as a substitute puts the whole catalog in reach: no category to stay in or prefer.
+    const wholeCatalog = substituted?.includes(ROOT_PATH) ?? false
+    const categories = substituted && substituted.length > 0 ? substituted.filter((path) => path !== ROOT_PATH) : leafPaths(source)
     const { filter, dynamic } = yield* scope(siteId, campaign, input, {
-      must: substituted && substituted.length > 0 ? [{ column: "category", anyOf: substituted }] : [],
+      must: substituted && substituted.length > 0 && !wholeCatalog ? [{ column: "category", anyOf: substituted }] : [],
       mustNot: []
     })
     const price = input.substitutions?.price ?? effectivePrice(source.data)

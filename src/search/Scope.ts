@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { columnNames, filterTerm, findColumn } from "../model/Columns.js"
-import { decodeCategoryPath } from "../domain/CategoryPath.js"
+import { decodeCategoryPath, ROOT_PATH } from "../domain/CategoryPath.js"
 import { BadRequest } from "../domain/Errors.js"
 import type { Condition, Filter } from "../model/Filter.js"
 
@@ -53,12 +53,25 @@ export const columnCondition = (field: string, column: string, values: ReadonlyA
 
 const decodeOrUndefined = (encoded: string): string | undefined => Either.getOrUndefined(decodeCategoryPath(encoded))
 
+/**
+ * Whether a clause names the category root (spec: written as the sole label `root`): every
+ * product is under it, so including it restricts nothing.
+ */
+const namesRoot = (column: string, values: ReadonlyArray<string>): boolean =>
+  findColumn(column)?.kind === "category" && values.some((v) => decodeOrUndefined(v) === ROOT_PATH)
+
 export const staticConditions = (field: string, filters: StaticIn | undefined) =>
   Effect.gen(function*() {
     const must: Array<Condition> = []
     const mustNot: Array<Condition> = []
-    for (const [i, c] of (filters?.included ?? []).entries()) must.push(yield* columnCondition(`${field}.included.${i}`, c.column, c.values))
-    for (const [i, c] of (filters?.excluded ?? []).entries()) mustNot.push(yield* columnCondition(`${field}.excluded.${i}`, c.column, c.values))
+    for (const [i, c] of (filters?.included ?? []).entries()) {
+      if (namesRoot(c.column, c.values)) continue
+      must.push(yield* columnCondition(`${field}.included.${i}`, c.column, c.values))
+    }
+    for (const [i, c] of (filters?.excluded ?? []).entries()) {
+      if (namesRoot(c.column, c.values)) return yield* fail(`${field}.excluded.${i}.values`, "the root holds every product: excluding it would exclude them all")
+      mustNot.push(yield* columnCondition(`${field}.excluded.${i}`, c.column, c.values))
+    }
     return { must, mustNot }
   })
 
@@ -81,7 +94,10 @@ export const buildFilter = (input: {
     const campaign = yield* staticConditions("campaign.staticFilters", input.campaign)
     const request = yield* staticConditions("staticFilters", input.staticFilters)
     const dynamic: Array<Condition> = []
-    for (const [i, f] of (input.dynamicFilters ?? []).entries()) dynamic.push(yield* dynamicCondition(`dynamicFilters.${i}`, f))
+    for (const [i, f] of (input.dynamicFilters ?? []).entries()) {
+      if (Array.isArray(f.values) && namesRoot(f.column, f.values as ReadonlyArray<string>)) continue
+      dynamic.push(yield* dynamicCondition(`dynamicFilters.${i}`, f))
+    }
     return {
       filter: { must: [...campaign.must, ...request.must, ...dynamic], mustNot: [...campaign.mustNot, ...request.mustNot] },
       dynamic

@@ -1,6 +1,7 @@
 import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/JsonDepth.js"
+import { eventually } from "../support/Eventually.js"
 import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
@@ -135,4 +136,30 @@ describe("content types and schema errors", () => {
     expect(unknown.status).toBe(404)
     expect(Object.keys(unknown.body)).not.toContain("_tag")
   })
+})
+
+describe("the category root", () => {
+  const root = Buffer.from("root").toString("base64url")
+  const search = (body: unknown) => call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.basic, body })
+
+  it("filters nothing out when included, is refused when excluded, and substitutes as the whole catalog", async () => {
+    const put = (id: string, title: string, category: string) =>
+      call(server.baseUrl, "PUT", `/product/${id}`, { auth: server.siteA.basic, body: { data: { title, product_type: category } } })
+    expect((await put("root-lamp", "Brass Desk Lamp", "Home > Lighting")).status).toBe(200)
+    expect((await put("root-drill", "Cordless Drill", "Tools > Power Tools")).status).toBe(200)
+    const all = () => search({ staticFilters: { included: [{ column: "category", values: [root] }] } })
+    await eventually(async () => {
+      const ids = (await all()).body.data.products.map((p: any) => p.productId)
+      expect(ids).toEqual(expect.arrayContaining(["root-lamp", "root-drill"]))
+    })
+    const dynamic = await search({ dynamicFilters: [{ column: "category", values: [root] }] })
+    expect(dynamic.body.data.products.map((p: any) => p.productId)).toEqual(expect.arrayContaining(["root-lamp", "root-drill"]))
+    const excluded = await search({ staticFilters: { excluded: [{ column: "category", values: [root] }] } })
+    expect(excluded.status).toBe(400)
+    expect(excluded.body.message).toBe("staticFilters.excluded.0.values: the root holds every product: excluding it would exclude them all")
+    // Similar products with the root as the substitute category reach other departments.
+    const similar = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteA.basic, body: { productId: "root-lamp", substitutions: { category: [root] } } })
+    expect(similar.status).toBe(200)
+    expect(similar.body.data.products.map((p: any) => p.productId)).toContain("root-drill")
+  }, 60_000)
 })
