@@ -57,6 +57,20 @@ describe("tools/list", () => {
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "offset", "resultsCount"]))
   })
 
+  it("publishes the memory tools' limits and what each parameter means", async () => {
+    const { tools } = await reader.listTools()
+    const input = (name: string) => tools.find((t) => t.name === name)!.inputSchema as any
+    const append = input("append_memory").properties
+    expect(append.conversationId).toMatchObject({ minLength: 1, maxLength: 200, pattern: "^[A-Za-z0-9._:-]+$" })
+    expect(append.items).toMatchObject({ minItems: 1, maxItems: 100 })
+    expect(append.items.items.properties.content).toMatchObject({ maxLength: 32_000 })
+    expect(input("recall_memory").properties.count).toMatchObject({ minimum: 1, maximum: 1000 })
+    expect(input("replay_memory").properties.offset).toMatchObject({ minimum: 0 })
+    for (const name of ["append_memory", "recall_memory", "replay_memory", "list_conversations", "summarize_conversation"]) {
+      for (const [field, schema] of Object.entries(input(name).properties)) expect((schema as any).description, `${name}.${field}`).toBeTruthy()
+    }
+  })
+
   it("marks every tool read-only except append_memory, which only adds (hosts need not confirm reads)", async () => {
     const { tools } = await reader.listTools()
     for (const tool of tools) {
