@@ -91,16 +91,13 @@ export const responsePolicy = (maxBodyBytes: number) =>
 const finalize = (response: HttpServerResponse.HttpServerResponse) =>
   Effect.sync(() => {
     if (response.status === 401) return HttpServerResponse.setHeader(response, "www-authenticate", WWW_AUTHENTICATE)
-    if (response.status === 400 && response.body._tag === "Uint8Array") {
+    if (response.status >= 400 && response.body._tag === "Uint8Array") {
       const body = safeParse(new TextDecoder().decode(response.body.body))
-      if (body?._tag === "HttpApiDecodeError" && Array.isArray(body.issues)) {
+      if (response.status === 400 && body?._tag === "HttpApiDecodeError" && Array.isArray(body.issues)) {
         const issues = wireIssues(body.issues as ReadonlyArray<DecodeIssue>)
         return json(400, { message: describeIssues(issues), issues }, headersOf(response))
       }
-    }
-    // Error bodies are the documented shapes: Effect's error tag is not one of their fields.
-    if (response.status >= 400 && response.body._tag === "Uint8Array") {
-      const body = safeParse(new TextDecoder().decode(response.body.body))
+      // Error bodies are the documented shapes: Effect's error tag is not one of their fields.
       if (body !== undefined && "_tag" in body && typeof body.message === "string") {
         const { _tag: _, ...documented } = body
         return json(response.status, documented, headersOf(response))
