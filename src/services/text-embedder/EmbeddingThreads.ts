@@ -2,7 +2,7 @@ import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { ThreadPool } from "../../platform/ThreadPool.js"
 import { longestOf, withinBudget } from "./Batching.js"
-import { TEXT_MODEL, textModelDir } from "./TextModel.js"
+import { MODEL_FILES, TEXT_MODEL, textModelDir } from "./TextModel.js"
 
 /**
  * The embedding threads: a ThreadPool with two queues, queries before documents. Calls are
@@ -36,7 +36,11 @@ const keepRuntimeLoaded = () => {
 /** What an embedding thread is started with (the model's folder and limits); keeps the runtime loaded. */
 export const embeddingWorkerOptions = () => {
   keepRuntimeLoaded()
-  return { resourceLimits: EMBEDDING_THREAD_LIMITS, workerData: { modelDir: textModelDir(), maxTokens: TEXT_MODEL.maxTokens } }
+  const { graph, tokenizer, tokenizerConfig } = MODEL_FILES
+  return {
+    resourceLimits: EMBEDDING_THREAD_LIMITS,
+    workerData: { modelDir: textModelDir(), files: { graph, tokenizer, tokenizerConfig }, maxTokens: TEXT_MODEL.maxTokens }
+  }
 }
 
 /** Starts one embedding thread as the pool does by default. */

@@ -3,7 +3,8 @@
  * One embedding thread of the TextEmbedder pool. Plain CommonJS on purpose: worker_threads
  * cannot load .ts under tsx or vitest.
  *
- * workerData: { modelDir, maxTokens } (see TextModel.ts). The model is the ONNX graph of
+ * workerData: { modelDir, files: { graph, tokenizer, tokenizerConfig }, maxTokens } (see
+ * TextModel.ts: the folder's file names live there). The model is the ONNX graph of
  * all-MiniLM-L6-v2 on onnxruntime, one intra-op thread per pool thread (the pool is the
  * parallelism); its output is already mean pooled and unit length.
  *
@@ -18,12 +19,13 @@ const { parentPort, workerData } = require("node:worker_threads")
 const ort = require("onnxruntime-node")
 const { Tokenizer } = require("@huggingface/tokenizers")
 
-const readJson = (name) => JSON.parse(fs.readFileSync(path.join(workerData.modelDir, name), "utf8"))
+const { modelDir, files } = workerData
+const readJson = (name) => JSON.parse(fs.readFileSync(path.join(modelDir, name), "utf8"))
 
 const main = async () => {
-  const graph = path.join(workerData.modelDir, "model.onnx")
-  if (!fs.existsSync(graph)) throw new Error(`no text model at ${workerData.modelDir}: run npm run setup`)
-  const tokenizer = new Tokenizer(readJson("tokenizer.json"), readJson("tokenizer_config.json"))
+  const graph = path.join(modelDir, files.graph)
+  if (!fs.existsSync(graph)) throw new Error(`no text model at ${modelDir}: run npm run setup`)
+  const tokenizer = new Tokenizer(readJson(files.tokenizer), readJson(files.tokenizerConfig))
   const session = await ort.InferenceSession.create(graph, {
     intraOpNumThreads: 1,
     interOpNumThreads: 1,
