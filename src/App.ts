@@ -13,6 +13,7 @@ import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
 import { ServerConfig } from "./http/ServerConfig.js"
 import { McpRoute } from "./mcp/McpRoute.js"
+import { ProtectedResourceRoute } from "./mcp/ProtectedResource.js"
 import { ApiTopology } from "./topology/Topology.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
@@ -22,7 +23,7 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/opena
 
 const Routes = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
-    Layer.mergeAll(ApiRoutes, McpRoute, HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })).pipe(
+    Layer.mergeAll(ApiRoutes, McpRoute, ProtectedResourceRoute, HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })).pipe(
       Layer.provide(responsePolicy(config.maxBodyBytes))
     ))
 )

@@ -4,6 +4,7 @@ import { Console, Data, Effect, Option, Schema } from "effect"
 import { Campaign, type Site, type SitesFile } from "../domain/Site.js"
 import { mintReadToken, parseTtl } from "../services/auth/ReadToken.js"
 import { addCredential, createSite, describeAccess, putCampaign, replaceSite, rotateTokenSecret } from "../services/site-registry/SiteAdmin.js"
+import { registryEntry, REGISTRY_TOKEN_TTL_SECONDS } from "../mcp/RegistryEntry.js"
 import { describeParseError, readSitesFile, type SitesFileError, SitesFilePath, writeSitesFile } from "../services/site-registry/SitesStore.js"
 
 const USAGE = `Usage: npm run site -- <command> [options]
@@ -13,6 +14,8 @@ const USAGE = `Usage: npm run site -- <command> [options]
   rotate-secret --site <id>                   new token secret: every earlier read-only token stops working
   mint-token --site <id> [--ttl 30d|12h|3600] prints a read-only token (default 30d)
   set-campaign --site <id> --file <json>      adds or replaces the campaign with the file's id
+  registry-entry --site <id> --url <https://shop.example.com> [--ttl 365d]
+                                              an MCP registry server.json for /mcp, read-only token pre-filled
 Edits $SITES_FILE (default ./config/sites.json); a running server picks changes up by itself.`
 
 class CliError extends Data.TaggedError("CliError")<{ readonly message: string }> {}
@@ -40,7 +43,7 @@ const mint = (site: Site, ttlSeconds: number) => Effect.promise(() => mintReadTo
 /** Writes `site` back into the registry it was read from. */
 const save = (file: SitesFile, site: Site) => writeSitesFile(sitesFile, replaceSite(file, site))
 
-type Options = { name?: string; site?: string; ttl?: string; file?: string }
+type Options = { name?: string; site?: string; ttl?: string; file?: string; url?: string }
 
 const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | SitesFileError>> = {
   list: () =>
@@ -100,6 +103,16 @@ const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | Si
       )
       yield* save(file, putCampaign(site, campaign))
       yield* Console.log(`Campaign ${campaign.id} saved for site ${site.id}.`)
+    }),
+  "registry-entry": ({ site: id, ttl, url }) =>
+    Effect.gen(function*() {
+      const site = yield* findSite(yield* existingFile, id)
+      if (url === undefined) return yield* fail("--url <https://shop.example.com> (where the shop serves this service) is required")
+      const seconds = ttl === undefined ? REGISTRY_TOKEN_TTL_SECONDS : parseTtl(ttl)
+      if (seconds === undefined) return yield* fail(`--ttl must look like 365d, 12h, 15m or 3600, got "${ttl}"`)
+      const entry = registryEntry(site, url, yield* mint(site, seconds))
+      if (entry === undefined) return yield* fail(`--url must be an https URL naming the shop's domain, got "${url}"`)
+      yield* Console.log(JSON.stringify(entry, null, 2))
     })
 }
 
@@ -108,7 +121,7 @@ const program = Effect.gen(function*() {
     try: () =>
       parseArgs({
         allowPositionals: true,
-        options: { name: { type: "string" }, site: { type: "string" }, ttl: { type: "string" }, file: { type: "string" } }
+        options: { name: { type: "string" }, site: { type: "string" }, ttl: { type: "string" }, file: { type: "string" }, url: { type: "string" } }
       }),
     catch: (e) => new CliError({ message: (e as Error).message })
   })

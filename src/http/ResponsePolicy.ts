@@ -5,6 +5,7 @@ import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
 import { plainIssueMessage } from "../domain/IssueMessage.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
+import { loggableUrl } from "../mcp/ProtectedResource.js"
 
 interface DecodeIssue {
   readonly path: ReadonlyArray<string | number>
@@ -65,7 +66,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
           }
           // Anything else is our defect: the platform answers 500; the log says which request.
           return Effect.zipRight(
-            Effect.logError("request failed").pipe(Effect.annotateLogs({ method: request.method, url: request.url, status: 500, cause: Cause.pretty(cause) })),
+            Effect.logError("request failed").pipe(Effect.annotateLogs({ method: request.method, url: loggableUrl(request.url), status: 500, cause: Cause.pretty(cause) })),
             Effect.failCause(cause)
           )
         }),
@@ -81,7 +82,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
       yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
         requestId,
         method: request.method,
-        url: request.url,
+        url: loggableUrl(request.url),
         status: final.status,
         ms: Date.now() - started
       }))
@@ -90,7 +91,10 @@ export const responsePolicy = (maxBodyBytes: number) =>
 
 const finalize = (response: HttpServerResponse.HttpServerResponse) =>
   Effect.sync(() => {
-    if (response.status === 401) return HttpServerResponse.setHeader(response, "www-authenticate", WWW_AUTHENTICATE)
+    // A route that challenges in its own terms (/mcp names its resource metadata) keeps its header.
+    if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
+      return HttpServerResponse.setHeader(response, "www-authenticate", WWW_AUTHENTICATE)
+    }
     if (response.status >= 400 && response.body._tag === "Uint8Array") {
       const body = safeParse(new TextDecoder().decode(response.body.body))
       if (response.status === 400 && body?._tag === "HttpApiDecodeError" && Array.isArray(body.issues)) {

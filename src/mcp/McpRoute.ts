@@ -4,6 +4,7 @@ import { Config, Effect, Either } from "effect"
 import { Auth } from "../services/auth/Auth.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
+import { mcpChallenge, presentedCredentials, PublicUrl } from "./ProtectedResource.js"
 import { McpAllowedSources, rebindingRefusal } from "./Rebinding.js"
 
 /** MCP requests allowed per site credential (MCP_RATE_LIMIT) per window (MCP_RATE_WINDOW_MS). */
@@ -37,7 +38,8 @@ const messageId = (request: HttpServerRequest.HttpServerRequest) =>
 /**
  * POST /mcp: MCP over Streamable HTTP, stateless — every request gets a fresh server and
  * transport, so any api replica can answer any request. Auth and the per-credential rate
- * limit run before the JSON-RPC message is looked at.
+ * limit run before the JSON-RPC message is looked at. Credentials come in the Authorization
+ * header or, for hosts that can only be given a URL, as a read-only token in `access_token`.
  */
 export const McpRoute = HttpLayerRouter.use((router) =>
   Effect.gen(function*() {
@@ -45,6 +47,7 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const limiter = yield* RateLimiter
     const config = yield* McpRateLimit
     const allowedSources = yield* McpAllowedSources
+    const publicUrl = yield* PublicUrl
     // Tools run the same service code as the REST handlers, with the services of this process.
     const runtime = yield* Effect.runtime<McpServices>()
 
@@ -52,8 +55,17 @@ export const McpRoute = HttpLayerRouter.use((router) =>
       Effect.gen(function*() {
         const refusal = rebindingRefusal(request, allowedSources)
         if (refusal !== undefined) return rpcError(403, -32000, refusal, { id: yield* messageId(request) })
-        const authenticated = yield* Effect.either(auth.authenticate(request.headers["authorization"]))
-        if (Either.isLeft(authenticated)) return rpcError(401, -32001, `unauthorized: ${authenticated.left.message}`, { id: yield* messageId(request) })
+        const credentials = presentedCredentials(request)
+        if (credentials._tag === "ambiguous") {
+          return rpcError(400, -32600, "invalid request: send the credentials once, in the Authorization header or as access_token, not both", { id: yield* messageId(request) })
+        }
+        const authenticated = yield* Effect.either(auth.authenticate(credentials.authorization))
+        if (Either.isLeft(authenticated)) {
+          return rpcError(401, -32001, `unauthorized: ${authenticated.left.message}`, {
+            id: yield* messageId(request),
+            headers: { "www-authenticate": mcpChallenge(request, publicUrl) }
+          })
+        }
         const principal = authenticated.right
 
         // Fail open: a limiter outage must not take the agents' endpoint down with it.

@@ -1,8 +1,10 @@
 import * as http from "node:http"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { loggableUrl } from "../../src/mcp/ProtectedResource.js"
 import { fixtureProducts } from "../support/FixtureCatalog.js"
 import { callTool, connectMcp } from "../support/McpClient.js"
 import { call } from "../support/Http.js"
@@ -215,6 +217,60 @@ describe("authentication", () => {
       // The refusal answers the request's own id, so a client can match it.
       expect(await res.json()).toMatchObject({ jsonrpc: "2.0", id: "req-7", error: { code: -32001 } })
     }
+  })
+
+  it("points a 401 at the protected resource metadata, which says how a token may be presented", async () => {
+    const res = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+    })
+    const challenge = res.headers.get("www-authenticate") ?? ""
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1]
+    expect(metadataUrl).toBe(`${server.baseUrl}/.well-known/oauth-protected-resource/mcp`)
+    expect(challenge).toMatch(/^Bearer realm="commerce-search", .*Basic realm="commerce-search"$/)
+    for (const url of [metadataUrl!, `${server.baseUrl}/.well-known/oauth-protected-resource`]) {
+      const metadata = await fetch(url)
+      expect(metadata.status).toBe(200)
+      expect(await metadata.json()).toMatchObject({ resource: `${server.baseUrl}/mcp`, bearer_methods_supported: ["header", "query"] })
+    }
+  })
+
+  it("lets a host that can only be given a URL in with the read-only token as access_token", async () => {
+    const token = server.siteA.bearer.replace(/^Bearer /, "")
+    const client = new Client({ name: "url-only-host", version: "1.0.0" })
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp?access_token=${token}`)))
+    try {
+      expect((await client.listTools()).tools.length).toBeGreaterThan(10)
+      const found = await callTool(client, "text_search", { query: "leather belt" })
+      expect(found.data.products.map((p: any) => p.productId)).toContain("belt-1")
+      // Still only the read-only token's scope.
+      expect((await rpcCode(client.callTool({ name: "append_memory", arguments: { conversationId: "c1", items: [{ role: "user", content: "hi" }] } }))).code).toBe(-32003)
+    } finally {
+      await client.close()
+    }
+  })
+
+  it("takes only read-only tokens from the URL, and credentials once", async () => {
+    const post = (query: string, headers: Record<string, string> = {}) =>
+      fetch(`${server.baseUrl}/mcp${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list", params: {} })
+      })
+    // Site credentials are never a URL's: the parameter is read as a Bearer token and fails.
+    const basicInUrl = await post(`?access_token=${server.siteA.basic.replace(/^Basic /, "")}`)
+    expect(basicInUrl.status).toBe(401)
+    const token = server.siteA.bearer.replace(/^Bearer /, "")
+    const both = await post(`?access_token=${token}`, { authorization: server.siteA.bearer })
+    expect(both.status).toBe(400)
+    expect(await both.json()).toMatchObject({ id: 5, error: { code: -32600, message: expect.stringMatching(/not both/) } })
+  })
+
+  it("never writes an access token into a logged URL", () => {
+    expect(loggableUrl("/mcp?access_token=eyJ.secret.sig")).toBe("/mcp?access_token=[redacted]")
+    expect(loggableUrl("/mcp?x=1&access_token=eyJ.secret.sig&y=2")).toBe("/mcp?x=1&access_token=[redacted]&y=2")
+    expect(loggableUrl("/text-search?q=access")).toBe("/text-search?q=access")
   })
 
   it("tells the agent at initialize how the tools fit together", () => {
