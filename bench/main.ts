@@ -82,12 +82,14 @@ const main = async () => {
   if (process.env.MALLOC_ARENA_MAX === undefined) log("MALLOC_ARENA_MAX is unset: run through `npm run bench` for the service's memory settings")
   log(`options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
 
-  // The image-indexing photos live on loopback; the MCP part measures latency, not the rate limiter.
+  // The image-indexing photos live on loopback; the bench measures latency, not the rate limiters.
   const server = await startInProcessApi({
     prefix: "commerce-bench-",
     config: {
       EMBED_THREADS: options.embedThreads,
       MCP_RATE_LIMIT: 1_000_000,
+      REST_RATE_LIMIT_READ: 100_000_000,
+      REST_RATE_LIMIT_SITE: 100_000_000,
       IMAGE_THREADS: options.imageThreads,
       IMAGE_ALLOWED_CIDRS: run("images") ? "127.0.0.0/8" : undefined
     },

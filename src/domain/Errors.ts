@@ -65,6 +65,13 @@ export class ImageDeleteFailure extends Schema.TaggedError<ImageDeleteFailure>()
   HttpApiSchema.annotations({ status: 404 })
 ) {}
 
+/** Over the caller's rate limit: Retry-After (set from `retryAfterSeconds`) says when to come back. */
+export class TooManyRequests extends Schema.TaggedError<TooManyRequests>()(
+  "TooManyRequests",
+  { message: Schema.String, retryAfterSeconds: Schema.Int },
+  HttpApiSchema.annotations({ status: 429 })
+) {}
+
 /** An image over the size limit. */
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()(
   "PayloadTooLarge",

@@ -86,6 +86,18 @@ export const campaignResultsCount = (campaign: Campaign, requested?: number): nu
 const duplicates = <A>(items: ReadonlyArray<A>): Array<A> =>
   items.filter((item, i) => items.indexOf(item) !== i)
 
+/**
+ * A site's own REST request budgets (burst size per window), over REST_RATE_LIMIT_SITE,
+ * REST_RATE_LIMIT_READ and REST_RATE_WINDOW_MS: "site" per Basic credential, "read" per
+ * read-only token and client address (the token is public, so the address tells shoppers apart).
+ */
+export const RateLimits = Schema.Struct({
+  site: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  read: Schema.optional(Schema.Int.pipe(Schema.positive())),
+  windowMs: Schema.optional(Schema.Int.pipe(Schema.positive()))
+})
+export type RateLimits = typeof RateLimits.Type
+
 export const Site = Schema.Struct({
   id: Schema.Int.pipe(Schema.positive()),
   name: Schema.String,
@@ -97,7 +109,8 @@ export const Site = Schema.Struct({
   /** Counts rotations, so operators can tell which secret generation is live. */
   tokenSecretVersion: Schema.optional(Schema.Int),
   defaultCampaign: Schema.Int,
-  campaigns: Schema.Array(Campaign)
+  campaigns: Schema.Array(Campaign),
+  rateLimits: Schema.optional(RateLimits)
 }).pipe(
   Schema.filter((site) => {
     const ids = site.campaigns.map((c) => c.id)

@@ -104,7 +104,11 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
       // Error bodies are the documented shapes: Effect's error tag is not one of their fields.
       if (body !== undefined && "_tag" in body && typeof body.message === "string") {
         const { _tag: _, ...documented } = body
-        return json(response.status, documented, headersOf(response))
+        // A 429 says when to come back in the header clients and proxies read, too.
+        const retry: Record<string, string> = response.status === 429 && typeof body.retryAfterSeconds === "number"
+          ? { "retry-after": String(body.retryAfterSeconds) }
+          : {}
+        return json(response.status, documented, { ...headersOf(response), ...retry })
       }
     }
     if (response.status >= 400 && response.body._tag === "Empty") {

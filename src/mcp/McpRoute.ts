@@ -2,6 +2,7 @@ import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"
 import { Config, Effect, Either } from "effect"
 import { Auth } from "../services/auth/Auth.js"
+import { consumeFailingOpen, retryAfterSeconds } from "../services/rate-limiter/Admission.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
 import { mcpChallenge, presentedCredentials, PublicUrl } from "./ProtectedResource.js"
@@ -68,12 +69,9 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         }
         const principal = authenticated.right
 
-        // Fail open: a limiter outage must not take the agents' endpoint down with it.
-        const decision = yield* limiter.consume(`mcp:${principal.siteId}:${principal.subject}`, config.mcpRateLimit, config.mcpRateWindowMs).pipe(
-          Effect.catchAll((e) => Effect.logWarning("rate limiter unavailable; allowing the request", e.message).pipe(Effect.as(null)))
-        )
+        const decision = yield* consumeFailingOpen(limiter, `mcp:${principal.siteId}:${principal.subject}`, config.mcpRateLimit, config.mcpRateWindowMs)
         if (decision !== null && !decision.allowed) {
-          const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+          const seconds = retryAfterSeconds(decision)
           // Agents read the JSON-RPC error, not HTTP headers: the wait is in `data` too.
           return rpcError(429, -32029, `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; retry after ${seconds} s`, {
             headers: { "retry-after": String(seconds) },
