@@ -1,5 +1,9 @@
 import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Cause, Data, Effect, Option } from "effect"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import type { FileSystem, Path } from "@effect/platform"
+import type { RequestError } from "@effect/platform/HttpServerError"
+import type { MultipartError } from "@effect/platform/Multipart"
+import { Cause, Data, Deferred, Effect, Exit, FiberId, Option, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
 import { plainIssueMessage } from "../domain/IssueMessage.js"
@@ -50,7 +54,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
       const timings = new Timings()
-      const response = yield* Effect.zipRight(rejectUnreadableBody(request), httpEffect).pipe(
+      const response = yield* Effect.zipRight(rejectUnreadableBody(request, maxBodyBytes), httpEffect).pipe(
         // Failures the platform raises before any handler runs become JSON answers here
         // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
         Effect.catchAllCause((cause) => {
@@ -90,11 +94,15 @@ export const responsePolicy = (maxBodyBytes: number) =>
     }), { global: true })
 
 const finalize = (response: HttpServerResponse.HttpServerResponse) =>
-  Effect.sync(() => {
+  Effect.map(documentedError(response), (final) =>
     // A route that challenges in its own terms (/mcp names its resource metadata) keeps its header.
-    if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
-      return HttpServerResponse.setHeader(response, "www-authenticate", WWW_AUTHENTICATE)
-    }
+    final.status === 401 && final.headers["www-authenticate"] === undefined
+      ? HttpServerResponse.setHeader(final, "www-authenticate", WWW_AUTHENTICATE)
+      : final)
+
+/** An error response in its documented shape: plain issues, no Effect tags, a message even when the platform gave no body. */
+const documentedError = (response: HttpServerResponse.HttpServerResponse) =>
+  Effect.sync(() => {
     if (response.status >= 400 && response.body._tag === "Uint8Array") {
       const body = safeParse(new TextDecoder().decode(response.body.body))
       if (response.status === 400 && body?._tag === "HttpApiDecodeError" && Array.isArray(body.issues)) {
@@ -117,7 +125,7 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
     return response
   })
 
-class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly status: 400 | 415; readonly message: string }> {}
+class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly status: 400 | 413 | 415; readonly message: string }> {}
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
@@ -130,21 +138,87 @@ const takesOtherBodies = (path: string) => path.startsWith("/search/session")
  * nested past MAX_JSON_DEPTH (the request's text is read once and kept by the platform, so
  * the handler reads the same text); a multipart body whose content type names no boundary.
  */
-const rejectUnreadableBody = (request: HttpServerRequest.HttpServerRequest) => {
+const rejectUnreadableBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBodyBytes: number
+): Effect.Effect<void, UnreadableBody | RequestError | MultipartError, Scope.Scope | FileSystem.FileSystem | Path.Path> => {
   const type = request.headers["content-type"] ?? ""
   if (/^multipart\//i.test(type) && !/;\s*boundary=[^;\s]/i.test(type)) {
     return Effect.fail(new UnreadableBody({ status: 400, message: "content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)" }))
   }
+  if (/^multipart\//i.test(type)) return completeMultipart(request)
   const sendsBody = Number(request.headers["content-length"] ?? "0") > 0 || request.headers["transfer-encoding"] !== undefined
   if (sendsBody && request.method !== "GET" && !takesOtherBodies(request.url.split("?")[0]) && !JSON_TYPE.test(type)) {
     return Effect.fail(new UnreadableBody({ status: 415, message: `content-type: must be application/json, not ${type === "" ? "missing" : type.split(";")[0]}` }))
   }
   if (!JSON_TYPE.test(type)) return Effect.void
-  return Effect.flatMap(request.text, (text) =>
+  return Effect.flatMap(boundedText(request, maxBodyBytes), (text) =>
     nestsDeeperThan(text, MAX_JSON_DEPTH)
       ? Effect.fail(new UnreadableBody({ status: 400, message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
       : Effect.void)
 }
+
+/**
+ * The request's text, read by the platform (which keeps it for the handler), with one change:
+ * a body that outgrows the limit while arriving (chunked, so no Content-Length said so first)
+ * is drained instead of destroyed. The platform destroys it, which resets the connection before
+ * any answer; drained, the client reads its 413 and the connection stays usable (the HTTP
+ * parser knows where the chunked body ends). Node's requestTimeout bounds the drain.
+ */
+const boundedText = (request: HttpServerRequest.HttpServerRequest, maxBodyBytes: number): Effect.Effect<string, UnreadableBody | RequestError> =>
+  Effect.suspend(() => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const destroy = incoming.destroy
+    let overflowed = false
+    incoming.destroy = function(this: typeof incoming, error?: Error) {
+      if (incoming.complete) return destroy.call(this, error)
+      overflowed = true
+      incoming.resume()
+      return this
+    }
+    return request.text.pipe(
+      Effect.catchAll((error): Effect.Effect<never, UnreadableBody | RequestError> =>
+        overflowed ? Effect.fail(new UnreadableBody({ status: 413, message: `request body is over the limit of ${maxBodyBytes} bytes` })) : Effect.fail(error)
+      ),
+      Effect.ensuring(Effect.sync(() => (incoming.destroy = destroy)))
+    )
+  })
+
+/**
+ * How long a multipart parse may go on after the body has been read to its end: only the last
+ * part's file write is left then. The parser waits forever for a closing boundary that a
+ * truncated body never sends, so this bounds the wait.
+ */
+const MULTIPART_END_GRACE_MS = 5_000
+
+/**
+ * Parses a multipart body up front (the platform keeps the parsed form for the handler), and
+ * answers 400 when the body ends without its closing boundary instead of never answering. The
+ * parser then waits forever on the unfinished part and does not yield to interruption, so the
+ * parse runs on its own fiber: the request waits for whichever comes first, the parsed form or
+ * the watchdog, and a stuck parse is interrupted in the background.
+ */
+const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    const outcome = yield* Deferred.make<void, UnreadableBody | MultipartError>()
+    const parse = yield* Effect.forkDaemon(Effect.intoDeferred(Effect.asVoid(request.multipart), outcome))
+    let timer: NodeJS.Timeout | undefined
+    const onEnd = () => {
+      timer = setTimeout(() => {
+        Deferred.unsafeDone(outcome, Exit.fail(new UnreadableBody({ status: 400, message: "body: the multipart body ended before its closing boundary" })))
+      }, MULTIPART_END_GRACE_MS)
+    }
+    if (incoming.readableEnded) onEnd()
+    else incoming.once("end", onEnd)
+    return yield* Deferred.await(outcome).pipe(
+      Effect.ensuring(Effect.sync(() => {
+        incoming.off("end", onEnd)
+        clearTimeout(timer)
+      })),
+      Effect.tapErrorCause(() => Effect.sync(() => parse.unsafeInterruptAsFork(FiberId.none)))
+    )
+  })
 
 /** A 503 says when to come back, unless whoever answered it set a better-informed Retry-After. */
 const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>

@@ -109,6 +109,52 @@ describe("malformed multipart", () => {
     }
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
   }, 60_000)
+
+  it("answers a body that ends before its closing boundary with 400, on both session endpoints", async () => {
+    const truncated = '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabcdef'
+    for (const [method, path] of [["POST", "/search/session"], ["PUT", "/search/session/no-such-id/upload-image"]]) {
+      const res = await send(path, method, "multipart/form-data; boundary=XYZ", truncated)
+      expect(res, path).toEqual({ status: 400, body: { message: "body: the multipart body ended before its closing boundary" } })
+    }
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+  }, 60_000)
+})
+
+describe("oversized bodies", () => {
+  it("answers a chunked body over the limit with 413 as it arrives, and keeps serving", async () => {
+    const limit = 10 * 1024 * 1024
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      // No Content-Length: the size is only known as the chunks arrive.
+      const request = http.request(`${server.baseUrl}/text-search`, {
+        method: "POST",
+        headers: { authorization: server.siteA.bearer, "content-type": "application/json", "transfer-encoding": "chunked" }
+      }, (response) => {
+        let text = ""
+        response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
+      })
+      request.on("error", reject)
+      request.write('{"query":"')
+      const chunk = "a".repeat(1024 * 1024)
+      for (let i = 0; i < 11; i++) request.write(chunk)
+      request.end('"}')
+    })
+    expect(answer).toEqual({ status: 413, body: { message: `request body is over the limit of ${limit} bytes` } })
+    expect((await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "drill" } })).status).toBe(200)
+  }, 60_000)
+})
+
+describe("authentication errors", () => {
+  it("are the documented shape on every API, with the challenge header", async () => {
+    for (const [method, path, type, body] of [
+      ["POST", "/text-search", "application/json", "{}"],
+      ["POST", "/search/session", "multipart/form-data; boundary=XYZ", "--XYZ--\r\n"]
+    ]) {
+      const res = await fetch(server.baseUrl + path, { method, headers: { "content-type": type }, body })
+      expect(res.status, path).toBe(401)
+      expect(res.headers.get("www-authenticate"), path).toMatch(/Bearer.*Basic/)
+      expect(await res.json(), path).toEqual({ message: "missing Authorization header" })
+    }
+  })
 })
 
 describe("content types and schema errors", () => {
