@@ -371,6 +371,22 @@ describe("POST /auto-suggest", () => {
     expect(typo.body.data.completions.map((c: any) => c.suggestion).some((s: string) => s.includes("circular"))).toBe(true)
   })
 
+  it("cannot be planted with the public read-only token: searched words the catalog lacks are never offered", async () => {
+    const completions = async (query: string) =>
+      (await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query } })).body.data.completions.map((c: any) => c.suggestion)
+    for (let i = 0; i < 3; i++) {
+      for (const query of ["drill quillon", "cordless circular"]) {
+        // Both find products ("drill" matches), so both are recorded as searches.
+        const found = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query } })
+        expect(found.body.data.products.length, query).toBeGreaterThan(0)
+      }
+    }
+    // Learned from searches (recorded in the background): the grounded one arrives, the planted one never.
+    await eventually(async () => expect(await completions("cordless c")).toContain("cordless circular"), 30_000)
+    expect(await completions("drill")).not.toContain("drill quillon")
+    expect(await completions("drill q")).toEqual([])
+  })
+
   it("needs credentials", async () => {
     const res = await call(server.baseUrl, "POST", "/auto-suggest", { body: { query: "dr" } })
     expect(res.status).toBe(401)

@@ -50,6 +50,7 @@ class Completion {
 
   private offer(id: number, tier: number): void {
     if (this.v.texts[id] === this.typed && this.v.queryCount[id] < POPULAR_QUERY) return
+    if (!this.v.grounded(id)) return
     this.best.offer({ id, score: tier * 100 + popularity(this.v, id, this.now) })
   }
 

@@ -46,10 +46,13 @@ export class Vocabulary {
   /** Each phrase's first-word bucket, to keep its order and bounds current without re-splitting. */
   private readonly firstOf: Array<Postings> = []
   private readonly wordList = new WordList((word) => this.postings.has(word))
+  /** For each word, how many catalog phrases (carried by at least one product) contain it. */
+  private readonly catalogWords = new Map<string, number>()
 
   /** Counts one more product carrying the phrase from this source; returns the phrase id. */
   addCatalog(phrase: string, kind: CatalogKind): number {
     const id = this.intern(phrase)
+    if (this.products(id) === 0) this.countWords(phrase, 1)
     this.catalog[kind][id]++
     this.changed(id)
     return id
@@ -58,8 +61,30 @@ export class Vocabulary {
   /** Undoes one `addCatalog`; the id must come from it. */
   removeCatalog(id: number, kind: CatalogKind): void {
     this.catalog[kind][id]--
+    if (this.products(id) === 0) this.countWords(this.texts[id], -1)
     this.changed(id)
     this.releaseIfUnused(id)
+  }
+
+  /**
+   * Whether the phrase may be offered as a completion: a catalog phrase always; a searched
+   * query only while every one of its words is in the catalog. Anyone holding the public
+   * read-only token can search, so a search alone must not be able to put arbitrary words into
+   * other shoppers' completions; and when the products a query named are deleted, it stops
+   * being offered.
+   */
+  grounded(id: number): boolean {
+    if (this.products(id) > 0) return true
+    for (const word of this.texts[id].split(" ")) if (!this.catalogWords.has(word)) return false
+    return true
+  }
+
+  private countWords(phrase: string, delta: 1 | -1): void {
+    this.eachWord(phrase, (word) => {
+      const count = (this.catalogWords.get(word) ?? 0) + delta
+      if (count > 0) this.catalogWords.set(word, count)
+      else this.catalogWords.delete(word)
+    })
   }
 
   addSearches(phrase: string, count: number, at: number): void {

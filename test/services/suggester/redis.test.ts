@@ -48,6 +48,8 @@ describe("RedisSuggester across processes", () => {
     Effect.gen(function*() {
       keyPrefix = `test-${randomUUID()}`
       const [a, b] = [yield* open({}), yield* open({})]
+      // Searches are offered only with catalog words (see the conformance suite).
+      yield* a.indexProduct(1, "g1", { title: "Reel with Hose for the Garden", categories: [] })
       for (let i = 0; i < 3; i++) yield* a.recordQuery(1, "Garden Hose Reel", 7)
       const onB = yield* readUntil(b.suggest(1, "gard", 5), (found) => texts(found).includes("garden hose reel"))
       expect(onB[0]).toMatchObject({ suggestion: "garden hose reel", source: "query" })
@@ -87,16 +89,18 @@ describe("RedisSuggester across processes", () => {
     Effect.gen(function*() {
       keyPrefix = `test-${randomUUID()}`
       const [a, b] = [yield* open({}), yield* open({})]
+      yield* a.indexProduct(1, "c1", { title: "Weber Patio Heater Cover", categories: [] })
+      yield* readUntil(b.suggest(1, "weber", 5), (found) => texts(found).includes("weber patio heater cover"))
       yield* Effect.promise(() => redis.server.stop())
       yield* a.recordQuery(1, "patio heater", 3)
       yield* a.recordQuery(1, "patio heater", 3)
-      expect(texts(yield* a.suggest(1, "pati", 5))).toEqual(["patio heater"])
+      expect(texts(yield* a.suggest(1, "pati", 5))[0]).toBe("patio heater")
       // A catalog change cannot reach the other processes now: the caller (a job) must retry it.
       const change = yield* Effect.exit(a.indexProduct(1, "h1", { title: "Gas Patio Heater", categories: [] }))
       expect(Exit.isFailure(change)).toBe(true)
       yield* Effect.promise(redis.restart)
       // The typed text itself is offered back only once searched twice: B must have both searches.
       const onB = yield* readUntil(b.suggest(1, "patio heater", 5), (found) => texts(found).includes("patio heater"))
-      expect(texts(onB)).toEqual(["patio heater"])
+      expect(texts(onB)[0]).toBe("patio heater")
     }))
 })
