@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AutoSuggestRequest, AutoSuggestResponse } from "../domain/AutoSuggest.js"
 import { DeleteProductResponse, GetProductResponse, ProductId, SetProductBody, SetProductResponse } from "../domain/Catalog.js"
@@ -27,6 +27,7 @@ import {
 import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"
+import { completeDocument, siteCredentialsOnly } from "./OpenApiDocument.js"
 import { PredictionApi } from "./PredictionApi.js"
 import { LegacySessionApi } from "./LegacySessionApi.js"
 
@@ -36,21 +37,25 @@ const productPath = Schema.Struct({ productId: ProductId })
 const strict = <A, I, R>(schema: Schema.Schema<A, I, R>) => schema.annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class SearchApi extends HttpApiGroup.make("search")
-  .add(HttpApiEndpoint.post("textSearch", "/text-search").setPayload(strict(TextSearchRequest)).addSuccess(TextSearchResponse))
+  .add(HttpApiEndpoint.post("textSearch", "/text-search").setPayload(strict(TextSearchRequest)).addSuccess(TextSearchResponse)
+      .annotate(OpenApi.Summary, "Search by text, or browse a category with filters, sorts and facets"))
   .add(
     HttpApiEndpoint.post("similarProducts", "/similar-products")
+      .annotate(OpenApi.Summary, "Products similar to one product (text, image and attributes)")
       .setPayload(strict(SimilarProductsRequest))
       .addSuccess(SimilarProductsResponse)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("crossSelling", "/cross-selling")
+      .annotate(OpenApi.Summary, "Products that complement one product")
       .setPayload(strict(CrossSellingRequest))
       .addSuccess(CrossSellingResponse)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("visualSearch", "/visual-search")
+      .annotate(OpenApi.Summary, "Search by photo (an image URL or base64)")
       .setPayload(strict(VisualSearchRequest))
       .addSuccess(VisualSearchResponse)
       .addError(PayloadTooLarge)
@@ -59,20 +64,25 @@ export class SearchApi extends HttpApiGroup.make("search")
       .addError(BadGateway)
       .addError(GatewayTimeout)
   )
-  .add(HttpApiEndpoint.post("autoSuggest", "/auto-suggest").setPayload(strict(AutoSuggestRequest)).addSuccess(AutoSuggestResponse))
+  .add(HttpApiEndpoint.post("autoSuggest", "/auto-suggest").setPayload(strict(AutoSuggestRequest)).addSuccess(AutoSuggestResponse)
+      .annotate(OpenApi.Summary, "Query completions for a partial query"))
   .addError(BadRequest)
   .addError(ServiceUnavailable)
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Search and recommendations: read-only token or site credentials.") {}
 
 export class CatalogApi extends HttpApiGroup.make("catalog")
   .add(
     HttpApiEndpoint.get("getProduct", "/product/:productId")
+      .annotate(OpenApi.Summary, "Read a product record")
       .setPath(productPath)
       .addSuccess(GetProductResponse)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.put("putProduct", "/product/:productId")
+      .annotate(OpenApi.Summary, "Create or replace a product")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
       .setPath(productPath)
       .setPayload(strict(SetProductBody))
       .addSuccess(SetProductResponse)
@@ -80,6 +90,8 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.del("deleteProduct", "/product/:productId")
+      .annotate(OpenApi.Summary, "Delete a product and its images")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
       .setPath(productPath)
       .addSuccess(DeleteProductResponse)
       .addError(ImageDeleteFailure)
@@ -87,17 +99,20 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(ServiceUnavailable)
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Product records: anyone with credentials reads; only site (Basic) credentials change them.") {}
 
 export class LegacyApi extends HttpApiGroup.make("legacy")
   .add(
     HttpApiEndpoint.get("legacySimilar", "/product/:productId/similar-products")
+      .annotate(OpenApi.Summary, "Similar products (deprecated GET form)")
       .setPath(productPath)
       .setUrlParams(LegacySimilarProductsQuery)
       .addSuccess(LegacyRecommendations)
   )
   .add(
     HttpApiEndpoint.get("legacyCrossSelling", "/product/:productId/cross-selling-products")
+      .annotate(OpenApi.Summary, "Cross-selling products (deprecated GET form)")
       .setPath(productPath)
       .setUrlParams(LegacyCrossSellingQuery)
       .addSuccess(LegacyRecommendations)
@@ -105,14 +120,19 @@ export class LegacyApi extends HttpApiGroup.make("legacy")
   .addError(BadRequest)
   .addError(NotFound)
   .addError(ServiceUnavailable)
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Deprecated GET forms of the recommendation endpoints.") {}
 
 const Health = Schema.Struct({ status: Schema.Literal("ok") })
 const ReadyStatus = Schema.Struct({ status: Schema.Literal("ready"), pendingJobs: Schema.Number })
 
 export class OpsApi extends HttpApiGroup.make("ops")
-  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Health))
-  .add(HttpApiEndpoint.get("readyz", "/readyz").addSuccess(ReadyStatus).addError(ServiceUnavailable)) {}
+  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Health).annotate(OpenApi.Summary, "Liveness: 200 while the process runs"))
+  .add(
+    HttpApiEndpoint.get("readyz", "/readyz").addSuccess(ReadyStatus).addError(ServiceUnavailable)
+      .annotate(OpenApi.Summary, "Readiness: 200 once the index is restored, with the indexing backlog")
+  )
+  .annotate(OpenApi.Description, "Health and readiness probes (no credentials).") {}
 
 export class CommerceApi extends HttpApi.make("commerce-search")
   .add(SearchApi)
@@ -120,4 +140,15 @@ export class CommerceApi extends HttpApi.make("commerce-search")
   .add(LegacyApi)
   .add(OpsApi)
   .add(PredictionApi)
-  .add(LegacySessionApi) {}
+  .add(LegacySessionApi)
+  .annotate(OpenApi.Title, "Commerce search")
+  .annotate(OpenApi.Version, "0.1.0")
+  .annotate(
+    OpenApi.Description,
+    "Search, recommendation and catalog service for shops: text and visual search, browse, similar and complementary " +
+      "products, completions, predicted attributes, and an MCP endpoint for agents. Authorize with a read-only token " +
+      "(Bearer) for reads or with site credentials (Basic) for everything."
+  )
+  .annotate(OpenApi.License, { name: "Proprietary" })
+  .annotate(OpenApi.Servers, [{ url: "/", description: "this service" }])
+  .annotate(OpenApi.Transform, completeDocument) {}

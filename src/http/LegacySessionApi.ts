@@ -123,23 +123,27 @@ export const UploadImagePayload = Schema.Union(
 export class LegacySessionApi extends HttpApiGroup.make("legacySession")
   .add(
     HttpApiEndpoint.post("createSession", "/search/session")
+      .annotate(OpenApi.Summary, "Start a visual search session from an uploaded image")
       .setUrlParams(CreateSessionParams)
       .setPayload(CreateSessionPayload)
       .addSuccess(LegacySearchSession)
   )
   .add(
     HttpApiEndpoint.get("searchSession", "/search/session/:searchId")
+      .annotate(OpenApi.Summary, "Search again with a session's image, optionally within an area")
       .setPath(searchIdPath)
       .setUrlParams(SearchSessionParams)
       .addSuccess(LegacySearchSession)
   )
   .add(
     HttpApiEndpoint.get("detectObjects", "/search/session/:searchId/detect-objects")
+      .annotate(OpenApi.Summary, "Objects detected in a session's image")
       .setPath(searchIdPath)
       .addSuccess(LegacyDetectedObjects)
   )
   .add(
     HttpApiEndpoint.put("uploadImage", "/search/session/:searchId/upload-image")
+      .annotate(OpenApi.Summary, "Replace a session's image with a higher-resolution one")
       .setPath(searchIdPath)
       .setPayload(UploadImagePayload)
       .addSuccess(LegacyMessage)
@@ -151,4 +155,5 @@ export class LegacySessionApi extends HttpApiGroup.make("legacySession")
   .addError(SessionUnsupportedImageSchema)
   .addError(SessionUnprocessableImageSchema)
   .addError(SessionUnavailableSchema)
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Deprecated visual search sessions (multipart uploads).") {}

@@ -4,6 +4,7 @@ import { ProductId } from "../domain/Catalog.js"
 import { BadRequest, Forbidden, NotFound, ServiceUnavailable } from "../domain/Errors.js"
 import { PredictAttributesRequest, PredictedAttributesResponse } from "../domain/PredictedAttributes.js"
 import { Authentication } from "./Authentication.js"
+import { siteCredentialsOnly } from "./OpenApiDocument.js"
 
 /**
  * POST /product/{product-id}/predicted-attributes (site credentials only). An empty or omitted
@@ -13,6 +14,8 @@ import { Authentication } from "./Authentication.js"
 export class PredictionApi extends HttpApiGroup.make("prediction")
   .add(
     HttpApiEndpoint.post("predictAttributes", "/product/:productId/predicted-attributes")
+      .annotate(OpenApi.Summary, "Predict a product's attributes from its text and images")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
       .setPath(Schema.Struct({ productId: ProductId }))
       // A request without a body (read as null) asks for everything, like `{}` and `{"attributes": []}`.
       .setPayload(Schema.NullOr(PredictAttributesRequest.annotations({ parseOptions: { onExcessProperty: "error" } })))
@@ -30,4 +33,5 @@ export class PredictionApi extends HttpApiGroup.make("prediction")
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(ServiceUnavailable)
-  .middleware(Authentication) {}
+  .middleware(Authentication)
+  .annotate(OpenApi.Description, "Attribute prediction for catalog enrichment: site (Basic) credentials only.") {}

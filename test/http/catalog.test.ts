@@ -150,6 +150,31 @@ describe("routing and operations", () => {
     expect(await docs.text()).toMatch(/swagger/i)
   })
 
+  it("documents who may call each operation, the error shapes on the wire, and /mcp", async () => {
+    const spec = (await call(server.baseUrl, "GET", "/openapi.json")).body
+    expect(spec.info.title).toBe("Commerce search")
+    expect(spec.servers).toEqual([{ url: "/", description: "this service" }])
+    expect(spec.components.securitySchemes.basic).toMatchObject({ type: "http", scheme: "basic" })
+    expect(spec.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" })
+    const either = [{ bearer: [] }, { basic: [] }]
+    expect(spec.paths["/text-search"].post.security).toEqual(either)
+    expect(spec.paths["/product/{productId}"].get.security).toEqual(either)
+    expect(spec.paths["/product/{productId}"].put.security).toEqual([{ basic: [] }])
+    expect(spec.paths["/product/{productId}"].delete.security).toEqual([{ basic: [] }])
+    expect(spec.paths["/product/{productId}/predicted-attributes"].post.security).toEqual([{ basic: [] }])
+    expect(spec.paths["/healthz"].get.security).toEqual([])
+    expect(spec.paths["/mcp"].post.security).toEqual([...either, { accessToken: [] }])
+    for (const [path, operations] of Object.entries<any>(spec.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) expect(operation.summary, `${method} ${path}`).toBeTruthy()
+    }
+    // The wire carries no Effect tags; a decode error is {message, issues: [{path, message}]}.
+    expect(JSON.stringify(spec.components.schemas)).not.toContain('"_tag"')
+    expect(spec.components.schemas.HttpApiDecodeError.required).toEqual(["message", "issues"])
+    // What the document promises is what the API answers: a real decode error has that shape.
+    const invalid = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: 5 } })
+    expect(Object.keys(invalid.body).sort()).toEqual(["issues", "message"])
+  })
+
   it("tags every response with a request id", async () => {
     const res = await fetch(server.baseUrl + "/healthz", { headers: { "x-request-id": "abc-123" } })
     expect(res.headers.get("x-request-id")).toBe("abc-123")

@@ -112,7 +112,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
         })
       )
       // A restarted process gets its catalog from the indexer again, its searches from storage.
-      const restarted = <A>(f: (s: SuggesterService) => Effect.Effect<A, unknown>) => withSuggester((s) => Effect.zipRight(indexCatalog(s), f(s)))
+      const restarted = <A>(f: (s: SuggesterService) => Effect.Effect<A, SuggestError>) => withSuggester((s) => Effect.zipRight(indexCatalog(s), f(s)))
       const later = await restarted((s) => s.suggest(1, "cord", 5))
       expect(later[0]).toMatchObject({ suggestion: "cordless driver", source: "query" })
       // Searched once only: not popular enough to be offered back unchanged.
