@@ -4,8 +4,8 @@ import { optionalField, shapesMessage } from "./Product.js"
 
 /** One column with the values to include or exclude (spec: staticFilters.included/excluded). */
 export const FilterClause = Schema.Struct({
-  column: Schema.String.pipe(Schema.minLength(1)),
-  values: Schema.Array(Schema.String)
+  column: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A column name (list_relevant_columns names them)" }),
+  values: Schema.Array(Schema.String).annotations({ description: "Values of the column; category paths Base64-URL encoded" })
 })
 export type FilterClause = typeof FilterClause.Type
 
@@ -13,7 +13,7 @@ export type FilterClause = typeof FilterClause.Type
 export const StaticFilters = Schema.Struct({
   excluded: Schema.optional(Schema.Array(FilterClause)),
   included: Schema.optional(Schema.Array(FilterClause))
-})
+}).annotations({ description: "The scope searched: products with any included value of each column, and none of the excluded" })
 export type StaticFilters = typeof StaticFilters.Type
 
 /** Half-open [start, end); a missing bound leaves that side open. */
@@ -41,7 +41,9 @@ export const DynamicFilter = Schema.Struct({
 })
 export type DynamicFilter = typeof DynamicFilter.Type
 
-export const DynamicFilters = Schema.Array(DynamicFilter)
+export const DynamicFilters = Schema.Array(DynamicFilter).annotations({
+  description: "The shopper's refinements (facet values, or a {start, end} range for numbers such as price)"
+})
 export type DynamicFilters = typeof DynamicFilters.Type
 
 const HEX_COLOR = /^#[0-9a-f]{6}$/i

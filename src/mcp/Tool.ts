@@ -75,21 +75,36 @@ export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonOb
   if (SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 && schema.ast.indexSignatures.length === 0) {
     return { type: "object", properties: {}, additionalProperties: false }
   }
-  const json = withoutIds(JSONSchema.make(schema)) as Record<string, unknown>
+  const json = published(JSONSchema.make(schema)) as Record<string, unknown>
   const { $schema: _ignored, ...rest } = json
   const ref = typeof rest.$ref === "string" ? rest.$ref.replace("#/$defs/", "") : undefined
   if (ref === undefined) return rest as JsonObjectSchema
   const { [ref]: root, ...otherDefs } = rest.$defs as Record<string, Record<string, unknown>>
-  return (Object.keys(otherDefs).length > 0 || JSON.stringify(root).includes(`#/$defs/${ref}`)
-    ? { ...root, $defs: rest.$defs }
-    : root) as JsonObjectSchema
+  // The root is inlined: its own entry stays under $defs only when it refers to itself.
+  if (JSON.stringify(root).includes(`#/$defs/${ref}`)) return { ...root, $defs: rest.$defs } as unknown as JsonObjectSchema
+  return (Object.keys(otherDefs).length > 0 ? { ...root, $defs: otherDefs } : root) as JsonObjectSchema
 }
 
-/** Effect tags `unknown`/`any` with a fixed $id; repeated, those ids make JSON Schema validators refuse the document. */
-const withoutIds = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(withoutIds)
+/** Titles Effect derives from a refinement ("maxLength(200)") or a type ("unknown"): constraints the schema states anyway. */
+const GENERATED_TITLE = /^(?:[A-Za-z]+\(.*\)|unknown|any)$/
+/** Descriptions Effect writes for its built-in refinements ("a string at most 200 character(s) long"); ours start with a capital. */
+const GENERATED_DESCRIPTION = /^an? (?:string|array|number|integer|non[- ]?empty|positive|negative|non-negative|finite|valid|date|bigint)\b/
+
+/**
+ * The schema as agents read it (every token of tools/list lands in their context): without
+ * Effect's generated titles and descriptions, which restate the constraints beside them, and
+ * without Effect's fixed $id on `unknown`/`any` (repeated, those ids make JSON Schema
+ * validators refuse the document).
+ */
+const published = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(published)
   if (typeof value !== "object" || value === null) return value
   const out: Record<string, unknown> = {}
-  for (const [k, v] of Object.entries(value)) if (!(k === "$id" && typeof v === "string" && v.startsWith("/schemas/"))) out[k] = withoutIds(v)
+  for (const [k, v] of Object.entries(value)) {
+    if (k === "$id" && typeof v === "string" && v.startsWith("/schemas/")) continue
+    if (k === "title" && typeof v === "string" && GENERATED_TITLE.test(v)) continue
+    if (k === "description" && typeof v === "string" && GENERATED_DESCRIPTION.test(v)) continue
+    out[k] = published(v)
+  }
   return out
 }

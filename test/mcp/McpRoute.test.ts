@@ -73,6 +73,21 @@ describe("tools/list", () => {
     }
   })
 
+  it("publishes what each search field means and its limits, without generated constraint text or repeated schemas", async () => {
+    const { tools } = await reader.listTools()
+    const listing = JSON.stringify(tools)
+    expect(listing).not.toMatch(/"title":"(?:[A-Za-z]+\(|unknown)/)
+    expect(listing).not.toMatch(/"description":"an? (?:string|array|number)/)
+    const search = tools.find((t) => t.name === "text_search")!.inputSchema as any
+    // The request schema is inlined once, not repeated under $defs.
+    expect(Object.keys(search.$defs ?? {})).not.toContain("TextSearchRequest")
+    expect(search.properties.resultsCount).toMatchObject({ type: "integer", minimum: 1, maximum: 1000, description: expect.stringMatching(/How many/) })
+    expect(search.properties.offset).toMatchObject({ type: "integer", minimum: 0 })
+    for (const field of ["query", "offset", "sort", "staticFilters", "dynamicFilters", "collapseVariants"]) {
+      expect(search.properties[field].description, field).toMatch(/^[A-Z]/)
+    }
+  })
+
   it("marks every tool read-only except append_memory, which only adds (hosts need not confirm reads)", async () => {
     const { tools } = await reader.listTools()
     for (const tool of tools) {
