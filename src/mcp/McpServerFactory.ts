@@ -34,6 +34,7 @@ const listing = tools.map((t) => ({
 export const INSTRUCTIONS = [
   "Product search, recommendations and catalog of one shop, plus durable conversation memory.",
   "Find products with text_search (a query, or none to browse with filters; offset and resultsCount page through) or visual_search (an image URL or base64).",
+  "Pass detail: \"compact\" to search and recommendation tools for short results (id, title, brand, price, url, image, category); get_item reads a full record.",
   "list_relevant_columns and describe_column tell which filters and sorts the catalog supports; get_item, get_items and get_item_group read records.",
   "similar_products and cross_selling recommend from a product id.",
   "Memory tools (append_memory, recall_memory, replay_memory, list_conversations, summarize_conversation) need site (Basic) credentials; pass an idempotencyKey with each append so a retry is stored once.",

@@ -76,7 +76,9 @@ export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonOb
     return { type: "object", properties: {}, additionalProperties: false }
   }
   const json = published(JSONSchema.make(schema)) as Record<string, unknown>
-  const { $schema: _ignored, ...rest } = json
+  const { $schema: _ignored, ...union } = json
+  // MCP wants `type: "object"` at the root; a union of object shapes (full or compact results) says so beside its anyOf.
+  const rest = Array.isArray(union.anyOf) && union.type === undefined ? { type: "object", ...union } : union
   const ref = typeof rest.$ref === "string" ? rest.$ref.replace("#/$defs/", "") : undefined
   if (ref === undefined) return rest as JsonObjectSchema
   const { [ref]: root, ...otherDefs } = rest.$defs as Record<string, Record<string, unknown>>

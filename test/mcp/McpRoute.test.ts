@@ -107,6 +107,23 @@ describe("search and catalog tools", () => {
     expect(JSON.parse((result.content as any)[0].text)).toEqual(structured)
   })
 
+  it("answers compactly when asked: the same products in a fraction of the context", async () => {
+    const full = await callTool(reader, "text_search", { query: "cordless drill", resultsCount: 5 })
+    const compact = await callTool(reader, "text_search", { query: "cordless drill", resultsCount: 5, detail: "compact" })
+    expect(compact.products.map((p: any) => p.productId)).toEqual(full.data.products.map((p: any) => p.productId))
+    expect(compact.total).toBe(full.data.total)
+    const first = full.data.products[0]
+    expect(compact.products[0]).toMatchObject({ productId: first.productId, title: first.title, brand: first.brand, url: first.deeplink })
+    expect(Object.keys(compact.products[0]).every((k) => ["productId", "title", "brand", "price", "url", "image", "category", "groupId"].includes(k))).toBe(true)
+    for (const facet of compact.facets ?? []) expect(facet.values.length).toBeLessThanOrEqual(10)
+    expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(full).length / 2)
+    const similar = await callTool(reader, "similar_products", { productId: "drill-1", detail: "compact" })
+    expect(similar.sourceProduct.productId).toBe("drill-1")
+    expect(Array.isArray(similar.products)).toBe(true)
+    // A detail the tool does not know is refused like any other invalid argument.
+    expect((await rpcCode(reader.callTool({ name: "text_search", arguments: { query: "drill", detail: "tiny" } }))).code).toBe(-32602)
+  })
+
   it("similar_products and cross_selling wrap the REST behaviour", async () => {
     const similar = await callTool(reader, "similar_products", { productId: "drill-1" })
     expect(similar.data.sourceProduct.productId).toBe("drill-1")

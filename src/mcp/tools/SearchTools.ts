@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { CrossSellingRequest, CrossSellingResponse, SimilarProductsRequest, SimilarProductsResponse } from "../../domain/Recommendations.js"
 import { TextSearchRequest, TextSearchResponse } from "../../domain/Search.js"
 import { crossSelling, similarProducts } from "../../search/Recommendations.js"
@@ -7,6 +7,11 @@ import { visualSearch } from "../../search/VisualSearch.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../../domain/Visual.js"
 import { defineTool } from "../Tool.js"
 import { asToolFailure } from "../ToolFailure.js"
+import { CompactRecommendations, CompactSearchResponse, compactRecommendations, compactSearch, Detail } from "./CompactResults.js"
+
+/** A REST request body plus the MCP-only `detail` choice. */
+const withDetail = <F extends Schema.Struct.Fields>(request: Schema.Struct<F>) =>
+  Schema.Struct({ ...request.fields, detail: Schema.optional(Detail) })
 
 // The same service code as the REST endpoints: the tools differ only in transport.
 export const searchTools = [
@@ -16,9 +21,10 @@ export const searchTools = [
     description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount`; `sort` by price, title or newest; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
     scope: "read",
     effect: "reads",
-    input: TextSearchRequest,
-    output: TextSearchResponse,
-    run: (principal, input) => asToolFailure(textSearch(principal.siteId, input))
+    input: withDetail(TextSearchRequest),
+    output: Schema.Union(TextSearchResponse, CompactSearchResponse),
+    run: (principal, { detail, ...input }) =>
+      asToolFailure(Effect.map(textSearch(principal.siteId, input), (r) => (detail === "compact" ? compactSearch(r) : r)))
   }),
   defineTool({
     name: "visual_search",
@@ -26,9 +32,10 @@ export const searchTools = [
     description: "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` (fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; same as POST /visual-search.",
     scope: "read",
     effect: "reads",
-    input: VisualSearchRequest,
-    output: VisualSearchResponse,
-    run: (principal, input) => asToolFailure(visualSearch(principal.siteId, input))
+    input: withDetail(VisualSearchRequest),
+    output: Schema.Union(VisualSearchResponse, CompactSearchResponse),
+    run: (principal, { detail, ...input }) =>
+      asToolFailure(Effect.map(visualSearch(principal.siteId, input), (r) => (detail === "compact" ? compactSearch(r) : r)))
   }),
   defineTool({
     name: "similar_products",
@@ -36,9 +43,10 @@ export const searchTools = [
     description: "Products similar to a source product (same kind, close in meaning, attributes and price); same as POST /similar-products.",
     scope: "read",
     effect: "reads",
-    input: SimilarProductsRequest,
-    output: SimilarProductsResponse,
-    run: (principal, input) => asToolFailure(similarProducts(principal.siteId, input))
+    input: withDetail(SimilarProductsRequest),
+    output: Schema.Union(SimilarProductsResponse, CompactRecommendations),
+    run: (principal, { detail, ...input }) =>
+      asToolFailure(Effect.map(similarProducts(principal.siteId, input), (r) => (detail === "compact" ? compactRecommendations(r) : r)))
   }),
   defineTool({
     name: "cross_selling",
@@ -46,9 +54,10 @@ export const searchTools = [
     description: "Complementary products for a source product, never from its own leaf category or item group; same as POST /cross-selling.",
     scope: "read",
     effect: "reads",
-    input: CrossSellingRequest,
-    output: CrossSellingResponse,
-    run: (principal, input) => asToolFailure(crossSelling(principal.siteId, input))
+    input: withDetail(CrossSellingRequest),
+    output: Schema.Union(CrossSellingResponse, CompactRecommendations),
+    run: (principal, { detail, ...input }) =>
+      asToolFailure(Effect.map(crossSelling(principal.siteId, input), (r) => (detail === "compact" ? compactRecommendations(r) : r)))
   })
 ] as const
 
