@@ -3,10 +3,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian packages: redis-server for the Redis-backed test suites (they start their own server),
-# docker-compose to validate docker-compose.yml (.ci/run and test/ops/compose.test.ts).
+# docker-compose to validate docker-compose.yml (.ci/run and test/ops/compose.test.ts),
+# chromium for the browser test of the API docs page (test/http/swagger-ui.test.ts).
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v docker-compose >/dev/null 2>&1 || missing+=(docker-compose)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "setup: installing ${missing[*]} (Debian packages)"
   if [ "$(id -u)" = "0" ]; then SUDO=""; else SUDO="sudo"; fi
