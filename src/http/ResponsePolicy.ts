@@ -3,8 +3,9 @@ import { NodeHttpServerRequest } from "@effect/platform-node"
 import type { FileSystem, Path } from "@effect/platform"
 import type { RequestError } from "@effect/platform/HttpServerError"
 import type { MultipartError } from "@effect/platform/Multipart"
-import { Cause, Data, Deferred, Effect, Exit, FiberId, Option, type Scope } from "effect"
+import { Cause, Data, Deferred, Effect, Exit, Option, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
+import type { Readable } from "node:stream"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
 import { plainIssueMessage } from "../domain/IssueMessage.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
@@ -194,19 +195,34 @@ const MULTIPART_END_GRACE_MS = 5_000
 /**
  * Parses a multipart body up front (the platform keeps the parsed form for the handler), and
  * answers 400 when the body ends without its closing boundary instead of never answering. The
- * parser then waits forever on the unfinished part and does not yield to interruption, so the
- * parse runs on its own fiber: the request waits for whichever comes first, the parsed form or
- * the watchdog, and a stuck parse is interrupted in the background.
+ * parser (multipasta) does not fail on such a body: it waits forever on the unfinished file
+ * part, holding the temporary file open, and the platform's cached parse does not yield to
+ * interruption. So the request waits for whichever comes first, the parsed form or the
+ * watchdog, and the watchdog fails the parser and its open file parts itself, which ends the
+ * parse and closes the file.
  */
 const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    // The platform pipes the body into its parser; keep hold of the parser and its file parts.
+    const parsers: Array<NodeJS.WritableStream & { destroy(error?: Error): void }> = []
+    const files: Array<Readable> = []
+    const pipe = incoming.pipe
+    incoming.pipe = function<T extends NodeJS.WritableStream>(this: typeof incoming, destination: T, options?: { end?: boolean }) {
+      parsers.push(destination as any)
+      ;(destination as unknown as NodeJS.EventEmitter).on("file", (file: Readable) => files.push(file))
+      return pipe.call(this, destination, options) as T
+    }
     const outcome = yield* Deferred.make<void, UnreadableBody | MultipartError>()
-    const parse = yield* Effect.forkDaemon(Effect.intoDeferred(Effect.asVoid(request.multipart), outcome))
+    yield* Effect.forkDaemon(Effect.intoDeferred(Effect.asVoid(request.multipart), outcome))
     let timer: NodeJS.Timeout | undefined
     const onEnd = () => {
       timer = setTimeout(() => {
-        Deferred.unsafeDone(outcome, Exit.fail(new UnreadableBody({ status: 400, message: "body: the multipart body ended before its closing boundary" })))
+        const truncated = new UnreadableBody({ status: 400, message: "body: the multipart body ended before its closing boundary" })
+        Deferred.unsafeDone(outcome, Exit.fail(truncated))
+        const cause = new Error(truncated.message)
+        for (const file of files) if (!file.readableEnded) file.destroy(cause)
+        for (const parser of parsers) parser.destroy(cause)
       }, MULTIPART_END_GRACE_MS)
     }
     if (incoming.readableEnded) onEnd()
@@ -215,8 +231,8 @@ const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.ensuring(Effect.sync(() => {
         incoming.off("end", onEnd)
         clearTimeout(timer)
-      })),
-      Effect.tapErrorCause(() => Effect.sync(() => parse.unsafeInterruptAsFork(FiberId.none)))
+        incoming.pipe = pipe
+      }))
     )
   })
 

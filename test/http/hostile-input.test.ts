@@ -1,3 +1,4 @@
+import * as fs from "node:fs"
 import * as http from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "../../src/http/JsonDepth.js"
@@ -117,6 +118,17 @@ describe("malformed multipart", () => {
       expect(res, path).toEqual({ status: 400, body: { message: "body: the multipart body ended before its closing boundary" } })
     }
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+    // Nothing is left open: each truncated upload's temporary file is closed (the server runs in this process).
+    const openTempFiles = () => fs.readdirSync("/proc/self/fd").filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith("(deleted)")
+      } catch {
+        return false
+      }
+    }).length
+    const before = openTempFiles()
+    await Promise.all(Array.from({ length: 20 }, () => send("/search/session", "POST", "multipart/form-data; boundary=XYZ", truncated)))
+    await eventually(async () => expect(openTempFiles()).toBeLessThanOrEqual(before), 30_000)
   }, 60_000)
 })
 
