@@ -9,6 +9,7 @@ import type { Readable } from "node:stream"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
 import { plainIssueMessage } from "../domain/IssueMessage.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
+import { malformedPercentEncoding, unsafeTextIn } from "./TextIntegrity.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
 import { loggableUrl } from "../mcp/ProtectedResource.js"
 
@@ -61,7 +62,13 @@ export const responsePolicy = (maxBodyBytes: number) =>
         Effect.catchAllCause((cause) => {
           const error = Cause.squash(cause) as { readonly _tag?: string; readonly reason?: string }
           const tag = error?._tag
-          if (tag === "RouteNotFound") return Effect.succeed(json(404, { message: `no route ${request.method} ${request.url.split("?")[0]}` }))
+          if (tag === "RouteNotFound") {
+            const path = request.url.split("?")[0]
+            // The router gives up on escapes that are not UTF-8; the caller's mistake is the path, not the route.
+            return Effect.succeed(malformedPercentEncoding(path)
+              ? json(400, { message: `path: ${path} holds percent-escapes that are not UTF-8` })
+              : json(404, { message: `no route ${request.method} ${path}` }))
+          }
           if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
           if (tag === "UnreadableBody") return Effect.succeed(json((error as UnreadableBody).status, { message: (error as UnreadableBody).message }))
           if (tag === "MultipartError") {
@@ -136,8 +143,9 @@ const takesOtherBodies = (path: string) => path.startsWith("/search/session")
 /**
  * Bodies refused before anything parses them: a body that is not JSON on a JSON route (the
  * platform would read a form as fields, and quote an untyped body whole in its error); JSON
- * nested past MAX_JSON_DEPTH (the request's text is read once and kept by the platform, so
- * the handler reads the same text); a multipart body whose content type names no boundary.
+ * nested past MAX_JSON_DEPTH or holding text no store should (TextIntegrity) — the request's
+ * text is read once and kept by the platform, so the handler reads the same text; a multipart
+ * body whose content type names no boundary, or that never ends.
  */
 const rejectUnreadableBody = (
   request: HttpServerRequest.HttpServerRequest,
@@ -153,10 +161,13 @@ const rejectUnreadableBody = (
     return Effect.fail(new UnreadableBody({ status: 415, message: `content-type: must be application/json, not ${type === "" ? "missing" : type.split(";")[0]}` }))
   }
   if (!JSON_TYPE.test(type)) return Effect.void
-  return Effect.flatMap(boundedText(request, maxBodyBytes), (text) =>
-    nestsDeeperThan(text, MAX_JSON_DEPTH)
-      ? Effect.fail(new UnreadableBody({ status: 400, message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
-      : Effect.void)
+  return Effect.flatMap(boundedText(request, maxBodyBytes), (text) => {
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return Effect.fail(new UnreadableBody({ status: 400, message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
+    }
+    const unsafe = unsafeTextIn(text)
+    return unsafe === undefined ? Effect.void : Effect.fail(new UnreadableBody({ status: 400, message: unsafe }))
+  })
 }
 
 /**

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 /** A request sent byte for byte as given: no path normalisation, no added headers beyond these. */
-const rawRequest = (method: string, path: string, body: string, headers: Record<string, string> = { "content-type": "application/json" }) =>
+const rawRequest = (method: string, path: string, body: string | Buffer, headers: Record<string, string> = { "content-type": "application/json" }) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
     const sent = Object.fromEntries(Object.entries({ authorization: server.siteA.basic, ...headers }).filter(([, value]) => value !== ""))
     const request = http.request(server.baseUrl + "/", { method, path, headers: sent }, (response) => {
@@ -153,6 +153,47 @@ describe("oversized bodies", () => {
     expect(answer).toEqual({ status: 413, body: { message: `request body is over the limit of ${limit} bytes` } })
     expect((await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "drill" } })).status).toBe(200)
   }, 60_000)
+})
+
+describe("unicode and NUL", () => {
+  it("keeps any well-formed Unicode, in ids and text alike", async () => {
+    const id = "café-日本-🍵"
+    const put = await call(server.baseUrl, "PUT", `/product/${encodeURIComponent(id)}`, { auth: server.siteA.basic, body: { data: { title: "Grüner Tee 緑茶 🍵", brand: "Ōkubo" } } })
+    expect(put.status).toBe(200)
+    const got = await call(server.baseUrl, "GET", `/product/${encodeURIComponent(id)}`, { auth: server.siteA.basic })
+    expect(got.body.data).toMatchObject({ "product-id": id, data: { title: "Grüner Tee 緑茶 🍵", brand: "Ōkubo" } })
+  })
+
+  it("refuses NUL, lone surrogates and bytes that are not UTF-8 with 400 naming the field, storing nothing", async () => {
+    const cases: ReadonlyArray<readonly [string, string, string, string | Buffer, string]> = [
+      ["PUT", "/product/nul-1", "Basic", '{"data":{"title":"a\\u0000b"}}', "data.title: must not contain the NUL character (U+0000)"],
+      ["PUT", "/product/nul-2", "Basic", '{"data":{"title":"ok","brand":"x\\ud800y"}}', "data.brand: must be valid Unicode (it holds a lone surrogate)"],
+      ["PUT", "/product/nul-3", "Basic", Buffer.concat([Buffer.from('{"data":{"title":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}}')]), "data.title: must be UTF-8 (it holds U+FFFD, which bytes that were not UTF-8 became)"],
+      ["POST", "/text-search", "Bearer", '{"query":"dr\\u0000ill"}', "query: must not contain the NUL character (U+0000)"],
+      ["POST", "/auto-suggest", "Bearer", '{"query":"\\udc00"}', "query: must be valid Unicode (it holds a lone surrogate)"],
+      ["POST", "/text-search", "Bearer", '{"query":"x","dynamicFilters":[{"column":"co\\u0000lor","values":["red"]}]}', "dynamicFilters.0.column: must not contain the NUL character (U+0000)"],
+      ["POST", "/mcp", "Basic", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"append_memory","arguments":{"conversationId":"c1","items":[{"role":"user","content":"hi\\u0000"}]}}}', "params.arguments.items.0.content: must not contain the NUL character (U+0000)"]
+    ]
+    for (const [method, path, scheme, body, message] of cases) {
+      const res = await rawRequest(method, path, body, {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        authorization: scheme === "Basic" ? server.siteA.basic : server.siteA.bearer
+      })
+      expect({ status: res.status, body: JSON.parse(res.body) }, `${method} ${path}`).toEqual({ status: 400, body: { message } })
+    }
+    for (const id of ["nul-1", "nul-2", "nul-3"]) {
+      expect((await call(server.baseUrl, "GET", `/product/${id}`, { auth: server.siteA.basic })).status, id).toBe(404)
+    }
+  })
+
+  it("answers ids with NUL or escapes that are not UTF-8 with 400, not as a missing route", async () => {
+    const nul = await call(server.baseUrl, "PUT", "/product/a%00b", { auth: server.siteA.basic, body: { data: { title: "x" } } })
+    expect(nul).toMatchObject({ status: 400, body: { message: "productId: must not contain control characters" } })
+    const latin1 = await call(server.baseUrl, "PUT", "/product/caf%E9", { auth: server.siteA.basic, body: { data: { title: "x" } } })
+    expect(latin1).toMatchObject({ status: 400, body: { message: "path: /product/caf%E9 holds percent-escapes that are not UTF-8" } })
+    expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200)
+  })
 })
 
 describe("authentication errors", () => {
