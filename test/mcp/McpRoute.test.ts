@@ -5,6 +5,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { loggableUrl } from "../../src/mcp/ProtectedResource.js"
+import { AGENT_PAGE } from "../../src/mcp/tools/SearchTools.js"
 import { fixtureProducts } from "../support/FixtureCatalog.js"
 import { callTool, connectMcp } from "../support/McpClient.js"
 import { call } from "../support/Http.js"
@@ -104,7 +105,30 @@ describe("search and catalog tools", () => {
     const result = await reader.callTool({ name: "text_search", arguments: { query: "cordless drill" } })
     const structured = result.structuredContent as any
     expect(structured.data.products.map((p: any) => p.productId)).toEqual(rest.body.data.products.map((p: any) => p.productId))
+
     expect(JSON.parse((result.content as any)[0].text)).toEqual(structured)
+  })
+
+  it("pages 10 products for an agent unless it asks for more (REST: the campaign's 100)", async () => {
+    // Site B, so the fixture catalog of site A stays as the other tests expect it.
+    for (let i = 1; i <= AGENT_PAGE + 2; i++) {
+      const put = await call(server.baseUrl, "PUT", `/product/gnome-${i}`, { auth: server.siteB.basic, body: { data: { title: `Garden gnome ${i}`, price: i } } })
+      expect(put.status, JSON.stringify(put.body)).toBe(200)
+    }
+    const browse = await eventually(async () => {
+      const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteB.bearer, body: { sort: [{ column: "price", order: "asc" }] } })
+      expect(res.body.data.products.length, JSON.stringify(res.body).slice(0, 300)).toBe(AGENT_PAGE + 2)
+      return res
+    }, 30_000)
+    const agent = await connectMcp(server.baseUrl, server.siteB.bearer)
+    try {
+      const page = await callTool(agent, "text_search", { sort: [{ column: "price", order: "asc" }] })
+      expect(page.data.products.map((p: any) => p.productId)).toEqual(browse.body.data.products.slice(0, AGENT_PAGE).map((p: any) => p.productId))
+      expect(page.data.total).toBe(AGENT_PAGE + 2)
+      expect((await callTool(agent, "text_search", { resultsCount: 12 })).data.products).toHaveLength(12)
+    } finally {
+      await agent.close()
+    }
   })
 
   it("answers compactly when asked: the same products in a fraction of the context", async () => {

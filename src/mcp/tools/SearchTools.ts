@@ -9,6 +9,12 @@ import { defineTool } from "../Tool.js"
 import { asToolFailure } from "../ToolFailure.js"
 import { CompactRecommendations, CompactSearchResponse, compactRecommendations, compactSearch, Detail } from "./CompactResults.js"
 
+/**
+ * Products per page when an agent does not say: the REST default is the campaign's page (100 in
+ * the default campaign), which in full detail is tens of kilobytes of an agent's context.
+ */
+export const AGENT_PAGE = 10
+
 /** A REST request body plus the MCP-only `detail` choice. */
 const withDetail = <F extends Schema.Struct.Fields>(request: Schema.Struct<F>) =>
   Schema.Struct({ ...request.fields, detail: Schema.optional(Detail) })
@@ -18,24 +24,30 @@ export const searchTools = [
   defineTool({
     name: "text_search",
     title: "Text search",
-    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount`; `sort` by price, title or newest; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
+    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount` (10 unless given); `sort` by price, title or newest; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
     scope: "read",
     effect: "reads",
     input: withDetail(TextSearchRequest),
     output: Schema.Union(TextSearchResponse, CompactSearchResponse),
     run: (principal, { detail, ...input }) =>
-      asToolFailure(Effect.map(textSearch(principal.siteId, input), (r) => (detail === "compact" ? compactSearch(r) : r)))
+      asToolFailure(Effect.map(
+        textSearch(principal.siteId, { ...input, resultsCount: input.resultsCount ?? AGENT_PAGE }),
+        (r) => (detail === "compact" ? compactSearch(r) : r)
+      ))
   }),
   defineTool({
     name: "visual_search",
     title: "Visual search",
-    description: "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` (fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; same as POST /visual-search.",
+    description: "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` (fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; same as POST /visual-search, 10 products unless `resultsCount` says otherwise.",
     scope: "read",
     effect: "reads",
     input: withDetail(VisualSearchRequest),
     output: Schema.Union(VisualSearchResponse, CompactSearchResponse),
     run: (principal, { detail, ...input }) =>
-      asToolFailure(Effect.map(visualSearch(principal.siteId, input), (r) => (detail === "compact" ? compactSearch(r) : r)))
+      asToolFailure(Effect.map(
+        visualSearch(principal.siteId, { ...input, resultsCount: input.resultsCount ?? AGENT_PAGE }),
+        (r) => (detail === "compact" ? compactSearch(r) : r)
+      ))
   }),
   defineTool({
     name: "similar_products",
