@@ -24,6 +24,7 @@ import {
   SimilarProductsRequest,
   SimilarProductsResponse
 } from "../domain/Recommendations.js"
+import { PatchProductBody } from "../domain/MergePatch.js"
 import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"
@@ -86,6 +87,22 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       .setPath(productPath)
       .setPayload(strict(SetProductBody))
       .addSuccess(SetProductResponse)
+      .addError(ProductSaveFailure)
+  )
+  .add(
+    HttpApiEndpoint.patch("patchProduct", "/product/:productId")
+      .annotate(OpenApi.Summary, "Change some fields of a product (JSON merge patch)")
+      .annotate(
+        OpenApi.Description,
+        "RFC 7396 merge patch of the product as PUT takes it: `data` members are set, a member set to null is removed, " +
+          "`images` replaces the list (null removes every image). The result must be a valid product (400 naming the field " +
+          "otherwise, nothing stored); an unknown product is 404. Content type application/merge-patch+json or application/json."
+      )
+      .annotate(OpenApi.Override, siteCredentialsOnly)
+      .setPath(productPath)
+      .setPayload(strict(PatchProductBody))
+      .addSuccess(SetProductResponse)
+      .addError(NotFound)
       .addError(ProductSaveFailure)
   )
   .add(

@@ -1,4 +1,4 @@
-import { HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Headers, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import type { FileSystem, Path } from "@effect/platform"
 import type { RequestError } from "@effect/platform/HttpServerError"
@@ -48,7 +48,7 @@ export const RETRY_AFTER_SECONDS = 5
 export const responsePolicy = (maxBodyBytes: number) =>
   HttpLayerRouter.middleware((httpEffect) =>
     Effect.gen(function*() {
-      const request = yield* HttpServerRequest.HttpServerRequest
+      const request = asJson(yield* HttpServerRequest.HttpServerRequest)
       const started = Date.now()
       const requestId = request.headers["x-request-id"] ?? randomUUID()
       const length = Number(request.headers["content-length"] ?? "0")
@@ -57,6 +57,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
       }
       const timings = new Timings()
       const response = yield* Effect.zipRight(rejectUnreadableBody(request, maxBodyBytes), httpEffect).pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
         // Failures the platform raises before any handler runs become JSON answers here
         // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
         Effect.catchAllCause((cause) => {
@@ -132,6 +133,19 @@ const documentedError = (response: HttpServerResponse.HttpServerResponse) =>
     }
     return response
   })
+
+/**
+ * JSON sent under another name (application/merge-patch+json for PATCH, application/vnd.api+json)
+ * is JSON to the API, but the platform reads only types containing "application/json" as JSON
+ * and would read any other body a second time, as bytes, from a stream already read: the
+ * request would never be answered. Such a request goes on labelled application/json.
+ */
+const asJson = (request: HttpServerRequest.HttpServerRequest) => {
+  const type = (request.headers["content-type"] ?? "").toLowerCase()
+  return JSON_TYPE.test(type) && !type.includes("application/json")
+    ? request.modify({ headers: Headers.set(request.headers, "content-type", "application/json") })
+    : request
+}
 
 class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly status: 400 | 413 | 415; readonly message: string }> {}
 

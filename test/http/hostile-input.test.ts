@@ -225,6 +225,9 @@ describe("content types and schema errors", () => {
     expect(untyped.status).toBe(415)
     expect(JSON.parse(untyped.body).message).toBe("content-type: must be application/json, not missing")
     expect((await post("/text-search", "application/json; charset=utf-8", JSON.stringify({ query: "drill" }))).status).toBe(200)
+    // JSON under another name is JSON (the platform read such a body twice and never answered).
+    expect((await post("/text-search", "application/vnd.api+json", JSON.stringify({ query: "drill" }))).status).toBe(200)
+    expect((await post("/text-search", "application/problem+json", JSON.stringify({ query: 5 }))).body.message).toBe("query: must be a string, not 5")
   })
 
   it("words a type mismatch as the JSON kind the field takes, without Effect's error tags", async () => {
