@@ -1,12 +1,13 @@
 import { Effect, Schema } from "effect"
 import { CrossSellingRequest, CrossSellingResponse, SimilarProductsRequest, SimilarProductsResponse } from "../../domain/Recommendations.js"
-import { TextSearchRequest, TextSearchResponse } from "../../domain/Search.js"
+import { type SearchResponse, TextSearchRequest, TextSearchResponse } from "../../domain/Search.js"
+import type { Principal } from "../../services/auth/Auth.js"
 import { crossSelling, similarProducts } from "../../search/Recommendations.js"
 import { textSearch } from "../../search/TextSearch.js"
 import { visualSearch } from "../../search/VisualSearch.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../../domain/Visual.js"
 import { defineTool } from "../Tool.js"
-import { asToolFailure } from "../ToolFailure.js"
+import { asToolFailure, type ServiceFailure } from "../ToolFailure.js"
 import { CompactRecommendations, CompactSearchResponse, compactRecommendations, compactSearch, Detail } from "./CompactResults.js"
 
 /**
@@ -19,6 +20,19 @@ export const AGENT_PAGE = 10
 const withDetail = <F extends Schema.Struct.Fields>(request: Schema.Struct<F>) =>
   Schema.Struct({ ...request.fields, detail: Schema.optional(Detail) })
 
+/**
+ * A search as an agent runs it: the agent's page size unless it asks, and the compact form
+ * when it chooses it.
+ */
+const agentSearch = <I extends { readonly resultsCount?: number | undefined }, E extends ServiceFailure, R>(
+  search: (siteId: number, input: I) => Effect.Effect<SearchResponse, E, R>
+) =>
+(principal: Principal, { detail, ...input }: I & { readonly detail?: "full" | "compact" | undefined }) =>
+  asToolFailure(Effect.map(
+    search(principal.siteId, { ...input, resultsCount: input.resultsCount ?? AGENT_PAGE } as unknown as I),
+    (r) => (detail === "compact" ? compactSearch(r) : r)
+  ))
+
 // The same service code as the REST endpoints: the tools differ only in transport.
 export const searchTools = [
   defineTool({
@@ -29,11 +43,7 @@ export const searchTools = [
     effect: "reads",
     input: withDetail(TextSearchRequest),
     output: Schema.Union(TextSearchResponse, CompactSearchResponse),
-    run: (principal, { detail, ...input }) =>
-      asToolFailure(Effect.map(
-        textSearch(principal.siteId, { ...input, resultsCount: input.resultsCount ?? AGENT_PAGE }),
-        (r) => (detail === "compact" ? compactSearch(r) : r)
-      ))
+    run: agentSearch(textSearch)
   }),
   defineTool({
     name: "visual_search",
@@ -43,11 +53,7 @@ export const searchTools = [
     effect: "reads",
     input: withDetail(VisualSearchRequest),
     output: Schema.Union(VisualSearchResponse, CompactSearchResponse),
-    run: (principal, { detail, ...input }) =>
-      asToolFailure(Effect.map(
-        visualSearch(principal.siteId, { ...input, resultsCount: input.resultsCount ?? AGENT_PAGE }),
-        (r) => (detail === "compact" ? compactSearch(r) : r)
-      ))
+    run: agentSearch(visualSearch)
   }),
   defineTool({
     name: "similar_products",
