@@ -6,6 +6,8 @@ import { Suggester } from "../services/suggester/Suggester.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"
 import { formatCategoryPath } from "../domain/CategoryPath.js"
+import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
+import { createHash } from "node:crypto"
 
 /**
  * Turns stored records into searchable documents. It always reads the current record, so
@@ -24,6 +26,10 @@ export const suggestSource = (p: StoredProduct) => {
     productTypes: types.map(formatCategoryPath)
   }
 }
+
+/** Names the text a vector is computed from, and the model that computed it. */
+export const textKey = (text: string): string =>
+  createHash("sha256").update(TEXT_MODEL.wheel.sha256).update("\u0000").update(text).digest("base64url").slice(0, 32)
 
 export const ProductIndexerLive = Layer.effect(
   ProductIndexer,
@@ -46,7 +52,17 @@ export const ProductIndexerLive = Layer.effect(
           }
         }
         if (present.length === 0) return
-        const vectors = yield* embedder.embed(present.map((p) => embeddingText(p.data)))
+        // A version whose text is the one already embedded (a price, stock or label change)
+        // reuses the saved vector: only new text runs the model.
+        const texts = present.map((p) => embeddingText(p.data))
+        const textKeys = texts.map(textKey)
+        const saved = yield* store.savedTextVectors(present)
+        const reusable = saved.map((s, i) =>
+          s !== undefined && s.textKey === textKeys[i] && s.textVector.length === embedder.dimensions ? s.textVector : undefined)
+        const toEmbed = present.flatMap((_, i) => (reusable[i] === undefined ? [i] : []))
+        const embedded = yield* embedder.embed(toEmbed.map((i) => texts[i]))
+        const vectors = [...reusable] as Array<Float32Array>
+        toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))
         const images = yield* Effect.forEach(present, (p) => store.imageAnalyses(p.siteId, p.productId))
         // The store first: replicated views (the index and vocabulary replicas of the distributed
         // topology) rebuild from it, so whatever they are told must already be there. A failed
@@ -56,7 +72,8 @@ export const ProductIndexerLive = Layer.effect(
           siteId: p.siteId,
           productId: p.productId,
           version: p.version,
-          textVector: vectors[i]
+          textVector: vectors[i],
+          textKey: textKeys[i]
         })))
         yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i]))).pipe(
           Effect.tapError(() => store.markStale(present.map((p) => ({ siteId: p.siteId, productId: p.productId, version: p.version }))))

@@ -26,7 +26,12 @@ export const DerivedProduct = Schema.Struct({
   siteId: Schema.Number,
   productId: Schema.String,
   version: Schema.Number,
-  textVector: Schema.NullOr(Vector)
+  textVector: Schema.NullOr(Vector),
+  /**
+   * Names the text the vector was computed from (see ProductIndexer.textKey): a later version
+   * with the same text (a price or stock change) reuses the vector instead of running the model.
+   */
+  textKey: Schema.optional(Schema.String)
 })
 export type DerivedProduct = typeof DerivedProduct.Type
 

@@ -1,4 +1,6 @@
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
@@ -46,6 +48,25 @@ describe("PATCH /product/{id}", () => {
     await eventually(async () => expect(await byPrice()).toEqual(["mug-1"]), 30_000)
     expect((await patch("mug-2", { data: { price: 9 } })).status).toBe(200)
     await eventually(async () => expect(await byPrice()).toEqual(["mug-2", "mug-1"]), 30_000)
+  })
+
+  it("re-indexes a price change without running the text model, and a title change with it", async () => {
+    const embedded = () => server.run(Effect.map(Effect.flatMap(TextEmbedder, (e) => e.stats), (s) => s.documentsEmbedded))
+    const cheapest = () =>
+      call(server.baseUrl, "POST", "/text-search", {
+        auth: server.siteA.bearer,
+        body: { query: "teapot", sort: [{ column: "price", order: "asc" }] }
+      }).then((r) => r.body.data.products.map((p: any) => [p.productId, p.price?.actual]))
+    await put("teapot-1", { title: "Cast Iron Teapot", price: 40 })
+    await put("teapot-2", { title: "Glass Teapot", price: 30 })
+    await eventually(async () => expect(await cheapest()).toEqual([["teapot-2", 30], ["teapot-1", 40]]), 30_000)
+    const before = await embedded()
+    expect((await patch("teapot-1", { data: { price: 20 } })).status).toBe(200)
+    await eventually(async () => expect(await cheapest()).toEqual([["teapot-1", 20], ["teapot-2", 30]]), 30_000)
+    expect(await embedded()).toBe(before)
+    // New text is embedded again.
+    expect((await patch("teapot-1", { data: { title: "Cast Iron Teapot, 1.2 l" } })).status).toBe(200)
+    await eventually(async () => expect(await embedded()).toBe(before + 1), 30_000)
   })
 
   it("refuses a result that is not a valid product with 400 naming the field, and stores nothing", async () => {

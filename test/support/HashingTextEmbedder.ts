@@ -34,7 +34,7 @@ export const hashingEmbedder = (dimensions = 64): TextEmbedderService => {
     dimensions,
     embed: (texts) => Effect.sync(() => texts.map(embedOne)),
     embedQuery: (text) => Effect.sync(() => embedOne(text)),
-    stats: Effect.succeed({ queryCacheHits: 0, queryCacheMisses: 0, queryCacheSize: 0, readyWorkers: 1, workerRestarts: 0 })
+    stats: Effect.succeed({ documentsEmbedded: 0, queryCacheHits: 0, queryCacheMisses: 0, queryCacheSize: 0, readyWorkers: 1, workerRestarts: 0 })
   }
 }
 

@@ -31,6 +31,15 @@ export interface CatalogStoreService {
   /** Saves derived data only if the product is still at `version` (a late job never overwrites newer data). */
   readonly saveDerived: (derived: ReadonlyArray<DerivedProduct>) => Effect.Effect<number, StoreError>
   /**
+   * The text vectors saved for these products, with the key of the text each was computed from,
+   * in the order of `keys` (undefined: none saved, or saved without a key). Any version: the
+   * caller compares keys, not versions.
+   */
+  readonly savedTextVectors: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<
+    ReadonlyArray<{ readonly textKey: string; readonly textVector: Float32Array } | undefined>,
+    StoreError
+  >
+  /**
    * The index did not take these versions (its write failed after the derived data was saved):
    * they count as stale again, so the reconcile pass re-enqueues them. A newer version is left
    * alone (its own indexing decides).

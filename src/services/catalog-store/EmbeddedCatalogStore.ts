@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS product_derived (
   product_id TEXT NOT NULL,
   version INTEGER NOT NULL,
   text_vector BLOB,
+  text_key TEXT,
   PRIMARY KEY (site_id, product_id)
 ) WITHOUT ROWID;
 -- The reconcile pass (every minute) compares every product's version with its derived data's.
@@ -117,6 +118,9 @@ const layer = Layer.effect(
     // Stores made before products kept their creation time gain the column (null until pushed again).
     const productColumns = db.prepare("SELECT name FROM pragma_table_info('products')").all() as Array<{ name: string }>
     if (!productColumns.some((c) => c.name === "created_at")) db.exec("ALTER TABLE products ADD COLUMN created_at INTEGER")
+    // Likewise the key of the text a vector came from (none: the next change of the product re-embeds it).
+    const derivedColumns = db.prepare("SELECT name FROM pragma_table_info('product_derived')").all() as Array<{ name: string }>
+    if (!derivedColumns.some((c) => c.name === "text_key")) db.exec("ALTER TABLE product_derived ADD COLUMN text_key TEXT")
     const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
     const selectOne = db.prepare("SELECT * FROM products WHERE site_id = ? AND product_id = ?")
     const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at)
@@ -130,10 +134,12 @@ const layer = Layer.effect(
       for (const k of keys) deleteDerivedVersion.run(k.siteId, k.productId, k.version)
     })
     const selectGroup = db.prepare("SELECT * FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id")
-    const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector)
-      SELECT @site_id, @product_id, @version, @text_vector
+    const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector, text_key)
+      SELECT @site_id, @product_id, @version, @text_vector, @text_key
       WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
-      ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector`)
+      ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector,
+        text_key = excluded.text_key`)
+    const selectSavedVector = db.prepare("SELECT text_key, text_vector FROM product_derived WHERE site_id = ? AND product_id = ?")
     // INDEXED BY: SQLite prefers a WITHOUT ROWID table's primary key for the join, which reads the rows.
     const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_version
       LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
@@ -237,7 +243,8 @@ const layer = Layer.effect(
           site_id: d.siteId,
           product_id: d.productId,
           version: d.version,
-          text_vector: encodeVector(d.textVector)
+          text_vector: encodeVector(d.textVector),
+          text_key: d.textKey ?? null
         }).changes
       }
       return saved
@@ -295,6 +302,13 @@ const layer = Layer.effect(
         attempt("byItemGroup", () => (selectGroup.all(siteId, groupId) as Array<ProductRow>).map(toProduct)),
       remove: (siteId, productId) => attempt("remove", () => Option.fromNullable(removeTx(siteId, productId))),
       saveDerived: (items) => attempt("saveDerived", () => saveDerivedTx(items)),
+      savedTextVectors: (keys) =>
+        attempt("savedTextVectors", () =>
+          keys.map((k) => {
+            const row = selectSavedVector.get(k.siteId, k.productId) as { text_key: string | null; text_vector: Buffer | null } | undefined
+            const textVector = row === undefined ? null : decodeVector(row.text_vector)
+            return row?.text_key == null || textVector === null ? undefined : { textKey: row.text_key, textVector }
+          })),
       markStale: (keys) => attempt("markStale", () => markStaleTx(keys)),
       stale: (limit) =>
         attempt("stale", () =>

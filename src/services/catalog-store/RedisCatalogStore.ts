@@ -147,9 +147,19 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           const keys = siteKeys(d.siteId)
           return saveDerivedScript(
             [keys.product(d.productId), keys.derived(d.productId), keys.stale, keys.indexed],
-            [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? ""]
+            [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? "", d.textKey ?? ""]
           ) as Promise<number>
         }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
+    savedTextVectors: (items) =>
+      call("savedTextVectors", async () => {
+        const pipeline = client.pipeline()
+        for (const k of items) pipeline.hmgetBuffer(siteKeys(k.siteId).derived(k.productId), "key", "vec")
+        return (await exec(pipeline)).map((reply) => {
+          const [key, vec] = reply as [Buffer | null, Buffer | null]
+          const textVector = decodeVector(vec)
+          return key === null || textVector === null ? undefined : { textKey: key.toString(), textVector }
+        })
+      }),
     markStale: (keys) =>
       call("markStale", () =>
         Promise.all(keys.map((k) => {

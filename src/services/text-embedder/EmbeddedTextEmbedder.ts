@@ -43,8 +43,10 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
     let hits = 0
     let misses = 0
 
+    let documents = 0
     const embed = (texts: ReadonlyArray<string>) =>
       Effect.suspend(() => {
+        documents += texts.length
         const normalised = texts.map(normaliseText)
         const batches = planBatches(normalised)
         // All calls are queued at once; the pool, not the fibers, bounds the concurrency.
@@ -77,6 +79,7 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
       })
 
     const stats = Effect.sync((): TextEmbedderStats => ({
+      documentsEmbedded: documents,
       queryCacheHits: hits,
       queryCacheMisses: misses,
       queryCacheSize: cache.size,

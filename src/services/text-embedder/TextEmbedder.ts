@@ -8,6 +8,8 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
 export class EmbedError extends BackendFailure("EmbedError") {}
 
 export interface TextEmbedderStats {
+  /** Document texts run through the model since start (a re-index that reuses a saved vector adds none). */
+  readonly documentsEmbedded: number
   readonly queryCacheHits: number
   readonly queryCacheMisses: number
   readonly queryCacheSize: number

@@ -175,6 +175,25 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
       }))
 
+    test("savedTextVectors returns the last saved vector with its text key, across later versions, until the product goes", (store) =>
+      Effect.gen(function*() {
+        const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version
+        const w1 = (yield* store.put(1, "w1", record("Wrench"), undefined)).product.version
+        yield* store.saveDerived([
+          { siteId: 1, productId: "p1", version: v1, textVector: vector(1, 0), textKey: "k-drill" },
+          // Saved without a key (before keys existed): never reused.
+          { siteId: 1, productId: "w1", version: w1, textVector: vector(0, 1) }
+        ])
+        const keys = [{ siteId: 1, productId: "p1" }, { siteId: 1, productId: "w1" }, { siteId: 1, productId: "none" }, { siteId: 2, productId: "p1" }]
+        const first = yield* store.savedTextVectors(keys)
+        expect(first.map((v) => v && { key: v.textKey, vector: [...v.textVector] })).toEqual([{ key: "k-drill", vector: [1, 0] }, undefined, undefined, undefined])
+        // A new version (a price change) has no derived data yet; the saved vector is still offered.
+        yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), undefined)
+        expect((yield* store.savedTextVectors([keys[0]]))[0]?.textKey).toBe("k-drill")
+        yield* store.remove(1, "p1")
+        expect(yield* store.savedTextVectors([keys[0]])).toEqual([undefined])
+      }))
+
     test("markStale makes a version whose index write failed stale again, and leaves newer versions alone", (store) =>
       Effect.gen(function*() {
         const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version

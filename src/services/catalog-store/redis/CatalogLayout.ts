@@ -13,7 +13,7 @@
  *                                (they came later than the data; see RedisCatalogStore.pendingImageWork)
  *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated
  *   cat:{site}:g:<group>         set: product ids of an item group
- *   cat:{site}:d:<product>       hash: version, vec (Float32Array bytes; absent = no vector)
+ *   cat:{site}:d:<product>       hash: version, vec (Float32Array bytes; absent = no vector), key (of the vector's text)
  *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
  * `ids` = `stale` ∪ `indexed`, disjoint: every script moves a product between them atomically.
  * `unanalysed` and `undetected` are kept in step by every script that changes a product's
@@ -142,13 +142,15 @@ return {row[1], row[2], row[3], row[4], row[6] or row[4]}
 /**
  * Saves derived data only while the product is still at that version (a late job never
  * overwrites newer data). KEYS: product, derived, stale, indexed.
- * ARGV: product id, version, has vector ('1'/'0'), vector bytes. Returns 1 saved, 0 refused.
+ * ARGV: product id, version, has vector ('1'/'0'), vector bytes, text key ('' = none).
+ * Returns 1 saved, 0 refused.
  */
 export const saveDerivedLua = `
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
 redis.call('DEL', KEYS[2])
 if ARGV[3] == '1' then
   redis.call('HSET', KEYS[2], 'version', ARGV[2], 'vec', ARGV[4])
+  if ARGV[5] ~= '' then redis.call('HSET', KEYS[2], 'key', ARGV[5]) end
 else
   redis.call('HSET', KEYS[2], 'version', ARGV[2])
 end
