@@ -18,7 +18,8 @@ const LIMIT = 1_000_000
  * queue lives in memory), a job that failed for good, an enqueue that failed. A product
  * queued for indexing is left out of the image work: its indexing asks for that itself. A
  * product whose image job is waiting or running gets no second one (the queue coalesces), at
- * most one cheap follow-up that finds nothing left to do. Returns how many jobs it queued.
+ * most one cheap follow-up that finds nothing left to do. Jobs the queue still holds are not
+ * queued again. Returns how many jobs it queued.
  */
 export const reconcile = Effect.gen(function*() {
   const store = yield* CatalogStore
@@ -31,8 +32,13 @@ export const reconcile = Effect.gen(function*() {
     ...images.analyze.filter((k) => !indexing.has(keyOf(k))).map((k) => ({ _tag: "AnalyzeImages" as const, ...k })),
     ...images.detect.filter((k) => !indexing.has(keyOf(k))).map((k) => ({ _tag: "DetectObjects" as const, ...k }))
   ]
-  if (jobs.length > 0) yield* queue.enqueue(jobs)
-  return jobs.length
+  if (jobs.length === 0) return 0
+  // What is waiting or running will be handled anyway (a bulk push's backlog): not queued again.
+  // If the queue cannot tell, everything is queued; coalescing keeps that harmless.
+  const queued = yield* Effect.orElseSucceed(queue.queued(jobs), () => jobs.map(() => false))
+  const missing = jobs.filter((_, i) => !queued[i])
+  if (missing.length > 0) yield* queue.enqueue(missing)
+  return missing.length
 })
 
 const keyOf = (k: ProductKey) => `${k.siteId}\u0000${k.productId}`

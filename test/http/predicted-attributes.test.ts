@@ -159,7 +159,12 @@ describe("waiting for the prediction job", () => {
         imageAnalyses: () => Effect.succeed([])
       } as unknown as CatalogStoreService),
       Layer.succeed(PredictionStore, { get: () => Effect.succeed(Option.none()), save: () => Effect.void, remove: () => Effect.void }),
-      Layer.succeed(JobQueue, { enqueue: (jobs) => Effect.sync(() => void enqueued.push(...jobs)), pending: Effect.succeed(0), drained: Effect.void })
+      Layer.succeed(JobQueue, {
+        enqueue: (jobs) => Effect.sync(() => void enqueued.push(...jobs)),
+        queued: (jobs) => Effect.succeed(jobs.map(() => false)),
+        pending: Effect.succeed(0),
+        drained: Effect.void
+      })
     )
     const outcome = await Effect.gen(function*() {
       const fiber = yield* Effect.fork(Effect.either(currentPrediction(1, "p")))

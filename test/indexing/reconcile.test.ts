@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -74,6 +74,31 @@ describe("reconcile", () => {
         "DetectObjects 1:undetected",
         "IndexProduct 1:stale"
       ])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.live("leaves out products whose jobs the queue still holds (a bulk push's backlog)", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
+    const handled: Array<string> = []
+    const gate = Effect.runSync(Deferred.make<void>())
+    const handler = Layer.succeed(JobHandler, {
+      handle: (jobs: ReadonlyArray<Job>) =>
+        Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`))))
+    })
+    const layer = Layer.merge(
+      EmbeddedCatalogStore.layer.pipe(Layer.provideMerge(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir }))),
+      EmbeddedJobQueue.layer().pipe(Layer.provide(handler))
+    )
+    return Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const queue = yield* JobQueue
+      for (const id of ["pushed", "lost"]) yield* store.put(1, id, { title: id } as ProductRecord, [])
+      // "pushed" was queued by its PUT and is being handled; "lost" lost its job.
+      yield* queue.enqueue([{ _tag: "IndexProduct", siteId: 1, productId: "pushed" }])
+      expect(yield* reconcile).toBe(1)
+      yield* Deferred.succeed(gate, undefined)
+      yield* queue.drained
+      expect(handled.sort()).toEqual(["IndexProduct 1:lost", "IndexProduct 1:pushed"])
     }).pipe(Effect.provide(layer))
   })
 

@@ -1,7 +1,7 @@
 import { Queue } from "bullmq"
 import { Array as Arr, Duration, Effect, Layer, Schedule, Schema } from "effect"
 import { JobQueue, QueueError } from "./JobQueue.js"
-import { Job, type Lane, LANES, laneOf } from "../../model/Jobs.js"
+import { dedupKey, Job, type Lane, LANES, laneOf } from "../../model/Jobs.js"
 import { makeBatcher, type Settled } from "../../platform/Batcher.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { DEFAULT_QUEUE_NAME, jobOptions, laneQueueName } from "./BullMqSettings.js"
@@ -125,6 +125,13 @@ export const BullMqJobQueue = {
                 catch: (cause) => new QueueError({ message: `cannot enqueue ${jobs.length} job(s)`, cause })
               })
               : Effect.forEach(byLane(jobs, (job) => job), enqueueLane, { discard: true }),
+          // BullMQ keeps a job's deduplication key (its kind and product, BullMqSettings) from
+          // the add until the job is finished, completed or failed for good.
+          queued: (jobs) =>
+            Effect.tryPromise({
+              try: () => Promise.all(jobs.map((job) => queues[laneOf(job)].getDeduplicationJobId(dedupKey(job)).then((id) => id !== null))),
+              catch: (cause) => new QueueError({ message: `cannot read whether ${jobs.length} job(s) are queued`, cause })
+            }),
           pending,
           // The queue is shared, so this waits for every producer's jobs, not only this one's.
           // A follow-up stored for an active job is created in the same script that finishes it,

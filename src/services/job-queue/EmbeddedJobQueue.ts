@@ -112,6 +112,12 @@ const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 
 
       return {
         enqueue,
+        queued: (jobs) =>
+          Effect.sync(() =>
+            jobs.map((job) => {
+              const key = dedupKey(job)
+              return waiting.has(key) || running.has(key)
+            })),
         pending: Effect.map(Ref.get(inFlight), (n) => n + waiting.size),
         drained: Effect.gen(function*() {
           const d = yield* Deferred.make<void>()

@@ -10,6 +10,11 @@ export class QueueError extends BackendFailure("QueueError") {}
  */
 export interface JobQueueService {
   readonly enqueue: (jobs: ReadonlyArray<Job>) => Effect.Effect<void, QueueError>
+  /**
+   * For each job, whether a job of its kind and product is waiting or running (it will be
+   * handled without being enqueued again): the reconcile pass queues only the others.
+   */
+  readonly queued: (jobs: ReadonlyArray<Job>) => Effect.Effect<ReadonlyArray<boolean>, QueueError>
   /** Jobs accepted but not finished yet. */
   readonly pending: Effect.Effect<number, QueueError>
   /** Completes once every job enqueued so far has been handled (tests, benchmarks, shutdown). */

@@ -152,6 +152,25 @@ export const jobQueueConformance = (
         expect(yield* queue.pending).toBe(0)
       }))
 
+    test("queued tells which jobs are waiting or running, until they are finished", (h) =>
+      Effect.gen(function*() {
+        const queue = yield* JobQueue
+        h.close()
+        const whileHeld = Effect.gen(function*() {
+          yield* queue.enqueue([index("a")])
+          yield* until(() => h.callsWith("1:a") === 1)
+          yield* queue.enqueue([index("b")])
+          // a is being handled, b waits or is handled too; c was never enqueued; image work on a is another kind.
+          expect(yield* queue.queued([index("a"), index("b"), index("c"), { _tag: "AnalyzeImages", siteId: 1, productId: "a" }]))
+            .toEqual([true, true, false, false])
+        })
+        // Opened whatever happens: a held handler would keep the queue from closing.
+        yield* whileHeld.pipe(Effect.ensuring(Effect.sync(() => h.open())))
+        yield* queue.drained
+        yield* until(() => h.done.get("1:b") === 1)
+        expect(yield* queue.queued([index("a"), index("b")])).toEqual([false, false])
+      }))
+
     test("updates while a product is handled coalesce into exactly one follow-up, never run alongside it", (h) =>
       Effect.gen(function*() {
         const queue = yield* JobQueue
