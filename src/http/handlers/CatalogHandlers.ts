@@ -1,9 +1,9 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
-import type { SetProductBody, SetProductResponse } from "../../domain/Catalog.js"
-import { BadRequest, ImageDeleteFailure } from "../../domain/Errors.js"
+import type { SetProductResponse } from "../../domain/Catalog.js"
+import { BadRequest, ImageDeleteFailure, ServiceUnavailable } from "../../domain/Errors.js"
 import { patchedProduct } from "../../domain/MergePatch.js"
-import { KeyedLock } from "../../platform/KeyedLock.js"
+import type { StoredProduct } from "../../model/StoredProduct.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { enqueueAfterWrite } from "../../indexing/EnqueueAfterWrite.js"
@@ -12,31 +12,26 @@ import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors, saveErrors } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
 
-export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (handlers) => {
-  // Writes of one product take turns, so a PATCH's read-merge-write sees no other write between.
-  const lock = new KeyedLock()
-  const ofProduct = (siteId: number, productId: string) => `${siteId}\u0000${productId}`
+/** Read-merge-writes a PATCH retries when other writes keep coming first, before answering 503. */
+const PATCH_ATTEMPTS = 10
 
-  /** Stores a product and queues its indexing; answers as the spec's PUT does. */
-  const save = (siteId: number, productId: string, body: SetProductBody) =>
-    Effect.gen(function*() {
-      const store = yield* CatalogStore
-      const { product, created } = yield* store.put(siteId, productId, body.data, body.images).pipe(
-        saveErrors(siteId, productId, body.data)
-      )
-      yield* enqueueAfterWrite({ _tag: "IndexProduct", siteId, productId })
-      const response: SetProductResponse = {
-        message: created ? "product created" : "product updated",
-        data: { "site-id": siteId, "product-id": productId, data: product.data }
-      }
-      // Sent as it is rather than encoded through SetProductResponse: that would validate the
-      // whole record a second time, though it is the payload this request just decoded (and
-      // a product record's wire and decoded forms are the same JSON). Under a bulk push that
-      // second pass was about a twentieth of the api's work per PUT.
-      return HttpServerResponse.unsafeJson(response)
-    })
+/** Queues the indexing of a written product and answers as the spec's PUT does. */
+const written = (siteId: number, productId: string, product: StoredProduct, created: boolean) =>
+  Effect.gen(function*() {
+    yield* enqueueAfterWrite({ _tag: "IndexProduct", siteId, productId })
+    const response: SetProductResponse = {
+      message: created ? "product created" : "product updated",
+      data: { "site-id": siteId, "product-id": productId, data: product.data }
+    }
+    // Sent as it is rather than encoded through SetProductResponse: that would validate the
+    // whole record a second time, though it is the payload this request just decoded (and
+    // a product record's wire and decoded forms are the same JSON). Under a bulk push that
+    // second pass was about a twentieth of the api's work per PUT.
+    return HttpServerResponse.unsafeJson(response)
+  })
 
-  return handlers
+export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (handlers) =>
+  handlers
     .handle("getProduct", ({ path }) =>
       Effect.gen(function*() {
         const { siteId } = yield* CurrentPrincipal
@@ -55,22 +50,33 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         yield* requireScope(principal, "site")
-        return yield* lock.with(ofProduct(principal.siteId, path.productId), save(principal.siteId, path.productId, payload))
+        const store = yield* CatalogStore
+        const { siteId } = principal
+        const { created, product } = yield* store.put(siteId, path.productId, payload.data, payload.images).pipe(
+          saveErrors(siteId, path.productId, payload.data)
+        )
+        return yield* written(siteId, path.productId, product, created)
       }))
     .handle("patchProduct", ({ path, payload }) =>
       Effect.gen(function*() {
         const principal = yield* CurrentPrincipal
         yield* requireScope(principal, "site")
         const { siteId } = principal
-        return yield* lock.with(
-          ofProduct(siteId, path.productId),
-          Effect.gen(function*() {
-            const current = yield* restErrors(requireProduct(siteId, path.productId))
-            const patched = patchedProduct(current, payload)
-            if (Either.isLeft(patched)) return yield* new BadRequest({ message: patched.left })
-            return yield* save(siteId, path.productId, patched.right)
-          })
-        )
+        const store = yield* CatalogStore
+        // Compare-and-set: the merge is written only over the version it was made from, so a
+        // write that came in between (from any api process) is never lost; then merge again.
+        for (let attempt = 1; ; attempt++) {
+          const current = yield* restErrors(requireProduct(siteId, path.productId))
+          const patched = patchedProduct(current, payload)
+          if (Either.isLeft(patched)) return yield* new BadRequest({ message: patched.left })
+          const replaced = yield* store.replaceAtVersion(siteId, path.productId, current.version, patched.right.data, patched.right.images).pipe(
+            saveErrors(siteId, path.productId, patched.right.data)
+          )
+          if (Option.isSome(replaced)) return yield* written(siteId, path.productId, replaced.value, false)
+          if (attempt === PATCH_ATTEMPTS) {
+            return yield* new ServiceUnavailable({ message: `product "${path.productId}" kept changing while the patch was applied; retry` })
+          }
+        }
       }))
     .handle("deleteProduct", ({ path }) =>
       Effect.gen(function*() {
@@ -78,7 +84,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         yield* requireScope(principal, "site")
         const store = yield* CatalogStore
         const { siteId } = principal
-        const removed = yield* lock.with(ofProduct(siteId, path.productId), restErrors(store.remove(siteId, path.productId)))
+        const removed = yield* restErrors(store.remove(siteId, path.productId))
         if (Option.isNone(removed)) {
           return yield* new ImageDeleteFailure({
             message: `no product "${path.productId}" and no image of it found`,
@@ -91,4 +97,4 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
           data: { "site-id": siteId, "product-id": path.productId, "image-ids": removed.value.images.map((i) => i.id) }
         }
       }))
-})
+)

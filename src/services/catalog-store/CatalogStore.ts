@@ -22,6 +22,18 @@ export interface CatalogStoreService {
     data: ProductRecord,
     images: ReadonlyArray<{ readonly url: string }> | undefined
   ) => Effect.Effect<{ readonly product: StoredProduct; readonly created: boolean }, StoreError>
+  /**
+   * `put` of an existing product only while it is still at `version` (compare-and-set for a
+   * read-merge-write such as PATCH, across processes); none when another write came first
+   * or the product is gone.
+   */
+  readonly replaceAtVersion: (
+    siteId: number,
+    productId: string,
+    version: number,
+    data: ProductRecord,
+    images: ReadonlyArray<{ readonly url: string }> | undefined
+  ) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
   readonly get: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
   /** Products in the order of `productIds`; unknown ids are skipped. */
   readonly getMany: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>

@@ -199,8 +199,15 @@ const layer = Layer.effect(
       })
     }
 
-    const putTx = db.transaction((siteId: number, productId: string, data: ProductRecord, images: ReadonlyArray<{ url: string }> | undefined) => {
+    const putTx = db.transaction((
+      siteId: number,
+      productId: string,
+      data: ProductRecord,
+      images: ReadonlyArray<{ url: string }> | undefined,
+      expectedVersion?: number
+    ) => {
       const existing = selectOne.get(siteId, productId) as ProductRow | undefined
+      if (expectedVersion !== undefined && existing?.version !== expectedVersion) return undefined
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
         ? (existing ? decodeImages(existing.images) : [])
         : dedupeImages(images)
@@ -286,7 +293,9 @@ const layer = Layer.effect(
     })
 
     const service: CatalogStoreService = {
-      put: (siteId, productId, data, images) => attempt("put", () => putTx(siteId, productId, data, images)),
+      put: (siteId, productId, data, images) => attempt("put", () => putTx(siteId, productId, data, images)!),
+      replaceAtVersion: (siteId, productId, version, data, images) =>
+        attempt("replaceAtVersion", () => Option.map(Option.fromNullable(putTx(siteId, productId, data, images, version)), (r) => r.product)),
       get: (siteId, productId) =>
         attempt("get", () => Option.fromNullable(selectOne.get(siteId, productId) as ProductRow | undefined).pipe(Option.map(toProduct))),
       getMany: (siteId, productIds) =>

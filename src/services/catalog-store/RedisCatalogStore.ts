@@ -4,6 +4,7 @@ import { type ChainableCommander, Redis } from "ioredis"
 import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
 import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
+import type { ProductRecord } from "../../domain/Product.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
 import { batchedScript, script } from "../../platform/redis/LuaScript.js"
@@ -88,6 +89,31 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       return out
     })
 
+  /** A put, or with `expectedVersion` a put only while the product is at that version (undefined otherwise). */
+  const putAt = (
+    siteId: number,
+    productId: string,
+    data: ProductRecord,
+    images: ReadonlyArray<{ readonly url: string }> | undefined,
+    expectedVersion: number | undefined
+  ) => {
+    const keys = siteKeys(siteId)
+    const group = data.item_group_id ?? null
+    const replaced = images === undefined ? undefined : dedupeImages(images)
+    const updatedAt = Date.now()
+    return call("put", () =>
+      (putScript(
+        [seqKey, sitesKey, keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.images(productId),
+          group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
+        [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
+          encodeImages(replaced ?? []), expectedVersion === undefined ? "" : String(expectedVersion), ...(replaced ?? []).map((i) => i.id)]
+      ) as Promise<[number, number, string, string]>).then(([existed, version, storedImages, created]) =>
+        existed === -1 ? undefined : {
+          created: existed === 0,
+          product: { siteId, productId, data, images: decodeImages(storedImages), version, updatedAt, createdAt: Number(created) }
+        }))
+  }
+
   /** One page of a site's indexed products after `after`, read in one MULTI so product, vector and analyses agree. */
   const indexedPage = (siteId: number, after: string, pageSize: number) =>
     call("scan", async () => {
@@ -110,22 +136,10 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     })
 
   return {
-    put: (siteId, productId, data, images) => {
-      const keys = siteKeys(siteId)
-      const group = data.item_group_id ?? null
-      const replaced = images === undefined ? undefined : dedupeImages(images)
-      const updatedAt = Date.now()
-      return call("put", () =>
-        (putScript(
-          [seqKey, sitesKey, keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.images(productId),
-            group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
-          [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
-            encodeImages(replaced ?? []), ...(replaced ?? []).map((i) => i.id)]
-        ) as Promise<[number, number, string, string]>).then(([existed, version, storedImages, created]) => ({
-          created: existed === 0,
-          product: { siteId, productId, data, images: decodeImages(storedImages), version, updatedAt, createdAt: Number(created) }
-        })))
-    },
+    put: (siteId, productId, data, images) =>
+      Effect.map(putAt(siteId, productId, data, images, undefined), (written) => written!),
+    replaceAtVersion: (siteId, productId, version, data, images) =>
+      Effect.map(putAt(siteId, productId, data, images, version), (written) => Option.map(Option.fromNullable(written), (w) => w.product)),
     get: (siteId, productId) => getMany(siteId, [productId]).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
     getMany,
     byItemGroup: (siteId, groupId) =>

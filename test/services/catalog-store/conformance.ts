@@ -175,6 +175,26 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
       }))
 
+    test("replaceAtVersion writes only over the version it names", (store) =>
+      Effect.gen(function*() {
+        const v1 = (yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), urls("a"))).product.version
+        // Another write comes first: the stale merge is refused and nothing changes.
+        const v2 = (yield* store.put(1, "p1", record("Drill", { price: 12 } as Partial<ProductRecord>), undefined)).product.version
+        expect(yield* store.replaceAtVersion(1, "p1", v1, record("Drill", { price: 9 } as Partial<ProductRecord>), undefined)).toEqual(Option.none())
+        expect(Option.getOrThrow(yield* store.get(1, "p1")).data).toEqual({ title: "Drill", price: 12 })
+        // Over the current version it is a put: new version, images kept when not given.
+        const replaced = Option.getOrThrow(yield* store.replaceAtVersion(1, "p1", v2, record("Drill", { price: 9 } as Partial<ProductRecord>), undefined))
+        expect(replaced.version).toBeGreaterThan(v2)
+        const now = Option.getOrThrow(yield* store.get(1, "p1"))
+        expect(now).toMatchObject({ version: replaced.version, data: { title: "Drill", price: 9 } })
+        expect(now.images.map((i) => i.url)).toEqual(urls("a").map((u) => u.url))
+        // A product that is gone (or never was) is not created.
+        yield* store.remove(1, "p1")
+        expect(yield* store.replaceAtVersion(1, "p1", replaced.version, record("Drill"), undefined)).toEqual(Option.none())
+        expect(yield* store.replaceAtVersion(1, "never", 1, record("X"), undefined)).toEqual(Option.none())
+        expect(yield* store.get(1, "p1")).toEqual(Option.none())
+      }))
+
     test("savedTextVectors returns the last saved vector with its text key, across later versions, until the product goes", (store) =>
       Effect.gen(function*() {
         const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version

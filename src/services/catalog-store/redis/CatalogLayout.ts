@@ -84,17 +84,19 @@ refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
  * KEYS: seq, sites, ids, stale, indexed, product, images analyses, new group ('' = none),
  * unanalysed, undetected.
  * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
- * replace images ('1'/'0'), images JSON, then the kept image ids.
- * Returns {existed, version, images JSON, created ms}.
+ * replace images ('1'/'0'), images JSON, the version the product must be at ('' = any), then
+ * the kept image ids.
+ * Returns {existed, version, images JSON, created ms}, or {-1} when not at that version.
  */
 export const putLua = `${refreshImageWork}
+if ARGV[9] ~= '' and redis.call('HGET', KEYS[6], 'version') ~= ARGV[9] then return {-1} end
 local oldGroup = redis.call('HGET', KEYS[6], 'group')
 local existed = redis.call('EXISTS', KEYS[6])
 local version = string.format('%d', redis.call('INCR', KEYS[1]))
 local images = ARGV[8]
 if ARGV[7] == '1' then
   local keep = {}
-  for i = 9, #ARGV do keep[ARGV[i]] = true end
+  for i = 10, #ARGV do keep[ARGV[i]] = true end
   for _, id in ipairs(redis.call('HKEYS', KEYS[7])) do
     if not keep[id] then redis.call('HDEL', KEYS[7], id) end
   end
