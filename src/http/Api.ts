@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AutoSuggestRequest, AutoSuggestResponse } from "../domain/AutoSuggest.js"
 import { DeleteProductResponse, GetProductResponse, ProductId, SetProductBody, SetProductResponse } from "../domain/Catalog.js"
@@ -149,7 +149,11 @@ export class OpsApi extends HttpApiGroup.make("ops")
     HttpApiEndpoint.get("readyz", "/readyz").addSuccess(ReadyStatus).addError(ServiceUnavailable)
       .annotate(OpenApi.Summary, "Readiness: 200 once the index is restored, with the indexing backlog")
   )
-  .annotate(OpenApi.Description, "Health and readiness probes (no credentials).") {}
+  .add(
+    HttpApiEndpoint.get("metrics", "/metrics").addSuccess(HttpApiSchema.Text({ contentType: "text/plain; version=0.0.4" }))
+      .annotate(OpenApi.Summary, "This process's counters in the Prometheus text format: indexing backlog, embeddings, memory")
+  )
+  .annotate(OpenApi.Description, "Health and readiness probes and metrics (no credentials).") {}
 
 export class CommerceApi extends HttpApi.make("commerce-search")
   .add(SearchApi)

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SetProductBody, SetProductResponse } from "../../src/domain/Catalog.js"
 import { call } from "../support/Http.js"
+import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 
 let server: InProcessApi
@@ -173,6 +174,27 @@ describe("routing and operations", () => {
     // What the document promises is what the API answers: a real decode error has that shape.
     const invalid = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: 5 } })
     expect(Object.keys(invalid.body).sort()).toEqual(["issues", "message"])
+  })
+
+  it("serves this process's metrics in the Prometheus text format, the indexing backlog and embeddings among them", async () => {
+    const metrics = async () => {
+      const res = await fetch(`${server.baseUrl}/metrics`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get("content-type")).toMatch(/^text\/plain/)
+      const values = new Map<string, number>()
+      for (const line of (await res.text()).split("\n")) {
+        if (line === "" || line.startsWith("#")) continue
+        const [name, value] = line.split(" ")
+        values.set(name, Number(value))
+      }
+      return values
+    }
+    const before = await metrics()
+    for (const name of ["commerce_jobs_pending", "commerce_text_documents_embedded_total", "process_resident_memory_bytes"]) {
+      expect(Number.isFinite(before.get(name)), name).toBe(true)
+    }
+    await call(server.baseUrl, "PUT", "/product/metrics-1", { auth: server.siteA.basic, body: { data: { title: "Walnut Cutting Board" } } })
+    await eventually(async () => expect((await metrics()).get("commerce_text_documents_embedded_total")).toBeGreaterThan(before.get("commerce_text_documents_embedded_total")!), 30_000)
   })
 
   it("tags every response with a request id", async () => {
