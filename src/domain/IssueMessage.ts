@@ -1,3 +1,5 @@
+import { ParseResult } from "effect"
+
 /**
  * Schema type errors in the words of the wire format. Effect describes a type mismatch by the
  * schema's TypeScript shape ("Expected ReadonlyArray<{ readonly url: { string | filter } }>,
@@ -28,3 +30,19 @@ const jsonKind = (expected: string): string | undefined => {
 }
 
 const shorten = (actual: string): string => (actual.length <= 60 ? actual : `${actual.slice(0, 57)}...`)
+
+/** One broken rule: where (the field path) and what. */
+export interface Issue {
+  readonly path: ReadonlyArray<PropertyKey>
+  readonly message: string
+}
+
+/** "data.brand: must be at most 70 characters; images: …": each field path, then the rule it broke. */
+export const describeIssues = (issues: ReadonlyArray<Issue>, root?: string): string =>
+  issues
+    .map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : root === undefined ? i.message : `${root}: ${i.message}`))
+    .join("; ")
+
+/** A decode failure as REST and MCP clients read it: every issue, in plain words; `root` names a whole-value issue. */
+export const describeParseError = (error: ParseResult.ParseError, root?: string): string =>
+  describeIssues(ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path, message: plainIssueMessage(i.message) })), root)

@@ -1,6 +1,6 @@
-import { Either, ParseResult, Schema } from "effect"
+import { Either, Schema } from "effect"
 import { SetProductBody } from "./Catalog.js"
-import { plainIssueMessage } from "./IssueMessage.js"
+import { describeParseError } from "./IssueMessage.js"
 import type { StoredProduct } from "../model/StoredProduct.js"
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -40,8 +40,5 @@ export const patchedProduct = (current: StoredProduct, patch: PatchProductBody):
     { data: current.data, images: current.images.map((image) => ({ url: image.url })) },
     { ...patch, ...(patch.images === null ? { images: [] } : {}) }
   )
-  return Either.mapLeft(decodeBody(merged), (error) =>
-    ParseResult.ArrayFormatter.formatErrorSync(error)
-      .map((issue) => `${issue.path.join(".")}: ${plainIssueMessage(issue.message)}`)
-      .join("; "))
+  return Either.mapLeft(decodeBody(merged), (error) => describeParseError(error, "body"))
 }

@@ -7,7 +7,7 @@ import { Cause, Data, Deferred, Effect, Exit, Option, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Readable } from "node:stream"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
-import { plainIssueMessage } from "../domain/IssueMessage.js"
+import { describeIssues, plainIssueMessage } from "../domain/IssueMessage.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { malformedPercentEncoding, unsafeTextIn } from "./TextIntegrity.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
@@ -17,12 +17,6 @@ interface DecodeIssue {
   readonly path: ReadonlyArray<string | number>
   readonly message: string
 }
-
-/** "data.brand: must be at most 70 characters": the field path first, then the rule it broke. */
-export const describeIssues = (issues: ReadonlyArray<DecodeIssue>): string =>
-  issues
-    .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
-    .join("; ")
 
 /** The issues of a decode error as the wire shows them: path and plain message. */
 const wireIssues = (issues: ReadonlyArray<DecodeIssue>): Array<DecodeIssue> =>

@@ -1,3 +1,4 @@
+import { isIP } from "node:net"
 import type { Site } from "../domain/Site.js"
 import { ACCESS_TOKEN_PARAMETER } from "./ProtectedResource.js"
 
@@ -22,7 +23,8 @@ export const registryEntry = (site: Site, shopUrl: string, token: string) => {
   } catch {
     return undefined
   }
-  if (url.protocol !== "https:" || !/[a-z]/i.test(url.hostname.replace(/\.[^.]*$/, "")) || !url.hostname.includes(".")) return undefined
+  // The registry verifies a domain by DNS: not an address, not a single-label name.
+  if (url.protocol !== "https:" || isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 || !url.hostname.includes(".")) return undefined
   const endpoint = `${url.origin}${url.pathname.replace(/\/+$/, "")}/mcp`
   const namespace = url.hostname.toLowerCase().split(".").reverse().join(".")
   return {

@@ -1,6 +1,6 @@
-import { Effect, JSONSchema, ParseResult, Schema, SchemaAST } from "effect"
+import { Effect, JSONSchema, Schema, SchemaAST } from "effect"
 import type { Principal } from "../services/auth/Auth.js"
-import { plainIssueMessage } from "../domain/IssueMessage.js"
+import { describeParseError } from "../domain/IssueMessage.js"
 import type { ToolFailure } from "./ToolFailure.js"
 
 /**
@@ -43,11 +43,6 @@ export type ToolServices<T> = T extends Tool<infer R> ? R : never
 
 export type JsonObjectSchema = { readonly type: "object" } & Record<string, unknown>
 
-const describeIssues = (error: ParseResult.ParseError) =>
-  ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map((i) => `${i.path.length > 0 ? i.path.join(".") : "arguments"}: ${plainIssueMessage(i.message)}`)
-    .join("; ")
-
 export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>): Tool<R> => {
   const decode = Schema.decodeUnknown(tool.input, { errors: "all", onExcessProperty: "error" })
   const encode = Schema.encode(tool.output)
@@ -61,7 +56,7 @@ export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>)
     outputSchema: toolJsonSchema(tool.output),
     call: (principal, args) =>
       decode(args).pipe(
-        Effect.mapError((error): ToolFailure => ({ message: describeIssues(error), invalidParams: true })),
+        Effect.mapError((error): ToolFailure => ({ message: describeParseError(error, "arguments"), invalidParams: true })),
         Effect.flatMap((input) => tool.run(principal, input)),
         // An output the schema refuses is our defect, reported to the agent as a failed call.
         Effect.flatMap((output) => Effect.mapError(encode(output), (error): ToolFailure => ({ message: error.message })))

@@ -1,7 +1,9 @@
 import { Schema } from "effect"
 import { FilterValue, type Interactions } from "../../domain/Interactions.js"
 import { nullable, optionalField } from "../../domain/Product.js"
+import type { CrossSellingResponse, SimilarProductsResponse } from "../../domain/Recommendations.js"
 import type { ResultEntity } from "../../domain/ResultEntity.js"
+import type { SearchResponse } from "../../domain/Search.js"
 
 /**
  * The compact form of search and recommendation results, for agents: every token of a tool
@@ -71,11 +73,7 @@ const compactFacets = (interactions: Interactions | undefined) =>
     more: facet.values.length > FACET_VALUES ? facet.values.length - FACET_VALUES : undefined
   }))
 
-export const compactSearch = (response: {
-  readonly requestId?: string | undefined
-  readonly data: { readonly products: ReadonlyArray<ResultEntity>; readonly total?: number | undefined; readonly interactions?: Interactions | undefined }
-  readonly interactions?: Interactions | undefined
-}): typeof CompactSearchResponse.Type => {
+export const compactSearch = (response: SearchResponse): typeof CompactSearchResponse.Type => {
   const interactions = response.data.interactions ?? response.interactions
   return {
     requestId: response.requestId,
@@ -86,10 +84,7 @@ export const compactSearch = (response: {
   }
 }
 
-export const compactRecommendations = (response: {
-  readonly requestId?: string | undefined
-  readonly data: { readonly sourceProduct: ResultEntity; readonly products: ReadonlyArray<ResultEntity> }
-}): typeof CompactRecommendations.Type => ({
+export const compactRecommendations = (response: SimilarProductsResponse | CrossSellingResponse): typeof CompactRecommendations.Type => ({
   requestId: response.requestId,
   sourceProduct: compactProduct(response.data.sourceProduct),
   products: response.data.products.map(compactProduct)
