@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { ProductKey } from "../model/StoredProduct.js"
+import { type ProductKey, productIdsBySite } from "../model/StoredProduct.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
 import { ProductIndexer } from "./ProductIndexer.js"
 
@@ -21,7 +21,7 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
     const full: Array<ProductKey> = []
     const docs: Array<IndexDocument> = []
     const versions: Array<ProductKey & { readonly version: number }> = []
-    for (const [siteId, ids] of bySite(keys)) {
+    for (const [siteId, ids] of productIdsBySite(keys)) {
       const products = new Map((yield* store.getMany(siteId, ids)).map((p) => [p.productId, p]))
       const indexed = new Map((yield* index.retrieve(siteId, ids)).map((d) => [d.productId, d]))
       for (const productId of ids) {
@@ -41,9 +41,3 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
     if (docs.length > 0) yield* index.upsert(docs).pipe(Effect.tapError(() => store.markStale(versions)))
     if (full.length > 0) yield* indexer.index(full)
   })
-
-const bySite = (keys: ReadonlyArray<ProductKey>) => {
-  const sites = new Map<number, Array<string>>()
-  for (const { productId, siteId } of keys) sites.set(siteId, [...(sites.get(siteId) ?? []), productId])
-  return sites
-}

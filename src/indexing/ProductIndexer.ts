@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { ProductKey, StoredProduct } from "../model/StoredProduct.js"
+import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"
@@ -27,9 +27,37 @@ export const suggestSource = (p: StoredProduct) => {
   }
 }
 
+const versionKey = (p: StoredProduct) => `${p.siteId}\u0000${p.productId}\u0000${p.version}`
+
 /** Names the text a vector is computed from, and the model that computed it. */
 export const textKey = (text: string): string =>
   createHash("sha256").update(TEXT_MODEL.wheel.sha256).update("\u0000").update(text).digest("base64url").slice(0, 32)
+
+/**
+ * The index documents of these product versions, each with the text vector it can reuse
+ * (saved for the same text by the same model) and its images' analyses; `toEmbed` lists the
+ * positions whose text still needs the model, with their texts and keys. No model call: the
+ * write path indexes these at once (lexical first) and the indexing job fills in the rest.
+ */
+export const reusableDocuments = (products: ReadonlyArray<StoredProduct>) =>
+  Effect.gen(function*() {
+    const store = yield* CatalogStore
+    const texts = products.map((p) => embeddingText(p.data))
+    const textKeys = texts.map(textKey)
+    const saved = yield* store.savedTextVectors(products)
+    const vectors = saved.map((s, i) =>
+      s !== undefined && s.textKey === textKeys[i] && s.textVector.length === TEXT_MODEL.dimensions ? s.textVector : null)
+    const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
+    const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
+    return {
+      docs: products.map((p, i) => toIndexDocument(p, vectors[i], images[i])),
+      vectors,
+      images,
+      texts,
+      textKeys,
+      toEmbed
+    }
+  })
 
 export const ProductIndexerLive = Layer.effect(
   ProductIndexer,
@@ -54,32 +82,42 @@ export const ProductIndexerLive = Layer.effect(
         if (present.length === 0) return
         // A version whose text is the one already embedded (a price, stock or label change)
         // reuses the saved vector: only new text runs the model.
-        const texts = present.map((p) => embeddingText(p.data))
-        const textKeys = texts.map(textKey)
-        const saved = yield* store.savedTextVectors(present)
-        const reusable = saved.map((s, i) =>
-          s !== undefined && s.textKey === textKeys[i] && s.textVector.length === embedder.dimensions ? s.textVector : undefined)
-        const toEmbed = present.flatMap((_, i) => (reusable[i] === undefined ? [i] : []))
-        const embedded = yield* embedder.embed(toEmbed.map((i) => texts[i]))
-        const vectors = [...reusable] as Array<Float32Array>
-        toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))
-        const images = yield* Effect.forEach(present, (p) => store.imageAnalyses(p.siteId, p.productId))
+        const reusable = yield* reusableDocuments(present).pipe(Effect.provideService(CatalogStore, store))
+        const embedded = yield* embedder.embed(reusable.toEmbed.map((i) => reusable.texts[i]))
+        const vectors = [...reusable.vectors] as Array<Float32Array>
+        reusable.toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))
+        // The model took a while: a product deleted or written again meanwhile is left to that
+        // write, which updated the index at once and queued its own job (see AfterWrite).
+        const still = yield* currentVersions(present)
+        const kept = present.flatMap((p, i) => (still.has(versionKey(p)) ? [i] : []))
+        if (kept.length === 0) return
         // The store first: replicated views (the index and vocabulary replicas of the distributed
         // topology) rebuild from it, so whatever they are told must already be there. A failed
         // index write makes the products stale again and fails the job: its retries, or the
         // reconcile pass once they are spent (an index down for minutes), write both again.
-        yield* store.saveDerived(present.map((p, i) => ({
-          siteId: p.siteId,
-          productId: p.productId,
-          version: p.version,
+        yield* store.saveDerived(kept.map((i) => ({
+          siteId: present[i].siteId,
+          productId: present[i].productId,
+          version: present[i].version,
           textVector: vectors[i],
-          textKey: textKeys[i]
+          textKey: reusable.textKeys[i]
         })))
-        yield* index.upsert(present.map((p, i) => toIndexDocument(p, vectors[i], images[i]))).pipe(
-          Effect.tapError(() => store.markStale(present.map((p) => ({ siteId: p.siteId, productId: p.productId, version: p.version }))))
+        // A version older than the one the write path indexed since is ignored by the index.
+        yield* index.upsert(kept.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i]))).pipe(
+          Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
         )
         // Concurrently: in the distributed topology each is a round trip to the shared vocabulary.
-        yield* Effect.forEach(present, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
+        yield* Effect.forEach(kept, (i) => suggester.indexProduct(present[i].siteId, present[i].productId, suggestSource(present[i])), { concurrency: "unbounded", discard: true })
+      })
+
+    /** The products among `products` still at their version, as `versionKey`s. */
+    const currentVersions = (products: ReadonlyArray<StoredProduct>) =>
+      Effect.gen(function*() {
+        const current = new Set<string>()
+        for (const [siteId, ids] of productIdsBySite(products)) {
+          for (const p of yield* store.getMany(siteId, ids)) current.add(versionKey(p))
+        }
+        return current
       })
 
     return { index: index_ }

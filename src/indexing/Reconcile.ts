@@ -1,10 +1,11 @@
 import { Effect } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { ProductKey } from "../model/StoredProduct.js"
+import { type ProductKey, productIdsBySite } from "../model/StoredProduct.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { suggestSource } from "./ProductIndexer.js"
+import { indexWithoutModel } from "./AfterWrite.js"
 import type { Job } from "../model/Jobs.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
 import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
@@ -53,7 +54,8 @@ export const restoreSuggestions = Effect.gen(function*() {
 
 /**
  * Startup of the embedded topology: the in-memory index is rebuilt from the vectors the
- * store kept (no model calls), then whatever was acknowledged but not indexed is queued. A
+ * store kept (no model calls), what was acknowledged but not embedded is indexed by its words
+ * (and the vectors it can reuse), and its indexing is queued. A
  * vector of another text model (a store written before a model change: its length differs)
  * is not restored: the product is indexed without it, searchable by its words at once, and
  * counts as stale, so the reconcile pass queues its embedding.
@@ -70,6 +72,14 @@ export const restoreIndex = Effect.gen(function*() {
       yield* index.upsert(page.map(({ derived, images, product }) => toIndexDocument(product, current(derived.textVector) ? derived.textVector : null, images)))
       for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))
     }))
+  // Acknowledged but not indexed before the restart (a bulk push cut short): searchable by
+  // their words at once, as after their write, while reconcile queues their embedding.
+  const stale = yield* store.stale(LIMIT)
+  for (let i = 0; i < stale.length; i += 1000) {
+    for (const [siteId, ids] of productIdsBySite(stale.slice(i, i + 1000))) {
+      yield* indexWithoutModel(yield* store.getMany(siteId, ids), [])
+    }
+  }
   const queued = yield* reconcile
-  return { restored, queued }
+  return { restored, unembedded: stale.length, queued }
 })

@@ -31,6 +31,12 @@ export type Payload = typeof Payload.Type
 export const IndexDocument = Schema.Struct({
   siteId: Schema.Number,
   productId: Schema.String,
+  /**
+   * The record version the document was made from (StoredProduct.version). An index never
+   * replaces a document by one made from an older version: a job that read the record before
+   * a newer write was applied to the index cannot undo it. Absent: always replaces.
+   */
+  version: Schema.optional(Schema.Number),
   text: IndexText,
   /**
    * Category columns hold text-form paths, each ancestor included ("A", "A > B", "A > B > C"),

@@ -75,6 +75,7 @@ export const toIndexDocument = (
   return {
     siteId: product.siteId,
     productId: product.productId,
+    version: product.version,
     text: visual.colors.length + visual.objects.length === 0
       ? text
       : { ...text, extra: [text.extra, ...visual.colors, ...visual.objects].filter((w) => w.length > 0).join(" ") },

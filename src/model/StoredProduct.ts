@@ -51,3 +51,14 @@ export const dedupeImages = (images: ReadonlyArray<{ readonly url: string }>): R
   }
   return out
 }
+
+/** Product ids grouped by site, in the order given. */
+export const productIdsBySite = (keys: ReadonlyArray<ProductKey>): Map<number, Array<string>> => {
+  const sites = new Map<number, Array<string>>()
+  for (const { productId, siteId } of keys) {
+    const ids = sites.get(siteId)
+    if (ids === undefined) sites.set(siteId, [productId])
+    else ids.push(productId)
+  }
+  return sites
+}

@@ -1,24 +1,21 @@
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
-import { BadRequest, ImageDeleteFailure, ServiceUnavailable } from "../../domain/Errors.js"
+import { BadRequest, ImageDeleteFailure, NotFound, ServiceUnavailable } from "../../domain/Errors.js"
 import { patchedProduct } from "../../domain/MergePatch.js"
 import type { StoredProduct } from "../../model/StoredProduct.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
-import { enqueueAfterWrite } from "../../indexing/EnqueueAfterWrite.js"
+import { afterWrite } from "../../indexing/AfterWrite.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors, saveErrors } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
 
-/** Read-merge-writes a PATCH retries when other writes keep coming first, before answering 503. */
-const PATCH_ATTEMPTS = 10
-
-/** Queues the indexing of a written product and answers as the spec's PUT does. */
+/** Indexes a written product (lexical first, see AfterWrite) and answers as the spec's PUT does. */
 const written = (siteId: number, productId: string, product: StoredProduct, created: boolean) =>
   Effect.gen(function*() {
-    yield* enqueueAfterWrite({ _tag: "IndexProduct", siteId, productId })
+    yield* afterWrite([product], [])
     const response: SetProductResponse = {
       message: created ? "product created" : "product updated",
       data: { "site-id": siteId, "product-id": productId, data: product.data }
@@ -63,19 +60,20 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         yield* requireScope(principal, "site")
         const { siteId } = principal
         const store = yield* CatalogStore
-        // Compare-and-set: the merge is written only over the version it was made from, so a
-        // write that came in between (from any api process) is never lost; then merge again.
-        for (let attempt = 1; ; attempt++) {
-          const current = yield* restErrors(requireProduct(siteId, path.productId))
-          const patched = patchedProduct(current, payload)
-          if (Either.isLeft(patched)) return yield* new BadRequest({ message: patched.left })
-          const replaced = yield* store.replaceAtVersion(siteId, path.productId, current.version, patched.right.data, patched.right.images).pipe(
-            saveErrors(siteId, path.productId, patched.right.data)
-          )
-          if (Option.isSome(replaced)) return yield* written(siteId, path.productId, replaced.value, false)
-          if (attempt === PATCH_ATTEMPTS) {
+        // Merged over the version it read, never over a write that came in between (from any
+        // api process): then the store reads and merges again.
+        const [result] = yield* store.writeMany(siteId, [{ _tag: "Modify", productId: path.productId, modify: (current) => patchedProduct(current, payload) }]).pipe(
+          saveErrors(siteId, path.productId, {})
+        )
+        switch (result._tag) {
+          case "Written":
+            return yield* written(siteId, path.productId, result.product, false)
+          case "Refused":
+            return yield* new BadRequest({ message: result.message })
+          case "Contended":
             return yield* new ServiceUnavailable({ message: `product "${path.productId}" kept changing while the patch was applied; retry` })
-          }
+          default:
+            return yield* new NotFound({ message: `product "${path.productId}" not found` })
         }
       }))
     .handle("deleteProduct", ({ path }) =>
@@ -91,7 +89,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
             data: { "site-id": siteId, "image-id": "" }
           })
         }
-        yield* enqueueAfterWrite({ _tag: "RemoveProduct", siteId, productId: path.productId })
+        yield* afterWrite([], [{ siteId, productId: path.productId }])
         return {
           message: "product deleted",
           data: { "site-id": siteId, "product-id": path.productId, "image-ids": removed.value.images.map((i) => i.id) }

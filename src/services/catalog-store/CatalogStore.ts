@@ -1,4 +1,4 @@
-import { Context, type Effect, type Option } from "effect"
+import { Context, type Effect, type Either, type Option } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { ImageAnalysisRecord, ImageObjects } from "../../model/ImageAnalysis.js"
@@ -14,6 +14,40 @@ export interface PendingImageWork {
 
 export class StoreError extends BackendFailure("StoreError") {}
 
+/** A product's fields as PUT takes them; `images: undefined` keeps the stored images. */
+export interface ProductFields {
+  readonly data: ProductRecord
+  readonly images?: ReadonlyArray<{ readonly url: string }> | undefined
+}
+
+/** One write of `writeMany`. */
+export type CatalogWrite =
+  | { readonly _tag: "Put"; readonly productId: string } & ProductFields
+  /**
+   * A read-modify-write of an existing product (a merge patch): `modify` gets the current
+   * record and returns the new fields, or why it cannot. It is applied over the version it
+   * read, never over a write that came in between (from any process): then it reads again.
+   */
+  | {
+    readonly _tag: "Modify"
+    readonly productId: string
+    readonly modify: (current: StoredProduct) => Either.Either<ProductFields, string>
+  }
+  | { readonly _tag: "Remove"; readonly productId: string }
+
+export type CatalogWriteResult =
+  | { readonly _tag: "Written"; readonly product: StoredProduct; readonly created: boolean }
+  | { readonly _tag: "Removed"; readonly product: StoredProduct }
+  /** Modify or Remove of a product that does not exist. */
+  | { readonly _tag: "Absent" }
+  /** `modify` refused the current record (its message says why). */
+  | { readonly _tag: "Refused"; readonly message: string }
+  /** Other writes kept coming first; the Modify was not applied. */
+  | { readonly _tag: "Contended" }
+
+/** Read-merge-writes a Modify retries when other writes keep coming first. */
+export const MODIFY_ATTEMPTS = 10
+
 export interface CatalogStoreService {
   /** Creates or replaces a product; `images: undefined` keeps the stored images. Atomic and durable on return. */
   readonly put: (
@@ -23,17 +57,11 @@ export interface CatalogStoreService {
     images: ReadonlyArray<{ readonly url: string }> | undefined
   ) => Effect.Effect<{ readonly product: StoredProduct; readonly created: boolean }, StoreError>
   /**
-   * `put` of an existing product only while it is still at `version` (compare-and-set for a
-   * read-merge-write such as PATCH, across processes); none when another write came first
-   * or the product is gone.
+   * Writes in order, each atomic and durable on return, for one site: a bulk push's batch, a
+   * PATCH. The embedded store writes them in one transaction; Redis one script per write,
+   * writes of different products pipelined. Results in the order of `writes`.
    */
-  readonly replaceAtVersion: (
-    siteId: number,
-    productId: string,
-    version: number,
-    data: ProductRecord,
-    images: ReadonlyArray<{ readonly url: string }> | undefined
-  ) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
+  readonly writeMany: (siteId: number, writes: ReadonlyArray<CatalogWrite>) => Effect.Effect<ReadonlyArray<CatalogWriteResult>, StoreError>
   readonly get: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
   /** Products in the order of `productIds`; unknown ids are skipped. */
   readonly getMany: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>

@@ -1,6 +1,6 @@
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Either, Layer, Option, Schema } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
-import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
+import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError } from "./CatalogStore.js"
 import {
   ColorsJson, decodeImages, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, ImagesJson,
   ObjectsJson, RecordJson, VectorBlob
@@ -199,15 +199,13 @@ const layer = Layer.effect(
       })
     }
 
-    const putTx = db.transaction((
+    const putIn = (
       siteId: number,
       productId: string,
       data: ProductRecord,
-      images: ReadonlyArray<{ url: string }> | undefined,
-      expectedVersion?: number
+      images: ReadonlyArray<{ url: string }> | undefined
     ) => {
       const existing = selectOne.get(siteId, productId) as ProductRow | undefined
-      if (expectedVersion !== undefined && existing?.version !== expectedVersion) return undefined
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
         ? (existing ? decodeImages(existing.images) : [])
         : dedupeImages(images)
@@ -231,9 +229,10 @@ const layer = Layer.effect(
       }
       if (images !== undefined) refreshImageWork(siteId, productId, storedImages)
       return { product: toProduct(row), created: existing === undefined }
-    })
+    }
+    const putTx = db.transaction(putIn)
 
-    const removeTx = db.transaction((siteId: number, productId: string) => {
+    const removeIn = (siteId: number, productId: string) => {
       const existing = selectOne.get(siteId, productId) as ProductRow | undefined
       if (existing === undefined) return undefined
       deleteProduct.run(siteId, productId)
@@ -241,7 +240,32 @@ const layer = Layer.effect(
       deleteAnalyses.run(siteId, productId)
       deleteImageWork.run(siteId, productId)
       return toProduct(existing)
-    })
+    }
+    const removeTx = db.transaction(removeIn)
+
+    // One transaction: the writes see each other in order, and a Modify reads and writes with
+    // nothing in between (the store has one writer, this process).
+    const writeManyTx = db.transaction((siteId: number, writes: ReadonlyArray<CatalogWrite>) =>
+      writes.map((write): CatalogWriteResult => {
+        switch (write._tag) {
+          case "Put": {
+            const { created, product } = putIn(siteId, write.productId, write.data, write.images)!
+            return { _tag: "Written", product, created }
+          }
+          case "Modify": {
+            const row = selectOne.get(siteId, write.productId) as ProductRow | undefined
+            if (row === undefined) return { _tag: "Absent" }
+            const fields = write.modify(toProduct(row))
+            if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left }
+            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images)!
+            return { _tag: "Written", product, created: false }
+          }
+          case "Remove": {
+            const product = removeIn(siteId, write.productId)
+            return product === undefined ? { _tag: "Absent" } : { _tag: "Removed", product }
+          }
+        }
+      }))
 
     const saveDerivedTx = db.transaction((items: ReadonlyArray<DerivedProduct>) => {
       let saved = 0
@@ -294,8 +318,7 @@ const layer = Layer.effect(
 
     const service: CatalogStoreService = {
       put: (siteId, productId, data, images) => attempt("put", () => putTx(siteId, productId, data, images)!),
-      replaceAtVersion: (siteId, productId, version, data, images) =>
-        attempt("replaceAtVersion", () => Option.map(Option.fromNullable(putTx(siteId, productId, data, images, version)), (r) => r.product)),
+      writeMany: (siteId, writes) => attempt("writeMany", () => writeManyTx(siteId, writes)),
       get: (siteId, productId) =>
         attempt("get", () => Option.fromNullable(selectOne.get(siteId, productId) as ProductRow | undefined).pipe(Option.map(toProduct))),
       getMany: (siteId, productIds) =>

@@ -1,7 +1,7 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Either, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
-import { CatalogStore, type CatalogStoreService, StoreError } from "./CatalogStore.js"
+import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, MODIFY_ATTEMPTS, StoreError } from "./CatalogStore.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
 import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
 import type { ProductRecord } from "../../domain/Product.js"
@@ -114,6 +114,41 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         }))
   }
 
+  const remove = (siteId: number, productId: string) => {
+    const keys = siteKeys(siteId)
+    return call("remove", () =>
+      (removeScript(
+        [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId),
+          keys.unanalysed, keys.undetected],
+        [productId, keys.base]
+      ) as Promise<Array<string> | null>).then((row) => (row === null ? null : toProduct(siteId, productId, row))))
+  }
+
+  /** A Modify reads, merges and writes over the version it read (the put script compares it), or reads again. */
+  const modify = (siteId: number, write: Extract<CatalogWrite, { _tag: "Modify" }>) =>
+    Effect.gen(function*() {
+      for (let attempt = 0; attempt < MODIFY_ATTEMPTS; attempt++) {
+        const [current] = yield* getMany(siteId, [write.productId])
+        if (current === undefined) return { _tag: "Absent" } as const
+        const fields = write.modify(current)
+        if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left } as const
+        const written = yield* putAt(siteId, write.productId, fields.right.data, fields.right.images, current.version)
+        if (written !== undefined) return { _tag: "Written", product: written.product, created: false } as const
+      }
+      return { _tag: "Contended" } as const
+    })
+
+  const writeOne = (siteId: number, write: CatalogWrite): Effect.Effect<CatalogWriteResult, StoreError> => {
+    switch (write._tag) {
+      case "Put":
+        return Effect.map(putAt(siteId, write.productId, write.data, write.images, undefined), (w) => ({ _tag: "Written", ...w! }))
+      case "Modify":
+        return modify(siteId, write)
+      case "Remove":
+        return Effect.map(remove(siteId, write.productId), (product) => (product === null ? { _tag: "Absent" } : { _tag: "Removed", product }))
+    }
+  }
+
   /** One page of a site's indexed products after `after`, read in one MULTI so product, vector and analyses agree. */
   const indexedPage = (siteId: number, after: string, pageSize: number) =>
     call("scan", async () => {
@@ -138,23 +173,23 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   return {
     put: (siteId, productId, data, images) =>
       Effect.map(putAt(siteId, productId, data, images, undefined), (written) => written!),
-    replaceAtVersion: (siteId, productId, version, data, images) =>
-      Effect.map(putAt(siteId, productId, data, images, version), (written) => Option.map(Option.fromNullable(written), (w) => w.product)),
+    writeMany: (siteId, writes) => {
+      // Writes of one product in their order; different products at once (their scripts share
+      // the pipeline that batchedScript fills).
+      const results: Array<CatalogWriteResult | undefined> = writes.map(() => undefined)
+      const byProduct = new Map<string, Array<number>>()
+      writes.forEach((w, i) => byProduct.set(w.productId, [...(byProduct.get(w.productId) ?? []), i]))
+      return Effect.forEach([...byProduct.values()], (positions) =>
+        Effect.forEach(positions, (i) => Effect.map(writeOne(siteId, writes[i]), (r) => (results[i] = r)), { discard: true }),
+        { concurrency: "unbounded", discard: true }).pipe(Effect.as(results as ReadonlyArray<CatalogWriteResult>))
+    },
     get: (siteId, productId) => getMany(siteId, [productId]).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
     getMany,
     byItemGroup: (siteId, groupId) =>
       call("byItemGroup", () => client.smembers(siteKeys(siteId).group(groupId))).pipe(
         Effect.flatMap((ids) => getMany(siteId, ids.sort()))
       ),
-    remove: (siteId, productId) => {
-      const keys = siteKeys(siteId)
-      return call("remove", () =>
-        (removeScript(
-          [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId),
-            keys.unanalysed, keys.undetected],
-          [productId, keys.base]
-        ) as Promise<Array<string> | null>).then((row) => Option.fromNullable(row === null ? null : toProduct(siteId, productId, row))))
-    },
+    remove: (siteId, productId) => Effect.map(remove(siteId, productId), Option.fromNullable),
     saveDerived: (items) =>
       call("saveDerived", () =>
         Promise.all(items.map((d) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer, Option } from "effect"
+import { Effect, Either, type Layer, Option } from "effect"
 import type { ProductRecord } from "../../../src/domain/Product.js"
 import { CatalogStore, type CatalogStoreService } from "../../../src/services/catalog-store/CatalogStore.js"
 import type { ImageAnalysisRecord } from "../../../src/model/ImageAnalysis.js"
@@ -175,24 +175,36 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
       }))
 
-    test("replaceAtVersion writes only over the version it names", (store) =>
+    test("writeMany applies puts, modifications and removals in order, each with its own result", (store) =>
       Effect.gen(function*() {
-        const v1 = (yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), urls("a"))).product.version
-        // Another write comes first: the stale merge is refused and nothing changes.
-        const v2 = (yield* store.put(1, "p1", record("Drill", { price: 12 } as Partial<ProductRecord>), undefined)).product.version
-        expect(yield* store.replaceAtVersion(1, "p1", v1, record("Drill", { price: 9 } as Partial<ProductRecord>), undefined)).toEqual(Option.none())
-        expect(Option.getOrThrow(yield* store.get(1, "p1")).data).toEqual({ title: "Drill", price: 12 })
-        // Over the current version it is a put: new version, images kept when not given.
-        const replaced = Option.getOrThrow(yield* store.replaceAtVersion(1, "p1", v2, record("Drill", { price: 9 } as Partial<ProductRecord>), undefined))
-        expect(replaced.version).toBeGreaterThan(v2)
-        const now = Option.getOrThrow(yield* store.get(1, "p1"))
-        expect(now).toMatchObject({ version: replaced.version, data: { title: "Drill", price: 9 } })
-        expect(now.images.map((i) => i.url)).toEqual(urls("a").map((u) => u.url))
-        // A product that is gone (or never was) is not created.
-        yield* store.remove(1, "p1")
-        expect(yield* store.replaceAtVersion(1, "p1", replaced.version, record("Drill"), undefined)).toEqual(Option.none())
-        expect(yield* store.replaceAtVersion(1, "never", 1, record("X"), undefined)).toEqual(Option.none())
-        expect(yield* store.get(1, "p1")).toEqual(Option.none())
+        yield* store.put(1, "kept", record("Kept"), urls("k"))
+        const priceOf = (fields: { readonly data: ProductRecord }) => (fields.data as { price?: number }).price
+        const results = yield* store.writeMany(1, [
+          { _tag: "Put", productId: "a", data: record("A", { price: 1 } as Partial<ProductRecord>), images: urls("a") },
+          // Sees the put before it (in the same call), keeps its images.
+          { _tag: "Modify", productId: "a", modify: (current) => Either.right({ data: { ...current.data, price: priceOf(current)! + 1 } as ProductRecord }) },
+          { _tag: "Put", productId: "a", data: record("A2"), images: undefined },
+          { _tag: "Modify", productId: "kept", modify: () => Either.left("price: must be a number") },
+          { _tag: "Modify", productId: "never", modify: (current) => Either.right({ data: current.data }) },
+          { _tag: "Remove", productId: "never" },
+          { _tag: "Put", productId: "b", data: record("B"), images: undefined },
+          { _tag: "Remove", productId: "b" }
+        ])
+        expect(results.map((r) => r._tag)).toEqual(["Written", "Written", "Written", "Refused", "Absent", "Absent", "Written", "Removed"])
+        expect(results.map((r) => (r._tag === "Written" ? r.created : null))).toEqual([true, false, false, null, null, null, true, null])
+        expect(results[3]).toEqual({ _tag: "Refused", message: "price: must be a number" })
+        const versions = results.flatMap((r) => (r._tag === "Written" ? [r.product.version] : []))
+        expect(versions[1]).toBeGreaterThan(versions[0])
+        expect(versions[2]).toBeGreaterThan(versions[1])
+        const a = Option.getOrThrow(yield* store.get(1, "a"))
+        // The last write wins; the images of the first put stay (the later writes kept them).
+        expect(a).toMatchObject({ version: versions[2], data: { title: "A2" } })
+        expect(a.images.map((i) => i.url)).toEqual(urls("a").map((u) => u.url))
+        expect(results[1]._tag === "Written" && results[1].product.data).toEqual({ title: "A", price: 2 })
+        expect(Option.getOrThrow(yield* store.get(1, "kept")).data).toEqual({ title: "Kept" })
+        expect(yield* store.get(1, "b")).toEqual(Option.none())
+        expect(yield* store.get(1, "never")).toEqual(Option.none())
+        expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["a", "kept"])
       }))
 
     test("savedTextVectors returns the last saved vector with its text key, across later versions, until the product goes", (store) =>

@@ -43,9 +43,45 @@ const unpackText = (packed: string | TextFields): TextFields => {
 interface StoredDocument {
   readonly siteId: number
   readonly productId: string
+  readonly version: number | undefined
   readonly text: string | TextFields
   readonly payload: IndexDocument["payload"]
   readonly image: boolean
+  /** Digests of the text and image vectors held (see `vectorDigest`). */
+  readonly digests: Readonly<Record<VectorName, number>>
+}
+
+/**
+ * A 52-bit digest of a document's vectors of one name (0: none). A write that carries the
+ * vectors the document already holds (a price change reusing its text vector, a text
+ * vector's arrival for a product whose images were indexed) leaves the graph alone: an HNSW
+ * insertion is most of an upsert's cost.
+ */
+const vectorDigest = (vectors: ReadonlyArray<Float32Array>): number => {
+  if (vectors.length === 0) return 0
+  let a = 0x811c9dc5
+  let b = vectors.length
+  for (const vector of vectors) {
+    const words = new Uint32Array(vector.buffer, vector.byteOffset, vector.length)
+    for (let i = 0; i < words.length; i++) {
+      a = Math.imul(a ^ words[i], 0x01000193)
+      b = Math.imul(b ^ words[i], 0x5bd1e995) + i
+    }
+  }
+  return ((a >>> 0) * 0x100000) + ((b >>> 12) & 0xfffff) + 1
+}
+
+/** Whether two payloads hold the same values (arrays element by element). */
+const samePayload = (a: IndexDocument["payload"], b: IndexDocument["payload"]): boolean => {
+  const keys = Object.keys(a)
+  if (keys.length !== Object.keys(b).length) return false
+  for (const key of keys) {
+    const x = a[key]
+    const y = b[key]
+    if (x === y) continue
+    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((v, i) => v !== y[i])) return false
+  }
+  return true
 }
 
 /** Columns whose values are mostly unique per product: interning them would only add entries. */
@@ -154,9 +190,17 @@ export class SiteIndex {
     return null
   }
 
-  upsert(doc: IndexDocument): void {
-    this.writes++
+  /**
+   * Indexes `doc` in its product's slot. A document made from an older record version than
+   * the one held is ignored (see IndexDocument.version); the parts a newer one leaves as they
+   * were (its words, its columns, its vectors) are not rebuilt, so upgrading a document with
+   * its text vector costs the vector alone. Returns whether the document was taken.
+   */
+  upsert(doc: IndexDocument): boolean {
     let slot = this.slots.get(doc.productId)
+    const previous = slot === undefined ? undefined : this.docs[slot]
+    if (previous?.version !== undefined && doc.version !== undefined && doc.version < previous.version) return false
+    this.writes++
     if (slot === undefined) {
       slot = this.freeSlots.pop() ?? this.docs.length
       this.slots.set(doc.productId, slot)
@@ -164,14 +208,24 @@ export class SiteIndex {
       if (slot >= this.live.length) this.live = growMask(this.live)
       this.live[slot] = 1
     }
-    const previous = this.docs[slot]
-    if (previous !== undefined) this.columns.delete(slot, previous.payload)
-    const payload = this.interner.payload(doc.payload)
-    this.docs[slot] = { siteId: doc.siteId, productId: doc.productId, text: packText(doc.text), payload, image: doc.vectors.image !== undefined }
+    const text = packText(doc.text)
+    const sameText = previous !== undefined && typeof text === "string" && text === previous.text
+    let payload: IndexDocument["payload"]
+    if (previous !== undefined && samePayload(previous.payload, doc.payload)) {
+      payload = previous.payload
+    } else {
+      if (previous !== undefined) this.columns.delete(slot, previous.payload)
+      payload = this.interner.payload(doc.payload)
+      this.columns.put(slot, payload)
+    }
+    const digests = { text: vectorDigest(vectorsOf(doc, "text")), image: vectorDigest(vectorsOf(doc, "image")) }
+    this.docs[slot] = { siteId: doc.siteId, productId: doc.productId, version: doc.version, text, payload, image: doc.vectors.image !== undefined, digests }
     this.payloads[slot] = payload
-    this.columns.put(slot, payload)
-    this.lexical.put(slot, doc.text, previous === undefined ? undefined : unpackText(previous.text))
-    for (const name of vectorNames) this.vectors[name].put(slot, vectorsOf(doc, name))
+    if (!sameText) this.lexical.put(slot, doc.text, previous === undefined ? undefined : unpackText(previous.text))
+    for (const name of vectorNames) {
+      if (previous === undefined || previous.digests[name] !== digests[name]) this.vectors[name].put(slot, vectorsOf(doc, name))
+    }
+    return true
   }
 
   remove(productId: string): void {
@@ -219,11 +273,12 @@ export class SiteIndex {
 
   /** The document in `slot` with its vectors rebuilt. */
   private documentAt(slot: number): IndexDocument {
-    const { siteId, productId, text, payload, image } = this.docs[slot]!
+    const { siteId, productId, version, text, payload, image } = this.docs[slot]!
     const [textVector] = this.vectors.text.vectorsAt(slot)
     return {
       siteId,
       productId,
+      ...(version === undefined ? {} : { version }),
       text: unpackText(text),
       payload,
       vectors: { text: textVector, image: image ? this.vectors.image.vectorsAt(slot) : undefined }

@@ -12,6 +12,7 @@ export type IndexChange =
 const UpsertHeader = Schema.Struct({
   siteId: Schema.Number,
   productId: Schema.String,
+  version: Schema.optional(Schema.Number),
   text: IndexText,
   payload: Payload,
   hasTextVector: Schema.Boolean,
@@ -36,6 +37,7 @@ export const encodeUpsert = (doc: IndexDocument): FeedEntry => {
   const header: typeof UpsertHeader.Encoded = {
     siteId: doc.siteId,
     productId: doc.productId,
+    ...(doc.version === undefined ? {} : { version: doc.version }),
     text: doc.text,
     payload: doc.payload,
     hasTextVector: text !== undefined,
@@ -66,6 +68,7 @@ export const decodeChange = (values: ReadonlyArray<Buffer>): IndexChange => {
         doc: {
           siteId: header.siteId,
           productId: header.productId,
+          ...(header.version === undefined ? {} : { version: header.version }),
           text: header.text,
           payload: header.payload,
           vectors: { text: textVector, image: header.images === null ? undefined : vectors }

@@ -1,0 +1,58 @@
+import { Effect, Schedule } from "effect"
+import type { Job } from "../model/Jobs.js"
+import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
+import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
+import { JobQueue } from "../services/job-queue/JobQueue.js"
+import { Suggester } from "../services/suggester/Suggester.js"
+import { reusableDocuments, suggestSource } from "./ProductIndexer.js"
+
+/**
+ * What follows an acknowledged catalog write (PUT, PATCH, DELETE, a bulk batch), in two steps.
+ *
+ * Lexical first: the written versions go into the index at once, without any model call:
+ * searchable by their words, filterable, sortable, counted in facets and retrievable, with
+ * whatever vectors they can reuse (the saved text vector when the embedded text is unchanged,
+ * their images' analyses). Deleted products leave the index. A product whose text changed is
+ * matched by its words until its text vector lands; its old vector is not kept, because it
+ * would rank the product for what it no longer is.
+ *
+ * Then the jobs that compute the rest (text vector, image analyses) are queued. The record is
+ * the truth: the write has already succeeded, so neither an index nor a queue that cannot take
+ * the work fails the request. The store and the queue may share one Redis whose connections
+ * come back at slightly different moments after an outage, hence a few quick retries; beyond
+ * them the periodic reconcile pass picks the products up (within a minute).
+ */
+export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
+  Effect.gen(function*() {
+    yield* indexWithoutModel(written, removed).pipe(
+      Effect.catchAllCause((cause) => Effect.logWarning("could not index the write at once; its indexing job will", cause))
+    )
+    const jobs: Array<Job> = [
+      ...written.map((p): Job => ({ _tag: "IndexProduct", siteId: p.siteId, productId: p.productId })),
+      ...removed.map((k): Job => ({ _tag: "RemoveProduct", siteId: k.siteId, productId: k.productId }))
+    ]
+    if (jobs.length === 0) return
+    yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue(jobs)).pipe(
+      Effect.retry(Schedule.intersect(Schedule.exponential("100 millis"), Schedule.recurs(4))),
+      Effect.catchAll((e) => Effect.logWarning("could not enqueue; reconcile will pick the products up", e))
+    )
+  })
+
+/**
+ * The index (and suggester vocabulary) brought up to these writes without a model call: the
+ * write path's first step, and the startup's for products acknowledged but not indexed.
+ */
+export const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
+  Effect.gen(function*() {
+    const index = yield* CatalogIndex
+    const suggester = yield* Suggester
+    if (written.length > 0) {
+      const { docs } = yield* reusableDocuments(written)
+      yield* index.upsert(docs)
+      yield* Effect.forEach(written, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
+    }
+    for (const [siteId, productIds] of productIdsBySite(removed)) {
+      yield* index.remove(siteId, productIds)
+      yield* Effect.forEach(productIds, (id) => suggester.removeProduct(siteId, id), { concurrency: "unbounded", discard: true })
+    }
+  })
