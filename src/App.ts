@@ -28,8 +28,14 @@ const Routes = Layer.unwrapEffect(
     ))
 )
 
+/** How long a request may take to arrive in full: an hour (a bulk push of millions of products). */
+const REQUEST_TIMEOUT_MS = 60 * 60 * 1000
+
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(ServerConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  Effect.map(ServerConfig, (config) =>
+    // Node's default of 5 minutes to receive a whole request would cut a large bulk push short
+    // (its body streams for as long as the catalog takes to send); headers still have 60 s.
+    NodeHttpServer.layer(() => createServer({ requestTimeout: REQUEST_TIMEOUT_MS }), { port: config.port, host: config.host }))
 )
 
 /**

@@ -81,7 +81,7 @@ export const fillCatalog = async (cluster: Cluster, catalog: FillCatalog, seed: 
         const page = catalog.products.slice(from, to)
         const stored = yield* Effect.forEach(page, (p, k) => store.put(siteId, p.id, p.data, from + k >= catalog.photoFrom ? p.images.slice(0, 1) : []), { concurrency: CONCURRENCY })
         const analyses = stored.map(({ product }) => product.images.slice(0, 1).map((image) => photoAnalysis(product.data, image)))
-        yield* Effect.forEach(stored, ({ product }, k) => (analyses[k].length > 0 ? store.saveImageAnalyses(siteId, product.productId, analyses[k]) : Effect.void), {
+        yield* Effect.forEach(stored, ({ product }, k) => (analyses[k].length > 0 ? Effect.asVoid(store.saveImageAnalyses(siteId, product.productId, analyses[k])) : Effect.void), {
           concurrency: CONCURRENCY,
           discard: true
         })

@@ -28,11 +28,32 @@ import { PatchProductBody } from "../domain/MergePatch.js"
 import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"
+import { BULK_LIMITS } from "./BulkLine.js"
 import { completeDocument, siteCredentialsOnly } from "./OpenApiDocument.js"
 import { PredictionApi } from "./PredictionApi.js"
 import { LegacySessionApi } from "./LegacySessionApi.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
+
+const BULK_DESCRIPTION =
+  "Body `application/x-ndjson`, one operation per line: `{\"id\", \"data\", \"images\"}` creates or replaces a product (as PUT), " +
+  "`{\"id\", \"patch\": {\"data\", \"images\"}}` changes some fields (as PATCH, a JSON merge patch), `{\"id\", \"delete\": true}` deletes " +
+  "(as DELETE). Each line is validated like its single-product counterpart; a bad line is answered with its error and never " +
+  "fails the others. The response is NDJSON, one answer per non-blank line in order, streamed while the body is still " +
+  "arriving: `{line, status, message, data?, issues?}` (status 200, 400, 404, 413 or 503; `data` is PUT's and DELETE's without " +
+  "the record). A line is durable once answered and searchable by its words at once; its text embedding follows. Of two " +
+  `lines for one product the later wins. Limits: ${BULK_LIMITS.lineBytes} bytes a line (a longer line is answered 413 and ` +
+  `skipped), ${BULK_LIMITS.lines} lines a request (the rest is not read). A body cut off midway keeps the lines answered.`
+
+const BULK_REQUEST_BODY = {
+  required: true,
+  content: {
+    "application/x-ndjson": {
+      schema: { type: "string", description: "One JSON object per line" },
+      example: '{"id":"sku-1","data":{"title":"Cordless Drill 18V","price":89.9}}\n{"id":"sku-2","patch":{"data":{"price":12.5}}}\n{"id":"sku-3","delete":true}\n'
+    }
+  }
+}
 
 /** Request bodies reject fields we do not know, so a misspelt field is an error, not silently dropped. */
 const strict = <A, I, R>(schema: Schema.Schema<A, I, R>) => schema.annotations({ parseOptions: { onExcessProperty: "error" } })
@@ -104,6 +125,14 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       .addSuccess(SetProductResponse)
       .addError(NotFound)
       .addError(ProductSaveFailure)
+  )
+  .add(
+    HttpApiEndpoint.post("bulkProducts", "/products/bulk")
+      .annotate(OpenApi.Summary, "Create, replace, change and delete many products: one operation per NDJSON line, answered line by line")
+      .annotate(OpenApi.Description, BULK_DESCRIPTION)
+      .annotate(OpenApi.Override, { ...siteCredentialsOnly, requestBody: BULK_REQUEST_BODY })
+      .addSuccess(HttpApiSchema.Text({ contentType: "application/x-ndjson" }))
+      .addError(UnsupportedMediaType)
   )
   .add(
     HttpApiEndpoint.del("deleteProduct", "/product/:productId")

@@ -46,7 +46,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
       const started = Date.now()
       const requestId = request.headers["x-request-id"] ?? randomUUID()
       const length = Number(request.headers["content-length"] ?? "0")
-      if (length > maxBodyBytes) {
+      if (length > maxBodyBytes && !streamsBody(request.url.split("?")[0])) {
         return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
       }
       const timings = new Timings()
@@ -145,8 +145,14 @@ class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly statu
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
-/** Routes whose bodies are not JSON: the deprecated session endpoints take multipart forms or raw images. */
-const takesOtherBodies = (path: string) => path.startsWith("/search/session")
+/**
+ * Routes whose bodies are not JSON: the deprecated session endpoints take multipart forms or
+ * raw images, the bulk endpoint NDJSON (its handler checks the type).
+ */
+const takesOtherBodies = (path: string) => path.startsWith("/search/session") || streamsBody(path)
+
+/** The bulk endpoint reads its body as a stream, line by line, so no body limit applies to it (its lines have theirs). */
+const streamsBody = (path: string) => path === "/products/bulk"
 
 /**
  * Bodies refused before anything parses them: a body that is not JSON on a JSON route (the

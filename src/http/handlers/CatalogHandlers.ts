@@ -1,7 +1,8 @@
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
-import { BadRequest, ImageDeleteFailure, NotFound, ServiceUnavailable } from "../../domain/Errors.js"
+import { BadRequest, ImageDeleteFailure, NotFound, ServiceUnavailable, UnsupportedMediaType } from "../../domain/Errors.js"
+import { bulkPush } from "../BulkPush.js"
 import { patchedProduct } from "../../domain/MergePatch.js"
 import type { StoredProduct } from "../../model/StoredProduct.js"
 import { requireScope } from "../../services/auth/Auth.js"
@@ -11,6 +12,9 @@ import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors, saveErrors } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
+
+/** The names NDJSON goes by. */
+const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
 
 /** Indexes a written product (lexical first, see AfterWrite) and answers as the spec's PUT does. */
 const written = (siteId: number, productId: string, product: StoredProduct, created: boolean) =>
@@ -75,6 +79,17 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
           default:
             return yield* new NotFound({ message: `product "${path.productId}" not found` })
         }
+      }))
+    .handle("bulkProducts", () =>
+      Effect.gen(function*() {
+        const principal = yield* CurrentPrincipal
+        yield* requireScope(principal, "site")
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase()
+        if (!NDJSON_TYPES.includes(type)) {
+          return yield* new UnsupportedMediaType({ message: `content-type: must be application/x-ndjson, not ${type === "" ? "missing" : type}` })
+        }
+        return yield* bulkPush(principal.siteId, request)
       }))
     .handle("deleteProduct", ({ path }) =>
       Effect.gen(function*() {

@@ -228,7 +228,9 @@ const layer = Layer.effect(
         if (!kept.has(a.image_id)) deleteAnalysis.run(siteId, productId, a.image_id)
       }
       if (images !== undefined) refreshImageWork(siteId, productId, storedImages)
-      return { product: toProduct(row), created: existing === undefined }
+      // The record as given (already decoded): decoding the row just encoded would cost as much again.
+      const product: StoredProduct = { siteId, productId, data, images: storedImages, version, updatedAt: now, createdAt: row.created_at ?? now }
+      return { product, created: existing === undefined }
     }
     const putTx = db.transaction(putIn)
 
