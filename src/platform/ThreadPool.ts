@@ -45,7 +45,12 @@ interface Slot<I, O> {
   ready: boolean
   inFlight: { readonly id: number; readonly jobs: ReadonlyArray<Job<I, O>> } | undefined
   lastError: string | undefined
+  /** Called once the call in flight has ended (its reply came, or the thread exited). */
+  callEnded?: () => void
 }
+
+/** How long closing waits for a thread's call in flight to end before terminating it anyway. */
+const CLOSE_GRACE_MS = 10_000
 
 type WorkerMessage<R> = ReadyMessage | ({ readonly id: number } & R) | { readonly id: number; readonly error: string }
 
@@ -121,7 +126,22 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     for (const queue of this.queues.values()) queue.length = 0
     for (const slot of this.slots) pending.push(...(slot.inFlight?.jobs ?? []))
     for (const job of pending) job.complete({ _tag: "Failure", message: `${this.options.names.service} is shut down` })
-    await Promise.all([...this.slots].map((slot) => slot.worker.terminate()))
+    // A thread inside a native call (an onnxruntime run) finishes it first: terminated in the
+    // middle of one, it aborts the whole process ("terminate called after throwing an instance
+    // of 'Napi::Error'"), which turned a SIGTERM during a catalog push into SIGABRT.
+    await Promise.all([...this.slots].map(async (slot) => {
+      if (slot.inFlight !== undefined) {
+        slot.inFlight = { id: slot.inFlight.id, jobs: [] }
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, CLOSE_GRACE_MS)
+          slot.callEnded = () => {
+            clearTimeout(timer)
+            resolve()
+          }
+        })
+      }
+      await slot.worker.terminate()
+    }))
   }
 
   private addSlot(): void {
@@ -145,6 +165,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     } else if (slot.inFlight?.id === message.id) {
       const { jobs } = slot.inFlight
       slot.inFlight = undefined
+      slot.callEnded?.()
       if ("error" in message) {
         const failure = { _tag: "Failure", message: `${this.options.names.work} failed: ${message.error}` } as const
         for (const job of jobs) job.complete(failure)
@@ -158,6 +179,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
 
   private onExit(slot: Slot<I, O>, code: number): void {
     this.slots.delete(slot)
+    slot.callEnded?.()
     if (this.closed) return
     const reason = slot.lastError ?? `exit code ${code}`
     const { thread } = this.options.names
