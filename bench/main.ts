@@ -10,7 +10,11 @@
  *   per product) and measures POST /visual-search with real JPEG/PNG queries, with its stages;
  *   without `text` the catalog is written straight through the store and index instead of over
  *   HTTP (no text embedding), which makes a large catalog quick to set up;
- * - images: image indexing throughput of the in-process worker (photos on a loopback host).
+ * - images: image indexing throughput of the in-process worker (photos on a loopback host);
+ * - bulk: the same catalog (into another site) through one streamed POST /products/bulk while
+ *   shoppers search, then price and stock patches; MiniSearch indexing it is the peer.
+ *   `--only bulk --products 1000000` pushes a million (about 10 GB of RSS);
+ *   `--embed-wait-seconds N` caps the wait for the embeddings (the rate so far is reported).
  * Prints markdown tables for the README.
  */
 import * as os from "node:os"
@@ -18,6 +22,7 @@ import { LogLevel } from "effect"
 import { fmtRate, log, memory, type SectionReport } from "./catalog/common.js"
 import { makeCatalog } from "./catalog/generator.js"
 import { makeClient } from "./catalog/http.js"
+import { runBulkSection } from "./catalog/bulk.js"
 import { runImageIndexingSection } from "./catalog/image-indexing.js"
 import { startInProcessApi } from "../test/support/InProcessApi.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
@@ -25,7 +30,7 @@ import { runTextSections } from "./catalog/text-sections.js"
 import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
 import { tuneHeap } from "../src/platform/HeapTuning.js"
 
-const SECTIONS = ["text", "visual", "images"] as const
+const SECTIONS = ["text", "visual", "images", "bulk"] as const
 type Section = (typeof SECTIONS)[number]
 
 const numericFlags = {
@@ -37,17 +42,18 @@ const numericFlags = {
   "embed-threads": "embedThreads",
   "visual-queries": "visualQueries",
   "image-products": "imageProducts",
-  "image-threads": "imageThreads"
+  "image-threads": "imageThreads",
+  "embed-wait-seconds": "embedWaitSeconds"
 } as const
 type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
 
 const usage = `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
-  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N]`
+  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] [--embed-wait-seconds N]`
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const options = {
     products: 100_000, queries: 2_000, seed: 42, page: 24, concurrency: 16, recommendations: 300, suggests: 2_000, embedThreads: 2,
-    visualQueries: 200, imageProducts: 200, imageThreads: Number(process.env.IMAGE_THREADS ?? 1),
+    visualQueries: 200, imageProducts: 200, imageThreads: Number(process.env.IMAGE_THREADS ?? 1), embedWaitSeconds: 3_600,
     only: new Set<Section>(SECTIONS)
   }
   for (let i = 0; i < argv.length; i += 2) {
@@ -124,6 +130,10 @@ const main = async () => {
       noteLoad("after writing the image vectors")
       reports.push(await runVisualSection(server, client, { seed: options.seed, queries: options.visualQueries, page: options.page }))
       noteLoad("after visual search")
+    }
+    if (run("bulk")) {
+      reports.push(await runBulkSection(server, client, { products: options.products, seed: options.seed, page: options.page, embedWaitSeconds: options.embedWaitSeconds }))
+      noteLoad("after the bulk push")
     }
     if (run("images")) {
       reports.push(await runImageIndexingSection(server, client, { seed: options.seed, products: options.imageProducts, imageThreads: options.imageThreads }))

@@ -2,6 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger } from "effect"
 import { App } from "./App.js"
 import { tuneHeap } from "./platform/HeapTuning.js"
+import { ioFairScheduler } from "./platform/IoFairScheduler.js"
 
 tuneHeap()
 
@@ -9,6 +10,7 @@ tuneHeap()
 // interrupt the main fiber, which closes the listener and releases every layer in order.
 App.pipe(
   Layer.launch,
+  Effect.withScheduler(ioFairScheduler),
   Effect.provide(Logger.json),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -1,6 +1,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger } from "effect"
 import { tuneHeap } from "./platform/HeapTuning.js"
+import { ioFairScheduler } from "./platform/IoFairScheduler.js"
 import { WorkerTopology } from "./topology/Topology.js"
 
 tuneHeap()
@@ -10,6 +11,7 @@ tuneHeap()
 // fiber; the worker then takes no new jobs and finishes its active ones before the services close.
 WorkerTopology.pipe(
   Layer.launch,
+  Effect.withScheduler(ioFairScheduler),
   Effect.provide(Logger.json),
   NodeRuntime.runMain({ disablePrettyLogger: true })
 )

@@ -16,7 +16,7 @@ export const BULK_LIMITS = {
   /** Lines one request may hold; the rest of a longer body is not read (push it as another request). */
   lines: 1_000_000,
   /** Most lines written in one store transaction (fewer when the body arrives more slowly). */
-  batchLines: 1_000
+  batchLines: 100
 } as const
 
 const PutLine = Schema.Struct({ id: ProductId, data: ProductRecord, images: optionalField(ProductImages) })

@@ -5,12 +5,16 @@ import { patchedProduct } from "../domain/MergePatch.js"
 import { afterWrite } from "../indexing/AfterWrite.js"
 import type { ProductKey, StoredProduct } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
+import { yieldToIo } from "../platform/YieldToIo.js"
 import { BULK_LIMITS, type BulkOperation, type BulkResult, decodeBulkLine, overlongLine, tooManyLines } from "./BulkLine.js"
 
 /** A line of the body as read: its text, or why it was not kept. */
 type ReadLine = { readonly line: number; readonly text: string } | { readonly line: number; readonly overlong: true }
 
 const NEWLINE = 0x0a
+
+/** Lines decoded between two chances for other requests to run (a few milliseconds of work). */
+const DECODE_SLICE = 100
 
 /**
  * Splits a byte stream into lines without holding more than one line (up to the limit) at a
@@ -109,7 +113,9 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
     const store = yield* CatalogStore
     const answers: Array<BulkResult | undefined> = []
     const ops: Array<{ readonly at: number; readonly line: number; readonly op: BulkOperation }> = []
-    for (const read of lines) {
+    for (const [k, read] of lines.entries()) {
+      // Decoding is synchronous work: searches arriving meanwhile are served between slices.
+      if (k > 0 && k % DECODE_SLICE === 0) yield* yieldToIo
       if ("overlong" in read) {
         answers.push(overlongLine(read.line))
         continue

@@ -2,6 +2,8 @@ import { Effect, Schedule } from "effect"
 import type { Job } from "../model/Jobs.js"
 import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { inSlices } from "../platform/YieldToIo.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { reusableDocuments, suggestSource } from "./ProductIndexer.js"
@@ -24,11 +26,15 @@ import { reusableDocuments, suggestSource } from "./ProductIndexer.js"
  */
 export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
-    yield* indexWithoutModel(written, removed).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("could not index the write at once; its indexing job will", cause))
+    const indexed = yield* indexWithoutModel(written, removed).pipe(
+      Effect.catchAllCause((cause) =>
+        Effect.as(Effect.logWarning("could not index the write at once; its indexing job will", cause), { needsModel: written, complete: [] }))
     )
+    // A product whose text vector was reused is indexed in full already: only its images may
+    // still need a pass (the image job finds out which). The others need their text embedded.
     const jobs: Array<Job> = [
-      ...written.map((p): Job => ({ _tag: "IndexProduct", siteId: p.siteId, productId: p.productId })),
+      ...indexed.needsModel.map((p): Job => ({ _tag: "IndexProduct", siteId: p.siteId, productId: p.productId })),
+      ...indexed.complete.filter((p) => p.images.length > 0).map((p): Job => ({ _tag: "AnalyzeImages", siteId: p.siteId, productId: p.productId })),
       ...removed.map((k): Job => ({ _tag: "RemoveProduct", siteId: k.siteId, productId: k.productId }))
     ]
     if (jobs.length === 0) return
@@ -38,21 +44,42 @@ export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: Reado
     )
   })
 
+/** Documents indexed per slice, between which other requests are served (a few milliseconds of work). */
+const SLICE = 32
+
 /**
  * The index (and suggester vocabulary) brought up to these writes without a model call: the
  * write path's first step, and the startup's for products acknowledged but not indexed.
+ * Products whose saved text vector fits their text are complete (their derived data is saved
+ * for the new version, so nothing counts them stale); the others still need the model.
  */
 export const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
+    const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const suggester = yield* Suggester
-    if (written.length > 0) {
-      const { docs } = yield* reusableDocuments(written)
-      yield* index.upsert(docs)
-      yield* Effect.forEach(written, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
-    }
+    const needsModel: Array<StoredProduct> = []
+    const complete: Array<StoredProduct> = []
+    yield* inSlices(written, SLICE, (slice) =>
+      Effect.gen(function*() {
+        const { docs, textKeys, vectors } = yield* reusableDocuments(slice)
+        yield* index.upsert(docs)
+        yield* Effect.forEach(slice, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
+        const reused = slice.flatMap((p, i) => (vectors[i] === null ? [] : [i]))
+        if (reused.length > 0) {
+          yield* store.saveDerived(reused.map((i) => ({
+            siteId: slice[i].siteId,
+            productId: slice[i].productId,
+            version: slice[i].version,
+            textVector: vectors[i],
+            textKey: textKeys[i]
+          })))
+        }
+        slice.forEach((p, i) => (vectors[i] === null ? needsModel : complete).push(p))
+      }))
     for (const [siteId, productIds] of productIdsBySite(removed)) {
       yield* index.remove(siteId, productIds)
       yield* Effect.forEach(productIds, (id) => suggester.removeProduct(siteId, id), { concurrency: "unbounded", discard: true })
     }
+    return { needsModel, complete }
   })

@@ -8,6 +8,7 @@ import { embeddingText, productCategories, toIndexDocument } from "../model/Prod
 import { formatCategoryPath } from "../domain/CategoryPath.js"
 import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
 import { createHash } from "node:crypto"
+import { inSlices } from "../platform/YieldToIo.js"
 
 /**
  * Turns stored records into searchable documents. It always reads the current record, so
@@ -26,6 +27,9 @@ export const suggestSource = (p: StoredProduct) => {
     productTypes: types.map(formatCategoryPath)
   }
 }
+
+/** Documents with new vectors indexed between two chances for other requests to run. */
+const INDEX_SLICE = 8
 
 const versionKey = (p: StoredProduct) => `${p.siteId}\u0000${p.productId}\u0000${p.version}`
 
@@ -103,9 +107,11 @@ export const ProductIndexerLive = Layer.effect(
           textKey: reusable.textKeys[i]
         })))
         // A version older than the one the write path indexed since is ignored by the index.
-        yield* index.upsert(kept.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i]))).pipe(
-          Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
-        )
+        // In slices: each vector's graph insertion takes a while, and searches go on meanwhile.
+        yield* inSlices(kept, INDEX_SLICE, (slice) =>
+          index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i])))).pipe(
+            Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
+          )
         // Concurrently: in the distributed topology each is a round trip to the shared vocabulary.
         yield* Effect.forEach(kept, (i) => suggester.indexProduct(present[i].siteId, present[i].productId, suggestSource(present[i])), { concurrency: "unbounded", discard: true })
       })

@@ -33,7 +33,7 @@ export interface ThreadPoolOptions<P extends string, I, O, R> {
    * How many jobs, from the head of a queue, share one call (at least one is sent); default 1.
    * The queue is read lazily, so a long one costs only the part that is read.
    */
-  readonly take?: (queue: Iterable<I>) => number
+  readonly take?: (queue: Iterable<I>, priority: P) => number
   /** The message for one call of these inputs, and the buffers handed over with it. */
   readonly request: (inputs: ReadonlyArray<I>) => { readonly message: object; readonly transfer?: ReadonlyArray<ArrayBuffer> }
   /** Each input's share of a thread's reply to their call, in order. */
@@ -208,9 +208,9 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
 
   /** The jobs of the next call: from the first queue with work, as many as `take` packs. */
   private takeCall(): Array<Job<I, O>> {
-    for (const queue of this.queues.values()) {
+    for (const [priority, queue] of this.queues) {
       if (queue.length === 0) continue
-      const count = this.options.take?.(inputsOf(queue)) ?? 1
+      const count = this.options.take?.(inputsOf(queue), priority) ?? 1
       return queue.splice(0, Math.max(1, count))
     }
     return []

@@ -1,6 +1,7 @@
 import { HttpServer } from "@effect/platform"
 import { Context, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
 import { App } from "../../src/App.js"
+import { ioFairScheduler } from "../../src/platform/IoFairScheduler.js"
 import type { Campaign } from "../../src/domain/Site.js"
 import { waitUntilReady } from "./Http.js"
 import type { SettingValues } from "./Settings.js"
@@ -40,7 +41,7 @@ export const startInProcessApi = async (options: InProcessApiOptions = {}): Prom
     Layer.buildWithScope(App.pipe(
       Layer.provide(workspace.config(options.config, { overEnv: options.overEnv })),
       Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.None))
-    ), scope)
+    ), scope).pipe(Effect.withScheduler(ioFairScheduler))
   )
   const address = Context.get(context, HttpServer.HttpServer).address
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")

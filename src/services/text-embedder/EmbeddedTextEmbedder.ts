@@ -1,7 +1,7 @@
 import { Config, Effect, Layer } from "effect"
 import type { Worker } from "node:worker_threads"
 import { LruCache } from "../../platform/LruCache.js"
-import { planBatches } from "./Batching.js"
+import { planBatches, SHARED_BUDGET_MS } from "./Batching.js"
 import { makeEmbeddingThreads, type Priority, spawnEmbeddingWorker } from "./EmbeddingThreads.js"
 import { normaliseText } from "./Normalise.js"
 import { EmbedError, TextEmbedder, type TextEmbedderStats } from "./TextEmbedder.js"
@@ -48,7 +48,8 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
       Effect.suspend(() => {
         documents += texts.length
         const normalised = texts.map(normaliseText)
-        const batches = planBatches(normalised)
+        // Small requests, which the pool packs into calls as long as nobody is searching.
+        const batches = planBatches(normalised, SHARED_BUDGET_MS)
         // All calls are queued at once; the pool, not the fibers, bounds the concurrency.
         return Effect.forEach(
           batches,

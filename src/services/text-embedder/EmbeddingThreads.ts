@@ -1,7 +1,7 @@
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
 import { ThreadPool } from "../../platform/ThreadPool.js"
-import { longestOf, withinBudget } from "./Batching.js"
+import { BATCH_BUDGET_MS, longestOf, QUERY_WINDOW_MS, SHARED_BUDGET_MS, withinBudget } from "./Batching.js"
 import { MODEL_FILES, TEXT_MODEL, textModelDir } from "./TextModel.js"
 
 /**
@@ -48,14 +48,14 @@ export const spawnEmbeddingWorker = () =>
   // execArgv: [] keeps the parent's tsx/vitest loader hooks out of a plain CommonJS thread.
   new Worker(new URL("./worker.cjs", import.meta.url), { execArgv: [], ...embeddingWorkerOptions() })
 
-/** How many queued requests, from the head, share one call without passing the budget. */
-const packed = (queue: Iterable<ReadonlyArray<string>>): number => {
+/** How many queued requests, from the head, share one call without passing `budgetMs`. */
+const packed = (queue: Iterable<ReadonlyArray<string>>, budgetMs: number): number => {
   let requests = 0
   let count = 0
   let longest = 0
   for (const texts of queue) {
     const nextLongest = Math.max(longest, longestOf(texts))
-    if (requests > 0 && !withinBudget(count + texts.length, nextLongest)) break
+    if (requests > 0 && !withinBudget(count + texts.length, nextLongest, budgetMs)) break
     requests++
     count += texts.length
     longest = nextLongest
@@ -64,16 +64,23 @@ const packed = (queue: Iterable<ReadonlyArray<string>>): number => {
 }
 
 /** One request is the texts of one caller; its reply, their vectors in order. */
-export const makeEmbeddingThreads = (threads: number, spawn: () => Worker) =>
-  new ThreadPool<Priority, ReadonlyArray<string>, ReadonlyArray<Float32Array>, { readonly vectors: ReadonlyArray<Float32Array> }>({
+export const makeEmbeddingThreads = (threads: number, spawn: () => Worker) => {
+  // Queries come one text at a time; document calls stay short while they keep coming.
+  let lastQuery = -Infinity
+  return new ThreadPool<Priority, ReadonlyArray<string>, ReadonlyArray<Float32Array>, { readonly vectors: ReadonlyArray<Float32Array> }>({
     threads,
     spawn,
     priorities: ["query", "document"],
     names: { service: "text embedder", work: "embedding", thread: "embedding worker" },
-    take: packed,
+    take: (queue, priority) => {
+      const now = performance.now()
+      if (priority === "query") lastQuery = now
+      return packed(queue, priority === "document" && now - lastQuery < QUERY_WINDOW_MS ? SHARED_BUDGET_MS : BATCH_BUDGET_MS)
+    },
     request: (requests) => ({ message: { texts: requests.flat() } }),
     replies: ({ vectors }, requests) => {
       let offset = 0
       return requests.map((texts) => vectors.slice(offset, (offset += texts.length)))
     }
   })
+}

@@ -1,0 +1,253 @@
+/**
+ * The bulk part of `npm run bench` (`--only bulk`): pushes the seeded synthetic catalog (text
+ * only) through one streamed POST /products/bulk into site B while shoppers search, then
+ * measures how soon all of it is searchable by its words and by its text embedding, then a
+ * second push of price and stock patches. The peer: MiniSearch (the JavaScript full-text
+ * library) indexing the same documents in a child process, in the same run.
+ */
+import { spawn } from "node:child_process"
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import * as http from "node:http"
+import { monitorEventLoopDelay } from "node:perf_hooks"
+import { fileURLToPath } from "node:url"
+import { check, fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./common.js"
+import { type ProductSummary, makeCatalog } from "./generator.js"
+import type { Client } from "./http.js"
+import { mulberry32, reservoir } from "./random.js"
+import type { InProcessApi } from "../../test/support/InProcessApi.js"
+import { mb, ms, rssSampler, summarize } from "./stats.js"
+import { textQueries } from "./workload.js"
+import { addStages, stageBreakdown } from "./server-timing.js"
+
+export interface BulkOptions {
+  readonly products: number
+  readonly seed: number
+  readonly page: number
+  /** Longest wait for the embeddings; past it, the rate so far is reported with the projected time. */
+  readonly embedWaitSeconds: number
+}
+
+interface PushResult {
+  readonly answered: number
+  readonly failed: number
+  readonly firstErrors: Array<string>
+  readonly seconds: number
+}
+
+/**
+ * One POST /products/bulk with the body streamed from `file` (so generating it costs the
+ * measured process nothing) and the answers counted as they stream back.
+ */
+const pushBulk = (baseUrl: string, auth: string, file: string, onAnswered: (answered: number) => void) =>
+  new Promise<PushResult>((resolve, reject) => {
+    const url = new URL(`${baseUrl}/products/bulk`)
+    const started = performance.now()
+    let answered = 0
+    let failed = 0
+    const firstErrors: Array<string> = []
+    const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { authorization: auth, "content-type": "application/x-ndjson" } }, (res) => {
+      if (res.statusCode !== 200) reject(new Error(`bulk push answered ${res.statusCode}`))
+      let carry = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk: string) => {
+        const parts = (carry + chunk).split("\n")
+        carry = parts.pop()!
+        for (const part of parts) {
+          if (part === "") continue
+          answered++
+          if (!part.includes('"status":200')) {
+            failed++
+            if (firstErrors.length < 5) firstErrors.push(part.slice(0, 300))
+          }
+        }
+        onAnswered(answered)
+      })
+      res.on("end", () => resolve({ answered, failed, firstErrors, seconds: (performance.now() - started) / 1000 }))
+      res.on("error", reject)
+    })
+    req.on("error", reject)
+    createReadStream(file).pipe(req)
+  })
+
+/** Writes `lines` to a temporary file, in pieces. */
+const writeLines = async (file: string, lines: Iterable<string>) => {
+  const out = createWriteStream(file)
+  let piece: Array<string> = []
+  for (const line of lines) {
+    piece.push(line)
+    if (piece.length === 1_000) {
+      if (!out.write(piece.join(""))) await new Promise<void>((r) => out.once("drain", () => r()))
+      piece = []
+    }
+  }
+  out.end(piece.join(""))
+  await new Promise<void>((r) => out.once("finish", () => r()))
+}
+
+/** MiniSearch indexing the same products in a child process (its memory apart from the api's). */
+const peerRate = (products: number, seed: number) =>
+  new Promise<{ rate: number; seconds: number } | null>((resolve) => {
+    const script = fileURLToPath(new URL("./bulk-peer.js", import.meta.url))
+    const child = spawn(process.execPath, [script, String(products), String(seed)], { stdio: ["ignore", "pipe", "inherit"] })
+    let out = ""
+    child.stdout.on("data", (d) => (out += d))
+    child.on("exit", () => {
+      try {
+        resolve(JSON.parse(out))
+      } catch {
+        resolve(null)
+      }
+    })
+  })
+
+const embeddedCount = async (client: Client): Promise<number> => {
+  const res = await client.request("GET", "/metrics", null)
+  const match = /^commerce_text_documents_embedded_total (\d+)/m.exec(String(res.body))
+  return match === null ? NaN : Number(match[1])
+}
+
+export const runBulkSection = async (server: InProcessApi, client: Client, options: BulkOptions): Promise<SectionReport> => {
+  const auth = server.siteB.basic
+  const bearer = server.siteB.bearer
+  const rss = rssSampler(250)
+  const rssBefore = process.memoryUsage().rss
+
+  // Shoppers' queries about the first products (pushed first, so they find something throughout).
+  const sample = reservoir<ProductSummary>(mulberry32(options.seed).fork(50), 5_000)
+  for (const { summary } of makeCatalog(options.seed).generate(Math.min(options.products, 20_000))) sample.add(summary)
+  const queries = textQueries(mulberry32(options.seed).fork(51), sample.items, 5_000, options.page)
+
+  // ---- The push, with searches running against it ----------------------------------------------
+  const embeddedBefore = await embeddedCount(client)
+  let pushing = true
+  let answered = 0
+  const during: Array<number> = []
+  const stages = new Map<string, Array<number>>()
+  let searchErrors = 0
+  const searches = (async () => {
+    for (let i = 0; pushing; i = (i + 1) % queries.length) {
+      const res = await client.request("POST", "/text-search", bearer, queries[i].body)
+      if (!pushing) break
+      addStages(stages, during.length, String(res.headers["server-timing"] ?? ""))
+      during.push(res.ms)
+      if (res.status !== 200 && searchErrors++ < 3) log(`text-search during the push: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
+    }
+  })()
+  const progress = setInterval(() => log(`bulk: ${answered}/${options.products} answered, ${during.length} searches, ${memory()}`), 10_000)
+  const dir = mkdtempSync(join(tmpdir(), "commerce-bulk-"))
+  const catalogFile = join(dir, "catalog.ndjson")
+  await writeLines(catalogFile, (function*() {
+    for (const { product } of makeCatalog(options.seed).generate(options.products)) {
+      yield `${JSON.stringify({ id: product.id, data: product.data })}\n`
+    }
+  })())
+  log(`catalog written to ${catalogFile} (${mb(statSync(catalogFile).size)})`)
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+  loopDelay.enable()
+  const tStart = performance.now()
+  const push = await pushBulk(server.baseUrl, auth, catalogFile, (n) => (answered = n))
+  pushing = false
+  loopDelay.disable()
+  clearInterval(progress)
+  await searches
+  const acceptRate = push.answered / push.seconds
+  const lag = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 }
+  log(`bulk push: ${push.answered} answered (${push.failed} failed) in ${push.seconds.toFixed(1)} s: ${fmtRate(acceptRate)}/s; event loop delay p50 ${ms(lag.p50)} / p99 ${ms(lag.p99)} / max ${ms(lag.max)} ms; ${memory()}`)
+  for (const e of push.firstErrors) log(`  bulk error ${e}`)
+  log(`text search during the push, stages (mean / p99 ms): ${stageBreakdown(stages)}`)
+
+  // ---- Searchable by words: every product counted by a browse of the whole catalog ------------------
+  let lexicalSeconds = NaN
+  for (const deadline = Date.now() + 600_000; Date.now() < deadline;) {
+    const res = await client.request("POST", "/text-search", bearer, { query: "", resultsCount: 1 })
+    if (res.status === 200 && res.body?.data?.total === options.products) {
+      lexicalSeconds = (performance.now() - tStart) / 1000
+      break
+    }
+    await sleep(100)
+  }
+  const lexicalRate = options.products / lexicalSeconds
+  log(`all ${options.products} listed and searchable by their words after ${lexicalSeconds.toFixed(1)} s (${fmtRate(lexicalRate)}/s)`)
+
+  // ---- Embedded: the queue drained ------------------------------------------------------------
+  const embedDeadline = Date.now() + options.embedWaitSeconds * 1000
+  let embeddedSeconds = NaN
+  let lastLog = Date.now()
+  while (Date.now() < embedDeadline) {
+    if ((await pendingJobs(client)) === 0) {
+      embeddedSeconds = (performance.now() - tStart) / 1000
+      break
+    }
+    if (Date.now() - lastLog > 15_000) {
+      lastLog = Date.now()
+      log(`embedding: ${(await embeddedCount(client)) - embeddedBefore}/${options.products}, ${memory()}`)
+    }
+    await sleep(250)
+  }
+  const embeddedNow = (await embeddedCount(client)) - embeddedBefore
+  const embedElapsed = Number.isNaN(embeddedSeconds) ? (performance.now() - tStart) / 1000 : embeddedSeconds
+  const embedRate = embeddedNow / embedElapsed
+  log(Number.isNaN(embeddedSeconds)
+    ? `embedding not finished after ${embedElapsed.toFixed(0)} s: ${embeddedNow} embedded (${fmtRate(embedRate)}/s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
+    : `all embedded after ${embeddedSeconds.toFixed(1)} s (${fmtRate(embedRate)}/s), ${memory()}`)
+  const peakPush = rss.peak
+
+  // ---- Price and stock patches ------------------------------------------------------------------
+  const patchCount = Math.min(options.products, 100_000)
+  const patchRandom = mulberry32(options.seed).fork(52)
+  const patchFile = join(dir, "patches.ndjson")
+  await writeLines(patchFile, (function*() {
+    for (let i = 0; i < patchCount; i++) {
+      const id = `p${String(i).padStart(7, "0")}`
+      const data = i % 2 === 0
+        ? { price: Math.round(patchRandom.next() * 10_000) / 100 }
+        : { availability: patchRandom.chance(0.5) ? "out_of_stock" : "in_stock" }
+      yield `${JSON.stringify({ id, patch: { data } })}\n`
+    }
+  })())
+  const embeddedBeforePatches = await embeddedCount(client)
+  const patches = await pushBulk(server.baseUrl, auth, patchFile, () => {})
+  const patchRate = patches.answered / patches.seconds
+  // The last price patch, visible at once to a price filter.
+  const lastPriced = `p${String(patchCount - 1 - ((patchCount - 1) % 2)).padStart(7, "0")}`
+  const probe = await client.request("GET", `/product/${lastPriced}`, auth)
+  const price = probe.body?.data?.data?.price
+  const filtered = await client.request("POST", "/text-search", bearer, {
+    query: "",
+    resultsCount: 1000,
+    dynamicFilters: [{ column: "price", values: { start: price, end: price + 0.005 } }]
+  })
+  const visible = filtered.body?.data?.products?.some((p: { productId: string }) => p.productId === lastPriced) === true
+  await pendingJobsDrained(client, 600_000)
+  const patchEmbeddings = (await embeddedCount(client)) - embeddedBeforePatches
+  log(`patches: ${patches.answered} answered (${patches.failed} failed) in ${patches.seconds.toFixed(1)} s: ${fmtRate(patchRate)}/s; last price visible to a filter at once: ${visible}; texts embedded for them: ${patchEmbeddings}`)
+  rss.stop()
+  rmSync(dir, { recursive: true, force: true })
+
+  const peer = await peerRate(options.products, options.seed)
+  if (peer !== null) log(`MiniSearch (peer, child process): ${fmtRate(peer.rate)} documents/s (${peer.seconds.toFixed(1)} s)`)
+  const s = summarize(during)
+  const vsPeer = (rate: number) => (peer === null ? "" : ` (${(rate / peer.rate).toFixed(2)}× MiniSearch's ${fmtRate(peer.rate)}/s in memory)`)
+  return {
+    summary: [
+      ["Bulk push accepted (POST /products/bulk, one streamed request)", `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ${push.failed} refused)${vsPeer(acceptRate)}`, "≥ 5,000 products/s", check(acceptRate >= 5_000)],
+      ["Bulk push: all listed and searchable by their words", `${fmtRate(lexicalRate)} products/s (${lexicalSeconds.toFixed(1)} s after the push started)`, "≥ 5,000 products/s", check(lexicalRate >= 5_000)],
+      ["Bulk push: all text-embedded", Number.isNaN(embeddedSeconds)
+        ? `${fmtRate(embedRate)} products/s (${embeddedNow} after ${embedElapsed.toFixed(0)} s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
+        : `${fmtRate(embedRate)} products/s (${embeddedSeconds.toFixed(1)} s after the push started)`, "", ""],
+      ["Text search while the push runs p50 / p99", `${ms(s.p50)} / ${ms(s.p99)} ms (${s.count} searches, one in flight; event loop delay p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms)`, "p99 ≤ 150 ms", check(s.p99 <= 150)],
+      ["Price and stock patches (bulk)", `${fmtRate(patchRate)} patches/s (${patches.answered}; ${patchEmbeddings} texts embedded for them; new price found by a filter at once: ${visible ? "yes" : "no"})`, "≥ 10,000/s", check(patchRate >= 10_000)],
+      ["RSS during the bulk push: before / peak", `${mb(rssBefore)} / ${mb(peakPush)}`, "", ""]
+    ],
+    latency: [["text search during the bulk push", String(s.count), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), "", String(searchErrors)]]
+  }
+}
+
+const pendingJobsDrained = async (client: Client, timeoutMs: number) => {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+    if ((await pendingJobs(client)) === 0) return
+    await sleep(100)
+  }
+}
