@@ -1,7 +1,9 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
+import { type DerivedProduct, type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
+import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
+import type { IndexDocument } from "../model/IndexDocument.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"
@@ -36,6 +38,24 @@ const versionKey = (p: StoredProduct) => `${p.siteId}\u0000${p.productId}\u0000$
 /** Names the text a vector is computed from, and the model that computed it. */
 export const textKey = (text: string): string =>
   createHash("sha256").update(TEXT_MODEL.wheel.sha256).update("\u0000").update(text).digest("base64url").slice(0, 32)
+
+/**
+ * The saved text vector that fits `product`: made from this version, or from another with the
+ * same embedded text by the same model (its key says so); null when none does (never saved,
+ * another text, or a vector of another model, whose length differs).
+ */
+export const fittingTextVector = (product: StoredProduct, derived: DerivedProduct | null): Float32Array | null => {
+  const vector = derived?.textVector ?? null
+  if (derived === null || vector === null || vector.length !== TEXT_MODEL.dimensions) return null
+  return derived.version === product.version || derived.textKey === textKey(embeddingText(product.data)) ? vector : null
+}
+
+/** A product's index document as a rebuild restores it from the store (CatalogStore.forEachProduct). */
+export const restoredDocument = (
+  product: StoredProduct,
+  derived: DerivedProduct | null,
+  images: ReadonlyArray<ImageAnalysisRecord>
+): IndexDocument => toIndexDocument(product, fittingTextVector(product, derived), images)
 
 /**
  * The index documents of these product versions, each with the text vector it can reuse

@@ -1,13 +1,11 @@
 import { Effect } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import { type ProductKey, productIdsBySite } from "../model/StoredProduct.js"
+import type { ProductKey } from "../model/StoredProduct.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { suggestSource } from "./ProductIndexer.js"
-import { indexWithoutModel } from "./AfterWrite.js"
+import { restoredDocument, suggestSource } from "./ProductIndexer.js"
 import type { Job } from "../model/Jobs.js"
-import { toIndexDocument } from "../model/ProductDocument.js"
 import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
 
 /** Most products of each kind one pass queues; the rest wait for the next pass. */
@@ -44,42 +42,36 @@ export const reconcile = Effect.gen(function*() {
 
 const keyOf = (k: ProductKey) => `${k.siteId}\u0000${k.productId}`
 
-/** Feeds the suggester's vocabulary from every indexed product (it lives in memory only). */
+/** Feeds the suggester's vocabulary from every product (it lives in memory only). */
 export const restoreSuggestions = Effect.gen(function*() {
   const store = yield* CatalogStore
   const suggester = yield* Suggester
-  return yield* store.forEachIndexed(1000, (page) =>
+  return yield* store.forEachProduct(1000, (page) =>
     Effect.forEach(page, ({ product }) => suggester.indexProduct(product.siteId, product.productId, suggestSource(product)), { discard: true }))
 })
 
 /**
- * Startup of the embedded topology: the in-memory index is rebuilt from the vectors the
- * store kept (no model calls), what was acknowledged but not embedded is indexed by its words
- * (and the vectors it can reuse), and its indexing is queued. A
- * vector of another text model (a store written before a model change: its length differs)
- * is not restored: the product is indexed without it, searchable by its words at once, and
- * counts as stale, so the reconcile pass queues its embedding.
+ * Startup of the embedded topology: the in-memory index is rebuilt from the store without
+ * model calls, every product with the saved text vector that fits it (restoredDocument); a
+ * product acknowledged but not embedded before the restart (a bulk push cut short) is
+ * searchable by its words at once, and the reconcile pass queues its embedding. A vector of
+ * another text model (a store written before a model change: its length differs) is not
+ * restored either, and its product counts as stale again so that it is embedded anew.
  */
 export const restoreIndex = Effect.gen(function*() {
   const store = yield* CatalogStore
   const index = yield* CatalogIndex
   const suggester = yield* Suggester
-  const restored = yield* store.forEachIndexed(1000, (page) =>
+  const restored = yield* store.forEachProduct(1000, (page) =>
     Effect.gen(function*() {
-      const current = (vector: Float32Array | null) => vector === null || vector.length === TEXT_MODEL.dimensions
-      const outdated = page.filter(({ derived }) => !current(derived.textVector))
-      if (outdated.length > 0) yield* store.markStale(outdated.map(({ derived }) => ({ siteId: derived.siteId, productId: derived.productId, version: derived.version })))
-      yield* index.upsert(page.map(({ derived, images, product }) => toIndexDocument(product, current(derived.textVector) ? derived.textVector : null, images)))
+      const outdated = page.flatMap(({ derived, product }) =>
+        derived !== null && derived.version === product.version && derived.textVector !== null && derived.textVector.length !== TEXT_MODEL.dimensions
+          ? [{ siteId: product.siteId, productId: product.productId, version: product.version }]
+          : [])
+      if (outdated.length > 0) yield* store.markStale(outdated)
+      yield* index.upsert(page.map(({ derived, images, product }) => restoredDocument(product, derived, images)))
       for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))
     }))
-  // Acknowledged but not indexed before the restart (a bulk push cut short): searchable by
-  // their words at once, as after their write, while reconcile queues their embedding.
-  const stale = yield* store.stale(LIMIT)
-  for (let i = 0; i < stale.length; i += 1000) {
-    for (const [siteId, ids] of productIdsBySite(stale.slice(i, i + 1000))) {
-      yield* indexWithoutModel(yield* store.getMany(siteId, ids), [])
-    }
-  }
   const queued = yield* reconcile
-  return { restored, unembedded: stale.length, queued }
+  return { restored, queued }
 })

@@ -1,6 +1,5 @@
 import { Effect, Layer } from "effect"
-import { suggestSource } from "../indexing/ProductIndexer.js"
-import { toIndexDocument } from "../model/ProductDocument.js"
+import { restoredDocument, suggestSource } from "../indexing/ProductIndexer.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { ReplicatedCatalogIndex } from "../services/catalog-index/ReplicatedCatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
@@ -31,13 +30,13 @@ export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | un
       : ReplicatedCatalogIndex.layer({
         redisUrl,
         rebuild: (apply) =>
-          store.forEachIndexed(PAGE, (page) => apply(page.map(({ derived, images, product }) => toIndexDocument(product, derived.textVector, images))))
+          store.forEachProduct(PAGE, (page) => apply(page.map(({ derived, images, product }) => restoredDocument(product, derived, images))))
       })))
   const suggester = Layer.unwrapEffect(Effect.map(CatalogStore, (store) =>
     RedisSuggester.layer({
       redisUrl,
       rebuild: (apply) =>
-        store.forEachIndexed(PAGE, (page) =>
+        store.forEachProduct(PAGE, (page) =>
           apply(page.map(({ product }) => ({ siteId: product.siteId, productId: product.productId, source: suggestSource(product) }))))
     })))
   return Layer.mergeAll(index, suggester, RedisPredictionStore.layer(redisUrl)).pipe(

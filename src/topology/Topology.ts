@@ -139,7 +139,7 @@ const apiWarmUp = (topology: Topology) =>
     ? (topology.qdrant === undefined
       ? restoreIndex
       : Effect.map(Effect.zip(restoreSuggestions, reconcile), ([restored, queued]) => ({ restored, queued }))).pipe(
-        Effect.flatMap((counts: Record<string, number>) => Effect.logInfo("index restored", counts))
+        Effect.flatMap((counts) => Effect.logInfo("index restored", counts))
       )
     : Effect.zipRight(checkRedisSettings(topology.redisUrl), replicasSynced).pipe(
       Effect.zipRight(Effect.logInfo("replicas synced", { index: topology.qdrant === undefined ? "replica" : "qdrant" }))

@@ -22,7 +22,7 @@ export interface ReplicatedIndexOptions {
   readonly feedKey?: string
   /**
    * Feeds every indexed document from the source of truth into `apply` (in pages) and returns
-   * how many it fed: the app pages through `CatalogStore.forEachIndexed`. A failure is retried.
+   * how many it fed: the app pages through `CatalogStore.forEachProduct`. A failure is retried.
    */
   readonly rebuild: (apply: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void>) => Effect.Effect<number, unknown>
   /** Changes the stream keeps for replicas that fall behind (default 20,000); older ones cost a rebuild. */

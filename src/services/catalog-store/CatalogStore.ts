@@ -93,10 +93,15 @@ export interface CatalogStoreService {
    * the pending products, not the catalog.
    */
   readonly pendingImageWork: (limit: number) => Effect.Effect<PendingImageWork, StoreError>
-  /** Visits every product that has current derived data, in pages (used to rebuild the in-memory index at startup). */
-  readonly forEachIndexed: (
+  /**
+   * Visits every product in pages, with the derived data last saved for it (of any version,
+   * text key included; null when none) and its current images' analyses: what the in-memory
+   * index and vocabulary are rebuilt from. A product acknowledged but not embedded yet is
+   * visited too (it is searchable by its words); `restoredDocument` decides which vector fits.
+   */
+  readonly forEachProduct: (
     pageSize: number,
-    visit: (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct; readonly images: ReadonlyArray<ImageAnalysisRecord> }>) => Effect.Effect<void, unknown>
+    visit: (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct | null; readonly images: ReadonlyArray<ImageAnalysisRecord> }>) => Effect.Effect<void, unknown>
   ) => Effect.Effect<number, StoreError | unknown>
   readonly count: (siteId: number) => Effect.Effect<number, StoreError>
   /**

@@ -144,8 +144,8 @@ const layer = Layer.effect(
     const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_version
       LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE d.version IS NULL OR d.version <> p.version LIMIT ?`)
-    const selectIndexedPage = db.prepare(`SELECT p.*, d.text_vector FROM products p
-      JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id AND d.version = p.version
+    const selectProductPage = db.prepare(`SELECT p.*, d.version AS derived_version, d.text_vector, d.text_key FROM products p
+      LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
     const selectAnalyses = db.prepare("SELECT * FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
@@ -359,19 +359,27 @@ const layer = Layer.effect(
             detect: keys(selectUndetected.all(limit) as Array<ProductRow>)
           }
         }),
-      forEachIndexed: (pageSize, visit) =>
+      forEachProduct: (pageSize, visit) =>
         Effect.gen(function*() {
           let after: [number, string] = [-1, ""]
           let total = 0
           while (true) {
             const rows = yield* attempt("scan", () =>
-              selectIndexedPage.all(after[0], after[1], pageSize) as Array<ProductRow & { text_vector: Buffer | null }>)
+              selectProductPage.all(after[0], after[1], pageSize) as Array<
+                ProductRow & { derived_version: number | null; text_vector: Buffer | null; text_key: string | null }
+              >)
             if (rows.length === 0) return total
             const page = yield* attempt("scan", () => rows.map((row) => {
               const product = toProduct(row)
               return {
                 product,
-                derived: { siteId: row.site_id, productId: row.product_id, version: row.version, textVector: decodeVector(row.text_vector) },
+                derived: row.derived_version === null ? null : {
+                  siteId: row.site_id,
+                  productId: row.product_id,
+                  version: row.derived_version,
+                  textVector: decodeVector(row.text_vector),
+                  ...(row.text_key === null ? {} : { textKey: row.text_key })
+                },
                 images: product.images.length === 0 ? [] : currentAnalyses(row.site_id, row.product_id, product.images)
               }
             }))

@@ -149,22 +149,28 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     }
   }
 
-  /** One page of a site's indexed products after `after`, read in one MULTI so product, vector and analyses agree. */
-  const indexedPage = (siteId: number, after: string, pageSize: number) =>
+  /** One page of a site's products after `after`, read in one MULTI so product, derived data and analyses agree. */
+  const productPage = (siteId: number, after: string, pageSize: number) =>
     call("scan", async () => {
       const keys = siteKeys(siteId)
-      const ids = await client.zrangebylex(keys.indexed, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, pageSize)
+      const ids = await client.zrangebylex(keys.ids, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, pageSize)
       if (ids.length === 0) return { ids, rows: [] }
       const tx = client.multi()
       for (const id of ids) {
-        tx.hmget(keys.product(id), ...productFields).hmgetBuffer(keys.derived(id), "version", "vec").hgetall(keys.images(id))
+        tx.hmget(keys.product(id), ...productFields).hmgetBuffer(keys.derived(id), "version", "vec", "key").hgetall(keys.images(id))
       }
       const replies = await exec(tx)
       const rows = ids.flatMap((id, i) => {
         const product = toProduct(siteId, id, replies[3 * i] as Array<string | null>)
-        const [version, vec] = replies[3 * i + 1] as Array<Buffer | null>
-        if (product === null || version === null || Number(version.toString()) !== product.version) return []
-        const derived: DerivedProduct = { siteId, productId: id, version: product.version, textVector: decodeVector(vec) }
+        if (product === null) return []
+        const [version, vec, key] = replies[3 * i + 1] as Array<Buffer | null>
+        const derived: DerivedProduct | null = version === null ? null : {
+          siteId,
+          productId: id,
+          version: Number(version.toString()),
+          textVector: decodeVector(vec),
+          ...(key === null ? {} : { textKey: key.toString() })
+        }
         return [{ product, derived, images: inImageOrder(product.images, replies[3 * i + 2] as Record<string, string>) }]
       })
       return { ids, rows }
@@ -233,13 +239,13 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       }),
     pendingImageWork: (limit) =>
       Effect.zipRight(fillImageWork, Effect.all({ analyze: membersOf("unanalysed", limit), detect: membersOf("undetected", limit) })),
-    forEachIndexed: (pageSize, visit) =>
+    forEachProduct: (pageSize, visit) =>
       Effect.gen(function*() {
         let total = 0
         for (const siteId of yield* sites) {
           let after = ""
           while (true) {
-            const { ids, rows } = yield* indexedPage(siteId, after, pageSize)
+            const { ids, rows } = yield* productPage(siteId, after, pageSize)
             if (ids.length === 0) break
             if (rows.length > 0) yield* visit(rows)
             total += rows.length

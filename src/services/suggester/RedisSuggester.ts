@@ -20,7 +20,7 @@ export interface RedisSuggesterOptions {
   readonly keyPrefix?: string
   /**
    * Feeds every indexed product from the source of truth into `apply` (in pages) and returns
-   * how many it fed: the app pages through `CatalogStore.forEachIndexed` with `suggestSource`.
+   * how many it fed: the app pages through `CatalogStore.forEachProduct` with `suggestSource`.
    */
   readonly rebuild: (apply: (products: ReadonlyArray<SuggestProduct>) => Effect.Effect<void>) => Effect.Effect<number, unknown>
   /** How often this process's searches are added to Redis (default 500 ms). */

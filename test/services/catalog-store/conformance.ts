@@ -33,16 +33,17 @@ const indexed = (store: CatalogStoreService, siteId: number, productId: string, 
 const collect = (store: CatalogStoreService, pageSize: number) =>
   Effect.gen(function*() {
     const pages: Array<number> = []
-    const seen: Array<{ key: string; version: number; derivedVersion: number; vector: Array<number> | null; images: Array<string> }> = []
-    const total = yield* store.forEachIndexed(pageSize, (page) =>
+    const seen: Array<{ key: string; version: number; derivedVersion: number | null; vector: Array<number> | null; textKey: string | null; images: Array<string> }> = []
+    const total = yield* store.forEachProduct(pageSize, (page) =>
       Effect.sync(() => {
         pages.push(page.length)
         for (const { derived, images, product } of page) {
           seen.push({
             key: `${product.siteId}/${product.productId}`,
             version: product.version,
-            derivedVersion: derived.version,
-            vector: derived.textVector === null ? null : Array.from(derived.textVector),
+            derivedVersion: derived?.version ?? null,
+            vector: derived?.textVector == null ? null : Array.from(derived.textVector),
+            textKey: derived?.textKey ?? null,
             images: images.map((i) => i.imageId)
           })
         }
@@ -172,7 +173,11 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* collect(store, 10)).seen).toMatchObject([{ key: "1/p1", vector: [1, 2] }, { key: "1/p2", vector: null }])
         const v3 = (yield* store.put(1, "p1", record("a3"), undefined)).product.version
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v3 }])
-        expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/p2"])
+        // Still visited (searchable by its words), with the derived data of its older version.
+        expect((yield* collect(store, 10)).seen).toMatchObject([
+          { key: "1/p1", version: v3, derivedVersion: v2, vector: [1, 2] },
+          { key: "1/p2", version: p2, derivedVersion: p2 }
+        ])
       }))
 
     test("writeMany applies puts, modifications and removals in order, each with its own result", (store) =>
@@ -237,10 +242,10 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.stale(10)).toEqual([])
         yield* store.markStale([{ siteId: 1, productId: "p1", version: v1 }])
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v1 }])
-        // The replicas rebuild from what is indexed: p1 is not until it is indexed again.
+        // Replicas rebuild from every product, whether its indexing is current or not.
         const rebuilt: Array<string> = []
-        yield* store.forEachIndexed(10, (page) => Effect.sync(() => void rebuilt.push(...page.map((row) => row.product.productId))))
-        expect(rebuilt).toEqual(["p2"])
+        yield* store.forEachProduct(10, (page) => Effect.sync(() => void rebuilt.push(...page.map((row) => row.product.productId))))
+        expect(rebuilt).toEqual(["p1", "p2"])
         yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(1, 0) }])
         expect(yield* store.stale(10)).toEqual([])
         // A failure reported for an older version does not touch the current one.
@@ -250,7 +255,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.stale(10)).toEqual([])
       }))
 
-    test("forEachIndexed pages through every site's current derived data with vectors and current analyses", (store) =>
+    test("forEachProduct pages through every site's products with their saved derived data and current analyses", (store) =>
       Effect.gen(function*() {
         const exact = vector(0.1, Math.PI, -1e-30, 3.4e38)
         const names = Array.from({ length: 7 }, (_, i) => `p${i}`)
@@ -260,19 +265,20 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         const p5 = Option.getOrThrow(yield* store.get(1, "p5"))
         expect(yield* store.saveImageAnalyses(1, "p5", [analysis(p5.images[0].id, p5.images[0].url)])).toBe(1)
         const { pages, seen, total } = yield* collect(store, 3)
-        expect(total).toBe(8)
+        expect(total).toBe(9)
         expect(pages.every((n) => n > 0 && n <= 3)).toBe(true)
-        expect(seen.map((s) => s.key).sort()).toEqual([...names.map((n) => `1/${n}`), "2/p0"].sort())
-        expect(new Set(seen.map((s) => s.key)).size).toBe(8)
-        expect(seen.every((s) => s.derivedVersion === s.version)).toBe(true)
+        expect(seen.map((s) => s.key).sort()).toEqual([...names.map((n) => `1/${n}`), "1/unindexed", "2/p0"].sort())
+        expect(new Set(seen.map((s) => s.key)).size).toBe(9)
+        expect(seen.filter((s) => s.key !== "1/unindexed").every((s) => s.derivedVersion === s.version)).toBe(true)
+        expect(seen.find((s) => s.key === "1/unindexed")).toMatchObject({ derivedVersion: null, vector: null })
         expect(seen.find((s) => s.key === "1/p3")?.vector).toEqual(Array.from(exact))
         expect(seen.find((s) => s.key === "2/p0")?.vector).toBeNull()
         expect(seen.find((s) => s.key === "1/p5")?.images).toEqual([p5.images[0].id])
         expect(seen.find((s) => s.key === "1/p4")?.images).toEqual([])
         // The visitor's failure stops the walk and reaches the caller.
-        const failed = yield* Effect.flip(store.forEachIndexed(2, () => Effect.fail("stop")))
+        const failed = yield* Effect.flip(store.forEachProduct(2, () => Effect.fail("stop")))
         expect(failed).toBe("stop")
-        expect(yield* store.forEachIndexed(5, () => Effect.void).pipe(Effect.map((n) => n))).toBe(8)
+        expect(yield* store.forEachProduct(5, () => Effect.void).pipe(Effect.map((n) => n))).toBe(9)
       }))
 
     test("image analyses are kept only for images the product still has and saved once; a PUT that drops an image drops its analysis", (store) =>
@@ -403,7 +409,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.remove(2, "same")).toEqual(Option.some(two.product))
         expect(Option.isSome(yield* store.get(1, "same"))).toBe(true)
         expect(yield* store.imageAnalyses(1, "same")).toHaveLength(1)
-        expect((yield* collect(store, 10)).seen.map((s) => s.key)).toEqual(["1/same"])
+        expect((yield* collect(store, 10)).seen.map((s) => [s.key, s.derivedVersion !== null])).toEqual([["1/same", true], ["2/other", false]])
       }))
 
     test("concurrent puts of one product: one creates, versions are distinct, the highest version is stored", (store) =>

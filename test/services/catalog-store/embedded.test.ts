@@ -31,7 +31,7 @@ describe("EmbeddedCatalogStore", () => {
       db.prepare(`UPDATE products SET data = '{"title": "x"}', images = 'not json' WHERE product_id = 'p'`).run()
       expect(yield* Effect.flip(store.getMany(1, ["p"]))).toMatchObject({ _tag: "StoreError" })
       // The startup restore too: a failed read, not a crash.
-      expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
+      expect(yield* Effect.flip(store.forEachProduct(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
     }).pipe(Effect.provide(embeddedCatalogStoreLayer())))
 
   it.live("a store made before product_image_work files every product's image work once", () => {

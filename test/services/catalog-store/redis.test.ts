@@ -34,7 +34,7 @@ describe("RedisCatalogStore", () => {
         expect(yield* store.count(1)).toBe(100)
         expect(Option.getOrThrow(yield* store.get(1, "p0"))).toMatchObject({ version, data: { title: "again" } })
         const vectors: Array<Array<number>> = []
-        yield* store.forEachIndexed(10, (page) => Effect.sync(() => page.forEach((p) => vectors.push(Array.from(p.derived.textVector!)))))
+        yield* store.forEachProduct(10, (page) => Effect.sync(() => page.forEach((p) => p.derived?.textVector && vectors.push(Array.from(p.derived.textVector)))))
         expect(vectors).toEqual([Array.from(vector)])
         expect((yield* store.put(1, "p1", { title: "new" } as ProductRecord, undefined)).product.version).toBeGreaterThan(version)
       }).pipe(Effect.provide(RedisCatalogStore.layer(redis.url)))
@@ -75,7 +75,7 @@ describe("RedisCatalogStore", () => {
       yield* Effect.promise(() => admin.hset(siteKeys(1).product("p"), "data", `{"title": "x"}`, "images", "not json"))
       expect(yield* Effect.flip(store.imageAnalyses(1, "p"))).toMatchObject({ _tag: "StoreError" })
       // The startup restore too: a failed read, not a crash.
-      expect(yield* Effect.flip(store.forEachIndexed(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
+      expect(yield* Effect.flip(store.forEachProduct(10, () => Effect.void))).toMatchObject({ _tag: "StoreError" })
     }).pipe(Effect.scoped, Effect.provide(freshLayer())))
 
   it.live("a Redis filled before the image-work sets files every product's image work once", () =>

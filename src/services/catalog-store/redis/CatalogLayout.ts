@@ -3,7 +3,7 @@
  * version counter and the site set are global, so the write scripts (which touch both) need
  * a single Redis (or a Cluster with every catalog key on one slot), like the SQLite store.
  *   cat:seq                      string: INCR'd for every put; versions grow across all products
- *   cat:sites                    set: site ids that ever had a product (stale/forEachIndexed walk it)
+ *   cat:sites                    set: site ids that ever had a product (stale/forEachProduct walk it)
  *   cat:{site}:ids               sorted set, all scores 0: product ids in lexicographic order (count, paging)
  *   cat:{site}:stale             sorted set, scores 0: products without derived data of their version
  *   cat:{site}:indexed           sorted set, scores 0: products with derived data of their version
