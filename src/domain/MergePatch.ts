@@ -34,11 +34,21 @@ export type PatchProductBody = typeof PatchProductBody.Type
 
 const decodeBody = Schema.decodeUnknownEither(SetProductBody, { errors: "all", onExcessProperty: "error" })
 
-/** The product after the patch, as a PUT body, or the message naming each field the result breaks. */
+/**
+ * The product after the patch, as a PUT body, or the message naming each field the result
+ * breaks. Only what the patch sets is checked: the rest of the record was checked when it was
+ * stored, and a record's rules are per field (checking the whole record again made a price
+ * patch cost several times its write). `images` is absent when the patch leaves them alone.
+ */
 export const patchedProduct = (current: StoredProduct, patch: PatchProductBody): Either.Either<SetProductBody, string> => {
-  const merged = applyMergePatch(
-    { data: current.data, images: current.images.map((image) => ({ url: image.url })) },
-    { ...patch, ...(patch.images === null ? { images: [] } : {}) }
-  )
-  return Either.mapLeft(decodeBody(merged), (error) => describeParseError(error, "body"))
+  const data = (applyMergePatch(current.data, patch.data ?? {}) ?? {}) as Record<string, unknown>
+  const set = Object.keys(patch.data ?? {}).filter((field) => field in data)
+  const checked: Record<string, unknown> = { data: Object.fromEntries(set.map((field) => [field, data[field]])) }
+  if (patch.images !== undefined) {
+    checked.images = applyMergePatch(current.images.map((image) => ({ url: image.url })), patch.images === null ? [] : patch.images)
+  }
+  return Either.mapBoth(decodeBody(checked), {
+    onLeft: (error) => describeParseError(error, "body"),
+    onRight: (valid) => ({ data: { ...data, ...valid.data } as SetProductBody["data"], ...(valid.images === undefined ? {} : { images: valid.images }) })
+  })
 }

@@ -203,9 +203,9 @@ const layer = Layer.effect(
       siteId: number,
       productId: string,
       data: ProductRecord,
-      images: ReadonlyArray<{ url: string }> | undefined
+      images: ReadonlyArray<{ url: string }> | undefined,
+      existing: ProductRow | undefined = selectOne.get(siteId, productId) as ProductRow | undefined
     ) => {
-      const existing = selectOne.get(siteId, productId) as ProductRow | undefined
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
         ? (existing ? decodeImages(existing.images) : [])
         : dedupeImages(images)
@@ -222,12 +222,14 @@ const layer = Layer.effect(
         created_at: existing === undefined ? now : (existing.created_at ?? existing.updated_at)
       }
       upsert.run(row)
-      // Analyses of images the product no longer has are stale derived data.
-      const kept = new Set(storedImages.map((i) => i.id))
-      for (const a of selectAnalyses.all(siteId, productId) as Array<AnalysisRow>) {
-        if (!kept.has(a.image_id)) deleteAnalysis.run(siteId, productId, a.image_id)
+      // Analyses of images the product no longer has are stale derived data (kept images: none).
+      if (images !== undefined) {
+        const kept = new Set(storedImages.map((i) => i.id))
+        for (const a of selectAnalyses.all(siteId, productId) as Array<AnalysisRow>) {
+          if (!kept.has(a.image_id)) deleteAnalysis.run(siteId, productId, a.image_id)
+        }
+        refreshImageWork(siteId, productId, storedImages)
       }
-      if (images !== undefined) refreshImageWork(siteId, productId, storedImages)
       // The record as given (already decoded): decoding the row just encoded would cost as much again.
       const product: StoredProduct = { siteId, productId, data, images: storedImages, version, updatedAt: now, createdAt: row.created_at ?? now }
       return { product, created: existing === undefined }
@@ -259,7 +261,7 @@ const layer = Layer.effect(
             if (row === undefined) return { _tag: "Absent" }
             const fields = write.modify(toProduct(row))
             if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left }
-            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images)!
+            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row)!
             return { _tag: "Written", product, created: false }
           }
           case "Remove": {

@@ -35,51 +35,77 @@ class Column {
   }
 }
 
+/** Whether two column values are the same (sets element by element). */
+export const sameValue = (a: PayloadValue | undefined, b: PayloadValue | undefined): boolean => {
+  if (a === b) return true
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** Inverted lists and numeric arrays over the payload columns of one site. */
 export class PayloadColumns {
   private readonly columns = new Map<string, Column>()
 
   put(slot: number, payload: Readonly<Record<string, PayloadValue>>): void {
-    for (const [name, value] of Object.entries(payload)) {
-      const column = this.column(name)
-      const terms = termsOf(value)
-      if (terms.length > 0) {
-        if (slot >= column.codes.length) column.codes = growCodes(column.codes, slot)
-        column.codes[slot] = terms.length === 1 ? column.codeOf(terms[0]) : 0
-        if (terms.length > 1) column.multiSlots++
-      }
-      for (const term of terms) {
-        const slots = column.postings.get(term)
-        if (slots === undefined) column.postings.set(term, slot)
-        else if (typeof slots === "number") {
-          if (slots !== slot) column.postings.set(term, slotList(slots, slot))
-        } else slots.add(slot)
-      }
-      if (typeof value === "number") {
-        if (slot >= column.numbers.length) column.numbers = grow(column.numbers, slot)
-        column.numbers[slot] = value
-      }
-    }
+    for (const [name, value] of Object.entries(payload)) this.putValue(slot, name, value)
   }
 
   /** Forgets the values `payload` put for `slot`. */
   delete(slot: number, payload: Readonly<Record<string, PayloadValue>>): void {
-    for (const [name, value] of Object.entries(payload)) {
-      const column = this.columns.get(name)
-      if (column === undefined) continue
-      const terms = termsOf(value)
-      if (slot < column.codes.length) column.codes[slot] = 0
-      if (terms.length > 1) column.multiSlots--
-      for (const term of terms) {
-        const slots = column.postings.get(term)
-        if (slots === slot) column.postings.delete(term)
-        else if (typeof slots === "object") {
-          slots.delete(slot)
-          if (slots.size === 0) column.postings.delete(term)
-        }
-      }
-      if (slot < column.numbers.length) column.numbers[slot] = NaN
+    for (const [name, value] of Object.entries(payload)) this.deleteValue(slot, name, value)
+  }
+
+  /**
+   * Moves `slot` from `previous` to `next`, touching only the columns whose value changed: a
+   * price change leaves the category, brand and availability lists alone (removing a slot
+   * from a long list costs the list).
+   */
+  replace(slot: number, previous: Readonly<Record<string, PayloadValue>>, next: Readonly<Record<string, PayloadValue>>): void {
+    for (const [name, value] of Object.entries(previous)) {
+      if (!sameValue(value, next[name])) this.deleteValue(slot, name, value)
     }
+    for (const [name, value] of Object.entries(next)) {
+      if (!sameValue(value, previous[name])) this.putValue(slot, name, value)
+    }
+  }
+
+  private putValue(slot: number, name: string, value: PayloadValue): void {
+    const column = this.column(name)
+    const terms = termsOf(value)
+    if (terms.length > 0) {
+      if (slot >= column.codes.length) column.codes = growCodes(column.codes, slot)
+      column.codes[slot] = terms.length === 1 ? column.codeOf(terms[0]) : 0
+      if (terms.length > 1) column.multiSlots++
+    }
+    for (const term of terms) {
+      const slots = column.postings.get(term)
+      if (slots === undefined) column.postings.set(term, slot)
+      else if (typeof slots === "number") {
+        if (slots !== slot) column.postings.set(term, slotList(slots, slot))
+      } else slots.add(slot)
+    }
+    if (typeof value === "number") {
+      if (slot >= column.numbers.length) column.numbers = grow(column.numbers, slot)
+      column.numbers[slot] = value
+    }
+  }
+
+  private deleteValue(slot: number, name: string, value: PayloadValue): void {
+    const column = this.columns.get(name)
+    if (column === undefined) return
+    const terms = termsOf(value)
+    if (slot < column.codes.length) column.codes[slot] = 0
+    if (terms.length > 1) column.multiSlots--
+    for (const term of terms) {
+      const slots = column.postings.get(term)
+      if (slots === slot) column.postings.delete(term)
+      else if (typeof slots === "object") {
+        slots.delete(slot)
+        if (slots.size === 0) column.postings.delete(term)
+      }
+    }
+    if (slot < column.numbers.length) column.numbers[slot] = NaN
   }
 
   /**

@@ -4,7 +4,7 @@ import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.j
 import type { LexicalScores } from "./Bm25Postings.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
-import { PayloadColumns, type SlotMask } from "./PayloadColumns.js"
+import { PayloadColumns, sameValue, type SlotMask } from "./PayloadColumns.js"
 import { VectorIndex } from "./VectorIndex.js"
 import { byCodeUnits } from "../ColumnValues.js"
 
@@ -75,12 +75,7 @@ const vectorDigest = (vectors: ReadonlyArray<Float32Array>): number => {
 const samePayload = (a: IndexDocument["payload"], b: IndexDocument["payload"]): boolean => {
   const keys = Object.keys(a)
   if (keys.length !== Object.keys(b).length) return false
-  for (const key of keys) {
-    const x = a[key]
-    const y = b[key]
-    if (x === y) continue
-    if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length || x.some((v, i) => v !== y[i])) return false
-  }
+  for (const key of keys) if (!sameValue(a[key], b[key])) return false
   return true
 }
 
@@ -214,9 +209,9 @@ export class SiteIndex {
     if (previous !== undefined && samePayload(previous.payload, doc.payload)) {
       payload = previous.payload
     } else {
-      if (previous !== undefined) this.columns.delete(slot, previous.payload)
       payload = this.interner.payload(doc.payload)
-      this.columns.put(slot, payload)
+      if (previous === undefined) this.columns.put(slot, payload)
+      else this.columns.replace(slot, previous.payload, payload)
     }
     const digests = { text: vectorDigest(vectorsOf(doc, "text")), image: vectorDigest(vectorsOf(doc, "image")) }
     this.docs[slot] = { siteId: doc.siteId, productId: doc.productId, version: doc.version, text, payload, image: doc.vectors.image !== undefined, digests }
