@@ -2,7 +2,9 @@
 export const waitUntilReady = async (baseUrl: string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
-    const ok = await fetch(`${baseUrl}/readyz`).then((r) => r.ok, () => false)
+    // Each probe is bounded: a connection that never answers (a server still starting, a pooled
+    // socket to a process that died) must not outlast the deadline.
+    const ok = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false)
     if (ok) return
     await new Promise((r) => setTimeout(r, 100))
   }
