@@ -48,12 +48,11 @@ export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: Reado
 const SLICE = 32
 
 /**
- * The index (and suggester vocabulary) brought up to these writes without a model call: the
- * write path's first step, and the startup's for products acknowledged but not indexed.
+ * The index (and suggester vocabulary) brought up to these writes without a model call.
  * Products whose saved text vector fits their text are complete (their derived data is saved
  * for the new version, so nothing counts them stale); the others still need the model.
  */
-export const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
+const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
