@@ -173,13 +173,16 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
       const reader = new LineReader()
       const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>
       let pending: Array<ReadLine> = []
+      // What has arrived, written in batches of at most BULK_LIMITS.batchLines.
       const flush = Effect.gen(function*() {
-        const batch = pending
+        const lines = pending
         pending = []
-        if (batch.length === 0) return true
-        const { answers, failed } = yield* applyBatch(siteId, batch)
-        yield* Queue.offer(out, ndjson(answers))
-        return !failed
+        for (let i = 0; i < lines.length; i += BULK_LIMITS.batchLines) {
+          const { answers, failed } = yield* applyBatch(siteId, lines.slice(i, i + BULK_LIMITS.batchLines))
+          yield* Queue.offer(out, ndjson(answers))
+          if (failed) return false
+        }
+        return true
       })
       while (true) {
         const next = yield* Effect.either(Effect.tryPromise(() => iterator.next()))
