@@ -141,6 +141,27 @@ export const distributedTopologySuite = (
       expect(other.body.data.products).toEqual([])
     }, 120_000)
 
+    it("a bulk push to the api: searchable by its words at once through the index, embedded by the workers", async () => {
+      const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({ id: `mug-${i}`, data: { title: `Speckled stoneware mug ${i}`, price: 5 + i } }))
+      lines.push(JSON.stringify({ id: "mug-3", patch: { data: { price: 1 } } }), JSON.stringify({ id: "mug-59", delete: true }), "{\"id\": \"bad\"}")
+      const res = await fetch(`${api.baseUrl}/products/bulk`, {
+        method: "POST",
+        headers: { authorization: sites.siteA.basic, "content-type": "application/x-ndjson" },
+        body: lines.join("\n")
+      })
+      const answers = (await res.text()).trim().split("\n").map((line) => JSON.parse(line))
+      expect(answers.map((a) => a.status)).toEqual([...Array.from({ length: 62 }, () => 200), 400])
+      // At once, before any worker embedded them: the api's replica already has them (read your writes).
+      const cheapest = await search("speckled stoneware mug", { sort: [{ column: "price", order: "asc" }] })
+      expect(ids(cheapest).slice(0, 2)).toEqual(["mug-3", "mug-0"])
+      expect(ids(cheapest)).toHaveLength(59)
+      // The workers embed them (the records are in Redis; jobs went through BullMQ).
+      await eventually(async () => {
+        const indexed = workers.map((w) => w.handled().index ?? 0)
+        expect(indexed.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(24 + 59)
+      }, 90_000)
+    }, 180_000)
+
     it("a worker killed with SIGKILL mid-job: another worker takes the job over and the product ends indexed exactly once", async () => {
       const [a] = workers
       expect(await put("vase-1", { title: "Glazed flower vase" }, [images.url("/held.jpg")])).toMatchObject({ status: 200 })
