@@ -6,6 +6,7 @@ import { afterWrite } from "../indexing/AfterWrite.js"
 import type { ProductKey, StoredProduct } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { yieldToIo } from "../platform/YieldToIo.js"
+import { unappliedWrite } from "./ErrorMapping.js"
 import { BULK_LIMITS, type BulkOperation, type BulkResult, decodeBulkLine, overlongLine, tooManyLines } from "./BulkLine.js"
 
 /** A line of the body as read: its text, or why it was not kept. */
@@ -93,12 +94,10 @@ const answer = (siteId: number, line: number, op: BulkOperation, result: Catalog
       return { line, status: 200, message: result.created ? "product created" : "product updated", data: product }
     case "Removed":
       return { line, status: 200, message: "product deleted", data: { ...product, "image-ids": result.product.images.map((i) => i.id) } }
-    case "Refused":
-      return { line, status: 400, message: result.message }
-    case "Contended":
-      return { line, status: 503, message: `product "${op.productId}" kept changing while the patch was applied; retry` }
-    case "Absent":
-      return { line, status: 404, message: op._tag === "Delete" ? `no product "${op.productId}" and no image of it found` : `product "${op.productId}" not found` }
+    default: {
+      const { error, status } = unappliedWrite(siteId, op.productId, toWrite(op)._tag, result)
+      return { line, status, message: error.message }
+    }
   }
 }
 

@@ -3,7 +3,8 @@ import {
   BadGateway,
   BadRequest,
   GatewayTimeout,
-  type NotFound,
+  ImageDeleteFailure,
+  NotFound,
   PayloadTooLarge,
   ProductSaveFailure,
   ServiceUnavailable,
@@ -11,6 +12,7 @@ import {
   UnsupportedMediaType
 } from "../domain/Errors.js"
 import { type BackendFailure, isBackendFailure } from "../platform/BackendFailure.js"
+import type { CatalogWrite, CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { LEGACY_SESSION_TTL_ENV, LegacySessionTtl } from "../search/LegacySessions.js"
 import { type ImageFailure, isImageFailure } from "../services/image-intake/Errors.js"
 import {
@@ -88,6 +90,26 @@ export const saveErrors = (siteId: number, productId: string, data: unknown) =>
       data: { "site-id": siteId, "product-id": productId, data },
       debug: e.message
     }))
+
+/** A catalog write `writeMany` did not apply. */
+export type UnappliedWrite = Extract<CatalogWriteResult, { readonly _tag: "Refused" | "Contended" | "Absent" }>
+
+/**
+ * The REST error of a write that was not applied: what PATCH and DELETE answer, and what a bulk
+ * line is answered with (its status and message). A missing product keeps DELETE's spec body.
+ */
+export const unappliedWrite = (siteId: number, productId: string, write: CatalogWrite["_tag"], result: UnappliedWrite) => {
+  switch (result._tag) {
+    case "Refused":
+      return { status: 400, error: new BadRequest({ message: result.message }) } as const
+    case "Contended":
+      return { status: 503, error: new ServiceUnavailable({ message: `product "${productId}" kept changing while the patch was applied; retry` }) } as const
+    case "Absent":
+      return write === "Remove"
+        ? { status: 404, error: new ImageDeleteFailure({ message: `no product "${productId}" and no image of it found`, data: { "site-id": siteId, "image-id": "" } }) } as const
+        : { status: 404, error: new NotFound({ message: `product "${productId}" not found` }) } as const
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Legacy search sessions

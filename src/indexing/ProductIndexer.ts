@@ -44,11 +44,19 @@ export const textKey = (text: string): string =>
  * same embedded text by the same model (its key says so); null when none does (never saved,
  * another text, or a vector of another model, whose length differs).
  */
-export const fittingTextVector = (product: StoredProduct, derived: DerivedProduct | null): Float32Array | null => {
-  const vector = derived?.textVector ?? null
-  if (derived === null || vector === null || vector.length !== TEXT_MODEL.dimensions) return null
-  return derived.version === product.version || derived.textKey === textKey(embeddingText(product.data)) ? vector : null
-}
+export const fittingTextVector = (product: StoredProduct, derived: DerivedProduct | null): Float32Array | null =>
+  derived !== null && derived.version === product.version && ofThisModel(derived.textVector)
+    ? derived.textVector
+    : vectorForText(derived, textKey(embeddingText(product.data)))
+
+/** Whether a saved vector can be one of the current text model (another model's length differs). */
+const ofThisModel = (vector: Float32Array | null): vector is Float32Array => vector !== null && vector.length === TEXT_MODEL.dimensions
+
+/** The saved vector when it was computed from the text `key` names, by the current model. */
+const vectorForText = (
+  saved: { readonly textKey?: string | undefined; readonly textVector: Float32Array | null } | null | undefined,
+  key: string
+): Float32Array | null => (saved != null && saved.textKey === key && ofThisModel(saved.textVector) ? saved.textVector : null)
 
 /** A product's index document as a rebuild restores it from the store (CatalogStore.forEachProduct). */
 export const restoredDocument = (
@@ -69,8 +77,7 @@ export const reusableDocuments = (products: ReadonlyArray<StoredProduct>) =>
     const texts = products.map((p) => embeddingText(p.data))
     const textKeys = texts.map(textKey)
     const saved = yield* store.savedTextVectors(products)
-    const vectors = saved.map((s, i) =>
-      s !== undefined && s.textKey === textKeys[i] && s.textVector.length === TEXT_MODEL.dimensions ? s.textVector : null)
+    const vectors = saved.map((s, i) => vectorForText(s, textKeys[i]))
     const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
     return {

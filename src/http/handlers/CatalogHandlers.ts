@@ -1,7 +1,7 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
-import { BadRequest, ImageDeleteFailure, NotFound, ServiceUnavailable, UnsupportedMediaType } from "../../domain/Errors.js"
+import { type BadRequest, type ImageDeleteFailure, type NotFound, type ServiceUnavailable, UnsupportedMediaType } from "../../domain/Errors.js"
 import { bulkPush } from "../BulkPush.js"
 import { patchedProduct } from "../../domain/MergePatch.js"
 import type { StoredProduct } from "../../model/StoredProduct.js"
@@ -10,7 +10,7 @@ import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { afterWrite } from "../../indexing/AfterWrite.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
-import { restErrors, saveErrors } from "../ErrorMapping.js"
+import { restErrors, saveErrors, unappliedWrite } from "../ErrorMapping.js"
 import { requireProduct } from "../../search/Products.js"
 
 /** The names NDJSON goes by. */
@@ -69,16 +69,10 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const [result] = yield* store.writeMany(siteId, [{ _tag: "Modify", productId: path.productId, modify: (current) => patchedProduct(current, payload) }]).pipe(
           saveErrors(siteId, path.productId, {})
         )
-        switch (result._tag) {
-          case "Written":
-            return yield* written(siteId, path.productId, result.product, false)
-          case "Refused":
-            return yield* new BadRequest({ message: result.message })
-          case "Contended":
-            return yield* new ServiceUnavailable({ message: `product "${path.productId}" kept changing while the patch was applied; retry` })
-          default:
-            return yield* new NotFound({ message: `product "${path.productId}" not found` })
-        }
+        if (result._tag === "Written") return yield* written(siteId, path.productId, result.product, false)
+        if (result._tag === "Removed") return yield* Effect.die("a Modify never removes")
+        const { error } = unappliedWrite(siteId, path.productId, "Modify", result)
+        return yield* error as BadRequest | NotFound | ServiceUnavailable
       }))
     .handle("bulkProducts", () =>
       Effect.gen(function*() {
@@ -98,12 +92,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const store = yield* CatalogStore
         const { siteId } = principal
         const removed = yield* restErrors(store.remove(siteId, path.productId))
-        if (Option.isNone(removed)) {
-          return yield* new ImageDeleteFailure({
-            message: `no product "${path.productId}" and no image of it found`,
-            data: { "site-id": siteId, "image-id": "" }
-          })
-        }
+        if (Option.isNone(removed)) return yield* unappliedWrite(siteId, path.productId, "Remove", { _tag: "Absent" }).error as ImageDeleteFailure
         yield* afterWrite([], [{ siteId, productId: path.productId }])
         return {
           message: "product deleted",
