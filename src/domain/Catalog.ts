@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { maxChars, optionalField, ProductImages, ProductRecord } from "./Product.js"
+import { maxChars, ProductImagesField, ProductRecord } from "./Product.js"
 
 /** The {product-id} path parameter: it must survive a round trip through a URL path segment. */
 export const ProductId = Schema.String.pipe(
@@ -18,7 +18,7 @@ export type ProductId = typeof ProductId.Type
  */
 export const SetProductBody = Schema.Struct({
   data: ProductRecord,
-  images: optionalField(ProductImages)
+  images: ProductImagesField
 }).annotations({ identifier: "SetProductBody" })
 export type SetProductBody = typeof SetProductBody.Type
 

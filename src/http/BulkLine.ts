@@ -2,7 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { ProductId } from "../domain/Catalog.js"
 import { describeIssues, describeParseError, type Issue, plainIssueMessage } from "../domain/IssueMessage.js"
 import { PatchProductBody } from "../domain/MergePatch.js"
-import { optionalField, ProductImages, ProductRecord } from "../domain/Product.js"
+import { ProductImagesField, ProductRecord } from "../domain/Product.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { unsafeTextIn } from "./TextIntegrity.js"
 
@@ -19,7 +19,7 @@ export const BULK_LIMITS = {
   batchLines: 100
 } as const
 
-const PutLine = Schema.Struct({ id: ProductId, data: ProductRecord, images: optionalField(ProductImages) })
+const PutLine = Schema.Struct({ id: ProductId, data: ProductRecord, images: ProductImagesField })
 const PatchLine = Schema.Struct({ id: ProductId, patch: PatchProductBody })
 const DeleteLine = Schema.Struct({ id: ProductId, delete: Schema.Literal(true) })
 

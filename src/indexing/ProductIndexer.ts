@@ -66,12 +66,12 @@ export const restoredDocument = (
 ): IndexDocument => toIndexDocument(product, fittingTextVector(product, derived), images)
 
 /**
- * The index documents of these product versions, each with the text vector it can reuse
- * (saved for the same text by the same model) and its images' analyses; `toEmbed` lists the
- * positions whose text still needs the model, with their texts and keys. No model call: the
- * write path indexes these at once (lexical first) and the indexing job fills in the rest.
+ * For these product versions, the text vector each can reuse (saved for the same text by the
+ * same model) and its images' analyses; `toEmbed` lists the positions whose text still needs
+ * the model, with their texts and keys. No model call: the write path indexes the products
+ * with these at once (lexical first) and the indexing job fills in the rest.
  */
-export const reusableDocuments = (products: ReadonlyArray<StoredProduct>) =>
+export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const texts = products.map((p) => embeddingText(p.data))
@@ -81,7 +81,6 @@ export const reusableDocuments = (products: ReadonlyArray<StoredProduct>) =>
     const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
     return {
-      docs: products.map((p, i) => toIndexDocument(p, vectors[i], images[i])),
       vectors,
       images,
       texts,
@@ -113,7 +112,7 @@ export const ProductIndexerLive = Layer.effect(
         if (present.length === 0) return
         // A version whose text is the one already embedded (a price, stock or label change)
         // reuses the saved vector: only new text runs the model.
-        const reusable = yield* reusableDocuments(present).pipe(Effect.provideService(CatalogStore, store))
+        const reusable = yield* reusableVectors(present).pipe(Effect.provideService(CatalogStore, store))
         const embedded = yield* embedder.embed(reusable.toEmbed.map((i) => reusable.texts[i]))
         const vectors = [...reusable.vectors] as Array<Float32Array>
         reusable.toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))

@@ -34,16 +34,21 @@ export interface ThreadPoolOptions<P extends string, I, O, R> {
    * The queue is read lazily, so a long one costs only the part that is read.
    */
   readonly take?: (queue: Iterable<I>, priority: P) => number
+  /**
+   * The most threads that may run calls of `priority` at once (default: all of them), asked
+   * each time a thread comes free: a lower share keeps threads for the other priorities.
+   */
+  readonly share?: (priority: P, threads: number) => number
   /** The message for one call of these inputs, and the buffers handed over with it. */
   readonly request: (inputs: ReadonlyArray<I>) => { readonly message: object; readonly transfer?: ReadonlyArray<ArrayBuffer> }
   /** Each input's share of a thread's reply to their call, in order. */
   readonly replies: (reply: R, inputs: ReadonlyArray<I>) => ReadonlyArray<O>
 }
 
-interface Slot<I, O> {
+interface Slot<P, I, O> {
   readonly worker: Worker
   ready: boolean
-  inFlight: { readonly id: number; readonly jobs: ReadonlyArray<Job<I, O>> } | undefined
+  inFlight: { readonly id: number; readonly priority: P; readonly jobs: ReadonlyArray<Job<I, O>> } | undefined
   lastError: string | undefined
   /** Called once the call in flight has ended (its reply came, or the thread exited). */
   callEnded?: () => void
@@ -65,7 +70,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
   /** Settles once every initial thread is ready, or fails if one cannot load. */
   readonly ready: Promise<void>
   private readonly queues = new Map<P, Array<Job<I, O>>>()
-  private readonly slots = new Set<Slot<I, O>>()
+  private readonly slots = new Set<Slot<P, I, O>>()
   private readonly respawnTimers = new Set<NodeJS.Timeout>()
   private nextId = 0
   private readyCount = 0
@@ -131,7 +136,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     // of 'Napi::Error'"), which turned a SIGTERM during a catalog push into SIGABRT.
     await Promise.all([...this.slots].map(async (slot) => {
       if (slot.inFlight !== undefined) {
-        slot.inFlight = { id: slot.inFlight.id, jobs: [] }
+        slot.inFlight = { ...slot.inFlight, jobs: [] }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, CLOSE_GRACE_MS)
           slot.callEnded = () => {
@@ -145,7 +150,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
   }
 
   private addSlot(): void {
-    const slot: Slot<I, O> = { worker: this.options.spawn(), ready: false, inFlight: undefined, lastError: undefined }
+    const slot: Slot<P, I, O> = { worker: this.options.spawn(), ready: false, inFlight: undefined, lastError: undefined }
     this.slots.add(slot)
     slot.worker.on("message", (message: WorkerMessage<R>) => this.onMessage(slot, message))
     slot.worker.on("error", (error) => {
@@ -154,7 +159,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     slot.worker.on("exit", (code) => this.onExit(slot, code))
   }
 
-  private onMessage(slot: Slot<I, O>, message: WorkerMessage<R>): void {
+  private onMessage(slot: Slot<P, I, O>, message: WorkerMessage<R>): void {
     if ("type" in message) {
       slot.ready = true
       this.lastReadyMessage = message
@@ -177,7 +182,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     this.dispatch()
   }
 
-  private onExit(slot: Slot<I, O>, code: number): void {
+  private onExit(slot: Slot<P, I, O>, code: number): void {
     this.slots.delete(slot)
     slot.callEnded?.()
     if (this.closed) return
@@ -197,22 +202,33 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (!slot.ready || slot.inFlight) continue
-      const jobs = this.takeCall()
-      if (jobs.length === 0) return
+      const call = this.takeCall()
+      if (call === undefined) return
+      const { priority, jobs } = call
       const id = this.nextId++
-      slot.inFlight = { id, jobs }
+      slot.inFlight = { id, priority, jobs }
       const { message, transfer } = this.options.request(jobs.map((job) => job.input))
       slot.worker.postMessage({ ...message, id }, transfer ? [...transfer] : undefined)
     }
   }
 
-  /** The jobs of the next call: from the first queue with work, as many as `take` packs. */
-  private takeCall(): Array<Job<I, O>> {
+  /**
+   * The jobs of the next call: from the first queue with work whose priority has a thread to
+   * spare (see `share`), as many as `take` packs.
+   */
+  private takeCall(): { readonly priority: P; readonly jobs: Array<Job<I, O>> } | undefined {
     for (const [priority, queue] of this.queues) {
       if (queue.length === 0) continue
+      if (this.options.share !== undefined && this.running(priority) >= this.options.share(priority, this.slots.size)) continue
       const count = this.options.take?.(inputsOf(queue), priority) ?? 1
-      return queue.splice(0, Math.max(1, count))
+      return { priority, jobs: queue.splice(0, Math.max(1, count)) }
     }
-    return []
+    return undefined
+  }
+
+  private running(priority: P): number {
+    let count = 0
+    for (const slot of this.slots) if (slot.inFlight?.priority === priority) count++
+    return count
   }
 }

@@ -7,8 +7,9 @@ import { type Outcome, ThreadPool } from "../../src/platform/ThreadPool.js"
 
 /**
  * A thread without a model: ready at once, it multiplies each value by 10 and numbers its
- * calls. A value of -1 kills the thread mid-call, -2 makes it report an error; `bytes` are
- * summed. `failLoad` in its workerData makes it fail while loading.
+ * calls. A value of -1 kills the thread mid-call, -2 makes it report an error, -3 holds the
+ * call for 100 ms while counting the calls held at once (current, most) in `shared`; `bytes`
+ * are summed. `failLoad` in its workerData makes it fail while loading.
  */
 const WORKER = `
 const { parentPort, workerData } = require("node:worker_threads")
@@ -19,6 +20,13 @@ parentPort.on("message", ({ id, values, bytes }) => {
   if (bytes) return parentPort.postMessage({ id, call: calls, results: [bytes.reduce((a, b) => a + b, 0)] })
   if (values.includes(-1)) process.exit(7)
   if (values.includes(-2)) return parentPort.postMessage({ id, error: "negative input" })
+  if (values.includes(-3)) {
+    const held = new Int32Array(workerData.shared)
+    const now = Atomics.add(held, 0, 1) + 1
+    if (now > Atomics.load(held, 1)) Atomics.store(held, 1, now)
+    Atomics.wait(held, 2, 0, 100)
+    Atomics.sub(held, 0, 1)
+  }
   parentPort.postMessage({ id, call: calls, results: values.map((v) => v * 10) })
 })
 parentPort.postMessage({ type: "ready", loadMs: 3 })
@@ -45,19 +53,22 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((pool) => pool.close()))
 })
 
+type Share = (priority: "high" | "low", threads: number) => number
+
 /** Threads of WORKER; the spawns numbered in `failing` (from 1) fail to load. */
-const makePool = (threads: number, failing: ReadonlyArray<number> = []) => {
+const makePool = (threads: number, failing: ReadonlyArray<number> = [], share?: Share, shared?: SharedArrayBuffer) => {
   const spawned: Array<Worker> = []
   const pool = new ThreadPool<"high" | "low", Input, Result, Reply>({
     threads,
     spawn: () => {
       const failLoad = failing.includes(spawned.length + 1) ? "no model here" : undefined
-      const worker = new Worker(script, { execArgv: [], workerData: { failLoad } })
+      const worker = new Worker(script, { execArgv: [], workerData: { failLoad, shared } })
       spawned.push(worker)
       return worker
     },
     priorities: ["high", "low"],
     names: { service: "test service", work: "test work", thread: "test thread" },
+    ...(share === undefined ? {} : { share }),
     // Queued arrays share a call up to 4 values.
     take: (queue) => {
       let jobs = 0
@@ -116,6 +127,21 @@ describe("ThreadPool", () => {
       { _tag: "Success", reply: { call: 3, results: [30, 40] } },
       { _tag: "Success", reply: { call: 4, results: [50, 60] } }
     ])
+  })
+
+  it("runs a priority on no more threads than its share, keeping the others for the rest", async () => {
+    const shared = new SharedArrayBuffer(12)
+    const { pool } = makePool(2, [], (priority, threads) => (priority === "low" ? threads - 1 : threads), shared)
+    await pool.ready
+    let lowsDone = 0
+    const lows = [run(pool, [-3]), run(pool, [-3]), run(pool, [-3])]
+    for (const low of lows) void low.then(() => lowsDone++)
+    // The second thread is free for the high job while the first holds a low call.
+    expect(await run(pool, [1], "high")).toMatchObject({ _tag: "Success", reply: { results: [10] } })
+    expect(lowsDone).toBe(0)
+    expect((await Promise.all(lows)).map((outcome) => outcome._tag)).toEqual(["Success", "Success", "Success"])
+    // Never two low calls at once, though two threads were there.
+    expect(new Int32Array(shared)[1]).toBe(1)
   })
 
   it("fails every job of a call the thread reports an error for, and goes on serving", async () => {

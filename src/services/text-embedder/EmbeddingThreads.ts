@@ -1,5 +1,6 @@
 import { createRequire } from "node:module"
 import { Worker } from "node:worker_threads"
+import { eventLoopBusy } from "../../platform/EventLoopLoad.js"
 import { ThreadPool } from "../../platform/ThreadPool.js"
 import { BATCH_BUDGET_MS, longestOf, QUERY_WINDOW_MS, SHARED_BUDGET_MS, withinBudget } from "./Batching.js"
 import { MODEL_FILES, TEXT_MODEL, textModelDir } from "./TextModel.js"
@@ -9,6 +10,14 @@ import { MODEL_FILES, TEXT_MODEL, textModelDir } from "./TextModel.js"
  * kept short (see Batching.ts), so a query arriving during a bulk catalog push only waits for
  * the first thread to finish its current call; queued requests of one priority share a call
  * while it stays within that budget.
+ *
+ * While the process's own thread is saturated (a bulk catalog push: decoding, storing and
+ * indexing every line), documents get every model thread but one. On a 2-core machine that is
+ * one core for the model and one for the service, instead of two model threads and the service
+ * contending for two cores: the push is accepted ~40 % faster (20,000 products: 1,073 → 1,533
+ * per second measured with one thread against two), the spare thread answers shoppers' queries
+ * at once instead of behind a document call, and the model takes both threads again as soon as
+ * the push ends.
  */
 export type Priority = "query" | "document"
 
@@ -67,6 +76,7 @@ const packed = (queue: Iterable<ReadonlyArray<string>>, budgetMs: number): numbe
 export const makeEmbeddingThreads = (threads: number, spawn: () => Worker) => {
   // Queries come one text at a time; document calls stay short while they keep coming.
   let lastQuery = -Infinity
+  const busy = eventLoopBusy()
   return new ThreadPool<Priority, ReadonlyArray<string>, ReadonlyArray<Float32Array>, { readonly vectors: ReadonlyArray<Float32Array> }>({
     threads,
     spawn,
@@ -77,6 +87,7 @@ export const makeEmbeddingThreads = (threads: number, spawn: () => Worker) => {
       if (priority === "query") lastQuery = now
       return packed(queue, priority === "document" && now - lastQuery < QUERY_WINDOW_MS ? SHARED_BUDGET_MS : BATCH_BUDGET_MS)
     },
+    share: (priority, threads) => (priority === "document" && threads > 1 && busy() ? threads - 1 : threads),
     request: (requests) => ({ message: { texts: requests.flat() } }),
     replies: ({ vectors }, requests) => {
       let offset = 0

@@ -72,8 +72,24 @@ export class Bm25Postings {
   /** Stale entries left in lists (single postings leave none: they go at once). */
   private stalePostings = 0
 
-  constructor(fieldWeights: FieldWeights, private readonly terms: SearchableMap<TermPostings>) {
+  /**
+   * Each term's postings. The radix tree beside it (`vocabulary`) only finds the terms near a
+   * query word (typos, prefixes): indexing looks every term of a document up, and a hash map
+   * does that several times faster than walking the tree.
+   */
+  private readonly terms = new Map<string, TermPostings>()
+
+  constructor(fieldWeights: FieldWeights, private readonly vocabulary: SearchableMap<true>) {
     this.weights = FIELDS.map((field) => fieldWeights[field])
+  }
+
+  /** The postings of `term`, if a document holds it. */
+  of(term: string): TermPostings | undefined {
+    return this.terms.get(term)
+  }
+
+  has(term: string): boolean {
+    return this.terms.has(term)
   }
 
   /** Indexes `text` for `slot`, replacing `previous`: the text the slot was last put with. */
@@ -100,6 +116,7 @@ export class Bm25Postings {
     let postings = this.terms.get(term)
     if (postings === undefined) {
       this.terms.set(term, single(doc, f, count))
+      this.vocabulary.set(term, true)
       return
     }
     if (typeof postings === "number") {
@@ -125,8 +142,10 @@ export class Bm25Postings {
       for (const term of counts.keys()) {
         const postings = this.terms.get(term)!
         // A single posting is this document's own: the term goes with it, no vacuum needed.
-        if (typeof postings === "number") this.terms.delete(term)
-        else {
+        if (typeof postings === "number") {
+          this.terms.delete(term)
+          this.vocabulary.delete(term)
+        } else {
           postings[f]!.live--
           this.stalePostings++
         }
@@ -196,7 +215,10 @@ export class Bm25Postings {
       }
       if (postings.every((list) => list === undefined || list.live === 0)) emptied.push(term)
     }
-    for (const term of emptied) this.terms.delete(term)
+    for (const term of emptied) {
+      this.terms.delete(term)
+      this.vocabulary.delete(term)
+    }
     this.stalePostings = 0
   }
 

@@ -24,7 +24,8 @@ export interface LexicalSettings {
  * share of query words a document matches scales its score.
  */
 export class LexicalIndex {
-  private readonly terms = new SearchableMap<TermPostings>()
+  /** The index's terms, for the ones near a query word (see `variantTerms`); postings hold the rest. */
+  private readonly terms = new SearchableMap<true>()
   private readonly postings: Bm25Postings
   private readonly pairs = new PairPostings()
   /**
@@ -89,7 +90,7 @@ export class LexicalIndex {
     const typedForms = queryWords(text)
     if (typedForms.length === 0) return null
     const typed = typedWords(typedForms)
-    const words = withJoinedWords(typedForms, (stem) => this.terms.has(stem))
+    const words = withJoinedWords(typedForms, (stem) => this.postings.has(stem))
     const last = typedForms[typedForms.length - 1]
     const totals = new Float64Array(allowed.length)
     // Per slot: how many typed words it holds, and the last one counted (+1), so the forms of a
@@ -158,7 +159,7 @@ export class LexicalIndex {
   private wordScores(word: QueryWord, isLast: boolean, allowed: SlotMask): LexicalScores {
     const exact: LexicalScores = { slots: [], scores: this.scratch(0, allowed.length) }
     this.inUse[0] = exact
-    const stemPostings = this.terms.get(word.stem)
+    const stemPostings = this.postings.of(word.stem)
     if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
     // A joined word is known to the index as it is: it has no variants.
     if (word.span > 1) return exact
@@ -193,19 +194,19 @@ export class LexicalIndex {
     const distance = editBudget(word.typed, known)
     if (distance > 0) {
       for (const source of new Set([word.typed, word.stem])) {
-        for (const [term, [postings, edits]] of this.terms.fuzzyGet(source, distance)) {
+        for (const [term, [, edits]] of this.terms.fuzzyGet(source, distance)) {
           // A stem is shorter than the word typed, so a fuzzy hit from it can land on a much
           // shorter term ("bulbes" → "bulbe" → "bulb"): a typo fix that drops letters the
           // shopper typed is a poor guess, so it counts far less.
           const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
-          offer(term, postings, (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits))
+          offer(term, this.postings.of(term)!, (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits))
         }
       }
     }
     if (isLast && word.typed.length >= 3) {
-      for (const [term, postings] of this.terms.atPrefix(word.typed)) {
+      for (const term of this.terms.atPrefix(word.typed).keys()) {
         const extra = term.length - word.typed.length
-        offer(term, postings, (this.settings.prefixWeight * term.length) / (term.length + 0.3 * extra))
+        offer(term, this.postings.of(term)!, (this.settings.prefixWeight * term.length) / (term.length + 0.3 * extra))
       }
     }
     return weights

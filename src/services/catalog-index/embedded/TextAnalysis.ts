@@ -33,43 +33,100 @@ interface Word {
   readonly unit: boolean
 }
 
-/**
- * The text's words, each with the forms it is found by: a hyphenated word also yields its
- * joined form and its parts (letters of 3 or more, any number), so "wi-fi" is found by "wifi",
- * "black-and-decker" by "decker" and "R-5" by "5"; a dimension "32x80" yields "32" and "80";
- * a number with its unit, written together ("65W"), hyphenated ("65-Watt") or apart ("65 watt",
- * "32 in."), yields one canonical form ("65watt", "32inch"), so they all find each other.
- */
-const wordForms = (text: string): Array<Word> => {
-  const words: Array<Word> = []
-  for (const [word] of text.matchAll(WORD)) {
-    const lower = word.toLowerCase()
-    const forms = [word]
-    const unit = UNITS[lower]
-    const previous = words[words.length - 1]
-    if (unit !== undefined && previous !== undefined && !previous.unit && NUMBER.test(previous.forms[0])) {
-      previous.forms.push(`${previous.forms[0]}${unit}`)
-      words.push({ forms, unit: true })
-      continue
-    }
-    if (lower.includes("-")) {
-      const parts = lower.split("-")
-      forms.push(parts.join(""))
-      for (const part of parts) if (part.length >= 3 || /\d/.test(part)) forms.push(part)
-      if (parts.length === 2 && NUMBER.test(parts[0]) && UNITS[parts[1]] !== undefined) forms.push(`${parts[0]}${UNITS[parts[1]]}`)
-    } else if (DIMENSION.test(lower)) {
-      forms.push(...lower.split("x"))
-    } else {
-      const numberUnit = NUMBER_UNIT.exec(lower)
-      if (numberUnit !== null && UNITS[numberUnit[2]] !== undefined) forms.push(numberUnit[1], `${numberUnit[1]}${UNITS[numberUnit[2]]}`)
-    }
-    words.push({ forms, unit: false })
-  }
-  return words
+/** What a word is on its own, whatever its neighbours: computed once per distinct word (see `analysed`). */
+interface WordAnalysis {
+  /** The forms it is found by, the word first. */
+  readonly forms: ReadonlyArray<string>
+  /** Its index terms: the forms normalised and stemmed, stop words dropped. */
+  readonly terms: ReadonlyArray<string>
+  /** A plain number ("65", "2.5"), which a unit word after it joins. */
+  readonly number: boolean
+  /** The unit's canonical name when the word is a unit ("w" → "watt"). */
+  readonly unit: string | undefined
 }
 
-/** Splits text into words and the extra forms of hyphenated ones (see `wordForms`). */
-export const tokenize = (text: string): Array<string> => wordForms(text).flatMap((word) => word.forms)
+/**
+ * The forms of a word on its own: a hyphenated word also yields its joined form and its parts
+ * (letters of 3 or more, any number), so "wi-fi" is found by "wifi", "black-and-decker" by
+ * "decker" and "R-5" by "5"; a dimension "32x80" yields "32" and "80"; a number with its unit
+ * written together ("65W") or hyphenated ("65-Watt") also yields its canonical form ("65watt").
+ */
+const ownForms = (word: string, lower: string): Array<string> => {
+  const forms = [word]
+  if (lower.includes("-")) {
+    const parts = lower.split("-")
+    forms.push(parts.join(""))
+    for (const part of parts) if (part.length >= 3 || /\d/.test(part)) forms.push(part)
+    if (parts.length === 2 && NUMBER.test(parts[0]) && UNITS[parts[1]] !== undefined) forms.push(`${parts[0]}${UNITS[parts[1]]}`)
+  } else if (DIMENSION.test(lower)) {
+    forms.push(...lower.split("x"))
+  } else {
+    const numberUnit = NUMBER_UNIT.exec(lower)
+    if (numberUnit !== null && UNITS[numberUnit[2]] !== undefined) forms.push(numberUnit[1], `${numberUnit[1]}${UNITS[numberUnit[2]]}`)
+  }
+  return forms
+}
+
+/**
+ * Catalog texts repeat their words many times over (a 100k catalog: about 30 million words,
+ * a few hundred thousand distinct), so each distinct word is analysed once: indexing a
+ * product costs a lookup per word instead of several regular expressions. Bounded, so a
+ * stream of unique codes (gtins, mpns) cannot grow it without end.
+ */
+const analyses = new Map<string, WordAnalysis>()
+
+const analysed = (word: string): WordAnalysis => {
+  let analysis = analyses.get(word)
+  if (analysis === undefined) {
+    const lower = word.toLowerCase()
+    const forms = ownForms(word, lower)
+    const terms: Array<string> = []
+    for (const form of forms) {
+      const term = indexTerm(form)
+      if (term !== null) terms.push(term)
+    }
+    analysis = { forms, terms, number: NUMBER.test(word), unit: UNITS[lower] }
+    if (analyses.size >= 200_000) analyses.clear()
+    analyses.set(word, analysis)
+  }
+  return analysis
+}
+
+/**
+ * Walks the text's words in order. A unit word right after a number ("65 watt", "32 in.") is
+ * first announced to `joined` with the number, which takes their canonical form ("65watt",
+ * "32inch", which "65W" and "65-Watt" also yield), then visited as a unit word.
+ */
+const eachWord = (
+  text: string,
+  visit: (analysis: WordAnalysis, unit: boolean) => void,
+  joined: (canonical: string) => void
+): void => {
+  let afterNumber: string | null = null
+  // `match` hands back the words alone; `matchAll` builds a match object for each.
+  for (const word of text.match(WORD) ?? []) {
+    const analysis = analysed(word)
+    if (analysis.unit !== undefined && afterNumber !== null) {
+      joined(`${afterNumber}${analysis.unit}`)
+      visit(analysis, true)
+      afterNumber = null
+      continue
+    }
+    visit(analysis, false)
+    afterNumber = analysis.number ? word : null
+  }
+}
+
+/** The text's words, each with the forms it is found by (see `ownForms` and `eachWord`). */
+const wordForms = (text: string): Array<Word> => {
+  const words: Array<Word> = []
+  eachWord(
+    text,
+    (analysis, unit) => words.push({ forms: [...analysis.forms], unit }),
+    (canonical) => words[words.length - 1].forms.push(canonical)
+  )
+  return words
+}
 
 /** Lower-cased word, or null for a stop word. */
 const normalizeWord = (word: string): string | null => {
@@ -205,11 +262,17 @@ export const requiredWords = (words: number, most: number): number => {
 }
 
 /** A text's index terms in order (stop words dropped, so "vanity with drawers" has "vanity drawer" side by side). */
-export const indexTerms = (text: string): Array<string> =>
-  tokenize(text).flatMap((word) => {
-    const term = indexTerm(word)
-    return term === null ? [] : [term]
-  })
+export const indexTerms = (text: string): Array<string> => {
+  const terms: Array<string> = []
+  eachWord(
+    text,
+    (analysis) => {
+      for (const term of analysis.terms) terms.push(term)
+    },
+    (canonical) => terms.push(canonical)
+  )
+  return terms
+}
 
 /** A text's index terms with their counts: what both indexes store per field. */
 export const termCounts = (text: string): Map<string, number> => {
