@@ -15,19 +15,16 @@ export const productCategories = (data: ProductRecord) => {
 
 const labelsText = (paths: ReadonlyArray<ReadonlyArray<string>>) => paths.map((p) => p.join(" ")).join(" . ")
 
-const toText = (data: ProductRecord): IndexDocument["text"] => {
-  const { shopping, types } = productCategories(data)
-  return {
-    title: data.title ?? "",
-    brand: data.brand ?? "",
-    productType: labelsText(types),
-    category: labelsText(shopping),
-    description: data.description ? stripHtml(data.description) : "",
-    highlights: data.product_highlight ? parseHighlights(data.product_highlight).join(" . ") : "",
-    details: data.product_detail ? parseProductDetails(data.product_detail).map((d) => `${d.attribute} ${d.value}`).join(" . ") : "",
-    extra: searchableText(data).join(" ")
-  }
-}
+const toText = (data: ProductRecord, { shopping, types }: ReturnType<typeof productCategories>): IndexDocument["text"] => ({
+  title: data.title ?? "",
+  brand: data.brand ?? "",
+  productType: labelsText(types),
+  category: labelsText(shopping),
+  description: data.description ? stripHtml(data.description) : "",
+  highlights: data.product_highlight ? parseHighlights(data.product_highlight).join(" . ") : "",
+  details: data.product_detail ? parseProductDetails(data.product_detail).map((d) => `${d.attribute} ${d.value}`).join(" . ") : "",
+  extra: searchableText(data).join(" ")
+})
 
 /**
  * What the text embedding sees: the title, which says what the product is. Brand, category and
@@ -70,8 +67,9 @@ export const toIndexDocument = (
   images: ReadonlyArray<ImageAnalysisRecord> = []
 ): IndexDocument => {
   const visual = visualAttributes(images)
-  const text = toText(product.data)
-  const { shopping, types } = productCategories(product.data)
+  const categories = productCategories(product.data)
+  const { shopping, types } = categories
+  const text = toText(product.data, categories)
   return {
     siteId: product.siteId,
     productId: product.productId,

@@ -78,6 +78,8 @@ export class Bm25Postings {
    * does that several times faster than walking the tree.
    */
   private readonly terms = new Map<string, TermPostings>()
+  /** One field's term counts at a time (see `termCounts`). */
+  private readonly counts = new Map<string, number>()
 
   constructor(fieldWeights: FieldWeights, private readonly vocabulary: SearchableMap<true>) {
     this.weights = FIELDS.map((field) => fieldWeights[field])
@@ -99,8 +101,8 @@ export class Bm25Postings {
     if (doc >= this.docSlots.length) this.grow()
     this.docSlots[doc] = slot
     this.current.set(slot, doc)
-    FIELDS.forEach((field, f) => {
-      const counts = termCounts(text[field])
+    for (let f = 0; f < FIELDS.length; f++) {
+      const counts = termCounts(text[FIELDS[f]], this.counts)
       let length = 0
       for (const [term, count] of counts) {
         this.add(term, doc, f, count)
@@ -109,7 +111,7 @@ export class Bm25Postings {
       this.lengths[f][doc] = Math.min(length, 0xffff)
       this.totalLengths[f] += this.lengths[f][doc]
       this.livePostings += counts.size
-    })
+    }
   }
 
   private add(term: string, doc: number, f: number, count: number): void {
@@ -137,8 +139,8 @@ export class Bm25Postings {
     if (doc === undefined) return
     this.current.delete(slot)
     this.docSlots[doc] = -1
-    FIELDS.forEach((field, f) => {
-      const counts = termCounts(text[field])
+    for (let f = 0; f < FIELDS.length; f++) {
+      const counts = termCounts(text[FIELDS[f]], this.counts)
       for (const term of counts.keys()) {
         const postings = this.terms.get(term)!
         // A single posting is this document's own: the term goes with it, no vacuum needed.
@@ -152,7 +154,7 @@ export class Bm25Postings {
       }
       this.totalLengths[f] -= this.lengths[f][doc]
       this.livePostings -= counts.size
-    })
+    }
     if (this.stalePostings > 50_000 && this.stalePostings > this.livePostings) this.vacuum()
   }
 

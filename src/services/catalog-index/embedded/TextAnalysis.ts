@@ -274,11 +274,17 @@ export const indexTerms = (text: string): Array<string> => {
   return terms
 }
 
-/** A text's index terms with their counts: what both indexes store per field. */
-export const termCounts = (text: string): Map<string, number> => {
-  const counts = new Map<string, number>()
-  for (const term of indexTerms(text)) counts.set(term, (counts.get(term) ?? 0) + 1)
-  return counts
+/**
+ * A text's index terms with their counts: what both indexes store per field. `into` (cleared
+ * first) saves an indexer that counts field after field a map per field.
+ */
+export const termCounts = (text: string, into = new Map<string, number>()): Map<string, number> => {
+  into.clear()
+  const count = (term: string) => into.set(term, (into.get(term) ?? 0) + 1)
+  eachWord(text, (analysis) => {
+    for (const term of analysis.terms) count(term)
+  }, count)
+  return into
 }
 
 /** The key of two terms side by side; terms hold no spaces. */
