@@ -15,7 +15,7 @@ type ReadLine = { readonly line: number; readonly text: string } | { readonly li
 const NEWLINE = 0x0a
 
 /** Lines decoded between two chances for other requests to run (a few milliseconds of work). */
-const DECODE_SLICE = 100
+const DECODE_SLICE = 50
 
 /**
  * Splits a byte stream into lines without holding more than one line (up to the limit) at a

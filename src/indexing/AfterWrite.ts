@@ -46,7 +46,7 @@ export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: Reado
   })
 
 /** Documents indexed per slice, between which other requests are served (a few milliseconds of work). */
-const SLICE = 32
+const SLICE = 16
 
 /**
  * The index brought up to these writes without a model call. Products whose saved text vector
