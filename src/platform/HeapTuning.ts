@@ -2,12 +2,14 @@ import * as v8 from "node:v8"
 
 /**
  * How far V8 lets the main heap grow past what survived the last full collection, in percent.
- * V8's own factor (up to ×4 while a catalog push allocates fast) left ~200 MB of garbage room
- * at 30,000 products and more at 100,000; 20 % keeps the heap near its live size for a few
- * per cent of ingestion throughput (30k push: peak RSS 1,282 → 1,039 MB, 183 → 176 products/s).
+ * V8's own factor (up to ×4 while a catalog push allocates fast) left hundreds of MB of garbage
+ * room at 100,000 products. A tight bound costs CPU where it hurts: each full collection marks
+ * the whole index on the two cores the push and the model share. Pushing 60,000 products with
+ * searches running (bench/catalog, one search in flight): V8's factor 2 full collections, peak
+ * RSS 1,166 MB, search p99 78 ms; 50 % 12, 923 MB, 150 ms; 20 % 29, 878 MB, 226 ms.
  * 0 leaves V8's default.
  */
-export const DEFAULT_HEAP_GROWING_PERCENT = 20
+export const DEFAULT_HEAP_GROWING_PERCENT = 50
 
 export class HeapTuningError extends Error {}
 
