@@ -4,14 +4,14 @@ import type { IndexDocument } from "../model/IndexDocument.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { type ProductKey, productIdsBySite } from "../model/StoredProduct.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
-import { ProductIndexer } from "./ProductIndexer.js"
+import { ProductIndexer, reusableVectors } from "./ProductIndexer.js"
 
 /**
  * Re-indexes products whose image data changed (an image pass finished). The text embedding
- * is most of an indexing's cost and a photo does not change it, so the text vector the index
- * already holds is reused when the text it embeds, the title, is the record's current title
- * (the model is deterministic). Anything else (no title, a changed title, a product not
- * indexed or deleted meanwhile) goes through a full indexing.
+ * is most of an indexing's cost and a photo does not change it, so a product whose saved text
+ * vector fits its current text (the same rule as every other write, see `reusableVectors`) is
+ * indexed with it at once. Anything else (a text changed since, a vector not computed yet, a
+ * product deleted meanwhile) goes through a full indexing.
  */
 export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
@@ -22,17 +22,17 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
     const docs: Array<IndexDocument> = []
     const versions: Array<ProductKey & { readonly version: number }> = []
     for (const [siteId, ids] of productIdsBySite(keys)) {
-      const products = new Map((yield* store.getMany(siteId, ids)).map((p) => [p.productId, p]))
-      const indexed = new Map((yield* index.retrieve(siteId, ids)).map((d) => [d.productId, d]))
+      const products = yield* store.getMany(siteId, ids)
+      const { vectors, images } = yield* reusableVectors(products)
+      const position = new Map(products.map((p, i) => [p.productId, i]))
       for (const productId of ids) {
-        const product = products.get(productId)
-        const doc = indexed.get(productId)
-        const title = product?.data.title
-        if (product === undefined || doc?.vectors.text === undefined || !title?.trim() || doc.text.title !== title) {
+        const i = position.get(productId)
+        const vector = i === undefined ? null : vectors[i]
+        if (i === undefined || vector === null) {
           full.push({ siteId, productId })
         } else {
-          docs.push(toIndexDocument(product, doc.vectors.text, yield* store.imageAnalyses(siteId, productId)))
-          versions.push({ siteId, productId, version: product.version })
+          docs.push(toIndexDocument(products[i], vector, images[i]))
+          versions.push({ siteId, productId, version: products[i].version })
         }
       }
     }

@@ -5,7 +5,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { reindexImageData } from "../../src/indexing/ImageReindex.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
-import { ProductIndexer } from "../../src/indexing/ProductIndexer.js"
+import { ProductIndexer, textKey } from "../../src/indexing/ProductIndexer.js"
+import { embeddingText } from "../../src/model/ProductDocument.js"
+import { TEXT_MODEL } from "../../src/services/text-embedder/TextModel.js"
 import { settings } from "../support/Settings.js"
 import type { ProductRecord } from "../../src/domain/Product.js"
 import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
@@ -32,11 +34,18 @@ const services = () => {
   return { calls, layer: Layer.mergeAll(store, EmbeddedCatalogIndex.layer, indexer) }
 }
 
-/** Puts a product and indexes it by text the way the indexer would, with `textVector`. */
+/** A text vector of the current model's size. */
+const textVector = (hot: number) => unit(TEXT_MODEL.dimensions, hot)
+
+/**
+ * Puts a product and indexes it by text the way the indexer would: `textVector` saved with the
+ * key of the text it was computed from, then indexed.
+ */
 const indexedProduct = (productId: string, data: Record<string, unknown>, textVector: Float32Array) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const { product } = yield* store.put(1, productId, data as ProductRecord, [{ url: `https://img.example.com/${productId}.jpg` }])
+    yield* store.saveDerived([{ siteId: 1, productId, version: product.version, textVector, textKey: textKey(embeddingText(product.data)) }])
     yield* (yield* CatalogIndex).upsert([toIndexDocument(product, textVector)])
     return product
   })
@@ -56,33 +65,42 @@ const analysed = (productId: string, imageId: string, url: string) =>
     } satisfies ImageAnalysisRecord]))
 
 describe("reindexImageData", () => {
-  it.live("adds the image data to the index with the text vector it holds, without a text embedding", () => {
-    const { calls, layer } = services()
-    return Effect.gen(function*() {
-      const text = unit(16, 5)
-      const product = yield* indexedProduct("mug", { title: "Ceramic mug" }, text)
-      yield* analysed("mug", product.images[0].id, product.images[0].url)
-      yield* reindexImageData([{ siteId: 1, productId: "mug" }])
-      expect(calls).toEqual([])
-      const [doc] = yield* (yield* CatalogIndex).retrieve(1, ["mug"])
-      expect(doc.payload["image_color"]).toEqual(["red"])
-      expect(doc.payload["image_object"]).toEqual(["cup"])
-      expect(doc.vectors.image).toHaveLength(1)
-      Array.from(doc.vectors.text!).forEach((x, i) => expect(x).toBeCloseTo(text[i], 5))
-    }).pipe(Effect.provide(layer))
-  })
-
-  it.live("indexes in full whatever it cannot reuse: a changed title, no title, a product not indexed or deleted", () => {
+  it.live("adds the image data to the index with the saved text vector that fits, without a text embedding", () => {
     const { calls, layer } = services()
     return Effect.gen(function*() {
       const store = yield* CatalogStore
-      yield* indexedProduct("retitled", { title: "Old title" }, unit(16, 1))
+      const text = textVector(5)
+      const product = yield* indexedProduct("mug", { title: "Ceramic mug" }, text)
+      // Embedded by its brand (no title); a price change since keeps the text and its vector.
+      const untitledVector = textVector(7)
+      yield* indexedProduct("untitled", { brand: "Acme", price: 3 }, untitledVector)
+      const { product: untitled } = yield* store.put(1, "untitled", { brand: "Acme", price: 4 } as ProductRecord, undefined)
+      for (const p of [product, untitled]) yield* analysed(p.productId, p.images[0].id, p.images[0].url)
+      yield* reindexImageData([{ siteId: 1, productId: "mug" }, { siteId: 1, productId: "untitled" }])
+      expect(calls).toEqual([])
+      const docs = yield* (yield* CatalogIndex).retrieve(1, ["mug", "untitled"])
+      for (const [doc, vector] of [[docs[0], text], [docs[1], untitledVector]] as const) {
+        expect(doc.payload["image_color"]).toEqual(["red"])
+        expect(doc.payload["image_object"]).toEqual(["cup"])
+        expect(doc.vectors.image).toHaveLength(1)
+        Array.from(doc.vectors.text!).forEach((x, i) => expect(x).toBeCloseTo(vector[i], 5))
+      }
+      expect(docs[1].payload["price"]).toBe(4)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.live("indexes in full whatever it cannot reuse: a changed text, a product not embedded yet or deleted", () => {
+    const { calls, layer } = services()
+    return Effect.gen(function*() {
+      const store = yield* CatalogStore
+      yield* indexedProduct("retitled", { title: "Old title" }, textVector(1))
       yield* store.put(1, "retitled", { title: "New title" } as ProductRecord, undefined)
-      yield* indexedProduct("untitled", { brand: "Acme" }, unit(16, 2))
+      yield* indexedProduct("rebranded", { brand: "Acme" }, textVector(2))
+      yield* store.put(1, "rebranded", { brand: "Acme Tools" } as ProductRecord, undefined)
       yield* store.put(1, "never-indexed", { title: "Fresh" } as ProductRecord, undefined)
-      yield* indexedProduct("deleted", { title: "Gone" }, unit(16, 3))
+      yield* indexedProduct("deleted", { title: "Gone" }, textVector(3))
       yield* store.remove(1, "deleted")
-      const keys = ["retitled", "untitled", "never-indexed", "deleted"].map((productId) => ({ siteId: 1, productId }))
+      const keys = ["retitled", "rebranded", "never-indexed", "deleted"].map((productId) => ({ siteId: 1, productId }))
       yield* reindexImageData(keys)
       expect(calls).toEqual([keys])
     }).pipe(Effect.provide(layer))
