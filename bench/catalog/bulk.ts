@@ -220,8 +220,11 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
     dynamicFilters: [{ column: "price", values: { start: price, end: price + 0.005 } }]
   })
   const visible = filtered.body?.data?.products?.some((p: { productId: string }) => p.productId === lastPriced) === true
-  await pendingJobsDrained(client, 600_000)
-  const patchEmbeddings = (await embeddedCount(client)) - embeddedBeforePatches
+  // Texts embedded for the patches (none expected) can be counted once the queue drains; while the
+  // push's own embeddings are still running (a capped wait), they cannot be told apart.
+  const drained = !Number.isNaN(embeddedSeconds)
+  if (drained) await pendingJobsDrained(client, 600_000)
+  const patchEmbeddings = drained ? String((await embeddedCount(client)) - embeddedBeforePatches) : "not counted (the push's embeddings still running)"
   log(`patches: ${patches.answered} answered (${patches.failed} failed) in ${patches.seconds.toFixed(1)} s: ${fmtRate(patchRate)}/s; last price visible to a filter at once: ${visible}; texts embedded for them: ${patchEmbeddings}`)
   rss.stop()
   rmSync(dir, { recursive: true, force: true })
