@@ -40,6 +40,23 @@ export const reconcile = Effect.gen(function*() {
   return missing.length
 })
 
+/** The queue's backlog above which the periodic pass waits (see `periodicReconcile`). */
+export const RECONCILE_BACKLOG = 10_000
+
+/**
+ * The pass run every minute after startup, skipped while the queue holds more than `backlog`
+ * jobs: during a large push nearly every product is stale and already queued, and a pass read
+ * every stale row and built a job for each on the event loop only to find them queued (at
+ * 100,000 products a few hundred milliseconds a minute, at 1,000,000 seconds, while shoppers
+ * search). A job lost meanwhile is queued by the first pass once the backlog has drained. A
+ * queue that cannot say how much it holds does not hold the pass back.
+ */
+export const periodicReconcile = (backlog: number = RECONCILE_BACKLOG) =>
+  Effect.gen(function*() {
+    const pending = yield* Effect.flatMap(JobQueue, (queue) => queue.pending).pipe(Effect.orElseSucceed(() => 0))
+    return pending > backlog ? 0 : yield* reconcile
+  })
+
 const keyOf = (k: ProductKey) => `${k.siteId}\u0000${k.productId}`
 
 /** Feeds the suggester's vocabulary from every product (it lives in memory only). */

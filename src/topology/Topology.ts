@@ -1,6 +1,6 @@
 import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { LegacySessionTtl } from "../search/LegacySessions.js"
-import { reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
+import { periodicReconcile, reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
 import { Sqlite } from "../platform/Sqlite.js"
 import { EmbeddedAuth } from "../services/auth/EmbeddedAuth.js"
@@ -163,7 +163,7 @@ const apiStartup = (topology: Topology) =>
       Effect.gen(function*() {
         yield* apiWarmUp(topology)
         yield* readiness.markReady
-        yield* reconcile.pipe(
+        yield* periodicReconcile().pipe(
           Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
           Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
           Effect.repeat(Schedule.spaced(Duration.minutes(1)))

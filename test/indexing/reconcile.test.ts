@@ -5,7 +5,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { settings } from "../support/Settings.js"
 import type { ProductRecord } from "../../src/domain/Product.js"
-import { reconcile, restoreIndex } from "../../src/indexing/Reconcile.js"
+import { periodicReconcile, reconcile, restoreIndex } from "../../src/indexing/Reconcile.js"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
 import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { emptyFilter } from "../../src/model/Filter.js"
@@ -99,6 +99,38 @@ describe("reconcile", () => {
       yield* Deferred.succeed(gate, undefined)
       yield* queue.drained
       expect(handled.sort()).toEqual(["IndexProduct 1:lost", "IndexProduct 1:pushed"])
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.live("waits, in its periodic pass, while the queue's backlog is over the bound, and runs once it has drained", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
+    const handled: Array<string> = []
+    const gate = Effect.runSync(Deferred.make<void>())
+    const handler = Layer.succeed(JobHandler, {
+      handle: (jobs: ReadonlyArray<Job>) =>
+        Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`))))
+    })
+    const layer = Layer.merge(
+      EmbeddedCatalogStore.layer.pipe(Layer.provideMerge(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir }))),
+      EmbeddedJobQueue.layer().pipe(Layer.provide(handler))
+    )
+    return Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const queue = yield* JobQueue
+      const pushed = ["a", "b", "c"]
+      for (const id of [...pushed, "lost"]) yield* store.put(1, id, { title: id } as ProductRecord, [])
+      yield* queue.enqueue(pushed.map((productId) => ({ _tag: "IndexProduct" as const, siteId: 1, productId })))
+      expect(yield* queue.pending).toBe(3)
+      // Three jobs held, a bound of two: the pass waits and "lost" is not queued yet.
+      expect(yield* periodicReconcile(2)).toBe(0)
+      expect(yield* queue.pending).toBe(3)
+      yield* Deferred.succeed(gate, undefined)
+      yield* queue.drained
+      expect(handled.sort()).toEqual(["IndexProduct 1:a", "IndexProduct 1:b", "IndexProduct 1:c"])
+      // Drained (and the three still stale: this handler saves nothing), the pass runs.
+      expect(yield* periodicReconcile(2)).toBe(4)
+      yield* queue.drained
+      expect(handled).toContain("IndexProduct 1:lost")
     }).pipe(Effect.provide(layer))
   })
 
