@@ -33,6 +33,22 @@ const setup = () => {
   return { handled, layer: Layer.merge(store, EmbeddedJobQueue.layer().pipe(Layer.provide(handler))) }
 }
 
+/** Like `setup`, but the handler holds every batch until `gate` opens (jobs stay in the queue). */
+const gatedSetup = () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
+  const handled: Array<string> = []
+  const gate = Effect.runSync(Deferred.make<void>())
+  const handler = Layer.succeed(JobHandler, {
+    handle: (jobs: ReadonlyArray<Job>) =>
+      Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`))))
+  })
+  const layer = Layer.merge(
+    EmbeddedCatalogStore.layer.pipe(Layer.provideMerge(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir }))),
+    EmbeddedJobQueue.layer().pipe(Layer.provide(handler))
+  )
+  return { gate, handled, layer }
+}
+
 const analysed = (image: { id: string; url: string }, objects: ImageAnalysisRecord["objects"]): ImageAnalysisRecord => ({
   imageId: image.id, url: image.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects, analyzedAt: 1
 })
@@ -78,17 +94,7 @@ describe("reconcile", () => {
   })
 
   it.live("leaves out products whose jobs the queue still holds (a bulk push's backlog)", () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
-    const handled: Array<string> = []
-    const gate = Effect.runSync(Deferred.make<void>())
-    const handler = Layer.succeed(JobHandler, {
-      handle: (jobs: ReadonlyArray<Job>) =>
-        Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`))))
-    })
-    const layer = Layer.merge(
-      EmbeddedCatalogStore.layer.pipe(Layer.provideMerge(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir }))),
-      EmbeddedJobQueue.layer().pipe(Layer.provide(handler))
-    )
+    const { gate, handled, layer } = gatedSetup()
     return Effect.gen(function*() {
       const store = yield* CatalogStore
       const queue = yield* JobQueue
@@ -103,17 +109,7 @@ describe("reconcile", () => {
   })
 
   it.live("waits, in its periodic pass, while the queue's backlog is over the bound, and runs once it has drained", () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
-    const handled: Array<string> = []
-    const gate = Effect.runSync(Deferred.make<void>())
-    const handler = Layer.succeed(JobHandler, {
-      handle: (jobs: ReadonlyArray<Job>) =>
-        Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`))))
-    })
-    const layer = Layer.merge(
-      EmbeddedCatalogStore.layer.pipe(Layer.provideMerge(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir }))),
-      EmbeddedJobQueue.layer().pipe(Layer.provide(handler))
-    )
+    const { gate, handled, layer } = gatedSetup()
     return Effect.gen(function*() {
       const store = yield* CatalogStore
       const queue = yield* JobQueue
