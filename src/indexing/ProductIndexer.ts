@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { type DerivedProduct, type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
@@ -48,6 +48,13 @@ export const fittingTextVector = (product: StoredProduct, derived: DerivedProduc
   derived !== null && derived.version === product.version && ofThisModel(derived.textVector)
     ? derived.textVector
     : vectorForText(derived, textKey(embeddingText(product.data)))
+
+/**
+ * Whether the vector saved for this very version was computed by another text model (a store
+ * written before the model changed: its length differs), so the product must be embedded anew.
+ */
+export const savedByAnotherModel = (product: StoredProduct, derived: DerivedProduct | null): boolean =>
+  derived !== null && derived.version === product.version && derived.textVector !== null && !ofThisModel(derived.textVector)
 
 /** Whether a saved vector can be one of the current text model (another model's length differs). */
 const ofThisModel = (vector: Float32Array | null): vector is Float32Array => vector !== null && vector.length === TEXT_MODEL.dimensions
@@ -99,15 +106,15 @@ export const ProductIndexerLive = Layer.effect(
 
     const index_ = (keys: ReadonlyArray<ProductKey>) =>
       Effect.gen(function*() {
+        // One read per site; a product deleted since its job was queued leaves the index.
         const present: Array<StoredProduct> = []
-        for (const key of keys) {
-          const found = yield* store.get(key.siteId, key.productId)
-          if (Option.isSome(found)) {
-            present.push(found.value)
-          } else {
-            yield* index.remove(key.siteId, [key.productId])
-            yield* suggester.removeProduct(key.siteId, key.productId)
-          }
+        for (const [siteId, ids] of productIdsBySite(keys)) {
+          const found = yield* store.getMany(siteId, ids)
+          present.push(...found)
+          const kept = new Set(found.map((p) => p.productId))
+          const gone = ids.filter((id) => !kept.has(id))
+          if (gone.length > 0) yield* index.remove(siteId, gone)
+          for (const id of gone) yield* suggester.removeProduct(siteId, id)
         }
         if (present.length === 0) return
         // A version whose text is the one already embedded (a price, stock or label change)

@@ -4,9 +4,8 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { restoredDocument, suggestSource } from "./ProductIndexer.js"
+import { restoredDocument, savedByAnotherModel, suggestSource } from "./ProductIndexer.js"
 import type { Job } from "../model/Jobs.js"
-import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
 
 /** Most products of each kind one pass queues; the rest wait for the next pass. */
 const LIMIT = 1_000_000
@@ -82,9 +81,7 @@ export const restoreIndex = Effect.gen(function*() {
   const restored = yield* store.forEachProduct(1000, (page) =>
     Effect.gen(function*() {
       const outdated = page.flatMap(({ derived, product }) =>
-        derived !== null && derived.version === product.version && derived.textVector !== null && derived.textVector.length !== TEXT_MODEL.dimensions
-          ? [{ siteId: product.siteId, productId: product.productId, version: product.version }]
-          : [])
+        savedByAnotherModel(product, derived) ? [{ siteId: product.siteId, productId: product.productId, version: product.version }] : [])
       if (outdated.length > 0) yield* store.markStale(outdated)
       yield* index.upsert(page.map(({ derived, images, product }) => restoredDocument(product, derived, images)))
       for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))

@@ -103,7 +103,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     const updatedAt = Date.now()
     return call("put", () =>
       (putScript(
-        [seqKey, sitesKey, keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.images(productId),
+        [seqKey, sitesKey, keys.ids, keys.stale, keys.product(productId), keys.images(productId),
           group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
         [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
           encodeImages(replaced ?? []), expectedVersion === undefined ? "" : String(expectedVersion), ...(replaced ?? []).map((i) => i.id)]
@@ -118,7 +118,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     const keys = siteKeys(siteId)
     return call("remove", () =>
       (removeScript(
-        [keys.ids, keys.stale, keys.indexed, keys.product(productId), keys.derived(productId), keys.images(productId),
+        [keys.ids, keys.stale, keys.product(productId), keys.derived(productId), keys.images(productId),
           keys.unanalysed, keys.undetected],
         [productId, keys.base]
       ) as Promise<Array<string> | null>).then((row) => (row === null ? null : toProduct(siteId, productId, row))))
@@ -201,7 +201,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         Promise.all(items.map((d) => {
           const keys = siteKeys(d.siteId)
           return saveDerivedScript(
-            [keys.product(d.productId), keys.derived(d.productId), keys.stale, keys.indexed],
+            [keys.product(d.productId), keys.derived(d.productId), keys.stale],
             [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? "", d.textKey ?? ""]
           ) as Promise<number>
         }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
@@ -219,7 +219,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       call("markStale", () =>
         Promise.all(keys.map((k) => {
           const site = siteKeys(k.siteId)
-          return markStaleScript([site.product(k.productId), site.stale, site.indexed], [k.productId, k.version])
+          return markStaleScript([site.product(k.productId), site.stale], [k.productId, k.version])
         }))).pipe(Effect.asVoid),
     stale: (limit) =>
       Effect.gen(function*() {

@@ -6,7 +6,6 @@
  *   cat:sites                    set: site ids that ever had a product (stale/forEachProduct walk it)
  *   cat:{site}:ids               sorted set, all scores 0: product ids in lexicographic order (count, paging)
  *   cat:{site}:stale             sorted set, scores 0: products without derived data of their version
- *   cat:{site}:indexed           sorted set, scores 0: products with derived data of their version
  *   cat:{site}:unanalysed        sorted set, scores 0: products with an image that has no analysis yet
  *   cat:{site}:undetected        sorted set, scores 0: products with an analysed image whose objects are pending
  *   cat:imagework                string: set once every product's image work is in the two sets above
@@ -15,7 +14,7 @@
  *   cat:{site}:g:<group>         set: product ids of an item group
  *   cat:{site}:d:<product>       hash: version, vec (Float32Array bytes; absent = no vector), key (of the vector's text)
  *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
- * `ids` = `stale` ∪ `indexed`, disjoint: every script moves a product between them atomically.
+ * Every script keeps `stale` in step with the product and its derived data atomically.
  * `unanalysed` and `undetected` are kept in step by every script that changes a product's
  * images or analyses, so the reconcile pass reads only the products with image work pending.
  * Product and group ids may contain ':', but each per-product key starts with its own fixed
@@ -27,7 +26,6 @@ export const siteKeys = (siteId: number) => {
     base,
     ids: `${base}ids`,
     stale: `${base}stale`,
-    indexed: `${base}indexed`,
     unanalysed: `${base}unanalysed`,
     undetected: `${base}undetected`,
     product: (productId: string) => `${base}p:${productId}`,
@@ -81,7 +79,7 @@ refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
  * Creates or replaces a product. The old item group is read from the stored hash, so its key
  * is built here from the site's prefix (same slot as KEYS). With new images, analyses of
  * images the product no longer has are deleted in the same step.
- * KEYS: seq, sites, ids, stale, indexed, product, images analyses, new group ('' = none),
+ * KEYS: seq, sites, ids, stale, product, images analyses, new group ('' = none),
  * unanalysed, undetected.
  * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
  * replace images ('1'/'0'), images JSON, the version the product must be at ('' = any), then
@@ -89,61 +87,59 @@ refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
  * Returns {existed, version, images JSON, created ms}, or {-1} when not at that version.
  */
 export const putLua = `${refreshImageWork}
-if ARGV[9] ~= '' and redis.call('HGET', KEYS[6], 'version') ~= ARGV[9] then return {-1} end
-local oldGroup = redis.call('HGET', KEYS[6], 'group')
-local existed = redis.call('EXISTS', KEYS[6])
+if ARGV[9] ~= '' and redis.call('HGET', KEYS[5], 'version') ~= ARGV[9] then return {-1} end
+local oldGroup = redis.call('HGET', KEYS[5], 'group')
+local existed = redis.call('EXISTS', KEYS[5])
 local version = string.format('%d', redis.call('INCR', KEYS[1]))
 local images = ARGV[8]
 if ARGV[7] == '1' then
   local keep = {}
   for i = 10, #ARGV do keep[ARGV[i]] = true end
-  for _, id in ipairs(redis.call('HKEYS', KEYS[7])) do
-    if not keep[id] then redis.call('HDEL', KEYS[7], id) end
+  for _, id in ipairs(redis.call('HKEYS', KEYS[6])) do
+    if not keep[id] then redis.call('HDEL', KEYS[6], id) end
   end
 else
-  images = redis.call('HGET', KEYS[6], 'images') or '[]'
+  images = redis.call('HGET', KEYS[5], 'images') or '[]'
 end
-redis.call('HSET', KEYS[6], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4])
-redis.call('HSETNX', KEYS[6], 'created', ARGV[4])
-if KEYS[8] ~= '' then
-  redis.call('HSET', KEYS[6], 'group', ARGV[6])
-  redis.call('SADD', KEYS[8], ARGV[2])
+redis.call('HSET', KEYS[5], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4])
+redis.call('HSETNX', KEYS[5], 'created', ARGV[4])
+if KEYS[7] ~= '' then
+  redis.call('HSET', KEYS[5], 'group', ARGV[6])
+  redis.call('SADD', KEYS[7], ARGV[2])
 else
-  redis.call('HDEL', KEYS[6], 'group')
+  redis.call('HDEL', KEYS[5], 'group')
 end
-if oldGroup and ARGV[5] .. 'g:' .. oldGroup ~= KEYS[8] then
+if oldGroup and ARGV[5] .. 'g:' .. oldGroup ~= KEYS[7] then
   redis.call('SREM', ARGV[5] .. 'g:' .. oldGroup, ARGV[2])
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])
 redis.call('ZADD', KEYS[4], 0, ARGV[2])
-redis.call('ZREM', KEYS[5], ARGV[2])
-if ARGV[7] == '1' then refreshImageWork(KEYS[6], KEYS[7], KEYS[9], KEYS[10], ARGV[2]) end
-return {existed, tonumber(version), images, redis.call('HGET', KEYS[6], 'created')}
+if ARGV[7] == '1' then refreshImageWork(KEYS[5], KEYS[6], KEYS[8], KEYS[9], ARGV[2]) end
+return {existed, tonumber(version), images, redis.call('HGET', KEYS[5], 'created')}
 `
 
 /**
  * Deletes a product with its group membership, derived data and image analyses.
- * KEYS: ids, stale, indexed, product, derived, images analyses, unanalysed, undetected.
+ * KEYS: ids, stale, product, derived, images analyses, unanalysed, undetected.
  * ARGV: product id, key prefix.
  * Returns the deleted product's data, images, version, updated (nil when unknown).
  */
 export const removeLua = `
-local row = redis.call('HMGET', KEYS[4], 'data', 'images', 'version', 'updated', 'group', 'created')
+local row = redis.call('HMGET', KEYS[3], 'data', 'images', 'version', 'updated', 'group', 'created')
 if not row[1] then return nil end
 if row[5] then redis.call('SREM', ARGV[2] .. 'g:' .. row[5], ARGV[1]) end
-redis.call('DEL', KEYS[4], KEYS[5], KEYS[6])
+redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[7], ARGV[1])
-redis.call('ZREM', KEYS[8], ARGV[1])
 return {row[1], row[2], row[3], row[4], row[6] or row[4]}
 `
 
 /**
  * Saves derived data only while the product is still at that version (a late job never
- * overwrites newer data). KEYS: product, derived, stale, indexed.
+ * overwrites newer data). KEYS: product, derived, stale.
  * ARGV: product id, version, has vector ('1'/'0'), vector bytes, text key ('' = none).
  * Returns 1 saved, 0 refused.
  */
@@ -157,17 +153,15 @@ else
   redis.call('HSET', KEYS[2], 'version', ARGV[2])
 end
 redis.call('ZREM', KEYS[3], ARGV[1])
-redis.call('ZADD', KEYS[4], 0, ARGV[1])
 return 1
 `
 
 /**
  * Makes the product stale again if it is still at the version whose index write failed.
- * KEYS: product, stale, indexed. ARGV: product id, version.
+ * KEYS: product, stale. ARGV: product id, version.
  */
 export const markStaleLua = `
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
-redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[2], 0, ARGV[1])
 return 1
 `
