@@ -259,9 +259,12 @@ describe("the category root", () => {
     const excluded = await search({ staticFilters: { excluded: [{ column: "category", values: [root] }] } })
     expect(excluded.status).toBe(400)
     expect(excluded.body.message).toBe("staticFilters.excluded.0.values: the root holds every product: excluding it would exclude them all")
-    // Similar products with the root as the substitute category reach other departments.
-    const similar = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteA.basic, body: { productId: "root-lamp", substitutions: { category: [root] } } })
-    expect(similar.status).toBe(200)
-    expect(similar.body.data.products.map((p: any) => p.productId)).toContain("root-drill")
+    // Similar products with the root as the substitute category reach other departments (once
+    // both are embedded: they are listed by their words before their vectors land).
+    await eventually(async () => {
+      const similar = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteA.basic, body: { productId: "root-lamp", substitutions: { category: [root] } } })
+      expect(similar.status).toBe(200)
+      expect(similar.body.data.products.map((p: any) => p.productId)).toContain("root-drill")
+    })
   }, 60_000)
 })

@@ -32,6 +32,8 @@ beforeAll(async () => {
     expect(res.body.data.products.map((p: { productId: string }) => p.productId)).toContain("belt-1")
     const b = await search({ query: "drill" }, server.siteB.bearer)
     expect(b.body.data.products.length).toBe(1)
+    // Listed by their words at once; the vectors that similar products and ranking use follow.
+    expect((await call(server.baseUrl, "GET", "/readyz")).body.pendingJobs).toBe(0)
   }, 60_000)
 })
 afterAll(() => server.close())
