@@ -29,7 +29,7 @@ export interface BulkOptions {
   readonly embedWaitSeconds: number
 }
 
-interface PushResult {
+export interface BulkPushResult {
   readonly answered: number
   readonly failed: number
   readonly firstErrors: Array<string>
@@ -40,8 +40,8 @@ interface PushResult {
  * One POST /products/bulk with the body streamed from `file` (so generating it costs the
  * measured process nothing) and the answers counted as they stream back.
  */
-const pushBulk = (baseUrl: string, auth: string, file: string, onAnswered: (answered: number) => void) =>
-  new Promise<PushResult>((resolve, reject) => {
+export const pushBulk = (baseUrl: string, auth: string, file: string, onAnswered: (answered: number) => void) =>
+  new Promise<BulkPushResult>((resolve, reject) => {
     const url = new URL(`${baseUrl}/products/bulk`)
     const started = performance.now()
     let answered = 0
@@ -72,7 +72,7 @@ const pushBulk = (baseUrl: string, auth: string, file: string, onAnswered: (answ
   })
 
 /** Writes `lines` to a temporary file, in pieces. */
-const writeLines = async (file: string, lines: Iterable<string>) => {
+export const writeLines = async (file: string, lines: Iterable<string>) => {
   const out = createWriteStream(file)
   let piece: Array<string> = []
   for (const line of lines) {

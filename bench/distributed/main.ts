@@ -1,8 +1,8 @@
 /**
  * Distributed-topology benchmark:
- *   npm run bench -- --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N]
+ *   npm run bench -- --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] [--bulk-products N]
  *                                  [--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2]
- *                                  [--repeats N] [--seed S] [--only search,push,text,images] [--topologies redis,qdrant]
+ *                                  [--repeats N] [--seed S] [--only search,push,text,images,bulk] [--topologies redis,qdrant]
  *
  * Runs each topology in turn as separate OS processes (cluster.ts): Redis-only (a real
  * redis-server, the api with REDIS_URL, the index replicated in every process's memory) and
@@ -30,6 +30,11 @@
  *   as a push measurement;
  * - images: the same with `--ingest-photo-products` (default 200) products of one photo each,
  *   small JPEGs from a loopback host, a fresh URL prefix per run, IMAGE_THREADS=1 per worker.
+ * - bulk: with 1 and 2 worker processes serving, `--bulk-products` (default 20,000) fresh text
+ *   products in one streamed POST /products/bulk while one shopper searches; lines accepted per
+ *   second, search latency meanwhile, seconds until found by their words and until embedded by
+ *   the workers, then the same products' price and stock patches in a second push (bulk.ts);
+ *   each process's peak RSS and CPU time over the run.
  * Also: the RSS of redis-server, Qdrant, the api and a worker before and after the fill, memory
  * per product, and every answer's HTTP status (no request body may be rejected).
  * Runs are interleaved (1, 2, 1, 2 workers… with --repeats) so a change of machine load hits
@@ -58,7 +63,7 @@ export interface DistributedOptions extends RunOptions {
   readonly topologies: ReadonlyArray<TopologyName>
 }
 
-const usage = "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] " +
+const usage = "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] [--bulk-products N] " +
   "[--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2] [--repeats N] [--seed S] " +
   `[--only ${SECTIONS.join(",")}] [--topologies ${TOPOLOGIES.join(",")}]`
 
@@ -67,6 +72,7 @@ const numericFlags = {
   "photo-products": "photoProducts",
   "ingest-products": "ingestProducts",
   "ingest-photo-products": "ingestPhotoProducts",
+  "bulk-products": "bulkProducts",
   queries: "queries",
   "visual-queries": "visualQueries",
   page: "page",
@@ -90,6 +96,7 @@ export const parseDistributedArgs = (argv: ReadonlyArray<string>): DistributedOp
     photoProducts: 10_000,
     ingestProducts: 2_000,
     ingestPhotoProducts: 200,
+    bulkProducts: 20_000,
     queries: 2_000,
     visualQueries: 200,
     page: 24,
@@ -190,7 +197,7 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
     `## Distributed benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
     "",
     `Options: \`--distributed --products ${options.products} --photo-products ${options.photoProducts} --ingest-products ${options.ingestProducts} ` +
-    `--ingest-photo-products ${options.ingestPhotoProducts} --queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
+    `--ingest-photo-products ${options.ingestPhotoProducts} --bulk-products ${options.bulkProducts} --queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
     `--concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ${options.repeats} --seed ${options.seed} ` +
     `--only ${[...options.only].join(",")} --topologies ${options.topologies.join(",")}\`.`,
     `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}; ` +

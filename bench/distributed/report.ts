@@ -3,6 +3,7 @@ import { check, fmtRate } from "../catalog/common.js"
 import { mb, ms } from "../catalog/stats.js"
 import { cpuPer, type IndexRun } from "./ingestion.js"
 import type { RssSnapshot } from "./cluster.js"
+import type { BulkRun } from "./bulk.js"
 import { type TopologyName, type TopologyResult, topologyLabel } from "./topology-run.js"
 
 /** A topology that ran, or why it did not. */
@@ -12,6 +13,9 @@ const TEXT_P50_MS = 30
 const TEXT_P99_MS = 120
 const VISUAL_P50_MS = 200
 const PUSH_RATE = 1_000
+const BULK_RATE = 5_000
+const BULK_SEARCH_P99_MS = 150
+const PATCH_RATE = 10_000
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 const plusMb = (bytes: number) => `${bytes >= 0 ? "+" : "−"}${mb(Math.abs(bytes))}`
@@ -83,6 +87,22 @@ export const distributedTable = (columns: ReadonlyArray<Column>, workerCounts: R
           `workers ${(best.cpu.workers / best.seconds).toFixed(2)} cores busy)`
       })
     }
+  }
+  // ---- Bulk pushes (issue targets of the embedded default, for comparison) ----------------------
+  for (const w of workerCounts) {
+    const runsOf = (r: TopologyResult) => r.bulk.filter((run) => run.workers === w)
+    const workersLabel = `${w} worker process${w > 1 ? "es" : ""}`
+    const cell = (r: TopologyResult, f: (run: BulkRun) => string) => (runsOf(r).length === 0 ? undefined : runsOf(r).map(f).join("; "))
+    row(`Bulk push, ${workersLabel}: lines accepted (${ran[0]?.bulk[0]?.products ?? 0} text products, one POST /products/bulk, one shopper searching)`, `≥ ${BULK_RATE.toLocaleString("en")}/s`, (r) =>
+      cell(r, (run) => `${fmtRate(run.acceptRate)}/s ${check(run.acceptRate >= BULK_RATE && run.failed === 0)} (${run.failed} not 200); found by their words ${run.lexicalSeconds.toFixed(1)} s after the start`))
+    row(`Bulk push, ${workersLabel}: text search during the push p50 / p99`, `p99 ≤ ${BULK_SEARCH_P99_MS} ms`, (r) =>
+      cell(r, (run) => `${ms(run.searches.p50)} / ${ms(run.searches.p99)} ms ${check(run.searches.p99 <= BULK_SEARCH_P99_MS && run.searchErrors === 0)} (${run.searches.count} searches, ${run.searchErrors} errors)`))
+    row(`Bulk push, ${workersLabel}: all embedded by the workers`, "as fast as the model allows", (r) =>
+      cell(r, (run) => `${run.embeddedSeconds.toFixed(0)} s after the start (${fmtRate(run.products / run.embeddedSeconds)}/s; CPU ms per product ${cpuPer(run.cpu, run.products, r.indexingProcesses)})`))
+    row(`Bulk push, ${workersLabel}: price / stock patches`, `≥ ${PATCH_RATE.toLocaleString("en")}/s`, (r) =>
+      cell(r, (run) => `${fmtRate(run.patchRate)}/s ${check(run.patchRate >= PATCH_RATE && run.patchFailed === 0)} (${run.patchFailed} not 200; new price found by a filter at once: ${run.patchVisible ? "yes" : "no"})`))
+    row(`Bulk push, ${workersLabel}: peak RSS`, "", (r) =>
+      cell(r, (run) => `api ${mb(run.peakRss.api)}, redis ${mb(run.peakRss.redis)}${run.peakRss.qdrant > 0 ? `, qdrant ${mb(run.peakRss.qdrant)}` : ""}, workers ${mb(run.peakRss.workers)}; load ${run.load}`))
   }
   row("Worker start-up on the catalog (until it serves: replicas filled from the store)", "", (r) => {
     if (r.runs.length === 0) return undefined

@@ -17,16 +17,19 @@ import { type CpuSnapshot, type QdrantTarget, type RssSnapshot, startCluster } f
 import { type FillCatalog, fillCatalog, type FillResult } from "./fill.js"
 import { allFound, drainQueues, indexingProcesses, type IndexRun, indexRun, load, type MeasuredPush, measuredPush, productsFor, type Probe, runQueued } from "./ingestion.js"
 import type { PhotoHost } from "./photos.js"
+import { type BulkRun, bulkRun } from "./bulk.js"
 
 export const TOPOLOGIES = ["redis", "qdrant"] as const
 export type TopologyName = (typeof TOPOLOGIES)[number]
 export const topologyLabel: Record<TopologyName, string> = { redis: "Redis-only", qdrant: "Qdrant" }
 
-export const SECTIONS = ["search", "push", "text", "images"] as const
+export const SECTIONS = ["search", "push", "text", "images", "bulk"] as const
 export type Section = (typeof SECTIONS)[number]
 
 export interface RunOptions {
   readonly ingestProducts: number
+  /** Products of each bulk run (`--only bulk`). */
+  readonly bulkProducts: number
   readonly ingestPhotoProducts: number
   readonly queries: number
   readonly page: number
@@ -75,6 +78,7 @@ export interface TopologyResult {
   readonly visual: (SearchFigures & { readonly meanResults: number }) | undefined
   readonly pushes: ReadonlyArray<MeasuredPush>
   readonly runs: ReadonlyArray<IndexRun>
+  readonly bulk: ReadonlyArray<BulkRun>
   /** The processes whose CPU time indexing costs. */
   readonly indexingProcesses: ReadonlyArray<keyof CpuSnapshot>
   /** Answers by status: to PUT /product (pushes and ingestion), and to searches and polling. */
@@ -127,6 +131,7 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
   const client = makeClient(cluster.baseUrl, 4)
   const pushes: Array<MeasuredPush> = []
   const runs: Array<IndexRun> = []
+  const bulk: Array<BulkRun> = []
   const putStatuses: Array<ReadonlyMap<number, number>> = []
   try {
     // Warm-up: JIT, the credential cache, the Redis scripts, a worker's model files in the
@@ -235,6 +240,13 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
         }
       }
     }
+    if (options.only.has("bulk")) {
+      for (let r = 1; r <= options.repeats; r++) {
+        for (const w of options.workers) {
+          bulk.push(await bulkRun(cluster, client, { workers: w, tag: `b${w}w${r}`, products: options.bulkProducts, seed: options.seed + 5 + r, page: options.page }))
+        }
+      }
+    }
     return {
       name,
       fill: { ...filled, servedSeconds, settledSeconds, drainedJobs },
@@ -245,6 +257,7 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
       visual,
       pushes,
       runs,
+      bulk,
       indexingProcesses: indexingProcesses(cluster),
       statuses: { put: merged(putStatuses), search: client.statuses() },
       load: { start: loadStart, end: load() }

@@ -50,8 +50,8 @@ const SLICE = 16
 
 /**
  * The index brought up to these writes without a model call. Products whose saved text vector
- * fits their text are complete (their derived data is saved for the new version, so nothing
- * counts them stale, and their completions are fed at once); the others still need the model.
+ * fits their text are complete (the vector is saved for the new version as it is reused, so
+ * nothing counts them stale, and their completions are fed at once); the others still need the model.
  */
 const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
@@ -62,21 +62,16 @@ const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: Reado
     const complete: Array<StoredProduct> = []
     yield* inSlices(written, SLICE, (slice) =>
       Effect.gen(function*() {
-        const { images, textKeys, vectors } = yield* reusableVectors(slice)
-        yield* index.upsert(slice.map((p, i) => toIndexDocument(p, vectors[i], images[i])))
+        const { images, vectors } = yield* reusableVectors(slice)
         const reused = slice.flatMap((p, i) => (vectors[i] === null ? [] : [i]))
+        // A reused vector is saved for the new version already: if the index does not take it,
+        // that version is stale again (the reconcile pass indexes it), as after any failed write.
+        yield* index.upsert(slice.map((p, i) => toIndexDocument(p, vectors[i], images[i]))).pipe(
+          Effect.tapError(() => store.markStale(reused.map((i) => ({ siteId: slice[i].siteId, productId: slice[i].productId, version: slice[i].version }))))
+        )
         // Completions of a product that waits for its text vector come with it (the indexing
         // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.
         yield* Effect.forEach(reused, (i) => suggester.indexProduct(slice[i].siteId, slice[i].productId, suggestSource(slice[i])), { concurrency: "unbounded", discard: true })
-        if (reused.length > 0) {
-          yield* store.saveDerived(reused.map((i) => ({
-            siteId: slice[i].siteId,
-            productId: slice[i].productId,
-            version: slice[i].version,
-            textVector: vectors[i],
-            textKey: textKeys[i]
-          })))
-        }
         slice.forEach((p, i) => (vectors[i] === null ? needsModel : complete).push(p))
       }))
     for (const [siteId, productIds] of productIdsBySite(removed)) {

@@ -76,15 +76,17 @@ export const restoredDocument = (
  * For these product versions, the text vector each can reuse (saved for the same text by the
  * same model) and its images' analyses; `toEmbed` lists the positions whose text still needs
  * the model, with their texts and keys. No model call: the write path indexes the products
- * with these at once (lexical first) and the indexing job fills in the rest.
+ * with these at once (lexical first) and the indexing job fills in the rest. A reused vector
+ * is saved for its new version as it is found (CatalogStore.reuseTextVectors): a caller whose
+ * index write then fails marks those versions stale again.
  */
 export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const texts = products.map((p) => embeddingText(p.data))
     const textKeys = texts.map(textKey)
-    const saved = yield* store.savedTextVectors(products)
-    const vectors = saved.map((s, i) => vectorForText(s, textKeys[i]))
+    const saved = yield* store.reuseTextVectors(products.map((p, i) => ({ siteId: p.siteId, productId: p.productId, version: p.version, textKey: textKeys[i] })))
+    const vectors = saved.map((v) => (ofThisModel(v) ? v : null))
     const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
     return {
@@ -132,7 +134,8 @@ export const ProductIndexerLive = Layer.effect(
         // topology) rebuild from it, so whatever they are told must already be there. A failed
         // index write makes the products stale again and fails the job: its retries, or the
         // reconcile pass once they are spent (an index down for minutes), write both again.
-        yield* store.saveDerived(kept.map((i) => ({
+        const embeddedNow = new Set(reusable.toEmbed)
+        yield* store.saveDerived(kept.filter((i) => embeddedNow.has(i)).map((i) => ({
           siteId: present[i].siteId,
           productId: present[i].productId,
           version: present[i].version,

@@ -14,6 +14,15 @@ export const script = (client: Redis, lua: string) => {
     )
 }
 
+/** `script` for a script that returns bytes (a vector): its bulk-string reply as a Buffer, not decoded as UTF-8. */
+export const bufferScript = (client: Redis, lua: string) => {
+  const sha = createHash("sha1").update(lua).digest("hex")
+  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<Buffer | null> =>
+    (client.callBuffer("EVALSHA", sha, keys.length, ...keys, ...args) as Promise<Buffer | null>).catch((e: unknown) =>
+      String(e).includes("NOSCRIPT") ? (client.callBuffer("EVAL", lua, keys.length, ...keys, ...args) as Promise<Buffer | null>) : Promise.reject(e)
+    )
+}
+
 type ScriptCall = { readonly keys: ReadonlyArray<string>; readonly args: ReadonlyArray<string | number | Buffer> }
 
 /**

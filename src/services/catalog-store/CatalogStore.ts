@@ -48,6 +48,12 @@ export type CatalogWriteResult =
 /** Read-merge-writes a Modify retries when other writes keep coming first. */
 export const MODIFY_ATTEMPTS = 10
 
+/** A product version and the key of the text it embeds (see ProductIndexer.textKey). */
+export interface TextVectorKey extends ProductKey {
+  readonly version: number
+  readonly textKey: string
+}
+
 export interface CatalogStoreService {
   /** Creates or replaces a product; `images: undefined` keeps the stored images. Atomic and durable on return. */
   readonly put: (
@@ -71,14 +77,13 @@ export interface CatalogStoreService {
   /** Saves derived data only if the product is still at `version` (a late job never overwrites newer data). */
   readonly saveDerived: (derived: ReadonlyArray<DerivedProduct>) => Effect.Effect<number, StoreError>
   /**
-   * The text vectors saved for these products, with the key of the text each was computed from,
-   * in the order of `keys` (undefined: none saved, or saved without a key). Any version: the
-   * caller compares keys, not versions.
+   * For each product at `version` whose saved text vector was computed from the text `textKey`
+   * names (at this or any earlier version, e.g. before a price change): that vector, now saved
+   * for `version` as well, so the version counts as derived and needs no model. Null where no
+   * vector fits or the product is no longer at `version`; nothing changes for those. In the
+   * order of `items`. One statement or script per product: the vector is not written again.
    */
-  readonly savedTextVectors: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<
-    ReadonlyArray<{ readonly textKey: string; readonly textVector: Float32Array } | undefined>,
-    StoreError
-  >
+  readonly reuseTextVectors: (items: ReadonlyArray<TextVectorKey>) => Effect.Effect<ReadonlyArray<Float32Array | null>, StoreError>
   /**
    * The index did not take these versions (its write failed after the derived data was saved):
    * they count as stale again, so the reconcile pass re-enqueues them. A newer version is left

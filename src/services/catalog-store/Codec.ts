@@ -20,7 +20,12 @@ const StoredRecord: Schema.Schema<ProductRecord> = Schema.encodedSchema(ProductR
 
 export const RecordJson = Schema.parseJson(StoredRecord)
 export const decodeRecord = Schema.decodeUnknownSync(RecordJson)
-export const encodeRecord = Schema.encodeSync(RecordJson)
+/**
+ * A record is written as its JSON text: it is a decoded ProductRecord (checked against every
+ * rule on its way in), whose type and encoded sides are one shape, so encoding it through the
+ * schema only checked it again (~7 µs a write, a few per cent of a bulk push or a patch).
+ */
+export const encodeRecord = (record: ProductRecord): string => JSON.stringify(record)
 
 export const ImagesJson = Schema.parseJson(Schema.Array(StoredImage))
 export const decodeImages = Schema.decodeUnknownSync(ImagesJson)

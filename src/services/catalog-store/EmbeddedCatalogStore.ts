@@ -1,6 +1,6 @@
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
-import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError } from "./CatalogStore.js"
+import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError, type TextVectorKey } from "./CatalogStore.js"
 import {
   ColorsJson, decodeImages, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, ImagesJson,
   ObjectsJson, RecordJson, VectorBlob
@@ -139,7 +139,15 @@ const layer = Layer.effect(
       WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector,
         text_key = excluded.text_key`)
-    const selectSavedVector = db.prepare("SELECT text_key, text_vector FROM product_derived WHERE site_id = ? AND product_id = ?")
+    const reuseVector = db.prepare(`UPDATE product_derived SET version = @version
+      WHERE site_id = @site_id AND product_id = @product_id AND text_key = @text_key
+        AND EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
+      RETURNING text_vector`)
+    const reuseTx = db.transaction((items: ReadonlyArray<TextVectorKey>) =>
+      items.map((k) => {
+        const row = reuseVector.get({ site_id: k.siteId, product_id: k.productId, version: k.version, text_key: k.textKey }) as { text_vector: Buffer | null } | undefined
+        return row === undefined ? null : decodeVector(row.text_vector)
+      }))
     // INDEXED BY: SQLite prefers a WITHOUT ROWID table's primary key for the join, which reads the rows.
     const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_version
       LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
@@ -338,13 +346,7 @@ const layer = Layer.effect(
         attempt("byItemGroup", () => (selectGroup.all(siteId, groupId) as Array<ProductRow>).map(toProduct)),
       remove: (siteId, productId) => attempt("remove", () => Option.fromNullable(removeTx(siteId, productId))),
       saveDerived: (items) => attempt("saveDerived", () => saveDerivedTx(items)),
-      savedTextVectors: (keys) =>
-        attempt("savedTextVectors", () =>
-          keys.map((k) => {
-            const row = selectSavedVector.get(k.siteId, k.productId) as { text_key: string | null; text_vector: Buffer | null } | undefined
-            const textVector = row === undefined ? null : decodeVector(row.text_vector)
-            return row?.text_key == null || textVector === null ? undefined : { textKey: row.text_key, textVector }
-          })),
+      reuseTextVectors: (items) => attempt("reuseTextVectors", () => reuseTx(items)),
       markStale: (keys) => attempt("markStale", () => markStaleTx(keys)),
       stale: (limit) =>
         attempt("stale", () =>

@@ -7,9 +7,9 @@ import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
 import type { ProductRecord } from "../../domain/Product.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
-import { batchedScript, script } from "../../platform/redis/LuaScript.js"
+import { batchedScript, bufferScript, script } from "../../platform/redis/LuaScript.js"
 import {
-  imageWorkKey, markStaleLua, productFields, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
+  imageWorkKey, markStaleLua, productFields, reuseTextVectorLua, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
   siteKeys, sitesKey
 } from "./redis/CatalogLayout.js"
 
@@ -37,6 +37,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   const removeScript = script(client, removeLua)
   const saveDerivedScript = script(client, saveDerivedLua)
   const markStaleScript = script(client, markStaleLua)
+  const reuseTextVectorScript = bufferScript(client, reuseTextVectorLua)
   const saveAnalysesScript = script(client, saveAnalysesLua)
   const saveObjectsScript = script(client, saveObjectsLua)
   const refreshImageWorkScript = script(client, refreshImageWorkLua)
@@ -205,16 +206,13 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
             [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? "", d.textKey ?? ""]
           ) as Promise<number>
         }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
-    savedTextVectors: (items) =>
-      call("savedTextVectors", async () => {
-        const pipeline = client.pipeline()
-        for (const k of items) pipeline.hmgetBuffer(siteKeys(k.siteId).derived(k.productId), "key", "vec")
-        return (await exec(pipeline)).map((reply) => {
-          const [key, vec] = reply as [Buffer | null, Buffer | null]
-          const textVector = decodeVector(vec)
-          return key === null || textVector === null ? undefined : { textKey: key.toString(), textVector }
-        })
-      }),
+    reuseTextVectors: (items) =>
+      call("reuseTextVectors", () =>
+        Promise.all(items.map((k) => {
+          const keys = siteKeys(k.siteId)
+          return reuseTextVectorScript([keys.product(k.productId), keys.derived(k.productId), keys.stale], [k.productId, k.version, k.textKey])
+            .then(decodeVector)
+        }))),
     markStale: (keys) =>
       call("markStale", () =>
         Promise.all(keys.map((k) => {

@@ -212,7 +212,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["a", "kept"])
       }))
 
-    test("savedTextVectors returns the last saved vector with its text key, across later versions, until the product goes", (store) =>
+    test("reuseTextVectors moves a vector saved for the same text to the new version, and nothing else", (store) =>
       Effect.gen(function*() {
         const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version
         const w1 = (yield* store.put(1, "w1", record("Wrench"), undefined)).product.version
@@ -221,14 +221,31 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
           // Saved without a key (before keys existed): never reused.
           { siteId: 1, productId: "w1", version: w1, textVector: vector(0, 1) }
         ])
-        const keys = [{ siteId: 1, productId: "p1" }, { siteId: 1, productId: "w1" }, { siteId: 1, productId: "none" }, { siteId: 2, productId: "p1" }]
-        const first = yield* store.savedTextVectors(keys)
-        expect(first.map((v) => v && { key: v.textKey, vector: [...v.textVector] })).toEqual([{ key: "k-drill", vector: [1, 0] }, undefined, undefined, undefined])
-        // A new version (a price change) has no derived data yet; the saved vector is still offered.
-        yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), undefined)
-        expect((yield* store.savedTextVectors([keys[0]]))[0]?.textKey).toBe("k-drill")
+        // New versions (a price change): stale until their derived data is saved.
+        const v2 = (yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), undefined)).product.version
+        const w2 = (yield* store.put(1, "w1", record("Wrench", { price: 5 } as Partial<ProductRecord>), undefined)).product.version
+        expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["p1", "w1"])
+        // Another text, an older version, another site, an unknown product, a vector without a key: none fits, nothing moves.
+        const refused = yield* store.reuseTextVectors([
+          { siteId: 1, productId: "p1", version: v2, textKey: "k-hammer" },
+          { siteId: 1, productId: "p1", version: v1, textKey: "k-drill" },
+          { siteId: 2, productId: "p1", version: v2, textKey: "k-drill" },
+          { siteId: 1, productId: "none", version: v2, textKey: "k-drill" },
+          { siteId: 1, productId: "w1", version: w2, textKey: "" }
+        ])
+        expect(refused).toEqual([null, null, null, null, null])
+        expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["p1", "w1"])
+        // The same text at the current version: the vector, now saved for that version.
+        const [reused] = yield* store.reuseTextVectors([{ siteId: 1, productId: "p1", version: v2, textKey: "k-drill" }])
+        expect(reused === null ? null : [...reused]).toEqual([1, 0])
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "w1", version: w2 }])
+        expect((yield* collect(store, 10)).seen).toMatchObject([
+          { key: "1/p1", version: v2, derivedVersion: v2, vector: [1, 0], textKey: "k-drill" },
+          { key: "1/w1", version: w2, derivedVersion: w1 }
+        ])
+        // Gone with the product.
         yield* store.remove(1, "p1")
-        expect(yield* store.savedTextVectors([keys[0]])).toEqual([undefined])
+        expect(yield* store.reuseTextVectors([{ siteId: 1, productId: "p1", version: v2, textKey: "k-drill" }])).toEqual([null])
       }))
 
     test("markStale makes a version whose index write failed stale again, and leaves newer versions alone", (store) =>

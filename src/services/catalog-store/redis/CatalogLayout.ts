@@ -157,6 +157,20 @@ return 1
 `
 
 /**
+ * Moves the saved text vector to the product's current version when it was computed from the
+ * same text (see CatalogStore.reuseTextVectors). KEYS: product, derived, stale.
+ * ARGV: product id, version, text key. Returns the vector bytes, or nil when none fits.
+ */
+export const reuseTextVectorLua = `
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return false end
+local saved = redis.call('HMGET', KEYS[2], 'key', 'vec')
+if saved[1] ~= ARGV[3] or not saved[2] then return false end
+redis.call('HSET', KEYS[2], 'version', ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return saved[2]
+`
+
+/**
  * Makes the product stale again if it is still at the version whose index write failed.
  * KEYS: product, stale. ARGV: product id, version.
  */
