@@ -7,6 +7,7 @@ import { inSlices } from "../platform/YieldToIo.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
+import type { IndexDocument } from "../model/IndexDocument.js"
 import { reusableVectors, suggestSource } from "./ProductIndexer.js"
 
 /**
@@ -45,38 +46,42 @@ export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: Reado
     )
   })
 
-/** Documents indexed per slice, between which other requests are served (a few milliseconds of work). */
+/** Documents built per slice, between which other requests are served (a few milliseconds of work). */
 const SLICE = 16
 
 /**
- * The index brought up to these writes without a model call. Products whose saved text vector
- * fits their text are complete (the vector is saved for the new version as it is reused, so
- * nothing counts them stale, and their completions are fed at once); the others still need the model.
+ * The index brought up to these writes without a model call, in one upsert: one request to
+ * Qdrant, one publication to the replicas (the embedded index applies it in slices itself).
+ * Products whose saved text vector fits their text are complete (the vector is saved for the
+ * new version as it is reused, so nothing counts them stale, and their completions are fed at
+ * once); the others still need the model.
  */
 const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const suggester = yield* Suggester
-    const needsModel: Array<StoredProduct> = []
-    const complete: Array<StoredProduct> = []
+    const { images, vectors } = written.length === 0 ? { images: [], vectors: [] } : yield* reusableVectors(written)
+    const reused = written.filter((_, i) => vectors[i] !== null)
+    const docs: Array<IndexDocument> = []
     yield* inSlices(written, SLICE, (slice) =>
-      Effect.gen(function*() {
-        const { images, vectors } = yield* reusableVectors(slice)
-        const reused = slice.flatMap((p, i) => (vectors[i] === null ? [] : [i]))
-        // A reused vector is saved for the new version already: if the index does not take it,
-        // that version is stale again (the reconcile pass indexes it), as after any failed write.
-        yield* index.upsert(slice.map((p, i) => toIndexDocument(p, vectors[i], images[i]))).pipe(
-          Effect.tapError(() => store.markStale(reused.map((i) => ({ siteId: slice[i].siteId, productId: slice[i].productId, version: slice[i].version }))))
-        )
-        // Completions of a product that waits for its text vector come with it (the indexing
-        // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.
-        yield* Effect.forEach(reused, (i) => suggester.indexProduct(slice[i].siteId, slice[i].productId, suggestSource(slice[i])), { concurrency: "unbounded", discard: true })
-        slice.forEach((p, i) => (vectors[i] === null ? needsModel : complete).push(p))
+      Effect.sync(() => {
+        for (const p of slice) docs.push(toIndexDocument(p, vectors[docs.length], images[docs.length]))
       }))
+    // A reused vector is saved for the new version already: if the index does not take it,
+    // that version is stale again (the reconcile pass indexes it), as after any failed write.
+    if (docs.length > 0) {
+      yield* index.upsert(docs).pipe(
+        Effect.tapError(() => store.markStale(reused.map((p) => ({ siteId: p.siteId, productId: p.productId, version: p.version }))))
+      )
+    }
+    // Completions of a product that waits for its text vector come with it (the indexing
+    // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.
+    yield* Effect.forEach(reused, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
+    const needsModel = written.filter((_, i) => vectors[i] === null)
     for (const [siteId, productIds] of productIdsBySite(removed)) {
       yield* index.remove(siteId, productIds)
       yield* Effect.forEach(productIds, (id) => suggester.removeProduct(siteId, id), { concurrency: "unbounded", discard: true })
     }
-    return { needsModel, complete }
+    return { needsModel, complete: reused }
   })

@@ -7,7 +7,11 @@ import { facets, matchIds, prepare, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"
 import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Options.js"
 import { SiteIndex } from "./embedded/SiteIndex.js"
+import { inSlices } from "../../platform/YieldToIo.js"
 
+
+/** Documents applied between two chances for other requests to run. */
+const UPSERT_SLICE = 16
 
 /** Runs a synchronous index operation, turning a thrown native error into an IndexError. */
 const attempt = <A>(what: string, run: () => A): Effect.Effect<A, IndexError> =>
@@ -49,13 +53,16 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
     return Effect.void
   }
 
-  // Validate every site's batch before writing any, so a bad batch changes nothing.
+  // Validate every site's batch before writing any, so a bad batch changes nothing. Applied in
+  // slices (a few milliseconds each), between which other requests are served: a bulk push's
+  // batch arrives whole. Searches meanwhile see part of it, as they would see earlier batches.
   const upsert = (docs: ReadonlyArray<IndexDocument>) =>
     Effect.suspend(() => {
       const groups = bySite(docs)
-      return check(groups).pipe(Effect.zipRight(attempt("upsert", () => {
-        for (const [siteId, siteDocs] of groups) for (const doc of siteDocs) site(siteId).upsert(doc)
-      })))
+      return check(groups).pipe(Effect.zipRight(inSlices(docs, UPSERT_SLICE, (slice) =>
+        attempt("upsert", () => {
+          for (const doc of slice) site(doc.siteId).upsert(doc)
+        }))))
     })
 
   return {

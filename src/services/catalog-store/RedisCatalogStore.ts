@@ -125,11 +125,14 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       ) as Promise<Array<string> | null>).then((row) => (row === null ? null : toProduct(siteId, productId, row))))
   }
 
-  /** A Modify reads, merges and writes over the version it read (the put script compares it), or reads again. */
-  const modify = (siteId: number, write: Extract<CatalogWrite, { _tag: "Modify" }>) =>
+  /**
+   * A Modify reads, merges and writes over the version it read (the put script compares it), or
+   * reads again. `read`: the record as read for a whole batch beforehand (null: absent then).
+   */
+  const modify = (siteId: number, write: Extract<CatalogWrite, { _tag: "Modify" }>, read?: StoredProduct | null) =>
     Effect.gen(function*() {
       for (let attempt = 0; attempt < MODIFY_ATTEMPTS; attempt++) {
-        const [current] = yield* getMany(siteId, [write.productId])
+        const [current] = attempt === 0 && read !== undefined ? (read === null ? [] : [read]) : yield* getMany(siteId, [write.productId])
         if (current === undefined) return { _tag: "Absent" } as const
         const fields = write.modify(current)
         if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left } as const
@@ -139,12 +142,12 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       return { _tag: "Contended" } as const
     })
 
-  const writeOne = (siteId: number, write: CatalogWrite): Effect.Effect<CatalogWriteResult, StoreError> => {
+  const writeOne = (siteId: number, write: CatalogWrite, read?: StoredProduct | null): Effect.Effect<CatalogWriteResult, StoreError> => {
     switch (write._tag) {
       case "Put":
         return Effect.map(putAt(siteId, write.productId, write.data, write.images, undefined), (w) => ({ _tag: "Written", ...w! }))
       case "Modify":
-        return modify(siteId, write)
+        return modify(siteId, write, read)
       case "Remove":
         return Effect.map(remove(siteId, write.productId), (product) => (product === null ? { _tag: "Absent" } : { _tag: "Removed", product }))
     }
@@ -186,9 +189,17 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       const results: Array<CatalogWriteResult | undefined> = writes.map(() => undefined)
       const byProduct = new Map<string, Array<number>>()
       writes.forEach((w, i) => byProduct.set(w.productId, [...(byProduct.get(w.productId) ?? []), i]))
-      return Effect.forEach([...byProduct.values()], (positions) =>
-        Effect.forEach(positions, (i) => Effect.map(writeOne(siteId, writes[i]), (r) => (results[i] = r)), { discard: true }),
-        { concurrency: "unbounded", discard: true }).pipe(Effect.as(results as ReadonlyArray<CatalogWriteResult>))
+      // The records that products' first writes modify, read in one pipeline (a batch of price
+      // patches: one read for all of them, not one round trip each).
+      const modified = [...byProduct.entries()].flatMap(([id, [first]]) => (writes[first]._tag === "Modify" ? [id] : []))
+      return Effect.gen(function*() {
+        const read = new Map<string, StoredProduct | null>(modified.map((id) => [id, null]))
+        for (const product of modified.length === 0 ? [] : yield* getMany(siteId, modified)) read.set(product.productId, product)
+        yield* Effect.forEach([...byProduct.values()], (positions) =>
+          Effect.forEach(positions, (i, k) => Effect.map(writeOne(siteId, writes[i], k === 0 ? read.get(writes[i].productId) : undefined), (r) => (results[i] = r)), { discard: true }),
+          { concurrency: "unbounded", discard: true })
+        return results as ReadonlyArray<CatalogWriteResult>
+      })
     },
     get: (siteId, productId) => getMany(siteId, [productId]).pipe(Effect.map((rows) => Option.fromNullable(rows[0]))),
     getMany,
