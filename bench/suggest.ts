@@ -82,7 +82,7 @@ gc?.()
 const baseline = process.memoryUsage()
 
 let started = performance.now()
-catalog.forEach((p, i) => runtime.runSync(suggester.indexProduct(SITE, `p${i}`, p)))
+runtime.runSync(suggester.indexProducts(catalog.map((source, i) => ({ siteId: SITE, productId: `p${i}`, source }))))
 const indexMs = performance.now() - started
 for (let i = 0; i < 20_000; i++) {
   const q = random() < 0.5 ? `${pick(adjectives)} ${pick(nouns).noun}` : `${pick(brands)} ${pick(nouns).noun}`

@@ -77,7 +77,7 @@ const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: Reado
     }
     // Completions of a product that waits for its text vector come with it (the indexing
     // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.
-    yield* Effect.forEach(reused, (p) => suggester.indexProduct(p.siteId, p.productId, suggestSource(p)), { concurrency: "unbounded", discard: true })
+    yield* suggester.indexProducts(reused.map(suggestSource))
     const needsModel = written.filter((_, i) => vectors[i] === null)
     for (const [siteId, productIds] of productIdsBySite(removed)) {
       yield* index.remove(siteId, productIds)

@@ -4,7 +4,7 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { type DerivedProduct, type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
 import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
-import { Suggester } from "../services/suggester/Suggester.js"
+import { type ProductSource, Suggester } from "../services/suggester/Suggester.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"
 import { formatCategoryPath } from "../domain/CategoryPath.js"
@@ -20,13 +20,18 @@ export class ProductIndexer extends Context.Tag("ProductIndexer")<ProductIndexer
   readonly index: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<void, unknown>
 }>() {}
 
-export const suggestSource = (p: StoredProduct) => {
+/** What a product gives the completions vocabulary. */
+export const suggestSource = (p: StoredProduct): ProductSource => {
   const { shopping, types } = productCategories(p.data)
   return {
-    title: p.data.title ?? "",
-    brand: p.data.brand ?? null,
-    categories: shopping.map(formatCategoryPath),
-    productTypes: types.map(formatCategoryPath)
+    siteId: p.siteId,
+    productId: p.productId,
+    source: {
+      title: p.data.title ?? "",
+      brand: p.data.brand ?? null,
+      categories: shopping.map(formatCategoryPath),
+      productTypes: types.map(formatCategoryPath)
+    }
   }
 }
 
@@ -148,8 +153,7 @@ export const ProductIndexerLive = Layer.effect(
           index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i])))).pipe(
             Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
           )
-        // Concurrently: in the distributed topology each is a round trip to the shared vocabulary.
-        yield* Effect.forEach(kept, (i) => suggester.indexProduct(present[i].siteId, present[i].productId, suggestSource(present[i])), { concurrency: "unbounded", discard: true })
+        yield* suggester.indexProducts(kept.map((i) => suggestSource(present[i])))
       })
 
     /** The products among `products` still at their version, as `versionKey`s. */

@@ -63,7 +63,7 @@ export const restoreSuggestions = Effect.gen(function*() {
   const store = yield* CatalogStore
   const suggester = yield* Suggester
   return yield* store.forEachProduct(1000, (page) =>
-    Effect.forEach(page, ({ product }) => suggester.indexProduct(product.siteId, product.productId, suggestSource(product)), { discard: true }))
+    suggester.indexProducts(page.map(({ product }) => suggestSource(product))))
 })
 
 /**
@@ -84,7 +84,7 @@ export const restoreIndex = Effect.gen(function*() {
         savedByAnotherModel(product, derived) ? [{ siteId: product.siteId, productId: product.productId, version: product.version }] : [])
       if (outdated.length > 0) yield* store.markStale(outdated)
       yield* index.upsert(page.map(({ derived, images, product }) => restoredDocument(product, derived, images)))
-      for (const { product } of page) yield* suggester.indexProduct(product.siteId, product.productId, suggestSource(product))
+      yield* suggester.indexProducts(page.map(({ product }) => suggestSource(product)))
     }))
   const queued = yield* reconcile
   return { restored, queued }

@@ -37,7 +37,7 @@ export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | un
       redisUrl,
       rebuild: (apply) =>
         store.forEachProduct(PAGE, (page) =>
-          apply(page.map(({ product }) => ({ siteId: product.siteId, productId: product.productId, source: suggestSource(product) }))))
+          apply(page.map(({ product }) => suggestSource(product))))
     })))
   return Layer.mergeAll(index, suggester, RedisPredictionStore.layer(redisUrl)).pipe(
     Layer.provideMerge(RedisCatalogStore.layer(redisUrl))

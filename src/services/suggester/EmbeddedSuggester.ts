@@ -20,7 +20,7 @@ const make = Effect.gen(function*() {
   yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(FLUSH_EVERY)))
 
   return Suggester.of({
-    indexProduct: (siteId, productId, source) => Effect.sync(() => vocabularies.indexProduct(siteId, productId, source)),
+    indexProducts: (products) => Effect.sync(() => products.forEach((p) => vocabularies.indexProduct(p.siteId, p.productId, p.source))),
     removeProduct: (siteId, productId) => Effect.sync(() => vocabularies.removeProduct(siteId, productId)),
     recordQuery: (siteId, query, resultCount) =>
       Effect.sync(() => {

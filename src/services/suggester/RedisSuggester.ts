@@ -1,18 +1,12 @@
 import { Context, Duration, Effect, Layer, Schedule } from "effect"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { makeChangeFeed, type ChangeFeedError, type FeedEntry } from "../../platform/redis/ChangeFeed.js"
-import { Suggester, SuggestError } from "./Suggester.js"
+import { type ProductSource, Suggester, SuggestError } from "./Suggester.js"
 import { decodeChange, encodeIndex, encodeRemove } from "./CatalogChanges.js"
 import type { ProductText } from "./Phrases.js"
 import { type CountedQuery, SharedQueryCounts } from "./SharedQueryCounts.js"
 import { recordableQuery, SiteVocabularies } from "./SiteVocabularies.js"
 
-/** A product as the suggester's rebuild feeds it. */
-export interface SuggestProduct {
-  readonly siteId: number
-  readonly productId: string
-  readonly source: ProductText
-}
 
 export interface RedisSuggesterOptions {
   readonly redisUrl: string
@@ -22,7 +16,7 @@ export interface RedisSuggesterOptions {
    * Feeds every indexed product from the source of truth into `apply` (in pages) and returns
    * how many it fed: the app pages through `CatalogStore.forEachProduct` with `suggestSource`.
    */
-  readonly rebuild: (apply: (products: ReadonlyArray<SuggestProduct>) => Effect.Effect<void>) => Effect.Effect<number, unknown>
+  readonly rebuild: (apply: (products: ReadonlyArray<ProductSource>) => Effect.Effect<void>) => Effect.Effect<number, unknown>
   /** How often this process's searches are added to Redis (default 500 ms). */
   readonly flushEvery?: Duration.DurationInput
   /** How often other processes' searches are read from Redis (default 5 s). */
@@ -166,8 +160,8 @@ const make = (options: RedisSuggesterOptions) =>
     yield* Effect.forkScoped(following.synced.pipe(Effect.zipRight(Effect.repeat(refresh, Schedule.spaced(options.refreshEvery ?? "5 seconds")))))
 
     /** Visible in this process once it returns (within `applyTimeout`), in every process soon after. */
-    const publish = (entry: FeedEntry) =>
-      feed.publish([entry]).pipe(
+    const publish = (entries: ReadonlyArray<FeedEntry>) =>
+      feed.publish(entries).pipe(
         Effect.mapError(suggestError),
         Effect.flatMap((id) => following.awaitApplied(id, applyTimeout)),
         Effect.flatMap((applied) =>
@@ -176,8 +170,8 @@ const make = (options: RedisSuggesterOptions) =>
       )
 
     const suggester = Suggester.of({
-      indexProduct: (siteId, productId, source) => publish(encodeIndex(siteId, productId, source)),
-      removeProduct: (siteId, productId) => publish(encodeRemove(siteId, productId)),
+      indexProducts: (products) => (products.length === 0 ? Effect.void : publish(products.map((p) => encodeIndex(p.siteId, p.productId, p.source)))),
+      removeProduct: (siteId, productId) => publish([encodeRemove(siteId, productId)]),
       recordQuery: (siteId, query, resultCount) =>
         Effect.sync(() => {
           const normalized = recordableQuery(query, resultCount)

@@ -8,12 +8,23 @@ export class SuggestError extends BackendFailure("SuggestError") {}
 
 /** Completions for POST /auto-suggest, from each site's catalog vocabulary and past searches. */
 export interface SuggesterService {
-  /** Idempotent: re-indexing a product replaces everything it contributed before. */
-  readonly indexProduct: (siteId: number, productId: string, source: ProductText) => Effect.Effect<void, SuggestError>
+  /**
+   * Idempotent: re-indexing a product replaces everything it contributed before. Many at once
+   * (a bulk batch, an indexing job's products): the distributed layer shares them with the
+   * other processes in one publication, not one each.
+   */
+  readonly indexProducts: (products: ReadonlyArray<ProductSource>) => Effect.Effect<void, SuggestError>
   readonly removeProduct: (siteId: number, productId: string) => Effect.Effect<void, SuggestError>
   /** Called by text search; only searches that found something become suggestions. */
   readonly recordQuery: (siteId: number, query: string, resultCount: number) => Effect.Effect<void>
   readonly suggest: (siteId: number, prefix: string, limit: number) => Effect.Effect<ReadonlyArray<Suggestion>>
+}
+
+/** What one product gives the vocabulary. */
+export interface ProductSource {
+  readonly siteId: number
+  readonly productId: string
+  readonly source: ProductText
 }
 
 export class Suggester extends Context.Tag("Suggester")<Suggester, SuggesterService>() {}

@@ -32,7 +32,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
     }
 
     const indexCatalog = (s: SuggesterService, siteId = 1) =>
-      Effect.forEach(Object.entries(catalog), ([id, p]) => s.indexProduct(siteId, id, p), { discard: true })
+      s.indexProducts(Object.entries(catalog).map(([productId, source]) => ({ siteId, productId, source })))
 
     /** Suggestion texts for `prefix` on site 1 after indexing the catalog. */
     const texts = (prefix: string, limit = 10) =>
@@ -88,7 +88,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
       expect(await texts("bosh", 1)).toEqual(["bosch"])
       const drill = await withSuggester((s) =>
         indexCatalog(s).pipe(
-          Effect.zipRight(s.indexProduct(1, "g", { title: "Weber Charcoal Grill", categories: [] })),
+          Effect.zipRight(s.indexProducts([{ siteId: 1, productId: "g", source: { title: "Weber Charcoal Grill", categories: [] } }])),
           Effect.zipRight(s.suggest(1, "drill", 20))
         )
       )
@@ -161,9 +161,9 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
         Effect.gen(function*() {
           yield* indexCatalog(s)
           const before = yield* s.suggest(1, "makita", 5)
-          yield* s.indexProduct(1, "p2", catalog.p2)
+          yield* s.indexProducts([{ siteId: 1, productId: "p2", source: catalog.p2 }])
           const after = yield* s.suggest(1, "makita", 5)
-          yield* s.indexProduct(1, "p3", { title: "DeWalt Brushless Impact Wrench", categories: [] })
+          yield* s.indexProducts([{ siteId: 1, productId: "p3", source: { title: "DeWalt Brushless Impact Wrench", categories: [] } }])
           return [before, after, yield* s.suggest(1, "brush", 5), yield* s.suggest(1, "impact d", 5)] as const
         })
       )
@@ -176,7 +176,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
       const [site1, site2] = await withSuggester((s) =>
         Effect.gen(function*() {
           yield* indexCatalog(s, 1)
-          yield* s.indexProduct(2, "x", { title: "Cordial Glass Set", brand: "Cordoba", categories: ["Kitchen > Glasses"] })
+          yield* s.indexProducts([{ siteId: 2, productId: "x", source: { title: "Cordial Glass Set", brand: "Cordoba", categories: ["Kitchen > Glasses"] } }])
           yield* s.recordQuery(2, "corduroy trousers", 3)
           return [yield* s.suggest(1, "cord", 20), yield* s.suggest(2, "cord", 20)] as const
         })

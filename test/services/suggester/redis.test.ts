@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer } from "effect"
 import { randomUUID } from "node:crypto"
-import { Suggester } from "../../../src/services/suggester/Suggester.js"
-import { RedisSuggester, SuggestReplica, type RedisSuggesterOptions, type SuggestProduct } from "../../../src/services/suggester/RedisSuggester.js"
+import { type ProductSource, Suggester } from "../../../src/services/suggester/Suggester.js"
+import { RedisSuggester, SuggestReplica, type RedisSuggesterOptions } from "../../../src/services/suggester/RedisSuggester.js"
 import { readUntil } from "../../support/Eventually.js"
 import { quiet } from "../../support/Quiet.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
@@ -38,7 +38,7 @@ const texts = (found: ReadonlyArray<{ readonly suggestion: string }>) => found.m
 
 /** A stand-in for the CatalogStore that the app's rebuild pages through. */
 const catalogStore = () => {
-  const products = new Map<string, SuggestProduct>()
+  const products = new Map<string, ProductSource>()
   const rebuild: RedisSuggesterOptions["rebuild"] = (apply) => Effect.suspend(() => apply([...products.values()]).pipe(Effect.as(products.size)))
   return { products, rebuild }
 }
@@ -49,7 +49,7 @@ describe("RedisSuggester across processes", () => {
       keyPrefix = `test-${randomUUID()}`
       const [a, b] = [yield* open({}), yield* open({})]
       // Searches are offered only with catalog words (see the conformance suite).
-      yield* a.indexProduct(1, "g1", { title: "Reel with Hose for the Garden", categories: [] })
+      yield* a.indexProducts([{ siteId: 1, productId: "g1", source: { title: "Reel with Hose for the Garden", categories: [] } }])
       for (let i = 0; i < 3; i++) yield* a.recordQuery(1, "Garden Hose Reel", 7)
       const onB = yield* readUntil(b.suggest(1, "gard", 5), (found) => texts(found).includes("garden hose reel"))
       expect(onB[0]).toMatchObject({ suggestion: "garden hose reel", source: "query" })
@@ -66,9 +66,9 @@ describe("RedisSuggester across processes", () => {
       keyPrefix = `test-${randomUUID()}`
       const store = catalogStore()
       const [a, b] = [yield* open({ rebuild: store.rebuild }), yield* open({ rebuild: store.rebuild })]
-      const grill: SuggestProduct = { siteId: 1, productId: "g1", source: { title: "Weber Charcoal Grill", brand: "Weber", categories: ["Garden > Barbecues"] } }
+      const grill: ProductSource = { siteId: 1, productId: "g1", source: { title: "Weber Charcoal Grill", brand: "Weber", categories: ["Garden > Barbecues"] } }
       store.products.set("g1", grill)
-      yield* a.indexProduct(1, "g1", grill.source)
+      yield* a.indexProducts([grill])
       // The writing process sees its own change as soon as the call returns.
       expect(texts(yield* a.suggest(1, "webe", 5))).toContain("weber")
       expect(texts(yield* readUntil(b.suggest(1, "charc", 5), (found) => found.length > 0))).toContain("charcoal grill")
@@ -77,9 +77,9 @@ describe("RedisSuggester across processes", () => {
       yield* b.removeProduct(1, "g1")
       expect(yield* readUntil(a.suggest(1, "webe", 5), (found) => found.length === 0)).toEqual([])
 
-      const kettle: SuggestProduct = { siteId: 1, productId: "k1", source: { title: "Stainless Steel Kettle", categories: ["Home > Kitchen"] } }
+      const kettle: ProductSource = { siteId: 1, productId: "k1", source: { title: "Stainless Steel Kettle", categories: ["Home > Kitchen"] } }
       store.products.set("k1", kettle)
-      yield* a.indexProduct(1, "k1", kettle.source)
+      yield* a.indexProducts([kettle])
       const c = yield* open({ rebuild: store.rebuild })
       expect(texts(yield* c.suggest(1, "stainl", 5))).toContain("stainless steel kettle")
       expect(yield* c.suggest(1, "webe", 5)).toEqual([])
@@ -89,14 +89,14 @@ describe("RedisSuggester across processes", () => {
     Effect.gen(function*() {
       keyPrefix = `test-${randomUUID()}`
       const [a, b] = [yield* open({}), yield* open({})]
-      yield* a.indexProduct(1, "c1", { title: "Weber Patio Heater Cover", categories: [] })
+      yield* a.indexProducts([{ siteId: 1, productId: "c1", source: { title: "Weber Patio Heater Cover", categories: [] } }])
       yield* readUntil(b.suggest(1, "weber", 5), (found) => texts(found).includes("weber patio heater cover"))
       yield* Effect.promise(() => redis.server.stop())
       yield* a.recordQuery(1, "patio heater", 3)
       yield* a.recordQuery(1, "patio heater", 3)
       expect(texts(yield* a.suggest(1, "pati", 5))[0]).toBe("patio heater")
       // A catalog change cannot reach the other processes now: the caller (a job) must retry it.
-      const change = yield* Effect.exit(a.indexProduct(1, "h1", { title: "Gas Patio Heater", categories: [] }))
+      const change = yield* Effect.exit(a.indexProducts([{ siteId: 1, productId: "h1", source: { title: "Gas Patio Heater", categories: [] } }]))
       expect(Exit.isFailure(change)).toBe(true)
       yield* Effect.promise(redis.restart)
       // The typed text itself is offered back only once searched twice: B must have both searches.
