@@ -9,7 +9,7 @@ import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } from "./qdrant/Options.js"
 import { pointIds } from "./qdrant/PointIds.js"
 import { byProductId } from "./qdrant/IdOrder.js"
-import { pointBytes, productIdOf, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
+import { newerKept, pointBytes, productIdOf, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { facets, matchIds, search } from "./qdrant/Query.js"
 import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 
@@ -63,7 +63,8 @@ const make = (q: Qdrant): CatalogIndexService => {
         yield* q.columns.ensure(docs)
         const points = docs.map((doc) => toPoint(doc, q.options.imageDatatype))
         for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
-          yield* call("upsert", () => q.writer.upsert(q.collection, { wait: true, points: chunk }))
+          const guard = newerKept(chunk)
+          yield* call("upsert", () => q.writer.upsert(q.collection, { wait: true, points: chunk, ...(guard === undefined ? {} : { update_filter: guard }) }))
         }
       })),
     // Point ids derive from (site, product), so deleting by id is already scoped to the site.

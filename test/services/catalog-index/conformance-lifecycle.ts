@@ -23,6 +23,34 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* index.count(1, emptyFilter)).toBe(1)
     }))
 
+  test("a document of an older record version never replaces a newer one (a late indexing job); the same or a newer version does", () =>
+    Effect.gen(function*() {
+      const brands = (brand: string) => filteredIds(must({ column: "brand", anyOf: [brand] }))
+      yield* upsert(
+        { ...titled("p1", "Cordless drill", { payload: { brand: "Bosch" } }), version: 5 },
+        { ...titled("p2", "Garden hose", { payload: { brand: "Acme" } }), version: 3 },
+        titled("p3", "Hammer", { payload: { brand: "Stanley" } })
+      )
+      // One batch: p1 from an older version (kept as it is), p2 from the same one and p3 without
+      // a version (both replaced), p4 new (inserted).
+      yield* upsert(
+        { ...titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Makita" } }), version: 4 },
+        { ...titled("p2", "Garden hose", { vector: [0, 1, 0, 0], payload: { brand: "Gardena" } }), version: 3 },
+        titled("p3", "Claw hammer", { payload: { brand: "Estwing" } }),
+        { ...titled("p4", "Saw", { payload: { brand: "Makita" } }), version: 1 }
+      )
+      expect(yield* brands("Bosch")).toEqual(["p1"])
+      expect(yield* brands("Makita")).toEqual(["p4"])
+      expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual([])
+      expect(yield* brands("Gardena")).toEqual(["p2"])
+      expect(yield* searchIds({ textVector: vec(0, 1, 0, 0), minSimilarity: 0.5 })).toEqual(["p2"])
+      expect(yield* brands("Estwing")).toEqual(["p3"])
+      // A newer version replaces.
+      yield* upsert({ ...titled("p1", "Cordless drill", { payload: { brand: "Metabo" } }), version: 6 })
+      expect(yield* brands("Metabo")).toEqual(["p1"])
+      expect(yield* brands("Bosch")).toEqual([])
+    }))
+
   test("a removed product is gone from every read", () =>
     Effect.gen(function*() {
       yield* upsert(

@@ -9,6 +9,8 @@ export const TEXT_KEY = "text"
 export const COLUMNS_KEY = "columns"
 /** The lexical vector's indices (field-term keys) as an integer array: per-site statistics count over its index. */
 export const TERMS_KEY = "terms"
+/** The record version the document was made from (IndexDocument.version), when it has one. */
+export const VERSION_KEY = "version"
 /** A number in product-id order (see IdOrder.ts): Qdrant's `order_by` takes numbers only. */
 export const ORDER_KEY = "id_order"
 

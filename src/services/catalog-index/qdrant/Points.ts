@@ -5,7 +5,7 @@ import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.j
 import { call, type Qdrant } from "./Client.js"
 import type { QdrantFilter } from "./FilterTranslation.js"
 import {
-  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, PRODUCT_KEY, SITE_KEY, TERMS_KEY, TEXT_KEY, TEXT_VECTOR, siteValue
+  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, PRODUCT_KEY, SITE_KEY, TERMS_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY, siteValue
 } from "./Layout.js"
 import { idOrder } from "./IdOrder.js"
 import { pointId } from "./PointIds.js"
@@ -80,9 +80,25 @@ export const toPoint = (doc: IndexDocument, imageDatatype: Datatype = "float32")
       [ORDER_KEY]: idOrder(doc.productId),
       [TEXT_KEY]: doc.text,
       [TERMS_KEY]: lexical.indices,
-      [COLUMNS_KEY]: doc.payload
+      [COLUMNS_KEY]: doc.payload,
+      ...(doc.version === undefined ? {} : { [VERSION_KEY]: doc.version })
     }
   }
+}
+
+/**
+ * The condition under which an upsert of `points` may replace the points already stored: none
+ * of them holds a newer record version than the one replacing it (a late indexing job never
+ * undoes a newer write, as in the embedded index). Qdrant's `update_filter` is one filter per
+ * request, checked against each stored point; one clause per versioned point, each tied to its
+ * id, makes it per point. New points are inserted whatever it says. Undefined: nothing to guard.
+ */
+export const newerKept = (points: ReadonlyArray<Schemas["PointStruct"]>): Schemas["Filter"] | undefined => {
+  const clauses = points.flatMap((point) => {
+    const version = point.payload?.[VERSION_KEY]
+    return typeof version === "number" ? [{ must: [{ has_id: [point.id] }, { key: VERSION_KEY, range: { gt: version } }] }] : []
+  })
+  return clauses.length === 0 ? undefined : { must_not: [{ should: clauses }] }
 }
 
 export const productIdOf = (payload: Schemas["Payload"] | null | undefined): string => String(payload?.[PRODUCT_KEY])
