@@ -64,9 +64,9 @@ const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: Reado
     const { images, vectors } = written.length === 0 ? { images: [], vectors: [] } : yield* reusableVectors(written)
     const reused = written.filter((_, i) => vectors[i] !== null)
     const docs: Array<IndexDocument> = []
-    yield* inSlices(written, SLICE, (slice) =>
+    yield* inSlices(written.map((_, i) => i), SLICE, (slice) =>
       Effect.sync(() => {
-        for (const p of slice) docs.push(toIndexDocument(p, vectors[docs.length], images[docs.length]))
+        for (const i of slice) docs.push(toIndexDocument(written[i], vectors[i], images[i]))
       }))
     // A reused vector is saved for the new version already: if the index does not take it,
     // that version is stale again (the reconcile pass indexes it), as after any failed write.
