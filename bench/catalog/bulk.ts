@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url"
 import { check, fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./common.js"
 import { type ProductSummary, makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"
-import { mulberry32, reservoir } from "./random.js"
+import { mulberry32, type Random, reservoir } from "./random.js"
 import type { InProcessApi } from "../../test/support/InProcessApi.js"
 import { mb, ms, rssSampler, summarize } from "./stats.js"
 import { textQueries } from "./workload.js"
@@ -70,6 +70,12 @@ export const pushBulk = (baseUrl: string, auth: string, file: string, onAnswered
     req.on("error", reject)
     createReadStream(file).pipe(req)
   })
+
+/** The patch of the `i`-th product: a new price at even positions, a stock change at odd ones. */
+export const patchData = (i: number, random: Random): { readonly price: number } | { readonly availability: string } =>
+  i % 2 === 0
+    ? { price: Math.round(random.next() * 10_000) / 100 }
+    : { availability: random.chance(0.5) ? "out_of_stock" : "in_stock" }
 
 /** Writes `lines` to a temporary file, in pieces. */
 export const writeLines = async (file: string, lines: Iterable<string>) => {
@@ -199,13 +205,7 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
   const patchRandom = mulberry32(options.seed).fork(52)
   const patchFile = join(dir, "patches.ndjson")
   await writeLines(patchFile, (function*() {
-    for (let i = 0; i < patchCount; i++) {
-      const id = `p${String(i).padStart(7, "0")}`
-      const data = i % 2 === 0
-        ? { price: Math.round(patchRandom.next() * 10_000) / 100 }
-        : { availability: patchRandom.chance(0.5) ? "out_of_stock" : "in_stock" }
-      yield `${JSON.stringify({ id, patch: { data } })}\n`
-    }
+    for (let i = 0; i < patchCount; i++) yield `${JSON.stringify({ id: `p${String(i).padStart(7, "0")}`, patch: { data: patchData(i, patchRandom) } })}\n`
   })())
   const embeddedBeforePatches = await embeddedCount(client)
   const patches = await pushBulk(server.baseUrl, auth, patchFile, () => {})

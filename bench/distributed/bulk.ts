@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { pushBulk, writeLines } from "../catalog/bulk.js"
+import { patchData, pushBulk, writeLines } from "../catalog/bulk.js"
 import { fmtRate, log, pendingJobs, sleep } from "../catalog/common.js"
 import { makeCatalog, type ProductSummary } from "../catalog/generator.js"
 import type { Client } from "../catalog/http.js"
@@ -76,13 +76,9 @@ export const bulkRun = async (
   try {
     await writeLines(catalogFile, items.map((item) => item.line))
     const patchRandom = mulberry32(options.seed).fork(52)
-    // Even positions get a price, odd ones a stock change; the last priced one is looked for.
-    const prices = items.map((_, i) => (i % 2 === 0 ? Math.round(patchRandom.next() * 10_000) / 100 : null))
-    await writeLines(patchFile, items.map((item, i) => {
-      const price = prices[i]
-      const data = price === null ? { availability: patchRandom.chance(0.5) ? "out_of_stock" : "in_stock" } : { price }
-      return `${JSON.stringify({ id: item.id, patch: { data } })}\n`
-    }))
+    // The last priced one is looked for.
+    const patchesOf = items.map((_, i) => patchData(i, patchRandom))
+    await writeLines(patchFile, items.map((item, i) => `${JSON.stringify({ id: item.id, patch: { data: patchesOf[i] } })}\n`))
 
     // Shoppers ask about the products being pushed (the first ones are found early on).
     const queries = textQueries(mulberry32(options.seed).fork(51), items.slice(0, Math.min(items.length, 5_000)).map((i) => i.summary), 5_000, options.page)
@@ -152,7 +148,7 @@ export const bulkRun = async (
     // Price and stock patches: no text changes, so no model call and no job for the workers' model.
     const patches = await pushBulk(cluster.baseUrl, cluster.basic, patchFile, () => {})
     const lastPriced = items.length - 1 - ((items.length - 1) % 2)
-    const price = prices[lastPriced]!
+    const { price } = patchesOf[lastPriced] as { readonly price: number }
     const found = await client.request("POST", "/text-search", cluster.bearer, {
       query: "",
       resultsCount: 1000,

@@ -61,7 +61,7 @@ const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: Reado
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const suggester = yield* Suggester
-    const { images, vectors } = written.length === 0 ? { images: [], vectors: [] } : yield* reusableVectors(written)
+    const { images, vectors } = yield* reusableVectors(written)
     const reused = written.filter((_, i) => vectors[i] !== null)
     const docs: Array<IndexDocument> = []
     yield* inSlices(written.map((_, i) => i), SLICE, (slice) =>
@@ -81,7 +81,7 @@ const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: Reado
     const needsModel = written.filter((_, i) => vectors[i] === null)
     for (const [siteId, productIds] of productIdsBySite(removed)) {
       yield* index.remove(siteId, productIds)
-      yield* Effect.forEach(productIds, (id) => suggester.removeProduct(siteId, id), { concurrency: "unbounded", discard: true })
+      yield* suggester.removeProducts(siteId, productIds)
     }
     return { needsModel, complete: reused }
   })

@@ -121,7 +121,7 @@ export const ProductIndexerLive = Layer.effect(
           const kept = new Set(found.map((p) => p.productId))
           const gone = ids.filter((id) => !kept.has(id))
           if (gone.length > 0) yield* index.remove(siteId, gone)
-          for (const id of gone) yield* suggester.removeProduct(siteId, id)
+          yield* suggester.removeProducts(siteId, gone)
         }
         if (present.length === 0) return
         // A version whose text is the one already embedded (a price, stock or label change)

@@ -6,22 +6,20 @@ import { makeBatcher, type Settled } from "../Batcher.js"
  * A Lua script run by its SHA (EVALSHA saves resending the source on every call), falling back
  * to EVAL, which runs and caches it again, after a Redis restart or SCRIPT FLUSH.
  */
-export const script = (client: Redis, lua: string) => {
+const scriptVia = <A>(lua: string, run: (command: "EVALSHA" | "EVAL", body: string, ...rest: Array<string | number | Buffer>) => Promise<A>) => {
   const sha = createHash("sha1").update(lua).digest("hex")
-  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<unknown> =>
-    client.evalsha(sha, keys.length, ...keys, ...args).catch((e: unknown) =>
-      String(e).includes("NOSCRIPT") ? client.eval(lua, keys.length, ...keys, ...args) : Promise.reject(e)
+  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<A> =>
+    run("EVALSHA", sha, keys.length, ...keys, ...args).catch((e: unknown) =>
+      String(e).includes("NOSCRIPT") ? run("EVAL", lua, keys.length, ...keys, ...args) : Promise.reject(e)
     )
 }
 
+export const script = (client: Redis, lua: string) =>
+  scriptVia(lua, (command, body, ...rest) => client.call(command, body, ...rest))
+
 /** `script` for a script that returns bytes (a vector): its bulk-string reply as a Buffer, not decoded as UTF-8. */
-export const bufferScript = (client: Redis, lua: string) => {
-  const sha = createHash("sha1").update(lua).digest("hex")
-  return (keys: ReadonlyArray<string>, args: ReadonlyArray<string | number | Buffer>): Promise<Buffer | null> =>
-    (client.callBuffer("EVALSHA", sha, keys.length, ...keys, ...args) as Promise<Buffer | null>).catch((e: unknown) =>
-      String(e).includes("NOSCRIPT") ? (client.callBuffer("EVAL", lua, keys.length, ...keys, ...args) as Promise<Buffer | null>) : Promise.reject(e)
-    )
-}
+export const bufferScript = (client: Redis, lua: string) =>
+  scriptVia(lua, (command, body, ...rest) => client.callBuffer(command, body, ...rest) as Promise<Buffer | null>)
 
 type ScriptCall = { readonly keys: ReadonlyArray<string>; readonly args: ReadonlyArray<string | number | Buffer> }
 

@@ -21,7 +21,7 @@ const make = Effect.gen(function*() {
 
   return Suggester.of({
     indexProducts: (products) => Effect.sync(() => products.forEach((p) => vocabularies.indexProduct(p.siteId, p.productId, p.source))),
-    removeProduct: (siteId, productId) => Effect.sync(() => vocabularies.removeProduct(siteId, productId)),
+    removeProducts: (siteId, productIds) => Effect.sync(() => productIds.forEach((id) => vocabularies.removeProduct(siteId, id))),
     recordQuery: (siteId, query, resultCount) =>
       Effect.sync(() => {
         const normalized = recordableQuery(query, resultCount)

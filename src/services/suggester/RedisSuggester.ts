@@ -171,7 +171,7 @@ const make = (options: RedisSuggesterOptions) =>
 
     const suggester = Suggester.of({
       indexProducts: (products) => (products.length === 0 ? Effect.void : publish(products.map((p) => encodeIndex(p.siteId, p.productId, p.source)))),
-      removeProduct: (siteId, productId) => publish([encodeRemove(siteId, productId)]),
+      removeProducts: (siteId, productIds) => (productIds.length === 0 ? Effect.void : publish(productIds.map((id) => encodeRemove(siteId, id)))),
       recordQuery: (siteId, query, resultCount) =>
         Effect.sync(() => {
           const normalized = recordableQuery(query, resultCount)

@@ -14,7 +14,8 @@ export interface SuggesterService {
    * other processes in one publication, not one each.
    */
   readonly indexProducts: (products: ReadonlyArray<ProductSource>) => Effect.Effect<void, SuggestError>
-  readonly removeProduct: (siteId: number, productId: string) => Effect.Effect<void, SuggestError>
+  /** Many at once, like `indexProducts`. */
+  readonly removeProducts: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<void, SuggestError>
   /** Called by text search; only searches that found something become suggestions. */
   readonly recordQuery: (siteId: number, query: string, resultCount: number) => Effect.Effect<void>
   readonly suggest: (siteId: number, prefix: string, limit: number) => Effect.Effect<ReadonlyArray<Suggestion>>

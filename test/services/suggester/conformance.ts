@@ -130,7 +130,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
           const planted = yield* s.suggest(1, "bosch", 10)
           const grounded = yield* s.suggest(1, "bosch h", 10)
           // The only product with "hose" is deleted: the search of it goes with it.
-          yield* s.removeProduct(1, "p4")
+          yield* s.removeProducts(1, ["p4"])
           return [planted, grounded, yield* s.suggest(1, "bosch h", 10)]
         })
       )
@@ -147,7 +147,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
     it("forgets a removed product's phrases unless another product still carries them", async () => {
       const [hose, bosch] = await withSuggester((s) =>
         indexCatalog(s).pipe(
-          Effect.zipRight(s.removeProduct(1, "p4")),
+          Effect.zipRight(s.removeProducts(1, ["p4"])),
           Effect.zipRight(Effect.all([s.suggest(1, "hose", 5), s.suggest(1, "bosch", 10)]))
         )
       )

@@ -74,7 +74,7 @@ describe("RedisSuggester across processes", () => {
       expect(texts(yield* readUntil(b.suggest(1, "charc", 5), (found) => found.length > 0))).toContain("charcoal grill")
 
       store.products.delete("g1")
-      yield* b.removeProduct(1, "g1")
+      yield* b.removeProducts(1, ["g1"])
       expect(yield* readUntil(a.suggest(1, "webe", 5), (found) => found.length === 0)).toEqual([])
 
       const kettle: ProductSource = { siteId: 1, productId: "k1", source: { title: "Stainless Steel Kettle", categories: ["Home > Kitchen"] } }
