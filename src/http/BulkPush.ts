@@ -2,8 +2,8 @@ import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, Queue, Stream } from "effect"
 import { patchedProduct } from "../domain/MergePatch.js"
-import { afterWrite } from "../indexing/AfterWrite.js"
-import type { ProductKey, StoredProduct } from "../model/StoredProduct.js"
+import { afterWrite, type WrittenProduct } from "../indexing/AfterWrite.js"
+import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { yieldToIo } from "../platform/YieldToIo.js"
 import { unappliedWrite } from "./ErrorMapping.js"
@@ -134,14 +134,16 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
       for (const { at, line } of ops) answers[at] = { line, status: 503, message: "the catalog store is unavailable; this line was not written (retry it)" }
       return { answers: answers as Array<BulkResult>, failed: true }
     }
-    const final = new Map<string, StoredProduct | null>()
+    // Each product's last state; the index refuses a change of columns based on a version it
+    // does not hold (a line before in this batch), so the last write's own previous serves.
+    const final = new Map<string, WrittenProduct | null>()
     ops.forEach(({ at, line, op }, i) => {
       const result = written.right[i]
       answers[at] = answer(siteId, line, op, result)
-      if (result._tag === "Written") final.set(op.productId, result.product)
+      if (result._tag === "Written") final.set(op.productId, { product: result.product, previous: result.previous })
       else if (result._tag === "Removed") final.set(op.productId, null)
     })
-    const products: Array<StoredProduct> = []
+    const products: Array<WrittenProduct> = []
     const removed: Array<ProductKey> = []
     for (const [productId, product] of final) {
       if (product === null) removed.push({ siteId, productId })

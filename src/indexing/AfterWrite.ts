@@ -6,9 +6,10 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { inSlices } from "../platform/YieldToIo.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { toIndexDocument } from "../model/ProductDocument.js"
+import { columnsOnlyChange, toIndexDocument } from "../model/ProductDocument.js"
+import { recordColumnValues } from "../model/Columns.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
-import { reusableVectors, suggestSource } from "./ProductIndexer.js"
+import { reusableVectors, sameImages, suggestSource } from "./ProductIndexer.js"
 
 /**
  * What follows an acknowledged catalog write (PUT, PATCH, DELETE, a bulk batch), in two steps.
@@ -26,11 +27,20 @@ import { reusableVectors, suggestSource } from "./ProductIndexer.js"
  * come back at slightly different moments after an outage, hence a few quick retries; beyond
  * them the periodic reconcile pass picks the products up (within a minute).
  */
-export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
+/** A written product version, with the version it replaced when the store read that one (a Modify). */
+export interface WrittenProduct {
+  readonly product: StoredProduct
+  readonly previous?: StoredProduct | undefined
+}
+
+export const afterWrite = (written: ReadonlyArray<WrittenProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
     const indexed = yield* indexWithoutModel(written, removed).pipe(
       Effect.catchAllCause((cause) =>
-        Effect.as(Effect.logWarning("could not index the write at once; its indexing job will", cause), { needsModel: written, complete: [] }))
+        Effect.as(Effect.logWarning("could not index the write at once; its indexing job will", cause), {
+          needsModel: written.map((w) => w.product),
+          complete: []
+        }))
     )
     // A product whose text vector was reused is indexed in full already: only its images may
     // still need a pass (the image job finds out which). The others need their text embedded.
@@ -50,23 +60,39 @@ export const afterWrite = (written: ReadonlyArray<StoredProduct>, removed: Reado
 const SLICE = 16
 
 /**
- * The index brought up to these writes without a model call, in one upsert: one request to
- * Qdrant, one publication to the replicas (the embedded index applies it in slices itself).
- * Products whose saved text vector fits their text are complete (the vector is saved for the
- * new version as it is reused, so nothing counts them stale, and their completions are fed at
- * once); the others still need the model.
+ * The index brought up to these writes without a model call. A change of columns only (a
+ * price, stock or label patch: same words, same embedded text, same images) sets those
+ * columns on the document the index holds (`refreshColumns`): its words and vectors stay, its
+ * text version and derived data too (the store kept them), and there is nothing to queue.
+ * The other writes, and changes the index cannot apply that way, are upserted as whole
+ * documents in one call: one request to Qdrant, one publication to the replicas (the embedded
+ * index applies it in slices itself). Of those, products whose saved text vector fits their
+ * text are complete (the vector is saved for the new version as it is reused, so nothing
+ * counts them stale, and their completions are fed at once); the others still need the model.
  */
-const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: ReadonlyArray<ProductKey>) =>
+const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const suggester = yield* Suggester
-    const { images, vectors } = yield* reusableVectors(written)
-    const reused = written.filter((_, i) => vectors[i] !== null)
+    const refreshing = written.filter(({ product, previous }) =>
+      previous !== undefined && product.textVersion === previous.textVersion && sameImages(previous, product) &&
+      columnsOnlyChange(previous.data, product.data))
+    const refreshed = yield* index.refreshColumns(refreshing.map(({ product, previous }) => ({
+      siteId: product.siteId,
+      productId: product.productId,
+      version: product.version,
+      basedOn: previous!.version,
+      columns: recordColumnValues(product.data)
+    })))
+    const done = new Set(refreshing.filter((_, k) => refreshed[k]))
+    const products = written.flatMap((w) => (done.has(w) ? [] : [w.product]))
+    const { images, vectors } = yield* reusableVectors(products)
+    const reused = products.filter((_, i) => vectors[i] !== null)
     const docs: Array<IndexDocument> = []
-    yield* inSlices(written.map((_, i) => i), SLICE, (slice) =>
+    yield* inSlices(products.map((_, i) => i), SLICE, (slice) =>
       Effect.sync(() => {
-        for (const i of slice) docs.push(toIndexDocument(written[i], vectors[i], images[i]))
+        for (const i of slice) docs.push(toIndexDocument(products[i], vectors[i], images[i]))
       }))
     // A reused vector is saved for the new version already: if the index does not take it,
     // that version is stale again (the reconcile pass indexes it), as after any failed write.
@@ -78,7 +104,7 @@ const indexWithoutModel = (written: ReadonlyArray<StoredProduct>, removed: Reado
     // Completions of a product that waits for its text vector come with it (the indexing
     // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.
     yield* suggester.indexProducts(reused.map(suggestSource))
-    const needsModel = written.filter((_, i) => vectors[i] === null)
+    const needsModel = products.filter((_, i) => vectors[i] === null)
     for (const [siteId, productIds] of productIdsBySite(removed)) {
       yield* index.remove(siteId, productIds)
       yield* suggester.removeProducts(siteId, productIds)

@@ -38,28 +38,32 @@ export const suggestSource = (p: StoredProduct): ProductSource => {
 /** Documents with new vectors indexed between two chances for other requests to run. */
 const INDEX_SLICE = 8
 
-const versionKey = (p: StoredProduct) => `${p.siteId}\u0000${p.productId}\u0000${p.version}`
+const productKey = (p: ProductKey) => `${p.siteId}\u0000${p.productId}`
+
+/** Whether two versions of a product have the same images (by id, in order). */
+export const sameImages = (a: StoredProduct, b: StoredProduct): boolean =>
+  a.images.length === b.images.length && a.images.every((image, i) => image.id === b.images[i].id)
 
 /** Names the text a vector is computed from, and the model that computed it. */
 export const textKey = (text: string): string =>
   createHash("sha256").update(TEXT_MODEL.wheel.sha256).update("\u0000").update(text).digest("base64url").slice(0, 32)
 
 /**
- * The saved text vector that fits `product`: made from this version, or from another with the
- * same embedded text by the same model (its key says so); null when none does (never saved,
- * another text, or a vector of another model, whose length differs).
+ * The saved text vector that fits `product`: made from its text version, or from another with
+ * the same embedded text by the same model (its key says so); null when none does (never
+ * saved, another text, or a vector of another model, whose length differs).
  */
 export const fittingTextVector = (product: StoredProduct, derived: DerivedProduct | null): Float32Array | null =>
-  derived !== null && derived.version === product.version && ofThisModel(derived.textVector)
+  derived !== null && derived.version === product.textVersion && ofThisModel(derived.textVector)
     ? derived.textVector
     : vectorForText(derived, textKey(embeddingText(product.data)))
 
 /**
- * Whether the vector saved for this very version was computed by another text model (a store
+ * Whether the vector saved for this very text version was computed by another text model (a store
  * written before the model changed: its length differs), so the product must be embedded anew.
  */
 export const savedByAnotherModel = (product: StoredProduct, derived: DerivedProduct | null): boolean =>
-  derived !== null && derived.version === product.version && derived.textVector !== null && !ofThisModel(derived.textVector)
+  derived !== null && derived.version === product.textVersion && derived.textVector !== null && !ofThisModel(derived.textVector)
 
 /** Whether a saved vector can be one of the current text model (another model's length differs). */
 const ofThisModel = (vector: Float32Array | null): vector is Float32Array => vector !== null && vector.length === TEXT_MODEL.dimensions
@@ -79,20 +83,21 @@ export const restoredDocument = (
 
 /**
  * For these product versions, the text vector each can reuse (saved for the same text by the
- * same model) and its images' analyses; `toEmbed` lists the positions whose text still needs
+ * same model) and its images' analyses (of those `needsImages` names); `toEmbed` lists the positions whose text still needs
  * the model, with their texts and keys. No model call: the write path indexes the products
  * with these at once (lexical first) and the indexing job fills in the rest. A reused vector
  * is saved for its new version as it is found (CatalogStore.reuseTextVectors): a caller whose
  * index write then fails marks those versions stale again.
  */
-export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
+export const reusableVectors = (products: ReadonlyArray<StoredProduct>, needsImages: (position: number) => boolean = () => true) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const texts = products.map((p) => embeddingText(p.data))
     const textKeys = texts.map(textKey)
-    const saved = yield* store.reuseTextVectors(products.map((p, i) => ({ siteId: p.siteId, productId: p.productId, version: p.version, textKey: textKeys[i] })))
+    const saved = yield* store.reuseTextVectors(products.map((p, i) => ({ siteId: p.siteId, productId: p.productId, version: p.textVersion, textKey: textKeys[i] })))
     const vectors = saved.map((v) => (ofThisModel(v) ? v : null))
-    const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
+    const images = yield* Effect.forEach(products, (p, i) =>
+      p.images.length === 0 || !needsImages(i) ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
     return {
       vectors,
@@ -130,11 +135,17 @@ export const ProductIndexerLive = Layer.effect(
         const embedded = yield* embedder.embed(reusable.toEmbed.map((i) => reusable.texts[i]))
         const vectors = [...reusable.vectors] as Array<Float32Array>
         reusable.toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))
-        // The model took a while: a product deleted or written again meanwhile is left to that
-        // write, which updated the index at once and queued its own job (see AfterWrite).
-        const still = yield* currentVersions(present)
-        const kept = present.flatMap((p, i) => (still.has(versionKey(p)) ? [i] : []))
+        // The model took a while: a product deleted, or given another text or other images
+        // meanwhile, is left to that write, which updated the index at once and queued its own
+        // job (see AfterWrite). One whose other fields changed (a price patch, which queues
+        // nothing) is indexed as it is now, with the vector of its unchanged text.
+        const now = yield* currentProducts(present)
+        const kept = present.flatMap((p, i) => {
+          const current = now.get(productKey(p))
+          return current !== undefined && current.textVersion === p.textVersion && sameImages(current, p) ? [i] : []
+        })
         if (kept.length === 0) return
+        for (const i of kept) present[i] = now.get(productKey(present[i]))!
         // The store first: replicated views (the index and vocabulary replicas of the distributed
         // topology) rebuild from it, so whatever they are told must already be there. A failed
         // index write makes the products stale again and fails the job: its retries, or the
@@ -143,7 +154,7 @@ export const ProductIndexerLive = Layer.effect(
         yield* store.saveDerived(kept.filter((i) => embeddedNow.has(i)).map((i) => ({
           siteId: present[i].siteId,
           productId: present[i].productId,
-          version: present[i].version,
+          version: present[i].textVersion,
           textVector: vectors[i],
           textKey: reusable.textKeys[i]
         })))
@@ -156,12 +167,12 @@ export const ProductIndexerLive = Layer.effect(
         yield* suggester.indexProducts(kept.map((i) => suggestSource(present[i])))
       })
 
-    /** The products among `products` still at their version, as `versionKey`s. */
-    const currentVersions = (products: ReadonlyArray<StoredProduct>) =>
+    /** The current versions of `products`, by `productKey`. */
+    const currentProducts = (products: ReadonlyArray<StoredProduct>) =>
       Effect.gen(function*() {
-        const current = new Set<string>()
+        const current = new Map<string, StoredProduct>()
         for (const [siteId, ids] of productIdsBySite(products)) {
-          for (const p of yield* store.getMany(siteId, ids)) current.add(versionKey(p))
+          for (const p of yield* store.getMany(siteId, ids)) current.set(productKey(p), p)
         }
         return current
       })

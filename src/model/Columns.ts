@@ -48,6 +48,12 @@ export interface Column {
   readonly searchable: boolean
   /** Values identify products rather than describe them (mostly unique): useless to filter on, not worth interning. */
   readonly identifying: boolean
+  /**
+   * The value comes from the record's own fields alone (not from category paths, photos or
+   * when the product was added): a change of other fields recomputes it without the rest
+   * (see `recordColumnValues`).
+   */
+  readonly recordOnly: boolean
 }
 
 /** A colour as columns hold it and filters match it: its lowercase name. */
@@ -102,10 +108,10 @@ export const titleKey = (title: string | null | undefined): number | null => {
 /** 0 ends the title, so "saw" comes before "saw blade": space 1, digits 2–11, letters 12–37. */
 const titleDigit = (code: number): number => (code === 32 ? 1 : code <= 57 ? code - 46 : code - 85)
 
-type Options = Partial<Pick<Column, "field" | "facet" | "searchable" | "identifying">>
+type Options = Partial<Pick<Column, "field" | "facet" | "searchable" | "identifying" | "recordOnly">>
 
 const column = (name: string, kind: ColumnKind, label: string, value: Column["value"], options: Options = {}): Column => ({
-  name, kind, label, value, field: null, facet: null, searchable: false, identifying: false, ...options
+  name, kind, label, value, field: null, facet: null, searchable: false, identifying: false, recordOnly: true, ...options
 })
 
 /** A record string copied as it is, trimmed (filter values match exactly); blank is no value. */
@@ -127,17 +133,17 @@ const facet = (rank: number, refinementWeight = 0.7, primary = false): FacetRule
 
 const columns: ReadonlyArray<Column> = [
   // Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C".
-  column("category", "category", "Category", (s) => [...new Set([...s.shoppingPaths, ...s.typePaths])], { facet: facet(0, 1.3, true) }),
-  column("shopping_product_category", "category", "Shopping category", (s) => s.shoppingPaths, { field: "shopping_product_category" }),
-  column("product_type", "category", "Product type", (s) => [...new Set(s.typePaths)], { field: "product_type" }),
+  column("category", "category", "Category", (s) => [...new Set([...s.shoppingPaths, ...s.typePaths])], { facet: facet(0, 1.3, true), recordOnly: false }),
+  column("shopping_product_category", "category", "Shopping category", (s) => s.shoppingPaths, { field: "shopping_product_category", recordOnly: false }),
+  column("product_type", "category", "Product type", (s) => [...new Set(s.typePaths)], { field: "product_type", recordOnly: false }),
   text("brand", "Brand", { facet: facet(1, 1, true) }),
   // The record's colour wins; a product without one is filterable by what its photos show.
   column("color", "color", "Colour", ({ record, photos }) => {
     const named = colorNames(record.color)
     return named.length > 0 ? named : photos.colors.slice(0, 2)
-  }, { field: "color", facet: facet(3, 0.9), searchable: true }),
-  column("image_color", "color", "Colour in photos", (s) => s.photos.colors),
-  column("image_object", "string", "Object in photos", (s) => s.photos.objects),
+  }, { field: "color", facet: facet(3, 0.9), searchable: true, recordOnly: false }),
+  column("image_color", "color", "Colour in photos", (s) => s.photos.colors, { recordOnly: false }),
+  column("image_object", "string", "Object in photos", (s) => s.photos.objects, { recordOnly: false }),
   column("price", "number", "Price", (s) => effectivePrice(s.record), { facet: facet(2, 0.6, true) }),
   column("list_price", "number", "List price", (s) => s.record.price ?? null, { field: "price" }),
   column("sale_price", "number", "Sale price", (s) => s.record.sale_price ?? null, { field: "sale_price" }),
@@ -165,7 +171,7 @@ const columns: ReadonlyArray<Column> = [
   text("custom_label_4", "Custom label 4"),
   column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), { identifying: true }),
   column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), { identifying: true }),
-  column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt),
+  column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt, { recordOnly: false }),
 ]
 
 const byName = new Map(columns.map((c) => [c.name, c]))
@@ -186,6 +192,17 @@ export const sortColumns = { price: "price", title: "title_order", newest: "adde
 export const columnValues = (source: ColumnSource): Record<string, PayloadValue> => {
   const payload: Record<string, PayloadValue> = {}
   for (const c of columns) payload[c.name] = c.value(source)
+  return payload
+}
+
+const recordOnlyColumns = columns.filter((c) => c.recordOnly)
+const noPaths = { shoppingPaths: [], typePaths: [], addedAt: 0, photos: { colors: [], objects: [] } } as const
+
+/** The values of the columns that come from the record alone (see Column.recordOnly). */
+export const recordColumnValues = (record: ProductRecord): Record<string, PayloadValue> => {
+  const payload: Record<string, PayloadValue> = {}
+  const source: ColumnSource = { record, ...noPaths }
+  for (const c of recordOnlyColumns) payload[c.name] = c.value(source)
   return payload
 }
 

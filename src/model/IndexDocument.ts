@@ -49,3 +49,17 @@ export const IndexDocument = Schema.Struct({
   })
 })
 export type IndexDocument = typeof IndexDocument.Type
+
+/**
+ * New values of some columns of a held document (a price or stock change), made from record
+ * `version` by changing version `basedOn`: an index applies it only over the document of that
+ * very version, so words and vectors it keeps are the ones that version had.
+ */
+export const ColumnsUpdate = Schema.Struct({
+  siteId: Schema.Number,
+  productId: Schema.String,
+  version: Schema.Number,
+  basedOn: Schema.Number,
+  columns: Payload
+})
+export type ColumnsUpdate = typeof ColumnsUpdate.Type

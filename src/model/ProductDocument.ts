@@ -1,6 +1,6 @@
 import { categoryAncestors, parseCategoryPath } from "../domain/CategoryPath.js"
 import { parseHighlights, parseProductDetails, parseProductTypes, type ProductRecord } from "../domain/Product.js"
-import { columnValues, searchableText } from "./Columns.js"
+import { allColumns, columnValues, searchableText } from "./Columns.js"
 import type { IndexDocument } from "./IndexDocument.js"
 import type { ImageAnalysisRecord } from "./ImageAnalysis.js"
 import type { StoredProduct } from "./StoredProduct.js"
@@ -42,6 +42,34 @@ export const embeddingText = (data: ProductRecord): string => {
     .filter((s): s is string => typeof s === "string" && s.length > 0)
     .join(". ")
 }
+
+/**
+ * The record fields a product's words, embedded text, completions and category paths come
+ * from (see `toText`, `embeddingText`, `suggestSource`): every other field feeds columns only.
+ */
+const TEXT_SOURCES: ReadonlySet<string> = new Set([
+  "title", "brand", "product_type", "shopping_product_category", "description", "product_highlight", "product_detail",
+  ...allColumns.flatMap((c) => (c.searchable && c.field !== null ? [c.field] : []))
+])
+
+const sameField = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === "object" && a !== null && typeof b === "object" && b !== null && JSON.stringify(a) === JSON.stringify(b))
+
+/**
+ * Whether `next` differs from `previous` in fields that feed columns only (price, sale price,
+ * availability, custom labels, …): its document then keeps its words and vectors, and only
+ * the columns that come from the record change (Columns.recordColumnValues).
+ */
+export const columnsOnlyChange = (previous: ProductRecord, next: ProductRecord): boolean => {
+  const before = previous as Readonly<Record<string, unknown>>
+  const after = next as Readonly<Record<string, unknown>>
+  for (const field in after) if (!sameField(before[field], after[field]) && TEXT_SOURCES.has(field)) return false
+  for (const field in before) if (!(field in after) && TEXT_SOURCES.has(field)) return false
+  return true
+}
+
+/** Whether two records embed the same text: a write between them keeps the product's text version. */
+export const sameEmbeddedText = (previous: ProductRecord, next: ProductRecord): boolean => embeddingText(previous) === embeddingText(next)
 
 /** Colours covering at least this share of an image count as the image's colours. */
 const IMAGE_COLOR_SHARE = 0.15

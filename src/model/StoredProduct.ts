@@ -15,6 +15,12 @@ export const StoredProduct = Schema.Struct({
   images: Schema.Array(StoredImage),
   /** Monotonic write stamp: derived data (vectors, index entries) remembers which version it came from. */
   version: Schema.Number,
+  /**
+   * The version whose write last changed the embedded text (see ProductDocument.embeddingText):
+   * this version itself, or an earlier one when only other fields changed since (a price or
+   * stock change). Derived data computed from it still fits.
+   */
+  textVersion: Schema.Number,
   updatedAt: Schema.Number,
   /** When the catalog first received the product (kept by later pushes): what "newest" lists by. */
   createdAt: Schema.Number
@@ -25,6 +31,7 @@ export type StoredProduct = typeof StoredProduct.Type
 export const DerivedProduct = Schema.Struct({
   siteId: Schema.Number,
   productId: Schema.String,
+  /** The product's text version it was computed from (StoredProduct.textVersion). */
   version: Schema.Number,
   textVector: Schema.NullOr(Vector),
   /**

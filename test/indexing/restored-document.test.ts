@@ -6,7 +6,7 @@ import type { DerivedProduct, StoredProduct } from "../../src/model/StoredProduc
 import { TEXT_MODEL } from "../../src/services/text-embedder/TextModel.js"
 
 const product = (version: number, title: string): StoredProduct => ({
-  siteId: 1, productId: "p1", data: { title, price: 10 } as ProductRecord, images: [], version, updatedAt: 0, createdAt: 0
+  siteId: 1, productId: "p1", data: { title, price: 10 } as ProductRecord, images: [], version, textVersion: version, updatedAt: 0, createdAt: 0
 })
 const vector = (length: number = TEXT_MODEL.dimensions) => Float32Array.from({ length }, (_, i) => (i % 7) / 7)
 const derived = (version: number, textVector: Float32Array | null, key?: string): DerivedProduct => ({

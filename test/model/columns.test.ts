@@ -6,7 +6,7 @@ import { toIndexDocument } from "../../src/model/ProductDocument.js"
 import type { StoredProduct } from "../../src/model/StoredProduct.js"
 
 const product = (data: Partial<ProductRecord>): StoredProduct => ({
-  siteId: 1, productId: "p", data: data as ProductRecord, images: [], version: 1, updatedAt: 0, createdAt: 0
+  siteId: 1, productId: "p", data: data as ProductRecord, images: [], version: 1, textVersion: 1, updatedAt: 0, createdAt: 0
 })
 
 const photo = (colors: ReadonlyArray<string>): ImageAnalysisRecord => ({

@@ -9,6 +9,7 @@ const stored = (data: Record<string, unknown>, images: ReadonlyArray<string> = [
   data: data as ProductRecord,
   images: images.map((url, i) => ({ id: `i${i}`, url })),
   version: 1,
+  textVersion: 1,
   updatedAt: 0,
   createdAt: 0
 })

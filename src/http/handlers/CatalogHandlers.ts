@@ -17,9 +17,9 @@ import { requireProduct } from "../../search/Products.js"
 const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
 
 /** Indexes a written product (lexical first, see AfterWrite) and answers as the spec's PUT does. */
-const written = (siteId: number, productId: string, product: StoredProduct, created: boolean) =>
+const written = (siteId: number, productId: string, product: StoredProduct, created: boolean, previous?: StoredProduct) =>
   Effect.gen(function*() {
-    yield* afterWrite([product], [])
+    yield* afterWrite([{ product, previous }], [])
     const response: SetProductResponse = {
       message: created ? "product created" : "product updated",
       data: { "site-id": siteId, "product-id": productId, data: product.data }
@@ -69,7 +69,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const [result] = yield* store.writeMany(siteId, [{ _tag: "Modify", productId: path.productId, modify: (current) => patchedProduct(current, payload) }]).pipe(
           saveErrors(siteId, path.productId, {})
         )
-        if (result._tag === "Written") return yield* written(siteId, path.productId, result.product, false)
+        if (result._tag === "Written") return yield* written(siteId, path.productId, result.product, false, result.previous)
         if (result._tag === "Removed") return yield* Effect.die("a Modify never removes")
         const { error } = unappliedWrite(siteId, path.productId, "Modify", result)
         return yield* error as BadRequest | NotFound | ServiceUnavailable

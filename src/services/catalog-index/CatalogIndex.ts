@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { Condition, Filter } from "../../model/Filter.js"
-import type { IndexDocument, PayloadValue } from "../../model/IndexDocument.js"
+import type { ColumnsUpdate, IndexDocument, PayloadValue } from "../../model/IndexDocument.js"
 
 /**
  * The searchable, derived view of one site's catalog. Everything here can be rebuilt from
@@ -120,6 +120,14 @@ export class IndexError extends BackendFailure("IndexError") {}
 export interface CatalogIndexService {
   readonly upsert: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>
   readonly remove: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<void, IndexError>
+  /**
+   * Sets some columns of held documents, keeping their words, vectors and other columns: a
+   * price or stock change without rebuilding the document. Per update, in order: true when
+   * applied (or the index holds a newer version already), false when the index does not hold
+   * the version the update is based on (absent, older, or another write in between) or the
+   * backend takes whole documents only: the caller upserts those documents in full.
+   */
+  readonly refreshColumns: (updates: ReadonlyArray<ColumnsUpdate>) => Effect.Effect<ReadonlyArray<boolean>, IndexError>
   readonly search: (query: SearchQuery) => Effect.Effect<SearchResult, IndexError>
   /**
    * A hint that a search of these words in this scope follows once its query vectors are

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
 import type { Filter } from "../../model/Filter.js"
-import type { IndexDocument } from "../../model/IndexDocument.js"
+import type { ColumnsUpdate, IndexDocument } from "../../model/IndexDocument.js"
 import { facetCounts, histogram, numericStats, scopeSlots } from "./embedded/Facets.js"
 import { facets, matchIds, prepare, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"
@@ -13,6 +13,9 @@ import { inSlices } from "../../platform/YieldToIo.js"
 /** Documents applied between two chances for other requests to run. */
 const UPSERT_SLICE = 16
 
+/** Column updates applied between two chances for other requests to run (each a few microseconds). */
+const REFRESH_SLICE = 128
+
 /** Runs a synchronous index operation, turning a thrown native error into an IndexError. */
 const attempt = <A>(what: string, run: () => A): Effect.Effect<A, IndexError> =>
   Effect.try({ try: run, catch: (cause) => new IndexError({ message: `${what} failed: ${String(cause)}`, cause }) })
@@ -23,6 +26,8 @@ export interface EmbeddedCatalogIndexService extends CatalogIndexService {
    * its local copy before publishing it to the other processes.
    */
   readonly validate: (docs: ReadonlyArray<IndexDocument>) => Effect.Effect<void, IndexError>
+  /** What `refreshColumns(updates)` would answer, without writing (a replica asks before publishing). */
+  readonly columnsFit: (updates: ReadonlyArray<ColumnsUpdate>) => ReadonlyArray<boolean>
 }
 
 const bySite = (docs: ReadonlyArray<IndexDocument>): Map<number, Array<IndexDocument>> => {
@@ -67,7 +72,16 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
 
   return {
     validate: (docs) => Effect.suspend(() => check(bySite(docs))),
+    columnsFit: (updates) => updates.map((update) => site(update.siteId).columnsFit(update) !== "refuse"),
     upsert,
+    refreshColumns: (updates) =>
+      Effect.suspend(() => {
+        const applied: Array<boolean> = []
+        return Effect.as(inSlices(updates, REFRESH_SLICE, (slice) =>
+          attempt("refreshColumns", () => {
+            for (const update of slice) applied.push(site(update.siteId).refreshColumns(update))
+          })), applied)
+      }),
     remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
     search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
     prepare: (scope) => attempt("prepare", () => prepare(site(scope.siteId), scope)),

@@ -55,6 +55,10 @@ const make = (q: Qdrant): CatalogIndexService => {
     )
 
   return {
+    // A point's payload could be set alone, but set_payload is one operation per point (each
+    // its own payload): 100 of them in one batch request measured 1,228 points/s against 2,671
+    // for a whole-point upsert of 100. So the caller upserts whole documents here.
+    refreshColumns: (updates) => Effect.succeed(updates.map(() => false)),
     upsert: (docs) =>
       invalidating(docs.map((doc) => doc.siteId), Effect.gen(function*() {
         // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).

@@ -4,7 +4,7 @@ import type { IndexDocument } from "../../model/IndexDocument.js"
 import { makeChangeFeed, type ChangeFeedError, type FeedEntry } from "../../platform/redis/ChangeFeed.js"
 import { makeEmbeddedCatalogIndex, type EmbeddedCatalogIndexService } from "./EmbeddedCatalogIndex.js"
 import type { EmbeddedIndexOverrides } from "./embedded/Options.js"
-import { decodeChange, encodeRemove, encodeUpsert, type IndexChange } from "./replicated/IndexChanges.js"
+import { decodeChange, encodeColumns, encodeRemove, encodeUpsert, type IndexChange } from "./replicated/IndexChanges.js"
 
 /**
  * The CatalogIndex of the distributed topology without a Qdrant server: every process (api
@@ -51,8 +51,16 @@ const feedLeniently = (replica: EmbeddedCatalogIndexService, docs: ReadonlyArray
     )
   )
 
-const applyChange = (replica: EmbeddedCatalogIndexService, change: IndexChange) =>
-  change._tag === "Upsert" ? replica.upsert([change.doc]) : replica.remove(change.siteId, change.productIds)
+const applyChange = (replica: EmbeddedCatalogIndexService, change: IndexChange): Effect.Effect<void, IndexError> => {
+  switch (change._tag) {
+    case "Upsert":
+      return replica.upsert([change.doc])
+    case "Remove":
+      return replica.remove(change.siteId, change.productIds)
+    case "Columns":
+      return Effect.asVoid(replica.refreshColumns([change.update]))
+  }
+}
 
 const make = (options: ReplicatedIndexOptions) =>
   Effect.gen(function*() {
@@ -96,6 +104,15 @@ const make = (options: ReplicatedIndexOptions) =>
           ? Effect.void
           : Effect.suspend(() => replica.validate(docs)).pipe(Effect.andThen(() => publishAndAwait(docs.map(encodeUpsert)))),
       remove: (siteId, productIds) => productIds.length === 0 ? Effect.void : publishAndAwait([encodeRemove(siteId, productIds)]),
+      // Every replica applies an update by the same rule, in the same order: this one's answer
+      // (asked before publishing) stands for all. Refused updates are not published: the
+      // caller upserts those documents whole.
+      refreshColumns: (updates) =>
+        Effect.suspend(() => {
+          const fits = replica.columnsFit(updates)
+          const published = updates.filter((_, i) => fits[i])
+          return Effect.as(published.length === 0 ? Effect.void : publishAndAwait(published.map(encodeColumns)), fits)
+        }),
       search: (query) => Effect.suspend(() => replica.search(query)),
       prepare: (scope) => Effect.suspend(() => replica.prepare(scope)),
       matchIds: (query) => Effect.suspend(() => replica.matchIds(query)),

@@ -36,7 +36,13 @@ export type CatalogWrite =
   | { readonly _tag: "Remove"; readonly productId: string }
 
 export type CatalogWriteResult =
-  | { readonly _tag: "Written"; readonly product: StoredProduct; readonly created: boolean }
+  | {
+    readonly _tag: "Written"
+    readonly product: StoredProduct
+    readonly created: boolean
+    /** A Modify's product as it read and changed it (what the index holds unless a write failed). */
+    readonly previous?: StoredProduct
+  }
   | { readonly _tag: "Removed"; readonly product: StoredProduct }
   /** Modify or Remove of a product that does not exist. */
   | { readonly _tag: "Absent" }

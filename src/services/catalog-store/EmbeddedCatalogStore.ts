@@ -8,6 +8,7 @@ import {
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { ImageAnalysisRecord, type ImageObjects } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
+import { sameEmbeddedText } from "../../model/ProductDocument.js"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS products (
@@ -19,6 +20,7 @@ CREATE TABLE IF NOT EXISTS products (
   version INTEGER NOT NULL,
   updated_at INTEGER NOT NULL,
   created_at INTEGER,
+  text_version INTEGER,
   PRIMARY KEY (site_id, product_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS products_group ON products (site_id, item_group_id);
@@ -30,10 +32,10 @@ CREATE TABLE IF NOT EXISTS product_derived (
   text_key TEXT,
   PRIMARY KEY (site_id, product_id)
 ) WITHOUT ROWID;
--- The reconcile pass (every minute) compares every product's version with its derived data's.
--- Both tables' rows are large (the record's JSON, a 2 KB vector), so these narrow indexes let
--- it read 40 bytes a product instead: 1.4 s → 40 ms at 100,000 products, on the event loop.
-CREATE INDEX IF NOT EXISTS products_version ON products (site_id, product_id, version);
+-- The reconcile pass (every minute) compares every product's text version with its derived
+-- data's version. Both tables' rows are large (the record's JSON, a 2 KB vector), so narrow
+-- indexes let it read 40 bytes a product instead: 1.4 s → 40 ms at 100,000 products, on the
+-- event loop (products_text_version is made after the column, below).
 CREATE INDEX IF NOT EXISTS product_derived_version ON product_derived (site_id, product_id, version);
 CREATE TABLE IF NOT EXISTS product_image_analyses (
   site_id INTEGER NOT NULL,
@@ -72,14 +74,24 @@ const ProductRow = Schema.Struct({
   version: Schema.Number,
   updated_at: Schema.Number,
   /** Null in rows written before the column existed: their update time stands in. */
-  created_at: Schema.optionalWith(Schema.NullOr(Schema.Number), { exact: true })
+  created_at: Schema.optionalWith(Schema.NullOr(Schema.Number), { exact: true }),
+  text_version: Schema.Number
 })
 type ProductRow = typeof ProductRow.Encoded
 const decodeProductRow = Schema.decodeUnknownSync(ProductRow)
 
 const toProduct = (row: ProductRow): StoredProduct => {
-  const { site_id, product_id, data, images, version, updated_at, created_at } = decodeProductRow(row)
-  return { siteId: site_id, productId: product_id, data, images, version, updatedAt: updated_at, createdAt: created_at ?? updated_at }
+  const { site_id, product_id, data, images, version, updated_at, created_at, text_version } = decodeProductRow(row)
+  return {
+    siteId: site_id,
+    productId: product_id,
+    data,
+    images,
+    version,
+    textVersion: text_version,
+    updatedAt: updated_at,
+    createdAt: created_at ?? updated_at
+  }
 }
 
 /** A product_image_analyses row: the analysis in columns, colours and objects as JSON, the embedding as a blob. */
@@ -121,27 +133,38 @@ const layer = Layer.effect(
     // Likewise the key of the text a vector came from (none: the next change of the product re-embeds it).
     const derivedColumns = db.prepare("SELECT name FROM pragma_table_info('product_derived')").all() as Array<{ name: string }>
     if (!derivedColumns.some((c) => c.name === "text_key")) db.exec("ALTER TABLE product_derived ADD COLUMN text_key TEXT")
+    // And the text version (until then every write counted as a new text: derived data fits the version it was saved for).
+    if (!productColumns.some((c) => c.name === "text_version")) {
+      db.transaction(() => {
+        db.exec("ALTER TABLE products ADD COLUMN text_version INTEGER")
+        db.exec("UPDATE products SET text_version = version")
+        db.exec("DROP INDEX IF EXISTS products_version")
+      })()
+    }
+    db.exec("CREATE INDEX IF NOT EXISTS products_text_version ON products (site_id, product_id, text_version)")
     const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
     const selectOne = db.prepare("SELECT * FROM products WHERE site_id = ? AND product_id = ?")
-    const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at)
-      VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at, @created_at)
+    const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at, text_version)
+      VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at, @created_at, @text_version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET data = excluded.data, images = excluded.images,
-        item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at`)
+        item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at,
+        text_version = excluded.text_version`)
     const deleteProduct = db.prepare("DELETE FROM products WHERE site_id = ? AND product_id = ?")
     const deleteDerived = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ?")
-    const deleteDerivedVersion = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ? AND version = ?")
+    const deleteDerivedVersion = db.prepare(`DELETE FROM product_derived WHERE site_id = @site_id AND product_id = @product_id
+      AND version = (SELECT text_version FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)`)
     const markStaleTx = db.transaction((keys: ReadonlyArray<ProductKey & { readonly version: number }>) => {
-      for (const k of keys) deleteDerivedVersion.run(k.siteId, k.productId, k.version)
+      for (const k of keys) deleteDerivedVersion.run({ site_id: k.siteId, product_id: k.productId, version: k.version })
     })
     const selectGroup = db.prepare("SELECT * FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id")
     const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector, text_key)
       SELECT @site_id, @product_id, @version, @text_vector, @text_key
-      WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
+      WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector,
         text_key = excluded.text_key`)
     const reuseVector = db.prepare(`UPDATE product_derived SET version = @version
       WHERE site_id = @site_id AND product_id = @product_id AND text_key = @text_key
-        AND EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)
+        AND EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
       RETURNING text_vector`)
     const reuseTx = db.transaction((items: ReadonlyArray<TextVectorKey>) =>
       items.map((k) => {
@@ -149,9 +172,9 @@ const layer = Layer.effect(
         return row === undefined ? null : decodeVector(row.text_vector)
       }))
     // INDEXED BY: SQLite prefers a WITHOUT ROWID table's primary key for the join, which reads the rows.
-    const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_version
+    const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_text_version
       LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
-      WHERE d.version IS NULL OR d.version <> p.version LIMIT ?`)
+      WHERE d.version IS NULL OR d.version <> p.text_version LIMIT ?`)
     const selectProductPage = db.prepare(`SELECT p.*, d.version AS derived_version, d.text_vector, d.text_key FROM products p
       LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
@@ -212,7 +235,9 @@ const layer = Layer.effect(
       productId: string,
       data: ProductRecord,
       images: ReadonlyArray<{ url: string }> | undefined,
-      existing: ProductRow | undefined = selectOne.get(siteId, productId) as ProductRow | undefined
+      existing: ProductRow | undefined = selectOne.get(siteId, productId) as ProductRow | undefined,
+      /** The embedded text is the existing one's (a Modify that left it): its text version stays. */
+      sameText = false
     ) => {
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
         ? (existing ? decodeImages(existing.images) : [])
@@ -227,7 +252,8 @@ const layer = Layer.effect(
         item_group_id: data.item_group_id ?? null,
         version,
         updated_at: now,
-        created_at: existing === undefined ? now : (existing.created_at ?? existing.updated_at)
+        created_at: existing === undefined ? now : (existing.created_at ?? existing.updated_at),
+        text_version: sameText && existing !== undefined ? existing.text_version : version
       }
       upsert.run(row)
       // Analyses of images the product no longer has are stale derived data (kept images: none).
@@ -239,7 +265,9 @@ const layer = Layer.effect(
         refreshImageWork(siteId, productId, storedImages)
       }
       // The record as given (already decoded): decoding the row just encoded would cost as much again.
-      const product: StoredProduct = { siteId, productId, data, images: storedImages, version, updatedAt: now, createdAt: row.created_at ?? now }
+      const product: StoredProduct = {
+        siteId, productId, data, images: storedImages, version, textVersion: row.text_version, updatedAt: now, createdAt: row.created_at ?? now
+      }
       return { product, created: existing === undefined }
     }
     const putTx = db.transaction(putIn)
@@ -267,10 +295,12 @@ const layer = Layer.effect(
           case "Modify": {
             const row = selectOne.get(siteId, write.productId) as ProductRow | undefined
             if (row === undefined) return { _tag: "Absent" }
-            const fields = write.modify(toProduct(row))
+            const previous = toProduct(row)
+            const fields = write.modify(previous)
             if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left }
-            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row)!
-            return { _tag: "Written", product, created: false }
+            const sameText = sameEmbeddedText(previous.data, fields.right.data)
+            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row, sameText)!
+            return { _tag: "Written", product, created: false, previous }
           }
           case "Remove": {
             const product = removeIn(siteId, write.productId)

@@ -6,6 +6,7 @@ import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct 
 import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
 import type { ProductRecord } from "../../domain/Product.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
+import { sameEmbeddedText } from "../../model/ProductDocument.js"
 import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
 import { batchedScript, bufferScript, script } from "../../platform/redis/LuaScript.js"
 import {
@@ -90,13 +91,17 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       return out
     })
 
-  /** A put, or with `expectedVersion` a put only while the product is at that version (undefined otherwise). */
+  /**
+   * A put, or with `expectedVersion` a put only while the product is at that version (undefined
+   * otherwise); `sameText`: the embedded text is the stored one's, so the text version stays.
+   */
   const putAt = (
     siteId: number,
     productId: string,
     data: ProductRecord,
     images: ReadonlyArray<{ readonly url: string }> | undefined,
-    expectedVersion: number | undefined
+    expectedVersion: number | undefined,
+    sameText = false
   ) => {
     const keys = siteKeys(siteId)
     const group = data.item_group_id ?? null
@@ -107,11 +112,12 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         [seqKey, sitesKey, keys.ids, keys.stale, keys.product(productId), keys.images(productId),
           group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
         [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
-          encodeImages(replaced ?? []), expectedVersion === undefined ? "" : String(expectedVersion), ...(replaced ?? []).map((i) => i.id)]
-      ) as Promise<[number, number, string, string]>).then(([existed, version, storedImages, created]) =>
+          encodeImages(replaced ?? []), expectedVersion === undefined ? "" : String(expectedVersion), sameText ? "1" : "0",
+          ...(replaced ?? []).map((i) => i.id)]
+      ) as Promise<[number, number, string, string, number]>).then(([existed, version, storedImages, created, textVersion]) =>
         existed === -1 ? undefined : {
           created: existed === 0,
-          product: { siteId, productId, data, images: decodeImages(storedImages), version, updatedAt, createdAt: Number(created) }
+          product: { siteId, productId, data, images: decodeImages(storedImages), version, textVersion, updatedAt, createdAt: Number(created) }
         }))
   }
 
@@ -136,8 +142,9 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         if (current === undefined) return { _tag: "Absent" } as const
         const fields = write.modify(current)
         if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left } as const
-        const written = yield* putAt(siteId, write.productId, fields.right.data, fields.right.images, current.version)
-        if (written !== undefined) return { _tag: "Written", product: written.product, created: false } as const
+        const sameText = sameEmbeddedText(current.data, fields.right.data)
+        const written = yield* putAt(siteId, write.productId, fields.right.data, fields.right.images, current.version, sameText)
+        if (written !== undefined) return { _tag: "Written", product: written.product, created: false, previous: current } as const
       }
       return { _tag: "Contended" } as const
     })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, type Layer, Option } from "effect"
 import type { ProductRecord } from "../../../src/domain/Product.js"
-import { CatalogStore, type CatalogStoreService } from "../../../src/services/catalog-store/CatalogStore.js"
+import { CatalogStore, type CatalogStoreService, type CatalogWriteResult } from "../../../src/services/catalog-store/CatalogStore.js"
 import type { ImageAnalysisRecord } from "../../../src/model/ImageAnalysis.js"
 import type { StoredProduct } from "../../../src/model/StoredProduct.js"
 
@@ -210,6 +210,52 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.get(1, "b")).toEqual(Option.none())
         expect(yield* store.get(1, "never")).toEqual(Option.none())
         expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["a", "kept"])
+      }))
+
+    test("a Modify that keeps the embedded text keeps the text version and its derived data; a new text starts a new one", (store) =>
+      Effect.gen(function*() {
+        const withPrice = (price: number) => (current: StoredProduct) => Either.right({ data: { ...current.data, price } as ProductRecord })
+        const written = (results: ReadonlyArray<CatalogWriteResult>) => {
+          const [result] = results
+          if (result._tag !== "Written") throw new Error(`expected Written, got ${result._tag}`)
+          return result
+        }
+        const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product
+        expect(v1.textVersion).toBe(v1.version)
+        // A price change before the vector is saved: same text version, still stale (never embedded).
+        const v2 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(10) }]))
+        expect(v2.product).toMatchObject({ version: expect.any(Number), textVersion: v1.version, data: { title: "Drill", price: 10 } })
+        expect(v2.product.version).toBeGreaterThan(v1.version)
+        expect(v2.previous).toMatchObject({ version: v1.version, data: { title: "Drill" } })
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v2.product.version }])
+        // The job that embedded the text of v1 saves it though the product moved on: the text is the same.
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(1, 0), textKey: "k" }])).toBe(1)
+        expect(yield* store.stale(10)).toEqual([])
+        // More price changes: nothing becomes stale, the derived data stays.
+        const v3 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(12) }])).product
+        expect(v3.textVersion).toBe(v1.version)
+        expect(Option.getOrThrow(yield* store.get(1, "p1")).textVersion).toBe(v1.version)
+        expect(yield* store.stale(10)).toEqual([])
+        expect((yield* collect(store, 10)).seen).toMatchObject([{ key: "1/p1", version: v3.version, derivedVersion: v1.version, vector: [1, 0] }])
+        // A new title: a new text version, stale, and a late save for the old text is refused.
+        const v4 = written(yield* store.writeMany(1, [{
+          _tag: "Modify", productId: "p1", modify: (current) => Either.right({ data: { ...current.data, title: "Hammer drill" } as ProductRecord })
+        }])).product
+        expect(v4.textVersion).toBe(v4.version)
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v4.version }])
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(9, 9) }])).toBe(0)
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v4.version, textVector: vector(0, 1) }])).toBe(1)
+        expect(yield* store.stale(10)).toEqual([])
+        // A put is a new text version whatever its text (reuseTextVectors finds the same text by its key).
+        const v5 = (yield* store.put(1, "p1", record("Hammer drill"), undefined)).product
+        expect(v5.textVersion).toBe(v5.version)
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v5.version }])
+        // markStale takes the product version; it makes the text version's derived data stale.
+        const v6 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(3) }])).product
+        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v5.version, textVector: vector(1, 1) }])).toBe(1)
+        expect(yield* store.stale(10)).toEqual([])
+        yield* store.markStale([{ siteId: 1, productId: "p1", version: v6.version }])
+        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v6.version }])
       }))
 
     test("reuseTextVectors moves a vector saved for the same text to the new version, and nothing else", (store) =>

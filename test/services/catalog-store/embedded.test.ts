@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Either, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -45,6 +45,32 @@ describe("EmbeddedCatalogStore", () => {
       db.exec("DROP TABLE product_image_work")
       const reopened = yield* open
       expect(yield* reopened.pendingImageWork(10)).toEqual(expected)
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(Sqlite.layer.pipe(Layer.provide(settings({ DATA_DIR: dataDir }))))
+    )
+  })
+
+  it.live("a store made before text versions counts each product's version as its text version, keeping its derived data", () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))
+    const open = Effect.map(Layer.build(EmbeddedCatalogStore.layer), (context) => Context.get(context, CatalogStore))
+    return Effect.gen(function*() {
+      const store = yield* open
+      const { product } = yield* store.put(1, "p", { title: "Drill", price: 5 } as ProductRecord, undefined)
+      yield* store.put(1, "q", { title: "Saw" } as ProductRecord, undefined)
+      yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: new Float32Array([1, 0]) }])
+      // As a data dir written by a version without the column.
+      const db = yield* Sqlite
+      db.exec("DROP INDEX products_text_version; ALTER TABLE products DROP COLUMN text_version")
+      db.exec("CREATE INDEX products_version ON products (site_id, product_id, version)")
+      const reopened = yield* open
+      expect((yield* reopened.stale(10)).map((k) => k.productId)).toEqual(["q"])
+      const [patched] = yield* reopened.writeMany(1, [{
+        _tag: "Modify", productId: "p", modify: (current) => Either.right({ data: { ...current.data, price: 4 } as ProductRecord })
+      }])
+      expect(patched).toMatchObject({ _tag: "Written", product: { textVersion: product.version } })
+      expect((yield* reopened.stale(10)).map((k) => k.productId)).toEqual(["q"])
+      expect(db.prepare("SELECT name FROM sqlite_master WHERE name = 'products_version'").get()).toBeUndefined()
     }).pipe(
       Effect.scoped,
       Effect.provide(Sqlite.layer.pipe(Layer.provide(settings({ DATA_DIR: dataDir }))))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Layer, Option } from "effect"
+import { Effect, Either, Exit, Layer, Option } from "effect"
 import { Redis } from "ioredis"
 import { vi } from "vitest"
 import type { ProductRecord } from "../../../src/domain/Product.js"
@@ -87,6 +87,23 @@ describe("RedisCatalogStore", () => {
       yield* Effect.promise(() => admin.del(siteKeys(1).unanalysed, siteKeys(2).undetected, imageWorkKey))
       expect(yield* store.pendingImageWork(10)).toEqual(expected)
       expect(yield* Effect.promise(() => admin.get(imageWorkKey))).toBe("1")
+    }).pipe(Effect.scoped, Effect.provide(freshLayer())))
+
+  it.live("a Redis filled before text versions counts each product's version as its text version, keeping its derived data", () =>
+    Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(redis.url)), (c) => Effect.promise(() => c.quit()))
+      const { product } = yield* store.put(1, "p", { title: "Drill", price: 5 } as ProductRecord, undefined)
+      yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: new Float32Array([1, 0]) }])
+      // As a hash written by a version without the field.
+      yield* Effect.promise(() => admin.hdel(siteKeys(1).product("p"), "tver"))
+      expect(Option.getOrThrow(yield* store.get(1, "p")).textVersion).toBe(product.version)
+      const [patched] = yield* store.writeMany(1, [{
+        _tag: "Modify", productId: "p", modify: (current) => Either.right({ data: { ...current.data, price: 4 } as ProductRecord })
+      }])
+      expect(patched).toMatchObject({ _tag: "Written", product: { textVersion: product.version } })
+      expect(yield* store.stale(10)).toEqual([])
+      expect(yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: new Float32Array([0, 1]) }])).toBe(1)
     }).pipe(Effect.scoped, Effect.provide(freshLayer())))
 
   it.live("fails fast with a StoreError when Redis is not there", () =>

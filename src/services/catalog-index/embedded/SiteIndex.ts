@@ -1,6 +1,6 @@
 import { allColumns } from "../../../model/Columns.js"
 import type { Filter } from "../../../model/Filter.js"
-import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
+import type { ColumnsUpdate, IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import type { LexicalScores } from "./Bm25Postings.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./Options.js"
@@ -221,6 +221,33 @@ export class SiteIndex {
     for (const name of vectorNames) {
       if (previous === undefined || previous.digests[name] !== digests[name]) this.vectors[name].put(slot, vectorsOf(doc, name))
     }
+    return true
+  }
+
+  /** What `refreshColumns(update)` would do: apply it, nothing (a newer version is held), or refuse it. */
+  columnsFit(update: ColumnsUpdate): "apply" | "newer" | "refuse" {
+    const slot = this.slots.get(update.productId)
+    const version = slot === undefined ? undefined : this.docs[slot]?.version
+    if (version === undefined) return "refuse"
+    if (version >= update.version) return "newer"
+    return version === update.basedOn ? "apply" : "refuse"
+  }
+
+  /** Applies `update` (see CatalogIndex.refreshColumns): whether the document is at its version or newer now. */
+  refreshColumns(update: ColumnsUpdate): boolean {
+    const fit = this.columnsFit(update)
+    if (fit !== "apply") return fit === "newer"
+    const slot = this.slots.get(update.productId)!
+    const previous = this.docs[slot]!
+    this.writes++
+    const merged = { ...previous.payload, ...update.columns }
+    let payload = previous.payload
+    if (!samePayload(previous.payload, merged)) {
+      payload = this.interner.payload(merged)
+      this.columns.replace(slot, previous.payload, payload)
+    }
+    this.docs[slot] = { ...previous, version: update.version, payload }
+    this.payloads[slot] = payload
     return true
   }
 

@@ -114,9 +114,11 @@ export const toDocument = (siteId: number, record: Schemas["Record"]): IndexDocu
   const vectors = (record.vector ?? {}) as Record<string, ReadonlyArray<number> | ReadonlyArray<ReadonlyArray<number>> | undefined>
   const text = vectors[TEXT_VECTOR] as ReadonlyArray<number> | undefined
   const images = vectors[IMAGE_VECTOR] as ReadonlyArray<ReadonlyArray<number>> | undefined
+  const version = record.payload?.[VERSION_KEY]
   return {
     siteId,
     productId: productIdOf(record.payload),
+    ...(typeof version === "number" ? { version } : {}),
     text: textOf(record.payload),
     payload: columnsOf(record.payload),
     vectors: {

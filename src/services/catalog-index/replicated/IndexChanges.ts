@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { type IndexDocument, IndexText, Payload } from "../../../model/IndexDocument.js"
+import { ColumnsUpdate, type IndexDocument, IndexText, Payload } from "../../../model/IndexDocument.js"
 import { vectorBytes, VectorFromBytes } from "../../../model/Vector.js"
 import type { FeedEntry } from "../../../platform/redis/ChangeFeed.js"
 
@@ -7,6 +7,7 @@ import type { FeedEntry } from "../../../platform/redis/ChangeFeed.js"
 export type IndexChange =
   | { readonly _tag: "Upsert"; readonly doc: IndexDocument }
   | { readonly _tag: "Remove"; readonly siteId: number; readonly productIds: ReadonlyArray<string> }
+  | { readonly _tag: "Columns"; readonly update: ColumnsUpdate }
 
 /** An upsert's document without its vectors, which travel as raw Float32 bytes after it. */
 const UpsertHeader = Schema.Struct({
@@ -24,6 +25,7 @@ const decodeVectors = Schema.decodeUnknownSync(Schema.Array(VectorFromBytes))
 
 const Remove = Schema.Struct({ siteId: Schema.Number, productIds: Schema.Array(Schema.String) })
 const decodeRemove = Schema.decodeUnknownSync(Schema.parseJson(Remove))
+const decodeColumns = Schema.decodeUnknownSync(Schema.parseJson(ColumnsUpdate))
 
 /*
  * Both messages encode to themselves (no transformation) and the types already guarantee
@@ -52,6 +54,9 @@ export const encodeRemove = (siteId: number, productIds: ReadonlyArray<string>):
   JSON.stringify({ siteId, productIds } satisfies typeof Remove.Encoded)
 ]
 
+/** `C` and the update as JSON. */
+export const encodeColumns = (update: ColumnsUpdate): FeedEntry => ["C", JSON.stringify(update satisfies typeof ColumnsUpdate.Encoded)]
+
 /** Throws on an entry this codec did not write. */
 export const decodeChange = (values: ReadonlyArray<Buffer>): IndexChange => {
   const [tag, body, ...bytes] = values
@@ -77,6 +82,8 @@ export const decodeChange = (values: ReadonlyArray<Buffer>): IndexChange => {
     }
     case "R":
       return { _tag: "Remove", ...decodeRemove(body?.toString()) }
+    case "C":
+      return { _tag: "Columns", update: decodeColumns(body?.toString()) }
     default:
       throw new Error(`unknown index change ${String(tag)}`)
   }

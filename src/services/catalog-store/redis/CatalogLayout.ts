@@ -5,14 +5,16 @@
  *   cat:seq                      string: INCR'd for every put; versions grow across all products
  *   cat:sites                    set: site ids that ever had a product (stale/forEachProduct walk it)
  *   cat:{site}:ids               sorted set, all scores 0: product ids in lexicographic order (count, paging)
- *   cat:{site}:stale             sorted set, scores 0: products without derived data of their version
+ *   cat:{site}:stale             sorted set, scores 0: products without derived data of their text version
  *   cat:{site}:unanalysed        sorted set, scores 0: products with an image that has no analysis yet
  *   cat:{site}:undetected        sorted set, scores 0: products with an analysed image whose objects are pending
  *   cat:imagework                string: set once every product's image work is in the two sets above
  *                                (they came later than the data; see RedisCatalogStore.pendingImageWork)
- *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated
+ *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated,
+ *                                created, tver (the text version; absent in hashes written before it: the version)
  *   cat:{site}:g:<group>         set: product ids of an item group
- *   cat:{site}:d:<product>       hash: version, vec (Float32Array bytes; absent = no vector), key (of the vector's text)
+ *   cat:{site}:d:<product>       hash: version (the text version it came from), vec (Float32Array bytes; absent = no
+ *                                vector), key (of the vector's text)
  *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
  * Every script keeps `stale` in step with the product and its derived data atomically.
  * `unanalysed` and `undetected` are kept in step by every script that changes a product's
@@ -37,7 +39,15 @@ export const siteKeys = (siteId: number) => {
 export const seqKey = "cat:seq"
 export const sitesKey = "cat:sites"
 export const imageWorkKey = "cat:imagework"
-export const productFields = ["data", "images", "version", "updated", "created"] as const
+export const productFields = ["data", "images", "version", "updated", "created", "tver"] as const
+
+/** Lua: the product's text version (see StoredProduct.textVersion). */
+const textVersion = `
+local function textVersion(productKey)
+  local row = redis.call('HMGET', productKey, 'tver', 'version')
+  return row[1] or row[2]
+end
+`
 
 /**
  * Lua: puts the product in or out of the `unanalysed` and `undetected` sets from its current
@@ -82,26 +92,27 @@ refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
  * KEYS: seq, sites, ids, stale, product, images analyses, new group ('' = none),
  * unanalysed, undetected.
  * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
- * replace images ('1'/'0'), images JSON, the version the product must be at ('' = any), then
- * the kept image ids.
- * Returns {existed, version, images JSON, created ms}, or {-1} when not at that version.
+ * replace images ('1'/'0'), images JSON, the version the product must be at ('' = any), the
+ * embedded text is the stored one's ('1'/'0': the text version stays), then the kept image ids.
+ * Returns {existed, version, images JSON, created ms, text version}, or {-1} when not at that version.
  */
-export const putLua = `${refreshImageWork}
+export const putLua = `${refreshImageWork}${textVersion}
 if ARGV[9] ~= '' and redis.call('HGET', KEYS[5], 'version') ~= ARGV[9] then return {-1} end
 local oldGroup = redis.call('HGET', KEYS[5], 'group')
 local existed = redis.call('EXISTS', KEYS[5])
+local keptText = ARGV[10] == '1' and existed == 1 and textVersion(KEYS[5])
 local version = string.format('%d', redis.call('INCR', KEYS[1]))
 local images = ARGV[8]
 if ARGV[7] == '1' then
   local keep = {}
-  for i = 10, #ARGV do keep[ARGV[i]] = true end
+  for i = 11, #ARGV do keep[ARGV[i]] = true end
   for _, id in ipairs(redis.call('HKEYS', KEYS[6])) do
     if not keep[id] then redis.call('HDEL', KEYS[6], id) end
   end
 else
   images = redis.call('HGET', KEYS[5], 'images') or '[]'
 end
-redis.call('HSET', KEYS[5], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4])
+redis.call('HSET', KEYS[5], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4], 'tver', keptText or version)
 redis.call('HSETNX', KEYS[5], 'created', ARGV[4])
 if KEYS[7] ~= '' then
   redis.call('HSET', KEYS[5], 'group', ARGV[6])
@@ -114,19 +125,20 @@ if oldGroup and ARGV[5] .. 'g:' .. oldGroup ~= KEYS[7] then
 end
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], 0, ARGV[2])
-redis.call('ZADD', KEYS[4], 0, ARGV[2])
+-- A new text needs its derived data; a kept one keeps whatever it had (or lacked).
+if not keptText then redis.call('ZADD', KEYS[4], 0, ARGV[2]) end
 if ARGV[7] == '1' then refreshImageWork(KEYS[5], KEYS[6], KEYS[8], KEYS[9], ARGV[2]) end
-return {existed, tonumber(version), images, redis.call('HGET', KEYS[5], 'created')}
+return {existed, tonumber(version), images, redis.call('HGET', KEYS[5], 'created'), tonumber(keptText or version)}
 `
 
 /**
  * Deletes a product with its group membership, derived data and image analyses.
  * KEYS: ids, stale, product, derived, images analyses, unanalysed, undetected.
  * ARGV: product id, key prefix.
- * Returns the deleted product's data, images, version, updated (nil when unknown).
+ * Returns the deleted product's data, images, version, updated, created, text version (nil when unknown).
  */
 export const removeLua = `
-local row = redis.call('HMGET', KEYS[3], 'data', 'images', 'version', 'updated', 'group', 'created')
+local row = redis.call('HMGET', KEYS[3], 'data', 'images', 'version', 'updated', 'group', 'created', 'tver')
 if not row[1] then return nil end
 if row[5] then redis.call('SREM', ARGV[2] .. 'g:' .. row[5], ARGV[1]) end
 redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
@@ -134,17 +146,17 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[7], ARGV[1])
-return {row[1], row[2], row[3], row[4], row[6] or row[4]}
+return {row[1], row[2], row[3], row[4], row[6] or row[4], row[7] or row[3]}
 `
 
 /**
- * Saves derived data only while the product is still at that version (a late job never
+ * Saves derived data only while the product is still at that text version (a late job never
  * overwrites newer data). KEYS: product, derived, stale.
- * ARGV: product id, version, has vector ('1'/'0'), vector bytes, text key ('' = none).
+ * ARGV: product id, text version, has vector ('1'/'0'), vector bytes, text key ('' = none).
  * Returns 1 saved, 0 refused.
  */
-export const saveDerivedLua = `
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
+export const saveDerivedLua = `${textVersion}
+if textVersion(KEYS[1]) ~= ARGV[2] then return 0 end
 redis.call('DEL', KEYS[2])
 if ARGV[3] == '1' then
   redis.call('HSET', KEYS[2], 'version', ARGV[2], 'vec', ARGV[4])
@@ -157,12 +169,12 @@ return 1
 `
 
 /**
- * Moves the saved text vector to the product's current version when it was computed from the
- * same text (see CatalogStore.reuseTextVectors). KEYS: product, derived, stale.
- * ARGV: product id, version, text key. Returns the vector bytes, or nil when none fits.
+ * Moves the saved text vector to the product's current text version when it was computed from
+ * the same text (see CatalogStore.reuseTextVectors). KEYS: product, derived, stale.
+ * ARGV: product id, text version, text key. Returns the vector bytes, or nil when none fits.
  */
-export const reuseTextVectorLua = `
-if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return false end
+export const reuseTextVectorLua = `${textVersion}
+if textVersion(KEYS[1]) ~= ARGV[2] then return false end
 local saved = redis.call('HMGET', KEYS[2], 'key', 'vec')
 if saved[1] ~= ARGV[3] or not saved[2] then return false end
 redis.call('HSET', KEYS[2], 'version', ARGV[2])
