@@ -6,8 +6,7 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { inSlices } from "../platform/YieldToIo.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { columnsOnlyChange, toIndexDocument } from "../model/ProductDocument.js"
-import { recordColumnValues } from "../model/Columns.js"
+import { changeableColumnValues, columnsOnlyChange, toIndexDocument } from "../model/ProductDocument.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
 import { reusableVectors, sameImages, suggestSource } from "./ProductIndexer.js"
 
@@ -83,7 +82,7 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
       productId: product.productId,
       version: product.version,
       basedOn: previous!.version,
-      columns: recordColumnValues(product.data)
+      columns: changeableColumnValues(product.data)
     })))
     const done = new Set(refreshing.filter((_, k) => refreshed[k]))
     const products = written.flatMap((w) => (done.has(w) ? [] : [w.product]))

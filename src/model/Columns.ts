@@ -169,8 +169,8 @@ const columns: ReadonlyArray<Column> = [
   text("custom_label_2", "Custom label 2"),
   text("custom_label_3", "Custom label 3"),
   text("custom_label_4", "Custom label 4"),
-  column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), { identifying: true }),
-  column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), { identifying: true }),
+  column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), { field: "title", identifying: true }),
+  column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), { field: "title", identifying: true }),
   column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt, { recordOnly: false }),
 ]
 
@@ -195,14 +195,13 @@ export const columnValues = (source: ColumnSource): Record<string, PayloadValue>
   return payload
 }
 
-const recordOnlyColumns = columns.filter((c) => c.recordOnly)
 const noPaths = { shoppingPaths: [], typePaths: [], addedAt: 0, photos: { colors: [], objects: [] } } as const
 
-/** The values of the columns that come from the record alone (see Column.recordOnly). */
-export const recordColumnValues = (record: ProductRecord): Record<string, PayloadValue> => {
+/** The values of `some` columns, each of which comes from the record alone (see Column.recordOnly). */
+export const recordColumnValues = (record: ProductRecord, some: ReadonlyArray<Column>): Record<string, PayloadValue> => {
   const payload: Record<string, PayloadValue> = {}
   const source: ColumnSource = { record, ...noPaths }
-  for (const c of recordOnlyColumns) payload[c.name] = c.value(source)
+  for (const c of some) payload[c.name] = c.value(source)
   return payload
 }
 

@@ -1,6 +1,6 @@
 import { categoryAncestors, parseCategoryPath } from "../domain/CategoryPath.js"
 import { parseHighlights, parseProductDetails, parseProductTypes, type ProductRecord } from "../domain/Product.js"
-import { allColumns, columnValues, searchableText } from "./Columns.js"
+import { allColumns, columnValues, recordColumnValues, searchableText } from "./Columns.js"
 import type { IndexDocument } from "./IndexDocument.js"
 import type { ImageAnalysisRecord } from "./ImageAnalysis.js"
 import type { StoredProduct } from "./StoredProduct.js"
@@ -55,10 +55,16 @@ const TEXT_SOURCES: ReadonlySet<string> = new Set([
 const sameField = (a: unknown, b: unknown): boolean =>
   a === b || (typeof a === "object" && a !== null && typeof b === "object" && b !== null && JSON.stringify(a) === JSON.stringify(b))
 
+/** The columns a change of fields outside TEXT_SOURCES can change (price, availability, labels, …). */
+const changeableColumns = allColumns.filter((c) => c.recordOnly && (c.field === null || !TEXT_SOURCES.has(c.field)))
+
+/** The values of the columns a change of columns only sets (see `columnsOnlyChange`). */
+export const changeableColumnValues = (record: ProductRecord) => recordColumnValues(record, changeableColumns)
+
 /**
  * Whether `next` differs from `previous` in fields that feed columns only (price, sale price,
  * availability, custom labels, …): its document then keeps its words and vectors, and only
- * the columns that come from the record change (Columns.recordColumnValues).
+ * the columns that come from those fields change (`changeableColumnValues`).
  */
 export const columnsOnlyChange = (previous: ProductRecord, next: ProductRecord): boolean => {
   const before = previous as Readonly<Record<string, unknown>>

@@ -97,7 +97,12 @@ class PayloadInterner {
    * (110 MB over 100,000 products).
    */
   payload(payload: IndexDocument["payload"]): IndexDocument["payload"] {
-    return Object.fromEntries(Object.entries(payload).map(([column, value]) => [column, UNIQUE_COLUMNS.has(column) ? value : this.value(value)]))
+    return Object.fromEntries(Object.entries(payload).map(([column, value]) => [column, this.shared(column, value)]))
+  }
+
+  /** The shared copy of one column's value. */
+  shared(column: string, value: PayloadValue): PayloadValue {
+    return UNIQUE_COLUMNS.has(column) ? value : this.value(value)
   }
 
   private value(value: PayloadValue): PayloadValue {
@@ -240,12 +245,14 @@ export class SiteIndex {
     const slot = this.slots.get(update.productId)!
     const previous = this.docs[slot]!
     this.writes++
-    const merged = { ...previous.payload, ...update.columns }
     let payload = previous.payload
-    if (!samePayload(previous.payload, merged)) {
-      payload = this.interner.payload(merged)
-      this.columns.replace(slot, previous.payload, payload)
+    for (const [column, value] of Object.entries(update.columns)) {
+      if (sameValue(payload[column], value)) continue
+      // Copied once; setting its keys (a document holds every column) keeps the copy's shape.
+      if (payload === previous.payload) payload = { ...previous.payload }
+      ;(payload as Record<string, PayloadValue>)[column] = this.interner.shared(column, value)
     }
+    if (payload !== previous.payload) this.columns.replace(slot, previous.payload, payload)
     this.docs[slot] = { ...previous, version: update.version, payload }
     this.payloads[slot] = payload
     return true
