@@ -161,6 +161,16 @@ describe("POST /products/bulk", () => {
     expect(await cheapest()).toEqual(["lex-777", "lex-0"])
     await drained()
     expect(await embedded()).toBe(embeddedBefore)
+
+    // A new title and then a price change of one product in one body: the price lands on the
+    // document of the new title (not on the one the index held before the body).
+    const renamed = await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson(
+      { id: "lex-5", data: { title: "Quillback dovetail teapot", price: 10 } },
+      { id: "lex-5", patch: { data: { price: 0.5 } } }
+    )))
+    expect(renamed.answers.map((a) => a.status)).toEqual([200, 200])
+    expect(await search({ query: "dovetail" })).toEqual(["lex-5"])
+    expect(await cheapest()).toEqual(["lex-5", "lex-777"])
   })
 
   it("keeps the lines answered before the connection dropped, and nothing of the line cut off", async () => {

@@ -2,8 +2,8 @@ import { Effect, Either, Layer, Option, Schema } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
 import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError, type TextVectorKey } from "./CatalogStore.js"
 import {
-  ColorsJson, decodeImages, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, ImagesJson,
-  ObjectsJson, RecordJson, VectorBlob
+  ColorsJson, decodeImages, decodeRecord, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector,
+  ImagesJson, ObjectsJson, VectorBlob
 } from "./Codec.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { ImageAnalysisRecord, type ImageObjects } from "../../model/ImageAnalysis.js"
@@ -65,11 +65,11 @@ CREATE TABLE IF NOT EXISTS store_sequence (name TEXT PRIMARY KEY, value INTEGER 
 INSERT OR IGNORE INTO store_sequence VALUES ('product_version', 0);
 `
 
-/** A products row; `data` and `images` are JSON, decoded with the shared codec. */
+/** A products row; `data` and `images` are JSON, decoded with the shared codec (`data` by `decodeRecord`). */
 const ProductRow = Schema.Struct({
   site_id: Schema.Number,
   product_id: Schema.String,
-  data: RecordJson,
+  data: Schema.String,
   images: ImagesJson,
   version: Schema.Number,
   updated_at: Schema.Number,
@@ -85,7 +85,7 @@ const toProduct = (row: ProductRow): StoredProduct => {
   return {
     siteId: site_id,
     productId: product_id,
-    data,
+    data: decodeRecord(data),
     images,
     version,
     textVersion: text_version,
@@ -237,10 +237,12 @@ const layer = Layer.effect(
       images: ReadonlyArray<{ url: string }> | undefined,
       existing: ProductRow | undefined = selectOne.get(siteId, productId) as ProductRow | undefined,
       /** The embedded text is the existing one's (a Modify that left it): its text version stays. */
-      sameText = false
+      sameText = false,
+      /** The existing images, when the caller decoded them already. */
+      existingImages?: ReadonlyArray<StoredImage>
     ) => {
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
-        ? (existing ? decodeImages(existing.images) : [])
+        ? (existing ? (existingImages ?? decodeImages(existing.images)) : [])
         : dedupeImages(images)
       const { value: version } = nextVersion.get() as { value: number }
       const now = Date.now()
@@ -248,7 +250,8 @@ const layer = Layer.effect(
         site_id: siteId,
         product_id: productId,
         data: encodeRecord(data),
-        images: encodeImages(storedImages),
+        // Kept images keep their stored JSON.
+        images: images === undefined && existing !== undefined ? existing.images : encodeImages(storedImages),
         item_group_id: data.item_group_id ?? null,
         version,
         updated_at: now,
@@ -299,7 +302,7 @@ const layer = Layer.effect(
             const fields = write.modify(previous)
             if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left }
             const sameText = sameEmbeddedText(previous.data, fields.right.data)
-            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row, sameText)!
+            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row, sameText, previous.images)!
             return { _tag: "Written", product, created: false, previous }
           }
           case "Remove": {
