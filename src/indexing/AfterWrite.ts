@@ -10,6 +10,12 @@ import { changeableColumnValues, columnsOnlyChange, toIndexDocument } from "../m
 import type { IndexDocument } from "../model/IndexDocument.js"
 import { reusableVectors, sameImages, suggestSource } from "./ProductIndexer.js"
 
+/** A written product version, with the version it replaced when the store read that one (a Modify). */
+export interface WrittenProduct {
+  readonly product: StoredProduct
+  readonly previous?: StoredProduct | undefined
+}
+
 /**
  * What follows an acknowledged catalog write (PUT, PATCH, DELETE, a bulk batch), in two steps.
  *
@@ -26,12 +32,6 @@ import { reusableVectors, sameImages, suggestSource } from "./ProductIndexer.js"
  * come back at slightly different moments after an outage, hence a few quick retries; beyond
  * them the periodic reconcile pass picks the products up (within a minute).
  */
-/** A written product version, with the version it replaced when the store read that one (a Modify). */
-export interface WrittenProduct {
-  readonly product: StoredProduct
-  readonly previous?: StoredProduct | undefined
-}
-
 export const afterWrite = (written: ReadonlyArray<WrittenProduct>, removed: ReadonlyArray<ProductKey>) =>
   Effect.gen(function*() {
     const indexed = yield* indexWithoutModel(written, removed).pipe(
