@@ -61,7 +61,7 @@ describe("EmbeddedCatalogStore", () => {
       yield* store.saveDerived([{ siteId: 1, productId: "p", version: product.version, textVector: new Float32Array([1, 0]) }])
       // As a data dir written by a version without the column.
       const db = yield* Sqlite
-      db.exec("DROP INDEX products_text_version; ALTER TABLE products DROP COLUMN text_version")
+      db.exec("DROP INDEX products_versions; ALTER TABLE products DROP COLUMN text_version")
       db.exec("CREATE INDEX products_version ON products (site_id, product_id, version)")
       const reopened = yield* open
       expect((yield* reopened.stale(10)).map((k) => k.productId)).toEqual(["q"])
