@@ -1,6 +1,6 @@
 import { Effect, Schedule } from "effect"
 import type { Job } from "../model/Jobs.js"
-import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
+import { type ProductKey, productIdsBySite, sameImages, type StoredProduct } from "../model/StoredProduct.js"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { inSlices } from "../platform/YieldToIo.js"
@@ -8,7 +8,7 @@ import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { changeableColumnValues, columnsOnlyChange, toIndexDocument } from "../model/ProductDocument.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
-import { reusableVectors, sameImages, suggestSource } from "./ProductIndexer.js"
+import { reusableVectors, suggestSource } from "./ProductIndexer.js"
 
 /** A written product version, with the version it replaced when the store read that one (a Modify). */
 export interface WrittenProduct {

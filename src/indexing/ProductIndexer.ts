@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import { type DerivedProduct, type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
+import { type DerivedProduct, type ProductKey, productIdsBySite, sameImages, type StoredProduct } from "../model/StoredProduct.js"
 import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
 import { type ProductSource, Suggester } from "../services/suggester/Suggester.js"
@@ -40,9 +40,6 @@ const INDEX_SLICE = 8
 
 const productKey = (p: ProductKey) => `${p.siteId}\u0000${p.productId}`
 
-/** Whether two versions of a product have the same images (by id, in order). */
-export const sameImages = (a: StoredProduct, b: StoredProduct): boolean =>
-  a.images.length === b.images.length && a.images.every((image, i) => image.id === b.images[i].id)
 
 /** Names the text a vector is computed from, and the model that computed it. */
 export const textKey = (text: string): string =>
@@ -83,21 +80,20 @@ export const restoredDocument = (
 
 /**
  * For these product versions, the text vector each can reuse (saved for the same text by the
- * same model) and its images' analyses (of those `needsImages` names); `toEmbed` lists the positions whose text still needs
+ * same model) and its images' analyses; `toEmbed` lists the positions whose text still needs
  * the model, with their texts and keys. No model call: the write path indexes the products
  * with these at once (lexical first) and the indexing job fills in the rest. A reused vector
  * is saved for its new version as it is found (CatalogStore.reuseTextVectors): a caller whose
  * index write then fails marks those versions stale again.
  */
-export const reusableVectors = (products: ReadonlyArray<StoredProduct>, needsImages: (position: number) => boolean = () => true) =>
+export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const texts = products.map((p) => embeddingText(p.data))
     const textKeys = texts.map(textKey)
     const saved = yield* store.reuseTextVectors(products.map((p, i) => ({ siteId: p.siteId, productId: p.productId, version: p.textVersion, textKey: textKeys[i] })))
     const vectors = saved.map((v) => (ofThisModel(v) ? v : null))
-    const images = yield* Effect.forEach(products, (p, i) =>
-      p.images.length === 0 || !needsImages(i) ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId))
+    const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
     return {
       vectors,

@@ -59,6 +59,10 @@ export const dedupeImages = (images: ReadonlyArray<{ readonly url: string }>): R
   return out
 }
 
+/** Whether two versions of a product have the same images (by id, in order). */
+export const sameImages = (a: StoredProduct, b: StoredProduct): boolean =>
+  a.images.length === b.images.length && a.images.every((image, i) => image.id === b.images[i].id)
+
 /** Product ids grouped by site, in the order given. */
 export const productIdsBySite = (keys: ReadonlyArray<ProductKey>): Map<number, Array<string>> => {
   const sites = new Map<number, Array<string>>()

@@ -237,13 +237,14 @@ const layer = Layer.effect(
       data: ProductRecord,
       images: ReadonlyArray<{ url: string }> | undefined,
       existing: ProductRow | undefined = selectOne.get(siteId, productId) as ProductRow | undefined,
-      /** The embedded text is the existing one's (a Modify that left it): its text version stays. */
-      sameText = false,
-      /** The existing images, when the caller decoded them already. */
-      existingImages?: ReadonlyArray<StoredImage>
+      /**
+       * `existing` decoded, when a Modify read it: a write that leaves its embedded text keeps
+       * its text version (a put always starts a new one), and kept images need no decoding.
+       */
+      previous?: StoredProduct
     ) => {
       const storedImages: ReadonlyArray<StoredImage> = images === undefined
-        ? (existing ? (existingImages ?? decodeImages(existing.images)) : [])
+        ? (existing ? (previous?.images ?? decodeImages(existing.images)) : [])
         : dedupeImages(images)
       const { value: version } = nextVersion.get() as { value: number }
       const now = Date.now()
@@ -257,7 +258,7 @@ const layer = Layer.effect(
         version,
         updated_at: now,
         created_at: existing === undefined ? now : (existing.created_at ?? existing.updated_at),
-        text_version: sameText && existing !== undefined ? existing.text_version : version
+        text_version: previous !== undefined && sameEmbeddedText(previous.data, data) ? previous.textVersion : version
       }
       upsert.run(row)
       // Analyses of images the product no longer has are stale derived data (kept images: none).
@@ -302,8 +303,7 @@ const layer = Layer.effect(
             const previous = toProduct(row)
             const fields = write.modify(previous)
             if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left }
-            const sameText = sameEmbeddedText(previous.data, fields.right.data)
-            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row, sameText, previous.images)!
+            const { product } = putIn(siteId, write.productId, fields.right.data, fields.right.images, row, previous)!
             return { _tag: "Written", product, created: false, previous }
           }
           case "Remove": {
