@@ -1,5 +1,6 @@
 import { Either, Schema } from "effect"
 import { SetProductBody } from "./Catalog.js"
+import { compiledDecoder } from "./CompiledCheck.js"
 import { ProductRecord } from "./Product.js"
 import { describeParseError } from "./IssueMessage.js"
 import type { StoredProduct } from "../model/StoredProduct.js"
@@ -34,7 +35,7 @@ export const PatchProductBody = Schema.Struct({
 export type PatchProductBody = typeof PatchProductBody.Type
 
 const strictly = { errors: "all", onExcessProperty: "error" } as const
-const decodeBody = Schema.decodeUnknownEither(SetProductBody, strictly)
+const decodeBody = compiledDecoder(SetProductBody, strictly)
 
 type BodyDecoder = typeof decodeBody
 
@@ -56,7 +57,7 @@ const decoderFor = (fields: ReadonlyArray<string>, images: boolean): BodyDecoder
   if (decoder === undefined && decoders.size >= MAX_DECODERS) return decodeBody
   if (decoder === undefined) {
     const picked = Schema.Struct({ data: ProductRecord.pipe(Schema.pick(...(fields as Array<keyof ProductRecord>))) })
-    decoders.set(key, (decoder = Schema.decodeUnknownEither(picked, strictly) as unknown as BodyDecoder))
+    decoders.set(key, (decoder = compiledDecoder(picked, strictly) as unknown as BodyDecoder))
   }
   return decoder
 }

@@ -1,5 +1,6 @@
 import { Either, ParseResult, Schema } from "effect"
 import { ProductId } from "../domain/Catalog.js"
+import { compiledDecoder } from "../domain/CompiledCheck.js"
 import { describeIssues, describeParseError, type Issue, plainIssueMessage } from "../domain/IssueMessage.js"
 import { PatchProductBody } from "../domain/MergePatch.js"
 import { ProductImagesField, ProductRecord } from "../domain/Product.js"
@@ -24,10 +25,10 @@ const PatchLine = Schema.Struct({ id: ProductId, patch: PatchProductBody })
 const DeleteLine = Schema.Struct({ id: ProductId, delete: Schema.Literal(true) })
 
 const strictly = { errors: "all", onExcessProperty: "error" } as const
-const decodePut = Schema.decodeUnknownEither(PutLine, strictly)
-const decodePatch = Schema.decodeUnknownEither(PatchLine, strictly)
-const decodeDelete = Schema.decodeUnknownEither(DeleteLine, strictly)
-const decodeId = Schema.decodeUnknownEither(ProductId)
+const decodePut = compiledDecoder(PutLine, strictly)
+const decodePatch = compiledDecoder(PatchLine, strictly)
+const decodeDelete = compiledDecoder(DeleteLine, strictly)
+const decodeId = compiledDecoder(ProductId)
 
 export type BulkOperation =
   | { readonly _tag: "Put"; readonly productId: string; readonly data: ProductRecord; readonly images: ReadonlyArray<{ readonly url: string }> | undefined }

@@ -1,5 +1,5 @@
-import { JSONSchema, Schema } from "effect"
-import { Ajv } from "ajv"
+import { Either, Schema } from "effect"
+import { compiledDecoder } from "../../domain/CompiledCheck.js"
 import { ProductRecord } from "../../domain/Product.js"
 import { ImageAnalysisRecord, ImageColor, StoredObject } from "../../model/ImageAnalysis.js"
 import { StoredImage } from "../../model/StoredProduct.js"
@@ -17,22 +17,11 @@ import { VectorFromBase64, VectorFromBytes } from "../../model/Vector.js"
  * it back checks its shape only (fields, types, enumerations): the encoded side of the schema.
  */
 const StoredRecord: Schema.Schema<ProductRecord> = Schema.encodedSchema(ProductRecord)
-const decodeStoredRecord = Schema.decodeUnknownSync(StoredRecord)
-
-/**
- * The same shape check compiled by Ajv from the schema's JSON Schema: every patch, restore and
- * result page reads records, and Effect's interpreter cost ~10 µs and ~11 KB of garbage per
- * record against ~3 µs and ~1 KB (measured over 20,000 catalog records); a price patch spent
- * a quarter of its time there. What fails it is decoded by the schema itself, whose error
- * names the field and the rule.
- */
-const storedRecordShape = new Ajv({ allErrors: false, strict: false }).compile<ProductRecord>(JSONSchema.make(StoredRecord))
+const decodeStoredRecord = compiledDecoder(StoredRecord)
 
 /** A stored record from its JSON; throws (naming the field) when it is not one. */
-export const decodeRecord = (json: string): ProductRecord => {
-  const value: unknown = JSON.parse(json)
-  return storedRecordShape(value) ? value : decodeStoredRecord(value)
-}
+export const decodeRecord = (json: string): ProductRecord => Either.getOrThrowWith(decodeStoredRecord(JSON.parse(json)), (e) => e)
+
 /**
  * A record is written as its JSON text: it is a decoded ProductRecord (checked against every
  * rule on its way in), whose type and encoded sides are one shape, so encoding it through the
