@@ -140,7 +140,11 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
     ops.forEach(({ at, line, op }, i) => {
       const result = written.right[i]
       answers[at] = answer(siteId, line, op, result)
-      if (result._tag === "Written") final.set(op.productId, { product: result.product, previous: result.previous })
+      if (result._tag === "Written") {
+        // Of two lines for one product, the product was created if the first one created it.
+        const created = result.created || final.get(op.productId)?.created === true
+        final.set(op.productId, { product: result.product, previous: result.previous, created })
+      }
       else if (result._tag === "Removed") final.set(op.productId, null)
     })
     const products: Array<WrittenProduct> = []

@@ -19,7 +19,7 @@ const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application
 /** Indexes a written product (lexical first, see AfterWrite) and answers as the spec's PUT does. */
 const written = (siteId: number, productId: string, product: StoredProduct, created: boolean, previous?: StoredProduct) =>
   Effect.gen(function*() {
-    yield* afterWrite([{ product, previous }], [])
+    yield* afterWrite([{ product, previous, created }], [])
     const response: SetProductResponse = {
       message: created ? "product created" : "product updated",
       data: { "site-id": siteId, "product-id": productId, data: product.data }

@@ -29,8 +29,10 @@ export const decodeRecord = (json: string): ProductRecord => Either.getOrThrowWi
  */
 export const encodeRecord = (record: ProductRecord): string => JSON.stringify(record)
 
-export const ImagesJson = Schema.parseJson(Schema.Array(StoredImage))
-export const decodeImages = Schema.decodeUnknownSync(ImagesJson)
+const ImagesJson = Schema.parseJson(Schema.Array(StoredImage))
+const decodeStoredImages = compiledDecoder(Schema.Array(StoredImage))
+/** A product's stored images from their JSON; throws (naming the field) when they are not. */
+export const decodeImages = (json: string): ReadonlyArray<StoredImage> => Either.getOrThrowWith(decodeStoredImages(JSON.parse(json)), (e) => e)
 export const encodeImages = Schema.encodeSync(ImagesJson)
 
 /** A vector as raw Float32 bytes (an SQLite blob, a Redis hash field); null when there is none. */

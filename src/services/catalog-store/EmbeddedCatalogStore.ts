@@ -3,11 +3,12 @@ import type { ProductRecord } from "../../domain/Product.js"
 import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError, type TextVectorKey } from "./CatalogStore.js"
 import {
   ColorsJson, decodeImages, decodeRecord, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector,
-  ImagesJson, ObjectsJson, VectorBlob
+  ObjectsJson, VectorBlob
 } from "./Codec.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { ImageAnalysisRecord, type ImageObjects } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
+import { compiledDecoder } from "../../domain/CompiledCheck.js"
 import { sameEmbeddedText } from "../../model/ProductDocument.js"
 
 const schema = `
@@ -71,7 +72,7 @@ const ProductRow = Schema.Struct({
   site_id: Schema.Number,
   product_id: Schema.String,
   data: Schema.String,
-  images: ImagesJson,
+  images: Schema.String,
   version: Schema.Number,
   updated_at: Schema.Number,
   /** Null in rows written before the column existed: their update time stands in. */
@@ -79,15 +80,15 @@ const ProductRow = Schema.Struct({
   text_version: Schema.Number
 })
 type ProductRow = typeof ProductRow.Encoded
-const decodeProductRow = Schema.decodeUnknownSync(ProductRow)
+const decodeProductRow = compiledDecoder(ProductRow)
 
 const toProduct = (row: ProductRow): StoredProduct => {
-  const { site_id, product_id, data, images, version, updated_at, created_at, text_version } = decodeProductRow(row)
+  const { site_id, product_id, data, images, version, updated_at, created_at, text_version } = Either.getOrThrowWith(decodeProductRow(row), (e) => e)
   return {
     siteId: site_id,
     productId: product_id,
     data: decodeRecord(data),
-    images,
+    images: decodeImages(images),
     version,
     textVersion: text_version,
     updatedAt: updated_at,
