@@ -81,6 +81,8 @@ const ProductRow = Schema.Struct({
 })
 type ProductRow = typeof ProductRow.Encoded
 const decodeProductRow = compiledDecoder(ProductRow)
+/** The columns of a ProductRow, selected by name: a row with other columns is not one (see CompiledCheck). */
+const PRODUCT_COLUMNS = Object.keys(ProductRow.fields).join(", ")
 
 const toProduct = (row: ProductRow): StoredProduct => {
   const { site_id, product_id, data, images, version, updated_at, created_at, text_version } = Either.getOrThrowWith(decodeProductRow(row), (e) => e)
@@ -145,7 +147,7 @@ const layer = Layer.effect(
     }
     db.exec("CREATE INDEX IF NOT EXISTS products_versions ON products (site_id, product_id, text_version, version)")
     const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
-    const selectOne = db.prepare("SELECT * FROM products WHERE site_id = ? AND product_id = ?")
+    const selectOne = db.prepare(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE site_id = ? AND product_id = ?`)
     const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at, text_version)
       VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at, @created_at, @text_version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET data = excluded.data, images = excluded.images,
@@ -158,7 +160,7 @@ const layer = Layer.effect(
     const markStaleTx = db.transaction((keys: ReadonlyArray<ProductKey & { readonly version: number }>) => {
       for (const k of keys) deleteDerivedVersion.run({ site_id: k.siteId, product_id: k.productId, version: k.version })
     })
-    const selectGroup = db.prepare("SELECT * FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id")
+    const selectGroup = db.prepare(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id`)
     const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector, text_key)
       SELECT @site_id, @product_id, @version, @text_vector, @text_key
       WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
