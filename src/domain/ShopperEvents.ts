@@ -1,0 +1,101 @@
+import { Schema } from "effect"
+import { ProductId } from "./Catalog.js"
+import { maxChars } from "./Product.js"
+
+/**
+ * POST /events: what shoppers did (views, clicks, carts, purchases, searches), sent by a shop's
+ * front end or its order system. Each event names its own id, which makes a send idempotent:
+ * an event id seen before for the site is counted as a duplicate and stored once.
+ */
+export const EVENT_LIMITS = {
+  /** Events in one request. */
+  events: 1_000,
+  /** Products one event names (a purchase: the whole basket). */
+  productIds: 500,
+  idChars: 200,
+  queryChars: 500,
+  /** How far in the future an event's timestamp may be (clocks drift). */
+  futureMs: 5 * 60_000
+} as const
+
+export const EVENT_TYPES = ["view", "click", "add_to_cart", "purchase", "search"] as const
+export const EventType = Schema.Literal(...EVENT_TYPES)
+export type EventType = typeof EventType.Type
+
+/** Events a read-only (Bearer) token may send: a browser holds that token, so not purchases. */
+export const SHOPPER_SIDE_TYPES: ReadonlySet<EventType> = new Set(["view", "click", "add_to_cart", "search"])
+
+const Id = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), maxChars(EVENT_LIMITS.idChars))
+const Count = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer >= 1" }))
+const Amount = Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" }))
+
+/** An ISO 8601 date-time with its offset ("2026-11-28T10:15:00Z"), or epoch milliseconds. */
+const Timestamp = Schema.Union(
+  Schema.String.pipe(Schema.filter((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
+    message: () => "must be an ISO 8601 date-time with a time zone (e.g. \"2026-11-28T10:15:00Z\") or epoch milliseconds"
+  })),
+  Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "must be epoch milliseconds (an integer >= 0)" }))
+)
+
+const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
+
+const EventFields = Schema.Struct({
+  eventId: Id,
+  type: EventType,
+  productIds: opt(Schema.Array(ProductId).pipe(Schema.maxItems(EVENT_LIMITS.productIds, { message: () => `must hold at most ${EVENT_LIMITS.productIds} products` }))),
+  quantity: opt(Count),
+  price: opt(Amount),
+  query: opt(Schema.String.pipe(maxChars(EVENT_LIMITS.queryChars))),
+  requestId: opt(Id),
+  position: opt(Count),
+  orderId: opt(Id),
+  userToken: opt(Id),
+  sessionId: opt(Id),
+  timestamp: opt(Timestamp)
+})
+
+/** What each type must carry: the products it is about, a purchase's order, a search's query. */
+const missing = (event: typeof EventFields.Type): { readonly path: string; readonly message: string } | undefined => {
+  switch (event.type) {
+    case "view":
+    case "click":
+    case "add_to_cart":
+      return (event.productIds?.length ?? 0) === 0 ? { path: "productIds", message: `a ${event.type} event names at least one product` } : undefined
+    case "purchase":
+      if ((event.productIds?.length ?? 0) === 0) return { path: "productIds", message: "a purchase event names the products bought" }
+      return event.orderId === undefined ? { path: "orderId", message: "a purchase event carries its order id" } : undefined
+    case "search":
+      return event.query === undefined ? { path: "query", message: "a search event carries its query" } : undefined
+  }
+}
+
+export const ShopperEvent = EventFields.pipe(
+  Schema.filter((event) => {
+    const issue = missing(event)
+    return issue === undefined ? true : { path: [issue.path], message: issue.message }
+  })
+).annotations({ identifier: "ShopperEvent" })
+export type ShopperEvent = typeof ShopperEvent.Type
+
+export const EventsBody = Schema.Struct({
+  events: Schema.Array(ShopperEvent).pipe(
+    Schema.minItems(1, { message: () => "must hold at least one event" }),
+    Schema.maxItems(EVENT_LIMITS.events, { message: () => `must hold at most ${EVENT_LIMITS.events} events (send more requests)` })
+  )
+}).annotations({ identifier: "EventsBody" })
+export type EventsBody = typeof EventsBody.Type
+
+/** An event's time in epoch milliseconds: its own timestamp, or when it was received. */
+export const eventTime = (event: ShopperEvent, receivedAt: number): number =>
+  event.timestamp === undefined ? receivedAt : typeof event.timestamp === "number" ? event.timestamp : Date.parse(event.timestamp)
+
+export const EventsResponse = Schema.Struct({
+  message: Schema.String,
+  data: Schema.Struct({
+    /** Events stored by this request. */
+    accepted: Schema.Int,
+    /** Events whose id the site had already (stored before, or twice in this body): not stored again. */
+    duplicates: Schema.Int
+  })
+})
+export type EventsResponse = typeof EventsResponse.Type
