@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { ProductId } from "./Catalog.js"
-import { maxChars } from "./Product.js"
+import { maxChars, oneOf } from "./Product.js"
 
 /**
  * POST /events: what shoppers did (views, clicks, carts, purchases, searches), sent by a shop's
@@ -19,7 +19,7 @@ export const EVENT_LIMITS = {
 } as const
 
 export const EVENT_TYPES = ["view", "click", "add_to_cart", "purchase", "search"] as const
-export const EventType = Schema.Literal(...EVENT_TYPES)
+export const EventType = oneOf(...EVENT_TYPES)
 export type EventType = typeof EventType.Type
 
 /** Events a read-only (Bearer) token may send: a browser holds that token, so not purchases. */
@@ -31,11 +31,14 @@ const Amount = Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >
 
 /** An ISO 8601 date-time with its offset ("2026-11-28T10:15:00Z"), or epoch milliseconds. */
 const Timestamp = Schema.Union(
-  Schema.String.pipe(Schema.filter((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: () => "must be an ISO 8601 date-time with a time zone (e.g. \"2026-11-28T10:15:00Z\") or epoch milliseconds"
-  })),
-  Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "must be epoch milliseconds (an integer >= 0)" }))
-)
+  Schema.String.pipe(Schema.filter((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)))),
+  Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0))
+).annotations({
+  message: () => ({
+    message: "must be an ISO 8601 date-time with a time zone (e.g. \"2026-11-28T10:15:00Z\") or epoch milliseconds (an integer >= 0)",
+    override: true
+  })
+})
 
 const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(schema, { exact: true })
 

@@ -31,6 +31,7 @@ import { Authentication } from "./Authentication.js"
 import { BULK_LIMITS } from "./BulkLine.js"
 import { completeDocument, siteCredentialsOnly } from "./OpenApiDocument.js"
 import { PredictionApi } from "./PredictionApi.js"
+import { EventsApi } from "./EventsApi.js"
 import { LegacySessionApi } from "./LegacySessionApi.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
@@ -190,6 +191,7 @@ export class CommerceApi extends HttpApi.make("commerce-search")
   .add(LegacyApi)
   .add(OpsApi)
   .add(PredictionApi)
+  .add(EventsApi)
   .add(LegacySessionApi)
   .annotate(OpenApi.Title, "Commerce search")
   .annotate(OpenApi.Version, "0.1.0")

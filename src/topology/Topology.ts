@@ -23,6 +23,9 @@ import { BullMqWorker } from "../services/job-queue/BullMqWorker.js"
 import { EmbeddedJobQueue } from "../services/job-queue/EmbeddedJobQueue.js"
 import { EmbeddedMemoryLog } from "../services/memory-log/EmbeddedMemoryLog.js"
 import { RedisMemoryLog } from "../services/memory-log/RedisMemoryLog.js"
+import { EventLog } from "../services/event-log/EventLog.js"
+import { EmbeddedEventLog } from "../services/event-log/EmbeddedEventLog.js"
+import { RedisEventLog } from "../services/event-log/RedisEventLog.js"
 import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPredictionStore.js"
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
@@ -92,6 +95,7 @@ const embeddedBackends = (topology: Topology) =>
   Layer.mergeAll(
     EmbeddedCatalogStore.layer,
     EmbeddedMemoryLog.layer,
+    EmbeddedEventLog.layer,
     EmbeddedPredictionStore.layer,
     EmbeddedSuggester.layer,
     topology.qdrant === undefined ? EmbeddedCatalogIndex.layer : QdrantCatalogIndex.layer(topology.qdrant),
@@ -111,6 +115,7 @@ const distributedApi = (topology: Topology, redisUrl: string) =>
   Layer.mergeAll(
     distributedCatalog(redisUrl, topology.qdrant),
     RedisMemoryLog.layer(redisUrl),
+    RedisEventLog.layer(redisUrl),
     RedisRateLimiter.layer(redisUrl),
     RedisSessionStore.layer(redisUrl),
     BullMqJobQueue.layer(redisUrl),
@@ -148,7 +153,7 @@ const apiWarmUp = (topology: Topology) =>
 /** What the routes need, whichever topology provides it. */
 export type ApiServices =
   | Layer.Layer.Success<typeof Shared>
-  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | RateLimiter | SessionStore | JobQueue
+  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | RateLimiter | SessionStore | JobQueue
 
 /**
  * Startup work that must not hold the listener back: the warm-up, then the process is marked

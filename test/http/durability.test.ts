@@ -38,4 +38,33 @@ describe("durability of acknowledged writes", () => {
       expect(await second.exited).toBe(0)
     }
   }, 180_000)
+
+  it("keeps every event acknowledged by POST /events across SIGKILL and restart: sent again, all are duplicates", async () => {
+    const { siteA, env } = await makeWorkspace({ prefix: "commerce-durable-events-" })
+    const batches = Array.from({ length: 20 }, (_, b) =>
+      Array.from({ length: 10 }, (_, n) => ({ eventId: `e-${b}-${n}`, type: "purchase", orderId: `o-${b}-${n}`, productIds: [`p${n}`, `p${b}`] })))
+    const first = await startServerProcess(env)
+    let acknowledged = 0
+    for (const events of batches) {
+      const res = await call(first.baseUrl, "POST", "/events", { auth: siteA.basic, body: { events } })
+      if (res.status === 200) acknowledged += res.body.data.accepted
+    }
+    first.child.kill("SIGKILL")
+    expect(await first.exited).toBe("SIGKILL")
+    expect(acknowledged).toBe(200)
+
+    const second = await startServerProcess(env)
+    try {
+      let duplicates = 0
+      for (const events of batches) {
+        const res = await call(second.baseUrl, "POST", "/events", { auth: siteA.basic, body: { events } })
+        expect(res.status).toBe(200)
+        duplicates += res.body.data.duplicates
+      }
+      expect(duplicates).toBe(200)
+    } finally {
+      second.child.kill("SIGTERM")
+      expect(await second.exited).toBe(0)
+    }
+  }, 180_000)
 })
