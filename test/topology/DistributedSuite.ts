@@ -1,4 +1,5 @@
 import type * as http from "node:http"
+import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type LoopbackHost, startLoopbackHost } from "../support/LoopbackHost.js"
 import { productShot } from "../support/ProductShots.js"
@@ -161,6 +162,23 @@ export const distributedTopologySuite = (
         expect(indexed.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(24 + 59)
       }, 90_000)
     }, 180_000)
+
+    it("events sent to the api are stored in Redis: sent again, they are duplicates, per site", async () => {
+      const events = [
+        { eventId: "d-view", type: "view", productIds: ["lamp-1"] },
+        { eventId: "d-order", type: "purchase", orderId: "d-order", productIds: ["lamp-1", "lamp-2"] }
+      ]
+      const send = (auth: string) => call(api.baseUrl, "POST", "/events", { auth, body: { events } })
+      expect(await send(sites.siteA.basic)).toMatchObject({ status: 200, body: { data: { accepted: 2, duplicates: 0 } } })
+      expect(await send(sites.siteA.basic)).toMatchObject({ status: 200, body: { data: { accepted: 0, duplicates: 2 } } })
+      expect(await send(sites.siteB.basic)).toMatchObject({ status: 200, body: { data: { accepted: 2, duplicates: 0 } } })
+      const client = new Redis(redis.url)
+      try {
+        expect(await client.xlen(`events:{${sites.siteA.site.id}}:log`)).toBe(2)
+      } finally {
+        client.disconnect()
+      }
+    }, 60_000)
 
     it("a worker killed with SIGKILL mid-job: another worker takes the job over and the product ends indexed exactly once", async () => {
       const [a] = workers
