@@ -10,8 +10,8 @@ import { maxChars, oneOf } from "./Product.js"
 export const EVENT_LIMITS = {
   /** Events in one request. */
   events: 1_000,
-  /** Products one event names (a purchase: the whole basket). */
-  productIds: 500,
+  /** Products one event names (a purchase: the whole basket; a wholesale order holds hundreds). */
+  productIds: 1_000,
   idChars: 200,
   queryChars: 500,
   /** How far in the future an event's timestamp may be (clocks drift). */
