@@ -9,13 +9,10 @@ import { CatalogStore } from "../../../src/services/catalog-store/CatalogStore.j
 import { EmbeddedCatalogStore } from "../../../src/services/catalog-store/EmbeddedCatalogStore.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { catalogStoreConformance, seedImageWork } from "./conformance.js"
+import { onSqlite } from "../../support/SqliteLayer.js"
 
 /** The embedded CatalogStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
-const embeddedCatalogStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-catalog-"))) =>
-  EmbeddedCatalogStore.layer.pipe(
-    Layer.provideMerge(Sqlite.layer),
-    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
-  )
+const embeddedCatalogStoreLayer = (dataDir?: string) => onSqlite(EmbeddedCatalogStore.layer, "commerce-catalog-", dataDir)
 
 catalogStoreConformance("embedded", () => embeddedCatalogStoreLayer())
 

@@ -1,19 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { EmbeddedEventLog } from "../../../src/services/event-log/EmbeddedEventLog.js"
 import { EventLog } from "../../../src/services/event-log/EventLog.js"
-import { Sqlite } from "../../../src/platform/Sqlite.js"
-import { settings } from "../../support/Settings.js"
 import { eventLogConformance } from "./conformance.js"
+import { onSqlite } from "../../support/SqliteLayer.js"
 
-const layerOn = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-events-"))) =>
-  EmbeddedEventLog.layer.pipe(
-    Layer.provide(Sqlite.layer),
-    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
-  )
+const layerOn = (dataDir?: string) => onSqlite(EmbeddedEventLog.layer, "commerce-events-", dataDir)
 
 eventLogConformance("embedded", () => layerOn())
 

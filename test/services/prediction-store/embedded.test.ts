@@ -1,20 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { settings } from "../../support/Settings.js"
+import { Effect } from "effect"
 import { EmbeddedPredictionStore } from "../../../src/services/prediction-store/EmbeddedPredictionStore.js"
 import { PredictionStore } from "../../../src/services/prediction-store/PredictionStore.js"
 import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { predictionStoreConformance } from "./conformance.js"
+import { onSqlite } from "../../support/SqliteLayer.js"
 
 /** The embedded PredictionStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
-const embeddedPredictionStoreLayer = (dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-prediction-"))) =>
-  EmbeddedPredictionStore.layer.pipe(
-    Layer.provideMerge(Sqlite.layer),
-    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
-  )
+const embeddedPredictionStoreLayer = (dataDir?: string) => onSqlite(EmbeddedPredictionStore.layer, "commerce-prediction-", dataDir)
 
 predictionStoreConformance("embedded", () => embeddedPredictionStoreLayer())
 
