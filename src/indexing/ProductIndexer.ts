@@ -40,7 +40,6 @@ const INDEX_SLICE = 8
 
 const productKey = (p: ProductKey) => `${p.siteId}\u0000${p.productId}`
 
-
 /** Names the text a vector is computed from, and the model that computed it. */
 export const textKey = (text: string): string =>
   createHash("sha256").update(TEXT_MODEL.wheel.sha256).update("\u0000").update(text).digest("base64url").slice(0, 32)

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { eventTime } from "../../domain/ShopperEvents.js"
+import { eventTime, type ShopperEvent } from "../../domain/ShopperEvents.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { decodeEvent, encodeEvent } from "./Codec.js"
 import { EventLog, EventLogError, type StoredEvent } from "./EventLog.js"
@@ -35,13 +35,13 @@ const layer: Layer.Layer<EventLog, never, Sqlite> = Layer.effect(
     const insert = db.prepare("INSERT OR IGNORE INTO shopper_events (site_id, event_id, time, received_at, event) VALUES (?, ?, ?, ?, ?)")
     const select = db.prepare<[number, number, number], EventRow>(
       "SELECT sequence, time, received_at, event FROM shopper_events WHERE site_id = ? AND sequence > ? ORDER BY sequence LIMIT ?")
-    const appendTx = db.transaction((siteId: number, events: Parameters<typeof encodeEvent>[0][], receivedAt: number) => {
+    const appendTx = db.transaction((siteId: number, events: ReadonlyArray<ShopperEvent>, receivedAt: number) => {
       let accepted = 0
       for (const event of events) accepted += insert.run(siteId, event.eventId, eventTime(event, receivedAt), receivedAt, encodeEvent(event)).changes
       return { accepted, duplicates: events.length - accepted }
     })
     return EventLog.of({
-      append: (siteId, events, receivedAt) => attempt("append", () => appendTx(siteId, [...events], receivedAt)),
+      append: (siteId, events, receivedAt) => attempt("append", () => appendTx(siteId, events, receivedAt)),
       read: (siteId, sequence, limit) =>
         attempt("read", () =>
           select.all(siteId, sequence, limit).map((row): StoredEvent => ({
