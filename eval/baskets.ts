@@ -100,28 +100,15 @@ try {
   const pushed = await fetch(`${server.baseUrl}/products/bulk`, { method: "POST", headers: { authorization: auth, "content-type": "application/x-ndjson" }, body })
   const refused = (await pushed.text()).trim().split("\n").filter((line) => !line.includes('"status":200'))
   if (refused.length > 0) log(`${refused.length} products refused, e.g. ${refused[0]}`)
-  for (;;) {
-    const ready = await call(server.baseUrl, "GET", "/readyz")
-    if (ready.body?.pendingJobs === 0) break
-    await new Promise((r) => setTimeout(r, 500))
+  const drained = async () => {
+    for (;;) {
+      const ready = await call(server.baseUrl, "GET", "/readyz")
+      if (ready.body?.pendingJobs === 0) return
+      await new Promise((r) => setTimeout(r, 500))
+    }
   }
+  await drained()
   log("catalog pushed and embedded")
-
-  const events = fit.filter((o) => o.products.length > 0).map((o) => ({
-    eventId: `order-${o.order_id}`,
-    type: "purchase",
-    orderId: o.order_id,
-    productIds: o.products,
-    ...(o.customer_id ? { userToken: o.customer_id } : {}),
-    timestamp: `${o.ts}Z`
-  }))
-  let accepted = 0
-  for (let i = 0; i < events.length; i += 1_000) {
-    const res = await call(server.baseUrl, "POST", "/events", { auth, body: { events: events.slice(i, i + 1_000) } })
-    if (res.status !== 200) throw new Error(`POST /events answered ${res.status}: ${JSON.stringify(res.body)}`)
-    accepted += res.body.data.accepted
-  }
-  log(`${accepted} orders replayed as purchase events`)
 
   const service = async (source: string) => {
     const res = await call(server.baseUrl, "POST", "/cross-selling", { auth, body: { productId: source, resultsCount: 10 } })
@@ -143,7 +130,28 @@ try {
     }
     rows.push([name, hits / queries.length, reciprocal / queries.length, (performance.now() - started) / queries.length])
   }
-  await judge("POST /cross-selling (the service)", service)
+  // Before any event: the content rule alone (what the service answers without purchase evidence).
+  await judge("POST /cross-selling before any order (content rule only)", service)
+  const events = fit.filter((o) => o.products.length > 0).map((o) => ({
+    eventId: `order-${o.order_id}`,
+    type: "purchase",
+    orderId: o.order_id,
+    productIds: o.products,
+    ...(o.customer_id ? { userToken: o.customer_id } : {}),
+    timestamp: `${o.ts}Z`
+  }))
+  let accepted = 0
+  const replaying = performance.now()
+  for (let i = 0; i < events.length; i += 1_000) {
+    const res = await call(server.baseUrl, "POST", "/events", { auth, body: { events: events.slice(i, i + 1_000) } })
+    if (res.status !== 200) throw new Error(`POST /events answered ${res.status}: ${JSON.stringify(res.body)}`)
+    accepted += res.body.data.accepted
+  }
+  log(`${accepted} orders replayed as purchase events`)
+
+  await drained()
+  log(`orders sent and aggregated in ${((performance.now() - replaying) / 1000).toFixed(1)} s`)
+  await judge("POST /cross-selling (the service, orders replayed)", service)
   for (const [name, recommend] of Object.entries(peers)) await judge(name, recommend)
 
   console.log(`\nCross-selling judged by ${queries.length} held-out baskets (hide one product, recommend for another of the same basket); seed ${seed}\n`)

@@ -27,6 +27,7 @@ export const SHOPPER_SIDE_TYPES: ReadonlySet<EventType> = new Set(["view", "clic
 
 const Id = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), maxChars(EVENT_LIMITS.idChars))
 const Count = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer >= 1" }))
+const Results = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "must be an integer >= 0" }))
 const Amount = Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" }))
 
 /** An ISO 8601 date-time with its offset ("2026-11-28T10:15:00Z"), or epoch milliseconds. */
@@ -49,6 +50,8 @@ const EventFields = Schema.Struct({
   quantity: opt(Count),
   price: opt(Amount),
   query: opt(Schema.String.pipe(maxChars(EVENT_LIMITS.queryChars))),
+  /** A search's number of results (0: it found nothing); the server records its own searches with it. */
+  resultsCount: opt(Results),
   requestId: opt(Id),
   position: opt(Count),
   orderId: opt(Id),
@@ -60,8 +63,13 @@ const EventFields = Schema.Struct({
 /** What each type must carry: the products it is about, a purchase's order, a search's query. */
 const missing = (event: typeof EventFields.Type): { readonly path: string; readonly message: string } | undefined => {
   switch (event.type) {
-    case "view":
     case "click":
+      if ((event.productIds?.length ?? 0) === 0) return { path: "productIds", message: "a click event names at least one product" }
+      // Clicks count per position in search analytics, as Insights APIs ask for.
+      return event.requestId !== undefined && event.position === undefined
+        ? { path: "position", message: "a click naming a search's requestId carries its position in the results (1-based)" }
+        : undefined
+    case "view":
     case "add_to_cart":
       return (event.productIds?.length ?? 0) === 0 ? { path: "productIds", message: `a ${event.type} event names at least one product` } : undefined
     case "purchase":

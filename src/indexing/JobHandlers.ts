@@ -6,11 +6,15 @@ import { ProductIndexer } from "./ProductIndexer.js"
 import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { ProductKey } from "../model/StoredProduct.js"
-import type { Job } from "../model/Jobs.js"
+import { isProductJob, type Job, type ProductJob } from "../model/Jobs.js"
+import { aggregateSite } from "../learning/Aggregation.js"
+import { EventLog } from "../services/event-log/EventLog.js"
+import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
+import { Suggester } from "../services/suggester/Suggester.js"
 import { JobHandler } from "../services/job-queue/JobQueue.js"
 import { PredictionStore } from "../services/prediction-store/PredictionStore.js"
 
-const keys = (jobs: ReadonlyArray<Job>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))
+const keys = (jobs: ReadonlyArray<ProductJob>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))
 
 const distinct = (list: ReadonlyArray<ProductKey>) =>
   [...new Map(list.map((k) => [`${k.siteId}\u0000${k.productId}`, k])).values()]
@@ -30,6 +34,7 @@ const distinct = (list: ReadonlyArray<ProductKey>) =>
  *   images analysed and their objects detected at once rather than as follow-ups, then its
  *   attributes predicted and stored. Needs a PredictionStore; a process without one logs and
  *   skips these jobs.
+ * - AggregateEvents: the site's new shopper events added to its statistics (learning/Aggregation.ts).
  */
 export const JobHandlersLive = Layer.effect(
   JobHandler,
@@ -38,14 +43,18 @@ export const JobHandlersLive = Layer.effect(
     const images = yield* ProductImages
     const predictions = yield* Effect.serviceOption(PredictionStore)
     const catalog = yield* Effect.context<CatalogStore | CatalogIndex>()
+    const learning = yield* Effect.context<EventLog | ShopperStats | Suggester>()
     // After an image pass: the text vector is reused when the text is unchanged (ImageReindex).
     const reindex = (changed: ReadonlyArray<ProductKey>) =>
       changed.length > 0
         ? reindexImageData(changed).pipe(Effect.provide(catalog), Effect.provideService(ProductIndexer, indexer))
         : Effect.void
     return {
-      handle: (jobs) =>
+      handle: (all) =>
         Effect.gen(function*() {
+          const sites = new Set(all.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : [])))
+          for (const siteId of sites) yield* aggregateSite(siteId).pipe(Effect.provide(learning))
+          const jobs = all.filter(isProductJob)
           const of = (tag: Job["_tag"]) => keys(jobs.filter((j) => j._tag === tag))
           const textKeys = keys(jobs.filter((j) => j._tag !== "AnalyzeImages" && j._tag !== "DetectObjects"))
           const followUps: Array<Job> = []

@@ -29,25 +29,36 @@ export const DetectObjects = Schema.TaggedStruct("DetectObjects", product)
  * product never replaces it.
  */
 export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", product)
-export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes)
+/**
+ * Add the site's shopper events not aggregated yet to its statistics (learning/Aggregation.ts).
+ * Sent after every stored batch of events; one per site waits at a time (the key has no
+ * product), and the one that runs reads everything stored up to then.
+ */
+export const AggregateEvents = Schema.TaggedStruct("AggregateEvents", { siteId: Schema.Int })
+export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes, AggregateEvents)
 export type Job = typeof Job.Type
+/** The jobs about one product (every kind but AggregateEvents). */
+export type ProductJob = Exclude<Job, typeof AggregateEvents.Type>
+export const isProductJob = (job: Job): job is ProductJob => job._tag !== "AggregateEvents"
 
 /**
  * Each kind of work has a lane of its own in both queue backends (a BullMQ queue each, or a
  * set of fibers each in the embedded queue), so ops can size each one and run image-only
  * workers, and a slow kind holds up no other: text indexing is cheap and batched, image
  * analysis is slow and waits on image hosts, object detection is slower still and may lag
- * behind, attribute prediction is rare and a merchant is waiting for it.
+ * behind, attribute prediction is rare and a merchant is waiting for it; shoppers' events are
+ * aggregated apart from all catalog work.
  */
-export type Lane = "index" | "images" | "detect" | "predict"
-export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict"]
+export type Lane = "index" | "images" | "detect" | "predict" | "events"
+export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict", "events"]
 
 const LANE_OF: Record<Job["_tag"], Lane> = {
   IndexProduct: "index",
   RemoveProduct: "index",
   AnalyzeImages: "images",
   DetectObjects: "detect",
-  PredictAttributes: "predict"
+  PredictAttributes: "predict",
+  AggregateEvents: "events"
 }
 export const laneOf = (job: Job): Lane => LANE_OF[job._tag]
 
@@ -59,4 +70,5 @@ export const laneOf = (job: Job): Lane => LANE_OF[job._tag]
  * AnalyzeImages for a new photo is never absorbed by the product's waiting DetectObjects.
  * ':' separated; product ids may contain ':' but the kind and site come first and hold none.
  */
-export const dedupKey = (job: Job) => `${job._tag === "RemoveProduct" ? "IndexProduct" : job._tag}:${job.siteId}:${job.productId}`
+export const dedupKey = (job: Job) =>
+  isProductJob(job) ? `${job._tag === "RemoveProduct" ? "IndexProduct" : job._tag}:${job.siteId}:${job.productId}` : `${job._tag}:${job.siteId}`

@@ -7,6 +7,7 @@ import { CatalogIndex, type SearchHit, type SearchQuery } from "../services/cata
 import type { Condition, Filter } from "../model/Filter.js"
 import type { StoredProduct } from "../model/StoredProduct.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
+import { boughtTogether } from "../learning/BoughtTogether.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
 import { sampledFacets } from "./Facets.js"
@@ -142,11 +143,15 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
   })
 
 /**
- * Cross-selling: complements, never from the source's leaf category or item group.
- * A campaign's crossSell pairs (source category → complement categories) scope the result when
- * one matches; otherwise candidates come from the rest of the catalog, preferring the source's
- * top-level department, its brand and its style (text-embedding closeness), and products in
- * stock, with at most two products per leaf category so the list spans several kinds of complement.
+ * Cross-selling: complements. Products shoppers bought with the source (learning/BoughtTogether.ts)
+ * come first, once enough orders show it; the content rule fills the rest, or all of the list
+ * while there is no such evidence. Both keep to the request's scope, a matching campaign pair's
+ * included, and never offer the source's own item group (its variants).
+ * The content rule: never from the source's leaf category either. A campaign's crossSell pairs
+ * (source category → complement categories) scope the result when one matches; otherwise
+ * candidates come from the rest of the catalog, preferring the source's top-level department,
+ * its brand and its style (text-embedding closeness), and products in stock, with at most two
+ * products per leaf category so the list spans several kinds of complement.
  */
 export const crossSelling = (siteId: number, input: RecommendationInput) =>
   Effect.gen(function*() {
@@ -157,14 +162,20 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
     const pairs = (campaign.crossSell ?? []).filter((p) =>
       leaves.some((leaf) => leaf === p.from || leaf.startsWith(p.from + " > ")))
     const targets = pairs.flatMap((p) => p.to.map((t) => formatCategoryPath(parseCategoryPath(t))))
-    const mustNot: Array<Condition> = [
-      ...(leaves.length > 0 ? [{ column: "category", anyOf: leaves }] : []),
-      ...(source.data.item_group_id ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }] : [])
-    ]
-    const { filter, dynamic } = yield* scope(siteId, campaign, input, {
+    const variants: ReadonlyArray<Condition> = source.data.item_group_id ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }] : []
+    const { filter: scoped, dynamic } = yield* scope(siteId, campaign, input, {
       must: targets.length > 0 ? [{ column: "category", anyOf: targets }] : [],
-      mustNot
+      mustNot: variants
     })
+    // Bought together may share the source's leaf category (a candle with another candle); the content rule may not.
+    const evidence = yield* boughtTogether(siteId, source.productId, limit)
+    const found = evidence.length === 0
+      ? []
+      : (yield* Effect.flatMap(CatalogIndex, (index) =>
+        index.search({ siteId, filter: scoped, limit: evidence.length, onlyIds: evidence, excludeIds: [source.productId] }))).hits
+    const inScope = new Set(found.map((hit) => hit.productId))
+    const first = evidence.filter((id) => inScope.has(id)).slice(0, limit)
+    const filter: Filter = { must: scoped.must, mustNot: [...scoped.mustNot, ...(leaves.length > 0 ? [{ column: "category", anyOf: leaves }] : [])] }
     const departments = leaves.map((l) => parseCategoryPath(l)[0]).filter((d): d is string => d !== undefined)
     const boosts = [
       ...(yield* campaignBoosts(campaign)),
@@ -180,15 +191,16 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
       // Visual style (a small weight): complements that look like they belong together.
       imageVector: vectors.image,
       filter,
-      limit,
+      limit: limit - first.length,
       boosts,
-      excludeIds: [source.productId],
+      excludeIds: [source.productId, ...first],
       weights: { lexical: 0, text: 1, image: 0.2 },
       minSimilarity: -1
     }, dynamic, 2)
+    const products = first.length === 0 ? result.products : [...(yield* loadEntities(siteId, first)), ...result.products]
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
-      data: { sourceProduct: toResultEntity(source), products: result.products },
+      data: { sourceProduct: toResultEntity(source), products },
       interactions: result.interactions
     }
   })

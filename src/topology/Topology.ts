@@ -26,6 +26,9 @@ import { RedisMemoryLog } from "../services/memory-log/RedisMemoryLog.js"
 import { EventLog } from "../services/event-log/EventLog.js"
 import { EmbeddedEventLog } from "../services/event-log/EmbeddedEventLog.js"
 import { RedisEventLog } from "../services/event-log/RedisEventLog.js"
+import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
+import { EmbeddedShopperStats } from "../services/shopper-stats/EmbeddedShopperStats.js"
+import { RedisShopperStats } from "../services/shopper-stats/RedisShopperStats.js"
 import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPredictionStore.js"
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
@@ -96,6 +99,7 @@ const embeddedBackends = (topology: Topology) =>
     EmbeddedCatalogStore.layer,
     EmbeddedMemoryLog.layer,
     EmbeddedEventLog.layer,
+    EmbeddedShopperStats.layer,
     EmbeddedPredictionStore.layer,
     EmbeddedSuggester.layer,
     topology.qdrant === undefined ? EmbeddedCatalogIndex.layer : QdrantCatalogIndex.layer(topology.qdrant),
@@ -116,6 +120,7 @@ const distributedApi = (topology: Topology, redisUrl: string) =>
     distributedCatalog(redisUrl, topology.qdrant),
     RedisMemoryLog.layer(redisUrl),
     RedisEventLog.layer(redisUrl),
+    RedisShopperStats.layer(redisUrl),
     RedisRateLimiter.layer(redisUrl),
     RedisSessionStore.layer(redisUrl),
     BullMqJobQueue.layer(redisUrl),
@@ -153,7 +158,7 @@ const apiWarmUp = (topology: Topology) =>
 /** What the routes need, whichever topology provides it. */
 export type ApiServices =
   | Layer.Layer.Success<typeof Shared>
-  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | RateLimiter | SessionStore | JobQueue
+  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | ShopperStats | RateLimiter | SessionStore | JobQueue
 
 /**
  * Startup work that must not hold the listener back: the warm-up, then the process is marked
@@ -188,8 +193,8 @@ export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect
 }))
 
 /**
- * A worker process (`npm run worker`): the same shared catalog the api reads, model threads of
- * its own, and the job handlers fed from the BullMQ queues at REDIS_URL once its replicas are
+ * A worker process (`npm run worker`): the same shared catalog the api reads, the event log
+ * and statistics the aggregation jobs read and write, model threads of its own, and the job handlers fed from the BullMQ queues at REDIS_URL once its replicas are
  * filled. A worker without REDIS_URL has nothing to take jobs from: that fails the start.
  */
 export const WorkerTopology = Layer.unwrapEffect(Effect.gen(function*() {
@@ -200,6 +205,6 @@ export const WorkerTopology = Layer.unwrapEffect(Effect.gen(function*() {
   return BullMqWorker.layer(redisUrl).pipe(
     Layer.provide(Ready),
     Layer.provide(JobHandling),
-    Layer.provideMerge(Layer.mergeAll(distributedCatalog(redisUrl, topology.qdrant), Models))
+    Layer.provideMerge(Layer.mergeAll(distributedCatalog(redisUrl, topology.qdrant), RedisEventLog.layer(redisUrl), RedisShopperStats.layer(redisUrl), Models))
   )
 }))

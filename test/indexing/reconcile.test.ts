@@ -11,7 +11,7 @@ import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedC
 import { emptyFilter } from "../../src/model/Filter.js"
 import { EmbeddedSuggester } from "../../src/services/suggester/EmbeddedSuggester.js"
 import { TEXT_MODEL } from "../../src/services/text-embedder/TextModel.js"
-import type { Job } from "../../src/model/Jobs.js"
+import { isProductJob, type Job } from "../../src/model/Jobs.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import type { ImageAnalysisRecord } from "../../src/model/ImageAnalysis.js"
 import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedCatalogStore.js"
@@ -24,7 +24,7 @@ const setup = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reconcile-"))
   const handled: Array<string> = []
   const handler = Layer.succeed(JobHandler, {
-    handle: (jobs: ReadonlyArray<Job>) => Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`)))
+    handle: (jobs: ReadonlyArray<Job>) => Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${isProductJob(j) ? j.productId : ""}`)))
   })
   const store = EmbeddedCatalogStore.layer.pipe(
     Layer.provideMerge(Sqlite.layer),
@@ -40,7 +40,7 @@ const gatedSetup = () => {
   const gate = Effect.runSync(Deferred.make<void>())
   const handler = Layer.succeed(JobHandler, {
     handle: (jobs: ReadonlyArray<Job>) =>
-      Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${j.productId}`))))
+      Effect.zipRight(Deferred.await(gate), Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${isProductJob(j) ? j.productId : ""}`))))
   })
   const layer = Layer.merge(
     EmbeddedCatalogStore.layer.pipe(Layer.provideMerge(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir }))),

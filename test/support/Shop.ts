@@ -12,6 +12,7 @@ import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedC
 import { createSite, putCampaign } from "../../src/services/site-registry/SiteAdmin.js"
 import { EmbeddedSiteRegistry } from "../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { EmbeddedSuggester } from "../../src/services/suggester/EmbeddedSuggester.js"
+import { EmbeddedShopperStats } from "../../src/services/shopper-stats/EmbeddedShopperStats.js"
 import { HashingTextEmbedder } from "./HashingTextEmbedder.js"
 import { settings } from "./Settings.js"
 
@@ -35,7 +36,7 @@ const tempDataDir = Layer.unwrapScoped(Effect.acquireRelease(
 ).pipe(Effect.map((dataDir) => settings({ DATA_DIR: dataDir }))))
 
 export const shopLayer = (sites: ReadonlyArray<Site>) => {
-  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer).pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
+  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, EmbeddedShopperStats.layer).pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
   const services = Layer.mergeAll(backends, EmbeddedCatalogIndex.layer, HashingTextEmbedder, EmbeddedSiteRegistry.fromSites(sites))
   return ProductIndexerLive.pipe(Layer.provideMerge(services))
 }

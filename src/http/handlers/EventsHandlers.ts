@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { BadRequest, Forbidden } from "../../domain/Errors.js"
 import { EVENT_LIMITS, eventTime, SHOPPER_SIDE_TYPES } from "../../domain/ShopperEvents.js"
 import { EventLog } from "../../services/event-log/EventLog.js"
+import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors } from "../ErrorMapping.js"
@@ -22,6 +23,13 @@ export const EventsHandlers = HttpApiBuilder.group(CommerceApi, "events", (handl
       }
       const log = yield* EventLog
       const { accepted, duplicates } = yield* restErrors(log.append(principal.siteId, payload.events, receivedAt))
+      // The events are stored (the answer's promise); aggregation follows in the events lane. A
+      // failed enqueue is healed by the next batch's, or the reconcile pass.
+      if (accepted > 0) {
+        yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue([{ _tag: "AggregateEvents", siteId: principal.siteId }])).pipe(
+          Effect.catchAll((error) => Effect.logWarning("events stored; aggregation not queued", error))
+        )
+      }
       return { message: duplicates === 0 ? "events stored" : `events stored; ${duplicates} already known by their eventId`, data: { accepted, duplicates } }
     }))
 )

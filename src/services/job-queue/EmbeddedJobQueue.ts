@@ -25,7 +25,9 @@ const laneSizes = (options: EmbeddedJobQueueOptions): Record<Lane, { readonly ba
   // other's model calls, and one slow image host does not stall every image.
   images: { batchSize: options.imageBatchSize ?? 4, concurrency: options.imageConcurrency ?? 2 },
   detect: { batchSize: options.detectBatchSize ?? 4, concurrency: options.detectConcurrency ?? 1 },
-  predict: { batchSize: options.predictBatchSize ?? 4, concurrency: options.predictConcurrency ?? 1 }
+  predict: { batchSize: options.predictBatchSize ?? 4, concurrency: options.predictConcurrency ?? 1 },
+  // One site's aggregation at a time: it is I/O and counting, and each reads all that is stored.
+  events: { batchSize: 1, concurrency: 1 }
 })
 
 /**

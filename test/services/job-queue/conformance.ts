@@ -1,13 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
-import type { Job } from "../../../src/model/Jobs.js"
+import { isProductJob, type Job, type ProductJob } from "../../../src/model/Jobs.js"
 import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { readUntil } from "../../support/Eventually.js"
 import { quiet } from "../../support/Quiet.js"
 
-const keyOf = (job: Job) => `${job.siteId}:${job.productId}`
+const keyOf = (job: Job) => (isProductJob(job) ? `${job.siteId}:${job.productId}` : `${job.siteId}`)
 export const index = (productId: string, siteId = 1): Job => ({ _tag: "IndexProduct", siteId, productId })
-const job = (_tag: Job["_tag"], productId: string): Job => ({ _tag, siteId: 1, productId })
+const job = (_tag: ProductJob["_tag"], productId: string): Job => ({ _tag, siteId: 1, productId })
 const kindKey = (job: Job) => `${job._tag} ${keyOf(job)}`
 /** The kinds with a lane of their own (RemoveProduct shares IndexProduct's). */
 const KINDS = ["IndexProduct", "AnalyzeImages", "DetectObjects", "PredictAttributes"] as const

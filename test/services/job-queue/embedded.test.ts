@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
 import { EmbeddedJobQueue } from "../../../src/services/job-queue/EmbeddedJobQueue.js"
-import type { Job } from "../../../src/model/Jobs.js"
+import { isProductJob, type Job } from "../../../src/model/Jobs.js"
 import { JobHandler, JobQueue } from "../../../src/services/job-queue/JobQueue.js"
 import { until, jobQueueConformance } from "./conformance.js"
 
@@ -18,7 +18,7 @@ describe("EmbeddedJobQueue lanes", () => {
       handle: (jobs: ReadonlyArray<Job>) =>
         Effect.gen(function*() {
           if (jobs.some((j) => j._tag === "DetectObjects")) yield* Deferred.await(detections)
-          seen.push(...jobs.map((j) => `${j._tag}:${j.productId}`))
+          seen.push(...jobs.map((j) => `${j._tag}:${isProductJob(j) ? j.productId : ""}`))
         })
     })
     return { seen, detections, layer: EmbeddedJobQueue.layer().pipe(Layer.provide(handler)) }

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { BullMqWorker } from "../../../src/services/job-queue/BullMqWorker.js"
 import { JobHandler } from "../../../src/services/job-queue/JobQueue.js"
+import { isProductJob } from "../../../src/model/Jobs.js"
 
 /**
  * A worker process whose handler reports each job on stdout and then never finishes, for the
@@ -10,7 +11,7 @@ const [url, queueName] = process.argv.slice(2)
 
 const Hanging = Layer.succeed(JobHandler, {
   handle: (jobs) =>
-    Effect.sync(() => process.stdout.write(`started ${jobs.map((j) => `${j.siteId}:${j.productId}`).join(" ")}\n`)).pipe(
+    Effect.sync(() => process.stdout.write(`started ${jobs.map((j) => `${j.siteId}:${isProductJob(j) ? j.productId : ""}`).join(" ")}\n`)).pipe(
       Effect.zipRight(Effect.never)
     )
 })
