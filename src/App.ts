@@ -10,6 +10,7 @@ import { LegacySessionHandlers } from "./http/handlers/LegacySessionHandlers.js"
 import { OpsHandlers } from "./http/handlers/OpsHandlers.js"
 import { PredictionHandlers } from "./http/handlers/PredictionHandlers.js"
 import { EventsHandlers } from "./http/handlers/EventsHandlers.js"
+import { AnalyticsHandlers } from "./http/handlers/AnalyticsHandlers.js"
 import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
 import { ServerConfig } from "./http/ServerConfig.js"
@@ -18,7 +19,7 @@ import { ProtectedResourceRoute } from "./mcp/ProtectedResource.js"
 import { ApiTopology } from "./topology/Topology.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers, PredictionHandlers, EventsHandlers, LegacySessionHandlers]),
+  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers, PredictionHandlers, EventsHandlers, AnalyticsHandlers, LegacySessionHandlers]),
   Layer.provide(AuthenticationLive)
 )
 

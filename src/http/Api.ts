@@ -32,6 +32,7 @@ import { BULK_LIMITS } from "./BulkLine.js"
 import { completeDocument, siteCredentialsOnly } from "./OpenApiDocument.js"
 import { PredictionApi } from "./PredictionApi.js"
 import { EventsApi } from "./EventsApi.js"
+import { AnalyticsApi } from "./AnalyticsApi.js"
 import { LegacySessionApi } from "./LegacySessionApi.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
@@ -192,6 +193,7 @@ export class CommerceApi extends HttpApi.make("commerce-search")
   .add(OpsApi)
   .add(PredictionApi)
   .add(EventsApi)
+  .add(AnalyticsApi)
   .add(LegacySessionApi)
   .annotate(OpenApi.Title, "Commerce search")
   .annotate(OpenApi.Version, "0.1.0")

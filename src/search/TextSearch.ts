@@ -1,10 +1,11 @@
+import { randomUUID } from "node:crypto"
 import { Effect, Fiber } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
 import { sortColumns } from "../model/Columns.js"
 import { CatalogIndex, type MatchScope, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
-import { Suggester } from "../services/suggester/Suggester.js"
+import { recordSearch } from "../learning/SearchRecording.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
@@ -42,7 +43,6 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const registry = yield* SiteRegistry
     const embedder = yield* TextEmbedder
     const index = yield* CatalogIndex
-    const suggester = yield* Suggester
 
     const campaign = yield* registry.campaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
@@ -108,9 +108,11 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
     }
 
-    if (!browsing) yield* suggester.recordQuery(siteId, text, result.total).pipe(timed("suggest"))
+    // Every search answers with a requestId (the shopper's, or one made here): clicks name it.
+    const requestId = input.requestId ?? randomUUID()
+    if (!browsing) yield* recordSearch(siteId, requestId, text, result.total)
     return {
-      ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
+      requestId,
       data: { products, total, interactions },
       interactions,
       ...(stream ? { stream } : {})

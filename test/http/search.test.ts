@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { decodeCategoryPath, encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import { Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { TextSearchResponse } from "../../src/domain/Search.js"
 import { fixtureProducts } from "../support/FixtureCatalog.js"
+import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { call } from "../support/Http.js"
 import { parseServerTiming } from "../../src/platform/ServerTiming.js"
 import { eventually } from "../support/Eventually.js"
@@ -373,18 +374,28 @@ describe("POST /auto-suggest", () => {
     expect(typo.body.data.completions.map((c: any) => c.suggestion).some((s: string) => s.includes("circular"))).toBe(true)
   })
 
-  it("cannot be planted with the public read-only token: searched words the catalog lacks are never offered", async () => {
+  it("learns a query from searches shoppers clicked a result of, not from searches alone; never words the catalog lacks", async () => {
     const completions = async (query: string) =>
       (await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query } })).body.data.completions.map((c: any) => c.suggestion)
+    const searched: Record<string, Array<string>> = {}
     for (let i = 0; i < 3; i++) {
       for (const query of ["drill quillon", "cordless circular"]) {
-        // Both find products ("drill" matches), so both are recorded as searches.
+        // Both find products ("drill" matches); each answer names its requestId.
         const found = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query } })
         expect(found.body.data.products.length, query).toBeGreaterThan(0)
+        expect(typeof found.body.requestId).toBe("string")
+        ;(searched[query] ??= []).push(found.body.requestId)
       }
     }
-    // Learned from searches (recorded in the background): the grounded one arrives, the planted one never.
+    // Searched three times with the public token and never clicked: no completion.
+    await server.run(Effect.flatMap(JobQueue, (queue) => queue.drained))
+    expect(await completions("cordless c")).not.toContain("cordless circular")
+    // A shopper clicks a result of each query's first search.
+    const clicks = Object.entries(searched).map(([query, [requestId]], i) =>
+      ({ eventId: `click-${i}`, type: "click", productIds: ["drill-1"], requestId, position: 1, query }))
+    expect((await call(server.baseUrl, "POST", "/events", { auth: server.siteA.bearer, body: { events: clicks } })).status).toBe(200)
     await eventually(async () => expect(await completions("cordless c")).toContain("cordless circular"), 30_000)
+    // Clicked, but its words are not the catalog's: never offered.
     expect(await completions("drill")).not.toContain("drill quillon")
     expect(await completions("drill q")).toEqual([])
   })

@@ -13,6 +13,14 @@ import { createSite, putCampaign } from "../../src/services/site-registry/SiteAd
 import { EmbeddedSiteRegistry } from "../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { EmbeddedSuggester } from "../../src/services/suggester/EmbeddedSuggester.js"
 import { EmbeddedShopperStats } from "../../src/services/shopper-stats/EmbeddedShopperStats.js"
+import { ShopperStats } from "../../src/services/shopper-stats/ShopperStats.js"
+import { EmbeddedEventLog } from "../../src/services/event-log/EmbeddedEventLog.js"
+import { EventLog } from "../../src/services/event-log/EventLog.js"
+import { EmbeddedJobQueue } from "../../src/services/job-queue/EmbeddedJobQueue.js"
+import { JobHandler } from "../../src/services/job-queue/JobQueue.js"
+import type { Job } from "../../src/model/Jobs.js"
+import { aggregateSite } from "../../src/learning/Aggregation.js"
+import { Suggester } from "../../src/services/suggester/Suggester.js"
 import { HashingTextEmbedder } from "./HashingTextEmbedder.js"
 import { settings } from "./Settings.js"
 
@@ -35,9 +43,19 @@ const tempDataDir = Layer.unwrapScoped(Effect.acquireRelease(
   (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
 ).pipe(Effect.map((dataDir) => settings({ DATA_DIR: dataDir }))))
 
+/** The embedded queue running the aggregation jobs that searches and events ask for (products are indexed by `stock` itself). */
+const aggregationQueue = EmbeddedJobQueue.layer().pipe(Layer.provide(Layer.effect(JobHandler, Effect.map(
+  Effect.context<EventLog | ShopperStats | Suggester>(),
+  (learning) => ({
+    handle: (jobs: ReadonlyArray<Job>) =>
+      Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : []))), (siteId) => aggregateSite(siteId).pipe(Effect.provide(learning)), { discard: true })
+  })
+))))
+
 export const shopLayer = (sites: ReadonlyArray<Site>) => {
-  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, EmbeddedShopperStats.layer).pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
-  const services = Layer.mergeAll(backends, EmbeddedCatalogIndex.layer, HashingTextEmbedder, EmbeddedSiteRegistry.fromSites(sites))
+  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, EmbeddedShopperStats.layer, EmbeddedEventLog.layer)
+    .pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
+  const services = Layer.mergeAll(aggregationQueue.pipe(Layer.provideMerge(backends)), EmbeddedCatalogIndex.layer, HashingTextEmbedder, EmbeddedSiteRegistry.fromSites(sites))
   return ProductIndexerLive.pipe(Layer.provideMerge(services))
 }
 

@@ -163,7 +163,7 @@ export const distributedTopologySuite = (
       }, 90_000)
     }, 180_000)
 
-    it("events sent to the api are stored in Redis: sent again, they are duplicates, per site", async () => {
+    it("events sent to the api are stored in Redis (sent again, they are duplicates, per site) and aggregated by a worker", async () => {
       const events = [
         { eventId: "d-view", type: "view", productIds: ["lamp-1"] },
         { eventId: "d-order", type: "purchase", orderId: "d-order", productIds: ["lamp-1", "lamp-2"] }
@@ -174,7 +174,12 @@ export const distributedTopologySuite = (
       expect(await send(sites.siteB.basic)).toMatchObject({ status: 200, body: { data: { accepted: 2, duplicates: 0 } } })
       const client = new Redis(redis.url)
       try {
-        expect(await client.xlen(`events:{${sites.siteA.site.id}}:log`)).toBe(2)
+        // The log holds the searches the api recorded too.
+        const entries = await client.xrange(`events:{${sites.siteA.site.id}}:log`, "-", "+")
+        expect(entries.map(([, fields]) => JSON.parse(fields[fields.indexOf("e") + 1]).eventId).filter((id: string) => id.startsWith("d-"))).toEqual(["d-view", "d-order"])
+        // A worker added them to the site's statistics: the order names both lamps.
+        await eventually(async () => expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:orders`)).toEqual({ "lamp-1": "1", "lamp-2": "1" }), 30_000)
+        expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:with:lamp-1`)).toEqual({ "lamp-2": "1" })
       } finally {
         client.disconnect()
       }

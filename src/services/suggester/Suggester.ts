@@ -16,7 +16,11 @@ export interface SuggesterService {
   readonly indexProducts: (products: ReadonlyArray<ProductSource>) => Effect.Effect<void, SuggestError>
   /** Many at once, like `indexProducts`. */
   readonly removeProducts: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<void, SuggestError>
-  /** Called by text search; only searches that found something become suggestions. */
+  /**
+   * Called by aggregation (learning/Aggregation.ts) for a search a shopper clicked a result of:
+   * a query alone, which anyone holding a read-only token can send, becomes no completion.
+   * Only searches that found something become suggestions.
+   */
   readonly recordQuery: (siteId: number, query: string, resultCount: number) => Effect.Effect<void>
   readonly suggest: (siteId: number, prefix: string, limit: number) => Effect.Effect<ReadonlyArray<Suggestion>>
 }

@@ -1,0 +1,59 @@
+import { Schema } from "effect"
+
+/**
+ * GET /analytics/searches (a design of ours: the spec shows none): what shoppers searched
+ * over a range of UTC days, from the searches the server answered and the events shoppers
+ * sent (learning/Aggregation.ts).
+ */
+export const ANALYTICS_LIMITS = { days: 366, queries: 1_000, defaultQueries: 20, defaultDays: 30 } as const
+
+const Day = Schema.String.pipe(
+  Schema.filter((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+    message: () => "must be a date YYYY-MM-DD (UTC)"
+  })
+)
+const Limit = Schema.NumberFromString.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= ANALYTICS_LIMITS.queries, { message: () => `must be an integer from 1 to ${ANALYTICS_LIMITS.queries}` })
+)
+
+export const SearchAnalyticsParams = Schema.Struct({
+  /** First day (inclusive); default: 29 days before `to`. */
+  from: Schema.optionalWith(Day, { exact: true }),
+  /** Last day (inclusive); default: today (UTC). */
+  to: Schema.optionalWith(Day, { exact: true }),
+  /** Queries per list (default 20). */
+  limit: Schema.optionalWith(Limit, { exact: true })
+})
+export type SearchAnalyticsParams = typeof SearchAnalyticsParams.Type
+
+export const QueryAnalytics = Schema.Struct({
+  query: Schema.String,
+  searches: Schema.Int,
+  zeroResults: Schema.Int,
+  clicks: Schema.Int,
+  /** Searches with at least one click, of the searches that found something (null: none found anything). */
+  clickThroughRate: Schema.NullOr(Schema.Number),
+  /** Mean 1-based position of the clicked results (null: no clicks). */
+  averageClickPosition: Schema.NullOr(Schema.Number)
+})
+export type QueryAnalytics = typeof QueryAnalytics.Type
+
+export const SearchAnalyticsResponse = Schema.Struct({
+  data: Schema.Struct({
+    from: Schema.String,
+    to: Schema.String,
+    totals: Schema.Struct({
+      searches: Schema.Int,
+      zeroResults: Schema.Int,
+      clicks: Schema.Int,
+      clickThroughRate: Schema.NullOr(Schema.Number)
+    }),
+    /** Most searched first. */
+    topQueries: Schema.Array(QueryAnalytics),
+    /** Queries that found nothing, most often first. */
+    zeroResultQueries: Schema.Array(QueryAnalytics),
+    /** Queries that found something and were never clicked, most searched first. */
+    noClickQueries: Schema.Array(QueryAnalytics)
+  })
+}).annotations({ identifier: "SearchAnalyticsResponse" })
+export type SearchAnalyticsResponse = typeof SearchAnalyticsResponse.Type
