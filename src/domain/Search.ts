@@ -42,8 +42,12 @@ export const Offset = Schema.Number.pipe(
   })
 )
 
-/** How a listing may be ordered (see Columns.sortColumns): the effective price, the title, the time a product was added. */
-export const SortColumn = oneOf("price", "title", "newest")
+/**
+ * How a listing may be ordered (see Columns.sortColumns): the effective price, the title, the
+ * time a product was added; shoppers' popularity and trend (learning/ShopperSignals.ts:
+ * products without any events come after those with some, either order).
+ */
+export const SortColumn = oneOf("price", "title", "newest", "popular", "trending")
 
 export const SortOrder = oneOf("asc", "desc")
 
@@ -53,7 +57,7 @@ export const SortKey = Schema.Struct({ column: SortColumn, order: SortOrder })
 export const Sort = Schema.Array(SortKey).pipe(
   Schema.maxItems(3, { message: () => "must have at most 3 keys" }),
   Schema.filter((keys) => new Set(keys.map((k) => k.column)).size === keys.length || "must not name a column twice", {
-    jsonSchema: { description: "Up to 3 sort keys in priority order (price, title, newest); omitted: by relevance" }
+    jsonSchema: { description: "Up to 3 sort keys in priority order (price, title, newest, popular, trending); omitted: by relevance" }
   })
 )
 

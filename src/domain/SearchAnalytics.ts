@@ -7,24 +7,28 @@ import { Schema } from "effect"
  */
 export const ANALYTICS_LIMITS = { days: 366, queries: 1_000, defaultQueries: 20, defaultDays: 30 } as const
 
-const Day = Schema.String.pipe(
+export const AnalyticsDay = Schema.String.pipe(
   Schema.filter((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
     message: () => "must be a date YYYY-MM-DD (UTC)"
   })
 )
-const Limit = Schema.NumberFromString.pipe(
-  Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= ANALYTICS_LIMITS.queries, { message: () => `must be an integer from 1 to ${ANALYTICS_LIMITS.queries}` })
-)
+const limitRule = {
+  message: () => `must be an integer from 1 to ${ANALYTICS_LIMITS.queries}`
+}
+const isLimit = (n: number) => Number.isInteger(n) && n >= 1 && n <= ANALYTICS_LIMITS.queries
 
-export const SearchAnalyticsParams = Schema.Struct({
+const dayFields = {
   /** First day (inclusive); default: 29 days before `to`. */
-  from: Schema.optionalWith(Day, { exact: true }),
+  from: Schema.optionalWith(AnalyticsDay, { exact: true }),
   /** Last day (inclusive); default: today (UTC). */
-  to: Schema.optionalWith(Day, { exact: true }),
-  /** Queries per list (default 20). */
-  limit: Schema.optionalWith(Limit, { exact: true })
-})
-export type SearchAnalyticsParams = typeof SearchAnalyticsParams.Type
+  to: Schema.optionalWith(AnalyticsDay, { exact: true })
+}
+
+/** The query string of GET /analytics/searches; `limit`: queries per list (default 20). */
+export const SearchAnalyticsParams = Schema.Struct({ ...dayFields, limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.filter(isLimit, limitRule)), { exact: true }) })
+/** The same as an MCP tool's arguments (JSON numbers). */
+export const SearchAnalyticsInput = Schema.Struct({ ...dayFields, limit: Schema.optionalWith(Schema.Number.pipe(Schema.filter(isLimit, limitRule)), { exact: true }) })
+export type SearchAnalyticsParams = typeof SearchAnalyticsInput.Type
 
 export const QueryAnalytics = Schema.Struct({
   query: Schema.String,

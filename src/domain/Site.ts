@@ -66,8 +66,17 @@ export const Campaign = Schema.Struct({
   redirects: Schema.optionalWith(Schema.Array(Redirect), { exact: true }),
   crossSell: Schema.optionalWith(Schema.Array(CrossSell), { exact: true }),
   /** Text search lists one product per item group unless a request says otherwise. */
-  collapseVariants: Schema.optionalWith(Schema.Boolean, { exact: true })
+  collapseVariants: Schema.optionalWith(Schema.Boolean, { exact: true }),
+  /**
+   * How much shoppers' popularity lifts a product in relevance listings (text search and
+   * browse): added to its score, the most popular product getting all of it (a strong text
+   * match scores about 1 to 2). 0 turns it off; default DEFAULT_POPULARITY_BOOST.
+   */
+  popularityBoost: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 2)), { exact: true })
 })
+
+/** The popularity boost of a campaign that sets none (see Campaign.popularityBoost; chosen with `npm run eval:baskets`). */
+export const DEFAULT_POPULARITY_BOOST = 0.2
 export type Campaign = typeof Campaign.Type
 
 /**

@@ -6,11 +6,12 @@ import type { Tool, ToolServices } from "./Tool.js"
 import { catalogTools } from "./tools/CatalogTools.js"
 import { memoryTools } from "./tools/MemoryTools.js"
 import { searchTools } from "./tools/SearchTools.js"
+import { insightTools } from "./tools/InsightTools.js"
 
 /** JSON-RPC code for a call the credentials do not authorize (implementation-defined server error range). */
 export const FORBIDDEN = -32003
 
-const allTools = [...searchTools, ...catalogTools, ...memoryTools]
+const allTools = [...searchTools, ...catalogTools, ...insightTools, ...memoryTools]
 
 /** Every service some tool needs: the MCP route asks its layer for them. */
 export type McpServices = ToolServices<(typeof allTools)[number]>

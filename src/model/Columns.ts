@@ -185,8 +185,14 @@ export const facetColumns: ReadonlyArray<Column & { readonly facet: FacetRule }>
   .filter((c): c is Column & { readonly facet: FacetRule } => c.facet !== null)
   .sort((a, b) => a.facet.rank - b.facet.rank)
 
-/** What a listing may be sorted by (the request's names), and the numeric column holding each. */
-export const sortColumns = { price: "price", title: "title_order", newest: "added_at" } as const satisfies Record<string, string>
+/**
+ * What a listing may be sorted by (the request's names), and the numeric column holding each;
+ * popular and trending name shoppers' signals (learning/ShopperSignals.ts), which the index
+ * sorts by like columns.
+ */
+export const sortColumns = { price: "price", title: "title_order", newest: "added_at", popular: "popularity", trending: "trending" } as const satisfies Record<string, string>
+/** The sort columns that are shoppers' signals, not index columns. */
+export const SIGNAL_COLUMNS: ReadonlySet<string> = new Set(["popularity", "trending"])
 
 /** The payload of one product: every column's value. */
 export const columnValues = (source: ColumnSource): Record<string, PayloadValue> => {

@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto"
 import { Effect, Fiber } from "effect"
 import { timed } from "../platform/ServerTiming.js"
-import { normalizeQuery, campaignResultsCount } from "../domain/Site.js"
+import { campaignResultsCount, DEFAULT_POPULARITY_BOOST, normalizeQuery } from "../domain/Site.js"
 import { sortColumns } from "../model/Columns.js"
 import { CatalogIndex, type MatchScope, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { recordSearch } from "../learning/SearchRecording.js"
+import { shopperRanking } from "../learning/ShopperRanking.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
@@ -67,11 +68,13 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       return vector
     })
     const boosts = yield* campaignBoosts(campaign)
+    const lift = campaign.popularityBoost ?? DEFAULT_POPULARITY_BOOST
+    const ranked = { ...(yield* shopperRanking(siteId, sort, sort === undefined ? lift : 0)) }
     // Pins lead a relevance listing (inside the shopper's scope); a sorted one keeps its order.
     const pins = browsing || sort !== undefined ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
     const pinned = pins.length === 0 ? [] : yield* inScope({ siteId, filter }, pins)
     const scope: MatchScope = { siteId, ...(browsing ? {} : { text, textVector }), filter, ...(groupBy ? { groupBy } : {}) }
-    const query: Omit<SearchQuery, "limit"> = { ...scope, boosts, ...(sort ? { sort } : {}) }
+    const query: Omit<SearchQuery, "limit"> = { ...scope, boosts, ...ranked, ...(sort ? { sort } : {}) }
 
     // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
     // The index counts the facets of the result set with it (one matching for both).

@@ -29,6 +29,7 @@ import { RedisEventLog } from "../services/event-log/RedisEventLog.js"
 import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
 import { EmbeddedShopperStats } from "../services/shopper-stats/EmbeddedShopperStats.js"
 import { RedisShopperStats } from "../services/shopper-stats/RedisShopperStats.js"
+import { ShopperSignals, ShopperSignalsLive } from "../learning/ShopperSignals.js"
 import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPredictionStore.js"
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
@@ -158,7 +159,7 @@ const apiWarmUp = (topology: Topology) =>
 /** What the routes need, whichever topology provides it. */
 export type ApiServices =
   | Layer.Layer.Success<typeof Shared>
-  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | ShopperStats | RateLimiter | SessionStore | JobQueue
+  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | ShopperStats | ShopperSignals | RateLimiter | SessionStore | JobQueue
 
 /**
  * Startup work that must not hold the listener back: the warm-up, then the process is marked
@@ -186,10 +187,10 @@ const apiStartup = (topology: Topology) =>
 
 /** The api process's services and its startup, chosen by configuration alone. */
 export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect(Effect.map(TopologyConfig, (topology) => {
-  const services: Layer.Layer<ApiServices, unknown> = topology.redisUrl === undefined
+  const backends: Layer.Layer<Exclude<ApiServices, ShopperSignals>, unknown> = topology.redisUrl === undefined
     ? embeddedApi(topology)
     : distributedApi(topology, topology.redisUrl)
-  return apiStartup(topology).pipe(Layer.provideMerge(services))
+  return apiStartup(topology).pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(backends))))
 }))
 
 /**

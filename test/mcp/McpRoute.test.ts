@@ -46,8 +46,8 @@ describe("tools/list", () => {
     const { tools } = await reader.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([
       "append_memory", "cross_selling", "describe_column", "get_item", "get_item_group", "get_items",
-      "list_conversations", "list_relevant_columns", "recall_memory", "replay_memory", "similar_products",
-      "summarize_conversation", "text_search", "visual_search"
+      "list_conversations", "list_relevant_columns", "list_trending", "recall_memory", "replay_memory", "search_analytics",
+      "similar_products", "summarize_conversation", "text_search", "visual_search"
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object")

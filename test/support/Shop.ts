@@ -20,6 +20,7 @@ import { EmbeddedJobQueue } from "../../src/services/job-queue/EmbeddedJobQueue.
 import { JobHandler } from "../../src/services/job-queue/JobQueue.js"
 import type { Job } from "../../src/model/Jobs.js"
 import { aggregateSite } from "../../src/learning/Aggregation.js"
+import { ShopperSignalsLive } from "../../src/learning/ShopperSignals.js"
 import { Suggester } from "../../src/services/suggester/Suggester.js"
 import { HashingTextEmbedder } from "./HashingTextEmbedder.js"
 import { settings } from "./Settings.js"
@@ -55,7 +56,7 @@ const aggregationQueue = EmbeddedJobQueue.layer().pipe(Layer.provide(Layer.effec
 export const shopLayer = (sites: ReadonlyArray<Site>) => {
   const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, EmbeddedShopperStats.layer, EmbeddedEventLog.layer)
     .pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
-  const services = Layer.mergeAll(aggregationQueue.pipe(Layer.provideMerge(backends)), EmbeddedCatalogIndex.layer, HashingTextEmbedder, EmbeddedSiteRegistry.fromSites(sites))
+  const services = Layer.mergeAll(Layer.mergeAll(aggregationQueue, ShopperSignalsLive).pipe(Layer.provideMerge(backends)), EmbeddedCatalogIndex.layer, HashingTextEmbedder, EmbeddedSiteRegistry.fromSites(sites))
   return ProductIndexerLive.pipe(Layer.provideMerge(services))
 }
 

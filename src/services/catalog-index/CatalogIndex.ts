@@ -27,6 +27,14 @@ export interface SearchQuery {
   readonly near?: { readonly column: string; readonly value: number; readonly weight: number } | undefined
   /** Per-product additive boosts (campaign boosts/pins). */
   readonly boosts?: ReadonlyArray<{ readonly condition: Condition; readonly weight: number }> | undefined
+  /**
+   * Numbers per product from outside the catalog (shoppers' popularity, trending), by name: a
+   * `sort` key or a `signalBoosts` entry names one as it would a column. A product without a
+   * number in one gets no boost from it and sorts after those with one.
+   */
+  readonly signals?: ReadonlyMap<string, ReadonlyMap<string, number>> | undefined
+  /** Additive scores: `weight` × the product's number in `signals[signal]` (numbers in 0..1). */
+  readonly signalBoosts?: ReadonlyArray<{ readonly signal: string; readonly weight: number }> | undefined
   /** Products never returned (e.g. the source product of a recommendation). */
   readonly excludeIds?: ReadonlyArray<string> | undefined
   /**
@@ -59,7 +67,7 @@ export interface SortKey {
 }
 
 /** A result set without its order: the scope, the words and vectors its products match, and its grouping. */
-export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts" | "facets">
+export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts" | "facets" | "signals" | "signalBoosts">
 
 /** What `prepare` matches ahead: a result set's scope and words, without its vectors. */
 export type PreparedScope = Pick<SearchQuery, "siteId" | "text" | "filter" | "onlyIds" | "excludeIds">

@@ -46,6 +46,25 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect((yield* listing({ text: "shirt", sort, boosts: boosts("p3") })).ids.slice(0, 2)).toEqual(["p3", "p2"])
     }))
 
+  test("per-product numbers from outside the index sort like a column and lift by their weight", () =>
+    Effect.gen(function*() {
+      const signals = new Map([["popularity", new Map([["p3", 1], ["p7", 0.5], ["p2", 0.75]])]])
+      // Sorted: those with a number by it, the rest after them by product id (a browse) or relevance.
+      expect((yield* listing({ signals, sort: [{ column: "popularity", order: "desc" }] })).ids).toEqual(["p3", "p2", "p7", "p1", "p4", "p5", "p6"])
+      expect((yield* listing({ signals, sort: [{ column: "popularity", order: "asc" }] })).ids).toEqual(["p7", "p2", "p3", "p1", "p4", "p5", "p6"])
+      expect((yield* listing({ text: "shirt", signals, sort: [{ column: "popularity", order: "desc" }] })).ids.slice(0, 2)).toEqual(["p3", "p2"])
+      // A browse ranked by the boost: weight × number, then product id.
+      expect((yield* listing({ signals, signalBoosts: [{ signal: "popularity", weight: 1 }] })).ids).toEqual(["p3", "p2", "p7", "p1", "p4", "p5", "p6"])
+      // In a text search the boost adds to relevance: a strong one lifts p2 over the other shirts.
+      const plain = (yield* listing({ text: "cotton shirt" })).ids
+      expect(plain.indexOf("p2")).toBeGreaterThan(1)
+      const lifted = (yield* listing({ text: "cotton shirt", signals, signalBoosts: [{ signal: "popularity", weight: 8 }] })).ids
+      expect(lifted.slice(0, 2)).toEqual(["p3", "p2"])
+      expect([...lifted].sort()).toEqual([...plain].sort())
+      // A boost naming no known numbers changes nothing.
+      expect((yield* listing({ text: "cotton shirt", signals, signalBoosts: [{ signal: "trending", weight: 8 }] })).ids).toEqual(plain)
+    }))
+
   test("later sort keys order what the first leaves tied", () =>
     Effect.gen(function*() {
       const found = yield* listing({ sort: [{ column: "price", order: "asc" }, { column: "added_at", order: "desc" }] })

@@ -317,14 +317,16 @@ describe("Fusion", () => {
       { productId: "c", columns: { brand: "Acme" }, lexical: 0, text: 0.95 },
       { productId: "d", columns: {}, lexical: 0, text: -0.5 }
     ]
-    const hits = fuse(candidates, { weights, boosts: [] }, 3)
+    const hits = fuse(candidates, { weights, boosts: [], signalBoosts: [] }, 3)
     expect(hits.map((hit) => hit.productId)).toEqual(["a", "b", "c"])
     expect(hits[0]).toEqual({ productId: "a", score: 2, lexical: 1, text: 1, image: 0, columns: { brand: "Acme" } })
-    expect(fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [] }, 3).map((h) => h.productId)).toEqual(["a", "c", "b"])
+    expect(fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [], signalBoosts: [] }, 3).map((h) => h.productId)).toEqual(["a", "c", "b"])
     const boosts = [{ condition: { column: "brand", anyOf: ["Zeta"] }, weight: 2 }]
-    expect(fuse(candidates, { weights, boosts }, 1)[0].productId).toBe("b")
+    expect(fuse(candidates, { weights, boosts, signalBoosts: [] }, 1)[0].productId).toBe("b")
+    // A per-product number lifts its product by weight × number.
+    expect(fuse(candidates, { weights, boosts: [], signalBoosts: [{ values: new Map([["c", 1]]), weight: 1.5 }] }, 1)[0].productId).toBe("c")
     const tie = [{ productId: "y", columns: {}, lexical: 1 }, { productId: "x", columns: {}, lexical: 1 }]
-    expect(fuse(tie, { weights, boosts: [] }, 2).map((h) => h.productId)).toEqual(["x", "y"])
+    expect(fuse(tie, { weights, boosts: [], signalBoosts: [] }, 2).map((h) => h.productId)).toEqual(["x", "y"])
   })
 
   it("gives near a bonus falling linearly to zero at a relative distance of 1", () => {

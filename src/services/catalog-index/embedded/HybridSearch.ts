@@ -113,9 +113,17 @@ const scorerOf = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOpt
     weight
   }))
   const near = query.near
+  const signalBoosts = (query.signalBoosts ?? []).flatMap(({ signal, weight }) => {
+    const values = query.signals?.get(signal)
+    return values === undefined || values.size === 0 ? [] : [{ values, weight }]
+  })
   const base = (slot: number): number => {
     let score = weights.lexical * lexicalShare(slot)
     for (const boost of boosts) if (boost.accepted[slot] === 1) score += boost.weight
+    if (signalBoosts.length > 0) {
+      const productId = site.docAt(slot).productId
+      for (const { values, weight } of signalBoosts) score += weight * (values.get(productId) ?? 0)
+    }
     if (near !== undefined) {
       const x = site.columns.numberAt(near.column, slot)
       if (!Number.isNaN(x)) score += near.weight * (1 - Math.min(1, Math.abs(x - near.value) / (Math.abs(near.value) || 1)))
@@ -198,8 +206,11 @@ const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions
   const total = groupBy === undefined ? slots.length : groupCount(site, slots, groupBy)
   const sort = query.sort
   if (sort !== undefined && sort.length > 0) {
-    const numbers = new Map(sort.map(({ column }) => [column, site.columns.numbers(column)]))
+    const signals = query.signals
+    const numbers = new Map(sort.filter(({ column }) => !signals?.has(column)).map(({ column }) => [column, site.columns.numbers(column)]))
     const keys = sortKeys(sort, slots.length, (i, column) => {
+      const signal = signals?.get(column)
+      if (signal !== undefined) return signal.get(site.docAt(slots[i]).productId) ?? NaN
       const values = numbers.get(column)!
       return slots[i] < values.length ? values[slots[i]] : NaN
     })

@@ -99,7 +99,13 @@ export interface Ranking {
   readonly weights: SignalWeights
   readonly boosts: ReadonlyArray<{ readonly condition: Condition; readonly weight: number }>
   readonly near?: { readonly column: string; readonly value: number; readonly weight: number } | undefined
+  /** Per-product numbers (SearchQuery.signalBoosts), weighted. */
+  readonly signalBoosts: ReadonlyArray<{ readonly values: ReadonlyMap<string, number>; readonly weight: number }>
 }
+
+/** Whether a ranking reads a point's columns or product id (boosts, `near`, per-product numbers): any point may be lifted. */
+export const byColumns = (ranking: Ranking): boolean =>
+  ranking.boosts.length > 0 || ranking.near !== undefined || ranking.signalBoosts.length > 0
 
 /** The embedded `near` bonus: full weight at the value, none from a relative distance of 1. */
 export const nearBonus = (near: NonNullable<Ranking["near"]>, value: PayloadValue | undefined): number =>
@@ -123,7 +129,7 @@ export const bestLexical = (candidates: ReadonlyArray<Pick<Candidate, "lexical">
  * best lexical score of every candidate when only some are passed (see Query.ts).
  */
 export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, limit: number, best = bestLexical(candidates)): Array<SearchHit> => {
-  const { weights, boosts, near } = ranking
+  const { weights, boosts, near, signalBoosts } = ranking
   const hits = candidates.map((candidate): SearchHit => {
     const lexical = best === 0 ? 0 : candidate.lexical / best
     const text = Math.max(0, candidate.text ?? 0)
@@ -131,6 +137,7 @@ export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, lim
     let score = signalScore(candidate, weights, best)
     for (const boost of boosts) if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
     if (near !== undefined) score += nearBonus(near, candidate.columns[near.column])
+    for (const { values, weight } of signalBoosts) score += weight * (values.get(candidate.productId) ?? 0)
     return { productId: candidate.productId, score, lexical, text, image, columns: candidate.columns }
   })
   hits.sort((a, b) => b.score - a.score || byCodeUnits(a.productId, b.productId))

@@ -9,7 +9,7 @@ import { facetOver, intervalsOver } from "./Aggregates.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { call, type Qdrant } from "./Client.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
-import { bestLexical, fuse, lexicalScores, signalScore, type Candidate, type Ranking } from "./Fusion.js"
+import { bestLexical, byColumns, fuse, lexicalScores, signalScore, type Candidate, type Ranking } from "./Fusion.js"
 import { gather, wordsOf, wordScoresOf, denseSignals, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
 import { kthLargest } from "../TopK.js"
@@ -124,7 +124,11 @@ const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
     image: query.weights?.image ?? q.options.weights.image
   },
   boosts: query.boosts ?? [],
-  near: query.near
+  near: query.near,
+  signalBoosts: (query.signalBoosts ?? []).flatMap(({ signal, weight }) => {
+    const values = query.signals?.get(signal)
+    return values === undefined || values.size === 0 ? [] : [{ values, weight }]
+  })
 })
 
 const countOf = (q: Qdrant, filter: QdrantFilter) =>
@@ -137,7 +141,7 @@ const countOf = (q: Qdrant, filter: QdrantFilter) =>
  */
 const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ranking) =>
   Effect.gen(function*() {
-    const ranked = ranking.boosts.length > 0 || ranking.near !== undefined
+    const ranked = byColumns(ranking)
     const [{ records }, total] = yield* Effect.all([
       byProductId(q, filter, ranked ? Math.max(q.options.matchCap, query.limit) : query.limit, [COLUMNS_KEY]),
       countOf(q, filter)
@@ -213,13 +217,13 @@ const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Inde
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
     if (browses(query, q)) return yield* browse(q, query, filter, ranking)
-    const byColumns = ranking.boosts.length > 0 || ranking.near !== undefined
-    const gathered = yield* gather(q, query, filter, { ...listLengths(q, query.limit, byColumns), payload: byColumns ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
+    const lifted = byColumns(ranking)
+    const gathered = yield* gather(q, query, filter, { ...listLengths(q, query.limit, lifted), payload: lifted ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
     const rank = Effect.gen(function*() {
-      yield* complete(q, query.siteId, gathered, byColumns ? undefined : { ranking, limit: query.limit }).pipe(timed("complete"))
+      yield* complete(q, query.siteId, gathered, lifted ? undefined : { ranking, limit: query.limit }).pipe(timed("complete"))
       const scored = scoredOf(q, gathered)
       const best = bestLexical(scored)
-      const page = byColumns ? scored : contenders(scored, ranking, query.limit, best)
+      const page = lifted ? scored : contenders(scored, ranking, query.limit, best)
       yield* readPayloads(q, page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id), gathered.points).pipe(timed("payload"))
       // A point deleted since it was listed has no payload any more: it is no hit.
       const found = page.flatMap((point) => {
@@ -315,7 +319,15 @@ const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Ind
     })
     const fused = fuse(candidates, rankingOf(query, q), candidates.length)
     const byProduct = new Map(fused.map((hit) => [hit.productId, hit]))
-    const order = sortOrder(members, query.sort!, (i) => byProduct.get(members[i].productId)!.score, query.groupBy === undefined ? end : members.length)
+    // Per-product numbers sort like columns.
+    const signals = query.signals
+    const sortable = signals === undefined || !query.sort!.some((key) => signals.has(key.column))
+      ? members
+      : members.map((member) => ({
+        ...member,
+        columns: { ...member.columns, ...Object.fromEntries(query.sort!.flatMap((key) => (signals.has(key.column) ? [[key.column, signals.get(key.column)!.get(member.productId) ?? null]] : []))) }
+      }))
+    const order = sortOrder(sortable, query.sort!, (i) => byProduct.get(members[i].productId)!.score, query.groupBy === undefined ? end : members.length)
     const hits = Array.from(order, (i) => byProduct.get(members[i].productId)!)
     const page = query.groupBy === undefined ? hits.slice(0, end) : firstOfEachGroup(hits, query.groupBy).slice(0, end)
     return { hits: page.slice(offset), total }
