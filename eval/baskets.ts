@@ -12,12 +12,20 @@
  * in the same order as the source; ties and short lists filled by best-sellers). Nothing is
  * fitted on the validation orders; the held-out orders of the data set are not read at all.
  *
- * Options: --validate-share F (0.15), --seed N (7), --max-queries N (all).
+ * Popularity in ranking, on a search task: for one product of each validation order (its own
+ * seeded draw), a shopper's short query, the last two words of its title ("t-light holder",
+ * "cake cases": many products match), judged by where the bought product ranks in the first
+ * 10 of POST /text-search, for several popularity boosts (campaigns; the default one is
+ * DEFAULT_POPULARITY_BOOST), beside BM25 over the titles (MiniSearch) in the same run.
+ *
+ * Options: --validate-share F (0.15), --seed N (7), --max-queries N (all), --search-queries N (1,000).
  */
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { LogLevel } from "effect"
+import MiniSearch from "minisearch"
 import { mulberry32 } from "../bench/catalog/random.js"
+import { DEFAULT_POPULARITY_BOOST } from "../src/domain/Site.js"
 import { call } from "../test/support/Http.js"
 import { startInProcessApi } from "../test/support/InProcessApi.js"
 
@@ -41,6 +49,7 @@ if (dir === undefined) {
 const validateShare = option("validate-share", 0.15)
 const seed = option("seed", 7)
 const maxQueries = option("max-queries", Infinity)
+const searchQueries = option("search-queries", 1_000)
 
 const readJsonl = <A>(file: string): Array<A> =>
   readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as A)
@@ -63,6 +72,18 @@ for (const order of validation) {
   const hidden = pick(order.products)
   queries.push({ hidden, source: pick(order.products.filter((p) => p !== hidden)) })
 }
+
+// The search task: one bought product per validation order, its title's last two words as the query.
+const titles = new Map(products.map((p) => [p.id, p.title]))
+const searchRandom = mulberry32(seed + 1)
+const searches: Array<{ readonly query: string; readonly bought: string }> = []
+for (const order of validation) {
+  if (searches.length >= searchQueries) break
+  const bought = order.products[Math.floor(searchRandom.next() * order.products.length)]
+  const words = (titles.get(bought) ?? "").toLowerCase().split(/\s+/).filter((w) => /[a-z]/.test(w))
+  if (words.length >= 3) searches.push({ query: words.slice(-2).join(" "), bought })
+}
+const BOOSTS = [0, 0.1, DEFAULT_POPULARITY_BOOST, 0.4]
 
 // ---- Peers, from the replayed orders only ------------------------------------------------------
 const purchases = new Map<string, number>()
@@ -93,7 +114,11 @@ const peers: Record<string, (source: string) => ReadonlyArray<string>> = {
 // ---- The service -----------------------------------------------------------------------------------
 const log = (line: string) => process.stderr.write(`[baskets] ${line}\n`)
 log(`${products.length} products; ${orders.length} train orders: ${fit.length} replayed (to ${fit.at(-1)?.ts}), ${validation.length} validate (${validation[0]?.ts} .. ${validation.at(-1)?.ts}); ${queries.length} judged pairs`)
-const server = await startInProcessApi({ prefix: "commerce-baskets-", logLevel: LogLevel.Error, campaigns: [{ id: 0, name: "default", resultsCount: 10 }] })
+const server = await startInProcessApi({
+  prefix: "commerce-baskets-",
+  logLevel: LogLevel.Error,
+  campaigns: [{ id: 0, name: "default", resultsCount: 10 }, ...BOOSTS.map((popularityBoost, i) => ({ id: i + 1, name: `popularity ${popularityBoost}`, resultsCount: 10, popularityBoost }))]
+})
 try {
   const auth = server.siteA.basic
   const body = products.map((p) => `${JSON.stringify({ id: p.id, data: p.title === null ? {} : { title: p.title } })}\n`).join("")
@@ -158,6 +183,35 @@ try {
   console.log("| method | hit rate@10 | MRR@10 | ms a query |")
   console.log("|---|---|---|---|")
   for (const [name, hit, mrr, ms] of rows) console.log(`| ${name} | ${(100 * hit).toFixed(2)} % | ${mrr.toFixed(4)} | ${ms.toFixed(1)} |`)
+
+  // ---- Popularity in ranking: the search task ----
+  const searchRows: Array<[string, number, number]> = []
+  const judgeSearch = async (name: string, rank: (query: string) => Promise<ReadonlyArray<string>> | ReadonlyArray<string>) => {
+    let hits = 0
+    let reciprocal = 0
+    for (const { bought, query } of searches) {
+      const at = (await rank(query)).slice(0, 10).indexOf(bought)
+      if (at >= 0) {
+        hits++
+        reciprocal += 1 / (at + 1)
+      }
+    }
+    searchRows.push([name, hits / searches.length, reciprocal / searches.length])
+  }
+  for (const [i, boost] of BOOSTS.entries()) {
+    await judgeSearch(`POST /text-search, popularity boost ${boost}${boost === DEFAULT_POPULARITY_BOOST ? " (default)" : ""}`, async (query) => {
+      const res = await call(server.baseUrl, "POST", "/text-search", { auth, body: { query, campaign: i + 1, resultsCount: 10 } })
+      if (res.status !== 200) throw new Error(`POST /text-search answered ${res.status}`)
+      return (res.body.data.products as Array<{ productId: string }>).map((p) => p.productId)
+    })
+  }
+  const bm25 = new MiniSearch<{ id: string; title: string }>({ fields: ["title"], storeFields: [] })
+  bm25.addAll(products.filter((p) => p.title !== null).map((p) => ({ id: p.id, title: p.title! })))
+  await judgeSearch("BM25 over titles (MiniSearch, all words)", (query) => bm25.search(query, { combineWith: "AND" }).map((r) => String(r.id)))
+  console.log(`\nSearch task: ${searches.length} short queries (a bought product's last two title words), the bought product judged in the first 10\n`)
+  console.log("| ranking | hit rate@10 | MRR@10 |")
+  console.log("|---|---|---|")
+  for (const [name, hit, mrr] of searchRows) console.log(`| ${name} | ${(100 * hit).toFixed(2)} % | ${mrr.toFixed(4)} |`)
 } finally {
   await server.close()
 }

@@ -1,6 +1,9 @@
 import { Effect } from "effect"
 import type { ShopperEvent } from "../domain/ShopperEvents.js"
+import type { Job } from "../model/Jobs.js"
 import { EventLog, type StoredEvent } from "../services/event-log/EventLog.js"
+import { JobQueue } from "../services/job-queue/JobQueue.js"
+import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { dayOf, type KnownSearch, type ProductStats, type QueryFigures, ShopperStats, type StatsDelta } from "../services/shopper-stats/ShopperStats.js"
 import { normalize } from "../services/suggester/Normalize.js"
 import { Suggester } from "../services/suggester/Suggester.js"
@@ -141,3 +144,19 @@ export const aggregateSite = (siteId: number) =>
     }
     return read
   })
+
+/**
+ * Sites whose events are not all aggregated (the events were stored, then the process died
+ * before its in-memory queue ran their job; or the enqueue failed) get an AggregateEvents job.
+ */
+export const reconcileAggregation = Effect.gen(function*() {
+  const sites = yield* Effect.flatMap(SiteRegistry, (registry) => registry.all)
+  const log = yield* EventLog
+  const stats = yield* ShopperStats
+  const behind: Array<Job> = []
+  for (const site of sites) {
+    if ((yield* log.last(site.id)) > (yield* stats.cursor(site.id))) behind.push({ _tag: "AggregateEvents", siteId: site.id })
+  }
+  if (behind.length > 0) yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue(behind))
+  return behind.length
+})

@@ -1,6 +1,7 @@
 import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { LegacySessionTtl } from "../search/LegacySessions.js"
 import { periodicReconcile, reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
+import { reconcileAggregation } from "../learning/Aggregation.js"
 import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
 import { Sqlite } from "../platform/Sqlite.js"
 import { EmbeddedAuth } from "../services/auth/EmbeddedAuth.js"
@@ -37,6 +38,7 @@ import { EmbeddedReadiness } from "../services/readiness/EmbeddedReadiness.js"
 import { Readiness } from "../services/readiness/Readiness.js"
 import { EmbeddedSessionStore } from "../services/session-store/EmbeddedSessionStore.js"
 import { RedisSessionStore } from "../services/session-store/RedisSessionStore.js"
+import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { EmbeddedSiteRegistry } from "../services/site-registry/EmbeddedSiteRegistry.js"
 import { SuggestReplica } from "../services/suggester/RedisSuggester.js"
 import { EmbeddedSuggester } from "../services/suggester/EmbeddedSuggester.js"
@@ -163,18 +165,19 @@ export type ApiServices =
 
 /**
  * Startup work that must not hold the listener back: the warm-up, then the process is marked
- * ready; afterwards a periodic reconcile heals anything a crash or a lost job left behind.
+ * ready; afterwards a periodic reconcile heals anything a crash or a lost job left behind
+ * (products not indexed, events not aggregated).
  * The index is flushed after the listener has stopped taking requests (finalizers run in reverse).
  */
 const apiStartup = (topology: Topology) =>
   Layer.scopedDiscard(Effect.gen(function*() {
     const readiness = yield* Readiness
-    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue>()
+    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue | EventLog | ShopperStats | SiteRegistry>()
     yield* Effect.forkScoped(
       Effect.gen(function*() {
         yield* apiWarmUp(topology)
         yield* readiness.markReady
-        yield* periodicReconcile().pipe(
+        yield* Effect.zipWith(periodicReconcile(), reconcileAggregation, (indexing, aggregation) => indexing + aggregation).pipe(
           Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
           Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
           Effect.repeat(Schedule.spaced(Duration.minutes(1)))

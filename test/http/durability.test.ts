@@ -1,4 +1,8 @@
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { EmbeddedEventLog } from "../../src/services/event-log/EmbeddedEventLog.js"
+import { EventLog } from "../../src/services/event-log/EventLog.js"
+import { onSqlite } from "../support/SqliteLayer.js"
 import { startServerProcess } from "../support/ServerProcess.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
@@ -67,4 +71,21 @@ describe("durability of acknowledged writes", () => {
       expect(await second.exited).toBe(0)
     }
   }, 180_000)
+
+  it("aggregates events stored before a crash cut their aggregation short, once the service is back", async () => {
+    const { siteA, env } = await makeWorkspace({ prefix: "commerce-durable-aggregation-" })
+    // What a process that died between storing and aggregating leaves: events, no statistics.
+    const events = Array.from({ length: 30 }, (_, n) => ({ eventId: `s-${n}`, type: "search" as const, query: n % 3 === 0 ? "lamp" : "desk lamp", requestId: `r-${n}`, resultsCount: n % 5 }))
+    await Effect.runPromise(Effect.flatMap(EventLog, (log) => log.append(siteA.site.id, events, Date.now())).pipe(Effect.provide(onSqlite(EmbeddedEventLog.layer, "", env.DATA_DIR))))
+    const server = await startServerProcess(env)
+    try {
+      await eventually(async () => {
+        const res = await call(server.baseUrl, "GET", "/analytics/searches", { auth: siteA.basic })
+        expect(res.body.data.totals).toMatchObject({ searches: 30, zeroResults: 6 })
+      }, 60_000)
+    } finally {
+      server.child.kill("SIGTERM")
+      expect(await server.exited).toBe(0)
+    }
+  }, 120_000)
 })

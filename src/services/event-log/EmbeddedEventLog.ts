@@ -35,6 +35,7 @@ const layer: Layer.Layer<EventLog, never, Sqlite> = Layer.effect(
     const insert = db.prepare("INSERT OR IGNORE INTO shopper_events (site_id, event_id, time, received_at, event) VALUES (?, ?, ?, ?, ?)")
     const select = db.prepare<[number, number, number], EventRow>(
       "SELECT sequence, time, received_at, event FROM shopper_events WHERE site_id = ? AND sequence > ? ORDER BY sequence LIMIT ?")
+    const last = db.prepare<[number], { sequence: number | null }>("SELECT MAX(sequence) AS sequence FROM shopper_events WHERE site_id = ?")
     const appendTx = db.transaction((siteId: number, events: ReadonlyArray<ShopperEvent>, receivedAt: number) => {
       let accepted = 0
       for (const event of events) accepted += insert.run(siteId, event.eventId, eventTime(event, receivedAt), receivedAt, encodeEvent(event)).changes
@@ -46,7 +47,8 @@ const layer: Layer.Layer<EventLog, never, Sqlite> = Layer.effect(
         attempt("read", () =>
           select.all(siteId, sequence, limit).map((row): StoredEvent => ({
             sequence: row.sequence, event: decodeEvent(row.event), time: row.time, receivedAt: row.received_at
-          })))
+          }))),
+      last: (siteId) => attempt("last", () => last.get(siteId)?.sequence ?? 0)
     })
   })
 )

@@ -48,6 +48,7 @@ export const makeRedisEventLog = (client: Redis): EventLogService => {
           const [accepted, duplicates] = reply as [number, number]
           return { accepted, duplicates }
         })),
+    last: (siteId) => call("last", async () => Number((await client.get(keys(siteId)[2])) ?? 0)),
     read: (siteId, sequence, limit) =>
       Effect.flatMap(
         call("read", () => client.xrange(keys(siteId)[1], `(0-${sequence}`, "+", "COUNT", limit) as Promise<Array<StreamEntry>>),

@@ -26,6 +26,8 @@ export const eventLogConformance = (name: string, makeLayer: () => Layer.Layer<E
         expect([...sequences].sort((a, b) => a - b)).toEqual(sequences)
         expect((yield* log.read(1, sequences[0], 1)).map((e) => e.event.eventId)).toEqual(["o1"])
         expect((yield* log.read(1, sequences[2], 10))).toEqual([])
+        expect(yield* log.last(1)).toBe(sequences[2])
+        expect(yield* log.last(2)).toBe(0)
       }))
 
     test("an event id is stored once: repeated in a batch or sent again, it is a duplicate", (log) =>
