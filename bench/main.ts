@@ -23,6 +23,7 @@ import { fmtRate, log, memory, type SectionReport } from "./catalog/common.js"
 import { makeCatalog } from "./catalog/generator.js"
 import { makeClient } from "./catalog/http.js"
 import { runBulkSection } from "./catalog/bulk.js"
+import { runEventsSection } from "./catalog/events.js"
 import { runImageIndexingSection } from "./catalog/image-indexing.js"
 import { startInProcessApi } from "../test/support/InProcessApi.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
@@ -30,7 +31,7 @@ import { runTextSections } from "./catalog/text-sections.js"
 import { runVisualSection, seedImageVectors } from "./catalog/visual.js"
 import { tuneHeap } from "../src/platform/HeapTuning.js"
 
-const SECTIONS = ["text", "visual", "images", "bulk"] as const
+const SECTIONS = ["text", "visual", "images", "bulk", "events"] as const
 type Section = (typeof SECTIONS)[number]
 
 const numericFlags = {
@@ -43,17 +44,19 @@ const numericFlags = {
   "visual-queries": "visualQueries",
   "image-products": "imageProducts",
   "image-threads": "imageThreads",
-  "embed-wait-seconds": "embedWaitSeconds"
+  "embed-wait-seconds": "embedWaitSeconds",
+  events: "events",
+  "event-products": "eventProducts"
 } as const
 type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
 
 const usage = `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
-  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] [--embed-wait-seconds N]`
+  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] [--embed-wait-seconds N] [--events N] [--event-products N]`
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const options = {
     products: 100_000, queries: 2_000, seed: 42, page: 24, concurrency: 16, recommendations: 300, suggests: 2_000, embedThreads: 2,
-    visualQueries: 200, imageProducts: 200, imageThreads: Number(process.env.IMAGE_THREADS ?? 1), embedWaitSeconds: 3_600,
+    visualQueries: 200, imageProducts: 200, imageThreads: Number(process.env.IMAGE_THREADS ?? 1), embedWaitSeconds: 3_600, events: 200_000, eventProducts: 20_000,
     only: new Set<Section>(SECTIONS)
   }
   for (let i = 0; i < argv.length; i += 2) {
@@ -134,6 +137,17 @@ const main = async () => {
     if (run("bulk")) {
       reports.push(await runBulkSection(server, client, { products: options.products, seed: options.seed, page: options.page, embedWaitSeconds: options.embedWaitSeconds }))
       noteLoad("after the bulk push")
+    }
+    if (run("events")) {
+      reports.push(await runEventsSection(server, client, {
+        seed: options.seed,
+        page: options.page,
+        queries: Math.min(options.queries, 500),
+        products: run("text") ? options.products : options.eventProducts,
+        catalogReady: run("text"),
+        events: options.events
+      }))
+      noteLoad("after the events")
     }
     if (run("images")) {
       reports.push(await runImageIndexingSection(server, client, { seed: options.seed, products: options.imageProducts, imageThreads: options.imageThreads }))
