@@ -23,7 +23,7 @@ import { fmtRate, log, memory, type SectionReport } from "./catalog/common.js"
 import { makeCatalog } from "./catalog/generator.js"
 import { makeClient } from "./catalog/http.js"
 import { runBulkSection } from "./catalog/bulk.js"
-import { runEventsSection } from "./catalog/events.js"
+import { POPULARITY_OFF, runEventsSection } from "./catalog/events.js"
 import { runImageIndexingSection } from "./catalog/image-indexing.js"
 import { startInProcessApi } from "../test/support/InProcessApi.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
@@ -103,7 +103,9 @@ const main = async () => {
       IMAGE_ALLOWED_CIDRS: run("images") ? "127.0.0.0/8" : undefined
     },
     overEnv: true,
-    logLevel: LogLevel.Error
+    logLevel: LogLevel.Error,
+    // The events section compares text search with and without the popularity boost.
+    campaigns: [POPULARITY_OFF]
   })
   const client = makeClient(server.baseUrl, 32)
   try {

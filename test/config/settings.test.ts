@@ -88,7 +88,7 @@ describe("example registry files", () => {
   it("config/sites.example.json is a valid registry with a campaign of every kind of rule", () => {
     const file = Schema.decodeUnknownSync(SitesFile)(JSON.parse(fs.readFileSync(path.join(repoRoot, "config/sites.example.json"), "utf8")))
     const campaign = file.sites[0].campaigns.find((c) => c.id !== file.sites[0].defaultCampaign)!
-    expect(Object.keys(campaign).sort()).toEqual(["boosts", "crossSell", "id", "name", "pins", "redirects", "resultsCount", "staticFilters"])
+    expect(Object.keys(campaign).sort()).toEqual(["boosts", "crossSell", "id", "name", "pins", "popularityBoost", "redirects", "resultsCount", "staticFilters"])
   })
 
   it("config/campaign.example.json is the example registry's campaign, ready for `npm run site -- set-campaign`", () => {

@@ -38,7 +38,7 @@ export const searchTools = [
   defineTool({
     name: "text_search",
     title: "Text search",
-    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount` (10 unless given); `sort` by price, title or newest; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
+    description: "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount` (10 unless given); `sort` by price, title, newest, popular or trending; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
     scope: "read",
     effect: "reads",
     input: withDetail(TextSearchRequest),
@@ -69,7 +69,7 @@ export const searchTools = [
   defineTool({
     name: "cross_selling",
     title: "Cross-selling",
-    description: "Complementary products for a source product, never from its own leaf category or item group; same as POST /cross-selling.",
+    description: "Complementary products for a source product: those shoppers bought with it first (once two or more orders show it), then complements by content (never from its own leaf category); never its own item group; same as POST /cross-selling.",
     scope: "read",
     effect: "reads",
     input: withDetail(CrossSellingRequest),
