@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { BadRequest, Forbidden, ServiceUnavailable } from "../domain/Errors.js"
-import { EVENT_LIMITS, EventsBody, EventsResponse } from "../domain/ShopperEvents.js"
+import { EVENT_LIMITS, EventsPayload, EventsResponse } from "../domain/ShopperEvents.js"
 import { Authentication } from "./Authentication.js"
 
 /**
@@ -25,7 +25,7 @@ export class EventsApi extends HttpApiGroup.make("events")
           "Durable once answered. Read-only tokens may send view, click, add_to_cart and search events; purchases need site " +
           "credentials (403)."
       )
-      .setPayload(EventsBody.annotations({ parseOptions: { onExcessProperty: "error" } }))
+      .setPayload(EventsPayload)
       .addSuccess(EventsResponse)
   )
   .addError(BadRequest)

@@ -45,13 +45,14 @@ describe("TextSearchRequest", () => {
     ])
   })
 
-  it("takes up to 3 sort keys over price, title and newest, each column once", () => {
+  it("takes up to 3 sort keys over price, title, newest, popular and trending, each column once", () => {
     const price = { column: "price", order: "asc" }
     expect(issuesOf(TextSearchRequest, { sort: [price, { column: "newest", order: "desc" }] })).toEqual([])
+    expect(issuesOf(TextSearchRequest, { sort: [{ column: "popular", order: "desc" }, { column: "trending", order: "desc" }] })).toEqual([])
     expect(issuesOf(TextSearchRequest, { sort: [price, price] })).toEqual([[["sort"], "must not name a column twice"]])
     expect(issuesOf(TextSearchRequest, { sort: [price, { column: "title", order: "asc" }, { column: "newest", order: "asc" }, price] }))
       .toEqual([[["sort"], "must have at most 3 keys"]])
-    expect(issuesOf(TextSearchRequest, { sort: [{ column: "rating", order: "asc" }] })).toEqual([[["sort", 0, "column"], "must be one of: price, title, newest"]])
+    expect(issuesOf(TextSearchRequest, { sort: [{ column: "rating", order: "asc" }] })).toEqual([[["sort", 0, "column"], "must be one of: price, title, newest, popular, trending"]])
     expect(issuesOf(TextSearchRequest, { collapseVariants: "yes" })).toHaveLength(1)
   })
 
