@@ -180,6 +180,8 @@ export const distributedTopologySuite = (
         // A worker added them to the site's statistics: the order names both lamps.
         await eventually(async () => expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:orders`)).toEqual({ "lamp-1": "1", "lamp-2": "1" }), 30_000)
         expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:with:lamp-1`)).toEqual({ "lamp-2": "1" })
+        // The api ranks by what the worker learnt: the viewed and bought lamp first, then the bought one.
+        await eventually(async () => expect(ids(await search("brass desk lamp", { sort: [{ column: "popular", order: "desc" }] })).slice(0, 2)).toEqual(["lamp-1", "lamp-2"]), 30_000)
       } finally {
         client.disconnect()
       }
