@@ -65,6 +65,8 @@ interface Held {
   readonly signals: SiteSignals
   readonly cursor: number
   readonly loadedAt: number
+  /** When the cursor was last read: at most every REFRESH_MS, so a busy api reads it a few times a minute. */
+  checkedAt: number
   refreshing: boolean
 }
 
@@ -76,7 +78,7 @@ export const ShopperSignalsLive = Layer.effect(
     const load = (siteId: number, cursor: number) =>
       Effect.map(stats.allProducts(siteId), (products) => {
         const now = Date.now()
-        const entry: Held = { signals: signalsAt(products, now), cursor, loadedAt: now, refreshing: false }
+        const entry: Held = { signals: signalsAt(products, now), cursor, loadedAt: now, checkedAt: now, refreshing: false }
         held.set(siteId, entry)
         return entry.signals
       })
@@ -84,9 +86,14 @@ export const ShopperSignalsLive = Layer.effect(
       Effect.gen(function*() {
         const entry = held.get(siteId)
         const now = Date.now()
-        if (entry !== undefined && (entry.refreshing || now - entry.loadedAt < REFRESH_MS)) return entry.signals
+        if (entry !== undefined && (entry.refreshing || now - entry.checkedAt < REFRESH_MS)) return entry.signals
+        if (entry !== undefined) entry.checkedAt = now
         const cursor = yield* stats.cursor(siteId)
-        if (entry === undefined) return cursor === 0 ? EMPTY : yield* load(siteId, cursor)
+        if (entry === undefined) {
+          if (cursor > 0) return yield* load(siteId, cursor)
+          held.set(siteId, { signals: EMPTY, cursor, loadedAt: now, checkedAt: now, refreshing: false })
+          return EMPTY
+        }
         if (cursor === entry.cursor && now - entry.loadedAt < MAX_AGE_MS) return entry.signals
         entry.refreshing = true
         yield* Effect.forkDaemon(load(siteId, cursor).pipe(
