@@ -23,6 +23,7 @@
  *   --train-per-class N       how many train photos per class with --with-train-images (default 5)
  *   --limit N                 first N query photos only (quick runs)
  *   --no-text-check           skip the text-over-visual check
+ *   --no-learned              skip the learned-space rows (see visual/LearnedSpace.ts)
  */
 import { Effect, Logger, LogLevel } from "effect"
 import * as fs from "node:fs"
@@ -39,13 +40,14 @@ import { ingest, type CatalogProduct } from "./visual/Harness.js"
 import { startImageServer } from "./visual/ImageServer.js"
 import { accuracy, pct, type Accuracy, type Judged } from "./visual/Metrics.js"
 import { buildCases, runTextCheck } from "./visual/TextCheck.js"
+import { learnedSpaceRows } from "./visual/LearnedSpace.js"
 import { makeEvalWorkspace } from "./Workspace.js"
 
-const usage = "usage: npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] [--train-per-class N] [--limit N] [--no-text-check]"
+const usage = "usage: npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] [--train-per-class N] [--limit N] [--no-text-check] [--no-learned]"
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
-  const options = { split: "val", withTrain: false, trainPerClass: 5, limit: Infinity, textCheck: true }
+  const options = { split: "val", withTrain: false, trainPerClass: 5, limit: Infinity, textCheck: true, learned: true }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => {
@@ -63,6 +65,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     else if (arg === "--train-per-class") options.trainPerClass = count()
     else if (arg === "--limit") options.limit = count()
     else if (arg === "--no-text-check") options.textCheck = false
+    else if (arg === "--no-learned") options.learned = false
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}\n${usage}`)
     else positional.push(arg)
   }
@@ -185,6 +188,19 @@ const main = async () => {
     console.log(`chance: top-1 ${pct(1 / products.length)}, top-5 ${pct(5 / products.length)}; empty result lists: ${visual.empty}`)
     console.log(`image indexing throughput: ${(ingestion.images / (ingestion.totalMs / 1000)).toFixed(2)} images/s ` +
       `(${ingestion.images} images, fetch + decode + MobileNetV2 + nsfw + CenterNet + colours + re-index, IMAGE_THREADS=${process.env.IMAGE_THREADS ?? 1})`)
+
+    if (args.learned) {
+      const learned = yield* learnedSpaceRows(
+        gallery.flatMap((g) => g.images.map((file) => ({ productId: g.productId, file }))),
+        queries.map((q) => ({ file: q.path, expected: productIdOf(dataset.byId.get(q.fineId)!) })),
+        dataset.dir
+      )
+      console.log("")
+      console.log(`LEARNED VISUAL SPACE (fitted on the catalog's ${gallery.length} products' photos only: ${learned.samples} samples with the copies, ` +
+        `${learned.dims} dimensions, ${(learned.fitMs / 1000).toFixed(1)} s; nothing fitted on the ${args.split} photos; not the product path yet)`)
+      console.log(`${"".padEnd(46)}  top-1   top-5  coarse@1  queries  ms/query`)
+      for (const row of learned.rows) console.log(accuracyRow(row.name, accuracy(row.judged, (id) => coarseOfProduct.get(id)), row.msPerQuery))
+    }
 
     if (args.textCheck) {
       const { cases, noColor, onlyTextColors } = yield* buildCases(workspace.siteId, dataset.classes)
