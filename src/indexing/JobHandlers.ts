@@ -7,7 +7,7 @@ import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { isProductJob, type Job, type ProductJob } from "../model/Jobs.js"
-import { aggregateSite } from "../learning/Aggregation.js"
+import { aggregateJobs } from "../learning/Aggregation.js"
 import { EventLog } from "../services/event-log/EventLog.js"
 import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
 import { Suggester } from "../services/suggester/Suggester.js"
@@ -52,8 +52,7 @@ export const JobHandlersLive = Layer.effect(
     return {
       handle: (all) =>
         Effect.gen(function*() {
-          const sites = new Set(all.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : [])))
-          for (const siteId of sites) yield* aggregateSite(siteId).pipe(Effect.provide(learning))
+          yield* aggregateJobs(all).pipe(Effect.provide(learning))
           const jobs = all.filter(isProductJob)
           const of = (tag: Job["_tag"]) => keys(jobs.filter((j) => j._tag === tag))
           const textKeys = keys(jobs.filter((j) => j._tag !== "AnalyzeImages" && j._tag !== "DetectObjects"))

@@ -121,6 +121,26 @@ export const summarise = (events: ReadonlyArray<StoredEvent>, known: ReadonlyMap
   return { delta, learnt }
 }
 
+/**
+ * Stores events in the site's log and queues their aggregation: POST /events and the server's
+ * own search records both go through here. The events are stored when this returns; a failed
+ * enqueue is only logged (the next batch's, or the reconcile pass, queues the job).
+ */
+export const storeEvents = (siteId: number, events: ReadonlyArray<ShopperEvent>, receivedAt: number) =>
+  Effect.gen(function*() {
+    const stored = yield* Effect.flatMap(EventLog, (log) => log.append(siteId, events, receivedAt))
+    if (stored.accepted > 0) {
+      yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue([{ _tag: "AggregateEvents", siteId }])).pipe(
+        Effect.catchAll((error) => Effect.logWarning("events stored; aggregation not queued", error))
+      )
+    }
+    return stored
+  })
+
+/** The AggregateEvents jobs of a batch, one aggregation per site. */
+export const aggregateJobs = (jobs: ReadonlyArray<Job>) =>
+  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : []))), aggregateSite, { discard: true })
+
 /** Aggregates the site's events not aggregated yet; the number of events read. */
 export const aggregateSite = (siteId: number) =>
   Effect.gen(function*() {

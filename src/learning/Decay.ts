@@ -1,3 +1,5 @@
+import { DAY_MS } from "../services/shopper-stats/ShopperStats.js"
+
 /**
  * Popularity and trending are sums of event weights that halve with age. Stored with the time
  * they are decayed to, so merging is exact whatever order events arrive in (past orders sent
@@ -5,9 +7,9 @@
  */
 export const HALF_LIFE_MS = {
   /** Popularity: what a product drew over the last weeks. */
-  popularity: 14 * 86_400_000,
+  popularity: 14 * DAY_MS,
   /** The recent rate trending compares with popularity. */
-  recent: 86_400_000
+  recent: DAY_MS
 } as const
 
 /** What each event is worth to a product's popularity: the closer to buying, the more. */

@@ -1,8 +1,7 @@
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { EVENT_LIMITS, type ShopperEvent } from "../domain/ShopperEvents.js"
-import { EventLog } from "../services/event-log/EventLog.js"
-import { JobQueue } from "../services/job-queue/JobQueue.js"
+import { storeEvents } from "./Aggregation.js"
 
 /**
  * The server's own record of a text search, for search analytics: a `search` event with its
@@ -22,8 +21,7 @@ export const recordSearch = (siteId: number, requestId: string, query: string, r
       requestId,
       resultsCount
     }
-    const { accepted } = yield* Effect.flatMap(EventLog, (log) => log.append(siteId, [event], Date.now()))
-    if (accepted > 0) yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue([{ _tag: "AggregateEvents", siteId }]))
+    yield* storeEvents(siteId, [event], Date.now())
   }).pipe(
     Effect.catchAll((error) => Effect.logWarning("search not recorded for analytics", error)),
     Effect.forkDaemon,

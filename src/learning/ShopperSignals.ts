@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type ProductStats, ShopperStats } from "../services/shopper-stats/ShopperStats.js"
+import { DAY_MS, type ProductStats, ShopperStats } from "../services/shopper-stats/ShopperStats.js"
 import { decayedTo, HALF_LIFE_MS } from "./Decay.js"
 
 /**
@@ -35,7 +35,7 @@ const MAX_AGE_MS = 60_000
  * rising now.
  */
 export const trendOf = (popularity: number, recent: number): number =>
-  (recent * HALF_LIFE_MS.popularity / HALF_LIFE_MS.recent) / (popularity + TRENDING.prior * HALF_LIFE_MS.popularity / 86_400_000)
+  (recent * HALF_LIFE_MS.popularity / HALF_LIFE_MS.recent) / (popularity + TRENDING.prior * HALF_LIFE_MS.popularity / DAY_MS)
 
 export const signalsAt = (products: ReadonlyArray<ProductStats>, now: number): SiteSignals => {
   const current = products.map((p) => ({

@@ -69,7 +69,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     })
     const boosts = yield* campaignBoosts(campaign)
     const lift = campaign.popularityBoost ?? DEFAULT_POPULARITY_BOOST
-    const ranked = { ...(yield* shopperRanking(siteId, sort, sort === undefined ? lift : 0)) }
+    const ranked = yield* shopperRanking(siteId, sort, sort === undefined ? lift : 0)
     // Pins lead a relevance listing (inside the shopper's scope); a sorted one keeps its order.
     const pins = browsing || sort !== undefined ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
     const pinned = pins.length === 0 ? [] : yield* inScope({ siteId, filter }, pins)

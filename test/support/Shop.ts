@@ -19,7 +19,7 @@ import { EventLog } from "../../src/services/event-log/EventLog.js"
 import { EmbeddedJobQueue } from "../../src/services/job-queue/EmbeddedJobQueue.js"
 import { JobHandler } from "../../src/services/job-queue/JobQueue.js"
 import type { Job } from "../../src/model/Jobs.js"
-import { aggregateSite } from "../../src/learning/Aggregation.js"
+import { aggregateJobs } from "../../src/learning/Aggregation.js"
 import { ShopperSignalsLive } from "../../src/learning/ShopperSignals.js"
 import { Suggester } from "../../src/services/suggester/Suggester.js"
 import { HashingTextEmbedder } from "./HashingTextEmbedder.js"
@@ -48,8 +48,7 @@ const tempDataDir = Layer.unwrapScoped(Effect.acquireRelease(
 const aggregationQueue = EmbeddedJobQueue.layer().pipe(Layer.provide(Layer.effect(JobHandler, Effect.map(
   Effect.context<EventLog | ShopperStats | Suggester>(),
   (learning) => ({
-    handle: (jobs: ReadonlyArray<Job>) =>
-      Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : []))), (siteId) => aggregateSite(siteId).pipe(Effect.provide(learning)), { discard: true })
+    handle: (jobs: ReadonlyArray<Job>) => aggregateJobs(jobs).pipe(Effect.provide(learning))
   })
 ))))
 

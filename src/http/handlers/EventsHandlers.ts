@@ -2,8 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { BadRequest, Forbidden } from "../../domain/Errors.js"
 import { EVENT_LIMITS, eventTime, SHOPPER_SIDE_TYPES } from "../../domain/ShopperEvents.js"
-import { EventLog } from "../../services/event-log/EventLog.js"
-import { JobQueue } from "../../services/job-queue/JobQueue.js"
+import { storeEvents } from "../../learning/Aggregation.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors } from "../ErrorMapping.js"
@@ -21,15 +20,8 @@ export const EventsHandlers = HttpApiBuilder.group(CommerceApi, "events", (handl
           return yield* new BadRequest({ message: `events.${i}.timestamp: must not be more than 5 minutes in the future` })
         }
       }
-      const log = yield* EventLog
-      const { accepted, duplicates } = yield* restErrors(log.append(principal.siteId, payload.events, receivedAt))
-      // The events are stored (the answer's promise); aggregation follows in the events lane. A
-      // failed enqueue is healed by the next batch's, or the reconcile pass.
-      if (accepted > 0) {
-        yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue([{ _tag: "AggregateEvents", siteId: principal.siteId }])).pipe(
-          Effect.catchAll((error) => Effect.logWarning("events stored; aggregation not queued", error))
-        )
-      }
+      // Stored when this answers (the answer's promise); aggregation follows in the events lane.
+      const { accepted, duplicates } = yield* restErrors(storeEvents(principal.siteId, payload.events, receivedAt))
       return { message: duplicates === 0 ? "events stored" : `events stored; ${duplicates} already known by their eventId`, data: { accepted, duplicates } }
     }))
 )

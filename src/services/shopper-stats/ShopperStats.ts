@@ -1,6 +1,8 @@
 import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 
+export const DAY_MS = 86_400_000
+
 export class ShopperStatsError extends BackendFailure("ShopperStatsError") {}
 
 /**
@@ -84,9 +86,8 @@ export interface ShopperStatsService {
 }
 
 /** How long a search is remembered (from when aggregation stored it) for the clicks on its results. */
-export const SEARCH_MEMORY_MS = 7 * 86_400_000
+export const SEARCH_MEMORY_MS = 7 * DAY_MS
 
-export const DAY_MS = 86_400_000
 export const dayOf = (time: number): number => Math.floor(time / DAY_MS)
 
 export class ShopperStats extends Context.Tag("ShopperStats")<ShopperStats, ShopperStatsService>() {}
