@@ -4,9 +4,11 @@
  * of a 100,000-product catalog, 2 photos each plus a flipped and a cropped copy: 30,000 samples
  * of 1,792-d features); this times the fit (within-product scatter from at most 5,000 samples,
  * Cholesky whitening, between-product directions from at most 1,024 products) and the projection
- * of one vector, and prints the process's peak RSS. Features are synthetic: sparse non-negative
+ * of one vector, and prints the process's peak RSS and the event loop's longest stall meanwhile
+ * (the fit runs in a thread of its own). Features are synthetic: sparse non-negative
  * vectors around a per-product centre, like the image model's pooled activations.
  */
+import { monitorEventLoopDelay } from "node:perf_hooks"
 import { mulberry32 } from "./catalog/random.js"
 import { DEFAULT_FIT, fitVisualSpace, project, type LabelledVector } from "../src/learning/visual/VisualSpace.js"
 
@@ -34,14 +36,18 @@ for (let p = 0; p < products; p++) {
 }
 sample()
 const timer = setInterval(sample, 200)
+const loop = monitorEventLoopDelay({ resolution: 10 })
+loop.enable()
 const started = performance.now()
-const space = fitVisualSpace(samples)
+const space = await fitVisualSpace(samples)
 const fitMs = performance.now() - started
 clearInterval(timer)
+loop.disable()
 sample()
 const t = performance.now()
 const n = 2_000
 for (let i = 0; i < n; i++) project(space, samples[i % samples.length].vector)
 const projectUs = ((performance.now() - t) / n) * 1000
 console.log(`fit: ${samples.length} samples of ${products} products (${JSON.stringify(DEFAULT_FIT)}) in ${(fitMs / 1000).toFixed(1)} s → ${space.outputDims} dimensions`)
+console.log(`event loop during the fit: longest stall ${(loop.max / 1e6).toFixed(0)} ms`)
 console.log(`projection: ${projectUs.toFixed(0)} µs a vector; peak RSS ${(peak / 2 ** 20).toFixed(0)} MB (samples ${((samples.length * D * 4) / 2 ** 20).toFixed(0)} MB)`)

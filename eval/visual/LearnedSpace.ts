@@ -94,9 +94,9 @@ export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: 
       { label: g.productId, vector: g.centre }
     ])
     const t = performance.now()
-    const space = fitVisualSpace(augmented)
+    const space = yield* Effect.promise(() => fitVisualSpace(augmented))
     const fitMs = performance.now() - t
-    const plainSpace = fitVisualSpace(plain)
+    const plainSpace = yield* Effect.promise(() => fitVisualSpace(plain))
     // A query's embedding costs one model call (two with the flip); the ranking is a scan of the catalog's photos.
     const perQuery = queryMs.reduce((a, b) => a + b, 0) / Math.max(1, queryMs.length) / 3
     const judge = (embedGallery: (v: Float32Array) => Float32Array, embedQuery: (q: Views) => Float32Array) => {

@@ -7,6 +7,7 @@ import { CatalogStore, type PendingImageWork } from "../services/catalog-store/C
 import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
 import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
+import { viewFeatures } from "../learning/visual/PhotoViews.js"
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
 const ANALYSIS_SIZE = 512
@@ -27,7 +28,8 @@ interface ProductImage extends StoredImage {
 /**
  * The two passes over product images. Each image is fetched through the SSRF-safe intake.
  * - analyze: features, adult score and colours of images without an analysis: what makes the
- *   product visually searchable. An image that cannot be fetched or decoded is recorded as
+ *   product visually searchable; and the features of two views of each (learning/visual/PhotoViews.ts),
+ *   samples for the site's learned visual space. An image that cannot be fetched or decoded is recorded as
  *   failed with its reason (and not retried until its URL changes), so it never blocks the
  *   product.
  * - detect: objects of analysed images that have none yet, a pass of its own because detection
@@ -58,14 +60,19 @@ export const ProductImagesLive = Layer.effect(
 
     const analyzeOne = (image: ProductImage, objects: boolean) =>
       Effect.gen(function*() {
-        const rgb = yield* pixels(image)
-        const analysis = yield* analyzer.analyze(rgb, { detect: objects, priority: "batch" })
+        const decoded = yield* intake.fromUrl(image.url, image.field)
+        const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
+        const [analysis, views] = yield* Effect.all([
+          analyzer.analyze(rgb, { detect: objects, priority: "batch" }),
+          viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "batch" })
+        ], { concurrency: 2 })
         return {
           imageId: image.id,
           url: image.url,
           status: "ok",
           reason: null,
           embedding: analysis.embedding,
+          views,
           adult: analysis.adult,
           colors: analysis.colors,
           objects: objects ? analysis.objects : null,

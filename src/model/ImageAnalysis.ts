@@ -21,6 +21,12 @@ export const ImageAnalysisRecord = Schema.Struct({
   /** Why the image could not be used (fetch refused, not an image, …); null when ok. */
   reason: Schema.NullOr(Schema.String),
   embedding: Schema.NullOr(Vector),
+  /**
+   * Features of the photo's mirror image and of its centre (learning/visual/PhotoViews.ts):
+   * further samples of the product for the site's learned visual space. Absent for a failed
+   * image and for analyses stored before views were kept (their photo then counts once).
+   */
+  views: Schema.optional(Schema.Array(Vector)),
   adult: Schema.NullOr(Schema.Number),
   colors: Schema.Array(ImageColor),
   /**

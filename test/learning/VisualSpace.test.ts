@@ -33,8 +33,8 @@ const accuracy = (embed: (v: Float32Array) => Float32Array) => {
 }
 
 describe("visual space", () => {
-  it("tells products apart that raw cosine confuses", () => {
-    const space = fitVisualSpace(gallery)
+  it("tells products apart that raw cosine confuses", async () => {
+    const space = await fitVisualSpace(gallery)
     const raw = accuracy(unit)
     const learned = accuracy((v) => project(space, v))
     // Measured 0.23 and 0.76 on this seed.
@@ -45,11 +45,11 @@ describe("visual space", () => {
     expect(Math.hypot(...project(space, gallery[0].vector))).toBeCloseTo(1, 6)
   })
 
-  it("is the same space for the same samples, and copes with one photo per product", () => {
-    const a = fitVisualSpace(gallery)
-    const b = fitVisualSpace([...gallery])
+  it("is the same space for the same samples, and copes with one photo per product", async () => {
+    const a = await fitVisualSpace(gallery)
+    const b = await fitVisualSpace([...gallery])
     expect(Array.from(a.projection)).toEqual(Array.from(b.projection))
-    const single = fitVisualSpace(centres.map((c, p) => ({ label: `p${p}`, vector: c })))
+    const single = await fitVisualSpace(centres.map((c, p) => ({ label: `p${p}`, vector: c })))
     expect(single.outputDims).toBeGreaterThan(0)
     expect(project(single, centres[0]).every(Number.isFinite)).toBe(true)
   })

@@ -40,6 +40,24 @@ export const VectorBlob = Schema.NullOr(VectorFromBytes)
 export const decodeVector = Schema.decodeUnknownSync(VectorBlob)
 export const encodeVector = Schema.encodeSync(VectorBlob)
 
+/** An image's view features as one blob: their Float32 bytes one after another, each as long as its embedding. */
+export const encodeViews = (views: ReadonlyArray<Float32Array> | undefined): Uint8Array | null => {
+  if (views === undefined || views.length === 0) return null
+  const all = new Float32Array(views.reduce((n, v) => n + v.length, 0))
+  let at = 0
+  for (const v of views) {
+    all.set(v, at)
+    at += v.length
+  }
+  return encodeVector(all)
+}
+/** The views of an `encodeViews` blob, given the embedding's length; throws when the blob does not divide into them. */
+export const splitViews = (all: Float32Array | null, dims: number | undefined): ReadonlyArray<Float32Array> | undefined => {
+  if (all === null || dims === undefined) return undefined
+  if (dims === 0 || all.length % dims !== 0) throw new Error(`image views: ${all.length} values are not whole vectors of ${dims}`)
+  return Array.from({ length: all.length / dims }, (_, i) => all.subarray(i * dims, (i + 1) * dims))
+}
+
 /** An image's dominant colours as JSON. */
 export const ColorsJson = Schema.parseJson(Schema.Array(ImageColor))
 export const decodeColors = Schema.decodeUnknownSync(ColorsJson)
@@ -52,7 +70,7 @@ export const encodeObjects = Schema.encodeSync(ObjectsJson)
 
 /** A whole image analysis as one JSON document, its embedding as base64 of its Float32 bytes. */
 const AnalysisJson = Schema.parseJson(
-  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64) })
+  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64), views: Schema.optional(Schema.Array(VectorFromBase64)) })
 )
 export const decodeAnalysis = Schema.decodeUnknownSync(AnalysisJson)
 export const encodeAnalysis = Schema.encodeSync(AnalysisJson)

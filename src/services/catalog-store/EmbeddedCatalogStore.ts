@@ -2,7 +2,7 @@ import { Effect, Either, Layer, Option, Schema } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
 import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError, type TextVectorKey } from "./CatalogStore.js"
 import {
-  ColorsJson, decodeImages, decodeRecord, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector,
+  ColorsJson, decodeImages, decodeRecord, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, encodeViews, splitViews,
   ObjectsJson, VectorBlob
 } from "./Codec.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
@@ -47,6 +47,7 @@ CREATE TABLE IF NOT EXISTS product_image_analyses (
   status TEXT NOT NULL,
   reason TEXT,
   embedding BLOB,
+  views BLOB,
   adult REAL,
   colors TEXT NOT NULL,
   objects TEXT NOT NULL,
@@ -105,6 +106,7 @@ const AnalysisRow = Schema.Struct({
   status: ImageAnalysisRecord.fields.status,
   reason: Schema.NullOr(Schema.String),
   embedding: VectorBlob,
+  views: VectorBlob,
   adult: Schema.NullOr(Schema.Number),
   colors: ColorsJson,
   objects: ObjectsJson,
@@ -117,6 +119,7 @@ const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => {
   const r = decodeAnalysisRow(row)
   return {
     imageId: r.image_id, url: r.url, status: r.status, reason: r.reason, embedding: r.embedding,
+    views: splitViews(r.views, r.embedding?.length),
     adult: r.adult, colors: r.colors, objects: r.objects, analyzedAt: r.analyzed_at
   }
 }
@@ -137,6 +140,9 @@ const layer = Layer.effect(
     // Likewise the key of the text a vector came from (none: the next change of the product re-embeds it).
     const derivedColumns = db.prepare("SELECT name FROM pragma_table_info('product_derived')").all() as Array<{ name: string }>
     if (!derivedColumns.some((c) => c.name === "text_key")) db.exec("ALTER TABLE product_derived ADD COLUMN text_key TEXT")
+    // And the features of an image's views (older analyses have none: their photo counts once).
+    const analysisColumns = db.prepare("SELECT name FROM pragma_table_info('product_image_analyses')").all() as Array<{ name: string }>
+    if (!analysisColumns.some((c) => c.name === "views")) db.exec("ALTER TABLE product_image_analyses ADD COLUMN views BLOB")
     // And the text version (until then every write counted as a new text: derived data fits the version it was saved for).
     if (!productColumns.some((c) => c.name === "text_version")) {
       db.transaction(() => {
@@ -188,8 +194,8 @@ const layer = Layer.effect(
     const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
     // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
     const insertAnalysis = db.prepare(`INSERT OR IGNORE INTO product_image_analyses
-      (site_id, product_id, image_id, url, status, reason, embedding, adult, colors, objects, analyzed_at)
-      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @adult, @colors, @objects, @analyzed_at)`)
+      (site_id, product_id, image_id, url, status, reason, embedding, views, adult, colors, objects, analyzed_at)
+      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @views, @adult, @colors, @objects, @analyzed_at)`)
     // Rows exist only for images the product has (put deletes the others in its transaction),
     // so the row's existence is the "still has it" check. Pending detection is stored as JSON null.
     const fillObjects = db.prepare(`UPDATE product_image_analyses SET objects = @objects
@@ -346,6 +352,7 @@ const layer = Layer.effect(
           status: a.status,
           reason: a.reason,
           embedding: encodeVector(a.embedding),
+          views: encodeViews(a.views),
           adult: a.adult,
           colors: encodeColors(a.colors),
           objects: encodeObjects(a.objects),
