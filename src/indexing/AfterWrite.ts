@@ -97,6 +97,7 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
     const found = yield* reusableVectors(known.map((i) => products[i]))
     const vectors: Array<Float32Array | null> = products.map(() => null)
     const images: Array<ReadonlyArray<ImageAnalysisRecord>> = products.map(() => [])
+    const imageSpace = found.imageSpace
     known.forEach((i, k) => {
       vectors[i] = found.vectors[k]
       images[i] = found.images[k]
@@ -105,7 +106,7 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
     const docs: Array<IndexDocument> = []
     yield* inSlices(products.map((_, i) => i), SLICE, (slice) =>
       Effect.sync(() => {
-        for (const i of slice) docs.push(toIndexDocument(products[i], vectors[i], images[i]))
+        for (const i of slice) docs.push(toIndexDocument(products[i], vectors[i], images[i], imageSpace(products[i].siteId)))
       }))
     // A reused vector is saved for the new version already: if the index does not take it,
     // that version is stale again (the reconcile pass indexes it), as after any failed write.

@@ -23,7 +23,7 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
     const versions: Array<ProductKey & { readonly version: number }> = []
     for (const [siteId, ids] of productIdsBySite(keys)) {
       const products = yield* store.getMany(siteId, ids)
-      const { vectors, images } = yield* reusableVectors(products)
+      const { imageSpace, images, vectors } = yield* reusableVectors(products)
       const position = new Map(products.map((p, i) => [p.productId, i]))
       for (const productId of ids) {
         const i = position.get(productId)
@@ -31,7 +31,7 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
         if (i === undefined || vector === null) {
           full.push({ siteId, productId })
         } else {
-          docs.push(toIndexDocument(products[i], vector, images[i]))
+          docs.push(toIndexDocument(products[i], vector, images[i], imageSpace(siteId)))
           versions.push({ siteId, productId, version: products[i].version })
         }
       }

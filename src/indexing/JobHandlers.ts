@@ -5,6 +5,7 @@ import { ProductImages } from "./ProductImages.js"
 import { ProductIndexer } from "./ProductIndexer.js"
 import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { isProductJob, type Job, type ProductJob } from "../model/Jobs.js"
 import { aggregateJobs } from "../learning/Aggregation.js"
@@ -42,7 +43,7 @@ export const JobHandlersLive = Layer.effect(
     const indexer = yield* ProductIndexer
     const images = yield* ProductImages
     const predictions = yield* Effect.serviceOption(PredictionStore)
-    const catalog = yield* Effect.context<CatalogStore | CatalogIndex>()
+    const catalog = yield* Effect.context<CatalogStore | CatalogIndex | SiteVisualSpaces>()
     const learning = yield* Effect.context<EventLog | ShopperStats | Suggester>()
     // After an image pass: the text vector is reused when the text is unchanged (ImageReindex).
     const reindex = (changed: ReadonlyArray<ProductKey>) =>

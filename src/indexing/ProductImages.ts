@@ -4,7 +4,7 @@ import { isImageFailure, isImageUnavailable } from "../services/image-intake/Err
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { toRgb } from "../services/image-intake/Rgb.js"
 import { CatalogStore, type PendingImageWork } from "../services/catalog-store/CatalogStore.js"
-import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
+import type { AnalysisToSave, ImageObjects } from "../model/ImageAnalysis.js"
 import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
 import { viewFeatures } from "../learning/visual/PhotoViews.js"
@@ -77,7 +77,7 @@ export const ProductImagesLive = Layer.effect(
           colors: analysis.colors,
           objects: objects ? analysis.objects : null,
           analyzedAt: Date.now()
-        } satisfies ImageAnalysisRecord
+        } satisfies AnalysisToSave
       }).pipe(
         Effect.catchAll((e: { readonly message?: string }) =>
           Effect.succeed({
@@ -90,7 +90,7 @@ export const ProductImagesLive = Layer.effect(
             colors: [],
             objects: [],
             analyzedAt: Date.now()
-          } satisfies ImageAnalysisRecord)
+          } satisfies AnalysisToSave)
         )
       )
 

@@ -7,6 +7,7 @@ import type { IndexDocument } from "../model/IndexDocument.js"
 import { type ProductSource, Suggester } from "../services/suggester/Suggester.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { embeddingText, productCategories, toIndexDocument } from "../model/ProductDocument.js"
+import { type ImageProjection, SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 import { formatCategoryPath } from "../domain/CategoryPath.js"
 import { TEXT_MODEL } from "../services/text-embedder/TextModel.js"
 import { createHash } from "node:crypto"
@@ -74,12 +75,20 @@ const vectorForText = (
 export const restoredDocument = (
   product: StoredProduct,
   derived: DerivedProduct | null,
-  images: ReadonlyArray<ImageAnalysisRecord>
-): IndexDocument => toIndexDocument(product, fittingTextVector(product, derived), images)
+  images: ReadonlyArray<ImageAnalysisRecord>,
+  imageSpace: ImageProjection
+): IndexDocument => toIndexDocument(product, fittingTextVector(product, derived), images, imageSpace)
+
+/** The index documents of a page of CatalogStore.forEachProduct, each in its site's visual space. */
+export const restoredDocuments = (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct | null; readonly images: ReadonlyArray<ImageAnalysisRecord> }>) =>
+  Effect.map(
+    Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections(page.map(({ product }) => product.siteId))),
+    (spaceOf) => page.map(({ derived, images, product }) => restoredDocument(product, derived, images, spaceOf(product.siteId)))
+  )
 
 /**
  * For these product versions, the text vector each can reuse (saved for the same text by the
- * same model) and its images' analyses; `toEmbed` lists the positions whose text still needs
+ * same model), its images' analyses and its site's visual space; `toEmbed` lists the positions whose text still needs
  * the model, with their texts and keys. No model call: the write path indexes the products
  * with these at once (lexical first) and the indexing job fills in the rest. A reused vector
  * is saved for its new version as it is found (CatalogStore.reuseTextVectors): a caller whose
@@ -94,9 +103,11 @@ export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
     const vectors = saved.map((v) => (ofThisModel(v) ? v : null))
     const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
+    const imageSpace = yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections(products.map((p) => p.siteId)))
     return {
       vectors,
       images,
+      imageSpace,
       texts,
       textKeys,
       toEmbed
@@ -110,6 +121,7 @@ export const ProductIndexerLive = Layer.effect(
     const index = yield* CatalogIndex
     const embedder = yield* TextEmbedder
     const suggester = yield* Suggester
+    const spaces = yield* SiteVisualSpaces
 
     const index_ = (keys: ReadonlyArray<ProductKey>) =>
       Effect.gen(function*() {
@@ -126,7 +138,7 @@ export const ProductIndexerLive = Layer.effect(
         if (present.length === 0) return
         // A version whose text is the one already embedded (a price, stock or label change)
         // reuses the saved vector: only new text runs the model.
-        const reusable = yield* reusableVectors(present).pipe(Effect.provideService(CatalogStore, store))
+        const reusable = yield* reusableVectors(present).pipe(Effect.provideService(CatalogStore, store), Effect.provideService(SiteVisualSpaces, spaces))
         const embedded = yield* embedder.embed(reusable.toEmbed.map((i) => reusable.texts[i]))
         const vectors = [...reusable.vectors] as Array<Float32Array>
         reusable.toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))
@@ -156,7 +168,7 @@ export const ProductIndexerLive = Layer.effect(
         // A version older than the one the write path indexed since is ignored by the index.
         // In slices: each vector's graph insertion takes a while, and searches go on meanwhile.
         yield* inSlices(kept, INDEX_SLICE, (slice) =>
-          index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i])))).pipe(
+          index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i], reusable.imageSpace(present[i].siteId))))).pipe(
             Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
           )
         yield* suggester.indexProducts(kept.map((i) => suggestSource(present[i])))

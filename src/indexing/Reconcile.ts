@@ -4,7 +4,8 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { restoredDocument, savedByAnotherModel, suggestSource } from "./ProductIndexer.js"
+import { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
+import { restoredDocuments, savedByAnotherModel, suggestSource } from "./ProductIndexer.js"
 import type { Job } from "../model/Jobs.js"
 
 /** Most products of each kind one pass queues; the rest wait for the next pass. */
@@ -78,12 +79,13 @@ export const restoreIndex = Effect.gen(function*() {
   const store = yield* CatalogStore
   const index = yield* CatalogIndex
   const suggester = yield* Suggester
+  const spaces = yield* SiteVisualSpaces
   const restored = yield* store.forEachProduct(1000, (page) =>
     Effect.gen(function*() {
       const outdated = page.flatMap(({ derived, product }) =>
         savedByAnotherModel(product, derived) ? [{ siteId: product.siteId, productId: product.productId, version: product.version }] : [])
       if (outdated.length > 0) yield* store.markStale(outdated)
-      yield* index.upsert(page.map(({ derived, images, product }) => restoredDocument(product, derived, images)))
+      yield* index.upsert(yield* restoredDocuments(page).pipe(Effect.provideService(SiteVisualSpaces, spaces)))
       yield* suggester.indexProducts(page.map(({ product }) => suggestSource(product)))
     }))
   const queued = yield* reconcile

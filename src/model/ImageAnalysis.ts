@@ -21,12 +21,6 @@ export const ImageAnalysisRecord = Schema.Struct({
   /** Why the image could not be used (fetch refused, not an image, …); null when ok. */
   reason: Schema.NullOr(Schema.String),
   embedding: Schema.NullOr(Vector),
-  /**
-   * Features of the photo's mirror image and of its centre (learning/visual/PhotoViews.ts):
-   * further samples of the product for the site's learned visual space. Absent for a failed
-   * image and for analyses stored before views were kept (their photo then counts once).
-   */
-  views: Schema.optional(Schema.Array(Vector)),
   adult: Schema.NullOr(Schema.Number),
   colors: Schema.Array(ImageColor),
   /**
@@ -37,6 +31,21 @@ export const ImageAnalysisRecord = Schema.Struct({
   analyzedAt: Schema.Number
 })
 export type ImageAnalysisRecord = typeof ImageAnalysisRecord.Type
+
+/**
+ * An analysis as the image pass saves it: with the features of the photo's mirror image and of
+ * its centre (learning/visual/PhotoViews.ts), further samples of the product for the site's
+ * learned visual space. Stores keep them beside the analysis and read them apart (only a fit
+ * reads them: CatalogStore.imageSamples), so reading analyses costs no more for them.
+ */
+export type AnalysisToSave = ImageAnalysisRecord & { readonly views?: ReadonlyArray<Float32Array> | undefined }
+
+/** A product photo's training samples for the learned visual space: its features, then its views'. */
+export interface ImageSamples {
+  readonly productId: string
+  readonly imageId: string
+  readonly vectors: ReadonlyArray<Float32Array>
+}
 
 /** The result of the detection pass for one image. */
 export interface ImageObjects {

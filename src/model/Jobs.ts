@@ -35,11 +35,17 @@ export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", produc
  * product), and the one that runs reads everything stored up to then.
  */
 export const AggregateEvents = Schema.TaggedStruct("AggregateEvents", { siteId: Schema.Int })
-export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes, AggregateEvents)
+/**
+ * Fit the site's learned visual space on its catalog photos and re-project its products' image
+ * vectors into it (learning/visual/VisualSpaceFit.ts). Queued by image passes when enough new
+ * photos were analysed since the last fit, or when the site's photos are all analysed.
+ */
+export const FitVisualSpace = Schema.TaggedStruct("FitVisualSpace", { siteId: Schema.Int })
+export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes, AggregateEvents, FitVisualSpace)
 export type Job = typeof Job.Type
-/** The jobs about one product (every kind but AggregateEvents). */
-export type ProductJob = Exclude<Job, typeof AggregateEvents.Type>
-export const isProductJob = (job: Job): job is ProductJob => job._tag !== "AggregateEvents"
+/** The jobs about one product (every kind but the site-wide AggregateEvents and FitVisualSpace). */
+export type ProductJob = Exclude<Job, typeof AggregateEvents.Type | typeof FitVisualSpace.Type>
+export const isProductJob = (job: Job): job is ProductJob => job._tag !== "AggregateEvents" && job._tag !== "FitVisualSpace"
 
 /**
  * Each kind of work has a lane of its own in both queue backends (a BullMQ queue each, or a
@@ -47,7 +53,8 @@ export const isProductJob = (job: Job): job is ProductJob => job._tag !== "Aggre
  * workers, and a slow kind holds up no other: text indexing is cheap and batched, image
  * analysis is slow and waits on image hosts, object detection is slower still and may lag
  * behind, attribute prediction is rare and a merchant is waiting for it; shoppers' events are
- * aggregated apart from all catalog work.
+ * aggregated apart from all catalog work. A site's visual-space fit shares the image lane (its
+ * inputs are the image pass's outputs; image-only workers serve it).
  */
 export type Lane = "index" | "images" | "detect" | "predict" | "events"
 export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict", "events"]
@@ -58,7 +65,8 @@ const LANE_OF: Record<Job["_tag"], Lane> = {
   AnalyzeImages: "images",
   DetectObjects: "detect",
   PredictAttributes: "predict",
-  AggregateEvents: "events"
+  AggregateEvents: "events",
+  FitVisualSpace: "images"
 }
 export const laneOf = (job: Job): Lane => LANE_OF[job._tag]
 

@@ -95,10 +95,15 @@ export const visualAttributes = (images: ReadonlyArray<ImageAnalysisRecord>) => 
   return { colors, objects, adult, embeddings: ok.flatMap((i) => (i.embedding ? [i.embedding] : [])) }
 }
 
+/**
+ * `imageSpace`: how the photos' feature vectors go into the index (the site's learned visual
+ * space, learning/visual/SiteVisualSpaces.ts; the raw features without one).
+ */
 export const toIndexDocument = (
   product: StoredProduct,
   textVector: Float32Array | null,
-  images: ReadonlyArray<ImageAnalysisRecord> = []
+  images: ReadonlyArray<ImageAnalysisRecord> = [],
+  imageSpace: (vector: Float32Array) => Float32Array = (vector) => vector
 ): IndexDocument => {
   const visual = visualAttributes(images)
   const categories = productCategories(product.data)
@@ -118,6 +123,6 @@ export const toIndexDocument = (
       addedAt: product.createdAt,
       photos: visual
     }),
-    vectors: { text: textVector ?? undefined, image: visual.embeddings.length > 0 ? visual.embeddings : undefined }
+    vectors: { text: textVector ?? undefined, image: visual.embeddings.length > 0 ? visual.embeddings.map(imageSpace) : undefined }
   }
 }

@@ -1,5 +1,7 @@
 import { Effect, Layer } from "effect"
-import { restoredDocument, suggestSource } from "../indexing/ProductIndexer.js"
+import { restoredDocuments, suggestSource } from "../indexing/ProductIndexer.js"
+import { SiteVisualSpaces, SiteVisualSpacesLive } from "../learning/visual/SiteVisualSpaces.js"
+import { RedisVisualSpaceStore } from "../services/visual-space/RedisVisualSpaceStore.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { ReplicatedCatalogIndex } from "../services/catalog-index/ReplicatedCatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
@@ -19,18 +21,18 @@ const PAGE = 1_000
 
 /**
  * The catalog as every process of the distributed topology sees it (api and workers alike):
- * records and derived data in Redis, the index in Qdrant or else a replica in each process's
+ * records, derived data and the sites' learned visual spaces in Redis, the index in Qdrant or else a replica in each process's
  * memory fed through Redis, and the suggester's vocabulary replicated the same way. Replicas
  * rebuild from the store, so a process can start, restart or fall behind at any time.
  */
 export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | undefined) => {
-  const index = Layer.unwrapEffect(Effect.map(CatalogStore, (store) =>
+  const index = Layer.unwrapEffect(Effect.map(Effect.context<CatalogStore | SiteVisualSpaces>(), (context) =>
     qdrant !== undefined
       ? QdrantCatalogIndex.layer(qdrant)
       : ReplicatedCatalogIndex.layer({
         redisUrl,
         rebuild: (apply) =>
-          store.forEachProduct(PAGE, (page) => apply(page.map(({ derived, images, product }) => restoredDocument(product, derived, images))))
+          Effect.flatMap(CatalogStore, (store) => store.forEachProduct(PAGE, (page) => Effect.flatMap(restoredDocuments(page), apply).pipe(Effect.provide(context)))).pipe(Effect.provide(context))
       })))
   const suggester = Layer.unwrapEffect(Effect.map(CatalogStore, (store) =>
     RedisSuggester.layer({
@@ -39,7 +41,8 @@ export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | un
         store.forEachProduct(PAGE, (page) =>
           apply(page.map(({ product }) => suggestSource(product))))
     })))
+  const spaces = SiteVisualSpacesLive.pipe(Layer.provideMerge(RedisVisualSpaceStore.layer(redisUrl)))
   return Layer.mergeAll(index, suggester, RedisPredictionStore.layer(redisUrl)).pipe(
-    Layer.provideMerge(RedisCatalogStore.layer(redisUrl))
+    Layer.provideMerge(Layer.mergeAll(RedisCatalogStore.layer(redisUrl), spaces))
   )
 }

@@ -28,6 +28,9 @@ import { EventLog } from "../services/event-log/EventLog.js"
 import { EmbeddedEventLog } from "../services/event-log/EmbeddedEventLog.js"
 import { RedisEventLog } from "../services/event-log/RedisEventLog.js"
 import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
+import { VisualSpaceStore } from "../services/visual-space/VisualSpaceStore.js"
+import { EmbeddedVisualSpaceStore } from "../services/visual-space/EmbeddedVisualSpaceStore.js"
+import { SiteVisualSpaces, SiteVisualSpacesLive } from "../learning/visual/SiteVisualSpaces.js"
 import { EmbeddedShopperStats } from "../services/shopper-stats/EmbeddedShopperStats.js"
 import { RedisShopperStats } from "../services/shopper-stats/RedisShopperStats.js"
 import { ShopperSignals, ShopperSignalsLive } from "../learning/ShopperSignals.js"
@@ -107,7 +110,8 @@ const embeddedBackends = (topology: Topology) =>
     EmbeddedSuggester.layer,
     topology.qdrant === undefined ? EmbeddedCatalogIndex.layer : QdrantCatalogIndex.layer(topology.qdrant),
     EmbeddedRateLimiter.layer,
-    EmbeddedSessionStore.layer
+    EmbeddedSessionStore.layer,
+    SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
   ).pipe(Layer.provideMerge(Sqlite.layer))
 
 /** The embedded topology runs the job handlers itself, in fibers of this process. */
@@ -162,6 +166,7 @@ const apiWarmUp = (topology: Topology) =>
 export type ApiServices =
   | Layer.Layer.Success<typeof Shared>
   | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | ShopperStats | ShopperSignals | RateLimiter | SessionStore | JobQueue
+  | VisualSpaceStore | SiteVisualSpaces
 
 /**
  * Startup work that must not hold the listener back: the warm-up, then the process is marked
@@ -172,7 +177,7 @@ export type ApiServices =
 const apiStartup = (topology: Topology) =>
   Layer.scopedDiscard(Effect.gen(function*() {
     const readiness = yield* Readiness
-    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue | EventLog | ShopperStats | SiteRegistry>()
+    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue | EventLog | ShopperStats | SiteRegistry | SiteVisualSpaces>()
     yield* Effect.forkScoped(
       Effect.gen(function*() {
         yield* apiWarmUp(topology)

@@ -1,3 +1,5 @@
+import { SiteVisualSpacesLive } from "../../src/learning/visual/SiteVisualSpaces.js"
+import { EmbeddedVisualSpaceStore } from "../../src/services/visual-space/EmbeddedVisualSpaceStore.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Layer } from "effect"
 import * as fs from "node:fs"
@@ -42,7 +44,7 @@ const embedderWithWrites = (meanwhile: { run: Effect.Effect<void, unknown, Catal
 
 const world = (down: { value: boolean }, meanwhile: { run: Effect.Effect<void, unknown, CatalogStore> | null } = { run: null }) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-indexer-"))
-  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer).pipe(
+  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))).pipe(
     Layer.provideMerge(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir }))
   )

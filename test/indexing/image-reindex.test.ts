@@ -1,3 +1,5 @@
+import { SiteVisualSpacesLive } from "../../src/learning/visual/SiteVisualSpaces.js"
+import { EmbeddedVisualSpaceStore } from "../../src/services/visual-space/EmbeddedVisualSpaceStore.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
@@ -29,7 +31,7 @@ const unit = (n: number, hot: number) => {
 const services = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reindex-"))
   const calls: Array<ReadonlyArray<ProductKey>> = []
-  const store = EmbeddedCatalogStore.layer.pipe(Layer.provide(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") })))
+  const store = Layer.mergeAll(EmbeddedCatalogStore.layer, SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))).pipe(Layer.provide(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") })))
   const indexer = Layer.succeed(ProductIndexer, { index: (keys) => Effect.sync(() => void calls.push(keys)) })
   return { calls, layer: Layer.mergeAll(store, EmbeddedCatalogIndex.layer, indexer) }
 }

@@ -1,3 +1,5 @@
+import { SiteVisualSpacesLive } from "../../src/learning/visual/SiteVisualSpaces.js"
+import { EmbeddedVisualSpaceStore } from "../../src/services/visual-space/EmbeddedVisualSpaceStore.js"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Layer } from "effect"
 import * as fs from "node:fs"
@@ -26,7 +28,7 @@ const setup = () => {
   const handler = Layer.succeed(JobHandler, {
     handle: (jobs: ReadonlyArray<Job>) => Effect.sync(() => void handled.push(...jobs.map((j) => `${j._tag} ${j.siteId}:${isProductJob(j) ? j.productId : ""}`)))
   })
-  const store = EmbeddedCatalogStore.layer.pipe(
+  const store = Layer.mergeAll(EmbeddedCatalogStore.layer, SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))).pipe(
     Layer.provideMerge(Sqlite.layer),
     Layer.provide(settings({ DATA_DIR: dataDir }))
   )

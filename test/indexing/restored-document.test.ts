@@ -1,3 +1,4 @@
+import { RAW_FEATURES } from "../../src/learning/visual/SiteVisualSpaces.js"
 import { describe, expect, it } from "vitest"
 import { fittingTextVector, restoredDocument, textKey } from "../../src/indexing/ProductIndexer.js"
 import type { ProductRecord } from "../../src/domain/Product.js"
@@ -19,7 +20,7 @@ describe("the saved text vector a rebuild restores", () => {
     expect(fittingTextVector(product(5, "Drill"), derived(5, v))).toBe(v)
     // A price change since: same text, so the older version's vector fits.
     expect(fittingTextVector(product(6, "Drill"), derived(5, v, textKey(embeddingText(product(5, "Drill").data))))).toBe(v)
-    expect(restoredDocument(product(6, "Drill"), derived(5, v, textKey("Drill")), []).vectors.text).toBe(v)
+    expect(restoredDocument(product(6, "Drill"), derived(5, v, textKey("Drill")), [], RAW_FEATURES).vectors.text).toBe(v)
   })
 
   it("is none for another text, an unknown text, another model's vector, or nothing saved", () => {
@@ -29,7 +30,7 @@ describe("the saved text vector a rebuild restores", () => {
     expect(fittingTextVector(product(5, "Drill"), derived(5, null))).toBeNull()
     expect(fittingTextVector(product(5, "Drill"), null)).toBeNull()
     // Such a product is still restored, searchable by its words.
-    const doc = restoredDocument(product(6, "Hammer drill"), null, [])
+    const doc = restoredDocument(product(6, "Hammer drill"), null, [], RAW_FEATURES)
     expect(doc).toMatchObject({ productId: "p1", version: 6, text: { title: "Hammer drill" } })
     expect(doc.vectors.text).toBeUndefined()
   })

@@ -1,3 +1,5 @@
+import { SiteVisualSpacesLive } from "../../src/learning/visual/SiteVisualSpaces.js"
+import { EmbeddedVisualSpaceStore } from "../../src/services/visual-space/EmbeddedVisualSpaceStore.js"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -53,7 +55,10 @@ const aggregationQueue = EmbeddedJobQueue.layer().pipe(Layer.provide(Layer.effec
 ))))
 
 export const shopLayer = (sites: ReadonlyArray<Site>) => {
-  const backends = Layer.mergeAll(EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, EmbeddedShopperStats.layer, EmbeddedEventLog.layer)
+  const backends = Layer.mergeAll(
+    EmbeddedCatalogStore.layer, EmbeddedSuggester.layer, EmbeddedShopperStats.layer, EmbeddedEventLog.layer,
+    SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
+  )
     .pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
   const services = Layer.mergeAll(Layer.mergeAll(aggregationQueue, ShopperSignalsLive).pipe(Layer.provideMerge(backends)), EmbeddedCatalogIndex.layer, HashingTextEmbedder, EmbeddedSiteRegistry.fromSites(sites))
   return ProductIndexerLive.pipe(Layer.provideMerge(services))

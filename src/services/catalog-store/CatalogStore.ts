@@ -1,7 +1,7 @@
 import { Context, type Effect, type Either, type Option } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
 import { BackendFailure } from "../../platform/BackendFailure.js"
-import type { ImageAnalysisRecord, ImageObjects } from "../../model/ImageAnalysis.js"
+import type { AnalysisToSave, ImageAnalysisRecord, ImageObjects, ImageSamples } from "../../model/ImageAnalysis.js"
 import type { DerivedProduct, ProductKey, StoredProduct } from "../../model/StoredProduct.js"
 
 /** Products whose images still need a pass (the job that does it in brackets). */
@@ -121,7 +121,7 @@ export interface CatalogStoreService {
    * id stands for its URL, so two analyses of it agree, except that one racing job may have
    * detected objects and the other not; the first saved is kept. Returns how many were saved.
    */
-  readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => Effect.Effect<number, StoreError>
+  readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<AnalysisToSave>) => Effect.Effect<number, StoreError>
   /**
    * Fills in the objects of analysed images whose detection is still pending: only for images
    * the product still has, whose analysis is "ok" and has no objects yet, so a late or
@@ -130,6 +130,13 @@ export interface CatalogStoreService {
   readonly saveImageObjects: (siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => Effect.Effect<number, StoreError>
   /** Analyses of the product's current images (images not analysed yet are absent). */
   readonly imageAnalyses: (siteId: number, productId: string) => Effect.Effect<ReadonlyArray<ImageAnalysisRecord>, StoreError>
+  /** A page of the site's product ids in their order, after `after` ("" for the first page). */
+  readonly productIds: (siteId: number, after: string, limit: number) => Effect.Effect<ReadonlyArray<string>, StoreError>
+  /**
+   * The training samples of these products' analysed photos (each photo's features, then its
+   * views' when they were saved with it): what a fit of the site's visual space reads.
+   */
+  readonly imageSamples: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ImageSamples>, StoreError>
 }
 
 export class CatalogStore extends Context.Tag("CatalogStore")<CatalogStore, CatalogStoreService>() {}

@@ -3,7 +3,7 @@ import { compiledDecoder } from "../../domain/CompiledCheck.js"
 import { ProductRecord } from "../../domain/Product.js"
 import { ImageAnalysisRecord, ImageColor, StoredObject } from "../../model/ImageAnalysis.js"
 import { StoredImage } from "../../model/StoredProduct.js"
-import { VectorFromBase64, VectorFromBytes } from "../../model/Vector.js"
+import { VectorFromBase64, VectorFromBytes, vectorBytes } from "../../model/Vector.js"
 
 /*
  * How the catalog store's values are written, shared by the SQLite and the Redis backend.
@@ -41,7 +41,7 @@ export const decodeVector = Schema.decodeUnknownSync(VectorBlob)
 export const encodeVector = Schema.encodeSync(VectorBlob)
 
 /** An image's view features as one blob: their Float32 bytes one after another, each as long as its embedding. */
-export const encodeViews = (views: ReadonlyArray<Float32Array> | undefined): Uint8Array | null => {
+export const encodeViews = (views: ReadonlyArray<Float32Array> | undefined): Buffer | null => {
   if (views === undefined || views.length === 0) return null
   const all = new Float32Array(views.reduce((n, v) => n + v.length, 0))
   let at = 0
@@ -49,7 +49,7 @@ export const encodeViews = (views: ReadonlyArray<Float32Array> | undefined): Uin
     all.set(v, at)
     at += v.length
   }
-  return encodeVector(all)
+  return vectorBytes(all)
 }
 /** The views of an `encodeViews` blob, given the embedding's length; throws when the blob does not divide into them. */
 export const splitViews = (all: Float32Array | null, dims: number | undefined): ReadonlyArray<Float32Array> | undefined => {
@@ -70,7 +70,7 @@ export const encodeObjects = Schema.encodeSync(ObjectsJson)
 
 /** A whole image analysis as one JSON document, its embedding as base64 of its Float32 bytes. */
 const AnalysisJson = Schema.parseJson(
-  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64), views: Schema.optional(Schema.Array(VectorFromBase64)) })
+  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64) })
 )
 export const decodeAnalysis = Schema.decodeUnknownSync(AnalysisJson)
 export const encodeAnalysis = Schema.encodeSync(AnalysisJson)

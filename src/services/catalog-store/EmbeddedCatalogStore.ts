@@ -6,7 +6,7 @@ import {
   ObjectsJson, VectorBlob
 } from "./Codec.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
-import { ImageAnalysisRecord, type ImageObjects } from "../../model/ImageAnalysis.js"
+import { type AnalysisToSave, ImageAnalysisRecord, type ImageObjects, type ImageSamples } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { compiledDecoder } from "../../domain/CompiledCheck.js"
 import { sameEmbeddedText } from "../../model/ProductDocument.js"
@@ -47,11 +47,12 @@ CREATE TABLE IF NOT EXISTS product_image_analyses (
   status TEXT NOT NULL,
   reason TEXT,
   embedding BLOB,
-  views BLOB,
   adult REAL,
   colors TEXT NOT NULL,
   objects TEXT NOT NULL,
   analyzed_at INTEGER NOT NULL,
+  -- The features of the image's views, last: a read of the other columns never walks past them.
+  views BLOB,
   PRIMARY KEY (site_id, product_id, image_id)
 ) WITHOUT ROWID;
 -- Products whose images still need a pass: an image without analysis (unanalysed), an analysed
@@ -106,7 +107,6 @@ const AnalysisRow = Schema.Struct({
   status: ImageAnalysisRecord.fields.status,
   reason: Schema.NullOr(Schema.String),
   embedding: VectorBlob,
-  views: VectorBlob,
   adult: Schema.NullOr(Schema.Number),
   colors: ColorsJson,
   objects: ObjectsJson,
@@ -119,7 +119,6 @@ const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => {
   const r = decodeAnalysisRow(row)
   return {
     imageId: r.image_id, url: r.url, status: r.status, reason: r.reason, embedding: r.embedding,
-    views: splitViews(r.views, r.embedding?.length),
     adult: r.adult, colors: r.colors, objects: r.objects, analyzedAt: r.analyzed_at
   }
 }
@@ -189,7 +188,12 @@ const layer = Layer.effect(
       LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
-    const selectAnalyses = db.prepare("SELECT * FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
+    const selectAnalyses = db.prepare(`SELECT image_id, url, status, reason, embedding, adult, colors, objects, analyzed_at
+      FROM product_image_analyses WHERE site_id = ? AND product_id = ?`)
+    const selectSamples = db.prepare<[number, string], { image_id: string; embedding: Buffer; views: Buffer | null }>(
+      "SELECT image_id, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL")
+    const selectIds = db.prepare<[number, string, number], { product_id: string }>(
+      "SELECT product_id FROM products WHERE site_id = ? AND product_id > ? ORDER BY product_id LIMIT ?")
     const deleteAnalyses = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
     const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
     // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
@@ -336,7 +340,7 @@ const layer = Layer.effect(
       return saved
     })
 
-    const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
+    const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<AnalysisToSave>) => {
       const row = selectOne.get(siteId, productId) as ProductRow | undefined
       if (row === undefined) return 0
       const images = decodeImages(row.images)
@@ -444,7 +448,15 @@ const layer = Layer.effect(
         attempt("imageAnalyses", () => {
           const row = selectOne.get(siteId, productId) as ProductRow | undefined
           return row ? currentAnalyses(siteId, productId, decodeImages(row.images)) : []
-        })
+        }),
+      productIds: (siteId, after, limit) => attempt("productIds", () => selectIds.all(siteId, after, limit).map((r) => r.product_id)),
+      imageSamples: (siteId, productIds) =>
+        attempt("imageSamples", () =>
+          productIds.flatMap((productId) =>
+            selectSamples.all(siteId, productId).map((r): ImageSamples => {
+              const embedding = decodeVector(r.embedding)!
+              return { productId, imageId: r.image_id, vectors: [embedding, ...(splitViews(decodeVector(r.views), embedding.length) ?? [])] }
+            })))
     }
     return service
   })

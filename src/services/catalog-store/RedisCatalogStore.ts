@@ -3,11 +3,11 @@ import { Effect, Either, Layer, Option } from "effect"
 import { type ChainableCommander, Redis } from "ioredis"
 import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, MODIFY_ATTEMPTS, StoreError } from "./CatalogStore.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
-import type { ImageAnalysisRecord } from "../../model/ImageAnalysis.js"
+import type { ImageAnalysisRecord, ImageSamples } from "../../model/ImageAnalysis.js"
 import type { ProductRecord } from "../../domain/Product.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { sameEmbeddedText } from "../../model/ProductDocument.js"
-import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector } from "./Codec.js"
+import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector, encodeViews, splitViews } from "./Codec.js"
 import { batchedScript, bufferScript, script } from "../../platform/redis/LuaScript.js"
 import {
   imageWorkKey, markStaleLua, productFields, reuseTextVectorLua, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
@@ -110,7 +110,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     return call("put", () =>
       (putScript(
         [seqKey, sitesKey, keys.ids, keys.stale, keys.product(productId), keys.images(productId),
-          group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected],
+          group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected, keys.views(productId)],
         [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
           encodeImages(replaced ?? []), expectedVersion === undefined ? "" : String(expectedVersion), sameText ? "1" : "0",
           ...(replaced ?? []).map((i) => i.id)]
@@ -126,7 +126,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     return call("remove", () =>
       (removeScript(
         [keys.ids, keys.stale, keys.product(productId), keys.derived(productId), keys.images(productId),
-          keys.unanalysed, keys.undetected],
+          keys.unanalysed, keys.undetected, keys.views(productId)],
         [productId, keys.base]
       ) as Promise<Array<string> | null>).then((row) => (row === null ? null : toProduct(siteId, productId, row))))
   }
@@ -275,8 +275,8 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       const keys = siteKeys(siteId)
       return call("saveImageAnalyses", () =>
         saveAnalysesScript(
-          [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected],
-          [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])]
+          [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected, keys.views(productId)],
+          [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a), encodeViews(a.views) ?? ""])]
         ) as Promise<number>)
     },
     saveImageObjects: (siteId, productId, detections) => {
@@ -304,6 +304,27 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         return images === null
           ? ([] as ReadonlyArray<ImageAnalysisRecord>)
           : inImageOrder(decodeImages(images as string), stored as Record<string, string>)
+      })
+    },
+    productIds: (siteId, after, limit) =>
+      call("productIds", () => client.zrangebylex(siteKeys(siteId).ids, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, limit)),
+    imageSamples: (siteId, productIds) => {
+      const keys = siteKeys(siteId)
+      return call("imageSamples", async () => {
+        if (productIds.length === 0) return []
+        const tx = client.multi()
+        for (const id of productIds) tx.hgetall(keys.images(id)).hgetallBuffer(keys.views(id))
+        const replies = await exec(tx)
+        return productIds.flatMap((productId, i) => {
+          const analyses = replies[2 * i] as Record<string, string>
+          const views = replies[2 * i + 1] as Record<string, Buffer>
+          return Object.entries(analyses).flatMap(([imageId, json]): Array<ImageSamples> => {
+            const { embedding } = decodeAnalysis(json)
+            if (embedding === null) return []
+            const own = views[imageId] === undefined ? undefined : splitViews(decodeVector(views[imageId]), embedding.length)
+            return [{ productId, imageId, vectors: [embedding, ...(own ?? [])] }]
+          })
+        })
       })
     }
   }

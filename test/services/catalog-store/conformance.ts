@@ -501,4 +501,47 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         yield* store.remove(1, "a")
         expect(ids(yield* store.getMany(1, ["a:b", "ids"]))).toEqual(["a:b", "ids"])
       }))
+
+    test("an analysis's views are kept beside it: read only as training samples, dropped with the image or the product", (store) =>
+      Effect.gen(function*() {
+        const first = yield* store.put(1, "p1", record("Drill"), urls("a", "b"))
+        const [a, b] = first.product.images
+        const mirror = vector(5, 6, 7)
+        const centre = vector(8, 9, 10)
+        expect(yield* store.saveImageAnalyses(1, "p1", [
+          { ...analysis(a.id, a.url, vector(1, 2, 3)), views: [mirror, centre] },
+          analysis(b.id, b.url, vector(4, 4, 4))
+        ])).toBe(2)
+        // A second analysis of a saved image changes nothing, its views neither.
+        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(1, 2, 3)), views: [vector(0, 0, 0)] }])).toBe(0)
+        const read = yield* store.imageAnalyses(1, "p1")
+        expect(read.map((r) => "views" in r)).toEqual([false, false])
+        const samples = [...(yield* store.imageSamples(1, ["p1", "absent"]))].sort((x, y) => x.imageId.localeCompare(y.imageId))
+        const byImage = new Map(samples.map((s) => [s.imageId, s.vectors.map((v) => Array.from(v))]))
+        expect(byImage.get(a.id)).toEqual([[1, 2, 3], [5, 6, 7], [8, 9, 10]])
+        expect(byImage.get(b.id)).toEqual([[4, 4, 4]])
+        expect(samples.every((s) => s.productId === "p1")).toBe(true)
+        // A photo the product no longer has is no sample; nor is anything of a removed product.
+        yield* store.put(1, "p1", record("Drill"), urls("b"))
+        expect((yield* store.imageSamples(1, ["p1"])).map((s) => s.imageId)).toEqual([b.id])
+        yield* store.put(1, "p1", record("Drill"), urls("a", "b"))
+        expect((yield* store.imageSamples(1, ["p1"])).map((s) => s.imageId)).toEqual([b.id])
+        yield* store.remove(1, "p1")
+        expect(yield* store.imageSamples(1, ["p1"])).toEqual([])
+        // A failed image has no features: no sample.
+        const again = yield* store.put(1, "p2", record("Saw"), urls("c"))
+        const c = again.product.images[0]
+        yield* store.saveImageAnalyses(1, "p2", [{ ...analysis(c.id, c.url, null), status: "failed", reason: "404" }])
+        expect(yield* store.imageSamples(1, ["p2"])).toEqual([])
+      }))
+
+    test("productIds pages through one site's ids in order", (store) =>
+      Effect.gen(function*() {
+        for (const id of ["b", "a:1", "c", "a"]) yield* store.put(1, id, record(id), undefined)
+        yield* store.put(2, "z", record("z"), undefined)
+        expect(yield* store.productIds(1, "", 2)).toEqual(["a", "a:1"])
+        expect(yield* store.productIds(1, "a:1", 2)).toEqual(["b", "c"])
+        expect(yield* store.productIds(1, "c", 2)).toEqual([])
+        expect(yield* store.productIds(3, "", 2)).toEqual([])
+      }))
   })

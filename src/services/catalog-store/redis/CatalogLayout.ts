@@ -16,11 +16,13 @@
  *   cat:{site}:d:<product>       hash: version (the text version it came from), vec (Float32Array bytes; absent = no
  *                                vector), key (of the vector's text)
  *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
+ *   cat:{site}:v:<product>       hash: image id -> its views' features (Float32 bytes, one view after another),
+ *                                written with the analysis and dropped with it; read only by visual-space fits
  * Every script keeps `stale` in step with the product and its derived data atomically.
  * `unanalysed` and `undetected` are kept in step by every script that changes a product's
  * images or analyses, so the reconcile pass reads only the products with image work pending.
  * Product and group ids may contain ':', but each per-product key starts with its own fixed
- * segment (p:, g:, d:, img:) and the per-site sets are single segments, so keys never collide.
+ * segment (p:, g:, d:, img:, v:) and the per-site sets are single segments, so keys never collide.
  */
 export const siteKeys = (siteId: number) => {
   const base = `cat:{${siteId}}:`
@@ -33,7 +35,8 @@ export const siteKeys = (siteId: number) => {
     product: (productId: string) => `${base}p:${productId}`,
     group: (groupId: string) => `${base}g:${groupId}`,
     derived: (productId: string) => `${base}d:${productId}`,
-    images: (productId: string) => `${base}img:${productId}`
+    images: (productId: string) => `${base}img:${productId}`,
+    views: (productId: string) => `${base}v:${productId}`
   }
 }
 export const seqKey = "cat:seq"
@@ -88,9 +91,9 @@ refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1])
 /**
  * Creates or replaces a product. The old item group is read from the stored hash, so its key
  * is built here from the site's prefix (same slot as KEYS). With new images, analyses of
- * images the product no longer has are deleted in the same step.
+ * images the product no longer has (and their views) are deleted in the same step.
  * KEYS: seq, sites, ids, stale, product, images analyses, new group ('' = none),
- * unanalysed, undetected.
+ * unanalysed, undetected, image views.
  * ARGV: site id, product id, data JSON, updated ms, key prefix, group id ('' when none),
  * replace images ('1'/'0'), images JSON, the version the product must be at ('' = any), the
  * embedded text is the stored one's ('1'/'0': the text version stays), then the kept image ids.
@@ -108,6 +111,9 @@ if ARGV[7] == '1' then
   for i = 11, #ARGV do keep[ARGV[i]] = true end
   for _, id in ipairs(redis.call('HKEYS', KEYS[6])) do
     if not keep[id] then redis.call('HDEL', KEYS[6], id) end
+  end
+  for _, id in ipairs(redis.call('HKEYS', KEYS[10])) do
+    if not keep[id] then redis.call('HDEL', KEYS[10], id) end
   end
 else
   images = redis.call('HGET', KEYS[5], 'images') or '[]'
@@ -132,8 +138,8 @@ return {existed, tonumber(version), images, redis.call('HGET', KEYS[5], 'created
 `
 
 /**
- * Deletes a product with its group membership, derived data and image analyses.
- * KEYS: ids, stale, product, derived, images analyses, unanalysed, undetected.
+ * Deletes a product with its group membership, derived data, image analyses and views.
+ * KEYS: ids, stale, product, derived, images analyses, unanalysed, undetected, image views.
  * ARGV: product id, key prefix.
  * Returns the deleted product's data, images, version, updated, created, text version (nil when unknown).
  */
@@ -141,7 +147,7 @@ export const removeLua = `
 local row = redis.call('HMGET', KEYS[3], 'data', 'images', 'version', 'updated', 'group', 'created', 'tver')
 if not row[1] then return nil end
 if row[5] then redis.call('SREM', ARGV[2] .. 'g:' .. row[5], ARGV[1]) end
-redis.call('DEL', KEYS[3], KEYS[4], KEYS[5])
+redis.call('DEL', KEYS[3], KEYS[4], KEYS[5], KEYS[8])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[6], ARGV[1])
@@ -194,8 +200,9 @@ return 1
 
 /**
  * Saves analyses of images the product still has and that have none yet (HSETNX: the first
- * of two racing analyses wins). KEYS: product, images analyses, unanalysed, undetected.
- * ARGV: product id, then image id, analysis JSON, … Returns how many were saved.
+ * of two racing analyses wins), each with its views when it has some ('' when none).
+ * KEYS: product, images analyses, unanalysed, undetected, image views.
+ * ARGV: product id, then image id, analysis JSON, views bytes, … Returns how many were saved.
  */
 export const saveAnalysesLua = `${refreshImageWork}
 local images = redis.call('HGET', KEYS[1], 'images')
@@ -203,9 +210,10 @@ if not images then return 0 end
 local current = {}
 for _, image in ipairs(cjson.decode(images)) do current[image.id] = true end
 local kept = 0
-for i = 2, #ARGV, 2 do
-  if current[ARGV[i]] then
-    kept = kept + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])
+for i = 2, #ARGV, 3 do
+  if current[ARGV[i]] and redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]) == 1 then
+    kept = kept + 1
+    if ARGV[i + 2] ~= '' then redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 2]) end
   end
 end
 if kept > 0 then refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1]) end
