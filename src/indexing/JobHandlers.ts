@@ -9,6 +9,8 @@ import type { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { isProductJob, type Job, type ProductJob } from "../model/Jobs.js"
 import { aggregateJobs } from "../learning/Aggregation.js"
+import { fitJobs, photosAnalysed } from "../learning/visual/VisualSpaceFit.js"
+import type { VisualSpaceStore } from "../services/visual-space/VisualSpaceStore.js"
 import { EventLog } from "../services/event-log/EventLog.js"
 import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
 import { Suggester } from "../services/suggester/Suggester.js"
@@ -36,6 +38,8 @@ const distinct = (list: ReadonlyArray<ProductKey>) =>
  *   attributes predicted and stored. Needs a PredictionStore; a process without one logs and
  *   skips these jobs.
  * - AggregateEvents: the site's new shopper events added to its statistics (learning/Aggregation.ts).
+ * - FitVisualSpace: the site's learned visual space fitted anew and its products re-indexed in it
+ *   (learning/visual/VisualSpaceFit.ts); image passes queue it when enough new photos came.
  */
 export const JobHandlersLive = Layer.effect(
   JobHandler,
@@ -45,6 +49,7 @@ export const JobHandlersLive = Layer.effect(
     const predictions = yield* Effect.serviceOption(PredictionStore)
     const catalog = yield* Effect.context<CatalogStore | CatalogIndex | SiteVisualSpaces>()
     const learning = yield* Effect.context<EventLog | ShopperStats | Suggester>()
+    const visual = yield* Effect.context<CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces>()
     // After an image pass: the text vector is reused when the text is unchanged (ImageReindex).
     const reindex = (changed: ReadonlyArray<ProductKey>) =>
       changed.length > 0
@@ -54,6 +59,7 @@ export const JobHandlersLive = Layer.effect(
       handle: (all) =>
         Effect.gen(function*() {
           yield* aggregateJobs(all).pipe(Effect.provide(learning))
+          yield* fitJobs(all).pipe(Effect.provide(visual), Effect.provideService(ProductIndexer, indexer))
           const jobs = all.filter(isProductJob)
           const of = (tag: Job["_tag"]) => keys(jobs.filter((j) => j._tag === tag))
           const textKeys = keys(jobs.filter((j) => j._tag !== "AnalyzeImages" && j._tag !== "DetectObjects"))
@@ -63,6 +69,7 @@ export const JobHandlersLive = Layer.effect(
           if (imageKeys.length > 0) {
             const changed = yield* images.analyze(imageKeys)
             yield* reindex(changed)
+            followUps.push(...yield* photosAnalysed(changed).pipe(Effect.provide(visual)))
             for (const key of (yield* images.pending(changed)).detect) followUps.push({ _tag: "DetectObjects", ...key })
           }
           const detectKeys = of("DetectObjects")
@@ -76,6 +83,7 @@ export const JobHandlersLive = Layer.effect(
               const analysed = yield* images.analyze((yield* images.pending(predictKeys)).analyze, { objects: true })
               const detected = yield* images.detect(predictKeys, { priority: "batch" })
               yield* reindex(distinct([...analysed, ...detected]))
+              followUps.push(...yield* photosAnalysed(analysed).pipe(Effect.provide(visual)))
               yield* predictAttributes(predictKeys).pipe(
                 Effect.provide(catalog),
                 Effect.provideService(PredictionStore, predictions.value)

@@ -19,6 +19,8 @@ const ANALYSIS_SIZE = 512
  */
 const IMAGE_CONCURRENCY = 4
 
+export type AnalysedProduct = ProductKey & { readonly photos: number }
+
 /** An image of a product with the request field that named it, for error messages. */
 interface ProductImage extends StoredImage {
   readonly key: ProductKey
@@ -40,7 +42,8 @@ interface ProductImage extends StoredImage {
  */
 export class ProductImages extends Context.Tag("ProductImages")<ProductImages, {
   /** `objects`: detect in the same pass (attribute prediction, where a merchant waits for them). */
-  readonly analyze: (keys: ReadonlyArray<ProductKey>, options?: { readonly objects?: boolean }) => Effect.Effect<ReadonlyArray<ProductKey>, unknown>
+  /** The products whose analyses were saved, each with how many of its photos were analysed ok. */
+  readonly analyze: (keys: ReadonlyArray<ProductKey>, options?: { readonly objects?: boolean }) => Effect.Effect<ReadonlyArray<AnalysedProduct>, unknown>
   /** "background" for the catalog's detection pass, "batch" when a merchant waits. */
   readonly detect: (keys: ReadonlyArray<ProductKey>, options: { readonly priority: NonNullable<AnalyzeOptions["priority"]> }) => Effect.Effect<ReadonlyArray<ProductKey>, unknown>
   readonly pending: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<PendingImageWork, unknown>
@@ -142,7 +145,7 @@ export const ProductImagesLive = Layer.effect(
         const todo = (yield* Effect.forEach(keys, current)).flatMap(unanalysed)
         if (todo.length === 0) return []
         const analyses = yield* Effect.forEach(todo, (image) => analyzeOne(image, options?.objects ?? false), { concurrency: IMAGE_CONCURRENCY })
-        const changed: Array<ProductKey> = []
+        const changed: Array<AnalysedProduct> = []
         for (const key of keys) {
           const own = analyses.filter((_, i) => sameKey(todo[i].key, key))
           if (own.length === 0) continue
@@ -150,7 +153,7 @@ export const ProductImagesLive = Layer.effect(
           for (const a of own) {
             if (a.status === "failed") yield* Effect.logWarning("product image failed", { ...key, url: a.url, reason: a.reason })
           }
-          if (kept > 0) changed.push(key)
+          if (kept > 0) changed.push({ ...key, photos: Math.min(kept, own.filter((a) => a.status === "ok").length) })
         }
         return changed
       })

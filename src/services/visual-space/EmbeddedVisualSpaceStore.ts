@@ -58,6 +58,11 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
       consume.run(counted, siteId)
       return version
     })
+    const selectPhotos = db.prepare<[number], { photos: number }>("SELECT photos FROM visual_spaces WHERE site_id = ?")
+    const noteTx = db.transaction((siteId: number, added: number) => ({
+      since: note.get(siteId, added)!.since,
+      atFit: selectPhotos.get(siteId)?.photos ?? 0
+    }))
     const removeTx = db.transaction((siteId: number) => {
       remove.run(siteId)
       removeCount.run(siteId)
@@ -76,7 +81,7 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
         }),
       version: (siteId) => attempt("version", () => selectVersion.get(siteId)?.version ?? 0),
       put: (siteId, fit, counted) => attempt("put", () => putTx(siteId, fit, counted)),
-      notePhotos: (siteId, added) => attempt("notePhotos", () => note.get(siteId, added)!.since),
+      notePhotos: (siteId, added) => attempt("notePhotos", () => noteTx(siteId, added)),
       remove: (siteId) => attempt("remove", () => removeTx(siteId))
     })
   })

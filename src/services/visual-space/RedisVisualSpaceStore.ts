@@ -61,7 +61,11 @@ export const makeRedisVisualSpaceStore = (client: Redis): VisualSpaceStoreServic
         }).eval(CONSUME, 1, photosKey(siteId), counted))
         return Number(version)
       }),
-    notePhotos: (siteId, added) => call("notePhotos", () => client.incrby(photosKey(siteId), added)),
+    notePhotos: (siteId, added) =>
+      call("notePhotos", async () => {
+        const [since, atFit] = await exec(client.multi().incrby(photosKey(siteId), added).hget(key(siteId), "photos"))
+        return { since: Number(since), atFit: numberOf(atFit as string | null) ?? 0 }
+      }),
     remove: (siteId) => call("remove", async () => void (await client.del(key(siteId), photosKey(siteId))))
   }
 }

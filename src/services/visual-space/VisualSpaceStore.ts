@@ -17,6 +17,12 @@ export interface StoredVisualSpace {
   readonly space: VisualSpace
 }
 
+/** Photos analysed since the site's last fit, and the photos that fit counted (0 before the first). */
+export interface PhotoCount {
+  readonly since: number
+  readonly atFit: number
+}
+
 /**
  * Per site, the learned visual space in use: one record, replaced whole by each refit. A space
  * is stored as bytes (the mean as Float64, the projection as Float32: up to 256 × 1792 floats,
@@ -34,10 +40,10 @@ export interface VisualSpaceStoreService {
   readonly put: (siteId: number, fit: Omit<StoredVisualSpace, "version">, counted: number) => Effect.Effect<number, VisualSpaceStoreError>
   /**
    * Counts photos analysed for the site (a refit is due when enough came since the last fit);
-   * returns the count since then. `put` takes off the `counted` photos its fit read the count
+   * returns the count since then, and the photos of the last fit. `put` takes off the `counted` photos its fit read the count
    * as (photos noted while a fit ran count towards the next one).
    */
-  readonly notePhotos: (siteId: number, added: number) => Effect.Effect<number, VisualSpaceStoreError>
+  readonly notePhotos: (siteId: number, added: number) => Effect.Effect<PhotoCount, VisualSpaceStoreError>
   /** Forgets the site's space and its count (the site was deleted). */
   readonly remove: (siteId: number) => Effect.Effect<void, VisualSpaceStoreError>
 }

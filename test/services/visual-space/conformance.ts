@@ -131,18 +131,20 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
 
     test("photos noted since the last fit add up per site; a put takes off what its fit counted", (store) =>
       Effect.gen(function*() {
-        expect(yield* store.notePhotos(1, 3)).toBe(3)
-        expect(yield* store.notePhotos(1, 4)).toBe(7)
-        expect(yield* store.notePhotos(2, 1)).toBe(1)
+        expect((yield* store.notePhotos(1, 3)).since).toBe(3)
+        expect((yield* store.notePhotos(1, 4)).since).toBe(7)
+        expect((yield* store.notePhotos(2, 1)).since).toBe(1)
         // The fit read 7; 2 more arrive while it runs: they count towards the next fit.
-        expect(yield* store.notePhotos(1, 2)).toBe(9)
-        yield* store.put(1, fitOf(spaceOf(6, 2, 1)), 7)
-        expect(yield* store.notePhotos(1, 0)).toBe(2)
+        expect((yield* store.notePhotos(1, 2)).since).toBe(9)
+        expect((yield* store.notePhotos(1, 0)).atFit).toBe(0)
+        const fit = fitOf(spaceOf(6, 2, 1))
+        yield* store.put(1, fit, 7)
+        expect(yield* store.notePhotos(1, 0)).toEqual({ since: 2, atFit: fit.photos })
         // Never below zero (a count lost to a removal meanwhile).
         yield* store.put(1, fitOf(spaceOf(6, 2, 2)), 50)
-        expect(yield* store.notePhotos(1, 0)).toBe(0)
-        expect(yield* store.notePhotos(2, 0)).toBe(1)
+        expect((yield* store.notePhotos(1, 0)).since).toBe(0)
+        expect((yield* store.notePhotos(2, 0)).since).toBe(1)
         yield* store.remove(2)
-        expect(yield* store.notePhotos(2, 0)).toBe(0)
+        expect((yield* store.notePhotos(2, 0)).since).toBe(0)
       }))
   })

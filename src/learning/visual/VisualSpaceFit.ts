@@ -1,0 +1,157 @@
+import { Effect } from "effect"
+import { reindexImageData } from "../../indexing/ImageReindex.js"
+import type { ProductIndexer } from "../../indexing/ProductIndexer.js"
+import type { Job } from "../../model/Jobs.js"
+import type { ProductKey } from "../../model/StoredProduct.js"
+import type { CatalogIndex } from "../../services/catalog-index/CatalogIndex.js"
+import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
+import { VisualSpaceStore } from "../../services/visual-space/VisualSpaceStore.js"
+import { SiteVisualSpaces } from "./SiteVisualSpaces.js"
+import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
+
+/**
+ * When and on what a site's learned visual space is fitted (the FitVisualSpace job), and how
+ * the index follows.
+ *
+ * When: image passes count the photos they analysed per site (VisualSpaceStore.notePhotos). A
+ * fit is due once the site has photos of at least MIN_PRODUCTS products and half as many new
+ * photos came since the last fit as it counted (so a growing catalog is refitted a few dozen
+ * times on its way to 100,000 products, not at every photo), or, once none of the site's photos
+ * waits for analysis, 5 % (a catalog that settled is fitted on all of it).
+ *
+ * On what: the photos of at most SAMPLE_PRODUCTS products, those whose ids hash lowest (a sample
+ * that a growing catalog changes little, the same for the same catalog), at most
+ * PHOTOS_PER_PRODUCT each, every photo with its views (its mirror image and its centre): at
+ * most 12,288 vectors of 1,792 floats read, whatever the catalog's size. The fit runs in a
+ * thread of its own (VisualSpace.ts).
+ *
+ * Then: the space is stored with a new version, and every product of the site is indexed again
+ * with its image vectors projected into it, from the stored features (no model call; text
+ * vectors reused). Api processes see the new version within two seconds (SiteVisualSpaces) and
+ * project queries with it.
+ */
+
+/** Fewer products with photos than this: no space, the raw features serve (an LDA of a handful of products has a handful of directions). */
+export const MIN_PRODUCTS = 48
+const REFIT_SHARE = 0.5
+const SETTLED_SHARE = 0.05
+/** How many products' pending image work is read to tell whether a site's analysis is done. */
+const SETTLE_LIMIT = 1_000
+export const SAMPLE_PRODUCTS = 1_024
+const PHOTOS_PER_PRODUCT = 4
+const ID_PAGE = 5_000
+const SAMPLE_PAGE = 100
+const REINDEX_PAGE = 500
+
+/** FNV-1a: a stable, well-spread hash of a product id for the sample. */
+const hashOf = (id: string) => {
+  let h = 0x811c9dc5
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i)
+    h = Math.imul(h, 0x01000193) >>> 0
+  }
+  return h
+}
+
+/**
+ * After an image pass saved photos (`photos`: how many of each product's were analysed ok):
+ * counts them per site and returns the FitVisualSpace jobs now due.
+ */
+export const photosAnalysed = (saved: ReadonlyArray<ProductKey & { readonly photos: number }>) =>
+  Effect.gen(function*() {
+    const spaces = yield* VisualSpaceStore
+    const catalog = yield* CatalogStore
+    const bySite = new Map<number, number>()
+    for (const s of saved) if (s.photos > 0) bySite.set(s.siteId, (bySite.get(s.siteId) ?? 0) + s.photos)
+    const due: Array<Job> = []
+    let waiting: ReadonlyArray<ProductKey> | undefined
+    for (const [siteId, added] of bySite) {
+      const { atFit, since } = yield* spaces.notePhotos(siteId, added)
+      if (atFit + since < MIN_PRODUCTS) continue
+      let now = since >= Math.max(1, REFIT_SHARE * atFit)
+      if (!now && since >= SETTLED_SHARE * atFit) {
+        // Settled: no product of the site waits for analysis (when the list is complete).
+        waiting ??= (yield* catalog.pendingImageWork(SETTLE_LIMIT)).analyze
+        now = waiting.length < SETTLE_LIMIT && !waiting.some((k) => k.siteId === siteId)
+      }
+      if (now) due.push({ _tag: "FitVisualSpace", siteId })
+    }
+    return due
+  })
+
+/** The product ids of the site's sample: the lowest hashes, read in pages, at most twice the sample held. */
+const sampleIds = (siteId: number) =>
+  Effect.gen(function*() {
+    const catalog = yield* CatalogStore
+    let chosen: Array<readonly [number, string]> = []
+    const keep = () => {
+      chosen.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1))
+      chosen = chosen.slice(0, SAMPLE_PRODUCTS)
+    }
+    let after = ""
+    for (;;) {
+      const ids = yield* catalog.productIds(siteId, after, ID_PAGE)
+      if (ids.length === 0) break
+      for (const id of ids) chosen.push([hashOf(id), id])
+      if (chosen.length > 2 * SAMPLE_PRODUCTS) keep()
+      after = ids[ids.length - 1]
+    }
+    keep()
+    return chosen.map(([, id]) => id)
+  })
+
+/** Fits the site's space when it has enough products with photos, stores it and re-indexes the site. */
+export const fitSite = (siteId: number) =>
+  Effect.gen(function*() {
+    const catalog = yield* CatalogStore
+    const spaces = yield* VisualSpaceStore
+    const { atFit, since } = yield* spaces.notePhotos(siteId, 0)
+    // A second job for photos a fit already counted.
+    if (atFit > 0 && since === 0) return
+    const ids = yield* sampleIds(siteId)
+    const samples: Array<LabelledVector> = []
+    const products = new Set<string>()
+    for (let i = 0; i < ids.length; i += SAMPLE_PAGE) {
+      const perProduct = new Map<string, number>()
+      for (const photo of yield* catalog.imageSamples(siteId, ids.slice(i, i + SAMPLE_PAGE))) {
+        const taken = perProduct.get(photo.productId) ?? 0
+        if (taken >= PHOTOS_PER_PRODUCT) continue
+        perProduct.set(photo.productId, taken + 1)
+        products.add(photo.productId)
+        for (const vector of photo.vectors) samples.push({ label: photo.productId, vector })
+      }
+    }
+    if (products.size < MIN_PRODUCTS) {
+      yield* Effect.logDebug("visual space not fitted: too few products with photos", { siteId, products: products.size })
+      return
+    }
+    const started = Date.now()
+    // A fit that fails (arithmetic on odd data) leaves the space as it is; the next photos queue another.
+    const space = yield* Effect.tryPromise(() => fitVisualSpace(samples)).pipe(
+      Effect.catchAll((e) => Effect.as(Effect.logWarning("visual space fit failed", { siteId, error: String(e.cause ?? e) }), undefined))
+    )
+    if (space === undefined) return
+    const version = yield* spaces.put(siteId, { fittedAt: Date.now(), photos: atFit + since, samples: samples.length, space }, since)
+    yield* Effect.logInfo("visual space fitted", { siteId, version, products: products.size, samples: samples.length, dims: space.outputDims, ms: Date.now() - started })
+    yield* Effect.flatMap(SiteVisualSpaces, (s) => s.invalidate(siteId))
+    yield* reindexSite(siteId)
+  })
+
+/** Every product of the site indexed again (image vectors in the site's current space). */
+const reindexSite = (siteId: number) =>
+  Effect.gen(function*() {
+    const catalog = yield* CatalogStore
+    let after = ""
+    for (;;) {
+      const ids = yield* catalog.productIds(siteId, after, REINDEX_PAGE)
+      if (ids.length === 0) return
+      yield* reindexImageData(ids.map((productId) => ({ siteId, productId })))
+      after = ids[ids.length - 1]
+    }
+  })
+
+/** The FitVisualSpace jobs of a batch, one fit per site. */
+export const fitJobs = (jobs: ReadonlyArray<Job>) =>
+  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "FitVisualSpace" ? [j.siteId] : []))), fitSite, { discard: true })
+
+export type FitRequirements = CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces | ProductIndexer
