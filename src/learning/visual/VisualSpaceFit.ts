@@ -21,8 +21,9 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  *
  * On what: the photos of at most SAMPLE_PRODUCTS products, those whose ids hash lowest (a sample
  * that a growing catalog changes little, the same for the same catalog), at most
- * PHOTOS_PER_PRODUCT each, every photo with its views (its mirror image and its centre): at
- * most 12,288 vectors of 1,792 floats read, whatever the catalog's size. The fit runs in a
+ * PHOTOS_PER_PRODUCT each and SAMPLE_PHOTOS in all, every photo with its views (its mirror
+ * image and its centre): at most 12,288 vectors of 1,792 floats (88 MB) read, whatever the
+ * catalog's size. The fit runs in a
  * thread of its own (VisualSpace.ts).
  *
  * Then: the space is stored with a new version, and every product of the site is indexed again
@@ -38,7 +39,8 @@ const SETTLED_SHARE = 0.05
 /** How many products' pending image work is read to tell whether a site's analysis is done. */
 const SETTLE_LIMIT = 1_000
 export const SAMPLE_PRODUCTS = 1_024
-const PHOTOS_PER_PRODUCT = 4
+const PHOTOS_PER_PRODUCT = 16
+const SAMPLE_PHOTOS = 4_096
 const ID_PAGE = 5_000
 const SAMPLE_PAGE = 100
 const REINDEX_PAGE = 500
@@ -111,12 +113,14 @@ export const fitSite = (siteId: number) =>
     const ids = yield* sampleIds(siteId)
     const samples: Array<LabelledVector> = []
     const products = new Set<string>()
-    for (let i = 0; i < ids.length; i += SAMPLE_PAGE) {
+    let photos = 0
+    for (let i = 0; i < ids.length && photos < SAMPLE_PHOTOS; i += SAMPLE_PAGE) {
       const perProduct = new Map<string, number>()
       for (const photo of yield* catalog.imageSamples(siteId, ids.slice(i, i + SAMPLE_PAGE))) {
         const taken = perProduct.get(photo.productId) ?? 0
-        if (taken >= PHOTOS_PER_PRODUCT) continue
+        if (taken >= PHOTOS_PER_PRODUCT || photos >= SAMPLE_PHOTOS) continue
         perProduct.set(photo.productId, taken + 1)
+        photos++
         products.add(photo.productId)
         for (const vector of photo.vectors) samples.push({ label: photo.productId, vector })
       }
