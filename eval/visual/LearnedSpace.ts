@@ -2,6 +2,9 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fitVisualSpace, project, type LabelledVector } from "../../src/learning/visual/VisualSpace.js"
+import { colorSignature } from "../../src/learning/visual/ColorSignature.js"
+import { CENTRE, meanDirection, mirrored } from "../../src/learning/visual/PhotoViews.js"
+import { learnedProjection } from "../../src/learning/visual/SiteVisualSpaces.js"
 import { ImageAnalyzer, type RgbImage } from "../../src/services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake } from "../../src/services/image-intake/ImageIntake.js"
 import { toRgb } from "../../src/services/image-intake/Rgb.js"
@@ -20,20 +23,6 @@ export interface GalleryImage {
   readonly file: string
 }
 
-const flip = (rgb: RgbImage): RgbImage => {
-  const data = new Uint8Array(rgb.data.length)
-  for (let y = 0; y < rgb.height; y++) {
-    for (let x = 0; x < rgb.width; x++) {
-      const a = (y * rgb.width + x) * 3
-      const b = (y * rgb.width + (rgb.width - 1 - x)) * 3
-      data[a] = rgb.data[b]
-      data[a + 1] = rgb.data[b + 1]
-      data[a + 2] = rgb.data[b + 2]
-    }
-  }
-  return { ...rgb, data }
-}
-
 const unit = (v: Float32Array) => {
   let n = 0
   for (const x of v) n += x * x
@@ -47,16 +36,16 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s
 }
 
-/** The full photo, its mirror image and its centre (70 %), as the service's analysis prepares a photo. */
+/** The full photo, its mirror image, its centre (70 %) and its colour signature, as the service's analysis prepares a photo. */
 const views = (file: string) =>
   Effect.gen(function*() {
     const intake = yield* ImageIntake
     const analyzer = yield* ImageAnalyzer
     const decoded = yield* intake.decode(fs.readFileSync(file), "image")
     const full = yield* toRgb(decoded, { size: 512, fit: "contain" })
-    const centre = yield* toRgb(decoded, { size: 512, fit: "contain", crop: { left: 0.15, top: 0.15, width: 0.7, height: 0.7 } })
+    const centre = yield* toRgb(decoded, { size: 512, fit: "contain", crop: CENTRE })
     const embed = (rgb: RgbImage) => Effect.map(analyzer.embed(rgb, { priority: "batch" }), unit)
-    return { full: yield* embed(full), flip: yield* embed(flip(full)), centre: yield* embed(centre) }
+    return { full: yield* embed(full), flip: yield* embed(mirrored(full)), centre: yield* embed(centre), signature: yield* colorSignature(decoded) }
   })
 
 const rank = (query: Float32Array, gallery: ReadonlyArray<{ productId: string; vector: Float32Array }>) => {
@@ -77,7 +66,7 @@ export interface LearnedRows {
 
 export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: ReadonlyArray<{ readonly file: string; readonly expected: string }>, dir: string) =>
   Effect.gen(function*() {
-    type Views = { readonly full: Float32Array; readonly flip: Float32Array; readonly centre: Float32Array }
+    type Views = { readonly full: Float32Array; readonly flip: Float32Array; readonly centre: Float32Array; readonly signature: Uint8Array }
     const galleryViews: Array<Views & { readonly productId: string }> = []
     for (const g of gallery) galleryViews.push({ productId: g.productId, ...(yield* views(path.join(dir, g.file))) })
     const queryViews: Array<Views & { readonly expected: string }> = []
@@ -99,16 +88,18 @@ export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: 
     const plainSpace = yield* Effect.promise(() => fitVisualSpace(plain))
     // A query's embedding costs one model call (two with the flip); the ranking is a scan of the catalog's photos.
     const perQuery = queryMs.reduce((a, b) => a + b, 0) / Math.max(1, queryMs.length) / 3
-    const judge = (embedGallery: (v: Float32Array) => Float32Array, embedQuery: (q: Views) => Float32Array) => {
-      const projected = galleryViews.map((g) => ({ productId: g.productId, vector: embedGallery(g.full) }))
+    const judge = (embedGallery: (v: Float32Array, signature: Uint8Array) => Float32Array, embedQuery: (q: Views) => Float32Array) => {
+      const projected = galleryViews.map((g) => ({ productId: g.productId, vector: embedGallery(g.full, g.signature) }))
       return queryViews.map((q) => ({ expected: q.expected, ranking: rank(embedQuery(q), projected) }))
     }
     const both = (q: Views) => unit(q.full.map((x, i) => x + q.flip[i]))
+    const withColors = learnedProjection(space)
     const rows = [
       { name: "raw cosine, nearest catalog photo", judged: judge((v) => v, (q) => q.full), msPerQuery: perQuery },
       { name: "learned space, catalog photos", judged: judge((v) => project(plainSpace, v), (q) => project(plainSpace, q.full)), msPerQuery: perQuery },
       { name: "+ flipped and cropped copies as samples", judged: judge((v) => project(space, v), (q) => project(space, q.full)), msPerQuery: perQuery },
       { name: "+ query and its mirror image averaged", judged: judge((v) => project(space, v), (q) => project(space, both(q))), msPerQuery: 2 * perQuery },
+      { name: "+ colour signatures (the product path's vectors)", judged: judge(withColors, (q) => withColors(meanDirection(q.full, q.flip), q.signature)), msPerQuery: 2 * perQuery },
       { name: "raw cosine + query mirror averaged (no learning)", judged: judge((v) => v, both), msPerQuery: 2 * perQuery }
     ]
     return { rows, fitMs, samples: augmented.length, dims: space.outputDims } satisfies LearnedRows

@@ -8,6 +8,7 @@ import type { AnalysisToSave, ImageObjects } from "../model/ImageAnalysis.js"
 import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
 import { viewFeatures } from "../learning/visual/PhotoViews.js"
+import { colorSignature } from "../learning/visual/ColorSignature.js"
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
 const ANALYSIS_SIZE = 512
@@ -65,16 +66,18 @@ export const ProductImagesLive = Layer.effect(
       Effect.gen(function*() {
         const decoded = yield* intake.fromUrl(image.url, image.field)
         const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
-        const [analysis, views] = yield* Effect.all([
+        const [analysis, views, signature] = yield* Effect.all([
           analyzer.analyze(rgb, { detect: objects, priority: "batch" }),
-          viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "batch" })
-        ], { concurrency: 2 })
+          viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "batch" }),
+          colorSignature(decoded)
+        ], { concurrency: 3 })
         return {
           imageId: image.id,
           url: image.url,
           status: "ok",
           reason: null,
           embedding: analysis.embedding,
+          colorSignature: signature,
           views,
           adult: analysis.adult,
           colors: analysis.colors,

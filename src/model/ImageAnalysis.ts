@@ -21,6 +21,12 @@ export const ImageAnalysisRecord = Schema.Struct({
   /** Why the image could not be used (fetch refused, not an image, …); null when ok. */
   reason: Schema.NullOr(Schema.String),
   embedding: Schema.NullOr(Vector),
+  /**
+   * The photo's colours as root shares of two histograms, a byte a bin
+   * (learning/visual/ColorSignature.ts); absent for a failed image and for analyses stored
+   * before signatures were kept.
+   */
+  colorSignature: Schema.optional(Schema.Uint8ArrayFromSelf),
   adult: Schema.NullOr(Schema.Number),
   colors: Schema.Array(ImageColor),
   /**

@@ -92,7 +92,7 @@ export const visualAttributes = (images: ReadonlyArray<ImageAnalysisRecord>) => 
   // Objects not detected yet (null) add nothing until the detection pass re-indexes the product.
   const objects = [...new Set(ok.flatMap((i) => (i.objects ?? []).filter((o) => o.score >= IMAGE_OBJECT_SCORE).map((o) => o.class)))]
   const adult = ok.reduce((max, i) => Math.max(max, i.adult ?? 0), 0)
-  return { colors, objects, adult, embeddings: ok.flatMap((i) => (i.embedding ? [i.embedding] : [])) }
+  return { colors, objects, adult, photos: ok.flatMap((i) => (i.embedding ? [{ embedding: i.embedding, colorSignature: i.colorSignature }] : [])) }
 }
 
 /**
@@ -103,7 +103,7 @@ export const toIndexDocument = (
   product: StoredProduct,
   textVector: Float32Array | null,
   images: ReadonlyArray<ImageAnalysisRecord> = [],
-  imageSpace: (vector: Float32Array) => Float32Array = (vector) => vector
+  imageSpace: (vector: Float32Array, colorSignature?: Uint8Array) => Float32Array = (vector) => vector
 ): IndexDocument => {
   const visual = visualAttributes(images)
   const categories = productCategories(product.data)
@@ -123,6 +123,6 @@ export const toIndexDocument = (
       addedAt: product.createdAt,
       photos: visual
     }),
-    vectors: { text: textVector ?? undefined, image: visual.embeddings.length > 0 ? visual.embeddings.map(imageSpace) : undefined }
+    vectors: { text: textVector ?? undefined, image: visual.photos.length > 0 ? visual.photos.map((p) => imageSpace(p.embedding, p.colorSignature)) : undefined }
   }
 }

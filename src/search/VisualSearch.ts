@@ -12,6 +12,7 @@ import { SessionStore } from "../services/session-store/SessionStore.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
 import { meanDirection, mirrored } from "../learning/visual/PhotoViews.js"
+import { colorSignature } from "../learning/visual/ColorSignature.js"
 import { RAW_FEATURES, SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 import { sampledFacets, FACET_SAMPLE } from "./Facets.js"
 import { loadEntities } from "./Products.js"
@@ -98,16 +99,19 @@ export const rankByImage = (
     const space = (yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections([siteId])))(siteId)
     // In the site's learned space, the query is the mean direction of the photo and its mirror
     // image (a product seen the other way round is the same product; measured there, +1.7 points
-    // of top-1), both on model threads at once. Raw features: the photo alone.
-    const [analysis, mirror] = yield* Effect.all([
+    // of top-1), both on model threads at once, with the colour signature of the searched area.
+    // Raw features: the photo alone.
+    const learned = space !== RAW_FEATURES
+    const [analysis, mirror, signature] = yield* Effect.all([
       analyzer.analyze(rgb, { detect: false, priority: "query" }),
-      space === RAW_FEATURES ? Effect.succeed(undefined) : analyzer.embed(mirrored(rgb), { priority: "query" })
-    ], { concurrency: 2 }).pipe(timed("embed"))
+      learned ? analyzer.embed(mirrored(rgb), { priority: "query" }) : Effect.succeed(undefined),
+      learned ? colorSignature(cropSource, area) : Effect.succeed(undefined)
+    ], { concurrency: 3 }).pipe(timed("embed"))
 
     const topColor = analysis.colors[0]?.name
     const query: Omit<SearchQuery, "limit"> = {
       siteId,
-      imageVector: space(mirror === undefined ? analysis.embedding : meanDirection(analysis.embedding, mirror)),
+      imageVector: space(mirror === undefined ? analysis.embedding : meanDirection(analysis.embedding, mirror), signature),
       filter: scope.filter,
       weights: { lexical: 0, text: 0, image: 1 },
       minSimilarity: 0,

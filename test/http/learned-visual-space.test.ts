@@ -2,6 +2,7 @@ import { Effect, Option } from "effect"
 import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { mulberry32 } from "../../bench/catalog/random.js"
+import { SIGNATURE_BINS } from "../../src/learning/visual/ColorSignature.js"
 import { learnedProjection } from "../../src/learning/visual/SiteVisualSpaces.js"
 import { MIN_PRODUCTS } from "../../src/learning/visual/VisualSpaceFit.js"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
@@ -82,8 +83,8 @@ describe("the learned visual space in the product path", () => {
     // Three vectors a photo: its features, its mirror image's, its centre's.
     expect(stored.samples).toBe(3 * (PRODUCTS + 1))
     const project = learnedProjection(stored.space)
-    // The site was re-indexed: each product's vector is its photo's features projected (also
-    // products indexed before the fit), zero beyond the space's dimensions.
+    // The site was re-indexed: each product's vector is its photo's features projected with its
+    // colour signature (also products indexed before the fit), zero beyond them.
     await eventually(async () => {
       const { analyses, docs } = await api.run(Effect.gen(function*() {
         const store = yield* CatalogStore
@@ -97,11 +98,12 @@ describe("the learned visual space in the product path", () => {
       analyses.forEach((a, i) => {
         const vector = docs.get(`p${i}`)?.vectors.image?.[0]
         expect(vector).toBeDefined()
-        const expected = project(a[0].embedding!)
+        expect(a[0].colorSignature?.length).toBe(SIGNATURE_BINS)
+        const expected = project(a[0].embedding!, a[0].colorSignature)
         let dot = 0
         for (let k = 0; k < expected.length; k++) dot += expected[k] * vector![k]
         expect(dot).toBeCloseTo(1, 4)
-        expect(vector!.subarray(stored.space.outputDims).every((x) => x === 0)).toBe(true)
+        expect(vector!.subarray(stored.space.outputDims + SIGNATURE_BINS).every((x) => x === 0)).toBe(true)
       })
     }, 60_000)
   }, 320_000)

@@ -1,22 +1,42 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { VisualSpaceStore, type VisualSpaceStoreError } from "../../services/visual-space/VisualSpaceStore.js"
+import { SIGNATURE_BINS, signatureVector } from "./ColorSignature.js"
 import { project, type VisualSpace } from "./VisualSpace.js"
 
-/** How a raw image feature vector goes into the index (and how a query's is matched against it). */
-export type ImageProjection = (vector: Float32Array) => Float32Array
+/**
+ * How a photo's raw feature vector (and its colour signature, when it has one) goes into the
+ * index, and how a query's is matched against it.
+ */
+export type ImageProjection = (vector: Float32Array, colorSignature?: Uint8Array) => Float32Array
 
 /** A site without a learned space indexes and searches the backbone's features as they are. */
 export const RAW_FEATURES: ImageProjection = (vector) => vector
 
 /**
- * A vector in the learned space, zero-padded to the raw vector's length: the index keeps one
- * layout for image vectors (the embedded index, its replicas and the Qdrant collection), and
- * cosine is unchanged by the padding.
+ * How much the colours count beside the learned features: the cosine of two photos' vectors is
+ * (learned cosine + COLOR_WEIGHT × colour similarity) / (1 + COLOR_WEIGHT). Chosen on the
+ * grocery evaluation's val photos (0.5 to 1.5 all help; 1 lifts top-5 most across catalogs with
+ * one, six and eleven photos a product).
  */
-export const learnedProjection = (space: VisualSpace): ImageProjection => (vector) => {
-  if (vector.length !== space.inputDims) return vector
+export const COLOR_WEIGHT = 1
+
+/**
+ * A photo in the learned space: its projected features (unit length) and, after them, its colour
+ * signature's vector scaled by √COLOR_WEIGHT, all scaled to unit length, then zero-padded to the
+ * raw vector's length: the index keeps one layout for image vectors (the embedded index, its
+ * replicas and the Qdrant collection), and one cosine weighs both parts. A photo without a
+ * signature (analysed before they were kept) has the learned part alone.
+ */
+export const learnedProjection = (space: VisualSpace): ImageProjection => (vector, colorSignature) => {
+  if (vector.length !== space.inputDims || space.outputDims + SIGNATURE_BINS > vector.length) return vector
   const out = new Float32Array(vector.length)
   out.set(project(space, vector))
+  if (colorSignature === undefined || colorSignature.length !== SIGNATURE_BINS) return out
+  const colors = signatureVector(colorSignature)
+  const scale = 1 / Math.sqrt(1 + COLOR_WEIGHT)
+  for (let i = 0; i < space.outputDims; i++) out[i] *= scale
+  const colorScale = Math.sqrt(COLOR_WEIGHT) * scale
+  for (let i = 0; i < SIGNATURE_BINS; i++) out[space.outputDims + i] = colors[i] * colorScale
   return out
 }
 

@@ -70,7 +70,7 @@ export const encodeObjects = Schema.encodeSync(ObjectsJson)
 
 /** A whole image analysis as one JSON document, its embedding as base64 of its Float32 bytes. */
 const AnalysisJson = Schema.parseJson(
-  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64) })
+  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64), colorSignature: Schema.optional(Schema.Uint8ArrayFromBase64) })
 )
 export const decodeAnalysis = Schema.decodeUnknownSync(AnalysisJson)
 export const encodeAnalysis = Schema.encodeSync(AnalysisJson)

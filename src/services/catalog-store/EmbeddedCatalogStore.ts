@@ -51,6 +51,7 @@ CREATE TABLE IF NOT EXISTS product_image_analyses (
   colors TEXT NOT NULL,
   objects TEXT NOT NULL,
   analyzed_at INTEGER NOT NULL,
+  color_signature BLOB,
   -- The features of the image's views, last: a read of the other columns never walks past them.
   views BLOB,
   PRIMARY KEY (site_id, product_id, image_id)
@@ -107,6 +108,7 @@ const AnalysisRow = Schema.Struct({
   status: ImageAnalysisRecord.fields.status,
   reason: Schema.NullOr(Schema.String),
   embedding: VectorBlob,
+  color_signature: Schema.NullOr(Schema.Uint8ArrayFromSelf),
   adult: Schema.NullOr(Schema.Number),
   colors: ColorsJson,
   objects: ObjectsJson,
@@ -119,6 +121,7 @@ const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => {
   const r = decodeAnalysisRow(row)
   return {
     imageId: r.image_id, url: r.url, status: r.status, reason: r.reason, embedding: r.embedding,
+    ...(r.color_signature === null ? {} : { colorSignature: r.color_signature }),
     adult: r.adult, colors: r.colors, objects: r.objects, analyzedAt: r.analyzed_at
   }
 }
@@ -139,8 +142,10 @@ const layer = Layer.effect(
     // Likewise the key of the text a vector came from (none: the next change of the product re-embeds it).
     const derivedColumns = db.prepare("SELECT name FROM pragma_table_info('product_derived')").all() as Array<{ name: string }>
     if (!derivedColumns.some((c) => c.name === "text_key")) db.exec("ALTER TABLE product_derived ADD COLUMN text_key TEXT")
-    // And the features of an image's views (older analyses have none: their photo counts once).
+    // And an image's colour signature and the features of its views, in this order (older
+    // analyses have neither: their photo counts once, without its colours).
     const analysisColumns = db.prepare("SELECT name FROM pragma_table_info('product_image_analyses')").all() as Array<{ name: string }>
+    if (!analysisColumns.some((c) => c.name === "color_signature")) db.exec("ALTER TABLE product_image_analyses ADD COLUMN color_signature BLOB")
     if (!analysisColumns.some((c) => c.name === "views")) db.exec("ALTER TABLE product_image_analyses ADD COLUMN views BLOB")
     // And the text version (until then every write counted as a new text: derived data fits the version it was saved for).
     if (!productColumns.some((c) => c.name === "text_version")) {
@@ -188,7 +193,7 @@ const layer = Layer.effect(
       LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
-    const selectAnalyses = db.prepare(`SELECT image_id, url, status, reason, embedding, adult, colors, objects, analyzed_at
+    const selectAnalyses = db.prepare(`SELECT image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at
       FROM product_image_analyses WHERE site_id = ? AND product_id = ?`)
     const selectSamples = db.prepare<[number, string], { image_id: string; embedding: Buffer; views: Buffer | null }>(
       "SELECT image_id, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL")
@@ -198,8 +203,8 @@ const layer = Layer.effect(
     const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
     // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
     const insertAnalysis = db.prepare(`INSERT OR IGNORE INTO product_image_analyses
-      (site_id, product_id, image_id, url, status, reason, embedding, views, adult, colors, objects, analyzed_at)
-      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @views, @adult, @colors, @objects, @analyzed_at)`)
+      (site_id, product_id, image_id, url, status, reason, embedding, color_signature, views, adult, colors, objects, analyzed_at)
+      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @color_signature, @views, @adult, @colors, @objects, @analyzed_at)`)
     // Rows exist only for images the product has (put deletes the others in its transaction),
     // so the row's existence is the "still has it" check. Pending detection is stored as JSON null.
     const fillObjects = db.prepare(`UPDATE product_image_analyses SET objects = @objects
@@ -356,6 +361,7 @@ const layer = Layer.effect(
           status: a.status,
           reason: a.reason,
           embedding: encodeVector(a.embedding),
+          color_signature: a.colorSignature === undefined ? null : Buffer.from(a.colorSignature.buffer, a.colorSignature.byteOffset, a.colorSignature.byteLength),
           views: encodeViews(a.views),
           adult: a.adult,
           colors: encodeColors(a.colors),
