@@ -12,7 +12,10 @@
  *    in-process with the api's services: decode (base64, intake checks, resize), embed (model
  *    thread, colours) and search (the index's kNN and scoring).
  */
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { fitSite, SAMPLE_PRODUCTS } from "../../src/learning/visual/VisualSpaceFit.js"
+import { ProductIndexerLive } from "../../src/indexing/ProductIndexer.js"
+import { VisualSpaceStore } from "../../src/services/visual-space/VisualSpaceStore.js"
 import { addStages } from "./server-timing.js"
 import { nearestColorName } from "../../src/model/ColorNames.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
@@ -173,6 +176,22 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
   return { products: done + page.length, seconds: (performance.now() - started) / 1000, storeSeconds: spent.store / 1000, indexSeconds: spent.index / 1000 }
 }
 
+/**
+ * Fits the site's learned visual space on the seeded photos as the FitVisualSpace job does (the
+ * seeded analyses have no views or colour signatures: one sample a photo) and re-indexes the
+ * catalog in it, so that visual search is measured with the projection a real site has.
+ */
+export const fitVisualSpace = async (server: InProcessApi) => {
+  const started = performance.now()
+  const siteId = server.siteA.site.id
+  const stored = await server.run(Effect.gen(function*() {
+    yield* fitSite(siteId).pipe(Effect.provide(ProductIndexerLive))
+    return yield* Effect.flatMap(VisualSpaceStore, (store) => store.get(siteId))
+  }))
+  if (Option.isNone(stored)) throw new Error("no visual space was fitted")
+  return { seconds: (performance.now() - started) / 1000, dims: stored.value.space.outputDims, samples: stored.value.samples, sampled: Math.min(SAMPLE_PRODUCTS, stored.value.samples) }
+}
+
 /** A search area on one query in four: a crop of the upper-left to the whole image. */
 const searchArea = (random: Random) => {
   if (!random.chance(0.25)) return undefined
@@ -260,7 +279,7 @@ export const runVisualSection = async (server: InProcessApi, client: Client, opt
   }
   return {
     summary: [
-      ["Visual search p50 / p95 / p99 (HTTP, base64 JPEG/PNG)", `${ms(all.p50)} / ${ms(all.p95)} / ${ms(all.p99)} ms`, "p50 ≤ 200 ms", check(all.p50 <= 200)],
+      ["Visual search p50 / p95 / p99 (HTTP, base64 JPEG/PNG)", `${ms(all.p50)} / ${ms(all.p95)} / ${ms(all.p99)} ms`, "p50 ≤ 150 ms", check(all.p50 <= 150)],
       ["  of which decode / embed / search (p50, in-process)", `${ms(decode.p50)} / ${ms(embed.p50)} / ${ms(search.p50)} ms`, "", ""]
     ],
     latency: [

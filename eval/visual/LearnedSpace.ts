@@ -45,7 +45,7 @@ const views = (file: string) =>
     const full = yield* toRgb(decoded, { size: 512, fit: "contain" })
     const centre = yield* toRgb(decoded, { size: 512, fit: "contain", crop: CENTRE })
     const embed = (rgb: RgbImage) => Effect.map(analyzer.embed(rgb, { priority: "batch" }), unit)
-    return { full: yield* embed(full), flip: yield* embed(mirrored(full)), centre: yield* embed(centre), signature: yield* colorSignature(decoded) }
+    return { full: yield* embed(full), flip: yield* embed(mirrored(full)), centre: yield* embed(centre), signature: yield* colorSignature(decoded), centreSignature: yield* colorSignature(decoded, CENTRE) }
   })
 
 const rank = (query: Float32Array, gallery: ReadonlyArray<{ productId: string; vector: Float32Array }>) => {
@@ -66,7 +66,7 @@ export interface LearnedRows {
 
 export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: ReadonlyArray<{ readonly file: string; readonly expected: string }>, dir: string) =>
   Effect.gen(function*() {
-    type Views = { readonly full: Float32Array; readonly flip: Float32Array; readonly centre: Float32Array; readonly signature: Uint8Array }
+    type Views = { readonly full: Float32Array; readonly flip: Float32Array; readonly centre: Float32Array; readonly signature: Uint8Array; readonly centreSignature: Uint8Array }
     const galleryViews: Array<Views & { readonly productId: string }> = []
     for (const g of gallery) galleryViews.push({ productId: g.productId, ...(yield* views(path.join(dir, g.file))) })
     const queryViews: Array<Views & { readonly expected: string }> = []
@@ -99,7 +99,7 @@ export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: 
       { name: "learned space, catalog photos", judged: judge((v) => project(plainSpace, v), (q) => project(plainSpace, q.full)), msPerQuery: perQuery },
       { name: "+ flipped and cropped copies as samples", judged: judge((v) => project(space, v), (q) => project(space, q.full)), msPerQuery: perQuery },
       { name: "+ query and its mirror image averaged", judged: judge((v) => project(space, v), (q) => project(space, both(q))), msPerQuery: 2 * perQuery },
-      { name: "+ colour signatures (the product path's vectors)", judged: judge(withColors, (q) => withColors(meanDirection(q.full, q.flip), q.signature)), msPerQuery: 2 * perQuery },
+      { name: "+ colour signatures (the product path's vectors)", judged: judge(withColors, (q) => withColors(meanDirection(q.full, q.flip), q.centreSignature)), msPerQuery: 2 * perQuery },
       { name: "raw cosine + query mirror averaged (no learning)", judged: judge((v) => v, both), msPerQuery: 2 * perQuery }
     ]
     return { rows, fitMs, samples: augmented.length, dims: space.outputDims } satisfies LearnedRows

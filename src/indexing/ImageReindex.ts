@@ -11,9 +11,11 @@ import { ProductIndexer, reusableVectors } from "./ProductIndexer.js"
  * is most of an indexing's cost and a photo does not change it, so a product whose saved text
  * vector fits its current text (the same rule as every other write, see `reusableVectors`) is
  * indexed with it at once. Anything else (a text changed since, a vector not computed yet, a
- * product deleted meanwhile) goes through a full indexing.
+ * product deleted meanwhile) goes through a full indexing, or with `embed: false` (a site
+ * re-indexed in a new visual space: no model call for thousands of products) is indexed
+ * without a text vector, as the write path indexed it (its embedding job is queued already).
  */
-export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
+export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { readonly embed: boolean } = { embed: true }) =>
   Effect.gen(function*() {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
@@ -28,8 +30,8 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>) =>
       for (const productId of ids) {
         const i = position.get(productId)
         const vector = i === undefined ? null : vectors[i]
-        if (i === undefined || vector === null) {
-          full.push({ siteId, productId })
+        if (i === undefined || (vector === null && options.embed)) {
+          if (options.embed) full.push({ siteId, productId })
         } else {
           docs.push(toIndexDocument(products[i], vector, images[i], imageSpace(siteId)))
           versions.push({ siteId, productId, version: products[i].version })

@@ -11,7 +11,7 @@ import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 import { SessionStore } from "../services/session-store/SessionStore.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
-import { meanDirection, mirrored } from "../learning/visual/PhotoViews.js"
+import { centreOf, meanDirection, mirrored } from "../learning/visual/PhotoViews.js"
 import { colorSignature } from "../learning/visual/ColorSignature.js"
 import { RAW_FEATURES, SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 import { sampledFacets, FACET_SAMPLE } from "./Facets.js"
@@ -99,13 +99,13 @@ export const rankByImage = (
     const space = (yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections([siteId])))(siteId)
     // In the site's learned space, the query is the mean direction of the photo and its mirror
     // image (a product seen the other way round is the same product; measured there, +1.7 points
-    // of top-1), both on model threads at once, with the colour signature of the searched area.
+    // of top-1), both on model threads at once, with the colour signature of the searched area's centre.
     // Raw features: the photo alone.
     const learned = space !== RAW_FEATURES
     const [analysis, mirror, signature] = yield* Effect.all([
       analyzer.analyze(rgb, { detect: false, priority: "query" }),
       learned ? analyzer.embed(mirrored(rgb), { priority: "query" }) : Effect.succeed(undefined),
-      learned ? colorSignature(cropSource, area) : Effect.succeed(undefined)
+      learned ? colorSignature(cropSource, centreOf(area)) : Effect.succeed(undefined)
     ], { concurrency: 3 }).pipe(timed("embed"))
 
     const topColor = analysis.colors[0]?.name

@@ -20,6 +20,15 @@ describe("colour signature", () => {
     expect([...mixed].filter((x) => x > 0)).toEqual([180, 180, 180, 180])
   })
 
+  it("leaves a white background out, unless the photo is almost all white", () => {
+    const red = signatureOfPixels(solid(230, 10, 10))
+    expect(signatureOfPixels(halves(solid(250, 250, 250, 900), solid(230, 10, 10, 100)))).toEqual(red)
+    const white = signatureOfPixels(solid(250, 250, 250))
+    expect(white[(7 << 6) | (7 << 3) | 7]).toBe(255)
+    // Fewer than 1 % coloured pixels: a white product, counted whole.
+    expect(signatureOfPixels(halves(solid(250, 250, 250, 995), solid(230, 10, 10, 5)))[(7 << 6) | (7 << 3) | 7]).toBeGreaterThan(250)
+  })
+
   it("as a vector: unit length, its dot product the mean Bhattacharyya coefficient of the two histograms", () => {
     const red = signatureVector(signatureOfPixels(solid(230, 10, 10)))
     const blue = signatureVector(signatureOfPixels(solid(10, 10, 230)))

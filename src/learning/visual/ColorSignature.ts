@@ -5,7 +5,10 @@ import { type RelativeArea, toRgb } from "../../services/image-intake/Rgb.js"
 /**
  * A photo's colours as a vector: an 8×8×8 histogram of its RGB values and one of its HSV
  * values, each as the square roots of the shares (unit length: the dot product of two is their
- * Bhattacharyya coefficient), stored as one byte a bin (1,024 bytes a photo).
+ * Bhattacharyya coefficient), stored as one byte a bin (1,024 bytes a photo). Near-white pixels
+ * are left out (a studio background says nothing about the product) unless almost nothing else
+ * is there; a visual query takes the centre of the searched area, where a shopper frames the
+ * product (both chosen on the evaluation's val photos: iconic photos only 42.2 → 47.0 % top-5).
  *
  * Why: the image model's features say little about colour (a blue square is nearer a red mug
  * than a blue one), and in a grocery shelf photo the colours tell much (the golden apples from
@@ -27,22 +30,33 @@ const hsv = (r: number, g: number, b: number): readonly [number, number, number]
   return [Math.min(255, Math.floor(hue * 255)), Math.min(255, Math.floor((delta / max) * 255)), max]
 }
 
+/** A pixel this light in every channel counts as background. */
+const WHITE = 225
+/** Unless fewer than this share of the pixels are anything else (a white product). */
+const MIN_COLOURED = 0.01
+
 /** The signature of RGB bytes (3 a pixel). */
 export const signatureOfPixels = (data: Uint8Array): Uint8Array => {
+  const pixels = Math.floor(data.length / 3)
+  let coloured = 0
+  for (let p = 0; p < pixels; p++) if (!(data[3 * p] > WHITE && data[3 * p + 1] > WHITE && data[3 * p + 2] > WHITE)) coloured++
+  const skipWhite = coloured >= MIN_COLOURED * pixels
   const rgb = new Float64Array(512)
   const hsvCounts = new Float64Array(512)
-  const pixels = Math.floor(data.length / 3)
+  let counted = 0
   for (let p = 0; p < pixels; p++) {
     const r = data[3 * p], g = data[3 * p + 1], b = data[3 * p + 2]
+    if (skipWhite && r > WHITE && g > WHITE && b > WHITE) continue
+    counted++
     rgb[((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5)]++
     const [h, s, v] = hsv(r, g, b)
     hsvCounts[((h >> 5) << 6) | ((s >> 5) << 3) | (v >> 5)]++
   }
   const out = new Uint8Array(SIGNATURE_BINS)
-  if (pixels === 0) return out
+  if (counted === 0) return out
   for (let i = 0; i < 512; i++) {
-    out[i] = Math.round(255 * Math.sqrt(rgb[i] / pixels))
-    out[512 + i] = Math.round(255 * Math.sqrt(hsvCounts[i] / pixels))
+    out[i] = Math.round(255 * Math.sqrt(rgb[i] / counted))
+    out[512 + i] = Math.round(255 * Math.sqrt(hsvCounts[i] / counted))
   }
   return out
 }

@@ -14,6 +14,17 @@ import { type RelativeArea, toRgb } from "../../services/image-intake/Rgb.js"
 /** The part of a photo its centre view shows: most of the product, less of its surroundings. */
 export const CENTRE: RelativeArea = { left: 0.15, top: 0.15, width: 0.7, height: 0.7 }
 
+/** The centre of an area of a photo (of the whole photo without one). */
+export const centreOf = (area?: RelativeArea): RelativeArea =>
+  area === undefined
+    ? CENTRE
+    : {
+      left: area.left + area.width * CENTRE.left,
+      top: area.top + area.height * CENTRE.top,
+      width: area.width * CENTRE.width,
+      height: area.height * CENTRE.height
+    }
+
 /** The mirror image (left and right swapped). */
 export const mirrored = (rgb: RgbImage): RgbImage => {
   const data = new Uint8Array(rgb.data.length)

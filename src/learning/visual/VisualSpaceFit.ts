@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import { reindexImageData } from "../../indexing/ImageReindex.js"
+import { yieldToIo } from "../../platform/YieldToIo.js"
 import type { ProductIndexer } from "../../indexing/ProductIndexer.js"
 import type { Job } from "../../model/Jobs.js"
 import type { ProductKey } from "../../model/StoredProduct.js"
@@ -27,8 +28,8 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  * thread of its own (VisualSpace.ts).
  *
  * Then: the space is stored with a new version, and every product of the site is indexed again
- * with its image vectors projected into it, from the stored features (no model call; text
- * vectors reused). Api processes see the new version within two seconds (SiteVisualSpaces) and
+ * with its image vectors projected into it, from the stored features (no model call: text
+ * vectors reused, a product whose text waits for its embedding indexed without, as it was). Api processes see the new version within two seconds (SiteVisualSpaces) and
  * project queries with it.
  */
 
@@ -43,7 +44,8 @@ const PHOTOS_PER_PRODUCT = 16
 const SAMPLE_PHOTOS = 4_096
 const ID_PAGE = 5_000
 const SAMPLE_PAGE = 100
-const REINDEX_PAGE = 500
+/** Products re-indexed at a time: a page's graph insertions hold the embedded index's event loop for a few milliseconds. */
+const REINDEX_PAGE = 100
 
 /** FNV-1a: a stable, well-spread hash of a product id for the sample. */
 const hashOf = (id: string) => {
@@ -149,8 +151,9 @@ const reindexSite = (siteId: number) =>
     for (;;) {
       const ids = yield* catalog.productIds(siteId, after, REINDEX_PAGE)
       if (ids.length === 0) return
-      yield* reindexImageData(ids.map((productId) => ({ siteId, productId })))
+      yield* reindexImageData(ids.map((productId) => ({ siteId, productId })), { embed: false })
       after = ids[ids.length - 1]
+      yield* yieldToIo
     }
   })
 
