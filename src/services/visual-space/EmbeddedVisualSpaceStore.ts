@@ -46,8 +46,6 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
        photos = excluded.photos, samples = excluded.samples, input_dims = excluded.input_dims,
        output_dims = excluded.output_dims, mean = excluded.mean, projection = excluded.projection
        RETURNING version`)
-    const remove = db.prepare("DELETE FROM visual_spaces WHERE site_id = ?")
-    const removeCount = db.prepare("DELETE FROM visual_space_photos WHERE site_id = ?")
     const note = db.prepare<[number, number], { since: number }>(
       `INSERT INTO visual_space_photos (site_id, since) VALUES (?, ?)
        ON CONFLICT (site_id) DO UPDATE SET since = since + excluded.since RETURNING since`)
@@ -63,10 +61,6 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
       since: note.get(siteId, added)!.since,
       atFit: selectPhotos.get(siteId)?.photos ?? 0
     }))
-    const removeTx = db.transaction((siteId: number) => {
-      remove.run(siteId)
-      removeCount.run(siteId)
-    })
 
     return VisualSpaceStore.of({
       get: (siteId) =>
@@ -81,8 +75,7 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
         }),
       version: (siteId) => attempt("version", () => selectVersion.get(siteId)?.version ?? 0),
       put: (siteId, fit, counted) => attempt("put", () => putTx(siteId, fit, counted)),
-      notePhotos: (siteId, added) => attempt("notePhotos", () => noteTx(siteId, added)),
-      remove: (siteId) => attempt("remove", () => removeTx(siteId))
+      notePhotos: (siteId, added) => attempt("notePhotos", () => noteTx(siteId, added))
     })
   })
 )

@@ -65,8 +65,7 @@ export const makeRedisVisualSpaceStore = (client: Redis): VisualSpaceStoreServic
       call("notePhotos", async () => {
         const [since, atFit] = await exec(client.multi().incrby(photosKey(siteId), added).hget(key(siteId), "photos"))
         return { since: Number(since), atFit: numberOf(atFit as string | null) ?? 0 }
-      }),
-    remove: (siteId) => call("remove", async () => void (await client.del(key(siteId), photosKey(siteId))))
+      })
   }
 }
 

@@ -26,7 +26,7 @@ export interface PhotoCount {
 /**
  * Per site, the learned visual space in use: one record, replaced whole by each refit. A space
  * is stored as bytes (the mean as Float64, the projection as Float32: up to 256 × 1792 floats,
- * ~1.8 MB), never as JSON numbers. After `remove` the site has none, and its next put is version 1 again.
+ * ~1.8 MB), never as JSON numbers.
  */
 export interface VisualSpaceStoreService {
   readonly get: (siteId: number) => Effect.Effect<Option.Option<StoredVisualSpace>, VisualSpaceStoreError>
@@ -44,8 +44,6 @@ export interface VisualSpaceStoreService {
    * as (photos noted while a fit ran count towards the next one).
    */
   readonly notePhotos: (siteId: number, added: number) => Effect.Effect<PhotoCount, VisualSpaceStoreError>
-  /** Forgets the site's space and its count (the site was deleted). */
-  readonly remove: (siteId: number) => Effect.Effect<void, VisualSpaceStoreError>
 }
 
 export class VisualSpaceStore extends Context.Tag("VisualSpaceStore")<VisualSpaceStore, VisualSpaceStoreService>() {}

@@ -86,23 +86,8 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
         expectStored(yield* store.get(1), 1, one)
         expectStored(yield* store.get(2), 2, two)
         expect(yield* store.version(3)).toBe(0)
-        yield* store.remove(2)
-        expectStored(yield* store.get(1), 1, one)
+                expectStored(yield* store.get(1), 1, one)
         expect(yield* store.version(1)).toBe(1)
-      }))
-
-    test("remove forgets the space; the site's next put is version 1 again", (store) =>
-      Effect.gen(function*() {
-        yield* store.put(1, fitOf(spaceOf(6, 2, 10)), 0)
-        yield* store.put(1, fitOf(spaceOf(6, 2, 11)), 0)
-        yield* store.remove(1)
-        expect(Option.isNone(yield* store.get(1))).toBe(true)
-        expect(yield* store.version(1)).toBe(0)
-        yield* store.remove(1)
-        yield* store.remove(99)
-        const again = fitOf(spaceOf(4, 4, 12))
-        expect(yield* store.put(1, again, 0)).toBe(1)
-        expectStored(yield* store.get(1), 1, again)
       }))
 
     test("a space of production size (256 × 1792) round-trips", (store) =>
@@ -144,7 +129,5 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
         yield* store.put(1, fitOf(spaceOf(6, 2, 2)), 50)
         expect((yield* store.notePhotos(1, 0)).since).toBe(0)
         expect((yield* store.notePhotos(2, 0)).since).toBe(1)
-        yield* store.remove(2)
-        expect((yield* store.notePhotos(2, 0)).since).toBe(0)
       }))
   })
