@@ -86,7 +86,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
         expectStored(yield* store.get(1), 1, one)
         expectStored(yield* store.get(2), 2, two)
         expect(yield* store.version(3)).toBe(0)
-                expectStored(yield* store.get(1), 1, one)
+        expectStored(yield* store.get(1), 1, one)
         expect(yield* store.version(1)).toBe(1)
       }))
 
