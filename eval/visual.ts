@@ -6,14 +6,17 @@
  * `Parent > Coarse > Fine`, the iconic photo as its image; with --with-train-images also the
  * first N train photos of the class as extra images). The images reach the service as URLs
  * served from 127.0.0.1 by this script, through the production path (ImageIntake → job queue
- * → ImageAnalyzer → index) of the real service layers in a temp dir. Then every photo of the
- * split is sent to visualSearch (POST /visual-search's code path) and scored: top-1 / top-5
- * fine-class accuracy and top-1 coarse-class accuracy, beside colour-histogram baselines
- * (RGB and HSV 8×8×8, histogram intersection, nearest product image) over the same product
- * images, computed in the same run. Two labelled extras: a diagnostic row (the same query
- * embedding against the index directly, image cosine only, without visualSearch's colour
- * boost: not the product path) and a self-check (each iconic photo must find its own product).
- * Last, a text-over-visual check through textSearch (see visual/TextCheck.ts).
+ * → ImageAnalyzer → index, and the FitVisualSpace job that learns the site's visual space from
+ * those photos and re-indexes them in it) of the real service layers in a temp dir. Nothing is
+ * learnt from the query photos. Then every photo of the split is sent to visualSearch (POST
+ * /visual-search's code path) and scored: top-1 / top-5 fine-class accuracy and top-1
+ * coarse-class accuracy, beside colour-histogram baselines (RGB and HSV 8×8×8, histogram
+ * intersection, nearest product image) over the same product images, computed in the same run.
+ * Labelled extras: a diagnostic row (the query photo alone in the site's space against the
+ * index directly: no mirror image, no colours), a self-check (each iconic photo must find its
+ * own product), and the ablation rows of visual/LearnedSpace.ts (raw cosine, the space without
+ * views, with them, with the query's mirror image, with colour signatures). Last, a
+ * text-over-visual check through textSearch (see visual/TextCheck.ts).
  *
  * The two catalog configurations are separate runs (with and without --with-train-images).
  *
@@ -23,7 +26,7 @@
  *   --train-per-class N       how many train photos per class with --with-train-images (default 5)
  *   --limit N                 first N query photos only (quick runs)
  *   --no-text-check           skip the text-over-visual check
- *   --no-learned              skip the learned-space rows (see visual/LearnedSpace.ts)
+ *   --no-learned              skip the ablation rows (see visual/LearnedSpace.ts)
  */
 import { Effect, Logger, LogLevel, Option } from "effect"
 import * as fs from "node:fs"
