@@ -178,14 +178,15 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
 
 /**
  * Fits the site's learned visual space on the seeded photos as the FitVisualSpace job does (the
- * seeded analyses have no views or colour signatures: one sample a photo) and re-indexes the
+ * seeded analyses have no colour signatures, and their photos cannot be fetched for views: one
+ * sample a photo) and re-indexes the
  * catalog in it, so that visual search is measured with the projection a real site has.
  */
 export const fitVisualSpace = async (server: InProcessApi) => {
   const started = performance.now()
   const siteId = server.siteA.site.id
   const stored = await server.run(Effect.gen(function*() {
-    yield* fitSite(siteId).pipe(Effect.provide(ProductIndexerLive))
+    yield* fitSite(siteId, { views: false }).pipe(Effect.provide(ProductIndexerLive))
     return yield* Effect.flatMap(VisualSpaceStore, (store) => store.get(siteId))
   }))
   if (Option.isNone(stored)) throw new Error("no visual space was fitted")

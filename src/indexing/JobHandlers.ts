@@ -11,6 +11,8 @@ import { isProductJob, type Job, type ProductJob } from "../model/Jobs.js"
 import { aggregateJobs } from "../learning/Aggregation.js"
 import { fitJobs, photosAnalysed } from "../learning/visual/VisualSpaceFit.js"
 import type { VisualSpaceStore } from "../services/visual-space/VisualSpaceStore.js"
+import type { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
+import type { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { EventLog } from "../services/event-log/EventLog.js"
 import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
 import { Suggester } from "../services/suggester/Suggester.js"
@@ -49,7 +51,7 @@ export const JobHandlersLive = Layer.effect(
     const predictions = yield* Effect.serviceOption(PredictionStore)
     const catalog = yield* Effect.context<CatalogStore | CatalogIndex | SiteVisualSpaces>()
     const learning = yield* Effect.context<EventLog | ShopperStats | Suggester>()
-    const visual = yield* Effect.context<CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces>()
+    const visual = yield* Effect.context<CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces | ImageIntake | ImageAnalyzer>()
     // After an image pass: the text vector is reused when the text is unchanged (ImageReindex).
     const reindex = (changed: ReadonlyArray<ProductKey>) =>
       changed.length > 0

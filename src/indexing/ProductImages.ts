@@ -4,14 +4,13 @@ import { isImageFailure, isImageUnavailable } from "../services/image-intake/Err
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { toRgb } from "../services/image-intake/Rgb.js"
 import { CatalogStore, type PendingImageWork } from "../services/catalog-store/CatalogStore.js"
-import type { AnalysisToSave, ImageObjects } from "../model/ImageAnalysis.js"
+import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
 import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
-import { viewFeatures } from "../learning/visual/PhotoViews.js"
 import { colorSignature } from "../learning/visual/ColorSignature.js"
 
 /** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
-const ANALYSIS_SIZE = 512
+export const ANALYSIS_SIZE = 512
 /**
  * Images fetched and analysed at once per call (the products of a batch together). The models
  * are the bottleneck, not the network: this only keeps the next images fetched and decoded
@@ -31,8 +30,7 @@ interface ProductImage extends StoredImage {
 /**
  * The two passes over product images. Each image is fetched through the SSRF-safe intake.
  * - analyze: features, adult score and colours of images without an analysis: what makes the
- *   product visually searchable; and the features of two views of each (learning/visual/PhotoViews.ts),
- *   samples for the site's learned visual space. An image that cannot be fetched or decoded is recorded as
+ *   product visually searchable; and its colour signature (learning/visual/ColorSignature.ts). An image that cannot be fetched or decoded is recorded as
  *   failed with its reason (and not retried until its URL changes), so it never blocks the
  *   product.
  * - detect: objects of analysed images that have none yet, a pass of its own because detection
@@ -66,11 +64,10 @@ export const ProductImagesLive = Layer.effect(
       Effect.gen(function*() {
         const decoded = yield* intake.fromUrl(image.url, image.field)
         const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
-        const [analysis, views, signature] = yield* Effect.all([
+        const [analysis, signature] = yield* Effect.all([
           analyzer.analyze(rgb, { detect: objects, priority: "batch" }),
-          viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "batch" }),
           colorSignature(decoded)
-        ], { concurrency: 3 })
+        ], { concurrency: 2 })
         return {
           imageId: image.id,
           url: image.url,
@@ -78,12 +75,11 @@ export const ProductImagesLive = Layer.effect(
           reason: null,
           embedding: analysis.embedding,
           colorSignature: signature,
-          views,
           adult: analysis.adult,
           colors: analysis.colors,
           objects: objects ? analysis.objects : null,
           analyzedAt: Date.now()
-        } satisfies AnalysisToSave
+        } satisfies ImageAnalysisRecord
       }).pipe(
         Effect.catchAll((e: { readonly message?: string }) =>
           Effect.succeed({
@@ -96,7 +92,7 @@ export const ProductImagesLive = Layer.effect(
             colors: [],
             objects: [],
             analyzedAt: Date.now()
-          } satisfies AnalysisToSave)
+          } satisfies ImageAnalysisRecord)
         )
       )
 

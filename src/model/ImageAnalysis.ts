@@ -39,18 +39,22 @@ export const ImageAnalysisRecord = Schema.Struct({
 export type ImageAnalysisRecord = typeof ImageAnalysisRecord.Type
 
 /**
- * An analysis as the image pass saves it: with the features of the photo's mirror image and of
- * its centre (learning/visual/PhotoViews.ts), further samples of the product for the site's
- * learned visual space. Stores keep them beside the analysis and read them apart (only a fit
- * reads them: CatalogStore.imageSamples), so reading analyses costs no more for them.
+ * A product photo's training samples for the learned visual space: its features, then the
+ * features of its views (its mirror image and its centre, learning/visual/PhotoViews.ts) once a
+ * fit computed them (CatalogStore.saveImageViews). Stores keep views beside the analysis and read
+ * them only here, so reading analyses costs no more for them.
  */
-export type AnalysisToSave = ImageAnalysisRecord & { readonly views?: ReadonlyArray<Float32Array> | undefined }
-
-/** A product photo's training samples for the learned visual space: its features, then its views'. */
 export interface ImageSamples {
   readonly productId: string
   readonly imageId: string
+  readonly url: string
   readonly vectors: ReadonlyArray<Float32Array>
+}
+
+/** The features of a photo's views, to store beside its analysis. */
+export interface ImageViews {
+  readonly imageId: string
+  readonly views: ReadonlyArray<Float32Array>
 }
 
 /** The result of the detection pass for one image. */

@@ -1,10 +1,14 @@
 import { Effect } from "effect"
 import { reindexImageData } from "../../indexing/ImageReindex.js"
+import { ANALYSIS_SIZE } from "../../indexing/ProductImages.js"
+import type { ImageSamples, ImageViews } from "../../model/ImageAnalysis.js"
+import { ImageAnalyzer } from "../../services/image-analyzer/ImageAnalyzer.js"
+import { ImageIntake } from "../../services/image-intake/ImageIntake.js"
+import { toRgb } from "../../services/image-intake/Rgb.js"
+import { viewFeatures } from "./PhotoViews.js"
 import { yieldToIo } from "../../platform/YieldToIo.js"
-import type { ProductIndexer } from "../../indexing/ProductIndexer.js"
 import type { Job } from "../../model/Jobs.js"
 import type { ProductKey } from "../../model/StoredProduct.js"
-import type { CatalogIndex } from "../../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { VisualSpaceStore } from "../../services/visual-space/VisualSpaceStore.js"
 import { SiteVisualSpaces } from "./SiteVisualSpaces.js"
@@ -23,8 +27,10 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  * On what: the photos of at most SAMPLE_PRODUCTS products, those whose ids hash lowest (a sample
  * that a growing catalog changes little, the same for the same catalog), at most
  * PHOTOS_PER_PRODUCT each and SAMPLE_PHOTOS in all, every photo with its views (its mirror
- * image and its centre): at most 12,288 vectors of 1,792 floats (88 MB) read, whatever the
- * catalog's size. The fit runs in a
+ * image and its centre: computed by the first fit that samples the photo, then stored): at most
+ * 12,288 vectors of 1,792 floats (88 MB), whatever the catalog's size. Views are computed for
+ * sampled photos only, so a 100,000-product catalog pays for at most 4,096 photos' views, not
+ * for every photo's at analysis. The fit runs in a
  * thread of its own (VisualSpace.ts).
  *
  * Then: the space is stored with a new version, and every product of the site is indexed again
@@ -46,6 +52,8 @@ const ID_PAGE = 5_000
 const SAMPLE_PAGE = 100
 /** Products re-indexed at a time: a page's graph insertions hold the embedded index's event loop for a few milliseconds. */
 const REINDEX_PAGE = 100
+/** Photos fetched and embedded at once for their views (the model threads are the bottleneck). */
+const VIEW_CONCURRENCY = 4
 
 /** FNV-1a: a stable, well-spread hash of a product id for the sample. */
 const hashOf = (id: string) => {
@@ -104,8 +112,42 @@ const sampleIds = (siteId: number) =>
     return chosen.map(([, id]) => id)
   })
 
-/** Fits the site's space when it has enough products with photos, stores it and re-indexes the site. */
-export const fitSite = (siteId: number) =>
+/**
+ * The sampled photos with their views: those without (the first fit that samples a photo) are
+ * fetched again, their mirror image and centre embedded at the image threads' lowest priority,
+ * and the views saved beside the analysis for later fits. A photo whose host or model fails now
+ * counts once.
+ */
+const withViews = (siteId: number, photos: ReadonlyArray<ImageSamples>) =>
+  Effect.gen(function*() {
+    const catalog = yield* CatalogStore
+    const intake = yield* ImageIntake
+    const analyzer = yield* ImageAnalyzer
+    const computed = yield* Effect.forEach(photos, (photo) =>
+      photo.vectors.length > 1
+        ? Effect.succeed(undefined)
+        : Effect.gen(function*() {
+          const decoded = yield* intake.fromUrl(photo.url, "images.url")
+          const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
+          return yield* viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "background" })
+        }).pipe(
+          Effect.catchAll((e: { readonly message?: string }) =>
+            Effect.as(Effect.logDebug("photo views not computed", { siteId, url: photo.url, reason: e.message ?? String(e) }), undefined))
+        ), { concurrency: VIEW_CONCURRENCY })
+    const byProduct = new Map<string, Array<ImageViews>>()
+    photos.forEach((photo, i) => {
+      const views = computed[i]
+      if (views !== undefined) byProduct.set(photo.productId, [...(byProduct.get(photo.productId) ?? []), { imageId: photo.imageId, views }])
+    })
+    for (const [productId, views] of byProduct) yield* catalog.saveImageViews(siteId, productId, views)
+    return photos.map((photo, i) => (computed[i] === undefined ? photo : { ...photo, vectors: [photo.vectors[0], ...computed[i]!] }))
+  })
+
+/**
+ * Fits the site's space when it has enough products with photos, stores it and re-indexes the
+ * site. `views: false` fits on the stored samples as they are (photos that cannot be fetched).
+ */
+export const fitSite = (siteId: number, options: { readonly views: boolean } = { views: true }) =>
   Effect.gen(function*() {
     const catalog = yield* CatalogStore
     const spaces = yield* VisualSpaceStore
@@ -118,11 +160,15 @@ export const fitSite = (siteId: number) =>
     let photos = 0
     for (let i = 0; i < ids.length && photos < SAMPLE_PHOTOS; i += SAMPLE_PAGE) {
       const perProduct = new Map<string, number>()
+      const page: Array<ImageSamples> = []
       for (const photo of yield* catalog.imageSamples(siteId, ids.slice(i, i + SAMPLE_PAGE))) {
         const taken = perProduct.get(photo.productId) ?? 0
         if (taken >= PHOTOS_PER_PRODUCT || photos >= SAMPLE_PHOTOS) continue
         perProduct.set(photo.productId, taken + 1)
         photos++
+        page.push(photo)
+      }
+      for (const photo of options.views ? yield* withViews(siteId, page) : page) {
         products.add(photo.productId)
         for (const vector of photo.vectors) samples.push({ label: photo.productId, vector })
       }
@@ -159,6 +205,4 @@ const reindexSite = (siteId: number) =>
 
 /** The FitVisualSpace jobs of a batch, one fit per site. */
 export const fitJobs = (jobs: ReadonlyArray<Job>) =>
-  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "FitVisualSpace" ? [j.siteId] : []))), fitSite, { discard: true })
-
-export type FitRequirements = CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces | ProductIndexer
+  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "FitVisualSpace" ? [j.siteId] : []))), (siteId) => fitSite(siteId), { discard: true })

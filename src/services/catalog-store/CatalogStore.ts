@@ -1,7 +1,7 @@
 import { Context, type Effect, type Either, type Option } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
 import { BackendFailure } from "../../platform/BackendFailure.js"
-import type { AnalysisToSave, ImageAnalysisRecord, ImageObjects, ImageSamples } from "../../model/ImageAnalysis.js"
+import type { ImageAnalysisRecord, ImageObjects, ImageSamples, ImageViews } from "../../model/ImageAnalysis.js"
 import type { DerivedProduct, ProductKey, StoredProduct } from "../../model/StoredProduct.js"
 
 /** Products whose images still need a pass (the job that does it in brackets). */
@@ -121,7 +121,7 @@ export interface CatalogStoreService {
    * id stands for its URL, so two analyses of it agree, except that one racing job may have
    * detected objects and the other not; the first saved is kept. Returns how many were saved.
    */
-  readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<AnalysisToSave>) => Effect.Effect<number, StoreError>
+  readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => Effect.Effect<number, StoreError>
   /**
    * Fills in the objects of analysed images whose detection is still pending: only for images
    * the product still has, whose analysis is "ok" and has no objects yet, so a late or
@@ -134,9 +134,15 @@ export interface CatalogStoreService {
   readonly productIds: (siteId: number, after: string, limit: number) => Effect.Effect<ReadonlyArray<string>, StoreError>
   /**
    * The training samples of these products' analysed photos (each photo's features, then its
-   * views' when they were saved with it): what a fit of the site's visual space reads.
+   * views' once saved): what a fit of the site's visual space reads.
    */
   readonly imageSamples: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ImageSamples>, StoreError>
+  /**
+   * Saves the features of photos' views beside their analyses: only for images the product has,
+   * analysed with features and without views yet (a late or repeated fit changes nothing; the
+   * views go when the image does). Returns how many were saved.
+   */
+  readonly saveImageViews: (siteId: number, productId: string, views: ReadonlyArray<ImageViews>) => Effect.Effect<number, StoreError>
 }
 
 export class CatalogStore extends Context.Tag("CatalogStore")<CatalogStore, CatalogStoreService>() {}

@@ -6,7 +6,7 @@ import {
   ObjectsJson, VectorBlob
 } from "./Codec.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
-import { type AnalysisToSave, ImageAnalysisRecord, type ImageObjects, type ImageSamples } from "../../model/ImageAnalysis.js"
+import { ImageAnalysisRecord, type ImageObjects, type ImageSamples } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { compiledDecoder } from "../../domain/CompiledCheck.js"
 import { sameEmbeddedText } from "../../model/ProductDocument.js"
@@ -195,16 +195,18 @@ const layer = Layer.effect(
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
     const selectAnalyses = db.prepare(`SELECT image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at
       FROM product_image_analyses WHERE site_id = ? AND product_id = ?`)
-    const selectSamples = db.prepare<[number, string], { image_id: string; embedding: Buffer; views: Buffer | null }>(
-      "SELECT image_id, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL")
+    const selectSamples = db.prepare<[number, string], { image_id: string; url: string; embedding: Buffer; views: Buffer | null }>(
+      "SELECT image_id, url, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL")
     const selectIds = db.prepare<[number, string, number], { product_id: string }>(
       "SELECT product_id FROM products WHERE site_id = ? AND product_id > ? ORDER BY product_id LIMIT ?")
     const deleteAnalyses = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
     const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
     // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
     const insertAnalysis = db.prepare(`INSERT OR IGNORE INTO product_image_analyses
-      (site_id, product_id, image_id, url, status, reason, embedding, color_signature, views, adult, colors, objects, analyzed_at)
-      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @color_signature, @views, @adult, @colors, @objects, @analyzed_at)`)
+      (site_id, product_id, image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at)
+      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @color_signature, @adult, @colors, @objects, @analyzed_at)`)
+    const fillViews = db.prepare(`UPDATE product_image_analyses SET views = ?
+      WHERE site_id = ? AND product_id = ? AND image_id = ? AND views IS NULL AND embedding IS NOT NULL`)
     // Rows exist only for images the product has (put deletes the others in its transaction),
     // so the row's existence is the "still has it" check. Pending detection is stored as JSON null.
     const fillObjects = db.prepare(`UPDATE product_image_analyses SET objects = @objects
@@ -345,7 +347,7 @@ const layer = Layer.effect(
       return saved
     })
 
-    const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<AnalysisToSave>) => {
+    const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
       const row = selectOne.get(siteId, productId) as ProductRow | undefined
       if (row === undefined) return 0
       const images = decodeImages(row.images)
@@ -362,7 +364,6 @@ const layer = Layer.effect(
           reason: a.reason,
           embedding: encodeVector(a.embedding),
           color_signature: a.colorSignature === undefined ? null : Buffer.from(a.colorSignature.buffer, a.colorSignature.byteOffset, a.colorSignature.byteLength),
-          views: encodeViews(a.views),
           adult: a.adult,
           colors: encodeColors(a.colors),
           objects: encodeObjects(a.objects),
@@ -461,8 +462,11 @@ const layer = Layer.effect(
           productIds.flatMap((productId) =>
             selectSamples.all(siteId, productId).map((r): ImageSamples => {
               const embedding = decodeVector(r.embedding)!
-              return { productId, imageId: r.image_id, vectors: [embedding, ...(splitViews(decodeVector(r.views), embedding.length) ?? [])] }
-            })))
+              return { productId, imageId: r.image_id, url: r.url, vectors: [embedding, ...(splitViews(decodeVector(r.views), embedding.length) ?? [])] }
+            }))),
+      saveImageViews: (siteId, productId, views) =>
+        attempt("saveImageViews", () =>
+          db.transaction(() => views.reduce((n, v) => n + fillViews.run(encodeViews(v.views), siteId, productId, v.imageId).changes, 0))())
     }
     return service
   })

@@ -10,7 +10,7 @@ import { sameEmbeddedText } from "../../model/ProductDocument.js"
 import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector, encodeViews, splitViews } from "./Codec.js"
 import { batchedScript, bufferScript, script } from "../../platform/redis/LuaScript.js"
 import {
-  imageWorkKey, markStaleLua, productFields, reuseTextVectorLua, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveObjectsLua, seqKey,
+  imageWorkKey, markStaleLua, productFields, reuseTextVectorLua, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveViewsLua, saveObjectsLua, seqKey,
   siteKeys, sitesKey
 } from "./redis/CatalogLayout.js"
 
@@ -40,6 +40,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   const markStaleScript = script(client, markStaleLua)
   const reuseTextVectorScript = bufferScript(client, reuseTextVectorLua)
   const saveAnalysesScript = script(client, saveAnalysesLua)
+  const saveViewsScript = script(client, saveViewsLua)
   const saveObjectsScript = script(client, saveObjectsLua)
   const refreshImageWorkScript = script(client, refreshImageWorkLua)
 
@@ -275,8 +276,8 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       const keys = siteKeys(siteId)
       return call("saveImageAnalyses", () =>
         saveAnalysesScript(
-          [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected, keys.views(productId)],
-          [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a), encodeViews(a.views) ?? ""])]
+          [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected],
+          [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])]
         ) as Promise<number>)
     },
     saveImageObjects: (siteId, productId, detections) => {
@@ -306,6 +307,16 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           : inImageOrder(decodeImages(images as string), stored as Record<string, string>)
       })
     },
+    saveImageViews: (siteId, productId, views) => {
+      const keys = siteKeys(siteId)
+      const args = views.flatMap((v) => {
+        const bytes = encodeViews(v.views)
+        return bytes === null ? [] : [v.imageId, bytes]
+      })
+      return args.length === 0
+        ? Effect.succeed(0)
+        : call("saveImageViews", () => saveViewsScript([keys.images(productId), keys.views(productId)], args) as Promise<number>)
+    },
     productIds: (siteId, after, limit) =>
       call("productIds", () => client.zrangebylex(siteKeys(siteId).ids, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, limit)),
     imageSamples: (siteId, productIds) => {
@@ -319,10 +330,10 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           const analyses = replies[2 * i] as Record<string, string>
           const views = replies[2 * i + 1] as Record<string, Buffer>
           return Object.entries(analyses).flatMap(([imageId, json]): Array<ImageSamples> => {
-            const { embedding } = decodeAnalysis(json)
+            const { embedding, url } = decodeAnalysis(json)
             if (embedding === null) return []
             const own = views[imageId] === undefined ? undefined : splitViews(decodeVector(views[imageId]), embedding.length)
-            return [{ productId, imageId, vectors: [embedding, ...(own ?? [])] }]
+            return [{ productId, imageId, url, vectors: [embedding, ...(own ?? [])] }]
           })
         })
       })

@@ -502,37 +502,46 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(ids(yield* store.getMany(1, ["a:b", "ids"]))).toEqual(["a:b", "ids"])
       }))
 
-    test("an analysis's views are kept beside it: read only as training samples, dropped with the image or the product", (store) =>
+    test("a photo's views are kept beside its analysis: read only as training samples, saved once, dropped with the image or the product", (store) =>
       Effect.gen(function*() {
-        const first = yield* store.put(1, "p1", record("Drill"), urls("a", "b"))
-        const [a, b] = first.product.images
-        const mirror = vector(5, 6, 7)
-        const centre = vector(8, 9, 10)
+        const first = yield* store.put(1, "p1", record("Drill"), urls("a", "b", "c"))
+        const [a, b, c] = first.product.images
         expect(yield* store.saveImageAnalyses(1, "p1", [
-          { ...analysis(a.id, a.url, vector(1, 2, 3)), views: [mirror, centre] },
-          analysis(b.id, b.url, vector(4, 4, 4))
-        ])).toBe(2)
-        // A second analysis of a saved image changes nothing, its views neither.
-        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(1, 2, 3)), views: [vector(0, 0, 0)] }])).toBe(0)
+          { ...analysis(a.id, a.url, vector(1, 2, 3)), colorSignature: Uint8Array.from([0, 255, 7]) },
+          analysis(b.id, b.url, vector(4, 4, 4)),
+          { ...analysis(c.id, c.url, null), status: "failed", reason: "404" }
+        ])).toBe(3)
+        const samplesOf = (productId: string) =>
+          Effect.map(store.imageSamples(1, [productId]), (all) =>
+            new Map(all.map((s) => [s.imageId, { url: s.url, vectors: s.vectors.map((v) => Array.from(v)) }])))
+        // Before a fit saved views: each photo with features is one sample; a failed one is none.
+        expect(yield* samplesOf("p1")).toEqual(new Map([[a.id, { url: a.url, vectors: [[1, 2, 3]] }], [b.id, { url: b.url, vectors: [[4, 4, 4]] }]]))
+        // Views of a photo without features, of one the product lacks, or of one not analysed: not saved.
+        expect(yield* store.saveImageViews(1, "p1", [
+          { imageId: a.id, views: [vector(5, 6, 7), vector(8, 9, 10)] },
+          { imageId: c.id, views: [vector(1, 1, 1)] },
+          { imageId: "not-an-image", views: [vector(1, 1, 1)] }
+        ])).toBe(1)
+        // Saved once: a second fit's views change nothing.
+        expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(0, 0, 0)] }])).toBe(0)
+        expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([[1, 2, 3], [5, 6, 7], [8, 9, 10]])
+        // The analyses read as before: no views in them; the signature round-trips.
         const read = yield* store.imageAnalyses(1, "p1")
-        expect(read.map((r) => "views" in r)).toEqual([false, false])
-        const samples = [...(yield* store.imageSamples(1, ["p1", "absent"]))].sort((x, y) => x.imageId.localeCompare(y.imageId))
-        const byImage = new Map(samples.map((s) => [s.imageId, s.vectors.map((v) => Array.from(v))]))
-        expect(byImage.get(a.id)).toEqual([[1, 2, 3], [5, 6, 7], [8, 9, 10]])
-        expect(byImage.get(b.id)).toEqual([[4, 4, 4]])
-        expect(samples.every((s) => s.productId === "p1")).toBe(true)
-        // A photo the product no longer has is no sample; nor is anything of a removed product.
+        expect(read.map((r) => "views" in r)).toEqual([false, false, false])
+        expect(Array.from(read[0].colorSignature ?? [])).toEqual([0, 255, 7])
+        // A photo the product no longer has is no sample, and gets no views; nor anything of a removed product.
         yield* store.put(1, "p1", record("Drill"), urls("b"))
-        expect((yield* store.imageSamples(1, ["p1"])).map((s) => s.imageId)).toEqual([b.id])
+        expect([...(yield* samplesOf("p1")).keys()]).toEqual([b.id])
+        expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(1, 1, 1)] }])).toBe(0)
         yield* store.put(1, "p1", record("Drill"), urls("a", "b"))
-        expect((yield* store.imageSamples(1, ["p1"])).map((s) => s.imageId)).toEqual([b.id])
+        expect(yield* store.saveImageAnalyses(1, "p1", [analysis(a.id, a.url, vector(1, 2, 3))])).toBe(1)
+        expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([[1, 2, 3]])
+        yield* store.saveImageViews(1, "p1", [{ imageId: b.id, views: [vector(2, 2, 2)] }])
         yield* store.remove(1, "p1")
-        expect(yield* store.imageSamples(1, ["p1"])).toEqual([])
-        // A failed image has no features: no sample.
-        const again = yield* store.put(1, "p2", record("Saw"), urls("c"))
-        const c = again.product.images[0]
-        yield* store.saveImageAnalyses(1, "p2", [{ ...analysis(c.id, c.url, null), status: "failed", reason: "404" }])
-        expect(yield* store.imageSamples(1, ["p2"])).toEqual([])
+        expect(yield* store.imageSamples(1, ["p1", "absent"])).toEqual([])
+        yield* store.put(1, "p1", record("Drill"), urls("b"))
+        expect(yield* store.saveImageAnalyses(1, "p1", [analysis(b.id, b.url, vector(4, 4, 4))])).toBe(1)
+        expect((yield* samplesOf("p1")).get(b.id)?.vectors).toEqual([[4, 4, 4]])
       }))
 
     test("productIds pages through one site's ids in order", (store) =>

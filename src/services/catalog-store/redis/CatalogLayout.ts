@@ -17,7 +17,7 @@
  *                                vector), key (of the vector's text)
  *   cat:{site}:img:<product>     hash: image id -> analysis JSON (embedding bytes as base64)
  *   cat:{site}:v:<product>       hash: image id -> its views' features (Float32 bytes, one view after another),
- *                                written with the analysis and dropped with it; read only by visual-space fits
+ *                                written by a visual-space fit, dropped with the analysis, read only by fits
  * Every script keeps `stale` in step with the product and its derived data atomically.
  * `unanalysed` and `undetected` are kept in step by every script that changes a product's
  * images or analyses, so the reconcile pass reads only the products with image work pending.
@@ -200,9 +200,8 @@ return 1
 
 /**
  * Saves analyses of images the product still has and that have none yet (HSETNX: the first
- * of two racing analyses wins), each with its views when it has some ('' when none).
- * KEYS: product, images analyses, unanalysed, undetected, image views.
- * ARGV: product id, then image id, analysis JSON, views bytes, … Returns how many were saved.
+ * of two racing analyses wins). KEYS: product, images analyses, unanalysed, undetected.
+ * ARGV: product id, then image id, analysis JSON, … Returns how many were saved.
  */
 export const saveAnalysesLua = `${refreshImageWork}
 local images = redis.call('HGET', KEYS[1], 'images')
@@ -210,13 +209,29 @@ if not images then return 0 end
 local current = {}
 for _, image in ipairs(cjson.decode(images)) do current[image.id] = true end
 local kept = 0
-for i = 2, #ARGV, 3 do
-  if current[ARGV[i]] and redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1]) == 1 then
-    kept = kept + 1
-    if ARGV[i + 2] ~= '' then redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 2]) end
+for i = 2, #ARGV, 2 do
+  if current[ARGV[i]] then
+    kept = kept + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])
   end
 end
 if kept > 0 then refreshImageWork(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1]) end
+return kept
+`
+
+/**
+ * Saves the features of photos' views for images that have an ok analysis (which exists only
+ * for images the product has: put and remove drop both together) and no views yet. As with
+ * `"objects":null`, `"status":"ok"` can only be the field itself in JSON.stringify's output.
+ * KEYS: images analyses, image views. ARGV: image id, views bytes, … Returns how many were saved.
+ */
+export const saveViewsLua = `
+local kept = 0
+for i = 1, #ARGV, 2 do
+  local analysis = redis.call('HGET', KEYS[1], ARGV[i])
+  if analysis and string.find(analysis, '"status":"ok"', 1, true) then
+    kept = kept + redis.call('HSETNX', KEYS[2], ARGV[i], ARGV[i + 1])
+  end
+end
 return kept
 `
 
