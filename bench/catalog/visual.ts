@@ -179,8 +179,8 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
 /**
  * Fits the site's learned visual space on the seeded photos as the FitVisualSpace job does (the
  * seeded analyses have no colour signatures, and their photos cannot be fetched for views: one
- * sample a photo) and re-indexes the
- * catalog in it, so that visual search is measured with the projection a real site has.
+ * sample a photo) and re-indexes the catalog in it, so that visual search is measured with the
+ * projection a real site has.
  */
 export const fitVisualSpace = async (server: InProcessApi) => {
   const started = performance.now()
