@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { parseColorPath } from "../domain/Filters.js"
 import type { ProductRecord } from "../domain/Product.js"
 import type { PayloadValue } from "./IndexDocument.js"
+import { fnv1a } from "../platform/Fnv1a.js"
 
 /**
  * The filterable columns of a product, as the index payload holds them: where each value
@@ -101,9 +102,7 @@ const foldTitle = (title: string | null | undefined): string =>
 export const titleKey = (title: string | null | undefined): number | null => {
   const folded = foldTitle(title)
   if (folded.length === 0) return null
-  let hash = 0x811c9dc5
-  for (let i = 0; i < folded.length; i++) hash = Math.imul(hash ^ folded.charCodeAt(i), 0x01000193)
-  return hash >>> 0
+  return fnv1a(folded)
 }
 /** 0 ends the title, so "saw" comes before "saw blade": space 1, digits 2–11, letters 12–37. */
 const titleDigit = (code: number): number => (code === 32 ? 1 : code <= 57 ? code - 46 : code - 85)

@@ -7,6 +7,7 @@ import { ImageIntake } from "../../services/image-intake/ImageIntake.js"
 import { toRgb } from "../../services/image-intake/Rgb.js"
 import { viewFeatures } from "./PhotoViews.js"
 import { yieldToIo } from "../../platform/YieldToIo.js"
+import { fnv1a } from "../../platform/Fnv1a.js"
 import type { Job } from "../../model/Jobs.js"
 import type { ProductKey } from "../../model/StoredProduct.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
@@ -55,15 +56,6 @@ const REINDEX_PAGE = 100
 /** Photos fetched and embedded at once for their views (the model threads are the bottleneck). */
 const VIEW_CONCURRENCY = 4
 
-/** FNV-1a: a stable, well-spread hash of a product id for the sample. */
-const hashOf = (id: string) => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < id.length; i++) {
-    h ^= id.charCodeAt(i)
-    h = Math.imul(h, 0x01000193) >>> 0
-  }
-  return h
-}
 
 /**
  * After an image pass saved photos (`photos`: how many of each product's were analysed ok):
@@ -104,7 +96,7 @@ const sampleIds = (siteId: number) =>
     for (;;) {
       const ids = yield* catalog.productIds(siteId, after, ID_PAGE)
       if (ids.length === 0) break
-      for (const id of ids) chosen.push([hashOf(id), id])
+      for (const id of ids) chosen.push([fnv1a(id), id])
       if (chosen.length > 2 * SAMPLE_PRODUCTS) keep()
       after = ids[ids.length - 1]
     }

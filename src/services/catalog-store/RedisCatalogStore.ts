@@ -1,6 +1,7 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
+import { execAll } from "../../platform/redis/Transaction.js"
 import { Effect, Either, Layer, Option } from "effect"
-import { type ChainableCommander, Redis } from "ioredis"
+import { Redis } from "ioredis"
 import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, MODIFY_ATTEMPTS, StoreError } from "./CatalogStore.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
 import type { ImageAnalysisRecord, ImageSamples } from "../../model/ImageAnalysis.js"
@@ -22,15 +23,7 @@ import {
 const call = <A>(what: string, f: () => Promise<A>) =>
   Effect.tryPromise({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
 
-/** MULTI/EXEC results without their per-command errors (the first one fails the whole read). */
-const exec = async (tx: ChainableCommander): Promise<Array<unknown>> => {
-  const replies = await tx.exec()
-  if (replies === null) throw new Error("transaction aborted")
-  return replies.map(([error, value]) => {
-    if (error) throw error
-    return value
-  })
-}
+const exec = execAll
 
 export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   // Puts of concurrent requests (a bulk push) share one pipeline; each still gets its own reply.

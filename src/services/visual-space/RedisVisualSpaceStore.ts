@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect"
-import type { ChainableCommander, Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
+import { execAll } from "../../platform/redis/Transaction.js"
 import { decodeStored, encodeFit, VisualSpaceStore, VisualSpaceStoreError, type VisualSpaceStoreService } from "./VisualSpaceStore.js"
 
 /**
@@ -23,14 +24,7 @@ return left`
 
 const FIGURES = ["version", "fittedAt", "photos", "samples", "inputDims", "outputDims"] as const
 
-const exec = async (tx: ChainableCommander): Promise<Array<unknown>> => {
-  const replies = await tx.exec()
-  if (replies === null) throw new Error("transaction aborted")
-  return replies.map(([error, value]) => {
-    if (error) throw error
-    return value
-  })
-}
+const exec = execAll
 
 /** A stored number; a field that is not one reads as NaN, which decoding then refuses. */
 const numberOf = (field: Buffer | string | undefined | null) => (field === undefined || field === null ? undefined : Number(field.toString()))

@@ -1,22 +1,16 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
+import { mulberry32 } from "../../../bench/catalog/random.js"
 import type { VisualSpace } from "../../../src/learning/visual/VisualSpace.js"
 import { type StoredVisualSpace, VisualSpaceStore, type VisualSpaceStoreService } from "../../../src/services/visual-space/VisualSpaceStore.js"
 
 /** A space of these dims with values from `seed` (not representable in Float32, for the mean). */
 export const spaceOf = (inputDims: number, outputDims: number, seed: number): VisualSpace => {
-  let state = seed >>> 0
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5
-  }
+  const random = mulberry32(seed)
   const mean = new Float64Array(inputDims)
-  for (let i = 0; i < inputDims; i++) mean[i] = next() / 3
+  for (let i = 0; i < inputDims; i++) mean[i] = (random.next() - 0.5) / 3
   const projection = new Float32Array(outputDims * inputDims)
-  for (let i = 0; i < projection.length; i++) projection[i] = next() * 10
+  for (let i = 0; i < projection.length; i++) projection[i] = (random.next() - 0.5) * 10
   return { inputDims, outputDims, mean, projection }
 }
 

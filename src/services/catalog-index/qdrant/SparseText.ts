@@ -1,6 +1,7 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { editBudget, indexTerms, termCounts, titlePairs, type QueryWord } from "../embedded/TextAnalysis.js"
+import { fnv1a } from "../../../platform/Fnv1a.js"
 
 type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
@@ -26,14 +27,7 @@ const REFERENCE_LENGTHS: { readonly [K in keyof TextFields]: number } = {
 }
 
 /** FNV-1a: a stable 32-bit sparse index per term; the u32 space makes collisions negligible. */
-export const hashTerm = (term: string): number => {
-  let hash = 0x811c9dc5
-  for (let i = 0; i < term.length; i++) {
-    hash ^= term.charCodeAt(i)
-    hash = Math.imul(hash, 0x01000193)
-  }
-  return hash >>> 0
-}
+export const hashTerm = fnv1a
 
 const toSparse = (values: Map<number, number>): SparseVector => {
   const indices = [...values.keys()].sort((a, b) => a - b)
