@@ -133,7 +133,7 @@ const main = async () => {
         ""
       ])
       noteLoad("after writing the image vectors")
-      const fitted = await fitVisualSpace(server)
+      const fitted = await fitVisualSpace(server, seeded.products)
       log(`learned visual space: ${fitted.dims} dimensions on ${fitted.samples} vectors, fitted and the catalog re-indexed in ${fitted.seconds.toFixed(1)} s, ${memory()}`)
       catalogRows.push([
         "Learned visual space fitted, catalog re-indexed in it",

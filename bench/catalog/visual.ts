@@ -182,10 +182,12 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
  * sample a photo) and re-indexes the catalog in it, so that visual search is measured with the
  * projection a real site has.
  */
-export const fitVisualSpace = async (server: InProcessApi) => {
+export const fitVisualSpace = async (server: InProcessApi, photos: number) => {
   const started = performance.now()
   const siteId = server.siteA.site.id
   const stored = await server.run(Effect.gen(function*() {
+    // The seeded photos bypassed the image pass that counts them: counted here, as it would have.
+    yield* Effect.flatMap(VisualSpaceStore, (store) => store.notePhotos(siteId, photos))
     yield* fitSite(siteId, { views: false }).pipe(Effect.provide(ProductIndexerLive))
     return yield* Effect.flatMap(VisualSpaceStore, (store) => store.get(siteId))
   }))

@@ -53,11 +53,11 @@ export const isProductJob = (job: Job): job is ProductJob => job._tag !== "Aggre
  * workers, and a slow kind holds up no other: text indexing is cheap and batched, image
  * analysis is slow and waits on image hosts, object detection is slower still and may lag
  * behind, attribute prediction is rare and a merchant is waiting for it; shoppers' events are
- * aggregated apart from all catalog work. A site's visual-space fit shares the image lane (its
- * inputs are the image pass's outputs; image-only workers serve it).
+ * aggregated apart from all catalog work; a site's visual-space fit (minutes of re-indexing at
+ * 100,000 products) holds up no image analysis.
  */
-export type Lane = "index" | "images" | "detect" | "predict" | "events"
-export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict", "events"]
+export type Lane = "index" | "images" | "detect" | "predict" | "events" | "spaces"
+export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict", "events", "spaces"]
 
 const LANE_OF: Record<Job["_tag"], Lane> = {
   IndexProduct: "index",
@@ -66,7 +66,7 @@ const LANE_OF: Record<Job["_tag"], Lane> = {
   DetectObjects: "detect",
   PredictAttributes: "predict",
   AggregateEvents: "events",
-  FitVisualSpace: "images"
+  FitVisualSpace: "spaces"
 }
 export const laneOf = (job: Job): Lane => LANE_OF[job._tag]
 

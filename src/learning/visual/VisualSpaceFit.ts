@@ -6,7 +6,7 @@ import { ImageAnalyzer } from "../../services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake } from "../../services/image-intake/ImageIntake.js"
 import { toRgb } from "../../services/image-intake/Rgb.js"
 import { viewFeatures } from "./PhotoViews.js"
-import { yieldToIo } from "../../platform/YieldToIo.js"
+import { inSlices, yieldToIo } from "../../platform/YieldToIo.js"
 import { fnv1a } from "../../platform/Fnv1a.js"
 import type { Job } from "../../model/Jobs.js"
 import type { ProductKey } from "../../model/StoredProduct.js"
@@ -36,7 +36,8 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  *
  * Then: the space is stored with a new version, and every product of the site is indexed again
  * with its image vectors projected into it, from the stored features (no model call: text
- * vectors reused, a product whose text waits for its embedding indexed without, as it was). Api processes see the new version within two seconds (SiteVisualSpaces) and
+ * vectors reused, a product whose text waits for its embedding indexed without, as it was;
+ * about 250 products a second on this machine, a few at a time with the event loop served between). Api processes see the new version within two seconds (SiteVisualSpaces) and
  * project queries with it.
  */
 
@@ -51,8 +52,11 @@ const PHOTOS_PER_PRODUCT = 16
 const SAMPLE_PHOTOS = 4_096
 const ID_PAGE = 5_000
 const SAMPLE_PAGE = 100
-/** Products re-indexed at a time: a page's graph insertions hold the embedded index's event loop for a few milliseconds. */
-const REINDEX_PAGE = 100
+/**
+ * Products re-indexed at a time, the event loop served between: each one's projection and graph
+ * insertion take about two milliseconds, which the embedded index spends on the api's loop.
+ */
+const REINDEX_SLICE = 8
 /** Photos fetched and embedded at once for their views (the model threads are the bottleneck). */
 const VIEW_CONCURRENCY = 4
 
@@ -187,9 +191,9 @@ const reindexSite = (siteId: number) =>
     const catalog = yield* CatalogStore
     let after = ""
     for (;;) {
-      const ids = yield* catalog.productIds(siteId, after, REINDEX_PAGE)
+      const ids = yield* catalog.productIds(siteId, after, ID_PAGE)
       if (ids.length === 0) return
-      yield* reindexImageData(ids.map((productId) => ({ siteId, productId })), { embed: false })
+      yield* inSlices(ids, REINDEX_SLICE, (slice) => reindexImageData(slice.map((productId) => ({ siteId, productId })), { embed: false }))
       after = ids[ids.length - 1]
       yield* yieldToIo
     }

@@ -32,7 +32,7 @@ export interface BullMqWorkerOptions {
 
 const decodeJob = Schema.decodeUnknownEither(Job)
 
-const DEFAULT_CONCURRENCY: Record<Lane, number> = { index: 8, images: 2, detect: 1, predict: 2, events: 2 }
+const DEFAULT_CONCURRENCY: Record<Lane, number> = { index: 8, images: 2, detect: 1, predict: 2, events: 2, spaces: 1 }
 
 /** WORKER_QUEUES: the lanes this worker process serves (default all). */
 export const WorkerQueues = Config.string("WORKER_QUEUES").pipe(

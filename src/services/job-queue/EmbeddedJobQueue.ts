@@ -27,7 +27,9 @@ const laneSizes = (options: EmbeddedJobQueueOptions): Record<Lane, { readonly ba
   detect: { batchSize: options.detectBatchSize ?? 4, concurrency: options.detectConcurrency ?? 1 },
   predict: { batchSize: options.predictBatchSize ?? 4, concurrency: options.predictConcurrency ?? 1 },
   // One site's aggregation at a time: it is I/O and counting, and each reads all that is stored.
-  events: { batchSize: 1, concurrency: 1 }
+  events: { batchSize: 1, concurrency: 1 },
+  // One site's visual-space fit at a time: a thread's arithmetic, then re-indexing the site.
+  spaces: { batchSize: 1, concurrency: 1 }
 })
 
 /**
