@@ -29,10 +29,10 @@ interface ProductImage extends StoredImage {
 
 /**
  * The two passes over product images. Each image is fetched through the SSRF-safe intake.
- * - analyze: features, adult score and colours of images without an analysis: what makes the
- *   product visually searchable; and its colour signature (learning/visual/ColorSignature.ts). An image that cannot be fetched or decoded is recorded as
- *   failed with its reason (and not retried until its URL changes), so it never blocks the
- *   product.
+ * - analyze: features, adult score, colours and colour signature (learning/visual/ColorSignature.ts)
+ *   of images without an analysis: what makes the product visually searchable. An image that
+ *   cannot be fetched or decoded is recorded as failed with its reason (and not retried until its
+ *   URL changes), so it never blocks the product.
  * - detect: objects of analysed images that have none yet, a pass of its own because detection
  *   costs about four times the rest (it only feeds text search and predicted attributes).
  * Both read the current record and save through store methods that keep only images the
