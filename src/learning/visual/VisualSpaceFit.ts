@@ -60,7 +60,6 @@ const REINDEX_SLICE = 8
 /** Photos fetched and embedded at once for their views (the model threads are the bottleneck). */
 const VIEW_CONCURRENCY = 4
 
-
 /**
  * After an image pass saved photos (`photos`: how many of each product's were analysed ok):
  * counts them per site and returns the FitVisualSpace jobs now due.
