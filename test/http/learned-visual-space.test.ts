@@ -1,7 +1,5 @@
 import { Effect, Option } from "effect"
-import sharp from "sharp"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { mulberry32 } from "../../bench/catalog/random.js"
 import { SIGNATURE_BINS } from "../../src/learning/visual/ColorSignature.js"
 import { learnedProjection } from "../../src/learning/visual/SiteVisualSpaces.js"
 import { MIN_PRODUCTS } from "../../src/learning/visual/VisualSpaceFit.js"
@@ -13,35 +11,15 @@ import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 import { type LoopbackHost } from "../support/LoopbackHost.js"
 import { startPhotoHost } from "../support/ProductShots.js"
+import { shapeShots } from "../support/ShapeShots.js"
 
 /**
- * A site with enough products for a learned visual space: each product a coloured shape on a
- * white studio background; the shopper's photo of it is the same shape a little smaller and
- * off-centre, on a beige shelf. The image pass counts the photos, the fit job learns the space once the analysis
- * settled and re-indexes the site in it; visual queries are projected the same way.
+ * A site with enough products for a learned visual space (test/support/ShapeShots.ts). The image
+ * pass counts the photos, the fit job learns the space once the analysis settled and re-indexes
+ * the site in it; visual queries are projected the same way.
  */
 const PRODUCTS = MIN_PRODUCTS + 4
-const random = mulberry32(16)
-const shapes = Array.from({ length: PRODUCTS }, (_, i) => ({
-  kind: i % 3,
-  fill: `rgb(${Math.floor(random.next() * 255)},${Math.floor(random.next() * 255)},${Math.floor(random.next() * 255)})`,
-  stripe: `rgb(${Math.floor(random.next() * 255)},${Math.floor(random.next() * 255)},${Math.floor(random.next() * 255)})`,
-  size: 0.35 + random.next() * 0.3
-}))
-
-const svgOf = (i: number, at: { readonly x: number; readonly y: number; readonly scale: number; readonly background: string }) => {
-  const s = shapes[i]
-  const r = 200 * s.size * at.scale
-  const body = s.kind === 0
-    ? `<circle cx="${at.x}" cy="${at.y}" r="${r}" fill="${s.fill}"/>`
-    : s.kind === 1
-    ? `<rect x="${at.x - r}" y="${at.y - r * 0.7}" width="${2 * r}" height="${1.4 * r}" fill="${s.fill}"/>`
-    : `<polygon points="${at.x},${at.y - r} ${at.x + r},${at.y + r} ${at.x - r},${at.y + r}" fill="${s.fill}"/>`
-  const stripe = `<rect x="${at.x - r * 0.6}" y="${at.y - r * 0.12}" width="${r * 1.2}" height="${r * 0.24}" fill="${s.stripe}"/>`
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="${at.background}"/>${body}${stripe}</svg>`)
-}
-const studio = (i: number) => sharp(svgOf(i, { x: 200, y: 200, scale: 1, background: "#ffffff" })).jpeg().toBuffer()
-const shelf = (i: number) => sharp(svgOf(i, { x: 190 + (i % 5) * 5, y: 210, scale: 0.9, background: "#ece8df" })).jpeg().toBuffer()
+const { shelf, studio } = shapeShots(PRODUCTS)
 
 let api: InProcessApi
 let photos: LoopbackHost

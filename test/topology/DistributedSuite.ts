@@ -3,6 +3,8 @@ import { Redis } from "ioredis"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type LoopbackHost, startLoopbackHost } from "../support/LoopbackHost.js"
 import { productShot } from "../support/ProductShots.js"
+import { shapeShots } from "../support/ShapeShots.js"
+import { MIN_PRODUCTS } from "../../src/learning/visual/VisualSpaceFit.js"
 import { redisForThisFile } from "../support/RedisSuite.js"
 import { type ServerProcess, startServerProcess } from "../support/ServerProcess.js"
 import { call } from "../support/Http.js"
@@ -68,10 +70,19 @@ export const distributedTopologySuite = (
   const held: Array<http.ServerResponse> = []
   let holdImages = true
   let redJpeg: Buffer
+  /** Site B's catalog for the learned visual space: enough products with a photo each. */
+  const SHAPES = MIN_PRODUCTS + 2
+  const shapes = shapeShots(SHAPES, 23)
 
   beforeAll(async () => {
     redJpeg = await productShot(210, 20, 20)
+    const shapeRoutes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {}
+    for (let i = 0; i < SHAPES; i++) {
+      const jpeg = await shapes.studio(i)
+      shapeRoutes[`/shape-${i}.jpg`] = (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(jpeg)
+    }
     images = await startLoopbackHost({
+      ...shapeRoutes,
       "/red.jpg": (_req, res) => res.writeHead(200, { "content-type": "image/jpeg" }).end(redJpeg),
       "/held.jpg": (_req, res) => {
         if (holdImages) held.push(res)
@@ -141,6 +152,42 @@ export const distributedTopologySuite = (
       const other = await call(api.baseUrl, "POST", "/text-search", { auth: sites.siteB.bearer, body: { query: "brass desk lamp" } })
       expect(other.body.data.products).toEqual([])
     }, 120_000)
+
+    it("a site's learned visual space: fitted by a worker once its photos are analysed, queries projected into it by the api", async () => {
+      for (let i = 0; i < SHAPES; i++) {
+        const res = await call(api.baseUrl, "PUT", `/product/shape-${i}`, {
+          auth: sites.siteB.basic,
+          body: { data: { title: "Wooden shape", product_type: "Toys > Shapes" }, images: [{ url: `${images.base}/shape-${i}.jpg` }] }
+        })
+        expect(res.status).toBe(200)
+      }
+      // The worker stored the space in Redis, fitted on every photo (with its two views).
+      const client = new Redis(redis.url)
+      try {
+        await eventually(async () => {
+          const [photos, samples] = await client.hmget(`vspace:{${sites.siteB.site.id}}`, "photos", "samples")
+          expect([photos, samples]).toEqual([String(SHAPES), String(3 * SHAPES)])
+        }, 240_000)
+      } finally {
+        client.disconnect()
+      }
+      // The api projects a shopper's photo into the same space as the re-indexed products.
+      await eventually(async () => {
+        let first = 0
+        for (const i of [0, 7, 14, 21, 28, 35, 42, 49]) {
+          const res = await call(api.baseUrl, "POST", "/visual-search", {
+            auth: sites.siteB.bearer,
+            body: { query: { image: (await shapes.shelf(i)).toString("base64") } }
+          })
+          expect(res.status).toBe(200)
+          const found = ids(res)
+          expect(found.slice(0, 5)).toContain(`shape-${i}`)
+          if (found[0] === `shape-${i}`) first++
+        }
+        expect(first).toBeGreaterThanOrEqual(6)
+      }, 60_000)
+      expect(api.output()).not.toContain("visual space fitted")
+    }, 300_000)
 
     it("a bulk push to the api: searchable by its words at once through the index, embedded by the workers", async () => {
       const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({ id: `mug-${i}`, data: { title: `Speckled stoneware mug ${i}`, price: 5 + i } }))
