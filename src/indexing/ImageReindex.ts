@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
-import type { IndexDocument } from "../model/IndexDocument.js"
+import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
+import { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import { type ProductKey, productIdsBySite } from "../model/StoredProduct.js"
+import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
 import { ProductIndexer, reusableVectors } from "./ProductIndexer.js"
 
@@ -20,12 +21,12 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { rea
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const indexer = yield* ProductIndexer
+    const spaces = yield* SiteVisualSpaces
     const full: Array<ProductKey> = []
-    const docs: Array<IndexDocument> = []
-    const versions: Array<ProductKey & { readonly version: number }> = []
+    const parts: Array<{ readonly product: StoredProduct; readonly vector: Float32Array | null; readonly images: ReadonlyArray<ImageAnalysisRecord> }> = []
     for (const [siteId, ids] of productIdsBySite(keys)) {
       const products = yield* store.getMany(siteId, ids)
-      const { imageSpace, images, vectors } = yield* reusableVectors(products)
+      const { images, vectors } = yield* reusableVectors(products)
       const position = new Map(products.map((p, i) => [p.productId, i]))
       for (const productId of ids) {
         const i = position.get(productId)
@@ -33,13 +34,17 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { rea
         if (i === undefined || (vector === null && options.embed)) {
           if (options.embed) full.push({ siteId, productId })
         } else {
-          docs.push(toIndexDocument(products[i], vector, images[i], imageSpace(siteId)))
-          versions.push({ siteId, productId, version: products[i].version })
+          parts.push({ product: products[i], vector, images: images[i] })
         }
       }
     }
     // A retried image job finds the images analysed and has nothing to re-index: a failed write
     // makes the products stale, so the reconcile pass indexes them in full.
-    if (docs.length > 0) yield* index.upsert(docs).pipe(Effect.tapError(() => store.markStale(versions)))
+    const versions = parts.map(({ product }) => ({ siteId: product.siteId, productId: product.productId, version: product.version }))
+    if (parts.length > 0) {
+      yield* spaces.writing(parts.map(({ product }) => product.siteId), (spaceOf) =>
+        index.upsert(parts.map(({ images, product, vector }) => toIndexDocument(product, vector, images, spaceOf(product.siteId))))
+      ).pipe(Effect.tapError(() => store.markStale(versions)))
+    }
     if (full.length > 0) yield* indexer.index(full)
   })

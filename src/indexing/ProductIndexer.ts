@@ -167,8 +167,9 @@ export const ProductIndexerLive = Layer.effect(
         })))
         // A version older than the one the write path indexed since is ignored by the index.
         // In slices: each vector's graph insertion takes a while, and searches go on meanwhile.
-        yield* inSlices(kept, INDEX_SLICE, (slice) =>
-          index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i], reusable.imageSpace(present[i].siteId))))).pipe(
+        yield* spaces.writing(kept.map((i) => present[i].siteId), (spaceOf) =>
+          inSlices(kept, INDEX_SLICE, (slice) =>
+            index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i], spaceOf(present[i].siteId)))))).pipe(
             Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
           )
         yield* suggester.indexProducts(kept.map((i) => suggestSource(present[i])))

@@ -2,6 +2,7 @@ import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
 import { LegacySessionTtl } from "../search/LegacySessions.js"
 import { periodicReconcile, reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { reconcileAggregation } from "../learning/Aggregation.js"
+import { reconcileVisualSpaces } from "../learning/visual/VisualSpaceFit.js"
 import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
 import { Sqlite } from "../platform/Sqlite.js"
 import { EmbeddedAuth } from "../services/auth/EmbeddedAuth.js"
@@ -177,12 +178,13 @@ export type ApiServices =
 const apiStartup = (topology: Topology) =>
   Layer.scopedDiscard(Effect.gen(function*() {
     const readiness = yield* Readiness
-    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue | EventLog | ShopperStats | SiteRegistry | SiteVisualSpaces>()
+    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue | EventLog | ShopperStats | SiteRegistry | SiteVisualSpaces | VisualSpaceStore>()
     yield* Effect.forkScoped(
       Effect.gen(function*() {
         yield* apiWarmUp(topology)
         yield* readiness.markReady
-        yield* Effect.zipWith(periodicReconcile(), reconcileAggregation, (indexing, aggregation) => indexing + aggregation).pipe(
+        yield* Effect.all([periodicReconcile(), reconcileAggregation, reconcileVisualSpaces]).pipe(
+          Effect.map(([indexing, aggregation, spaces]) => indexing + aggregation + spaces),
           Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
           Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
           Effect.repeat(Schedule.spaced(Duration.minutes(1)))

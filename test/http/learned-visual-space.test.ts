@@ -2,10 +2,11 @@ import { Effect, Option } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { SIGNATURE_BINS } from "../../src/learning/visual/ColorSignature.js"
 import { learnedProjection } from "../../src/learning/visual/SiteVisualSpaces.js"
-import { MIN_PRODUCTS } from "../../src/learning/visual/VisualSpaceFit.js"
+import { MIN_PRODUCTS, reconcileVisualSpaces } from "../../src/learning/visual/VisualSpaceFit.js"
+import type { VisualSpace } from "../../src/learning/visual/VisualSpace.js"
 import { CatalogIndex } from "../../src/services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
-import { VisualSpaceStore } from "../../src/services/visual-space/VisualSpaceStore.js"
+import { VisualSpaceStore, type VisualSpaceStoreService } from "../../src/services/visual-space/VisualSpaceStore.js"
 import { eventually } from "../support/Eventually.js"
 import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
@@ -47,6 +48,31 @@ afterAll(async () => {
 
 const siteId = () => api.siteA.site.id
 
+/** Every product's index vector is its photo's features projected into `space` with its colour signature, zero beyond. */
+const expectIndexedIn = (space: VisualSpace) =>
+  eventually(async () => {
+    const project = learnedProjection(space)
+    const { analyses, docs } = await api.run(Effect.gen(function*() {
+      const store = yield* CatalogStore
+      const index = yield* CatalogIndex
+      const ids = Array.from({ length: PRODUCTS }, (_, i) => `p${i}`)
+      return {
+        analyses: yield* Effect.forEach(ids, (id) => store.imageAnalyses(siteId(), id)),
+        docs: new Map((yield* index.retrieve(siteId(), ids)).map((d) => [d.productId, d]))
+      }
+    }))
+    analyses.forEach((a, i) => {
+      const vector = docs.get(`p${i}`)?.vectors.image?.[0]
+      expect(vector).toBeDefined()
+      expect(a[0].colorSignature?.length).toBe(SIGNATURE_BINS)
+      const expected = project(a[0].embedding!, a[0].colorSignature)
+      let dot = 0
+      for (let k = 0; k < expected.length; k++) dot += expected[k] * vector![k]
+      expect(dot).toBeCloseTo(1, 4)
+      expect(vector!.subarray(space.outputDims + SIGNATURE_BINS).every((x) => x === 0)).toBe(true)
+    })
+  }, 60_000)
+
 describe("the learned visual space in the product path", () => {
   it("is fitted once the site's photos are analysed, and every product's image vector is stored in it", async () => {
     const stored = await eventually(async () => {
@@ -60,30 +86,9 @@ describe("the learned visual space in the product path", () => {
     expect(stored.space.outputDims).toBeLessThanOrEqual(PRODUCTS)
     // Three vectors a photo: its features, its mirror image's, its centre's.
     expect(stored.samples).toBe(3 * (PRODUCTS + 1))
-    const project = learnedProjection(stored.space)
     // The site was re-indexed: each product's vector is its photo's features projected with its
     // colour signature (also products indexed before the fit), zero beyond them.
-    await eventually(async () => {
-      const { analyses, docs } = await api.run(Effect.gen(function*() {
-        const store = yield* CatalogStore
-        const index = yield* CatalogIndex
-        const ids = Array.from({ length: PRODUCTS }, (_, i) => `p${i}`)
-        return {
-          analyses: yield* Effect.forEach(ids, (id) => store.imageAnalyses(siteId(), id)),
-          docs: new Map((yield* index.retrieve(siteId(), ids)).map((d) => [d.productId, d]))
-        }
-      }))
-      analyses.forEach((a, i) => {
-        const vector = docs.get(`p${i}`)?.vectors.image?.[0]
-        expect(vector).toBeDefined()
-        expect(a[0].colorSignature?.length).toBe(SIGNATURE_BINS)
-        const expected = project(a[0].embedding!, a[0].colorSignature)
-        let dot = 0
-        for (let k = 0; k < expected.length; k++) dot += expected[k] * vector![k]
-        expect(dot).toBeCloseTo(1, 4)
-        expect(vector!.subarray(stored.space.outputDims + SIGNATURE_BINS).every((x) => x === 0)).toBe(true)
-      })
-    }, 60_000)
+    await expectIndexedIn(stored.space)
   }, 320_000)
 
   it("finds a product from a shopper's photo of it: queries are projected into the same space", async () => {
@@ -100,6 +105,21 @@ describe("the learned visual space in the product path", () => {
     // its product about one time in fifty.
     expect(first).toBeGreaterThanOrEqual(9)
   })
+
+  it("a re-indexing cut short (a new space stored, the index not yet in it) is finished by the reconcile pass", async () => {
+    const spaces = <A>(f: (store: VisualSpaceStoreService) => Effect.Effect<A, unknown>) => api.run(Effect.flatMap(VisualSpaceStore, f))
+    const before = Option.getOrThrow(await spaces((s) => s.get(siteId())))
+    // The last fit's re-indexing marks the site at its end.
+    await eventually(async () => expect(await spaces((s) => s.indexedVersion(siteId()))).toBe(before.version), 60_000)
+    // As if the process died right after storing a new space: its version is ahead of the index.
+    const moved: VisualSpace = { ...before.space, mean: before.space.mean.map((x) => x * 0.5) }
+    const version = await spaces((s) => s.put(siteId(), { fittedAt: Date.now(), photos: before.photos, samples: before.samples, space: moved }, 0))
+    expect(await api.run(reconcileVisualSpaces)).toBe(1)
+    await eventually(async () => expect(await spaces((s) => s.indexedVersion(siteId()))).toBe(version), 60_000)
+    await expectIndexedIn(moved)
+    // Nothing behind any more: the next pass queues nothing.
+    expect(await api.run(reconcileVisualSpaces)).toBe(0)
+  }, 120_000)
 
   it("similar products match the stored vectors with each other: the product with the same photo comes first", async () => {
     // Every title is the same: only the photos tell the products apart.

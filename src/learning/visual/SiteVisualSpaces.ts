@@ -52,9 +52,22 @@ const CHECK_MS = 2_000
 export class SiteVisualSpaces extends Context.Tag("SiteVisualSpaces")<SiteVisualSpaces, {
   /** The projections of these sites now (raw features for a site with no space). */
   readonly projections: (siteIds: Iterable<number>) => Effect.Effect<(siteId: number) => ImageProjection, VisualSpaceStoreError>
+  /**
+   * Runs `write` (index writes) with the sites' projections as the store has them now, and again
+   * if a site's space changed while it ran: a fit elsewhere (another process, or another lane of
+   * this one) may have stored a new space and re-indexed past the products `write` then wrote in
+   * the old one. So a writer never leaves a product in a space its site no longer has.
+   */
+  readonly writing: <A, E, R>(
+    siteIds: ReadonlyArray<number>,
+    write: (spaceOf: (siteId: number) => ImageProjection) => Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | VisualSpaceStoreError, R>
   /** The site's space changed (this process fitted it): the next call reads the store. */
   readonly invalidate: (siteId: number) => Effect.Effect<void>
 }>() {}
+
+/** How many times a write runs again when the space keeps changing under it (fits are minutes apart). */
+const WRITE_ATTEMPTS = 3
 
 interface Cached {
   readonly version: number
@@ -68,32 +81,45 @@ export const SiteVisualSpacesLive = Layer.effect(
     const store = yield* VisualSpaceStore
     const cache = new Map<number, Cached>()
 
-    const current = (siteId: number) =>
+    const current = (siteId: number, fresh = false) =>
       Effect.gen(function*() {
         const now = Date.now()
         const cached = cache.get(siteId)
-        if (cached !== undefined && now - cached.checkedAt < CHECK_MS) return cached.projection
+        if (!fresh && cached !== undefined && now - cached.checkedAt < CHECK_MS) return cached.projection
         const version = yield* store.version(siteId)
         if (cached !== undefined && cached.version === version) {
           cached.checkedAt = now
           return cached.projection
         }
         const stored = version === 0 ? undefined : Option.getOrUndefined(yield* store.get(siteId))
-        const fresh: Cached = {
+        const loaded: Cached = {
           version: stored?.version ?? 0,
           projection: stored === undefined || stored.space.outputDims === 0 ? RAW_FEATURES : learnedProjection(stored.space),
           checkedAt: now
         }
-        cache.set(siteId, fresh)
-        return fresh.projection
+        cache.set(siteId, loaded)
+        return loaded.projection
       })
 
+    const projections = (siteIds: Iterable<number>, fresh = false) =>
+      Effect.gen(function*() {
+        const found = new Map<number, ImageProjection>()
+        for (const siteId of new Set(siteIds)) found.set(siteId, yield* current(siteId, fresh))
+        return (siteId: number) => found.get(siteId) ?? RAW_FEATURES
+      })
+    const versions = (siteIds: ReadonlyArray<number>) => Effect.forEach(siteIds, (siteId) => store.version(siteId))
+
     return {
-      projections: (siteIds) =>
+      projections: (siteIds) => projections(siteIds),
+      writing: (siteIds, write) =>
         Effect.gen(function*() {
-          const found = new Map<number, ImageProjection>()
-          for (const siteId of new Set(siteIds)) found.set(siteId, yield* current(siteId))
-          return (siteId: number) => found.get(siteId) ?? RAW_FEATURES
+          const sites = [...new Set(siteIds)]
+          for (let attempt = 1; ; attempt++) {
+            const before = yield* versions(sites)
+            const result = yield* write(yield* projections(sites, true))
+            const after = yield* versions(sites)
+            if (attempt >= WRITE_ATTEMPTS || after.every((v, i) => v === before[i])) return result
+          }
         }),
       invalidate: (siteId) => Effect.sync(() => void cache.delete(siteId))
     }

@@ -12,6 +12,8 @@ import type { Job } from "../../model/Jobs.js"
 import type { ProductKey } from "../../model/StoredProduct.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { VisualSpaceStore } from "../../services/visual-space/VisualSpaceStore.js"
+import { JobQueue } from "../../services/job-queue/JobQueue.js"
+import { SiteRegistry } from "../../services/site-registry/SiteRegistry.js"
 import { SiteVisualSpaces } from "./SiteVisualSpaces.js"
 import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
 
@@ -37,6 +39,8 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  * Then: the space is stored with a new version, and every product of the site is indexed again
  * with its image vectors projected into it, from the stored features (no model call: text
  * vectors reused, a product whose text waits for its embedding indexed without, as it was;
+ * then the site is marked as wholly in that version: a re-indexing cut short by a crash is
+ * finished by the next job, which the reconcile pass queues;
  * about 250 products a second on this machine, a few at a time with the event loop served between). Api processes see the new version within two seconds (SiteVisualSpaces) and
  * project queries with it.
  */
@@ -146,6 +150,9 @@ export const fitSite = (siteId: number, options: { readonly views: boolean } = {
   Effect.gen(function*() {
     const catalog = yield* CatalogStore
     const spaces = yield* VisualSpaceStore
+    // A re-indexing cut short (a crash after the space was stored) is finished first.
+    const current = yield* spaces.version(siteId)
+    if (current > (yield* spaces.indexedVersion(siteId))) return yield* reindexSite(siteId, current)
     const { atFit, since } = yield* spaces.notePhotos(siteId, 0)
     // A second job for photos a fit already counted.
     if (atFit > 0 && since === 0) return
@@ -180,23 +187,42 @@ export const fitSite = (siteId: number, options: { readonly views: boolean } = {
     if (space === undefined) return
     const version = yield* spaces.put(siteId, { fittedAt: Date.now(), photos: atFit + since, samples: samples.length, space }, since)
     yield* Effect.logInfo("visual space fitted", { siteId, version, products: products.size, samples: samples.length, dims: space.outputDims, ms: Date.now() - started })
-    yield* Effect.flatMap(SiteVisualSpaces, (s) => s.invalidate(siteId))
-    yield* reindexSite(siteId)
+    yield* reindexSite(siteId, version)
   })
 
-/** Every product of the site indexed again (image vectors in the site's current space). */
-const reindexSite = (siteId: number) =>
+/**
+ * Every product of the site indexed again (image vectors in the site's current space), then the
+ * site marked as wholly in that version.
+ */
+const reindexSite = (siteId: number, version: number) =>
   Effect.gen(function*() {
     const catalog = yield* CatalogStore
+    yield* Effect.flatMap(SiteVisualSpaces, (s) => s.invalidate(siteId))
     let after = ""
     for (;;) {
       const ids = yield* catalog.productIds(siteId, after, ID_PAGE)
-      if (ids.length === 0) return
+      if (ids.length === 0) return yield* Effect.flatMap(VisualSpaceStore, (s) => s.markIndexed(siteId, version))
       yield* inSlices(ids, REINDEX_SLICE, (slice) => reindexImageData(slice.map((productId) => ({ siteId, productId })), { embed: false }))
       after = ids[ids.length - 1]
       yield* yieldToIo
     }
   })
+
+/**
+ * The reconcile pass's part (startup, every minute): a site whose index is not wholly in its
+ * current space (a fit's re-indexing cut short by a crash) gets a FitVisualSpace job, which
+ * finishes the re-indexing. Returns how many it queued.
+ */
+export const reconcileVisualSpaces = Effect.gen(function*() {
+  const sites = yield* Effect.flatMap(SiteRegistry, (registry) => registry.all)
+  const spaces = yield* VisualSpaceStore
+  const behind: Array<Job> = []
+  for (const site of sites) {
+    if ((yield* spaces.version(site.id)) > (yield* spaces.indexedVersion(site.id))) behind.push({ _tag: "FitVisualSpace", siteId: site.id })
+  }
+  if (behind.length > 0) yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue(behind))
+  return behind.length
+})
 
 /** The FitVisualSpace jobs of a batch, one fit per site. */
 export const fitJobs = (jobs: ReadonlyArray<Job>) =>

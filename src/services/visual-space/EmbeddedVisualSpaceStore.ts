@@ -15,6 +15,8 @@ CREATE TABLE IF NOT EXISTS visual_spaces (
 );
 -- Photos analysed since the last fit (a site may have a count before it has a space).
 CREATE TABLE IF NOT EXISTS visual_space_photos (site_id INTEGER PRIMARY KEY, since INTEGER NOT NULL);
+-- The version of its space the site's index is wholly in.
+CREATE TABLE IF NOT EXISTS visual_space_indexed (site_id INTEGER PRIMARY KEY, version INTEGER NOT NULL);
 `
 
 interface SpaceRow {
@@ -56,6 +58,9 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
       consume.run(counted, siteId)
       return version
     })
+    const selectIndexed = db.prepare<[number], { version: number }>("SELECT version FROM visual_space_indexed WHERE site_id = ?")
+    const upsertIndexed = db.prepare(`INSERT INTO visual_space_indexed (site_id, version) VALUES (?, ?)
+      ON CONFLICT (site_id) DO UPDATE SET version = max(version, excluded.version)`)
     const selectPhotos = db.prepare<[number], { photos: number }>("SELECT photos FROM visual_spaces WHERE site_id = ?")
     const noteTx = db.transaction((siteId: number, added: number) => ({
       since: note.get(siteId, added)!.since,
@@ -75,7 +80,9 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
         }),
       version: (siteId) => attempt("version", () => selectVersion.get(siteId)?.version ?? 0),
       put: (siteId, fit, counted) => attempt("put", () => putTx(siteId, fit, counted)),
-      notePhotos: (siteId, added) => attempt("notePhotos", () => noteTx(siteId, added))
+      notePhotos: (siteId, added) => attempt("notePhotos", () => noteTx(siteId, added)),
+      indexedVersion: (siteId) => attempt("indexedVersion", () => selectIndexed.get(siteId)?.version ?? 0),
+      markIndexed: (siteId, version) => attempt("markIndexed", () => void upsertIndexed.run(siteId, version))
     })
   })
 )

@@ -11,10 +11,18 @@ import { decodeStored, encodeFit, VisualSpaceStore, VisualSpaceStoreError, type 
  * `version` (HINCRBY) and writes every other field, so a reader (one HGETALL) sees the old space
  * or the new one, never a mix. `vspace:{site}:photos` counts the photos analysed since the last
  * fit; the put's MULTI takes its fit's count off it (a script keeps it from going below zero).
+ * `vspace:{site}:indexed` holds the version the site's index is wholly in (only ever raised).
  */
 const key = (siteId: number) => `vspace:{${siteId}}`
 /** Photos analysed since the last fit (a site may have a count before it has a space). */
 const photosKey = (siteId: number) => `vspace:{${siteId}}:photos`
+/** The version of its space the site's index is wholly in. */
+const indexedKey = (siteId: number) => `vspace:{${siteId}}:indexed`
+
+/** Sets the key to ARGV[1] unless it holds a larger number already. */
+const RAISE = `local now = tonumber(redis.call("GET", KEYS[1])) or 0
+if tonumber(ARGV[1]) > now then redis.call("SET", KEYS[1], ARGV[1]) end
+return 0`
 
 /** Takes ARGV[1] off the count, not below zero. */
 const CONSUME = `local left = (tonumber(redis.call("GET", KEYS[1])) or 0) - tonumber(ARGV[1])
@@ -55,6 +63,8 @@ export const makeRedisVisualSpaceStore = (client: Redis): VisualSpaceStoreServic
         }).eval(CONSUME, 1, photosKey(siteId), counted))
         return Number(version)
       }),
+    indexedVersion: (siteId) => call("indexedVersion", async () => numberOf(await client.get(indexedKey(siteId))) ?? 0),
+    markIndexed: (siteId, version) => call("markIndexed", async () => void (await client.eval(RAISE, 1, indexedKey(siteId), version))),
     notePhotos: (siteId, added) =>
       call("notePhotos", async () => {
         const [since, atFit] = await exec(client.multi().incrby(photosKey(siteId), added).hget(key(siteId), "photos"))

@@ -44,6 +44,13 @@ export interface VisualSpaceStoreService {
    * as (photos noted while a fit ran count towards the next one).
    */
   readonly notePhotos: (siteId: number, added: number) => Effect.Effect<PhotoCount, VisualSpaceStoreError>
+  /**
+   * The version of the site's space its index is wholly in (0 before any): a fit stores a space,
+   * re-indexes the site, then marks it; a version ahead of this one is a re-indexing cut short
+   * (a crash), which the reconcile pass has finished.
+   */
+  readonly indexedVersion: (siteId: number) => Effect.Effect<number, VisualSpaceStoreError>
+  readonly markIndexed: (siteId: number, version: number) => Effect.Effect<void, VisualSpaceStoreError>
 }
 
 export class VisualSpaceStore extends Context.Tag("VisualSpaceStore")<VisualSpaceStore, VisualSpaceStoreService>() {}

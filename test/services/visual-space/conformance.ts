@@ -124,4 +124,17 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
         expect((yield* store.notePhotos(1, 0)).since).toBe(0)
         expect((yield* store.notePhotos(2, 0)).since).toBe(1)
       }))
+
+    test("the version a site's index is wholly in: 0 at first, only ever raised, per site", (store) =>
+      Effect.gen(function*() {
+        expect(yield* store.indexedVersion(1)).toBe(0)
+        yield* store.markIndexed(1, 2)
+        expect(yield* store.indexedVersion(1)).toBe(2)
+        // A late re-indexing of an older version does not lower it.
+        yield* store.markIndexed(1, 1)
+        expect(yield* store.indexedVersion(1)).toBe(2)
+        yield* store.markIndexed(1, 3)
+        expect(yield* store.indexedVersion(1)).toBe(3)
+        expect(yield* store.indexedVersion(2)).toBe(0)
+      }))
   })
