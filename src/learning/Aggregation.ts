@@ -3,7 +3,7 @@ import type { ShopperEvent } from "../domain/ShopperEvents.js"
 import type { Job } from "../model/Jobs.js"
 import { EventLog, type StoredEvent } from "../services/event-log/EventLog.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
-import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
+import { queueSitesBehind } from "./SitesBehind.js"
 import { dayOf, type KnownSearch, type ProductStats, type QueryFigures, ShopperStats, type StatsDelta } from "../services/shopper-stats/ShopperStats.js"
 import { normalize } from "../services/suggester/Normalize.js"
 import { Suggester } from "../services/suggester/Suggester.js"
@@ -170,13 +170,10 @@ export const aggregateSite = (siteId: number) =>
  * before its in-memory queue ran their job; or the enqueue failed) get an AggregateEvents job.
  */
 export const reconcileAggregation = Effect.gen(function*() {
-  const sites = yield* Effect.flatMap(SiteRegistry, (registry) => registry.all)
   const log = yield* EventLog
   const stats = yield* ShopperStats
-  const behind: Array<Job> = []
-  for (const site of sites) {
-    if ((yield* log.last(site.id)) > (yield* stats.cursor(site.id))) behind.push({ _tag: "AggregateEvents", siteId: site.id })
-  }
-  if (behind.length > 0) yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue(behind))
-  return behind.length
+  return yield* queueSitesBehind(
+    (siteId) => Effect.zipWith(log.last(siteId), stats.cursor(siteId), (last, cursor) => last > cursor),
+    (siteId) => ({ _tag: "AggregateEvents", siteId })
+  )
 })

@@ -12,8 +12,7 @@ import type { Job } from "../../model/Jobs.js"
 import type { ProductKey } from "../../model/StoredProduct.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
 import { VisualSpaceStore } from "../../services/visual-space/VisualSpaceStore.js"
-import { JobQueue } from "../../services/job-queue/JobQueue.js"
-import { SiteRegistry } from "../../services/site-registry/SiteRegistry.js"
+import { queueSitesBehind } from "../SitesBehind.js"
 import { SiteVisualSpaces } from "./SiteVisualSpaces.js"
 import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
 
@@ -214,14 +213,11 @@ const reindexSite = (siteId: number, version: number) =>
  * finishes the re-indexing. Returns how many it queued.
  */
 export const reconcileVisualSpaces = Effect.gen(function*() {
-  const sites = yield* Effect.flatMap(SiteRegistry, (registry) => registry.all)
   const spaces = yield* VisualSpaceStore
-  const behind: Array<Job> = []
-  for (const site of sites) {
-    if ((yield* spaces.version(site.id)) > (yield* spaces.indexedVersion(site.id))) behind.push({ _tag: "FitVisualSpace", siteId: site.id })
-  }
-  if (behind.length > 0) yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue(behind))
-  return behind.length
+  return yield* queueSitesBehind(
+    (siteId) => Effect.zipWith(spaces.version(siteId), spaces.indexedVersion(siteId), (version, indexed) => version > indexed),
+    (siteId) => ({ _tag: "FitVisualSpace", siteId })
+  )
 })
 
 /** The FitVisualSpace jobs of a batch, one fit per site. */
