@@ -10,6 +10,7 @@ import { changeableColumnValues, columnsOnlyChange, toIndexDocument } from "../m
 import type { IndexDocument } from "../model/IndexDocument.js"
 import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
 import { reusableVectors, suggestSource } from "./ProductIndexer.js"
+import { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
 
 /** A written product version, with the version it replaced when the store read that one (a Modify). */
 export interface WrittenProduct {
@@ -97,7 +98,9 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
     const found = yield* reusableVectors(known.map((i) => products[i]))
     const vectors: Array<Float32Array | null> = products.map(() => null)
     const images: Array<ReadonlyArray<ImageAnalysisRecord>> = products.map(() => [])
-    const imageSpace = found.imageSpace
+    // The site's visual space as this process has it (checked every two seconds): the write path
+    // keeps to its one round trip; a fit meanwhile re-indexes the site after it.
+    const imageSpace = yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections(products.map((p) => p.siteId)))
     known.forEach((i, k) => {
       vectors[i] = found.vectors[k]
       images[i] = found.images[k]

@@ -88,8 +88,8 @@ export const restoredDocuments = (page: ReadonlyArray<{ readonly product: Stored
 
 /**
  * For these product versions, the text vector each can reuse (saved for the same text by the
- * same model), its images' analyses and its site's visual space; `toEmbed` lists the positions
- * whose text still needs the model, with their texts and keys. No model call: the write path indexes the products
+ * same model) and its images' analyses; `toEmbed` lists the positions whose text still needs
+ * the model, with their texts and keys. No model call: the write path indexes the products
  * with these at once (lexical first) and the indexing job fills in the rest. A reused vector
  * is saved for its new version as it is found (CatalogStore.reuseTextVectors): a caller whose
  * index write then fails marks those versions stale again.
@@ -103,11 +103,9 @@ export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
     const vectors = saved.map((v) => (ofThisModel(v) ? v : null))
     const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
-    const imageSpace = yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections(products.map((p) => p.siteId)))
     return {
       vectors,
       images,
-      imageSpace,
       texts,
       textKeys,
       toEmbed

@@ -49,11 +49,10 @@ export interface LabelledVector {
 export const fitVisualSpace = (samples: ReadonlyArray<LabelledVector>, options: FitOptions = DEFAULT_FIT): Promise<VisualSpace> => {
   if (samples.length === 0) return Promise.reject(new Error("no samples to fit a visual space on"))
   const d = samples[0].vector.length
+  const odd = samples.findIndex((s) => s.vector.length !== d)
+  if (odd >= 0) return Promise.reject(new Error(`sample ${odd} has ${samples[odd].vector.length} dimensions, not ${d}`))
   const vectors = new Float32Array(samples.length * d)
-  samples.forEach((s, i) => {
-    if (s.vector.length !== d) throw new Error(`sample ${i} has ${s.vector.length} dimensions, not ${d}`)
-    vectors.set(s.vector, i * d)
-  })
+  samples.forEach((s, i) => vectors.set(s.vector, i * d))
   const labels = samples.map((s) => s.label)
   return new Promise<VisualSpace>((resolve, reject) => {
     const thread = new Worker(new URL("./fit-thread.cjs", import.meta.url), { execArgv: [] })

@@ -17,31 +17,30 @@ import { SiteVisualSpaces } from "./SiteVisualSpaces.js"
 import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
 
 /**
- * When and on what a site's learned visual space is fitted (the FitVisualSpace job), and how
- * the index follows.
+ * When and on what a site's learned visual space is fitted (the FitVisualSpace job), and how the
+ * index follows.
  *
- * When: image passes count the photos they analysed per site (VisualSpaceStore.notePhotos). A
- * fit is due once the site has photos of at least MIN_PRODUCTS products and half as many new
- * photos came since the last fit as it counted (so a growing catalog is refitted a few dozen
- * times on its way to 100,000 products, not at every photo), or, once none of the site's photos
- * waits for analysis, 5 % (a catalog that settled is fitted on all of it).
+ * When: image passes count the photos they analysed per site (VisualSpaceStore.notePhotos). A fit
+ * is due once the site has photos of at least MIN_PRODUCTS products and half as many new photos
+ * came since the last fit as it counted (so a growing catalog is refitted a few dozen times on its
+ * way to 100,000 products, not at every photo), or, once none of the site's photos waits for
+ * analysis, 5 % (a catalog that settled is fitted on all of it).
  *
  * On what: the photos of at most SAMPLE_PRODUCTS products, those whose ids hash lowest (a sample
  * that a growing catalog changes little, the same for the same catalog), at most
- * PHOTOS_PER_PRODUCT each and SAMPLE_PHOTOS in all, every photo with its views (its mirror
- * image and its centre: computed by the first fit that samples the photo, then stored): at most
- * 12,288 vectors of 1,792 floats (88 MB), whatever the catalog's size. Views are computed for
- * sampled photos only, so a 100,000-product catalog pays for at most 4,096 photos' views, not
- * for every photo's at analysis. The fit runs in a
- * thread of its own (VisualSpace.ts).
+ * PHOTOS_PER_PRODUCT each and SAMPLE_PHOTOS in all, every photo with its views (its mirror image
+ * and its centre: computed by the first fit that samples the photo, then stored): at most 12,288
+ * vectors of 1,792 floats (88 MB), whatever the catalog's size. Views are computed for sampled
+ * photos only, so a 100,000-product catalog pays for at most 4,096 photos' views, not for every
+ * photo's at analysis. The fit runs in a thread of its own (VisualSpace.ts).
  *
  * Then: the space is stored with a new version, and every product of the site is indexed again
- * with its image vectors projected into it, from the stored features (no model call: text
- * vectors reused, a product whose text waits for its embedding indexed without, as it was;
- * then the site is marked as wholly in that version: a re-indexing cut short by a crash is
- * finished by the next job, which the reconcile pass queues;
- * about 250 products a second on this machine, a few at a time with the event loop served between). Api processes see the new version within two seconds (SiteVisualSpaces) and
- * project queries with it.
+ * with its image vectors projected into it, from the stored features (no model call: text vectors
+ * reused, a product whose text waits for its embedding indexed without, as it was; then the site
+ * is marked as wholly in that version: a re-indexing cut short by a crash is finished by the next
+ * job, which the reconcile pass queues; about 250 products a second on this machine, a few at a
+ * time with the event loop served between). Api processes see the new version within two seconds
+ * (SiteVisualSpaces) and project queries with it.
  */
 
 /** Fewer products with photos than this: no space, the raw features serve (an LDA of a handful of products has a handful of directions). */

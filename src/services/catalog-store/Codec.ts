@@ -41,8 +41,8 @@ export const decodeVector = Schema.decodeUnknownSync(VectorBlob)
 export const encodeVector = Schema.encodeSync(VectorBlob)
 
 /** An image's view features as one blob: their Float32 bytes one after another, each as long as its embedding. */
-export const encodeViews = (views: ReadonlyArray<Float32Array> | undefined): Buffer | null => {
-  if (views === undefined || views.length === 0) return null
+export const encodeViews = (views: ReadonlyArray<Float32Array>): Buffer | null => {
+  if (views.length === 0) return null
   const all = new Float32Array(views.reduce((n, v) => n + v.length, 0))
   let at = 0
   for (const v of views) {
