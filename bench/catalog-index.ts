@@ -11,7 +11,7 @@ import type { IndexDocument } from "../src/model/IndexDocument.js"
 import { EmbeddedCatalogIndex } from "../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { mulberry32 } from "./catalog/random.js"
 import { syntheticVocabulary } from "./catalog/vocabulary.js"
-import { facetRequest } from "../src/search/Facets.js"
+import { facetRequest } from "../src/search/DynamicFilters.js"
 
 const count = Number(process.argv[2] ?? 100_000)
 const DIM = 512

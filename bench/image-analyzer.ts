@@ -91,7 +91,7 @@ const main = Effect.gen(function*() {
   console.log(`${COUNT} synthetic ${SIZE}×${SIZE} JPEGs, ${(jpegs.reduce((n, j) => n + j.length, 0) / COUNT / 1024).toFixed(0)} KB average`)
   report("sharp decode to RGB", decodeTimes)
 
-  console.log("Model start-up (one thread; no disk cache, see worker.cjs):")
+  console.log("Model start-up (one thread; no disk cache, see image-model-thread.cjs):")
   yield* Effect.scoped(startUp("first start in this process", 1))
 
   yield* Effect.scoped(Effect.gen(function*() {

@@ -7,7 +7,7 @@
  * The client is configured as the index's (uncompressed answers: see qdrant/Client.ts).
  */
 import { QdrantClient } from "@qdrant/js-client-rest"
-import { queryWords } from "../src/services/catalog-index/embedded/TextAnalysis.js"
+import { queryWords } from "../src/text/TextAnalysis.js"
 import { termKeys } from "../src/services/catalog-index/qdrant/TermStatistics.js"
 import { mulberry32 } from "./catalog/random.js"
 import { ms, summarize } from "./catalog/stats.js"

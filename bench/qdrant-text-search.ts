@@ -10,7 +10,7 @@ import { Effect, Layer } from "effect"
 import { CatalogIndex } from "../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../src/model/Filter.js"
 import { QdrantCatalogIndex } from "../src/services/catalog-index/QdrantCatalogIndex.js"
-import { sampledFacets, FACET_SAMPLE } from "../src/search/Facets.js"
+import { sampledFacets, FACET_SAMPLE } from "../src/search/DynamicFilters.js"
 import { conditionHolds } from "../src/services/catalog-index/ColumnValues.js"
 
 const collection = process.argv[2] ?? "bench_lexical_20000"

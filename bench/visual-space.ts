@@ -10,7 +10,7 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { mulberry32 } from "./catalog/random.js"
-import { DEFAULT_FIT, fitVisualSpace, project, type LabelledVector } from "../src/learning/visual/VisualSpace.js"
+import { DEFAULT_FIT, fitVisualSpace, project, type LabelledVector } from "../src/visual-space/VisualSpace.js"
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: number) => {

@@ -13,9 +13,10 @@
  *    thread, colours) and search (the index's kNN and scoring).
  */
 import { Effect, Option } from "effect"
-import { fitSite, SAMPLE_PRODUCTS } from "../../src/learning/visual/VisualSpaceFit.js"
+import { fitSite, SAMPLE_PRODUCTS, StoredReindexing } from "../../src/visual-space/VisualSpaceFit.js"
+import { storedReindexing } from "../../src/indexing/ImageReindex.js"
 import { ProductIndexerLive } from "../../src/indexing/ProductIndexer.js"
-import { VisualSpaceStore } from "../../src/services/visual-space/VisualSpaceStore.js"
+import { VisualSpaceStore } from "../../src/visual-space/VisualSpaceStore.js"
 import { addStages } from "./server-timing.js"
 import { nearestColorName } from "../../src/model/ColorNames.js"
 import { toIndexDocument } from "../../src/model/ProductDocument.js"
@@ -188,7 +189,7 @@ export const fitVisualSpace = async (server: InProcessApi, photos: number) => {
   const stored = await server.run(Effect.gen(function*() {
     // The seeded photos bypassed the image pass that counts them: counted here, as it would have.
     yield* Effect.flatMap(VisualSpaceStore, (store) => store.notePhotos(siteId, photos))
-    yield* fitSite(siteId, { views: false }).pipe(Effect.provide(ProductIndexerLive))
+    yield* fitSite(siteId, { views: false }).pipe(Effect.provideServiceEffect(StoredReindexing, storedReindexing), Effect.provide(ProductIndexerLive))
     return yield* Effect.flatMap(VisualSpaceStore, (store) => store.get(siteId))
   }))
   if (Option.isNone(stored)) throw new Error("no visual space was fitted")

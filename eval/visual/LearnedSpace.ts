@@ -1,17 +1,17 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fitVisualSpace, project, type LabelledVector } from "../../src/learning/visual/VisualSpace.js"
-import { colorSignature } from "../../src/learning/visual/ColorSignature.js"
-import { CENTRE, meanDirection, mirrored } from "../../src/learning/visual/PhotoViews.js"
-import { learnedProjection } from "../../src/learning/visual/SiteVisualSpaces.js"
+import { fitVisualSpace, project, type LabelledVector } from "../../src/visual-space/VisualSpace.js"
+import { colorSignature } from "../../src/visual-space/ColorSignature.js"
+import { CENTRE, meanDirection, mirrored } from "../../src/visual-space/PhotoViews.js"
+import { learnedProjection } from "../../src/visual-space/SiteVisualSpaces.js"
 import { ImageAnalyzer, type RgbImage } from "../../src/services/image-analyzer/ImageAnalyzer.js"
 import { ImageIntake } from "../../src/services/image-intake/ImageIntake.js"
 import { toRgb } from "../../src/services/image-intake/Rgb.js"
 import type { Judged } from "./Metrics.js"
 
 /**
- * The learned visual space (src/learning/visual/VisualSpace.ts) measured on the catalog the eval
+ * The learned visual space (src/visual-space/VisualSpace.ts) measured on the catalog the eval
  * built: fitted on the catalog's own photos only (the iconic photo and the train photos given
  * as product images; with flipped and centre-cropped copies of them as further samples of their
  * product), never on a query photo; the queries (val) are projected into it and ranked by their

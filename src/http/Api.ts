@@ -24,7 +24,7 @@ import {
   SimilarProductsRequest,
   SimilarProductsResponse
 } from "../domain/Recommendations.js"
-import { PatchProductBody } from "../domain/MergePatch.js"
+import { PatchProductBody } from "../model/MergePatch.js"
 import { TextSearchRequest, TextSearchResponse } from "../domain/Search.js"
 import { VisualSearchRequest, VisualSearchResponse } from "../domain/Visual.js"
 import { Authentication } from "./Authentication.js"

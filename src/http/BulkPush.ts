@@ -1,7 +1,7 @@
 import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, Queue, Stream } from "effect"
-import { patchedProduct } from "../domain/MergePatch.js"
+import { patchedProduct } from "../model/MergePatch.js"
 import { afterWrite, type WrittenProduct } from "../indexing/AfterWrite.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"

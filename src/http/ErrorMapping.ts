@@ -14,7 +14,7 @@ import {
 import { type BackendFailure, isBackendFailure } from "../platform/BackendFailure.js"
 import type { CatalogWrite, CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { LEGACY_SESSION_TTL_ENV, LegacySessionTtl } from "../search/LegacySessions.js"
-import { type ImageFailure, isImageFailure } from "../services/image-intake/Errors.js"
+import { type ImageFailure, isImageFailure } from "../services/image-intake/IntakeErrors.js"
 import {
   SessionBadRequest,
   type SessionError,

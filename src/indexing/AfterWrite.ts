@@ -10,7 +10,7 @@ import { changeableColumnValues, columnsOnlyChange, toIndexDocument } from "../m
 import type { IndexDocument } from "../model/IndexDocument.js"
 import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
 import { reusableVectors, suggestSource } from "./ProductIndexer.js"
-import { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
+import { SiteVisualSpaces } from "../visual-space/SiteVisualSpaces.js"
 
 /** A written product version, with the version it replaced when the store read that one (a Modify). */
 export interface WrittenProduct {

@@ -1,6 +1,6 @@
 import { Clock, Duration, Effect, Option } from "effect"
 import { ServiceUnavailable } from "../domain/Errors.js"
-import { requireProduct } from "../search/Products.js"
+import { requireProduct } from "../services/catalog-store/CatalogStore.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { PredictionStore } from "../services/prediction-store/PredictionStore.js"

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
+import { StoredReindexing } from "../visual-space/VisualSpaceFit.js"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
-import { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
+import { SiteVisualSpaces } from "../visual-space/SiteVisualSpaces.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { type ProductKey, productIdsBySite, type StoredProduct } from "../model/StoredProduct.js"
 import { toIndexDocument } from "../model/ProductDocument.js"
@@ -48,3 +49,9 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { rea
     }
     if (full.length > 0) yield* indexer.index(full)
   })
+
+/** A fit's re-indexing of a whole site (visual-space/VisualSpaceFit.ts): no model call for thousands of products. */
+export const storedReindexing = Effect.map(
+  Effect.context<CatalogStore | CatalogIndex | SiteVisualSpaces | ProductIndexer>(),
+  (context) => StoredReindexing.of({ reindex: (keys) => reindexImageData(keys, { embed: false }).pipe(Effect.provide(context)) })
+)

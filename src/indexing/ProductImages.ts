@@ -1,16 +1,14 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { type AnalyzeOptions, ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
-import { isImageFailure, isImageUnavailable } from "../services/image-intake/Errors.js"
+import { isImageFailure, isImageUnavailable } from "../services/image-intake/IntakeErrors.js"
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { toRgb } from "../services/image-intake/Rgb.js"
 import { CatalogStore, type PendingImageWork } from "../services/catalog-store/CatalogStore.js"
-import type { ImageAnalysisRecord, ImageObjects } from "../model/ImageAnalysis.js"
+import { ANALYSIS_SIZE, type ImageAnalysisRecord, type ImageObjects } from "../model/ImageAnalysis.js"
 import type { ProductKey, StoredImage } from "../model/StoredProduct.js"
 import { visualAttributes } from "../model/ProductDocument.js"
-import { colorSignature } from "../learning/visual/ColorSignature.js"
+import { colorSignature } from "../visual-space/ColorSignature.js"
 
-/** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
-export const ANALYSIS_SIZE = 512
 /**
  * Images fetched and analysed at once per call (the products of a batch together). The models
  * are the bottleneck, not the network: this only keeps the next images fetched and decoded
@@ -29,7 +27,7 @@ interface ProductImage extends StoredImage {
 
 /**
  * The two passes over product images. Each image is fetched through the SSRF-safe intake.
- * - analyze: features, adult score, colours and colour signature (learning/visual/ColorSignature.ts)
+ * - analyze: features, adult score, colours and colour signature (visual-space/ColorSignature.ts)
  *   of images without an analysis: what makes the product visually searchable. An image that
  *   cannot be fetched or decoded is recorded as failed with its reason (and not retried until its
  *   URL changes), so it never blocks the product.

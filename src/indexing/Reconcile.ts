@@ -4,7 +4,7 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
+import { SiteVisualSpaces } from "../visual-space/SiteVisualSpaces.js"
 import { restoredDocuments, savedByAnotherModel, suggestSource } from "./ProductIndexer.js"
 import type { Job } from "../model/Jobs.js"
 

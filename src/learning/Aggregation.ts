@@ -3,17 +3,17 @@ import type { ShopperEvent } from "../domain/ShopperEvents.js"
 import type { Job } from "../model/Jobs.js"
 import { EventLog, type StoredEvent } from "../services/event-log/EventLog.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
-import { queueSitesBehind } from "./SitesBehind.js"
+import { queueCatchUp } from "../services/job-queue/CatchUp.js"
 import { dayOf, type KnownSearch, type ProductStats, type QueryFigures, ShopperStats, type StatsDelta } from "../services/shopper-stats/ShopperStats.js"
-import { normalize } from "../services/suggester/Normalize.js"
+import { normalize } from "../text/NormalForm.js"
 import { Suggester } from "../services/suggester/Suggester.js"
-import { decayedTo, EVENT_WEIGHTS, HALF_LIFE_MS } from "./Decay.js"
+import { decayedTo, EVENT_WEIGHTS, HALF_LIFE_MS } from "../services/shopper-stats/Decay.js"
 
 /**
  * Aggregation (the AggregateEvents job, one site at a time): reads the site's event log from
  * where the statistics left off and adds what the events say, in steps that each land whole
  * with the cursor (ShopperStats.apply):
- * - popularity and recent activity per product (EVENT_WEIGHTS, decayed: learning/Decay.ts);
+ * - popularity and recent activity per product (EVENT_WEIGHTS, decayed: services/shopper-stats/Decay.ts);
  * - orders per product and co-purchases per pair of products (baskets of up to
  *   PAIR_BASKET_LIMIT products: a wholesale basket of hundreds says little about which two go
  *   together and would cost its square);
@@ -172,7 +172,7 @@ export const aggregateSite = (siteId: number) =>
 export const reconcileAggregation = Effect.gen(function*() {
   const log = yield* EventLog
   const stats = yield* ShopperStats
-  return yield* queueSitesBehind(
+  return yield* queueCatchUp(
     (siteId) => Effect.zipWith(log.last(siteId), stats.cursor(siteId), (last, cursor) => last > cursor),
     (siteId) => ({ _tag: "AggregateEvents", siteId })
   )

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { DAY_MS, type ProductStats, ShopperStats } from "../services/shopper-stats/ShopperStats.js"
-import { decayedTo, HALF_LIFE_MS } from "./Decay.js"
+import { decayedTo, HALF_LIFE_MS } from "../services/shopper-stats/Decay.js"
 
 /**
  * What ranking reads of shoppers' behaviour, per site: products' popularity and trend as
@@ -18,7 +18,7 @@ export interface SiteSignals {
 }
 
 export const TRENDING = {
-  /** Recent weight (learning/Decay.ts EVENT_WEIGHTS decayed with the one-day half-life) a product needs: five views, or a cart. */
+  /** Recent weight (services/shopper-stats/Decay.ts EVENT_WEIGHTS decayed with the one-day half-life) a product needs: five views, or a cart. */
   minRecent: 5,
   /** How much faster than its baseline a product must be drawing now. */
   minTrend: 1.5,

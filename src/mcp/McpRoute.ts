@@ -6,7 +6,7 @@ import { consumeFailingOpen, retryAfterSeconds } from "../services/rate-limiter/
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import { makeMcpServer, type McpServices } from "./McpServerFactory.js"
 import { mcpChallenge, presentedCredentials, PublicUrl } from "./ProtectedResource.js"
-import { McpAllowedSources, rebindingRefusal } from "./Rebinding.js"
+import { McpAllowedSources, rebindingRefusal } from "./DnsRebindingGuard.js"
 
 /** MCP requests allowed per site credential (MCP_RATE_LIMIT) per window (MCP_RATE_WINDOW_MS). */
 export const McpRateLimit = Config.all({

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { BadRequest, NotFound, ServiceUnavailable } from "../domain/Errors.js"
 import type { BackendFailure } from "../platform/BackendFailure.js"
-import type { ImageFailure } from "../services/image-intake/Errors.js"
+import type { ImageFailure } from "../services/image-intake/IntakeErrors.js"
 
 /** A tool failure the agent should see as an `isError` result (not a protocol error). */
 export interface ToolFailure {

@@ -1,6 +1,9 @@
 import { Schema } from "effect"
 import { Vector } from "./Vector.js"
 
+/** Side of the square the analyser gets: enough for colours and detection, cheap to move between threads. */
+export const ANALYSIS_SIZE = 512
+
 /** A dominant colour of an image: its palette name, its hex and the share of the image it covers. */
 export const ImageColor = Schema.Struct({ name: Schema.String, hex: Schema.String, share: Schema.Number })
 export type ImageColor = typeof ImageColor.Type
@@ -23,7 +26,7 @@ export const ImageAnalysisRecord = Schema.Struct({
   embedding: Schema.NullOr(Vector),
   /**
    * The photo's colours as root shares of two histograms, a byte a bin
-   * (learning/visual/ColorSignature.ts); absent for a failed image and for analyses stored
+   * (visual-space/ColorSignature.ts); absent for a failed image and for analyses stored
    * before signatures were kept.
    */
   colorSignature: Schema.optional(Schema.Uint8ArrayFromSelf),
@@ -40,7 +43,7 @@ export type ImageAnalysisRecord = typeof ImageAnalysisRecord.Type
 
 /**
  * A product photo's training samples for the learned visual space: its features, then the
- * features of its views (its mirror image and its centre, learning/visual/PhotoViews.ts) once a
+ * features of its views (its mirror image and its centre, visual-space/PhotoViews.ts) once a
  * fit computed them (CatalogStore.saveImageViews). Stores keep views beside the analysis and read
  * them only here, so reading analyses costs no more for them.
  */

@@ -37,7 +37,7 @@ export const PredictAttributes = Schema.TaggedStruct("PredictAttributes", produc
 export const AggregateEvents = Schema.TaggedStruct("AggregateEvents", { siteId: Schema.Int })
 /**
  * Fit the site's learned visual space on its catalog photos and re-project its products' image
- * vectors into it (learning/visual/VisualSpaceFit.ts). Queued by image passes when enough new
+ * vectors into it (visual-space/VisualSpaceFit.ts). Queued by image passes when enough new
  * photos were analysed since the last fit, or when the site's photos are all analysed.
  */
 export const FitVisualSpace = Schema.TaggedStruct("FitVisualSpace", { siteId: Schema.Int })

@@ -97,7 +97,7 @@ export const visualAttributes = (images: ReadonlyArray<ImageAnalysisRecord>) => 
 
 /**
  * `imageSpace`: how the photos' feature vectors go into the index (the site's learned visual
- * space, learning/visual/SiteVisualSpaces.ts; the raw features without one).
+ * space, visual-space/SiteVisualSpaces.ts; the raw features without one).
  */
 export const toIndexDocument = (
   product: StoredProduct,

@@ -15,7 +15,7 @@ import {
 } from "../domain/LegacySession.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
 import type { DetectedObject as AnalyzerObject } from "../services/image-analyzer/ImageAnalyzer.js"
-import type { DecodedImage } from "../services/image-intake/Errors.js"
+import type { DecodedImage } from "../services/image-intake/IntakeErrors.js"
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { type LegacySessionState, SessionStore, type StoredImageRef } from "../services/session-store/SessionStore.js"
 import { detectObjects, rankByImage, visualScope } from "./VisualSearch.js"

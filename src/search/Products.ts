@@ -1,5 +1,4 @@
-import { Effect, Option } from "effect"
-import { NotFound } from "../domain/Errors.js"
+import { Effect } from "effect"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { toResultEntity } from "./ResultEntities.js"
 
@@ -7,12 +6,4 @@ import { toResultEntity } from "./ResultEntities.js"
 export const loadEntities = (siteId: number, ids: ReadonlyArray<string>) =>
   Effect.flatMap(CatalogStore, (store) => store.getMany(siteId, ids)).pipe(
     Effect.map((products) => products.map(toResultEntity))
-  )
-
-export const requireProduct = (siteId: number, productId: string) =>
-  Effect.flatMap(CatalogStore, (store) => store.get(siteId, productId)).pipe(
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `product "${productId}" not found` })),
-      onSome: Effect.succeed
-    }))
   )

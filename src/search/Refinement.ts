@@ -1,6 +1,6 @@
 import type { ResultEntity } from "../domain/ResultEntity.js"
 import { findColumn } from "../model/Columns.js"
-import type { FacetOut, FacetValueOut } from "./Facets.js"
+import type { FacetOut, FacetValueOut } from "./DynamicFilters.js"
 
 export interface Refinement {
   readonly facet: FacetOut

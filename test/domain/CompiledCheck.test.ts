@@ -2,7 +2,7 @@ import { Either, ParseResult, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { ProductId, SetProductBody } from "../../src/domain/Catalog.js"
 import { compiledDecoder, compiles } from "../../src/domain/CompiledCheck.js"
-import { PatchProductBody } from "../../src/domain/MergePatch.js"
+import { PatchProductBody } from "../../src/model/MergePatch.js"
 import { ProductImagesField, ProductRecord } from "../../src/domain/Product.js"
 
 /*

@@ -1,4 +1,4 @@
-import { RAW_FEATURES } from "../../src/learning/visual/SiteVisualSpaces.js"
+import { RAW_FEATURES } from "../../src/visual-space/SiteVisualSpaces.js"
 import { describe, expect, it } from "vitest"
 import { fittingTextVector, restoredDocument, textKey } from "../../src/indexing/ProductIndexer.js"
 import type { ProductRecord } from "../../src/domain/Product.js"

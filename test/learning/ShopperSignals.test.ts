@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { decayedTo, HALF_LIFE_MS } from "../../src/learning/Decay.js"
+import { decayedTo, HALF_LIFE_MS } from "../../src/services/shopper-stats/Decay.js"
 import { signalsAt, trendOf } from "../../src/learning/ShopperSignals.js"
 import type { ProductStats } from "../../src/services/shopper-stats/ShopperStats.js"
 

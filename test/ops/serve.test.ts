@@ -19,7 +19,7 @@ describe("compiled service (npm run build, npm run serve)", () => {
   }, 120_000)
 
   it("builds dist/ with the worker-thread scripts beside the compiled modules", () => {
-    for (const file of ["dist/src/main.js", "dist/src/worker.js", "dist/bench/main.js", "dist/src/services/text-embedder/worker.cjs", "dist/src/services/image-analyzer/worker.cjs"]) {
+    for (const file of ["dist/src/main.js", "dist/src/worker.js", "dist/bench/main.js", "dist/src/services/text-embedder/embedding-thread.cjs", "dist/src/services/image-analyzer/image-model-thread.cjs"]) {
       expect(fs.existsSync(path.join(repoRoot, file)), file).toBe(true)
     }
   })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import type { FacetOut, FacetValueOut } from "../../src/search/Facets.js"
+import type { FacetOut, FacetValueOut } from "../../src/search/DynamicFilters.js"
 import { bestRefinement, refinementStream } from "../../src/search/Refinement.js"
 import { textSearch } from "../../src/search/TextSearch.js"
 import { stockedShop } from "../support/Shop.js"

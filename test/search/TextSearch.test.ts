@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Campaign } from "../../src/domain/Site.js"
-import { autoSuggest } from "../../src/search/AutoSuggest.js"
+import { autoSuggest } from "../../src/search/Completions.js"
 import { textSearch, type TextSearchInput } from "../../src/search/TextSearch.js"
 import { ids, lampIds, stockedShop } from "../support/Shop.js"
 

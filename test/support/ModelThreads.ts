@@ -2,8 +2,11 @@ import { fileURLToPath } from "node:url"
 import { Worker, type WorkerOptions } from "node:worker_threads"
 
 /** The worker-thread scripts of the model services, by service folder. */
-export const workerScript = (service: "text-embedder" | "image-analyzer") =>
-  fileURLToPath(new URL(`../../src/services/${service}/worker.cjs`, import.meta.url))
+const THREAD_SCRIPTS = {
+  "text-embedder": "../../src/services/text-embedder/embedding-thread.cjs",
+  "image-analyzer": "../../src/services/image-analyzer/image-model-thread.cjs"
+} as const
+export const workerScript = (service: keyof typeof THREAD_SCRIPTS) => fileURLToPath(new URL(THREAD_SCRIPTS[service], import.meta.url))
 
 /**
  * Real model threads, remembered so a test can check they are gone afterwards. `prelude(n)`

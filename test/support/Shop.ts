@@ -1,5 +1,5 @@
-import { SiteVisualSpacesLive } from "../../src/learning/visual/SiteVisualSpaces.js"
-import { EmbeddedVisualSpaceStore } from "../../src/services/visual-space/EmbeddedVisualSpaceStore.js"
+import { SiteVisualSpacesLive } from "../../src/visual-space/SiteVisualSpaces.js"
+import { EmbeddedVisualSpaceStore } from "../../src/visual-space/EmbeddedVisualSpaceStore.js"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"

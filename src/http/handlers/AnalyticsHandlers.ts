@@ -1,6 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
-import { searchAnalytics } from "../../learning/SearchAnalytics.js"
+import { searchAnalytics } from "../../learning/AnalyticsReport.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"

@@ -3,7 +3,7 @@ import { Effect, Either, Option } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
 import { type BadRequest, type ImageDeleteFailure, type NotFound, type ServiceUnavailable, UnsupportedMediaType } from "../../domain/Errors.js"
 import { bulkPush } from "../BulkPush.js"
-import { patchedProduct } from "../../domain/MergePatch.js"
+import { patchedProduct } from "../../model/MergePatch.js"
 import type { StoredProduct } from "../../model/StoredProduct.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
@@ -11,13 +11,13 @@ import { afterWrite } from "../../indexing/AfterWrite.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors, saveErrors, unappliedWrite } from "../ErrorMapping.js"
-import { requireProduct } from "../../search/Products.js"
+import { requireProduct } from "../../services/catalog-store/CatalogStore.js"
 
 /** The names NDJSON goes by. */
 const NDJSON_TYPES = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines"]
 
 /** Indexes a written product (lexical first, see AfterWrite) and answers as the spec's PUT does. */
-const written = (siteId: number, productId: string, product: StoredProduct, created: boolean, previous?: StoredProduct) =>
+const indexAndAnswer = (siteId: number, productId: string, product: StoredProduct, created: boolean, previous?: StoredProduct) =>
   Effect.gen(function*() {
     yield* afterWrite([{ product, previous, created }], [])
     const response: SetProductResponse = {
@@ -56,7 +56,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const { created, product } = yield* store.put(siteId, path.productId, payload.data, payload.images).pipe(
           saveErrors(siteId, path.productId, payload.data)
         )
-        return yield* written(siteId, path.productId, product, created)
+        return yield* indexAndAnswer(siteId, path.productId, product, created)
       }))
     .handle("patchProduct", ({ path, payload }) =>
       Effect.gen(function*() {
@@ -69,7 +69,7 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         const [result] = yield* store.writeMany(siteId, [{ _tag: "Modify", productId: path.productId, modify: (current) => patchedProduct(current, payload) }]).pipe(
           saveErrors(siteId, path.productId, {})
         )
-        if (result._tag === "Written") return yield* written(siteId, path.productId, result.product, false, result.previous)
+        if (result._tag === "Written") return yield* indexAndAnswer(siteId, path.productId, result.product, false, result.previous)
         if (result._tag === "Removed") return yield* Effect.die("a Modify never removes")
         const { error } = unappliedWrite(siteId, path.productId, "Modify", result)
         return yield* error as BadRequest | NotFound | ServiceUnavailable

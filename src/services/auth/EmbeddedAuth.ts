@@ -4,8 +4,8 @@ import { Unauthorized } from "../../domain/Errors.js"
 import { LruCache } from "../../platform/LruCache.js"
 import { SiteRegistry } from "../site-registry/SiteRegistry.js"
 import { Auth, type Principal } from "./Auth.js"
-import { hashPassword, randomToken, verifyPassword } from "./Password.js"
-import { tokenSiteId, verifyReadToken } from "./ReadToken.js"
+import { hashPassword, randomToken, verifyPassword } from "../site-registry/Password.js"
+import { tokenSiteId, verifyReadToken } from "../site-registry/ReadToken.js"
 
 const CACHE_CAPACITY = 10_000
 

@@ -3,7 +3,7 @@ import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogInd
 import type { IndexDocument } from "../../model/IndexDocument.js"
 import { makeChangeFeed, type ChangeFeedError, type FeedEntry } from "../../platform/redis/ChangeFeed.js"
 import { makeEmbeddedCatalogIndex, type EmbeddedCatalogIndexService } from "./EmbeddedCatalogIndex.js"
-import type { EmbeddedIndexOverrides } from "./embedded/Options.js"
+import type { EmbeddedIndexOverrides } from "./embedded/EmbeddedIndexOptions.js"
 import { decodeChange, encodeColumns, encodeRemove, encodeUpsert, type IndexChange } from "./replicated/IndexChanges.js"
 
 /**

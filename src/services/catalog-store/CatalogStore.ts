@@ -1,4 +1,5 @@
-import { Context, type Effect, type Either, type Option } from "effect"
+import { Context, Effect, type Either, Option } from "effect"
+import { NotFound } from "../../domain/Errors.js"
 import type { ProductRecord } from "../../domain/Product.js"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { ImageAnalysisRecord, ImageObjects, ImageSamples, ImageViews } from "../../model/ImageAnalysis.js"
@@ -146,3 +147,14 @@ export interface CatalogStoreService {
 }
 
 export class CatalogStore extends Context.Tag("CatalogStore")<CatalogStore, CatalogStoreService>() {}
+
+/** The product's current record, or NotFound naming it. */
+export const requireProduct = (siteId: number, productId: string) =>
+  Effect.flatMap(CatalogStore, (store) => store.get(siteId, productId)).pipe(
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `product "${productId}" not found` })),
+        onSome: Effect.succeed
+      })
+    )
+  )

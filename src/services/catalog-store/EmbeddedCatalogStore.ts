@@ -4,7 +4,7 @@ import { CatalogStore, type CatalogStoreService, type CatalogWrite, type Catalog
 import {
   ColorsJson, decodeImages, decodeRecord, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, encodeViews, splitViews,
   ObjectsJson, VectorBlob
-} from "./Codec.js"
+} from "./CatalogCodec.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
 import { ImageAnalysisRecord, type ImageObjects, type ImageSamples } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"

@@ -8,7 +8,7 @@ import type { ImageAnalysisRecord, ImageSamples } from "../../model/ImageAnalysi
 import type { ProductRecord } from "../../domain/Product.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { sameEmbeddedText } from "../../model/ProductDocument.js"
-import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector, encodeViews, splitViews } from "./Codec.js"
+import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector, encodeViews, splitViews } from "./CatalogCodec.js"
 import { batchedScript, bufferScript, script } from "../../platform/redis/LuaScript.js"
 import {
   imageWorkKey, markStaleLua, productFields, reuseTextVectorLua, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveViewsLua, saveObjectsLua, seqKey,

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { eventTime, type ShopperEvent } from "../../domain/ShopperEvents.js"
 import { Sqlite } from "../../platform/Sqlite.js"
-import { decodeEvent, encodeEvent } from "./Codec.js"
+import { decodeEvent, encodeEvent } from "./EventCodec.js"
 import { EventLog, EventLogError, type StoredEvent } from "./EventLog.js"
 
 /**

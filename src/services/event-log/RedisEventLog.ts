@@ -3,7 +3,7 @@ import type { Redis } from "ioredis"
 import { eventTime } from "../../domain/ShopperEvents.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
-import { decodeEvent, encodeEvent } from "./Codec.js"
+import { decodeEvent, encodeEvent } from "./EventCodec.js"
 import { EventLog, EventLogError, type EventLogService, type StoredEvent } from "./EventLog.js"
 
 /**

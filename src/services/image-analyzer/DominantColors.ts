@@ -1,13 +1,6 @@
 import { nearestColorName } from "../../model/ColorNames.js"
-import type { RgbImage } from "./ImageAnalyzer.js"
+import type { DominantColor, RgbImage } from "./ImageAnalyzer.js"
 
-export interface DominantColor {
-  readonly name: string
-  /** `#rrggbb` of the cluster centre. */
-  readonly hex: string
-  /** Of the product's pixels (the white studio background excluded), in (0, 1]. */
-  readonly share: number
-}
 
 const K = 5
 const ITERATIONS = 8

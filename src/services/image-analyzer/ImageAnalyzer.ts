@@ -1,5 +1,4 @@
 import { Context, Effect } from "effect"
-import type { DominantColor } from "./DominantColors.js"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
@@ -8,6 +7,15 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
  * (Human's CenterNet). The models run on worker threads (0.1-0.4 s an image), never on the
  * api's event loop.
  */
+
+/** A dominant colour of an image: its palette name, the cluster centre's hex, its share. */
+export interface DominantColor {
+  readonly name: string
+  /** `#rrggbb` of the cluster centre. */
+  readonly hex: string
+  /** Of the product's pixels (the white studio background excluded), in (0, 1]. */
+  readonly share: number
+}
 
 /** RGB bytes (3 per pixel, row-major) of any size; the analyser resizes for its models. */
 export interface RgbImage {

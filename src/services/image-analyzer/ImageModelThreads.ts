@@ -24,7 +24,7 @@ export interface ModelReply {
 
 export const spawnImageWorker = () =>
   // execArgv: [] keeps the parent's tsx/vitest loader hooks out of a plain CommonJS thread.
-  new Worker(new URL("./worker.cjs", import.meta.url), { execArgv: [] })
+  new Worker(new URL("./image-model-thread.cjs", import.meta.url), { execArgv: [] })
 
 export const makeImageModelThreads = (threads: number, spawn: () => Worker) =>
   new ThreadPool<Priority, ModelRequest, ModelReply, ModelReply>({

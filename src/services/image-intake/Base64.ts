@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { imageFailure, ImageMalformed, type ImageRejected, ImageTooLarge, megabytes } from "./Errors.js"
+import { imageFailure, ImageMalformed, type ImageRejected, ImageTooLarge, megabytes } from "./IntakeErrors.js"
 
 // Parameters such as ";name=shoe.jpg" may precede ";base64", as some encoders add them.
 const DATA_URL_HEADER = /^data:image\/[\w.+-]+(;[\w.+-]+=[^;,]*)*;base64$/i

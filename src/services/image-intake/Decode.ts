@@ -9,7 +9,7 @@ import {
   ImageTooManyPixels,
   ImageUndecodable,
   ImageUnsupported
-} from "./Errors.js"
+} from "./IntakeErrors.js"
 
 const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, at = 0) =>
   signature.every((byte, i) => bytes[at + i] === byte)

@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { DecodedImage, ImageRejected, ImageUnavailable } from "./Errors.js"
+import type { DecodedImage, ImageRejected, ImageUnavailable } from "./IntakeErrors.js"
 
 /**
  * Turns what a request carries (base64, a data URL, or a url fetched server-side) into a

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import sharp from "sharp"
-import type { DecodedImage } from "./Errors.js"
+import type { DecodedImage } from "./IntakeErrors.js"
 
 /** A rectangle relative to the displayed image, each value in [0, 1]. */
 export interface RelativeArea {

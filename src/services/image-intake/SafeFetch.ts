@@ -16,7 +16,7 @@ import {
   ImageUnsupported,
   ImageUrlInvalid,
   megabytes
-} from "./Errors.js"
+} from "./IntakeErrors.js"
 
 export interface FetchLimits {
   readonly maxBytes: number

@@ -25,7 +25,7 @@ export class JobQueue extends Context.Tag("JobQueue")<JobQueue, JobQueueService>
 
 /**
  * What a queue backend runs for a batch of jobs (of one lane); the handlers live in
- * indexing/JobHandlers.ts. It is declared here, with the queue, because the backends depend
+ * jobs/JobHandlers.ts. It is declared here, with the queue, because the backends depend
  * on it and not on the indexing code. A handler may return follow-up jobs (e.g. image
  * analysis after text indexing), which the backend enqueues — so handlers never depend on
  * the queue that runs them.

@@ -3,7 +3,7 @@ import { StoreError } from "../catalog-store/CatalogStore.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { PredictionStore } from "./PredictionStore.js"
 import type { StoredPrediction } from "../../model/Prediction.js"
-import { decodeResult, encodeResult } from "./Codec.js"
+import { decodeResult, encodeResult } from "./PredictionCodec.js"
 
 const schema = `
 CREATE TABLE IF NOT EXISTS prediction_results (

@@ -5,7 +5,7 @@ import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
 import { PredictionStore, type PredictionStoreService } from "./PredictionStore.js"
 import type { StoredPrediction } from "../../model/Prediction.js"
-import { decodeResult, encodeResult } from "./Codec.js"
+import { decodeResult, encodeResult } from "./PredictionCodec.js"
 
 /**
  * The distributed PredictionStore: whichever worker computed a prediction, every api replica

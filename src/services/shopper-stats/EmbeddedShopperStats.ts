@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { decayedTo, HALF_LIFE_MS } from "../../learning/Decay.js"
+import { decayedTo, HALF_LIFE_MS } from "./Decay.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { type KnownSearch, type ProductStats, SEARCH_MEMORY_MS, ShopperStats, ShopperStatsError, type StatsDelta } from "./ShopperStats.js"
 

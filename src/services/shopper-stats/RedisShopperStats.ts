@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import type { Redis } from "ioredis"
-import { HALF_LIFE_MS } from "../../learning/Decay.js"
+import { HALF_LIFE_MS } from "./Decay.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
 import { type KnownSearch, type ProductStats, type QueryFigures, SEARCH_MEMORY_MS, ShopperStats, ShopperStatsError, type ShopperStatsService } from "./ShopperStats.js"

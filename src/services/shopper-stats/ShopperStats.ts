@@ -7,7 +7,7 @@ export class ShopperStatsError extends BackendFailure("ShopperStatsError") {}
 
 /**
  * What a product's events add up to. `popularity` and `recent` are sums of event weights
- * decayed to `at` (epoch ms) with the half-lives of learning/Decay.ts; two products' figures
+ * decayed to `at` (epoch ms) with the half-lives of services/shopper-stats/Decay.ts; two products' figures
  * at different `at` compare through `decayedTo`.
  */
 export interface ProductStats {

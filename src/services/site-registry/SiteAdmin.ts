@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import type { Campaign, Site, SitesFile } from "../../domain/Site.js"
-import { hashPassword, randomToken } from "../auth/Password.js"
+import { hashPassword, randomToken } from "./Password.js"
 
 /**
  * Edits of the registry shared by the server's first-start bootstrap and the `site` CLI.

@@ -1,5 +1,5 @@
 import { corrections, typoBudget } from "./Fuzzy.js"
-import { normalizePrefix } from "./Normalize.js"
+import { normalizePrefix } from "../../text/NormalForm.js"
 import { BRAND, CATEGORY } from "./Phrases.js"
 import { TopHits } from "./TopHits.js"
 import { popularityOf, type Vocabulary } from "./Vocabulary.js"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { normalize, STOPWORDS } from "./Normalize.js"
+import { normalize, STOPWORDS } from "../../text/NormalForm.js"
 
 /** What one product tells the suggester; category paths are text-form ("A > B > C"). Travels in the change feed. */
 export const ProductText = Schema.Struct({

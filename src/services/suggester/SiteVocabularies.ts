@@ -1,5 +1,5 @@
 import { complete, type Suggestion } from "./Complete.js"
-import { normalize } from "./Normalize.js"
+import { normalize } from "../../text/NormalForm.js"
 import { productPhrases, type CatalogKind, type ProductText } from "./Phrases.js"
 import { Vocabulary } from "./Vocabulary.js"
 

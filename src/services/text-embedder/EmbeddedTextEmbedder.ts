@@ -3,7 +3,7 @@ import type { Worker } from "node:worker_threads"
 import { LruCache } from "../../platform/LruCache.js"
 import { planBatches, SHARED_BUDGET_MS } from "./Batching.js"
 import { makeEmbeddingThreads, type Priority, spawnEmbeddingWorker } from "./EmbeddingThreads.js"
-import { normaliseText } from "./Normalise.js"
+import { normaliseText } from "./ModelInput.js"
 import { EmbedError, TextEmbedder, type TextEmbedderStats } from "./TextEmbedder.js"
 import { TEXT_MODEL } from "./TextModel.js"
 

@@ -55,7 +55,7 @@ export const embeddingWorkerOptions = () => {
 /** Starts one embedding thread as the pool does by default. */
 export const spawnEmbeddingWorker = () =>
   // execArgv: [] keeps the parent's tsx/vitest loader hooks out of a plain CommonJS thread.
-  new Worker(new URL("./worker.cjs", import.meta.url), { execArgv: [], ...embeddingWorkerOptions() })
+  new Worker(new URL("./embedding-thread.cjs", import.meta.url), { execArgv: [], ...embeddingWorkerOptions() })
 
 /** How many queued requests, from the head, share one call without passing `budgetMs`. */
 const packed = (queue: Iterable<ReadonlyArray<string>>, budgetMs: number): number => {

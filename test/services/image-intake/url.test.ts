@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { isImageUnavailable } from "../../../src/services/image-intake/Errors.js"
+import { isImageUnavailable } from "../../../src/services/image-intake/IntakeErrors.js"
 import { jpeg } from "./images.js"
 import { type LoopbackHost, startLoopbackHost } from "../../support/LoopbackHost.js"
 import { freePort } from "../../support/ServerProcess.js"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
-import { HALF_LIFE_MS } from "../../../src/learning/Decay.js"
+import { HALF_LIFE_MS } from "../../../src/services/shopper-stats/Decay.js"
 import { ShopperStats, type ShopperStatsService, type StatsDelta } from "../../../src/services/shopper-stats/ShopperStats.js"
 
 const empty: StatsDelta = { products: [], pairs: [], queries: [], searches: [] }

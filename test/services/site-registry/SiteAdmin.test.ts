@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { hashPassword, verifyPassword } from "../../../src/services/auth/Password.js"
-import { parseTtl } from "../../../src/services/auth/ReadToken.js"
+import { hashPassword, verifyPassword } from "../../../src/services/site-registry/Password.js"
+import { parseTtl } from "../../../src/services/site-registry/ReadToken.js"
 import { addCredential, createSite, putCampaign, rotateTokenSecret } from "../../../src/services/site-registry/SiteAdmin.js"
 
 const run = Effect.runPromise

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { BATCH_BUDGET_MS, estimatedMs, MAX_BATCH_TEXTS, planBatches } from "../../../src/services/text-embedder/Batching.js"
-import { MAX_TEXT_CHARS, normaliseText } from "../../../src/services/text-embedder/Normalise.js"
+import { MAX_TEXT_CHARS, normaliseText } from "../../../src/services/text-embedder/ModelInput.js"
 
 describe("normaliseText", () => {
   it("collapses whitespace, lowercases (the model is uncased) and cuts long texts without splitting a surrogate pair", () => {

@@ -1,8 +1,8 @@
 import type SearchableMap from "minisearch/SearchableMap"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import type { FieldWeights } from "./Options.js"
+import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
-import { termCounts } from "./TextAnalysis.js"
+import { termCounts } from "../../../text/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 

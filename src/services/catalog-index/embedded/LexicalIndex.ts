@@ -1,10 +1,10 @@
 import SearchableMap from "minisearch/SearchableMap"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
-import type { FieldWeights } from "./Options.js"
+import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { PairPostings } from "./PairPostings.js"
-import { editBudget, phraseFactor, queryPairs, queryWords, requiredWords, typedWords, withJoinedWords, type QueryWord } from "./TextAnalysis.js"
+import { editBudget, phraseFactor, queryPairs, queryWords, requiredWords, typedWords, withJoinedWords, type QueryWord } from "../../../text/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 

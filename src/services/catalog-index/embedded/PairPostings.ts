@@ -1,4 +1,4 @@
-import { titlePairs } from "./TextAnalysis.js"
+import { titlePairs } from "../../../text/TextAnalysis.js"
 
 /**
  * The slots whose title holds each pair of neighbouring terms (see `titlePairs`): what a

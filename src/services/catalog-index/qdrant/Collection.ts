@@ -2,9 +2,9 @@ import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
 import { Clock, Effect } from "effect"
 import { IndexError } from "../CatalogIndex.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
-import { call } from "./Client.js"
+import { call } from "./Request.js"
 import { COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, SITE_KEY, TERMS_KEY, TEXT_VECTOR, columnKey } from "./Layout.js"
-import type { ResolvedOptions } from "./Options.js"
+import type { ResolvedOptions } from "./QdrantOptions.js"
 
 type IndexKind = "keyword" | "float" | "bool"
 

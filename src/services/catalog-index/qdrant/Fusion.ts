@@ -1,8 +1,8 @@
 import type { SearchHit } from "../CatalogIndex.js"
-import { phraseFactor, requiredWords } from "../embedded/TextAnalysis.js"
+import { phraseFactor, requiredWords } from "../../../text/TextAnalysis.js"
 import type { Condition } from "../../../model/Filter.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
-import type { SignalWeights } from "../embedded/Options.js"
+import type { SignalWeights } from "../embedded/EmbeddedIndexOptions.js"
 import { conditionHolds } from "../ColumnValues.js"
 import { byCodeUnits } from "../ColumnValues.js"
 

@@ -1,28 +1,12 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
-import { call, type Qdrant } from "./Client.js"
+import type { Qdrant } from "./Client.js"
+import { call } from "./Request.js"
 import { andAlso, type QdrantFilter } from "./FilterTranslation.js"
 import { byCodeUnits } from "../ColumnValues.js"
-import { ORDER_KEY, PRODUCT_KEY } from "./Layout.js"
+import { idOrder, ORDER_KEY, PRODUCT_KEY } from "./Layout.js"
 import { productIdOf, scrollAll } from "./Points.js"
-
-/**
- * Product ids order by code units, but Qdrant's `order_by` needs a numeric index. This key is
- * a number that never decreases along that order: the first 8 code units in base 97 (end of
- * id 0, up to a space 1, printable ASCII 2–95, the rest 96), below 2^53 so JSON keeps it exact.
- * Ids sharing the key (a long common prefix, non-ASCII) tie and are ordered client-side.
- */
-const DIGITS = 8
-const BASE = 97
-
-const digit = (code: number): number => (code <= 32 ? 1 : code < 127 ? code - 31 : 96)
-
-export const idOrder = (productId: string): number => {
-  let key = 0
-  for (let i = 0; i < DIGITS; i++) key = key * BASE + (i < productId.length ? digit(productId.charCodeAt(i)) : 0)
-  return key
-}
 
 /**
  * The first `limit` points of `filter` by product id (after `after`, when given), and whether

@@ -2,12 +2,12 @@ import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
-import { call, type Qdrant } from "./Client.js"
+import type { Qdrant } from "./Client.js"
+import { call } from "./Request.js"
 import type { QdrantFilter } from "./FilterTranslation.js"
 import {
-  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, PRODUCT_KEY, SITE_KEY, TERMS_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY, siteValue
+  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, idOrder, LEXICAL_VECTOR, ORDER_KEY, PRODUCT_KEY, SITE_KEY, TERMS_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY, siteValue
 } from "./Layout.js"
-import { idOrder } from "./IdOrder.js"
 import { pointId } from "./PointIds.js"
 import { documentGrams, documentLexical } from "./SparseText.js"
 

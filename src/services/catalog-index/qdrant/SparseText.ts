@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import type { IndexDocument } from "../../../model/IndexDocument.js"
-import { editBudget, indexTerms, termCounts, titlePairs, type QueryWord } from "../embedded/TextAnalysis.js"
+import { editBudget, indexTerms, termCounts, titlePairs, type QueryWord } from "../../../text/TextAnalysis.js"
 import { fnv1a } from "../../../platform/Fnv1a.js"
 
 type TextFields = IndexDocument["text"]

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
-import { call, type Qdrant } from "./Client.js"
+import type { Qdrant } from "./Client.js"
+import { call } from "./Request.js"
 import { toQdrantFilter, andAlso } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { TERMS_KEY } from "./Layout.js"

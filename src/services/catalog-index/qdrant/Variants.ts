@@ -1,5 +1,5 @@
-import type { QueryWord } from "../embedded/TextAnalysis.js"
-import { editBudget } from "../embedded/TextAnalysis.js"
+import type { QueryWord } from "../../../text/TextAnalysis.js"
+import { editBudget } from "../../../text/TextAnalysis.js"
 
 /** As in the embedded index: a typo fix that drops letters the shopper typed is a poor guess. */
 const SHORTER_TERM_PENALTY = 0.3

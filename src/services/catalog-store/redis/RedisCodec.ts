@@ -1,5 +1,5 @@
 import type { StoredImage, StoredProduct } from "../../../model/StoredProduct.js"
-import { decodeAnalysis, decodeImages, decodeRecord } from "../Codec.js"
+import { decodeAnalysis, decodeImages, decodeRecord } from "../CatalogCodec.js"
 
 /** The product hash's fields (data, images, version, updated, created, tver) back to a product; null when absent. Throws on malformed data. */
 export const toProduct = (

@@ -1,4 +1,4 @@
-import { DAY_MS } from "../services/shopper-stats/ShopperStats.js"
+import { DAY_MS } from "./ShopperStats.js"
 
 /**
  * Popularity and trending are sums of event weights that halve with age. Stored with the time

@@ -1,10 +1,10 @@
 import { Context, type Effect, type Option, Schema } from "effect"
-import type { VisualSpace } from "../../learning/visual/VisualSpace.js"
-import { BackendFailure } from "../../platform/BackendFailure.js"
+import type { VisualSpace } from "./VisualSpace.js"
+import { BackendFailure } from "../platform/BackendFailure.js"
 
 export class VisualSpaceStoreError extends BackendFailure("VisualSpaceStoreError") {}
 
-/** A site's fitted visual space (learning/visual/VisualSpace.ts), as the store keeps it. */
+/** A site's fitted visual space (visual-space/VisualSpace.ts), as the store keeps it. */
 export interface StoredVisualSpace {
   /** Per site, 1 for the first space put, +1 for each later one. */
   readonly version: number

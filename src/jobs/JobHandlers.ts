@@ -1,16 +1,16 @@
 import { Effect, Layer, Option } from "effect"
-import { predictAttributes } from "./AttributePrediction.js"
-import { reindexImageData } from "./ImageReindex.js"
-import { ProductImages } from "./ProductImages.js"
-import { ProductIndexer } from "./ProductIndexer.js"
+import { predictAttributes } from "../indexing/AttributePrediction.js"
+import { reindexImageData, storedReindexing } from "../indexing/ImageReindex.js"
+import { ProductImages } from "../indexing/ProductImages.js"
+import { ProductIndexer } from "../indexing/ProductIndexer.js"
 import type { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { SiteVisualSpaces } from "../learning/visual/SiteVisualSpaces.js"
+import type { SiteVisualSpaces } from "../visual-space/SiteVisualSpaces.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { isProductJob, type Job, type ProductJob } from "../model/Jobs.js"
 import { aggregateJobs } from "../learning/Aggregation.js"
-import { fitJobs, photosAnalysed } from "../learning/visual/VisualSpaceFit.js"
-import type { VisualSpaceStore } from "../services/visual-space/VisualSpaceStore.js"
+import { fitJobs, photosAnalysed, StoredReindexing } from "../visual-space/VisualSpaceFit.js"
+import type { VisualSpaceStore } from "../visual-space/VisualSpaceStore.js"
 import type { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
 import type { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { EventLog } from "../services/event-log/EventLog.js"
@@ -41,7 +41,7 @@ const distinct = (list: ReadonlyArray<ProductKey>) =>
  *   skips these jobs.
  * - AggregateEvents: the site's new shopper events added to its statistics (learning/Aggregation.ts).
  * - FitVisualSpace: the site's learned visual space fitted anew and its products re-indexed in it
- *   (learning/visual/VisualSpaceFit.ts); image passes queue it when enough new photos came.
+ *   (visual-space/VisualSpaceFit.ts); image passes queue it when enough new photos came.
  */
 export const JobHandlersLive = Layer.effect(
   JobHandler,
@@ -57,26 +57,27 @@ export const JobHandlersLive = Layer.effect(
       changed.length > 0
         ? reindexImageData(changed).pipe(Effect.provide(catalog), Effect.provideService(ProductIndexer, indexer))
         : Effect.void
+    const fitReindexing = yield* storedReindexing.pipe(Effect.provide(catalog))
     return {
       handle: (all) =>
         Effect.gen(function*() {
           yield* aggregateJobs(all).pipe(Effect.provide(learning))
-          yield* fitJobs(all).pipe(Effect.provide(visual), Effect.provideService(ProductIndexer, indexer))
+          yield* fitJobs(all).pipe(Effect.provide(visual), Effect.provideService(StoredReindexing, fitReindexing))
           const jobs = all.filter(isProductJob)
-          const of = (tag: Job["_tag"]) => keys(jobs.filter((j) => j._tag === tag))
+          const keysOfKind = (tag: Job["_tag"]) => keys(jobs.filter((j) => j._tag === tag))
           const textKeys = keys(jobs.filter((j) => j._tag !== "AnalyzeImages" && j._tag !== "DetectObjects"))
           const followUps: Array<Job> = []
           if (textKeys.length > 0) yield* indexer.index(textKeys)
-          const imageKeys = of("AnalyzeImages")
+          const imageKeys = keysOfKind("AnalyzeImages")
           if (imageKeys.length > 0) {
             const changed = yield* images.analyze(imageKeys)
             yield* reindex(changed)
             followUps.push(...yield* photosAnalysed(changed).pipe(Effect.provide(visual)))
             for (const key of (yield* images.pending(changed)).detect) followUps.push({ _tag: "DetectObjects", ...key })
           }
-          const detectKeys = of("DetectObjects")
+          const detectKeys = keysOfKind("DetectObjects")
           if (detectKeys.length > 0) yield* reindex(yield* images.detect(detectKeys, { priority: "background" }))
-          const predictKeys = of("PredictAttributes")
+          const predictKeys = keysOfKind("PredictAttributes")
           if (predictKeys.length > 0) {
             if (Option.isNone(predictions)) {
               yield* Effect.logWarning("no prediction store in this process; PredictAttributes jobs skipped", { jobs: predictKeys.length })

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import type { ImageAnalyzerService, Priority, RgbImage } from "../../services/image-analyzer/ImageAnalyzer.js"
-import type { DecodedImage } from "../../services/image-intake/Errors.js"
-import { type RelativeArea, toRgb } from "../../services/image-intake/Rgb.js"
+import type { ImageAnalyzerService, Priority, RgbImage } from "../services/image-analyzer/ImageAnalyzer.js"
+import type { DecodedImage } from "../services/image-intake/IntakeErrors.js"
+import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 
 /**
  * Other views of a photo that still show the same product: its mirror image and its centre.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { RedisVisualSpaceStore } from "../../../src/services/visual-space/RedisVisualSpaceStore.js"
-import { VisualSpaceStore } from "../../../src/services/visual-space/VisualSpaceStore.js"
-import { redisForThisFile } from "../../support/RedisSuite.js"
+import { RedisVisualSpaceStore } from "../../src/visual-space/RedisVisualSpaceStore.js"
+import { VisualSpaceStore } from "../../src/visual-space/VisualSpaceStore.js"
+import { redisForThisFile } from "../support/RedisSuite.js"
 import { fitOf, spaceOf, visualSpaceStoreConformance } from "./conformance.js"
 
 const redis = redisForThisFile()

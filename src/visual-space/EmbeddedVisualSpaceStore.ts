@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { Sqlite } from "../../platform/Sqlite.js"
+import { Sqlite } from "../platform/Sqlite.js"
 import { decodeStored, encodeFit, VisualSpaceStore, VisualSpaceStoreError } from "./VisualSpaceStore.js"
 
 /**

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { VisualSpaceStore, type VisualSpaceStoreError } from "../../services/visual-space/VisualSpaceStore.js"
+import { VisualSpaceStore, type VisualSpaceStoreError } from "./VisualSpaceStore.js"
 import { SIGNATURE_BINS, signatureVector } from "./ColorSignature.js"
 import { project, type VisualSpace } from "./VisualSpace.js"
 

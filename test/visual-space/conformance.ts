@@ -1,8 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
-import { mulberry32 } from "../../../bench/catalog/random.js"
-import type { VisualSpace } from "../../../src/learning/visual/VisualSpace.js"
-import { type StoredVisualSpace, VisualSpaceStore, type VisualSpaceStoreService } from "../../../src/services/visual-space/VisualSpaceStore.js"
+import { mulberry32 } from "../../bench/catalog/random.js"
+import type { VisualSpace } from "../../src/visual-space/VisualSpace.js"
+import { type StoredVisualSpace, VisualSpaceStore, type VisualSpaceStoreService } from "../../src/visual-space/VisualSpaceStore.js"
 
 /** A space of these dims with values from `seed` (not representable in Float32, for the mean). */
 export const spaceOf = (inputDims: number, outputDims: number, seed: number): VisualSpace => {

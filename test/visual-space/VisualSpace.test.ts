@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { mulberry32 } from "../../bench/catalog/random.js"
-import { fitVisualSpace, project } from "../../src/learning/visual/VisualSpace.js"
+import { fitVisualSpace, project } from "../../src/visual-space/VisualSpace.js"
 
 /**
  * Ten products whose photos differ a little in the three dimensions that tell them apart and a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { crossSelling, similarProducts } from "../../src/search/Recommendations.js"
+import { crossSelling, similarProducts } from "../../src/search/SimilarAndComplementary.js"
 import { RECOMMENDATION_PAGE } from "../../src/domain/Site.js"
 import { ids, stock, stockedShop } from "../support/Shop.js"
 

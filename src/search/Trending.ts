@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { loadEntities } from "../search/Products.js"
+import { loadEntities } from "./Products.js"
 import { dayOf, ShopperStats } from "../services/shopper-stats/ShopperStats.js"
-import { ShopperSignals, TRENDING } from "./ShopperSignals.js"
+import { ShopperSignals, TRENDING } from "../learning/ShopperSignals.js"
 
 /** Days a query's baseline spans, before the two recent days it is compared with. */
 const BASELINE_DAYS = 14

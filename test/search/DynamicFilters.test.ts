@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import { niceEdges } from "../../src/services/catalog-index/ColumnValues.js"
-import { facetValueCondition, type FacetOut } from "../../src/search/Facets.js"
+import { facetValueCondition, type FacetOut } from "../../src/search/DynamicFilters.js"
 import { textSearch, type TextSearchInput } from "../../src/search/TextSearch.js"
 import { stockedShop } from "../support/Shop.js"
 

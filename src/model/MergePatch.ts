@@ -1,8 +1,8 @@
 import { Either, Schema } from "effect"
-import { SetProductBody } from "./Catalog.js"
-import { compiledDecoder } from "./CompiledCheck.js"
-import { describeParseError } from "./IssueMessage.js"
-import type { StoredProduct } from "../model/StoredProduct.js"
+import { SetProductBody } from "../domain/Catalog.js"
+import { compiledDecoder } from "../domain/CompiledCheck.js"
+import { describeParseError } from "../domain/IssueMessage.js"
+import type { StoredProduct } from "./StoredProduct.js"
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { facetsOfSlots } from "../../../../src/services/catalog-index/embedded/Facets.js"
-import { resolveOptions } from "../../../../src/services/catalog-index/embedded/Options.js"
+import { facetsOfSlots } from "../../../../src/services/catalog-index/embedded/ColumnCounts.js"
+import { resolveOptions } from "../../../../src/services/catalog-index/embedded/EmbeddedIndexOptions.js"
 import { SiteIndex } from "../../../../src/services/catalog-index/embedded/SiteIndex.js"
 import { doc } from "../fixtures.js"
 

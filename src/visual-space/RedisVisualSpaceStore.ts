@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import type { Redis } from "ioredis"
-import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
-import { execAll } from "../../platform/redis/Transaction.js"
+import { connectFailFast } from "../platform/redis/FailFastRedis.js"
+import { execAll } from "../platform/redis/Transaction.js"
 import { decodeStored, encodeFit, VisualSpaceStore, VisualSpaceStoreError, type VisualSpaceStoreService } from "./VisualSpaceStore.js"
 
 /**

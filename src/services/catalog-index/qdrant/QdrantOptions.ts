@@ -1,6 +1,6 @@
 import { Config } from "effect"
 import { TEXT_MODEL } from "../../text-embedder/TextModel.js"
-import { defaultOptions, type FieldWeights, type SignalWeights, type VectorName } from "../embedded/Options.js"
+import { defaultOptions, type FieldWeights, type SignalWeights, type VectorName } from "../embedded/EmbeddedIndexOptions.js"
 
 export interface QdrantIndexOptions {
   readonly url: string

@@ -1,18 +1,16 @@
-import { Effect } from "effect"
-import { reindexImageData } from "../../indexing/ImageReindex.js"
-import { ANALYSIS_SIZE } from "../../indexing/ProductImages.js"
-import type { ImageSamples, ImageViews } from "../../model/ImageAnalysis.js"
-import { ImageAnalyzer } from "../../services/image-analyzer/ImageAnalyzer.js"
-import { ImageIntake } from "../../services/image-intake/ImageIntake.js"
-import { toRgb } from "../../services/image-intake/Rgb.js"
+import { Context, Effect } from "effect"
+import { ANALYSIS_SIZE, type ImageSamples, type ImageViews } from "../model/ImageAnalysis.js"
+import { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
+import { ImageIntake } from "../services/image-intake/ImageIntake.js"
+import { toRgb } from "../services/image-intake/Rgb.js"
 import { viewFeatures } from "./PhotoViews.js"
-import { inSlices, yieldToIo } from "../../platform/YieldToIo.js"
-import { fnv1a } from "../../platform/Fnv1a.js"
-import type { Job } from "../../model/Jobs.js"
-import type { ProductKey } from "../../model/StoredProduct.js"
-import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
-import { VisualSpaceStore } from "../../services/visual-space/VisualSpaceStore.js"
-import { queueSitesBehind } from "../SitesBehind.js"
+import { inSlices, yieldToIo } from "../platform/YieldToIo.js"
+import { fnv1a } from "../platform/Fnv1a.js"
+import type { Job } from "../model/Jobs.js"
+import type { ProductKey } from "../model/StoredProduct.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { VisualSpaceStore } from "./VisualSpaceStore.js"
+import { queueCatchUp } from "../services/job-queue/CatchUp.js"
 import { SiteVisualSpaces } from "./SiteVisualSpaces.js"
 import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
 
@@ -42,6 +40,18 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  * time with the event loop served between). Api processes see the new version within two seconds
  * (SiteVisualSpaces) and project queries with it.
  */
+
+/**
+ * How a fit's re-indexing reaches the index: products indexed again from their stored data (saved
+ * text vectors reused, no model call; a product whose text waits for its embedding indexed
+ * without one), each image vector projected into the site's current space. The indexing layer
+ * provides it (indexing/ImageReindex.ts); the space's home sits below indexing, which projects
+ * every image vector it writes through SiteVisualSpaces, so it names only this contract.
+ */
+export class StoredReindexing extends Context.Tag("StoredReindexing")<
+  StoredReindexing,
+  { readonly reindex: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<void, unknown> }
+>() {}
 
 /** Fewer products with photos than this: no space, the raw features serve (an LDA of a handful of products has a handful of directions). */
 export const MIN_PRODUCTS = 48
@@ -200,7 +210,7 @@ const reindexSite = (siteId: number, version: number) =>
     for (;;) {
       const ids = yield* catalog.productIds(siteId, after, ID_PAGE)
       if (ids.length === 0) return yield* Effect.flatMap(VisualSpaceStore, (s) => s.markIndexed(siteId, version))
-      yield* inSlices(ids, REINDEX_SLICE, (slice) => reindexImageData(slice.map((productId) => ({ siteId, productId })), { embed: false }))
+      yield* inSlices(ids, REINDEX_SLICE, (slice) => Effect.flatMap(StoredReindexing, (indexing) => indexing.reindex(slice.map((productId) => ({ siteId, productId })))))
       after = ids[ids.length - 1]
       yield* yieldToIo
     }
@@ -213,7 +223,7 @@ const reindexSite = (siteId: number, version: number) =>
  */
 export const reconcileVisualSpaces = Effect.gen(function*() {
   const spaces = yield* VisualSpaceStore
-  return yield* queueSitesBehind(
+  return yield* queueCatchUp(
     (siteId) => Effect.zipWith(spaces.version(siteId), spaces.indexedVersion(siteId), (version, indexed) => version > indexed),
     (siteId) => ({ _tag: "FitVisualSpace", siteId })
   )

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import type { DecodedImage } from "../../services/image-intake/Errors.js"
-import { type RelativeArea, toRgb } from "../../services/image-intake/Rgb.js"
+import type { DecodedImage } from "../services/image-intake/IntakeErrors.js"
+import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 
 /**
  * A photo's colours as a vector: an 8×8×8 histogram of its RGB values and one of its HSV

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { SIGNATURE_BINS, signatureOfPixels, signatureVector } from "../../src/learning/visual/ColorSignature.js"
-import { COLOR_WEIGHT, learnedProjection } from "../../src/learning/visual/SiteVisualSpaces.js"
-import { project, type VisualSpace } from "../../src/learning/visual/VisualSpace.js"
+import { SIGNATURE_BINS, signatureOfPixels, signatureVector } from "../../src/visual-space/ColorSignature.js"
+import { COLOR_WEIGHT, learnedProjection } from "../../src/visual-space/SiteVisualSpaces.js"
+import { project, type VisualSpace } from "../../src/visual-space/VisualSpace.js"
 
 const solid = (r: number, g: number, b: number, pixels = 64) => Uint8Array.from({ length: 3 * pixels }, (_, i) => [r, g, b][i % 3])
 const halves = (a: Uint8Array, b: Uint8Array) => Uint8Array.from([...a, ...b])
