@@ -187,7 +187,7 @@ const main = async () => {
       "",
       ...(latencyRows.length > 0 ? [markdownTable(["Latency (ms)", "n", "p50", "p95", "p99", "max", "mean results / zero-result %", "errors"], latencyRows), ""] : [])
     ].join("\n")
-    process.stdout.write(out + "\n")
+    process.stdout.write(`${out}\n`)
   } finally {
     await server.close().catch((e) => log(`closing the server failed: ${e}`))
     client.close()

@@ -37,7 +37,7 @@ const main = Effect.gen(function*() {
     yield* sampledFacets(query, [], Effect.succeed(ranked))
     const facets = performance.now()
     // As TextSearch previews a refinement: the ranked sample's best holding it.
-    ranked.filter((hit) => conditionHolds({ column: "in_stock", anyOf: ["true"] }, hit.columns["in_stock"])).slice(0, 3)
+    ranked.filter((hit) => conditionHolds({ column: "in_stock", anyOf: ["true"] }, hit.columns.in_stock)).slice(0, 3)
     const preview = performance.now()
     if (i < texts.length) continue // warm-up
     stages.ranking.push(ranking - started)

@@ -194,7 +194,7 @@ const main = async () => {
     console.log(accuracyRow("visualSearch (product path)", visual, searchMs / queries.length))
     console.log(accuracyRow("baseline: RGB 8×8×8 histogram intersection", rgb.accuracy, rgb.msPerQuery))
     console.log(accuracyRow("baseline: HSV 8×8×8 histogram intersection", hsv.accuracy, hsv.msPerQuery))
-    console.log(accuracyRow("diagnostic: index cosine, no mirror, no colour", direct, NaN) + "  (the photo alone in the site's space, direct index search)")
+    console.log(`${accuracyRow("diagnostic: index cosine, no mirror, no colour", direct, NaN)}  (the photo alone in the site's space, direct index search)`)
     console.log(`self-check: the ${self.queries} iconic photos as queries find their own product top-1 ${pct(self.top1).trim()}, top-5 ${pct(self.top5).trim()}`)
     console.log(`chance: top-1 ${pct(1 / products.length)}, top-5 ${pct(5 / products.length)}; empty result lists: ${visual.empty}`)
     console.log(`image indexing throughput: ${(ingestion.images / (ingestion.totalMs / 1000)).toFixed(2)} images/s ` +

@@ -57,7 +57,7 @@ export const runEventsSection = async (server: InProcessApi, client: Client, opt
         lines.push(JSON.stringify({ id: product.id, data: product.data }))
         summaries.push(summary)
       }
-      writeFileSync(file, lines.join("\n") + "\n")
+      writeFileSync(file, `${lines.join("\n")}\n`)
       const push = await pushBulk(server.baseUrl, server.siteA.basic, file, () => {})
       log(`events: ${push.answered} products pushed (${push.failed} refused); embedding them`)
       await drained(client)
@@ -81,7 +81,7 @@ export const runEventsSection = async (server: InProcessApi, client: Client, opt
 
   // Events, drawn Zipf-like over the catalog.
   const random = mulberry32(options.seed).fork(61)
-  const product = () => ids[Math.min(ids.length - 1, Math.floor(ids.length * Math.pow(random.next(), 3)))]
+  const product = () => ids[Math.min(ids.length - 1, Math.floor(ids.length * random.next() ** 3))]
   const now = Date.now()
   const batches: Array<Array<unknown>> = []
   for (let b = 0; b * BATCH < options.events; b++) {

@@ -277,7 +277,7 @@ export const productNoun = (label: string): string => {
   if (irregular[last]) singular = irregular[last]
   else if (pluralNouns.has(last) || !last.endsWith("s") || last.endsWith("ss")) singular = last
   else if (/(ch|sh|x|ss)es$/.test(last)) singular = last.slice(0, -2)
-  else if (last.endsWith("ies")) singular = last.slice(0, -3) + "y"
+  else if (last.endsWith("ies")) singular = `${last.slice(0, -3)}y`
   else singular = last.slice(0, -1)
   return [...words.slice(0, -1), singular].join(" ")
 }

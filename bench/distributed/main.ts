@@ -215,5 +215,5 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
     markdownTable(tableHeader(columns), distributedTable(columns, options.workers)),
     ...skipNotes(columns).map((note) => `\n${note}`)
   ].join("\n")
-  process.stdout.write(out + "\n")
+  process.stdout.write(`${out}\n`)
 }

@@ -46,7 +46,7 @@ export const histogramsOf = async (file: string): Promise<Histograms> => {
 
 export const intersection = (a: Float32Array, b: Float32Array) => {
   let sum = 0
-  for (let i = 0; i < a.length; i++) sum += a[i] < b[i] ? a[i] : b[i]
+  for (let i = 0; i < a.length; i++) sum += Math.min(a[i] , b[i])
   return sum
 }
 

@@ -19,7 +19,7 @@ export interface ImageServer {
 export const startImageServer = async (rootDir: string, relativePaths: Iterable<string>): Promise<ImageServer> => {
   const root = path.resolve(rootDir)
   const files = new Map<string, string>()
-  const urlPath = (relative: string) => "/" + relative.split(/[\\/]/).map(encodeURIComponent).join("/")
+  const urlPath = (relative: string) => `/${relative.split(/[\\/]/).map(encodeURIComponent).join("/")}`
   for (const relative of relativePaths) {
     const absolute = path.resolve(root, relative)
     if (!absolute.startsWith(root + path.sep)) throw new Error(`${relative} is outside ${root}`)

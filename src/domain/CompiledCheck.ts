@@ -1,4 +1,4 @@
-import { Either, Option, type ParseResult, Schema, SchemaAST as AST } from "effect"
+import { Either, Option, type ParseResult, Schema, type SchemaAST as AST } from "effect"
 
 /**
  * A schema's rules compiled into one plain predicate, for the decoders on the write path (a

@@ -28,7 +28,7 @@ export const AuthenticationLive = Layer.effect(
     const defaults = yield* RestRateLimit
     return Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      const principal = yield* auth.authenticate(request.headers["authorization"])
+      const principal = yield* auth.authenticate(request.headers.authorization)
       const site = yield* Effect.orElseSucceed(sites.get(principal.siteId), () => undefined)
       const budget = restBudget(principal, clientAddress(request, defaults.trustedProxyHops), defaults, site?.rateLimits)
       const decision = yield* consumeFailingOpen(limiter, budget.key, budget.limit, budget.windowMs)

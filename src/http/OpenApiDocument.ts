@@ -138,6 +138,7 @@ const protectedResourcePath = {
   }
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the generated document is walked and rewritten key by key
 type Json = Record<string, any>
 
 /** Drops `_tag` from every object schema that declares it: error bodies on the wire carry no tag. */

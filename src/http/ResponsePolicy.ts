@@ -234,6 +234,7 @@ const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
     const files: Array<Readable> = []
     const pipe = incoming.pipe
     incoming.pipe = function<T extends NodeJS.WritableStream>(this: typeof incoming, destination: T, options?: { end?: boolean }) {
+      // biome-ignore lint/suspicious/noExplicitAny: the multipart parser's stream type is not exported
       parsers.push(destination as any)
       ;(destination as unknown as NodeJS.EventEmitter).on("file", (file: Readable) => files.push(file))
       return pipe.call(this, destination, options) as T

@@ -61,7 +61,7 @@ const struct = (ast: AST.TypeLiteral): Encode => {
   return (value) => {
     const input = value as Record<PropertyKey, unknown>
     const output: Record<PropertyKey, unknown> = {}
-    for (const [name, encode] of fields) if (Object.prototype.hasOwnProperty.call(input, name)) output[name] = encode(input[name])
+    for (const [name, encode] of fields) if (Object.hasOwn(input, name)) output[name] = encode(input[name])
     return output
   }
 }
@@ -83,9 +83,9 @@ const renamed = (to: AST.TypeLiteral, transformation: AST.TypeLiteralTransformat
     // The type side's declared keys only, as Effect's encoder keeps.
     const input = value as Record<PropertyKey, unknown>
     const output: Record<PropertyKey, unknown> = {}
-    for (const key of keys) if (Object.prototype.hasOwnProperty.call(input, key)) output[key] = input[key]
+    for (const key of keys) if (Object.hasOwn(input, key)) output[key] = input[key]
     for (const step of steps) {
-      const present = Object.prototype.hasOwnProperty.call(output, step.to)
+      const present = Object.hasOwn(output, step.to)
       const encoded = step.encode(present ? Option.some(output[step.to]) : Option.none())
       delete output[step.to]
       if (Option.isSome(encoded)) output[step.from] = encoded.value

@@ -121,7 +121,7 @@ const strings = (v: PayloadValue | undefined): ReadonlyArray<string> =>
 
 /** Deepest paths of a column holding every ancestor: those that are no other path's prefix. */
 export const leafPaths = (paths: ReadonlyArray<string>): ReadonlyArray<string> =>
-  paths.filter((p) => !paths.some((q) => q !== p && q.startsWith(p + " > ")))
+  paths.filter((p) => !paths.some((q) => q !== p && q.startsWith(`${p} > `)))
 
 const vote = (neighbours: ReadonlyArray<Neighbour>, values: (doc: IndexDocument) => ReadonlyArray<string>) => {
   const tally = new Tally()
@@ -211,7 +211,7 @@ export const predictFrom = (
       }
       case "adult": {
         if (adultScores.length > 0) return predicted(name, value, adultOf(Math.max(...adultScores)), "image")
-        const flags = vote(neighbours, (doc) => (typeof doc.payload["adult"] === "boolean" ? [String(doc.payload["adult"])] : []))
+        const flags = vote(neighbours, (doc) => (typeof doc.payload.adult === "boolean" ? [String(doc.payload.adult)] : []))
         return predicted(name, value, flags === null ? null : { value: flags.value === "true", confidence: flags.confidence }, "neighbours")
       }
       case "shopping_product_category":

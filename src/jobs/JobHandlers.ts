@@ -13,9 +13,9 @@ import { fitJobs, photosAnalysed, StoredReindexing } from "../visual-space/Visua
 import type { VisualSpaceStore } from "../visual-space/VisualSpaceStore.js"
 import type { ImageAnalyzer } from "../services/image-analyzer/ImageAnalyzer.js"
 import type { ImageIntake } from "../services/image-intake/ImageIntake.js"
-import { EventLog } from "../services/event-log/EventLog.js"
-import { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
-import { Suggester } from "../services/suggester/Suggester.js"
+import type { EventLog } from "../services/event-log/EventLog.js"
+import type { ShopperStats } from "../services/shopper-stats/ShopperStats.js"
+import type { Suggester } from "../services/suggester/Suggester.js"
 import { JobHandler } from "../services/job-queue/JobQueue.js"
 import { PredictionStore } from "../services/prediction-store/PredictionStore.js"
 

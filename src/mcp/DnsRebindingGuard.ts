@@ -36,7 +36,7 @@ const isLoopbackAddress = (address: string | undefined): boolean =>
  *   MCP_ALLOWED_ORIGINS. Clients that are not browsers send no Origin.
  */
 export const rebindingRefusal = (request: HttpServerRequest.HttpServerRequest, allowed: McpAllowedSources): string | undefined => {
-  const host = request.headers["host"] ?? ""
+  const host = request.headers.host ?? ""
   const name = hostName(host)
   const listed = allowed.hosts.some((h) => hostName(h) === name)
   const overLoopback = isLoopbackAddress(NodeHttpServerRequest.toIncomingMessage(request).socket.localAddress)
@@ -46,7 +46,7 @@ export const rebindingRefusal = (request: HttpServerRequest.HttpServerRequest, a
   if (allowed.hosts.length > 0 && !listed && !(overLoopback && LOOPBACK_NAMES.has(name))) {
     return `forbidden: host "${host}" is not in MCP_ALLOWED_HOSTS`
   }
-  const origin = request.headers["origin"]
+  const origin = request.headers.origin
   if (origin === undefined || allowed.origins.includes(origin)) return undefined
   let originHost: string
   try {

@@ -24,7 +24,7 @@ export const ACCESS_TOKEN_PARAMETER = "access_token"
 const baseUrl = (request: HttpServerRequest.HttpServerRequest, publicUrl: Option.Option<string>): string =>
   Option.getOrElse(publicUrl, () => {
     const forwarded = request.headers["x-forwarded-proto"]?.split(",")[0]?.trim().toLowerCase()
-    return `${forwarded === "https" ? "https" : "http"}://${request.headers["host"] ?? "localhost"}`
+    return `${forwarded === "https" ? "https" : "http"}://${request.headers.host ?? "localhost"}`
   })
 
 /**
@@ -45,7 +45,7 @@ export const presentedCredentials = (request: HttpServerRequest.HttpServerReques
   | { readonly _tag: "credentials"; readonly authorization: string | undefined }
   | { readonly _tag: "ambiguous" } =>
 {
-  const header = request.headers["authorization"]
+  const header = request.headers.authorization
   const query = request.url.indexOf("?")
   const token = query < 0 ? null : new URLSearchParams(request.url.slice(query + 1)).get(ACCESS_TOKEN_PARAMETER)
   if (token === null) return { _tag: "credentials", authorization: header }

@@ -35,8 +35,8 @@ const categoryValues = (counts: ReadonlyArray<{ value: string; count: number }>,
   const byPath = new Map(counts.map((c) => [c.value, c.count]))
   const depthOf = (p: string) => parseCategoryPath(p).length
   const childrenOf = (parent: string | null) =>
-    counts.filter((c) => parent === null ? depthOf(c.value) === 1 : c.value.startsWith(parent + " > ") && depthOf(c.value) === depthOf(parent) + 1)
-  let parent: string | null = selected.length > 0 ? selected[selected.length - 1] : null
+    counts.filter((c) => parent === null ? depthOf(c.value) === 1 : c.value.startsWith(`${parent} > `) && depthOf(c.value) === depthOf(parent) + 1)
+  const parent: string | null = selected.length > 0 ? selected[selected.length - 1] : null
   let children = childrenOf(parent)
   // A single branch says nothing to the shopper: descend until the tree actually branches.
   for (let guard = 0; parent === null && children.length === 1 && guard < 4; guard++) {

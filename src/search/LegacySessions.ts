@@ -124,7 +124,7 @@ const AREA_KEYS = ["left", "top", "width", "height"] as const
 /** The GET extensions: `category` (encoded path) and the search area (all four numbers or none). */
 const parseView = (params: Readonly<Record<string, string | undefined>>) =>
   Effect.gen(function*() {
-    const category = params["category"]
+    const category = params.category
     const decoded = category === undefined ? undefined : decodeCategoryPath(category)
     if (decoded !== undefined && Either.isLeft(decoded)) return yield* new BadRequest({ message: `category: ${decoded.left}` })
     const given = AREA_KEYS.filter((k) => params[k] !== undefined)

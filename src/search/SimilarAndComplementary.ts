@@ -54,7 +54,7 @@ const leafPaths = (source: StoredProduct) => {
   return [...new Set([...shopping, ...types].filter((p) => p.length > 0).map(formatCategoryPath))]
 }
 
-const scope = (siteId: number, campaign: Campaign, input: RecommendationInput, extra: Filter) =>
+const scope = (campaign: Campaign, input: RecommendationInput, extra: Filter) =>
   Effect.gen(function*() {
     const built = yield* buildFilter({ campaign: campaign.staticFilters, staticFilters: input.staticFilters, dynamicFilters: input.dynamicFilters })
     const filter: Filter = { must: [...built.filter.must, ...extra.must], mustNot: [...built.filter.mustNot, ...extra.mustNot] }
@@ -76,7 +76,7 @@ const diversify = (hits: ReadonlyArray<SearchHit>, perCategory: number, limit: n
   const taken = new Map<string, number>()
   const out: Array<string> = []
   for (const hit of hits) {
-    const categories = (hit.columns["category"] as ReadonlyArray<string> | null | undefined) ?? []
+    const categories = (hit.columns.category as ReadonlyArray<string> | null | undefined) ?? []
     // The deepest path is the product's leaf.
     const leaf = categories.reduce((a, b) => (b.length > a.length ? b : a), "")
     const n = taken.get(leaf) ?? 0
@@ -102,7 +102,7 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
     // The root as a substitute puts the whole catalog in reach: no category to stay in or prefer.
     const wholeCatalog = substituted?.includes(ROOT_PATH) ?? false
     const categories = substituted && substituted.length > 0 ? substituted.filter((path) => path !== ROOT_PATH) : leafPaths(source)
-    const { filter, dynamic } = yield* scope(siteId, campaign, input, {
+    const { filter, dynamic } = yield* scope(campaign, input, {
       must: substituted && substituted.length > 0 && !wholeCatalog ? [{ column: "category", anyOf: substituted }] : [],
       mustNot: []
     })
@@ -161,10 +161,10 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
     const limit = recommendationCount(campaign, input.resultsCount)
     const leaves = leafPaths(source)
     const pairs = (campaign.crossSell ?? []).filter((p) =>
-      leaves.some((leaf) => leaf === p.from || leaf.startsWith(p.from + " > ")))
+      leaves.some((leaf) => leaf === p.from || leaf.startsWith(`${p.from} > `)))
     const targets = pairs.flatMap((p) => p.to.map((t) => formatCategoryPath(parseCategoryPath(t))))
     const variants: ReadonlyArray<Condition> = source.data.item_group_id ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }] : []
-    const { filter: scoped, dynamic } = yield* scope(siteId, campaign, input, {
+    const { filter: scoped, dynamic } = yield* scope(campaign, input, {
       must: targets.length > 0 ? [{ column: "category", anyOf: targets }] : [],
       mustNot: variants
     })

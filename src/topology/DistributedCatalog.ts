@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { restoredDocuments, suggestSource } from "../indexing/ProductIndexer.js"
-import { SiteVisualSpaces, SiteVisualSpacesLive } from "../visual-space/SiteVisualSpaces.js"
+import { type SiteVisualSpaces, SiteVisualSpacesLive } from "../visual-space/SiteVisualSpaces.js"
 import { RedisVisualSpaceStore } from "../visual-space/RedisVisualSpaceStore.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { ReplicatedCatalogIndex } from "../services/catalog-index/ReplicatedCatalogIndex.js"

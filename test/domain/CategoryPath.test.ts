@@ -65,7 +65,7 @@ describe("category path wire form", () => {
   })
 
   it.each([
-    ["padding", b64("ab") + "=="],
+    ["padding", `${b64("ab")}==`],
     ["standard base64 alphabet", Buffer.from("A > B?>>").toString("base64")],
     ["characters outside the alphabet", "QSA+IEI!"],
     ["an impossible length", "QUJDR"],

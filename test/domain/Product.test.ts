@@ -64,9 +64,9 @@ describe("ProductRecord length bounds", () => {
 
   it("gtin accepts 158 characters of codes and rejects 159", () => {
     const codes = (n: number) => Array.from({ length: n }, () => "12345678901234").join(",")
-    expect(codes(10) + ",12345678").toHaveLength(158)
-    expect(issuesOf({ gtin: codes(10) + ",12345678" })).toEqual([])
-    expect(issueOf("gtin", codes(10) + ",123456789")).toBe("must be at most 158 characters")
+    expect(`${codes(10)},12345678`).toHaveLength(158)
+    expect(issuesOf({ gtin: `${codes(10)},12345678` })).toEqual([])
+    expect(issueOf("gtin", `${codes(10)},123456789`)).toBe("must be at most 158 characters")
   })
 
   it("product_highlight accepts 1518 characters and rejects 1519", () => {

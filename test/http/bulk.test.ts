@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import { call } from "../support/Http.js"
-import { eventually } from "../support/Eventually.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 import { startServerProcess } from "../support/ServerProcess.js"
 import { makeWorkspace } from "../support/Workspace.js"
@@ -57,7 +56,7 @@ const pushBulk = (
     void Promise.resolve(send({ write: (text) => req.write(text), end: () => req.end(), destroy: () => req.destroy() })).catch(reject)
   })
 
-const ndjson = (...lines: ReadonlyArray<unknown>) => lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n"
+const ndjson = (...lines: ReadonlyArray<unknown>) => `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`
 const sendAll = (text: string) => (body: { write: (t: string) => void; end: () => void }) => {
   body.write(text)
   body.end()

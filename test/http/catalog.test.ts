@@ -97,7 +97,7 @@ describe("PUT /product/{id}", () => {
     expect(anonymous.headers.get("www-authenticate")).toMatch(/Basic/)
     expect(typeof anonymous.body.message).toBe("string")
 
-    const wrong = await put("p-6", { data: {} }, "Basic " + Buffer.from("nobody:nothing").toString("base64"))
+    const wrong = await put("p-6", { data: {} }, `Basic ${Buffer.from("nobody:nothing").toString("base64")}`)
     expect(wrong.status).toBe(401)
 
     const readOnly = await put("p-6", { data: {} }, server.siteA.bearer)
@@ -146,7 +146,7 @@ describe("routing and operations", () => {
     expect((await call(server.baseUrl, "GET", "/readyz")).body.status).toBe("ready")
     const openapi = await call(server.baseUrl, "GET", "/openapi.json")
     expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(["/text-search", "/product/{productId}", "/auto-suggest"]))
-    const docs = await fetch(server.baseUrl + "/docs")
+    const docs = await fetch(`${server.baseUrl}/docs`)
     expect(docs.status).toBe(200)
     expect(await docs.text()).toMatch(/swagger/i)
   })
@@ -198,7 +198,7 @@ describe("routing and operations", () => {
   })
 
   it("tags every response with a request id", async () => {
-    const res = await fetch(server.baseUrl + "/healthz", { headers: { "x-request-id": "abc-123" } })
+    const res = await fetch(`${server.baseUrl}/healthz`, { headers: { "x-request-id": "abc-123" } })
     expect(res.headers.get("x-request-id")).toBe("abc-123")
   })
 })

@@ -18,7 +18,7 @@ afterAll(() => server?.close())
 const rawRequest = (method: string, path: string, body: string | Buffer, headers: Record<string, string> = { "content-type": "application/json" }) =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
     const sent = Object.fromEntries(Object.entries({ authorization: server.siteA.basic, ...headers }).filter(([, value]) => value !== ""))
-    const request = http.request(server.baseUrl + "/", { method, path, headers: sent }, (response) => {
+    const request = http.request(`${server.baseUrl}/`, { method, path, headers: sent }, (response) => {
       let text = ""
       response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: text }))
     })

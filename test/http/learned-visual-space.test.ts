@@ -10,7 +10,7 @@ import { VisualSpaceStore, type VisualSpaceStoreService } from "../../src/visual
 import { eventually } from "../support/Eventually.js"
 import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
-import { type LoopbackHost } from "../support/LoopbackHost.js"
+import type { LoopbackHost } from "../support/LoopbackHost.js"
 import { startPhotoHost } from "../support/ProductShots.js"
 import { shapeShots } from "../support/ShapeShots.js"
 

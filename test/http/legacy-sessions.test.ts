@@ -40,7 +40,7 @@ afterAll(async () => {
 /** A request with a multipart/form-data or raw body; parsed JSON answer. */
 const send = async (method: string, urlPath: string, options: { auth?: string; form?: FormData; raw?: { body: Buffer; type: string } } = {}) => {
   const headers: Record<string, string> = {}
-  if (options.auth) headers["authorization"] = options.auth
+  if (options.auth) headers.authorization = options.auth
   let body: FormData | Buffer | undefined = options.form
   if (options.raw) {
     headers["content-type"] = options.raw.type
@@ -69,7 +69,7 @@ const getSession = (id: string, query = "", auth = server.siteA.bearer) => send(
 const ids = (session: any) => session.value.map((p: any) => p.productId)
 /** Path and query of an absolute link of this server. */
 const local = (href: string) => {
-  expect(href.startsWith(server.baseUrl + "/")).toBe(true)
+  expect(href.startsWith(`${server.baseUrl}/`)).toBe(true)
   return href.slice(server.baseUrl.length)
 }
 const expectSearchException = (res: { status: number; body: any }, status: number, withDebug: boolean) => {

@@ -59,7 +59,7 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect(res.body.attributes).toEqual([{ name: "color", value: null, prediction: "red", confirmed: null }])
     expect(res.body.images).toHaveLength(1)
     const [image] = res.body.images
-    expect(image.url).toBe(server.imageBase + "/red.jpg")
+    expect(image.url).toBe(`${server.imageBase}/red.jpg`)
     expect(image.attributes.map((a: any) => a.name)).toEqual(["color", "adult", "objects"])
     expect(image.attributes[0]).toEqual({ name: "color", value: null, prediction: "red", confirmed: null })
     expect(image.attributes[1]).toMatchObject({ name: "adult", value: null, prediction: false })

@@ -58,7 +58,7 @@ describe("REST rate limits", () => {
   })
 
   it("gives site credentials their own budget, and does not count refused credentials", async () => {
-    const wrong = "Basic " + Buffer.from("nobody:wrong").toString("base64")
+    const wrong = `Basic ${Buffer.from("nobody:wrong").toString("base64")}`
     for (let i = 0; i < 10; i++) expect((await call(server.baseUrl, "GET", "/product/p-1", { auth: wrong })).status).toBe(401)
     // siteB's Basic credential: 5 requests, then refused (GET of an absent product answers 404).
     for (let i = 0; i < 5; i++) expect((await call(server.baseUrl, "GET", "/product/p-1", { auth: server.siteB.basic })).status).toBe(404)

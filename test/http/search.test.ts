@@ -274,7 +274,7 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
     const colors = page.body.interactions.dynamicFilters.find((f: { column: string }) => f.column === "color")
     const expected = new Map<string, number>()
     for (const product of all.body.data.products as ReadonlyArray<{ productId: string }>) {
-      const color = fixtureProducts.find((p) => p.id === product.productId)!.data["color"] as string | undefined
+      const color = fixtureProducts.find((p) => p.id === product.productId)!.data.color as string | undefined
       if (color) expected.set(color.toLowerCase(), (expected.get(color.toLowerCase()) ?? 0) + 1)
     }
     expect(Object.fromEntries(colors.values.map((v: { value: string; count: number }) => [v.value, v.count]))).toEqual(Object.fromEntries(expected))

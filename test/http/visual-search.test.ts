@@ -58,9 +58,9 @@ describe("POST /visual-search", () => {
   })
 
   it("accepts a data URL, and a url fetched server-side", async () => {
-    const dataUrl = "data:image/jpeg;base64," + (await productShot(30, 60, 210)).toString("base64")
+    const dataUrl = `data:image/jpeg;base64,${(await productShot(30, 60, 210)).toString("base64")}`
     expect(ids(await visual({ query: { image: dataUrl } }))[0]).toBe("mug-blue")
-    expect(ids(await visual({ query: { url: server.imageBase + "/green.jpg" } }))[0]).toBe("mug-green")
+    expect(ids(await visual({ query: { url: `${server.imageBase}/green.jpg` } }))[0]).toBe("mug-green")
   })
 
   it("reuses the image stored for a requestId", async () => {

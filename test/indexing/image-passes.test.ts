@@ -95,7 +95,7 @@ describe("product image passes", () => {
       expect(ids(res)[0]).toBe("figure-1")
     }, 120_000)
     const [first] = storedAnalyses("figure-1")
-    expect(first).toMatchObject({ url: imageBase + "/avatar.jpg", status: "ok", objects: null })
+    expect(first).toMatchObject({ url: `${imageBase}/avatar.jpg`, status: "ok", objects: null })
     expect(first.colors.length).toBeGreaterThan(0)
     // The detection pass has asked for the image again and waits for it.
     await eventually(async () => expect(fetches.get("/avatar.jpg")).toBe(2), 60_000)
@@ -136,7 +136,7 @@ describe("product image passes", () => {
     await eventually(async () => expect(ids(await byColor("blue"))).toEqual(["mug-1"]), 120_000)
     expect(ids(await byColor("red"))).toEqual([])
     const stored = storedAnalyses("mug-1")
-    expect(stored.map((a) => a.url)).toEqual([imageBase + "/blue.jpg"])
+    expect(stored.map((a) => a.url)).toEqual([`${imageBase}/blue.jpg`])
     // Both passes ran on the new image, each fetching it once.
     await eventually(async () => expect(storedAnalyses("mug-1")[0].objects).not.toBeNull(), 60_000)
     expect(fetches.get("/blue.jpg")).toBe(2)

@@ -82,12 +82,12 @@ describe("reindexImageData", () => {
       expect(calls).toEqual([])
       const docs = yield* (yield* CatalogIndex).retrieve(1, ["mug", "untitled"])
       for (const [doc, vector] of [[docs[0], text], [docs[1], untitledVector]] as const) {
-        expect(doc.payload["image_color"]).toEqual(["red"])
-        expect(doc.payload["image_object"]).toEqual(["cup"])
+        expect(doc.payload.image_color).toEqual(["red"])
+        expect(doc.payload.image_object).toEqual(["cup"])
         expect(doc.vectors.image).toHaveLength(1)
         Array.from(doc.vectors.text!).forEach((x, i) => expect(x).toBeCloseTo(vector[i], 5))
       }
-      expect(docs[1].payload["price"]).toBe(4)
+      expect(docs[1].payload.price).toBe(4)
     }).pipe(Effect.provide(layer))
   })
 

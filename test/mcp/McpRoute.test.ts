@@ -262,7 +262,7 @@ describe("DNS rebinding protection", () => {
 describe("authentication", () => {
   it("answers missing or invalid credentials with HTTP 401 and WWW-Authenticate", async () => {
     const body = { jsonrpc: "2.0", id: "req-7", method: "tools/list", params: {} }
-    for (const authorization of [undefined, "Bearer not-a-token", "Basic " + Buffer.from("x:y").toString("base64")]) {
+    for (const authorization of [undefined, "Bearer not-a-token", `Basic ${Buffer.from("x:y").toString("base64")}`]) {
       const res = await fetch(`${server.baseUrl}/mcp`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },

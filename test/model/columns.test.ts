@@ -68,7 +68,7 @@ describe("column table", () => {
   it("a product without a colour of its own is filterable by the colours of its photos", () => {
     const doc = toIndexDocument(product({ title: "Mug" }), null, [photo(["white", "blue", "grey"])])
     expect(doc.payload).toMatchObject({ color: ["white", "blue"], image_color: ["white", "blue", "grey"], image_object: ["mug"] })
-    expect(toIndexDocument(product({ color: "Green" }), null, [photo(["white"])]).payload["color"]).toEqual(["green"])
+    expect(toIndexDocument(product({ color: "Green" }), null, [photo(["white"])]).payload.color).toEqual(["green"])
   })
 
   it("filter values of colour columns match by lowercase name, also when written `<color> > <hex>`", () => {
@@ -81,9 +81,9 @@ describe("column table", () => {
   it("a record colour written `<color> > <hex>` is held as its name, so a filter on it matches", () => {
     const doc = toIndexDocument(product({ color: "Red > #FF0000" }), null)
     const color = findColumn("color")!
-    expect(doc.payload["color"]).toEqual(["red"])
-    expect(doc.payload["color"]).toContain(filterTerm(color, "Red > #ff0000"))
-    expect(toIndexDocument(product({ color: "Navy > #000080, White > #FFFFFF" }), null).payload["color"]).toEqual(["navy", "white"])
+    expect(doc.payload.color).toEqual(["red"])
+    expect(doc.payload.color).toContain(filterTerm(color, "Red > #ff0000"))
+    expect(toIndexDocument(product({ color: "Navy > #000080, White > #FFFFFF" }), null).payload.color).toEqual(["navy", "white"])
   })
 
   it("offers facets in display order, the first three primary", () => {

@@ -14,14 +14,14 @@ export const waitUntilReady = async (baseUrl: string, timeoutMs = 60_000) => {
 /** JSON request helper: returns status, headers and parsed body. */
 export const call = async (baseUrl: string, method: string, urlPath: string, options: { auth?: string; body?: unknown; rawBody?: string } = {}) => {
   const headers: Record<string, string> = {}
-  if (options.auth) headers["authorization"] = options.auth
+  if (options.auth) headers.authorization = options.auth
   let body: string | undefined
   if (options.rawBody !== undefined) body = options.rawBody
   else if (options.body !== undefined) body = JSON.stringify(options.body)
   if (body !== undefined) headers["content-type"] = "application/json"
   const res = await fetch(baseUrl + urlPath, { method, headers, body })
   const text = await res.text()
-  let json: any = undefined
+  let json: any 
   try {
     json = text.length > 0 ? JSON.parse(text) : undefined
   } catch {

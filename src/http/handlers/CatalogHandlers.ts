@@ -1,5 +1,5 @@
 import { HttpApiBuilder, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Either, Option } from "effect"
+import { Effect, Option } from "effect"
 import type { SetProductResponse } from "../../domain/Catalog.js"
 import { type BadRequest, type ImageDeleteFailure, type NotFound, type ServiceUnavailable, UnsupportedMediaType } from "../../domain/Errors.js"
 import { bulkPush } from "../BulkPush.js"

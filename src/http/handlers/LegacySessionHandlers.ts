@@ -20,7 +20,7 @@ import { sessionErrors } from "../ErrorMapping.js"
 const linkContext = (request: HttpServerRequest.HttpServerRequest): LinkContext => {
   const first = (value: string | undefined) => value?.split(",")[0]?.trim() || undefined
   const proto = first(request.headers["x-forwarded-proto"]) === "https" ? "https" : "http"
-  const host = first(request.headers["x-forwarded-host"]) ?? request.headers["host"] ?? "localhost"
+  const host = first(request.headers["x-forwarded-host"]) ?? request.headers.host ?? "localhost"
   const baseUrl = `${proto}://${host}`
   return { baseUrl: URL.canParse(baseUrl) ? baseUrl : "http://localhost" }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { Deferred, type Duration, Effect, type Scope, Stream, SubscriptionRef } from "effect"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { connectFailFast } from "./FailFastRedis.js"
 import { BackendFailure } from "../BackendFailure.js"
 

@@ -17,6 +17,7 @@ export type RedisSettingsFinding = Data.TaggedEnum<{
   /** maxmemory-policy is not noeviction. */
   Evicting: { readonly policy: string }
   /** The append-only file is off. */
+  // biome-ignore lint/complexity/noBannedTypes: a TaggedEnum case without fields is written {}
   NotAppendOnly: {}
   /** Neither CONFIG nor INFO answered (a managed Redis may deny both), or Redis was unreachable. */
   Unverified: { readonly reason: string }
@@ -76,8 +77,8 @@ const fromInfo = (client: Redis) =>
   attempt("INFO", async () => {
     const fields = infoFields(`${await client.info("memory")}\r\n${await client.info("persistence")}`)
     return {
-      policy: required(fields["maxmemory_policy"], "maxmemory_policy"),
-      appendOnly: required(fields["aof_enabled"], "aof_enabled") === "1"
+      policy: required(fields.maxmemory_policy, "maxmemory_policy"),
+      appendOnly: required(fields.aof_enabled, "aof_enabled") === "1"
     }
   })
 

@@ -89,7 +89,7 @@ export const DUPLICATE_PENALTY = 0.1
 export const spreadDuplicates = (hits: ReadonlyArray<SearchHit>, complete: boolean): Array<SearchHit> => {
   const copies = new Map<number, number>()
   const ranked = hits.map((hit, place) => {
-    const key = hit.columns["title_key"]
+    const key = hit.columns.title_key
     if (typeof key !== "number") return { hit, place, score: hit.score }
     const before = copies.get(key) ?? 0
     copies.set(key, before + 1)

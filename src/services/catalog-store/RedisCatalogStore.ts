@@ -1,7 +1,7 @@
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { execAll } from "../../platform/redis/Transaction.js"
 import { Effect, Either, Layer, Option } from "effect"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, MODIFY_ATTEMPTS, StoreError } from "./CatalogStore.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
 import type { ImageAnalysisRecord, ImageSamples } from "../../model/ImageAnalysis.js"

@@ -58,7 +58,7 @@ const seedCentres = (data: Uint8Array, pixels: ReadonlyArray<number>): Array<Arr
 }
 
 const toHex = (rgb: ReadonlyArray<number>) =>
-  "#" + rgb.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")
+  `#${rgb.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")}`
 
 /**
  * Dominant colours by k-means in RGB on a small swatch, named with the shop palette.

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { Redis } from "ioredis"
+import type { Redis } from "ioredis"
 import { type ConversationInfo, MemoryError, MemoryLimits, MemoryLog, type MemoryLogService } from "./MemoryLog.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"

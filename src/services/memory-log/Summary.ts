@@ -42,7 +42,7 @@ const maxFilters = 20
 
 const clip = (text: string, max: number) => {
   const flat = text.replace(/\s+/g, " ").trim()
-  return flat.length <= max ? flat : flat.slice(0, max - 1).trimEnd() + "…"
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`
 }
 
 const chitChat = new Set(

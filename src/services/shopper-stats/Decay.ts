@@ -17,4 +17,4 @@ export const EVENT_WEIGHTS = { view: 1, click: 2, add_to_cart: 5, purchase: 10, 
 
 /** `value` held at `from`, decayed to `to` (to ≥ from; a later `from` grows it back). */
 export const decayedTo = (value: number, from: number, to: number, halfLife: number): number =>
-  value === 0 ? 0 : value * Math.pow(2, -(to - from) / halfLife)
+  value === 0 ? 0 : value * 2 ** (-(to - from) / halfLife)

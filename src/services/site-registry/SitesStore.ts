@@ -16,7 +16,7 @@ const SitesJson = Schema.parseJson(SitesFile, { space: 2 })
 /** One "path: problem" line per issue; the default tree repeats the whole schema. */
 export const describeParseError = (error: ParseResult.ParseError): string =>
   ParseResult.ArrayFormatter.formatErrorSync(error)
-    .map(({ message, path }) => `${path.length > 0 ? path.join(".") + ": " : ""}${message}`)
+    .map(({ message, path }) => `${path.length > 0 ? `${path.join(".")}: ` : ""}${message}`)
     .join("\n")
 
 /** The decoded file, or None when it does not exist yet. */
@@ -50,7 +50,7 @@ export const writeSitesFile = (file: string, sites: SitesFile): Effect.Effect<vo
       await fs.mkdir(path.dirname(file), { recursive: true })
       const handle = await fs.open(temp, "w", 0o600)
       try {
-        await handle.writeFile(text + "\n")
+        await handle.writeFile(`${text}\n`)
         await handle.sync()
       } finally {
         await handle.close()

@@ -24,7 +24,7 @@ const WORD_START = 2
 
 /** Popularity now: `popularityOf` with each past search fading by its age. */
 const popularity = (v: Vocabulary, id: number, now: number): number => {
-  const fade = Math.pow(0.5, Math.max(0, now - v.lastSearched[id]) / QUERY_HALF_LIFE_MS)
+  const fade = 0.5 ** (Math.max(0, now - v.lastSearched[id]) / QUERY_HALF_LIFE_MS)
   return popularityOf(v.products(id), v.queryCount[id] * fade)
 }
 
@@ -70,7 +70,7 @@ class Completion {
     if (where === "first") {
       return this.scanFirst(words[0], tier, (text) => text.startsWith(typed) && endsWord(text, typed.length))
     }
-    const needle = " " + typed
+    const needle = ` ${typed}`
     for (const id of this.v.inner(words[0])) {
       const text = this.v.texts[id]
       for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {

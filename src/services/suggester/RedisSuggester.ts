@@ -3,7 +3,6 @@ import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { makeChangeFeed, type ChangeFeedError, type FeedEntry } from "../../platform/redis/ChangeFeed.js"
 import { type ProductSource, Suggester, SuggestError } from "./Suggester.js"
 import { decodeChange, encodeIndex, encodeRemove } from "./CatalogChanges.js"
-import type { ProductText } from "./Phrases.js"
 import { type CountedQuery, SharedQueryCounts } from "./SharedQueryCounts.js"
 import { recordableQuery, SiteVocabularies } from "./SiteVocabularies.js"
 

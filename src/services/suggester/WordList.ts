@@ -44,6 +44,6 @@ export class WordList {
   /** Index range of `all` holding the words that start with `prefix`. */
   range(prefix: string): readonly [number, number] {
     const words = this.all
-    return [lowerBound(words, prefix), lowerBound(words, prefix + "\uffff")]
+    return [lowerBound(words, prefix), lowerBound(words, `${prefix}\uffff`)]
   }
 }

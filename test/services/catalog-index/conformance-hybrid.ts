@@ -53,7 +53,7 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
   test("a product's image similarity is the best of its images", () =>
     Effect.gen(function*() {
       yield* upsert(
-        doc("one-image", { images: [[0.7071, 0.7071, 0, 0]] }),
+        doc("one-image", { images: [[Math.SQRT1_2, Math.SQRT1_2, 0, 0]] }),
         doc("two-images", { images: [[1, 0, 0, 0], [0, 1, 0, 0]] })
       )
       const result = yield* search({ imageVector: vec(0, 1, 0, 0), minSimilarity: 0.5 })

@@ -98,7 +98,7 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(["p4", "p5"]).toContain(ranked.ids[0])
       const shirts = yield* listing({ text: "shirt", groupBy: "item_group_id" })
       expect(shirts.total).toBe(3)
-      expect(new Set(shirts.ids.map((id) => catalog.find((d) => d.productId === id)!.payload["item_group_id"] ?? id)).size).toBe(3)
+      expect(new Set(shirts.ids.map((id) => catalog.find((d) => d.productId === id)!.payload.item_group_id ?? id)).size).toBe(3)
     }))
 
   test("facets count every product of the result set, or every group", () =>

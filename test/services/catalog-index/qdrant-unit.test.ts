@@ -180,7 +180,7 @@ describe("FilterTranslation", () => {
 
 describe("SparseText", () => {
   const text = (fields: Partial<ReturnType<typeof doc>["text"]>) => doc("x", { text: fields }).text
-  const valueOf = (vector: { indices: Array<number>; values: Array<number> }, term: string, field: "title" | "description" = "title") =>
+  const weightOf = (vector: { indices: Array<number>; values: Array<number> }, term: string, field: "title" | "description" = "title") =>
     vector.values[vector.indices.indexOf(fieldTermKey(field, term))]
 
   it("hashes terms with 32-bit FNV-1a", () => {
@@ -196,16 +196,16 @@ describe("SparseText", () => {
     expect(vector.indices).toHaveLength(4)
     expect(vector.values[vector.indices.indexOf(pairTermKey("drill press"))]).toBe(1)
     expect(vector.indices).not.toContain(pairTermKey("drill the"))
-    expect(valueOf(vector, "the")).toBeUndefined()
-    expect(valueOf(vector, "drill")).toBeGreaterThan(valueOf(vector, "press"))
+    expect(weightOf(vector, "the")).toBeUndefined()
+    expect(weightOf(vector, "drill")).toBeGreaterThan(weightOf(vector, "press"))
   })
 
   it("keys terms per field (weights and IDF come with the query) and normalises by field length", () => {
     const vector = documentLexical(text({ title: "Drill", description: "Drill" }))
     expect(vector.indices).toHaveLength(2) // a one-word title has no pair
     // BM25+: a one-word title scores D + tf·(K+1) / (tf + K·(1 − B + B·1/8)), a one-word description by 1/60.
-    expect(valueOf(vector, "drill")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8)), 6)
-    expect(valueOf(vector, "drill", "description")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 60)), 6)
+    expect(weightOf(vector, "drill")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8)), 6)
+    expect(weightOf(vector, "drill", "description")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 60)), 6)
   })
 
   it("marks each trigram of each term once", () => {

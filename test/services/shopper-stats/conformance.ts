@@ -37,13 +37,13 @@ export const shopperStatsConformance = (name: string, makeLayer: () => Layer.Lay
         expect(after.orders).toBe(3)
         expect(after.at).toBe(t)
         expect(after.popularity).toBeCloseTo(12, 9)
-        expect(after.recent).toBeCloseTo(8 + 4 * Math.pow(2, -14), 9)
+        expect(after.recent).toBeCloseTo(8 + 4 * 2 ** -14, 9)
         // A newer step decays what was held to its own time.
         yield* stats.apply(1, 2, 3, { ...empty, products: [{ productId: "p", orders: 0, popularity: 1, recent: 1, at: t + HALF_LIFE_MS.recent }] })
         const [later] = yield* stats.products(1, ["p"])
         expect(later.at).toBe(t + HALF_LIFE_MS.recent)
         expect(later.recent).toBeCloseTo(after.recent / 2 + 1, 9)
-        expect(later.popularity).toBeCloseTo(12 * Math.pow(2, -1 / 14) + 1, 9)
+        expect(later.popularity).toBeCloseTo(12 * 2 ** (-1 / 14) + 1, 9)
       }))
 
     test("co-purchases are counted for both products and read by support, most often first", (stats) =>

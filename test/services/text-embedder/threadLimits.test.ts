@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Worker } from "node:worker_threads"
+import type { Worker } from "node:worker_threads"
 import { spawnEmbeddingWorker } from "../../../src/services/text-embedder/EmbeddingThreads.js"
 
 // The embedding threads run with a capped V8 heap (memory at 100k products). A call larger

@@ -189,7 +189,7 @@ export class LexicalIndex {
     // Keyed by term: a single posting is a number, which two terms may share.
     const weights = new Map<string, readonly [TermPostings, number]>()
     const offer = (term: string, postings: TermPostings, weight: number) => {
-      if (term !== word.stem && !(weights.get(term)?.[1]! >= weight)) weights.set(term, [postings, weight])
+      if (term !== word.stem && !((weights.get(term)?.[1] ?? Number.NEGATIVE_INFINITY) >= weight)) weights.set(term, [postings, weight])
     }
     const distance = editBudget(word.typed, known)
     if (distance > 0) {
