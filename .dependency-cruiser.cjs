@@ -19,12 +19,26 @@ const LAYERS = [
 ]
 
 const folder = (name) => `^src/${name}(/|$)`
-const above = (row) => LAYERS.slice(row + 1).flat().map(folder).join("|")
-const siblings = (name, row) => LAYERS[row].filter((other) => other !== name).map(folder).join("|")
+const above = (row) =>
+  LAYERS.slice(row + 1)
+    .flat()
+    .map(folder)
+    .join("|")
+const siblings = (name, row) =>
+  LAYERS[row]
+    .filter((other) => other !== name)
+    .map(folder)
+    .join("|")
 
 module.exports = {
   forbidden: [
-    { name: "no-cycle", severity: "error", comment: "modules that import each other, directly or round a loop", from: {}, to: { circular: true } },
+    {
+      name: "no-cycle",
+      severity: "error",
+      comment: "modules that import each other, directly or round a loop",
+      from: {},
+      to: { circular: true }
+    },
     ...LAYERS.slice(0, -1).map((row, i) => ({
       name: `layer-${row.join("-").replace(/\\\./g, "")}`,
       severity: "error",
@@ -33,13 +47,15 @@ module.exports = {
       to: { path: above(i) }
     })),
     ...LAYERS.flatMap((row, i) =>
-      row.length < 2 ? [] : row.map((name) => ({
-        name: `siblings-${name.replace(/\\\./g, "")}`,
-        severity: "error",
-        comment: `${name} may not import its sibling layer`,
-        from: { path: folder(name) },
-        to: { path: siblings(name, i) }
-      }))
+      row.length < 2
+        ? []
+        : row.map((name) => ({
+            name: `siblings-${name.replace(/\\\./g, "")}`,
+            severity: "error",
+            comment: `${name} may not import its sibling layer`,
+            from: { path: folder(name) },
+            to: { path: siblings(name, i) }
+          }))
     ),
     {
       name: "src-stands-alone",

@@ -34,7 +34,9 @@ const { adjectives, brands, coined, colours, nouns, vocabulary } = syntheticVoca
 const tops = ["Tools", "Garden", "Kitchen", "Fashion", "Electronics", "Home", "Sports", "Toys"]
 const leaves = tops.flatMap((top) =>
   Array.from({ length: 6 }, () => coined(2)).flatMap((mid) =>
-    Array.from({ length: 5 }, () => ({ path: [top, mid, coined(2)], noun: pick(nouns) }))))
+    Array.from({ length: 5 }, () => ({ path: [top, mid, coined(2)], noun: pick(nouns) }))
+  )
+)
 
 const product = (i: number): IndexDocument => {
   const leaf = pick(leaves)
@@ -56,7 +58,13 @@ const product = (i: number): IndexDocument => {
       details: `colour ${colour} . material ${pick(["steel", "cotton", "plastic", "wood"])}`,
       extra: colour
     },
-    payload: { category: ancestors, brand, color: [colour], price: Math.round(random() * 50_000) / 100, in_stock: random() < 0.8 },
+    payload: {
+      category: ancestors,
+      brand,
+      color: [colour],
+      price: Math.round(random() * 50_000) / 100,
+      in_stock: random() < 0.8
+    },
     vectors: { text: unitVector() }
   }
 }
@@ -78,7 +86,8 @@ const memory = () => {
   const mb = (n: number) => Math.round(n / 2 ** 20)
   return `${mb(m.rss)} MB (heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)} MB)`
 }
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
 const timed = <A>(run: () => A): [A, number] => {
   const start = performance.now()
@@ -89,10 +98,12 @@ const timed = <A>(run: () => A): [A, number] => {
 const report = (label: string, times: Array<number>, extra = "") => {
   times.sort((a, b) => a - b)
   const f = (ms: number) => ms.toFixed(1).padStart(6)
-  console.log(`${label.padEnd(34)} p50 ${f(percentile(times, 0.5))}  p95 ${f(percentile(times, 0.95))}  p99 ${f(percentile(times, 0.99))} ms ${extra}`)
+  console.log(
+    `${label.padEnd(34)} p50 ${f(percentile(times, 0.5))}  p95 ${f(percentile(times, 0.95))}  p99 ${f(percentile(times, 0.99))} ms ${extra}`
+  )
 }
 
-const main = Effect.gen(function*() {
+const main = Effect.gen(function* () {
   const index = yield* CatalogIndex
   const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runSync(effect)
   console.log(`catalog of ${count} products, ${DIM}-d text vectors`)
@@ -101,15 +112,20 @@ const main = Effect.gen(function*() {
     const batch = Array.from({ length: Math.min(1000, count - start) }, (_, j) => product(start + j))
     build += timed(() => run(index.upsert(batch)))[1]
   }
-  console.log(`build: ${(build / 1000).toFixed(1)} s indexing time, ${Math.round(count / (build / 1000))} docs/s, RSS ${rss()}`)
+  console.log(
+    `build: ${(build / 1000).toFixed(1)} s indexing time, ${Math.round(count / (build / 1000))} docs/s, RSS ${rss()}`
+  )
 
   const kinds: Record<string, () => Partial<SearchQuery>> = {
     "1 word (leaf noun)": () => ({ text: pick(nouns) }),
     "1 common word": () => ({ text: pick(["quality", "design", "home", "durable"]) }),
     "3 words": () => ({ text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}` }),
-    "typo": () => ({ text: `${pick(adjectives)} ${typo(pick(nouns.filter((n) => n.length >= 6)))}` }),
+    typo: () => ({ text: `${pick(adjectives)} ${typo(pick(nouns.filter((n) => n.length >= 6)))}` }),
     "1 word + filters": () => ({ text: pick(nouns), filter: inTopAndPrice(pick(tops)) }),
-    "hybrid 3 words + vector": () => ({ text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}`, textVector: unitVector() }),
+    "hybrid 3 words + vector": () => ({
+      text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}`,
+      textVector: unitVector()
+    }),
     "hybrid common word + vector": () => ({ text: "quality", textVector: unitVector() }),
     "hybrid + filters": () => ({ text: pick(nouns), textVector: unitVector(), filter: inTopAndPrice(pick(tops)) }),
     "vector only": () => ({ textVector: unitVector(), minSimilarity: 0 }),
@@ -130,8 +146,18 @@ const main = Effect.gen(function*() {
   // What a text search asks besides its page: exact facets of the whole result set.
   const facetKinds: Record<string, () => Omit<SearchQuery, "limit">> = {
     "facets: 1 word": () => ({ siteId: 1, filter: emptyFilter, text: pick(nouns) }),
-    "facets: 3 words + vector": () => ({ siteId: 1, filter: emptyFilter, text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}`, textVector: unitVector() }),
-    "facets: common word + vector": () => ({ siteId: 1, filter: emptyFilter, text: "quality", textVector: unitVector() }),
+    "facets: 3 words + vector": () => ({
+      siteId: 1,
+      filter: emptyFilter,
+      text: `${pick(adjectives)} ${pick(colours)} ${pick(nouns)}`,
+      textVector: unitVector()
+    }),
+    "facets: common word + vector": () => ({
+      siteId: 1,
+      filter: emptyFilter,
+      text: "quality",
+      textVector: unitVector()
+    }),
     "facets: 3 of 8 departments": () => ({ siteId: 1, filter: threeTops() })
   }
   for (const [label, make] of Object.entries(facetKinds)) {
@@ -148,20 +174,34 @@ const main = Effect.gen(function*() {
   let listed = 0
   for (let i = 0; i < 110; i++) {
     const filter = threeTops()
-    const [result, ms] = timed(() => run(index.search({ siteId: 1, filter, limit: 24, offset: 49 * 24, sort: [{ column: "price", order: i % 2 === 0 ? "asc" : "desc" }] })))
+    const [result, ms] = timed(() =>
+      run(
+        index.search({
+          siteId: 1,
+          filter,
+          limit: 24,
+          offset: 49 * 24,
+          sort: [{ column: "price", order: i % 2 === 0 ? "asc" : "desc" }]
+        })
+      )
+    )
     if (i >= 10) pageTimes.push(ms)
     listed += result.total
   }
   report("page 50 of 3 departments by price", pageTimes, `(avg total ${Math.round(listed / 110)})`)
   const deepTimes: Array<number> = []
   for (let i = 0; i < 60; i++) {
-    const [, ms] = timed(() => run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, offset: 10_000 })))
+    const [, ms] = timed(() =>
+      run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, offset: 10_000 }))
+    )
     if (i >= 10) deepTimes.push(ms)
   }
   report("1 word, relevance page at offset 10,000", deepTimes)
   const groupTimes: Array<number> = []
   for (let i = 0; i < 110; i++) {
-    const [, ms] = timed(() => run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, groupBy: "brand" })))
+    const [, ms] = timed(() =>
+      run(index.search({ siteId: 1, filter: emptyFilter, text: pick(nouns), limit: 24, groupBy: "brand" }))
+    )
     if (i >= 10) groupTimes.push(ms)
   }
   report("1 word grouped (by brand)", groupTimes)
@@ -179,8 +219,10 @@ const main = Effect.gen(function*() {
     facetTimes.push(ms)
   }
   report("matchIds + 3 facets + stats", facetTimes, `(avg ${Math.round(matched / 50)} matches)`)
-  const scopeTimes = Array.from({ length: 50 }, () =>
-    timed(() => run(index.facet(1, "brand", { filter: must("category", pick(tops)) }, 20)))[1])
+  const scopeTimes = Array.from(
+    { length: 50 },
+    () => timed(() => run(index.facet(1, "brand", { filter: must("category", pick(tops)) }, 20)))[1]
+  )
   report("facet over a 1/8 category filter", scopeTimes)
   console.log(`RSS at end: ${rss()}`)
 
@@ -194,7 +236,11 @@ const main = Effect.gen(function*() {
       .sort((a, b) => b[1] - a[1])
       .slice(0, 24)
       .map(([id]) => id)
-    const found = new Set(run(index.search({ siteId: 1, filter: emptyFilter, limit: 24, textVector: query, minSimilarity: -1 })).hits.map((h) => h.productId))
+    const found = new Set(
+      run(index.search({ siteId: 1, filter: emptyFilter, limit: 24, textVector: query, minSimilarity: -1 })).hits.map(
+        (h) => h.productId
+      )
+    )
     overlap += exact.filter((id) => found.has(id)).length
   }
   console.log(`vector-only recall@24 vs exact scan: ${(overlap / (20 * 24)).toFixed(3)}`)
@@ -202,10 +248,17 @@ const main = Effect.gen(function*() {
 
 const must = (column: string, value: string): Filter => ({ must: [{ column, anyOf: [value] }], mustNot: [] })
 const inTopAndPrice = (top: string): Filter => ({
-  must: [{ column: "category", anyOf: [top] }, { column: "price", range: { gte: 50, lt: 300 } }, { column: "in_stock", equals: true }],
+  must: [
+    { column: "category", anyOf: [top] },
+    { column: "price", range: { gte: 50, lt: 300 } },
+    { column: "in_stock", equals: true }
+  ],
   mustNot: []
 })
 const brandFilter = (): Filter => must("brand", pick(brands))
-const threeTops = (): Filter => ({ must: [{ column: "category", anyOf: [...tops].sort(() => random() - 0.5).slice(0, 3) }], mustNot: [] })
+const threeTops = (): Filter => ({
+  must: [{ column: "category", anyOf: [...tops].sort(() => random() - 0.5).slice(0, 3) }],
+  mustNot: []
+})
 
 Effect.runSync(main.pipe(Effect.provide(EmbeddedCatalogIndex.layer)))

@@ -50,20 +50,34 @@ const numericFlags = {
 } as const
 type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
 
-const usage = `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
+const usage =
+  `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
   `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] [--embed-wait-seconds N] [--events N] [--event-products N]`
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const options = {
-    products: 100_000, queries: 2_000, seed: 42, page: 24, concurrency: 16, recommendations: 300, suggests: 2_000, embedThreads: 2,
-    visualQueries: 200, imageProducts: 200, imageThreads: Number(process.env.IMAGE_THREADS ?? 1), embedWaitSeconds: 3_600, events: 200_000, eventProducts: 20_000,
+    products: 100_000,
+    queries: 2_000,
+    seed: 42,
+    page: 24,
+    concurrency: 16,
+    recommendations: 300,
+    suggests: 2_000,
+    embedThreads: 2,
+    visualQueries: 200,
+    imageProducts: 200,
+    imageThreads: Number(process.env.IMAGE_THREADS ?? 1),
+    embedWaitSeconds: 3_600,
+    events: 200_000,
+    eventProducts: 20_000,
     only: new Set<Section>(SECTIONS)
   }
   for (let i = 0; i < argv.length; i += 2) {
     const name = argv[i].replace(/^--/, "")
     if (name === "only") {
       const list = (argv[i + 1] ?? "").split(",").filter((s) => s.length > 0)
-      if (list.length === 0 || !list.every((s): s is Section => (SECTIONS as ReadonlyArray<string>).includes(s))) throw new Error(`${usage} (bad: --only ${argv[i + 1]})`)
+      if (list.length === 0 || !list.every((s): s is Section => (SECTIONS as ReadonlyArray<string>).includes(s)))
+        throw new Error(`${usage} (bad: --only ${argv[i + 1]})`)
       options.only = new Set(list)
       continue
     }
@@ -79,7 +93,10 @@ const main = async () => {
   // The api runs in this process, so it gets the api's heap setting (see src/runtime/HeapTuning.ts).
   const heapGrowingPercent = tuneHeap()
   // `--distributed`: the multi-process topology benchmark (bench/distributed/main.ts).
-  if (process.argv.includes("--distributed")) return (await import("./distributed/main.js")).runDistributedBench(process.argv.slice(2).filter((a) => a !== "--distributed"))
+  if (process.argv.includes("--distributed"))
+    return (await import("./distributed/main.js")).runDistributedBench(
+      process.argv.slice(2).filter((a) => a !== "--distributed")
+    )
   const options = parseArgs(process.argv.slice(2))
   const run = (section: Section) => options.only.has(section)
   const startedAt = new Date()
@@ -88,8 +105,14 @@ const main = async () => {
   noteLoad("at start")
   const rss = rssSampler(500)
   const rssStart = process.memoryUsage().rss
-  if (process.env.MALLOC_ARENA_MAX === undefined) log("MALLOC_ARENA_MAX is unset: run through `npm run bench` for the service's memory settings")
-  log(`options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`)
+  if (process.env.MALLOC_ARENA_MAX === undefined)
+    log("MALLOC_ARENA_MAX is unset: run through `npm run bench` for the service's memory settings")
+  log(
+    `options ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`
+  )
 
   // The image-indexing photos live on loopback; the bench measures latency, not the rate limiters.
   const server = await startInProcessApi({
@@ -113,54 +136,82 @@ const main = async () => {
     log(`api ready at ${server.baseUrl} (data in ${server.dir}), rss ${mb(rssReady)}`)
 
     const reports: Array<SectionReport> = []
-    const catalogRows: Array<Array<string>> = run("text") || run("visual") ? [["Catalog", `${options.products} products (seed ${options.seed})`, "", ""]] : []
+    const catalogRows: Array<Array<string>> =
+      run("text") || run("visual") ? [["Catalog", `${options.products} products (seed ${options.seed})`, "", ""]] : []
     if (run("text")) {
       reports.push(await runTextSections(server, client, options))
       noteLoad("after the text sections")
     }
     if (run("visual")) {
-      const products = (function*() {
+      const products = (function* () {
         for (const { product } of makeCatalog(options.seed).generate(options.products)) yield product
       })()
-      const seeded = await seedImageVectors(server, products, { seed: options.seed, queries: options.visualQueries, page: options.page })
+      const seeded = await seedImageVectors(server, products, {
+        seed: options.seed,
+        queries: options.visualQueries,
+        page: options.page
+      })
       log(`image vectors for ${seeded.products} products in ${seeded.seconds.toFixed(1)} s, ${memory()}`)
       catalogRows.push([
         "Precomputed image vectors written and indexed",
         `${seeded.products} products, one 1792-d vector each, ${fmtRate(seeded.products / seeded.seconds)}/s ` +
-        `(store ${seeded.storeSeconds.toFixed(0)} s, index ${seeded.indexSeconds.toFixed(0)} s)` +
-        `${run("text") ? "" : " (catalog written through the store, without text vectors)"}; ${memory().replace(/^rss /, "RSS ")}`,
+          `(store ${seeded.storeSeconds.toFixed(0)} s, index ${seeded.indexSeconds.toFixed(0)} s)` +
+          `${run("text") ? "" : " (catalog written through the store, without text vectors)"}; ${memory().replace(/^rss /, "RSS ")}`,
         "",
         ""
       ])
       noteLoad("after writing the image vectors")
       const fitted = await fitVisualSpace(server, seeded.products)
-      log(`learned visual space: ${fitted.dims} dimensions on ${fitted.samples} vectors, fitted and the catalog re-indexed in ${fitted.seconds.toFixed(1)} s, ${memory()}`)
+      log(
+        `learned visual space: ${fitted.dims} dimensions on ${fitted.samples} vectors, fitted and the catalog re-indexed in ${fitted.seconds.toFixed(1)} s, ${memory()}`
+      )
       catalogRows.push([
         "Learned visual space fitted, catalog re-indexed in it",
         `${fitted.dims} dims from ${fitted.samples} photos of a ${fitted.sampled}-product sample; fit + re-index of ${seeded.products} products ${fitted.seconds.toFixed(0)} s; ${memory().replace(/^rss /, "RSS ")}`,
         "",
         ""
       ])
-      reports.push(await runVisualSection(server, client, { seed: options.seed, queries: options.visualQueries, page: options.page }))
+      reports.push(
+        await runVisualSection(server, client, {
+          seed: options.seed,
+          queries: options.visualQueries,
+          page: options.page
+        })
+      )
       noteLoad("after visual search")
     }
     if (run("bulk")) {
-      reports.push(await runBulkSection(server, client, { products: options.products, seed: options.seed, page: options.page, embedWaitSeconds: options.embedWaitSeconds }))
+      reports.push(
+        await runBulkSection(server, client, {
+          products: options.products,
+          seed: options.seed,
+          page: options.page,
+          embedWaitSeconds: options.embedWaitSeconds
+        })
+      )
       noteLoad("after the bulk push")
     }
     if (run("events")) {
-      reports.push(await runEventsSection(server, client, {
-        seed: options.seed,
-        page: options.page,
-        queries: Math.min(options.queries, 500),
-        products: run("text") ? options.products : options.eventProducts,
-        catalogReady: run("text"),
-        events: options.events
-      }))
+      reports.push(
+        await runEventsSection(server, client, {
+          seed: options.seed,
+          page: options.page,
+          queries: Math.min(options.queries, 500),
+          products: run("text") ? options.products : options.eventProducts,
+          catalogReady: run("text"),
+          events: options.events
+        })
+      )
       noteLoad("after the events")
     }
     if (run("images")) {
-      reports.push(await runImageIndexingSection(server, client, { seed: options.seed, products: options.imageProducts, imageThreads: options.imageThreads }))
+      reports.push(
+        await runImageIndexingSection(server, client, {
+          seed: options.seed,
+          products: options.imageProducts,
+          imageThreads: options.imageThreads
+        })
+      )
       noteLoad("after image indexing")
     }
 
@@ -170,7 +221,12 @@ const main = async () => {
     const summaryRows = [
       ...catalogRows,
       ...reports.flatMap((r) => r.summary),
-      ["RSS at end / peak (sampled every 500 ms)", `${mb(rssEnd)} / ${mb(rss.peak)}`, "≤ 1.5 GB", rss.peak <= 1.5 * GB ? "✅" : "❌"]
+      [
+        "RSS at end / peak (sampled every 500 ms)",
+        `${mb(rssEnd)} / ${mb(rss.peak)}`,
+        "≤ 1.5 GB",
+        rss.peak <= 1.5 * GB ? "✅" : "❌"
+      ]
     ]
     const latencyRows = reports.flatMap((r) => r.latency)
     const out = [
@@ -178,14 +234,22 @@ const main = async () => {
       `## Benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
       "",
       `Options: \`--products ${options.products} --queries ${options.queries} --seed ${options.seed} --page ${options.page} --only ${[...options.only].join(",")}\`` +
-      ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, IMAGE_THREADS ${options.imageThreads}, ${options.recommendations} similar + ${options.recommendations} cross-selling, ${options.suggests} auto-suggest requests, ` +
-      `${options.visualQueries} visual searches, ${options.imageProducts} photos indexed).`,
+        ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, IMAGE_THREADS ${options.imageThreads}, ${options.recommendations} similar + ${options.recommendations} cross-selling, ${options.suggests} auto-suggest requests, ` +
+        `${options.visualQueries} visual searches, ${options.imageProducts} photos indexed).`,
       `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}, HEAP_GROWING_PERCENT ${heapGrowingPercent}, MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? "unset"}; load average ${loads.join(", ")} (other workloads share the cores, so figures are noisy).`,
       `All requests over HTTP/1.1 keep-alive on loopback; latencies are sequential (one request in flight) after a warm-up; RSS is this whole process (api + load generator; ${mb(rssStart)} before the api started, ${mb(rssReady)} once ready).`,
       "",
       markdownTable(["Metric", "Value", "Target", ""], summaryRows),
       "",
-      ...(latencyRows.length > 0 ? [markdownTable(["Latency (ms)", "n", "p50", "p95", "p99", "max", "mean results / zero-result %", "errors"], latencyRows), ""] : [])
+      ...(latencyRows.length > 0
+        ? [
+            markdownTable(
+              ["Latency (ms)", "n", "p50", "p95", "p99", "max", "mean results / zero-result %", "errors"],
+              latencyRows
+            ),
+            ""
+          ]
+        : [])
     ].join("\n")
     process.stdout.write(`${out}\n`)
   } finally {

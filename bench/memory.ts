@@ -21,21 +21,34 @@ const site = Date.now() % 1_000_000_000
 
 const item = (n: number): MemoryItemInput =>
   n % 2 === 0
-    ? { role: "user", content: `Looking for a waterproof hiking jacket, size ${n % 5 + 1}, under ${50 + (n % 7) * 10} euros`, metadata: { filters: [{ column: "size", values: [String(n % 5 + 1)] }] } }
-    : { role: "assistant", content: `Here are three jackets that fit (request ${n}).`, metadata: { productIds: [`p${n}`, `p${n + 1}`, `p${n + 2}`] } }
+    ? {
+        role: "user",
+        content: `Looking for a waterproof hiking jacket, size ${(n % 5) + 1}, under ${50 + (n % 7) * 10} euros`,
+        metadata: { filters: [{ column: "size", values: [String((n % 5) + 1)] }] }
+      }
+    : {
+        role: "assistant",
+        content: `Here are three jackets that fit (request ${n}).`,
+        metadata: { productIds: [`p${n}`, `p${n + 1}`, `p${n + 2}`] }
+      }
 
 const appendRate = (conversation: string, batchSize: number, items: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = yield* MemoryLog
     const start = performance.now()
     for (let n = 0; n < items; n += batchSize) {
-      yield* log.append(site, conversation, Array.from({ length: batchSize }, (_, i) => item(n + i)), `${conversation}-${n}`)
+      yield* log.append(
+        site,
+        conversation,
+        Array.from({ length: batchSize }, (_, i) => item(n + i)),
+        `${conversation}-${n}`
+      )
     }
     return items / ((performance.now() - start) / 1000)
   })
 
 const latency = (run: (i: number) => Effect.Effect<unknown, unknown, MemoryLog>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const samples: Array<number> = []
     for (let i = 0; i < READS; i++) {
       const start = performance.now()
@@ -46,15 +59,17 @@ const latency = (run: (i: number) => Effect.Effect<unknown, unknown, MemoryLog>)
   })
 
 const measure = (name: string, scale: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const single = yield* appendRate("batch-1", 1, 20_000 * scale)
     const tens = yield* appendRate("batch-10", 10, 50_000 * scale)
     const log = yield* MemoryLog
     const recall = yield* latency(() => log.recall(site, "batch-10", 20))
     const replay = yield* latency((i) => log.replay(site, "batch-10", (i * 7919) % (50_000 * scale - 20), 20))
     const summary = yield* latency(() => log.summary(site, "batch-10"))
-    console.log(`| ${name} | ${single.toFixed(0)} | ${tens.toFixed(0)} | ${ms(recall.p50)} / ${ms(recall.p99)} | ` +
-      `${ms(replay.p50)} / ${ms(replay.p99)} | ${ms(summary.p50)} / ${ms(summary.p99)} |`)
+    console.log(
+      `| ${name} | ${single.toFixed(0)} | ${tens.toFixed(0)} | ${ms(recall.p50)} / ${ms(recall.p99)} | ` +
+        `${ms(replay.p50)} / ${ms(replay.p99)} | ${ms(summary.p50)} / ${ms(summary.p99)} |`
+    )
   })
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-memory-bench-"))
@@ -63,7 +78,9 @@ const embedded = EmbeddedMemoryLog.layer.pipe(
   Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
 )
 
-console.log("| layer | append items/s (batch 1) | append items/s (batch 10) | recall 20 p50/p99 ms | replay 20 p50/p99 ms | summary p50/p99 ms |")
+console.log(
+  "| layer | append items/s (batch 1) | append items/s (batch 10) | recall 20 p50/p99 ms | replay 20 p50/p99 ms | summary p50/p99 ms |"
+)
 console.log("|---|---|---|---|---|---|")
 await Effect.runPromise(measure("embedded (SQLite)", 1).pipe(Effect.provide(embedded)))
 const redisUrl = process.env.REDIS_URL

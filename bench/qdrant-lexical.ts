@@ -56,9 +56,10 @@ const product = (site: number, i: number): IndexDocument => {
   }
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
-const main = Effect.gen(function*() {
+const main = Effect.gen(function* () {
   const index = yield* CatalogIndex
   const existing = yield* index.count(1, emptyFilter)
   if (existing !== count) {
@@ -93,7 +94,13 @@ const main = Effect.gen(function*() {
       times.push(performance.now() - started)
       sizes.push(bytes - before)
       total = result.total
-      if (i === 2) console.log(`  ${label}: ${requests - calls} requests, total ${total}, top ${result.hits.slice(0, 3).map((h) => h.productId).join(" ")}`)
+      if (i === 2)
+        console.log(
+          `  ${label}: ${requests - calls} requests, total ${total}, top ${result.hits
+            .slice(0, 3)
+            .map((h) => h.productId)
+            .join(" ")}`
+        )
     }
     times.sort((a, b) => a - b)
     sizes.sort((a, b) => a - b)
@@ -105,7 +112,14 @@ const main = Effect.gen(function*() {
   }
 })
 
-const layer = QdrantCatalogIndex.layer({ url, collection, textDimension: 8, imageDimension: 8, writeTimeoutMs: 120_000, queryTimeoutMs: 120_000 })
+const layer = QdrantCatalogIndex.layer({
+  url,
+  collection,
+  textDimension: 8,
+  imageDimension: 8,
+  writeTimeoutMs: 120_000,
+  queryTimeoutMs: 120_000
+})
 Effect.runPromise(main.pipe(Effect.provide(Layer.orDie(layer)))).catch((error) => {
   console.error(error)
   process.exit(1)

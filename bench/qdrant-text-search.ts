@@ -20,9 +20,10 @@ let requests = 0
 const plainFetch = globalThis.fetch
 globalThis.fetch = (input, init) => (requests++, plainFetch(input, init))
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
 
-const main = Effect.gen(function*() {
+const main = Effect.gen(function* () {
   const index = yield* CatalogIndex
   const texts = ["quality", "cordles dril", "cord", "red drill", "hammer"]
   const stages: Record<string, Array<number>> = { ranking: [], facets: [], preview: [], "text search": [] }
@@ -50,7 +51,9 @@ const main = Effect.gen(function*() {
   console.log(`${collection}: ${rounds} searches, ${percentile(perSearch, 0.5)} Qdrant requests per search (p50)`)
   for (const [stage, times] of Object.entries(stages)) {
     times.sort((a, b) => a - b)
-    console.log(`${stage.padEnd(12)} p50 ${percentile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${percentile(times, 0.99).toFixed(1).padStart(6)} ms`)
+    console.log(
+      `${stage.padEnd(12)} p50 ${percentile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${percentile(times, 0.99).toFixed(1).padStart(6)} ms`
+    )
   }
 })
 

@@ -29,14 +29,32 @@ const unitVector = (dimension: number): Float32Array => {
   return v
 }
 
-const words = ["cordless", "drill", "lamp", "desk", "steel", "blue", "kettle", "jacket", "wool", "compact", "garden", "hose"]
+const words = [
+  "cordless",
+  "drill",
+  "lamp",
+  "desk",
+  "steel",
+  "blue",
+  "kettle",
+  "jacket",
+  "wool",
+  "compact",
+  "garden",
+  "hose"
+]
 const products: Array<IndexDocument> = Array.from({ length: count }, (_, i) => ({
   siteId: 1 + (i % 5),
   productId: `p${i}`,
   text: {
     title: Array.from({ length: 5 }, () => random.pick(words)).join(" "),
-    brand: random.pick(words), productType: "", category: "", description: Array.from({ length: 40 }, () => random.pick(words)).join(" "),
-    highlights: "", details: "", extra: ""
+    brand: random.pick(words),
+    productType: "",
+    category: "",
+    description: Array.from({ length: 40 }, () => random.pick(words)).join(" "),
+    highlights: "",
+    details: "",
+    extra: ""
   },
   payload: { brand: random.pick(words), price: random.int(1, 500) },
   vectors: { text: unitVector(512), image: Array.from({ length: imagesPerProduct }, () => unitVector(1792)) }
@@ -61,22 +79,30 @@ const run = async (url: string, label: string, options: Partial<QdrantIndexOptio
   const collection = `bench_${randomUUID().replaceAll("-", "")}`
   const points = products.map((doc) => toPoint(doc, options.imageDatatype ?? "float16"))
   const requests = upsertChunks(points, pointBytes, options.maxRequestBytes ?? 8 * MiB, 256).length
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     const index = yield* CatalogIndex
     const started = performance.now()
     const outcome = yield* Effect.either(index.upsert(products))
     const seconds = (performance.now() - started) / 1000
-    const result = outcome._tag === "Left" ? `FAILED: ${outcome.left.message.slice(0, 140)}` : `${(count / seconds).toFixed(0)} products/s`
+    const result =
+      outcome._tag === "Left"
+        ? `FAILED: ${outcome.left.message.slice(0, 140)}`
+        : `${(count / seconds).toFixed(0)} products/s`
     console.log(`| ${label} | ${requests} | ${seconds.toFixed(2)} s | ${result} |`)
   })
-  await Effect.runPromise(Effect.provide(program, Layer.orDie(QdrantCatalogIndex.layer({ url, collection, ...options }))))
+  await Effect.runPromise(
+    Effect.provide(program, Layer.orDie(QdrantCatalogIndex.layer({ url, collection, ...options })))
+  )
   await new QdrantClient({ url, checkCompatibility: false }).deleteCollection(collection)
 }
 
 /** The old write path: exact doubles, 256 products a request, whatever their size. */
 const runBefore = async (url: string) => {
   const collection = `bench_${randomUUID().replaceAll("-", "")}`
-  const setup = Effect.provide(Effect.void, QdrantCatalogIndex.layer({ url, collection, imageDatatype: "float32", imageOnDisk: false }))
+  const setup = Effect.provide(
+    Effect.void,
+    QdrantCatalogIndex.layer({ url, collection, imageDatatype: "float32", imageOnDisk: false })
+  )
   await Effect.runPromise(Effect.orDie(setup))
   const client = new QdrantClient({ url, checkCompatibility: false, timeout: 120_000 })
   const started = performance.now()
@@ -89,7 +115,9 @@ const runBefore = async (url: string) => {
   } catch (error) {
     result = `FAILED: ${String((error as { data?: { status?: { error?: string } } }).data?.status?.error ?? error)}`
   }
-  console.log(`| exact doubles, float32 in RAM, 256 products a request (before) | ${Math.ceil(count / 256)} | ${((performance.now() - started) / 1000).toFixed(2)} s | ${result} |`)
+  console.log(
+    `| exact doubles, float32 in RAM, 256 products a request (before) | ${Math.ceil(count / 256)} | ${((performance.now() - started) / 1000).toFixed(2)} s | ${result} |`
+  )
   await client.deleteCollection(collection)
 }
 
@@ -99,7 +127,9 @@ const main = async () => {
   let server: QdrantServer | undefined
   const url = "binary" in availability ? (server = await startQdrant(availability.binary)).url : availability.url
   try {
-    console.log(`\n${count} products of ${imagesPerProduct} images → | image storage, request cap | requests | time | throughput |`)
+    console.log(
+      `\n${count} products of ${imagesPerProduct} images → | image storage, request cap | requests | time | throughput |`
+    )
     await runBefore(url)
     await run(url, "float32 in RAM, 8 MiB a request", { imageDatatype: "float32", imageOnDisk: false })
     await run(url, "float16 on disk, 8 MiB a request (default)", {})

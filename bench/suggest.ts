@@ -23,11 +23,15 @@ const { next: random, pick } = mulberry32(42)
 const syllables = ["ka", "lo", "mi", "ta", "ro", "ven", "dor", "sil", "tek", "mar", "zen", "bel", "gra", "nox", "pri"]
 const capital = (s: string) => s[0].toUpperCase() + s.slice(1)
 
-const brands = Array.from({ length: 400 }, () => capital(pick(syllables) + pick(syllables) + (random() < 0.5 ? pick(syllables) : "")))
-const adjectives = ("cordless compact heavy duty professional wireless portable ergonomic stainless waterproof " +
+const brands = Array.from({ length: 400 }, () =>
+  capital(pick(syllables) + pick(syllables) + (random() < 0.5 ? pick(syllables) : ""))
+)
+const adjectives = (
+  "cordless compact heavy duty professional wireless portable ergonomic stainless waterproof " +
   "lightweight adjustable foldable rechargeable digital smart classic premium organic vintage slim " +
   "extra large mini outdoor indoor electric manual quiet powerful soft durable bamboo leather cotton " +
-  "woollen ceramic glass wooden magnetic insulated nonstick ultra thin thick warm cooling").split(" ")
+  "woollen ceramic glass wooden magnetic insulated nonstick ultra thin thick warm cooling"
+).split(" ")
 const departments: Record<string, Array<string>> = {
   "Tools > Power Tools": ["drill", "driver", "grinder", "sander", "jigsaw", "saw", "router", "planer", "nailer"],
   "Tools > Hand Tools": ["hammer", "screwdriver", "wrench", "pliers", "chisel", "level", "clamp", "toolbox"],
@@ -46,10 +50,16 @@ const colours = ["black", "white", "red", "blue", "green", "grey", "silver", "na
 const product = (): ProductText => {
   const { path: dept, noun } = pick(nouns)
   const adjs = Array.from({ length: Math.floor(random() * 3) }, () => pick(adjectives))
-  const model = String.fromCharCode(65 + Math.floor(random() * 26), 65 + Math.floor(random() * 26)) + Math.floor(random() * 9000 + 100)
+  const model =
+    String.fromCharCode(65 + Math.floor(random() * 26), 65 + Math.floor(random() * 26)) +
+    Math.floor(random() * 9000 + 100)
   const brand = pick(brands)
   const colour = random() < 0.4 ? ` ${capital(pick(colours))}` : ""
-  return { title: `${brand} ${adjs.join(" ")} ${noun} ${model}${colour}`, brand, categories: [`${dept} > ${capital(noun)}s`] }
+  return {
+    title: `${brand} ${adjs.join(" ")} ${noun} ${model}${colour}`,
+    brand,
+    categories: [`${dept} > ${capital(noun)}s`]
+  }
 }
 
 const percentiles = (ms: Array<number>) => {
@@ -90,8 +100,12 @@ for (let i = 0; i < 20_000; i++) {
 }
 gc?.()
 const loaded = process.memoryUsage()
-console.log(`indexed ${PRODUCTS} products in ${indexMs.toFixed(0)} ms: ${(PRODUCTS / (indexMs / 1000)).toFixed(0)} products/s`)
-console.log(`memory: rss ${mb(loaded.rss)} (+${mb(loaded.rss - baseline.rss)}), heap ${mb(loaded.heapUsed)} (+${mb(loaded.heapUsed - baseline.heapUsed)} for the index)`)
+console.log(
+  `indexed ${PRODUCTS} products in ${indexMs.toFixed(0)} ms: ${(PRODUCTS / (indexMs / 1000)).toFixed(0)} products/s`
+)
+console.log(
+  `memory: rss ${mb(loaded.rss)} (+${mb(loaded.rss - baseline.rss)}), heap ${mb(loaded.heapUsed)} (+${mb(loaded.heapUsed - baseline.heapUsed)} for the index)`
+)
 
 const words = [...adjectives, ...nouns.map((n) => n.noun), ...brands.map((b) => b.toLowerCase())]
 const cases: Record<string, () => string> = {
@@ -114,7 +128,9 @@ for (const [name, prefixOf] of Object.entries(cases)) {
       timings.push(performance.now() - started)
       if (result.length === 0) empty++
     }
-    console.log(`${name.padEnd(18)} ${pass}  ${percentiles(timings)}  (empty ${empty}/${SAMPLES}, e.g. "${prefixes[0]}")`)
+    console.log(
+      `${name.padEnd(18)} ${pass}  ${percentiles(timings)}  (empty ${empty}/${SAMPLES}, e.g. "${prefixes[0]}")`
+    )
   }
 }
 console.log(`example "${"crodless dri"}":`, runtime.runSync(suggester.suggest(SITE, "crodless dri", 5)))

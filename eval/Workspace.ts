@@ -11,5 +11,9 @@ import { makeWorkspace } from "../test/support/Workspace.js"
  */
 export const makeEvalWorkspace = async (prefix: string, settings: SettingValues) => {
   const workspace = await makeWorkspace({ prefix, campaigns: [{ id: 0, name: "default", resultsCount: 100 }] })
-  return { ...workspace, siteId: workspace.siteA.site.id, layer: ApiTopology.pipe(Layer.provide(workspace.config(settings, { overEnv: true }))) }
+  return {
+    ...workspace,
+    siteId: workspace.siteA.site.id,
+    layer: ApiTopology.pipe(Layer.provide(workspace.config(settings, { overEnv: true })))
+  }
 }

@@ -52,7 +52,10 @@ const maxQueries = option("max-queries", Infinity)
 const searchQueries = option("search-queries", 1_000)
 
 const readJsonl = <A>(file: string): Array<A> =>
-  readFileSync(join(dir, file), "utf8").split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l) as A)
+  readFileSync(join(dir, file), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as A)
 
 const products = readJsonl<{ id: string; title: string | null }>("products.jsonl")
 const catalog = new Set(products.map((p) => p.id))
@@ -80,7 +83,10 @@ const searches: Array<{ readonly words: ReadonlyArray<string>; readonly bought: 
 for (const order of validation) {
   if (searches.length >= searchQueries) break
   const bought = order.products[Math.floor(searchRandom.next() * order.products.length)]
-  const words = (titles.get(bought) ?? "").toLowerCase().split(/\s+/).filter((w) => /[a-z]/.test(w))
+  const words = (titles.get(bought) ?? "")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => /[a-z]/.test(w))
   if (words.length >= 3) searches.push({ words, bought })
 }
 /** Two tasks: a generic query (the head noun: "holder", many products) and a specific one (the last two words). */
@@ -110,22 +116,46 @@ const filled = (ranked: ReadonlyArray<string>, source: string) => {
 const peers: Record<string, (source: string) => ReadonlyArray<string>> = {
   "global best-sellers": (source) => filled([], source),
   "plain co-occurrence counts": (source) =>
-    filled([...(together.get(source) ?? new Map<string, number>())].sort((a, b) => b[1] - a[1] || (purchases.get(b[0]) ?? 0) - (purchases.get(a[0]) ?? 0)).map(([p]) => p), source)
+    filled(
+      [...(together.get(source) ?? new Map<string, number>())]
+        .sort((a, b) => b[1] - a[1] || (purchases.get(b[0]) ?? 0) - (purchases.get(a[0]) ?? 0))
+        .map(([p]) => p),
+      source
+    )
 }
 
 // ---- The service -----------------------------------------------------------------------------------
 const log = (line: string) => process.stderr.write(`[baskets] ${line}\n`)
-log(`${products.length} products; ${orders.length} train orders: ${fit.length} replayed (to ${fit.at(-1)?.ts}), ${validation.length} validate (${validation[0]?.ts} .. ${validation.at(-1)?.ts}); ${queries.length} judged pairs`)
+log(
+  `${products.length} products; ${orders.length} train orders: ${fit.length} replayed (to ${fit.at(-1)?.ts}), ${validation.length} validate (${validation[0]?.ts} .. ${validation.at(-1)?.ts}); ${queries.length} judged pairs`
+)
 const server = await startInProcessApi({
   prefix: "commerce-baskets-",
   logLevel: LogLevel.Error,
-  campaigns: [{ id: 0, name: "default", resultsCount: 10 }, ...BOOSTS.map((popularityBoost, i) => ({ id: i + 1, name: `popularity ${popularityBoost}`, resultsCount: 10, popularityBoost }))]
+  campaigns: [
+    { id: 0, name: "default", resultsCount: 10 },
+    ...BOOSTS.map((popularityBoost, i) => ({
+      id: i + 1,
+      name: `popularity ${popularityBoost}`,
+      resultsCount: 10,
+      popularityBoost
+    }))
+  ]
 })
 try {
   const auth = server.siteA.basic
-  const body = products.map((p) => `${JSON.stringify({ id: p.id, data: p.title === null ? {} : { title: p.title } })}\n`).join("")
-  const pushed = await fetch(`${server.baseUrl}/products/bulk`, { method: "POST", headers: { authorization: auth, "content-type": "application/x-ndjson" }, body })
-  const refused = (await pushed.text()).trim().split("\n").filter((line) => !line.includes('"status":200'))
+  const body = products
+    .map((p) => `${JSON.stringify({ id: p.id, data: p.title === null ? {} : { title: p.title } })}\n`)
+    .join("")
+  const pushed = await fetch(`${server.baseUrl}/products/bulk`, {
+    method: "POST",
+    headers: { authorization: auth, "content-type": "application/x-ndjson" },
+    body
+  })
+  const refused = (await pushed.text())
+    .trim()
+    .split("\n")
+    .filter((line) => !line.includes('"status":200'))
   if (refused.length > 0) log(`${refused.length} products refused, e.g. ${refused[0]}`)
   const drained = async () => {
     for (;;) {
@@ -138,13 +168,20 @@ try {
   log("catalog pushed and embedded")
 
   const service = async (source: string) => {
-    const res = await call(server.baseUrl, "POST", "/cross-selling", { auth, body: { productId: source, resultsCount: 10 } })
-    if (res.status !== 200) throw new Error(`POST /cross-selling ${source} answered ${res.status}: ${JSON.stringify(res.body)}`)
+    const res = await call(server.baseUrl, "POST", "/cross-selling", {
+      auth,
+      body: { productId: source, resultsCount: 10 }
+    })
+    if (res.status !== 200)
+      throw new Error(`POST /cross-selling ${source} answered ${res.status}: ${JSON.stringify(res.body)}`)
     return (res.body.data.products as Array<{ productId: string }>).map((p) => p.productId)
   }
 
   const rows: Array<[string, number, number, number]> = []
-  const judge = async (name: string, recommend: (source: string) => ReadonlyArray<string> | Promise<ReadonlyArray<string>>) => {
+  const judge = async (
+    name: string,
+    recommend: (source: string) => ReadonlyArray<string> | Promise<ReadonlyArray<string>>
+  ) => {
     let hits = 0
     let reciprocal = 0
     const started = performance.now()
@@ -155,18 +192,25 @@ try {
         reciprocal += 1 / (rank + 1)
       }
     }
-    rows.push([name, hits / queries.length, reciprocal / queries.length, (performance.now() - started) / queries.length])
+    rows.push([
+      name,
+      hits / queries.length,
+      reciprocal / queries.length,
+      (performance.now() - started) / queries.length
+    ])
   }
   // Before any event: the content rule alone (what the service answers without purchase evidence).
   await judge("POST /cross-selling before any order (content rule only)", service)
-  const events = fit.filter((o) => o.products.length > 0).map((o) => ({
-    eventId: `order-${o.order_id}`,
-    type: "purchase",
-    orderId: o.order_id,
-    productIds: o.products,
-    ...(o.customer_id ? { userToken: o.customer_id } : {}),
-    timestamp: `${o.ts}Z`
-  }))
+  const events = fit
+    .filter((o) => o.products.length > 0)
+    .map((o) => ({
+      eventId: `order-${o.order_id}`,
+      type: "purchase",
+      orderId: o.order_id,
+      productIds: o.products,
+      ...(o.customer_id ? { userToken: o.customer_id } : {}),
+      timestamp: `${o.ts}Z`
+    }))
   let accepted = 0
   const replaying = performance.now()
   for (let i = 0; i < events.length; i += 1_000) {
@@ -181,14 +225,20 @@ try {
   await judge("POST /cross-selling (the service, orders replayed)", service)
   for (const [name, recommend] of Object.entries(peers)) await judge(name, recommend)
 
-  console.log(`\nCross-selling judged by ${queries.length} held-out baskets (hide one product, recommend for another of the same basket); seed ${seed}\n`)
+  console.log(
+    `\nCross-selling judged by ${queries.length} held-out baskets (hide one product, recommend for another of the same basket); seed ${seed}\n`
+  )
   console.log("| method | hit rate@10 | MRR@10 | ms a query |")
   console.log("|---|---|---|---|")
-  for (const [name, hit, mrr, ms] of rows) console.log(`| ${name} | ${(100 * hit).toFixed(2)} % | ${mrr.toFixed(4)} | ${ms.toFixed(1)} |`)
+  for (const [name, hit, mrr, ms] of rows)
+    console.log(`| ${name} | ${(100 * hit).toFixed(2)} % | ${mrr.toFixed(4)} | ${ms.toFixed(1)} |`)
 
   // ---- Popularity in ranking: the search task ----
   const searchRows = new Map<string, Array<string>>()
-  const judgeSearch = async (name: string, rank: (query: string) => Promise<ReadonlyArray<string>> | ReadonlyArray<string>) => {
+  const judgeSearch = async (
+    name: string,
+    rank: (query: string) => Promise<ReadonlyArray<string>> | ReadonlyArray<string>
+  ) => {
     const cells: Array<string> = []
     for (const length of Object.values(TASKS)) {
       let hits = 0
@@ -200,21 +250,31 @@ try {
           reciprocal += 1 / (at + 1)
         }
       }
-      cells.push(`${(100 * hits / searches.length).toFixed(2)} %`, (reciprocal / searches.length).toFixed(4))
+      cells.push(`${((100 * hits) / searches.length).toFixed(2)} %`, (reciprocal / searches.length).toFixed(4))
     }
     searchRows.set(name, cells)
   }
   for (const [i, boost] of BOOSTS.entries()) {
-    await judgeSearch(`POST /text-search, popularity boost ${boost}${boost === DEFAULT_POPULARITY_BOOST ? " (default)" : ""}`, async (query) => {
-      const res = await call(server.baseUrl, "POST", "/text-search", { auth, body: { query, campaign: i + 1, resultsCount: 10 } })
-      if (res.status !== 200) throw new Error(`POST /text-search answered ${res.status}`)
-      return (res.body.data.products as Array<{ productId: string }>).map((p) => p.productId)
-    })
+    await judgeSearch(
+      `POST /text-search, popularity boost ${boost}${boost === DEFAULT_POPULARITY_BOOST ? " (default)" : ""}`,
+      async (query) => {
+        const res = await call(server.baseUrl, "POST", "/text-search", {
+          auth,
+          body: { query, campaign: i + 1, resultsCount: 10 }
+        })
+        if (res.status !== 200) throw new Error(`POST /text-search answered ${res.status}`)
+        return (res.body.data.products as Array<{ productId: string }>).map((p) => p.productId)
+      }
+    )
   }
   const bm25 = new MiniSearch<{ id: string; title: string }>({ fields: ["title"], storeFields: [] })
   bm25.addAll(products.filter((p) => p.title !== null).map((p) => ({ id: p.id, title: p.title! })))
-  await judgeSearch("BM25 over titles (MiniSearch, all words)", (query) => bm25.search(query, { combineWith: "AND" }).map((r) => String(r.id)))
-  console.log(`\nSearch task: ${searches.length} bought products of validation orders; the query is the last word of the title, or its last two; the bought product judged in the first 10\n`)
+  await judgeSearch("BM25 over titles (MiniSearch, all words)", (query) =>
+    bm25.search(query, { combineWith: "AND" }).map((r) => String(r.id))
+  )
+  console.log(
+    `\nSearch task: ${searches.length} bought products of validation orders; the query is the last word of the title, or its last two; the bought product judged in the first 10\n`
+  )
   console.log("| ranking | one word: hit rate@10 | MRR@10 | two words: hit rate@10 | MRR@10 |")
   console.log("|---|---|---|---|---|")
   for (const [name, cells] of searchRows) console.log(`| ${name} | ${cells.join(" | ")} |`)

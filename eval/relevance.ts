@@ -27,7 +27,14 @@ import { loadRelevanceSet, resolveSetDir } from "./relevance/Dataset.js"
 import { ingest } from "./relevance/Harness.js"
 import { score, scorable } from "./relevance/Metrics.js"
 import { count, header, row } from "./relevance/Report.js"
-import { directRankings, productRankings, queryVectors, sameTop, withIndex, type DirectConfig } from "./relevance/Runs.js"
+import {
+  directRankings,
+  productRankings,
+  queryVectors,
+  sameTop,
+  withIndex,
+  type DirectConfig
+} from "./relevance/Runs.js"
 import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Variants.js"
 import { qdrantProductRankings } from "./relevance/QdrantRun.js"
 import { makeEvalWorkspace } from "./Workspace.js"
@@ -39,7 +46,16 @@ const NONSENSE_QUERIES = 50
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
-  const options = { qdrant: undefined as undefined | string, limit: Infinity, weights: undefined as undefined | { lexical: number; text: number }, minSimilarity: undefined as undefined | number, sweep: false, variants: false, components: true, sweepLimit: Infinity }
+  const options = {
+    qdrant: undefined as undefined | string,
+    limit: Infinity,
+    weights: undefined as undefined | { lexical: number; text: number },
+    minSimilarity: undefined as undefined | number,
+    sweep: false,
+    variants: false,
+    components: true,
+    sweepLimit: Infinity
+  }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     const value = () => {
@@ -50,7 +66,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     if (arg === "--limit-queries") options.limit = Number(value())
     else if (arg === "--weights") {
       const [lexical, text] = value().split(",").map(Number)
-      if (!Number.isFinite(lexical) || !Number.isFinite(text)) throw new Error("--weights takes lexical,text (e.g. 1,0.5)")
+      if (!Number.isFinite(lexical) || !Number.isFinite(text))
+        throw new Error("--weights takes lexical,text (e.g. 1,0.5)")
       options.weights = { lexical, text }
     } else if (arg === "--min-similarity") options.minSimilarity = Number(value())
     else if (arg === "--sweep") options.sweep = true
@@ -61,7 +78,10 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`)
     else positional.push(arg)
   }
-  if (positional.length !== 1) throw new Error("usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] [--sweep] [--variants] [--qdrant URL]")
+  if (positional.length !== 1)
+    throw new Error(
+      "usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] [--sweep] [--variants] [--qdrant URL]"
+    )
   return { setDir: resolveSetDir(positional[0]), ...options }
 }
 
@@ -86,20 +106,28 @@ const main = async () => {
   const set = loadRelevanceSet(args.setDir)
   const withJudgement = set.queries.filter((q) => scorable(q.id, set.qrels))
   const queries = withJudgement.slice(0, args.limit)
-  console.log(`relevance set ${set.name} (${set.dir}): ${count(set.products.length)} products (${set.hasDescription ? "title + description" : "title only"}), ` +
-    `${count(set.queries.length)} dev queries, ${count(withJudgement.length)} with a product of gain > 0; evaluating ${count(queries.length)}`)
-  console.log("metrics: exponential gains 2^g - 1, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, recall@100 of gain > 0; mean over queries")
+  console.log(
+    `relevance set ${set.name} (${set.dir}): ${count(set.products.length)} products (${set.hasDescription ? "title + description" : "title only"}), ` +
+      `${count(set.queries.length)} dev queries, ${count(withJudgement.length)} with a product of gain > 0; evaluating ${count(queries.length)}`
+  )
+  console.log(
+    "metrics: exponential gains 2^g - 1, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, recall@100 of gain > 0; mean over queries"
+  )
 
   const baseline = baselineRankings(set.products, queries, set.hasDescription, 100)
   const baselineScores = score(baseline.rankings, set.qrels)
 
   const workspace = await makeEvalWorkspace("relevance-eval-", { EMBED_THREADS: 2 })
-  const program = Effect.gen(function*() {
+  const program = Effect.gen(function* () {
     const ready = performance.now()
-    console.log(`ready to ingest after ${((ready - started) / 1000).toFixed(1)} s (data load, BM25 baseline, services with 2 embedding threads)`)
+    console.log(
+      `ready to ingest after ${((ready - started) / 1000).toFixed(1)} s (data load, BM25 baseline, services with 2 embedding threads)`
+    )
     const ingestion = yield* ingest(workspace.siteId, set.products)
-    console.log(`ingestion: ${count(ingestion.indexed)}/${count(ingestion.products)} searchable in ${(ingestion.totalMs / 1000).toFixed(1)} s ` +
-      `= ${(ingestion.products / (ingestion.totalMs / 1000)).toFixed(0)} products/s (store writes + enqueue ${(ingestion.putMs / 1000).toFixed(1)} s)`)
+    console.log(
+      `ingestion: ${count(ingestion.indexed)}/${count(ingestion.products)} searchable in ${(ingestion.totalMs / 1000).toFixed(1)} s ` +
+        `= ${(ingestion.products / (ingestion.totalMs / 1000)).toFixed(0)} products/s (store writes + enqueue ${(ingestion.putMs / 1000).toFixed(1)} s)`
+    )
 
     const product = yield* productRankings(workspace.siteId, queries)
     const productScores = score(product.rankings, set.qrels)
@@ -108,20 +136,41 @@ const main = async () => {
     console.log(row("hybrid: textSearch (shipped defaults)", productScores, product.ms, baselineScores))
     console.log(row("baseline: MiniSearch plain BM25 (defaults)", baselineScores, baseline.searchMs))
     if (args.qdrant !== undefined) {
-      const inQdrant = yield* qdrantProductRankings(args.qdrant, yield* indexedDocuments(workspace.siteId), workspace.siteId, queries)
+      const inQdrant = yield* qdrantProductRankings(
+        args.qdrant,
+        yield* indexedDocuments(workspace.siteId),
+        workspace.siteId,
+        queries
+      )
       const qdrantScores = score(inQdrant.rankings, set.qrels)
       console.log(row("hybrid: textSearch, index in Qdrant", qdrantScores, inQdrant.ms, baselineScores))
-      console.log(`  (Qdrant collection loaded in ${(inQdrant.loadMs / 1000).toFixed(1)} s; nDCG@10 Qdrant − embedded ${(qdrantScores.ndcg10 - productScores.ndcg10).toFixed(4)}, ` +
-        `same top 10 on ${sameTop(product.rankings, inQdrant.rankings)}/${queries.length} queries)`)
+      console.log(
+        `  (Qdrant collection loaded in ${(inQdrant.loadMs / 1000).toFixed(1)} s; nDCG@10 Qdrant − embedded ${(qdrantScores.ndcg10 - productScores.ndcg10).toFixed(4)}, ` +
+          `same top 10 on ${sameTop(product.rankings, inQdrant.rankings)}/${queries.length} queries)`
+      )
     }
 
     // The joined-token group (see QueryGroups.ts) and the other queries, both systems.
     const joined = joinedTokenQueries(queries, set.qrels, set.products)
     console.log("")
-    console.log(header(`QUERY GROUPS: joined-token words (${count(joined.size)} queries) / the other ${count(queries.length - joined.size)}`))
-    for (const [label, inGroup] of [["joined-token", true], ["other", false]] as const) {
+    console.log(
+      header(
+        `QUERY GROUPS: joined-token words (${count(joined.size)} queries) / the other ${count(queries.length - joined.size)}`
+      )
+    )
+    for (const [label, inGroup] of [
+      ["joined-token", true],
+      ["other", false]
+    ] as const) {
       const baselineGroup = score(rankingsOf(baseline.rankings, joined, inGroup), set.qrels)
-      console.log(row(`hybrid: textSearch, ${label} queries`, score(rankingsOf(product.rankings, joined, inGroup), set.qrels), 0, baselineGroup))
+      console.log(
+        row(
+          `hybrid: textSearch, ${label} queries`,
+          score(rankingsOf(product.rankings, joined, inGroup), set.qrels),
+          0,
+          baselineGroup
+        )
+      )
       console.log(row(`baseline: BM25, ${label} queries`, baselineGroup, 0))
     }
 
@@ -129,17 +178,33 @@ const main = async () => {
     const index = yield* withIndex(Effect.succeed)
     const direct = (config: DirectConfig) => directRankings(index, workspace.siteId, queries, vectors, config)
     const same = yield* direct({ label: "direct, defaults" })
-    console.log(`check: direct CatalogIndex.search with textSearch's inputs reproduces the product top 10 on ${same.rankings.size === 0 ? 0 : sameTop(product.rankings, same.rankings)}/${queries.length} queries`)
+    console.log(
+      `check: direct CatalogIndex.search with textSearch's inputs reproduces the product top 10 on ${same.rankings.size === 0 ? 0 : sameTop(product.rankings, same.rankings)}/${queries.length} queries`
+    )
 
     // Precision of the whole returned set, and what made-up words return, beside BM25.
     const nonsense = nonsenseQueries(NONSENSE_QUERIES).map((text, i) => ({ id: `nonsense-${i}`, text }))
-    const nonsenseRun = yield* directRankings(index, workspace.siteId, nonsense, yield* queryVectors(nonsense), { label: "nonsense" })
+    const nonsenseRun = yield* directRankings(index, workspace.siteId, nonsense, yield* queryVectors(nonsense), {
+      label: "nonsense"
+    })
     console.log("")
     console.log(precisionHeader("PRECISION (result set: direct search's total)"))
-    console.log(precisionRow("hybrid: textSearch (shipped defaults)", precisionOf(product.rankings, same.totals, set.qrels),
-      nonsenseOf([...nonsenseRun.totals.values()]), nonsense.length))
-    console.log(precisionRow("baseline: MiniSearch plain BM25 (defaults)", precisionOf(baseline.rankings, baseline.totals, set.qrels),
-      nonsenseOf(nonsense.map((q) => baseline.matches(q.text))), nonsense.length))
+    console.log(
+      precisionRow(
+        "hybrid: textSearch (shipped defaults)",
+        precisionOf(product.rankings, same.totals, set.qrels),
+        nonsenseOf([...nonsenseRun.totals.values()]),
+        nonsense.length
+      )
+    )
+    console.log(
+      precisionRow(
+        "baseline: MiniSearch plain BM25 (defaults)",
+        precisionOf(baseline.rankings, baseline.totals, set.qrels),
+        nonsenseOf(nonsense.map((q) => baseline.matches(q.text))),
+        nonsense.length
+      )
+    )
 
     const extra: Array<DirectConfig> = []
     if (args.components) {
@@ -148,7 +213,8 @@ const main = async () => {
     }
     if (args.weights !== undefined || args.minSimilarity !== undefined) {
       extra.push({
-        label: `override: ${args.weights ? `wL ${args.weights.lexical}, wT ${args.weights.text}` : "default weights"}` +
+        label:
+          `override: ${args.weights ? `wL ${args.weights.lexical}, wT ${args.weights.text}` : "default weights"}` +
           `${args.minSimilarity !== undefined ? `, minSim ${args.minSimilarity}` : ""}`,
         weights: args.weights,
         minSimilarity: args.minSimilarity
@@ -169,7 +235,14 @@ const main = async () => {
     if (subsetNote !== "" && (args.sweep || args.variants)) {
       console.log("")
       console.log(header(`SUBSET${subsetNote} for the tables below`))
-      console.log(row("hybrid: textSearch (shipped defaults)", score(new Map(sweepQueries.map((q) => [q.id, product.rankings.get(q.id) ?? []])), set.qrels), 0, sweepBaseline))
+      console.log(
+        row(
+          "hybrid: textSearch (shipped defaults)",
+          score(new Map(sweepQueries.map((q) => [q.id, product.rankings.get(q.id) ?? []])), set.qrels),
+          0,
+          sweepBaseline
+        )
+      )
       console.log(row("baseline: MiniSearch plain BM25 (defaults)", sweepBaseline, 0))
     }
     if (args.sweep) {
@@ -183,29 +256,39 @@ const main = async () => {
 
     if (args.variants) {
       const docs = yield* indexedDocuments(workspace.siteId)
-      const configs: ReadonlyArray<DirectConfig> = [
-        { label: "hybrid" },
-        { label: "lexical only", dense: false }
-      ]
-      const variants: Array<{ name: string; overrides: Parameters<typeof runOnVariantIndex>[0]; docs?: typeof docs }> = []
+      const configs: ReadonlyArray<DirectConfig> = [{ label: "hybrid" }, { label: "lexical only", dense: false }]
+      const variants: Array<{ name: string; overrides: Parameters<typeof runOnVariantIndex>[0]; docs?: typeof docs }> =
+        []
       // The control reproduces the product index; skipped on big sets to save an HNSW build.
       if (docs.length <= 20_000) variants.push({ name: "same options (control)", overrides: {} })
       // Weight 0 trips a scoring bug (zero-score postings are counted again and again as
       // matches), so "off" is approximated by a negligible weight.
-      variants.push({ name: "fuzzy/prefix weight 1e-6 (≈ exact words)", overrides: { fuzzyWeight: 1e-6, prefixWeight: 1e-6 } })
+      variants.push({
+        name: "fuzzy/prefix weight 1e-6 (≈ exact words)",
+        overrides: { fuzzyWeight: 1e-6, prefixWeight: 1e-6 }
+      })
       if (set.hasDescription) {
         variants.push({ name: "description weight 0.3", overrides: { fieldWeights: { description: 0.3 } } })
         variants.push({ name: "description weight 1.5", overrides: { fieldWeights: { description: 1.5 } } })
         variants.push({
           name: "embed title + description head (160 ch)",
           overrides: {},
-          docs: yield* reembed(docs, (d) => [d.text.title, d.text.description.slice(0, 160)].filter((s) => s.length > 0).join(". "))
+          docs: yield* reembed(docs, (d) =>
+            [d.text.title, d.text.description.slice(0, 160)].filter((s) => s.length > 0).join(". ")
+          )
         })
       }
       console.log("")
       console.log(header(`VARIANTS${subsetNote}: private second index, direct search, NOT the product path`))
       for (const variant of variants) {
-        const result = yield* runOnVariantIndex(variant.overrides, variant.docs ?? docs, workspace.siteId, sweepQueries, vectors, configs)
+        const result = yield* runOnVariantIndex(
+          variant.overrides,
+          variant.docs ?? docs,
+          workspace.siteId,
+          sweepQueries,
+          vectors,
+          configs
+        )
         for (const { config, run } of result.runs) {
           console.log(row(`${variant.name}: ${config.label}`, score(run.rankings, set.qrels), run.ms, sweepBaseline))
         }

@@ -4,10 +4,14 @@
 import { execFileSync } from "node:child_process"
 
 const result = JSON.parse(
-  execFileSync("npx", ["depcruise", "src", "bench", "eval", "test", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024
-  })
+  execFileSync(
+    "npx",
+    ["depcruise", "src", "bench", "eval", "test", "--config", ".dependency-cruiser.cjs", "--output-type", "json"],
+    {
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024
+    }
+  )
 )
 const problems = result.summary.violations.map((v) => {
   const through = v.cycle ? ` (round ${v.cycle.map((c) => c.name ?? c).join(" → ")})` : ""
@@ -51,12 +55,16 @@ const visit = (folder) => {
     component.push(member)
   }
   if (component.length < 2) return
-  const imports = component.flatMap((a) => component.flatMap((b) => (edges.get(a)?.has(b) ? [`  ${edges.get(a).get(b)}`] : [])))
+  const imports = component.flatMap((a) =>
+    component.flatMap((b) => (edges.get(a)?.has(b) ? [`  ${edges.get(a).get(b)}`] : []))
+  )
   problems.push(`folder-cycle: ${component.sort().join(", ")} import each other:\n${imports.join("\n")}`)
 }
 for (const folder of edges.keys()) if (!index.has(folder)) visit(folder)
 
 if (problems.length > 0) {
-  console.error(`${problems.length} import rule(s) broken (.dependency-cruiser.cjs states the layering):\n${problems.join("\n")}`)
+  console.error(
+    `${problems.length} import rule(s) broken (.dependency-cruiser.cjs states the layering):\n${problems.join("\n")}`
+  )
   process.exit(1)
 }

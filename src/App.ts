@@ -19,15 +19,28 @@ import { ProtectedResourceRoute } from "./mcp/ProtectedResource.js"
 import { ApiTopology } from "./topology/Topology.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
-  Layer.provide([SearchHandlers, CatalogHandlers, LegacyHandlers, OpsHandlers, PredictionHandlers, EventsHandlers, AnalyticsHandlers, LegacySessionHandlers]),
+  Layer.provide([
+    SearchHandlers,
+    CatalogHandlers,
+    LegacyHandlers,
+    OpsHandlers,
+    PredictionHandlers,
+    EventsHandlers,
+    AnalyticsHandlers,
+    LegacySessionHandlers
+  ]),
   Layer.provide(AuthenticationLive)
 )
 
 const Routes = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
-    Layer.mergeAll(ApiRoutes, McpRoute, ProtectedResourceRoute, HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })).pipe(
-      Layer.provide(responsePolicy(config.maxBodyBytes))
-    ))
+    Layer.mergeAll(
+      ApiRoutes,
+      McpRoute,
+      ProtectedResourceRoute,
+      HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })
+    ).pipe(Layer.provide(responsePolicy(config.maxBodyBytes)))
+  )
 )
 
 /** How long a request may take to arrive in full: an hour (a bulk push of millions of products). */
@@ -37,7 +50,11 @@ const HttpServerLive = Layer.unwrapEffect(
   Effect.map(ServerConfig, (config) =>
     // Node's default of 5 minutes to receive a whole request would cut a large bulk push short
     // (its body streams for as long as the catalog takes to send); headers still have 60 s.
-    NodeHttpServer.layer(() => createServer({ requestTimeout: REQUEST_TIMEOUT_MS }), { port: config.port, host: config.host }))
+    NodeHttpServer.layer(() => createServer({ requestTimeout: REQUEST_TIMEOUT_MS }), {
+      port: config.port,
+      host: config.host
+    })
+  )
 )
 
 /**
@@ -52,7 +69,7 @@ const HttpServerLive = Layer.unwrapEffect(
  */
 const MAX_PATH_PARAMETER = 2_400
 
-export const App = HttpLayerRouter.serve(Routes, { disableLogger: true, routerConfig: { maxParamLength: MAX_PATH_PARAMETER } }).pipe(
-  Layer.provideMerge(HttpServerLive),
-  Layer.provideMerge(ApiTopology)
-)
+export const App = HttpLayerRouter.serve(Routes, {
+  disableLogger: true,
+  routerConfig: { maxParamLength: MAX_PATH_PARAMETER }
+}).pipe(Layer.provideMerge(HttpServerLive), Layer.provideMerge(ApiTopology))

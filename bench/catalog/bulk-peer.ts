@@ -9,7 +9,16 @@ import { makeCatalog } from "./generator.js"
 
 const products = Number(process.argv[2])
 const seed = Number(process.argv[3])
-const fields = ["title", "brand", "description", "product_type", "product_highlight", "product_detail", "color", "material"] as const
+const fields = [
+  "title",
+  "brand",
+  "description",
+  "product_type",
+  "product_highlight",
+  "product_detail",
+  "color",
+  "material"
+] as const
 const index = new MiniSearch({ idField: "id", fields: [...fields] })
 const BATCH = 10_000
 let seconds = 0

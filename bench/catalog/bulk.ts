@@ -47,26 +47,35 @@ export const pushBulk = (baseUrl: string, auth: string, file: string, onAnswered
     let answered = 0
     let failed = 0
     const firstErrors: Array<string> = []
-    const req = http.request({ hostname: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { authorization: auth, "content-type": "application/x-ndjson" } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`bulk push answered ${res.statusCode}`))
-      let carry = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => {
-        const parts = (carry + chunk).split("\n")
-        carry = parts.pop()!
-        for (const part of parts) {
-          if (part === "") continue
-          answered++
-          if (!part.includes('"status":200')) {
-            failed++
-            if (firstErrors.length < 5) firstErrors.push(part.slice(0, 300))
+    const req = http.request(
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: "POST",
+        headers: { authorization: auth, "content-type": "application/x-ndjson" }
+      },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`bulk push answered ${res.statusCode}`))
+        let carry = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => {
+          const parts = (carry + chunk).split("\n")
+          carry = parts.pop()!
+          for (const part of parts) {
+            if (part === "") continue
+            answered++
+            if (!part.includes('"status":200')) {
+              failed++
+              if (firstErrors.length < 5) firstErrors.push(part.slice(0, 300))
+            }
           }
-        }
-        onAnswered(answered)
-      })
-      res.on("end", () => resolve({ answered, failed, firstErrors, seconds: (performance.now() - started) / 1000 }))
-      res.on("error", reject)
-    })
+          onAnswered(answered)
+        })
+        res.on("end", () => resolve({ answered, failed, firstErrors, seconds: (performance.now() - started) / 1000 }))
+        res.on("error", reject)
+      }
+    )
     req.on("error", reject)
     createReadStream(file).pipe(req)
   })
@@ -96,7 +105,9 @@ export const writeLines = async (file: string, lines: Iterable<string>) => {
 const peerRate = (products: number, seed: number) =>
   new Promise<{ rate: number; seconds: number } | null>((resolve) => {
     const script = fileURLToPath(new URL("./bulk-peer.js", import.meta.url))
-    const child = spawn(process.execPath, [script, String(products), String(seed)], { stdio: ["ignore", "pipe", "inherit"] })
+    const child = spawn(process.execPath, [script, String(products), String(seed)], {
+      stdio: ["ignore", "pipe", "inherit"]
+    })
     let out = ""
     child.stdout.on("data", (d) => (out += d))
     child.on("exit", () => {
@@ -114,7 +125,11 @@ const embeddedCount = async (client: Client): Promise<number> => {
   return match === null ? NaN : Number(match[1])
 }
 
-export const runBulkSection = async (server: InProcessApi, client: Client, options: BulkOptions): Promise<SectionReport> => {
+export const runBulkSection = async (
+  server: InProcessApi,
+  client: Client,
+  options: BulkOptions
+): Promise<SectionReport> => {
   const auth = server.siteB.basic
   const bearer = server.siteB.bearer
   const rss = rssSampler(250)
@@ -138,17 +153,24 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
       if (!pushing) break
       addStages(stages, during.length, String(res.headers["server-timing"] ?? ""))
       during.push(res.ms)
-      if (res.status !== 200 && searchErrors++ < 3) log(`text-search during the push: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
+      if (res.status !== 200 && searchErrors++ < 3)
+        log(`text-search during the push: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
     }
   })()
-  const progress = setInterval(() => log(`bulk: ${answered}/${options.products} answered, ${during.length} searches, ${memory()}`), 10_000)
+  const progress = setInterval(
+    () => log(`bulk: ${answered}/${options.products} answered, ${during.length} searches, ${memory()}`),
+    10_000
+  )
   const dir = mkdtempSync(join(tmpdir(), "commerce-bulk-"))
   const catalogFile = join(dir, "catalog.ndjson")
-  await writeLines(catalogFile, (function*() {
-    for (const { product } of makeCatalog(options.seed).generate(options.products)) {
-      yield `${JSON.stringify({ id: product.id, data: product.data })}\n`
-    }
-  })())
+  await writeLines(
+    catalogFile,
+    (function* () {
+      for (const { product } of makeCatalog(options.seed).generate(options.products)) {
+        yield `${JSON.stringify({ id: product.id, data: product.data })}\n`
+      }
+    })()
+  )
   log(`catalog written to ${catalogFile} (${mb(statSync(catalogFile).size)})`)
   const loopDelay = monitorEventLoopDelay({ resolution: 10 })
   loopDelay.enable()
@@ -168,13 +190,15 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
   const acceptRate = push.answered / push.seconds
   const lag = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 }
   const bound = `main thread busy ${(100 * mainBusy).toFixed(0)} % of the push, process CPU ${cores.toFixed(2)} cores (api, load generator and embedding threads)`
-  log(`bulk push: ${push.answered} answered (${push.failed} failed) in ${push.seconds.toFixed(1)} s: ${fmtRate(acceptRate)}/s; event loop delay p50 ${ms(lag.p50)} / p99 ${ms(lag.p99)} / max ${ms(lag.max)} ms; ${bound}; ${memory()}`)
+  log(
+    `bulk push: ${push.answered} answered (${push.failed} failed) in ${push.seconds.toFixed(1)} s: ${fmtRate(acceptRate)}/s; event loop delay p50 ${ms(lag.p50)} / p99 ${ms(lag.p99)} / max ${ms(lag.max)} ms; ${bound}; ${memory()}`
+  )
   for (const e of push.firstErrors) log(`  bulk error ${e}`)
   log(`text search during the push, stages (mean / p99 ms): ${stageBreakdown(stages)}`)
 
   // ---- Searchable by words: every product counted by a browse of the whole catalog ------------------
   let lexicalSeconds = NaN
-  for (const deadline = Date.now() + 600_000; Date.now() < deadline;) {
+  for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
     const res = await client.request("POST", "/text-search", bearer, { query: "", resultsCount: 1 })
     if (res.status === 200 && res.body?.data?.total === options.products) {
       lexicalSeconds = (performance.now() - tStart) / 1000
@@ -183,7 +207,9 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
     await sleep(100)
   }
   const lexicalRate = options.products / lexicalSeconds
-  log(`all ${options.products} listed and searchable by their words after ${lexicalSeconds.toFixed(1)} s (${fmtRate(lexicalRate)}/s)`)
+  log(
+    `all ${options.products} listed and searchable by their words after ${lexicalSeconds.toFixed(1)} s (${fmtRate(lexicalRate)}/s)`
+  )
 
   // ---- Embedded: the queue drained ------------------------------------------------------------
   const embedDeadline = Date.now() + options.embedWaitSeconds * 1000
@@ -203,18 +229,24 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
   const embeddedNow = (await embeddedCount(client)) - embeddedBefore
   const embedElapsed = Number.isNaN(embeddedSeconds) ? (performance.now() - tStart) / 1000 : embeddedSeconds
   const embedRate = embeddedNow / embedElapsed
-  log(Number.isNaN(embeddedSeconds)
-    ? `embedding not finished after ${embedElapsed.toFixed(0)} s: ${embeddedNow} embedded (${fmtRate(embedRate)}/s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
-    : `all embedded after ${embeddedSeconds.toFixed(1)} s (${fmtRate(embedRate)}/s), ${memory()}`)
+  log(
+    Number.isNaN(embeddedSeconds)
+      ? `embedding not finished after ${embedElapsed.toFixed(0)} s: ${embeddedNow} embedded (${fmtRate(embedRate)}/s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
+      : `all embedded after ${embeddedSeconds.toFixed(1)} s (${fmtRate(embedRate)}/s), ${memory()}`
+  )
   const peakPush = rss.peak
 
   // ---- Price and stock patches ------------------------------------------------------------------
   const patchCount = Math.min(options.products, 100_000)
   const patchRandom = mulberry32(options.seed).fork(52)
   const patchFile = join(dir, "patches.ndjson")
-  await writeLines(patchFile, (function*() {
-    for (let i = 0; i < patchCount; i++) yield `${JSON.stringify({ id: `p${String(i).padStart(7, "0")}`, patch: { data: patchData(i, patchRandom) } })}\n`
-  })())
+  await writeLines(
+    patchFile,
+    (function* () {
+      for (let i = 0; i < patchCount; i++)
+        yield `${JSON.stringify({ id: `p${String(i).padStart(7, "0")}`, patch: { data: patchData(i, patchRandom) } })}\n`
+    })()
+  )
   const embeddedBeforePatches = await embeddedCount(client)
   const patches = await pushBulk(server.baseUrl, auth, patchFile, () => {})
   const patchRate = patches.answered / patches.seconds
@@ -232,32 +264,74 @@ export const runBulkSection = async (server: InProcessApi, client: Client, optio
   // push's own embeddings are still running (a capped wait), they cannot be told apart.
   const drained = !Number.isNaN(embeddedSeconds)
   if (drained) await pendingJobsDrained(client, 600_000)
-  const patchEmbeddings = drained ? String((await embeddedCount(client)) - embeddedBeforePatches) : "not counted (the push's embeddings still running)"
-  log(`patches: ${patches.answered} answered (${patches.failed} failed) in ${patches.seconds.toFixed(1)} s: ${fmtRate(patchRate)}/s; last price visible to a filter at once: ${visible}; texts embedded for them: ${patchEmbeddings}`)
+  const patchEmbeddings = drained
+    ? String((await embeddedCount(client)) - embeddedBeforePatches)
+    : "not counted (the push's embeddings still running)"
+  log(
+    `patches: ${patches.answered} answered (${patches.failed} failed) in ${patches.seconds.toFixed(1)} s: ${fmtRate(patchRate)}/s; last price visible to a filter at once: ${visible}; texts embedded for them: ${patchEmbeddings}`
+  )
   rss.stop()
   rmSync(dir, { recursive: true, force: true })
 
   const peer = await peerRate(options.products, options.seed)
-  if (peer !== null) log(`MiniSearch (peer, child process): ${fmtRate(peer.rate)} documents/s (${peer.seconds.toFixed(1)} s)`)
+  if (peer !== null)
+    log(`MiniSearch (peer, child process): ${fmtRate(peer.rate)} documents/s (${peer.seconds.toFixed(1)} s)`)
   const s = summarize(during)
-  const vsPeer = (rate: number) => (peer === null ? "" : ` (${(rate / peer.rate).toFixed(2)}× MiniSearch's ${fmtRate(peer.rate)}/s in memory)`)
+  const vsPeer = (rate: number) =>
+    peer === null ? "" : ` (${(rate / peer.rate).toFixed(2)}× MiniSearch's ${fmtRate(peer.rate)}/s in memory)`
   return {
     summary: [
-      ["Bulk push accepted (POST /products/bulk, one streamed request)", `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ${push.failed} refused; ${bound})${vsPeer(acceptRate)}`, "≥ 5,000 products/s", check(acceptRate >= 5_000)],
-      ["Bulk push: all listed and searchable by their words", `${fmtRate(lexicalRate)} products/s (${lexicalSeconds.toFixed(1)} s after the push started)`, "≥ 5,000 products/s", check(lexicalRate >= 5_000)],
-      ["Bulk push: all text-embedded", Number.isNaN(embeddedSeconds)
-        ? `${fmtRate(embedRate)} products/s (${embeddedNow} after ${embedElapsed.toFixed(0)} s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
-        : `${fmtRate(embedRate)} products/s (${embeddedSeconds.toFixed(1)} s after the push started)`, "", ""],
-      ["Text search while the push runs p50 / p99", `${ms(s.p50)} / ${ms(s.p99)} ms (${s.count} searches, one in flight; event loop delay p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms)`, "p99 ≤ 150 ms", check(s.p99 <= 150)],
-      ["Price and stock patches (bulk)", `${fmtRate(patchRate)} patches/s (${patches.answered}; ${patchEmbeddings} texts embedded for them; new price found by a filter at once: ${visible ? "yes" : "no"})`, "≥ 10,000/s", check(patchRate >= 10_000)],
+      [
+        "Bulk push accepted (POST /products/bulk, one streamed request)",
+        `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ${push.failed} refused; ${bound})${vsPeer(acceptRate)}`,
+        "≥ 5,000 products/s",
+        check(acceptRate >= 5_000)
+      ],
+      [
+        "Bulk push: all listed and searchable by their words",
+        `${fmtRate(lexicalRate)} products/s (${lexicalSeconds.toFixed(1)} s after the push started)`,
+        "≥ 5,000 products/s",
+        check(lexicalRate >= 5_000)
+      ],
+      [
+        "Bulk push: all text-embedded",
+        Number.isNaN(embeddedSeconds)
+          ? `${fmtRate(embedRate)} products/s (${embeddedNow} after ${embedElapsed.toFixed(0)} s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
+          : `${fmtRate(embedRate)} products/s (${embeddedSeconds.toFixed(1)} s after the push started)`,
+        "",
+        ""
+      ],
+      [
+        "Text search while the push runs p50 / p99",
+        `${ms(s.p50)} / ${ms(s.p99)} ms (${s.count} searches, one in flight; event loop delay p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms)`,
+        "p99 ≤ 150 ms",
+        check(s.p99 <= 150)
+      ],
+      [
+        "Price and stock patches (bulk)",
+        `${fmtRate(patchRate)} patches/s (${patches.answered}; ${patchEmbeddings} texts embedded for them; new price found by a filter at once: ${visible ? "yes" : "no"})`,
+        "≥ 10,000/s",
+        check(patchRate >= 10_000)
+      ],
       ["RSS during the bulk push: before / peak", `${mb(rssBefore)} / ${mb(peakPush)}`, "", ""]
     ],
-    latency: [["text search during the bulk push", String(s.count), ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), "", String(searchErrors)]]
+    latency: [
+      [
+        "text search during the bulk push",
+        String(s.count),
+        ms(s.p50),
+        ms(s.p95),
+        ms(s.p99),
+        ms(s.max),
+        "",
+        String(searchErrors)
+      ]
+    ]
   }
 }
 
 const pendingJobsDrained = async (client: Client, timeoutMs: number) => {
-  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline;) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; ) {
     if ((await pendingJobs(client)) === 0) return
     await sleep(100)
   }

@@ -3,7 +3,8 @@ import type { Client } from "./http.js"
 import { mb } from "./stats.js"
 
 export const sleep = (msecs: number) => new Promise((r) => setTimeout(r, msecs))
-export const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
+export const log = (message: string) =>
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`)
 export const fmtRate = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1))
 export const check = (ok: boolean) => (ok ? "✅" : "❌")
 

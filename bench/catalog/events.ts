@@ -46,7 +46,11 @@ const drained = async (client: Client) => {
   }
 }
 
-export const runEventsSection = async (server: InProcessApi, client: Client, options: EventsOptions): Promise<SectionReport> => {
+export const runEventsSection = async (
+  server: InProcessApi,
+  client: Client,
+  options: EventsOptions
+): Promise<SectionReport> => {
   const summaries: Array<ProductSummary> = []
   if (!options.catalogReady) {
     const dir = mkdtempSync(join(tmpdir(), "commerce-bench-events-"))
@@ -91,11 +95,36 @@ export const runEventsSection = async (server: InProcessApi, client: Client, opt
       const roll = random.next()
       const timestamp = now - Math.floor(random.next() * 7 * 86_400_000)
       const eventId = `ev-${n}`
-      if (roll < 0.7) batch.push({ eventId, type: "view", productIds: [product()], timestamp, sessionId: `s${n % 5_000}` })
-      else if (roll < 0.85) batch.push({ eventId, type: "click", productIds: [product()], timestamp, requestId: `bench-r${n % 20_000}`, position: 1 + (n % 20) })
-      else if (roll < 0.93) batch.push({ eventId, type: "add_to_cart", productIds: [product()], timestamp, quantity: 1 })
-      else if (roll < 0.98) batch.push({ eventId, type: "purchase", orderId: `o${n}`, productIds: Array.from({ length: 1 + Math.floor(random.next() * 6) }, product), timestamp })
-      else batch.push({ eventId, type: "search", query: random.pick(summaries).noun, requestId: `bench-r${n % 20_000}`, resultsCount: n % 7, timestamp })
+      if (roll < 0.7)
+        batch.push({ eventId, type: "view", productIds: [product()], timestamp, sessionId: `s${n % 5_000}` })
+      else if (roll < 0.85)
+        batch.push({
+          eventId,
+          type: "click",
+          productIds: [product()],
+          timestamp,
+          requestId: `bench-r${n % 20_000}`,
+          position: 1 + (n % 20)
+        })
+      else if (roll < 0.93)
+        batch.push({ eventId, type: "add_to_cart", productIds: [product()], timestamp, quantity: 1 })
+      else if (roll < 0.98)
+        batch.push({
+          eventId,
+          type: "purchase",
+          orderId: `o${n}`,
+          productIds: Array.from({ length: 1 + Math.floor(random.next() * 6) }, product),
+          timestamp
+        })
+      else
+        batch.push({
+          eventId,
+          type: "search",
+          query: random.pick(summaries).noun,
+          requestId: `bench-r${n % 20_000}`,
+          resultsCount: n % 7,
+          timestamp
+        })
     }
     batches.push(batch)
   }
@@ -104,19 +133,23 @@ export const runEventsSection = async (server: InProcessApi, client: Client, opt
   let accepted = 0
   let refused = 0
   const started = performance.now()
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++]
-      const res = await client.request("POST", "/events", server.siteA.basic, body)
-      if (res.status === 200) accepted += res.body.data.accepted
-      else if (refused++ < 3) log(`events: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
-    }
-  }))
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]
+        const res = await client.request("POST", "/events", server.siteA.basic, body)
+        if (res.status === 200) accepted += res.body.data.accepted
+        else if (refused++ < 3) log(`events: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
+      }
+    })
+  )
   const sendSeconds = (performance.now() - started) / 1000
   await drained(client)
   const aggregateSeconds = (performance.now() - started) / 1000
   const acceptRate = accepted / sendSeconds
-  log(`events: ${accepted} accepted in ${sendSeconds.toFixed(1)} s (${fmtRate(acceptRate)}/s), all aggregated after ${aggregateSeconds.toFixed(1)} s, ${memory()}`)
+  log(
+    `events: ${accepted} accepted in ${sendSeconds.toFixed(1)} s (${fmtRate(acceptRate)}/s), all aggregated after ${aggregateSeconds.toFixed(1)} s, ${memory()}`
+  )
 
   // Popularity on: the signals are refreshed at most every 2 s after aggregation moves.
   await sleep(2_500)
@@ -135,21 +168,83 @@ export const runEventsSection = async (server: InProcessApi, client: Client, opt
   const after = summarize(on)
   const without = summarize(off)
   const browse = []
-  for (let i = 0; i < 50; i++) browse.push((await client.request("POST", "/text-search", server.siteA.bearer, { sort: [{ column: "popular", order: "desc" }], resultsCount: options.page, offset: 0 })).ms)
+  for (let i = 0; i < 50; i++)
+    browse.push(
+      (
+        await client.request("POST", "/text-search", server.siteA.bearer, {
+          sort: [{ column: "popular", order: "desc" }],
+          resultsCount: options.page,
+          offset: 0
+        })
+      ).ms
+    )
   const popularBrowse = summarize(browse)
-  log(`events: text search with popularity p50 ${ms(after.p50)} p99 ${ms(after.p99)} ms, without ${ms(without.p50)} / ${ms(without.p99)}; popular browse p50 ${ms(popularBrowse.p50)}`)
+  log(
+    `events: text search with popularity p50 ${ms(after.p50)} p99 ${ms(after.p99)} ms, without ${ms(without.p50)} / ${ms(without.p99)}; popular browse p50 ${ms(popularBrowse.p50)}`
+  )
 
   return {
     summary: [
-      ["Events accepted (POST /events, 4 clients, batches of 1,000)", `${fmtRate(acceptRate)} events/s (${accepted} in ${sendSeconds.toFixed(1)} s, ${refused} batches refused)`, "≥ 20,000 events/s", check(acceptRate >= 20_000)],
-      ["Events aggregated (from the first send until every event is counted)", `${fmtRate(accepted / aggregateSeconds)} events/s (${aggregateSeconds.toFixed(1)} s)`, "", ""],
-      ["Text search p50 / p99 with popularity on, against the same searches without the boost (in turn)", `${ms(after.p50)} / ${ms(after.p99)} ms against ${ms(without.p50)} / ${ms(without.p99)} ms (p50 ×${(after.p50 / without.p50).toFixed(2)}, p99 ×${(after.p99 / without.p99).toFixed(2)}); before any event ${ms(before.p50)} / ${ms(before.p99)} ms`, "unchanged within noise", ""]
+      [
+        "Events accepted (POST /events, 4 clients, batches of 1,000)",
+        `${fmtRate(acceptRate)} events/s (${accepted} in ${sendSeconds.toFixed(1)} s, ${refused} batches refused)`,
+        "≥ 20,000 events/s",
+        check(acceptRate >= 20_000)
+      ],
+      [
+        "Events aggregated (from the first send until every event is counted)",
+        `${fmtRate(accepted / aggregateSeconds)} events/s (${aggregateSeconds.toFixed(1)} s)`,
+        "",
+        ""
+      ],
+      [
+        "Text search p50 / p99 with popularity on, against the same searches without the boost (in turn)",
+        `${ms(after.p50)} / ${ms(after.p99)} ms against ${ms(without.p50)} / ${ms(without.p99)} ms (p50 ×${(after.p50 / without.p50).toFixed(2)}, p99 ×${(after.p99 / without.p99).toFixed(2)}); before any event ${ms(before.p50)} / ${ms(before.p99)} ms`,
+        "unchanged within noise",
+        ""
+      ]
     ],
     latency: [
-      ["text search before any event", String(before.count), ms(before.p50), ms(before.p95), ms(before.p99), ms(before.max), "", "0"],
-      ["text search, popularity on", String(after.count), ms(after.p50), ms(after.p95), ms(after.p99), ms(after.max), "", "0"],
-      ["text search, popularity off (campaign)", String(without.count), ms(without.p50), ms(without.p95), ms(without.p99), ms(without.max), "", "0"],
-      [`browse sorted by popularity, ${options.page} a page`, String(popularBrowse.count), ms(popularBrowse.p50), ms(popularBrowse.p95), ms(popularBrowse.p99), ms(popularBrowse.max), "", "0"]
+      [
+        "text search before any event",
+        String(before.count),
+        ms(before.p50),
+        ms(before.p95),
+        ms(before.p99),
+        ms(before.max),
+        "",
+        "0"
+      ],
+      [
+        "text search, popularity on",
+        String(after.count),
+        ms(after.p50),
+        ms(after.p95),
+        ms(after.p99),
+        ms(after.max),
+        "",
+        "0"
+      ],
+      [
+        "text search, popularity off (campaign)",
+        String(without.count),
+        ms(without.p50),
+        ms(without.p95),
+        ms(without.p99),
+        ms(without.max),
+        "",
+        "0"
+      ],
+      [
+        `browse sorted by popularity, ${options.page} a page`,
+        String(popularBrowse.count),
+        ms(popularBrowse.p50),
+        ms(popularBrowse.p95),
+        ms(popularBrowse.p99),
+        ms(popularBrowse.max),
+        "",
+        "0"
+      ]
     ]
   }
 }

@@ -29,14 +29,30 @@ export interface ProductSummary {
 }
 
 const departmentWeights: Record<string, number> = {
-  Clothing: 15, Home: 13, Electronics: 12, Kitchen: 10, Tools: 10, Sports: 10, Garden: 8, Toys: 8, Beauty: 8, Shoes: 6
+  Clothing: 15,
+  Home: 13,
+  Electronics: 12,
+  Kitchen: 10,
+  Tools: 10,
+  Sports: 10,
+  Garden: 8,
+  Toys: 8,
+  Beauty: 8,
+  Shoes: 6
 }
 const apparelSizes = ["XS", "S", "M", "L", "XL", "XXL"]
 const kidsSizes = ["2-3 Years", "4-5 Years", "6-7 Years", "8-9 Years", "10-11 Years", "12-13 Years"]
 const shoeSizes = ["36", "37", "38", "39", "40", "41", "42", "43", "44", "45", "46"]
 const beddingSizes = ["Single", "Double", "King", "Super King"]
 const energyCategories = new Set(["Small Appliances", "TV & Video", "Computers", "Lighting", "Cleaning", "Smart Home"])
-const apparelLeaves = new Set(["Cycling Jerseys", "Running Jackets", "Running Tights", "Swimsuits", "Wetsuits", "Ski Jackets"])
+const apparelLeaves = new Set([
+  "Cycling Jerseys",
+  "Running Jackets",
+  "Running Tights",
+  "Swimsuits",
+  "Wetsuits",
+  "Ski Jackets"
+])
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 
@@ -66,7 +82,9 @@ interface Base {
 export const makeCatalog = (seed: number) => {
   const setup = mulberry32(seed).fork(1)
   const brands = makeBrands(setup)
-  const leafWeights = leaves.map((leaf) => [leaf, Math.exp(0.6 * setup.normal()) * departmentWeights[leaf.department.name] / 48] as const)
+  const leafWeights = leaves.map(
+    (leaf) => [leaf, (Math.exp(0.6 * setup.normal()) * departmentWeights[leaf.department.name]) / 48] as const
+  )
   const allBrands = brands.all
 
   const brandFor = (random: Random, department: Department) => {
@@ -76,8 +94,10 @@ export const makeCatalog = (seed: number) => {
 
   const sizeFor = (random: Random, leaf: Leaf, ageGroup: ProductRecord["age_group"]): string | null => {
     const [dept, category, sub] = leaf.path
-    if (dept === "Clothing" || apparelLeaves.has(sub)) return ageGroup === "kids" ? random.pick(kidsSizes) : random.pick(apparelSizes)
-    if (dept === "Shoes" && category !== "Shoe Care") return ageGroup === "kids" ? String(random.int(24, 35)) : random.pick(shoeSizes)
+    if (dept === "Clothing" || apparelLeaves.has(sub))
+      return ageGroup === "kids" ? random.pick(kidsSizes) : random.pick(apparelSizes)
+    if (dept === "Shoes" && category !== "Shoe Care")
+      return ageGroup === "kids" ? String(random.int(24, 35)) : random.pick(shoeSizes)
     if (category === "Bedding") return random.pick(beddingSizes)
     return null
   }
@@ -95,26 +115,38 @@ export const makeCatalog = (seed: number) => {
     ])
     const sentences = [first]
     if (random.chance(0.7)) {
-      sentences.push(random.pick([
-        `Features ${f2}, ${f3} and a ${random.pick(d.adjectives).toLowerCase()} finish.`,
-        `Comes with ${f3}.`,
-        `Ideal for ${random.pick(d.uses)} and ${use}.`,
-        `Thoughtful details include ${f3}.`
-      ]))
+      sentences.push(
+        random.pick([
+          `Features ${f2}, ${f3} and a ${random.pick(d.adjectives).toLowerCase()} finish.`,
+          `Comes with ${f3}.`,
+          `Ideal for ${random.pick(d.uses)} and ${use}.`,
+          `Thoughtful details include ${f3}.`
+        ])
+      )
     }
     if (random.chance(0.4)) {
-      sentences.push(random.pick([
-        `Backed by a ${random.int(1, 5)}-year warranty.`,
-        "Ships within two working days.",
-        "Part of our best-selling range.",
-        "Rated 4.5 out of 5 by our customers."
-      ]))
+      sentences.push(
+        random.pick([
+          `Backed by a ${random.int(1, 5)}-year warranty.`,
+          "Ships within two working days.",
+          "Part of our best-selling range.",
+          "Rated 4.5 out of 5 by our customers."
+        ])
+      )
     }
     const highlights = random.chance(0.6)
-      ? random.shuffle(d.features).slice(0, random.int(2, 4)).map((f) => `"${capitalise(f)}"`).join(",")
+      ? random
+          .shuffle(d.features)
+          .slice(0, random.int(2, 4))
+          .map((f) => `"${capitalise(f)}"`)
+          .join(",")
       : null
     const details = random.chance(0.5)
-      ? random.shuffle(d.details).slice(0, random.int(1, 3)).map(([section, attribute, values]) => `${section}:${attribute}:${random.pick(values)}`).join(", ")
+      ? random
+          .shuffle(d.details)
+          .slice(0, random.int(1, 3))
+          .map(([section, attribute, values]) => `${section}:${attribute}:${random.pick(values)}`)
+          .join(", ")
       : null
     return { description: sentences.join(" "), highlights, details }
   }
@@ -124,10 +156,25 @@ export const makeCatalog = (seed: number) => {
     const d = leaf.department
     const brand = brandFor(random, d)
     const adjective = random.pick(d.adjectives)
-    const material = d.materials.length > 0 && random.chance(0.45) ? random.pick(d.materials.filter((m) => m !== adjective)) : null
+    const material =
+      d.materials.length > 0 && random.chance(0.45) ? random.pick(d.materials.filter((m) => m !== adjective)) : null
     const forKids = random.chance(d.forKids)
-    const ageGroup: ProductRecord["age_group"] = forKids ? random.weighted([["kids", 6], ["toddler", 2], ["infant", 1]] as const) : d.gendered > 0 ? "adult" : null
-    const gender: ProductRecord["gender"] = random.chance(d.gendered) ? random.weighted([["female", 5], ["male", 4], ["unisex", 2]] as const) : null
+    const ageGroup: ProductRecord["age_group"] = forKids
+      ? random.weighted([
+          ["kids", 6],
+          ["toddler", 2],
+          ["infant", 1]
+        ] as const)
+      : d.gendered > 0
+        ? "adult"
+        : null
+    const gender: ProductRecord["gender"] = random.chance(d.gendered)
+      ? random.weighted([
+          ["female", 5],
+          ["male", 4],
+          ["unisex", 2]
+        ] as const)
+      : null
     return {
       leaf,
       brand,
@@ -143,7 +190,12 @@ export const makeCatalog = (seed: number) => {
   }
 
   /** The index-th product; `variant` is set for members of an item group. */
-  const product = (random: Random, index: number, base: Base, variant: { group: string; colour: string; size: string | null } | null) => {
+  const product = (
+    random: Random,
+    index: number,
+    base: Base,
+    variant: { group: string; colour: string; size: string | null } | null
+  ) => {
     const { leaf } = base
     const d = leaf.department
     const id = `p${String(index).padStart(7, "0")}`
@@ -166,12 +218,21 @@ export const makeCatalog = (seed: number) => {
       title,
       description: base.description,
       link: `https://shop.example.com/p/${id}`,
-      availability: random.weighted([["in_stock", 80], ["out_of_stock", 10], ["backorder", 5], ["preorder", 5]] as const),
+      availability: random.weighted([
+        ["in_stock", 80],
+        ["out_of_stock", 10],
+        ["backorder", 5],
+        ["preorder", 5]
+      ] as const),
       price: base.listPrice,
       product_type: pathText,
       brand: base.brand,
       mpn,
-      condition: random.weighted([["new", 95], ["refurbished", dept === "Electronics" ? 8 : 2], ["used", 1]] as const),
+      condition: random.weighted([
+        ["new", 95],
+        ["refurbished", dept === "Electronics" ? 8 : 2],
+        ["used", 1]
+      ] as const),
       color: colour,
       product_weight: `${(d.weightKg[0] + (d.weightKg[1] - d.weightKg[0]) * random.next() ** 2).toFixed(2)} kg`
     }
@@ -185,16 +246,28 @@ export const makeCatalog = (seed: number) => {
     if (size) {
       data.size = size
       if (d.name === "Clothing" || d.name === "Shoes") {
-        data.size_system = random.weighted([["EU", 5], ["UK", 3], ["US", 2]] as const)
-        if (d.name === "Clothing") data.size_type = random.weighted([["regular", 20], ["petite", 1], ["tall", 1], ["plus", 2]] as const)
+        data.size_system = random.weighted([
+          ["EU", 5],
+          ["UK", 3],
+          ["US", 2]
+        ] as const)
+        if (d.name === "Clothing")
+          data.size_type = random.weighted([
+            ["regular", 20],
+            ["petite", 1],
+            ["tall", 1],
+            ["plus", 2]
+          ] as const)
       }
     }
     if (base.pattern) data.pattern = base.pattern
     if (base.highlights) data.product_highlight = base.highlights
     if (base.details) data.product_detail = base.details
     if (variant) data.item_group_id = variant.group
-    if (d.hasEnergyClass && energyCategories.has(category)) data.energy_efficiency_class = random.pick(["A+++", "A++", "A+", "A", "B", "C", "D"])
-    if (onSale && random.chance(0.5)) data.promotion_id = random.pick(["SPRING-SALE", "BLACK-FRIDAY", "CLEARANCE", "SUMMER-25"])
+    if (d.hasEnergyClass && energyCategories.has(category))
+      data.energy_efficiency_class = random.pick(["A+++", "A++", "A+", "A", "B", "C", "D"])
+    if (onSale && random.chance(0.5))
+      data.promotion_id = random.pick(["SPRING-SALE", "BLACK-FRIDAY", "CLEARANCE", "SUMMER-25"])
     if (random.chance(0.3)) data.custom_label_0 = random.pick(["bestseller", "new-arrival", "clearance", "exclusive"])
     if (random.chance(0.5)) data.custom_label_1 = random.pick(["margin-high", "margin-mid", "margin-low"])
     if (random.chance(0.05)) data.multipack = random.pick([2, 3, 4, 6, 12])
@@ -204,7 +277,9 @@ export const makeCatalog = (seed: number) => {
       data.product_width = `${random.int(5, 120)} cm`
       data.product_height = `${random.int(1, 120)} cm`
     }
-    const images = Array.from({ length: random.int(1, 3) }, (_, k) => ({ url: `https://img.example.com/${id}/${k + 1}.jpg` }))
+    const images = Array.from({ length: random.int(1, 3) }, (_, k) => ({
+      url: `https://img.example.com/${id}/${k + 1}.jpg`
+    }))
     const summary: ProductSummary = {
       id,
       title,
@@ -234,9 +309,18 @@ export const makeCatalog = (seed: number) => {
         const group = `g${String(++groups).padStart(6, "0")}`
         const variantColours = random.shuffle(colours).slice(0, random.int(1, 3))
         const size0 = sizeFor(random, base.leaf, base.ageGroup)
-        const sizes = size0 === null ? [null] : random.shuffle(
-          base.leaf.path[0] === "Shoes" ? shoeSizes : base.leaf.path[1] === "Bedding" ? beddingSizes : apparelSizes
-        ).slice(0, random.int(1, 3))
+        const sizes =
+          size0 === null
+            ? [null]
+            : random
+                .shuffle(
+                  base.leaf.path[0] === "Shoes"
+                    ? shoeSizes
+                    : base.leaf.path[1] === "Bedding"
+                      ? beddingSizes
+                      : apparelSizes
+                )
+                .slice(0, random.int(1, 3))
         const combos = variantColours.flatMap((colour) => sizes.map((size) => ({ group, colour, size })))
         const members = combos.slice(0, Math.max(2, Math.min(5, combos.length)))
         if (members.length < 2) members.push({ group, colour: random.pick(colours), size: sizes[0] })

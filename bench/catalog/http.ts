@@ -25,26 +25,23 @@ export const makeClient = (baseUrl: string, maxSockets = 32) => {
         headers["content-length"] = payload.length
       }
       const started = performance.now()
-      const req = http.request(
-        { agent, hostname: url.hostname, port: url.port, method, path, headers },
-        (res) => {
-          const chunks: Array<Buffer> = []
-          res.on("data", (c: Buffer) => chunks.push(c))
-          res.on("end", () => {
-            const elapsed = performance.now() - started
-            statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1)
-            const text = Buffer.concat(chunks).toString("utf8")
-            let parsed: unknown = text
-            try {
-              parsed = text.length > 0 ? JSON.parse(text) : undefined
-            } catch {
-              // not JSON; keep the text
-            }
-            resolve({ status: res.statusCode ?? 0, body: parsed, ms: elapsed, headers: res.headers })
-          })
-          res.on("error", reject)
-        }
-      )
+      const req = http.request({ agent, hostname: url.hostname, port: url.port, method, path, headers }, (res) => {
+        const chunks: Array<Buffer> = []
+        res.on("data", (c: Buffer) => chunks.push(c))
+        res.on("end", () => {
+          const elapsed = performance.now() - started
+          statuses.set(res.statusCode ?? 0, (statuses.get(res.statusCode ?? 0) ?? 0) + 1)
+          const text = Buffer.concat(chunks).toString("utf8")
+          let parsed: unknown = text
+          try {
+            parsed = text.length > 0 ? JSON.parse(text) : undefined
+          } catch {
+            // not JSON; keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, ms: elapsed, headers: res.headers })
+        })
+        res.on("error", reject)
+      })
       req.on("error", reject)
       if (payload) req.write(payload)
       req.end()

@@ -27,30 +27,38 @@ export interface ImageIndexingOptions {
 
 const TIMEOUT_MS = 30 * 60_000
 
-export const runImageIndexingSection = async (server: InProcessApi, client: Client, options: ImageIndexingOptions): Promise<SectionReport> => {
+export const runImageIndexingSection = async (
+  server: InProcessApi,
+  client: Client,
+  options: ImageIndexingOptions
+): Promise<SectionReport> => {
   const n = options.products
   const photos = await syntheticImages(mulberry32(options.seed).fork(60), n)
   const names = photos.map((photo, i) => `photo-${i}.${photo.format === "png" ? "png" : "jpg"}`)
   const host = await startImageHost(new Map(names.map((name, i): [string, EncodedImage] => [name, photos[i]])))
   const records = [...makeCatalog(options.seed + 1).generate(n)].map((g) => g.product.data)
   const ids = names.map((_, i) => `img-${String(i).padStart(6, "0")}`)
-  log(`image indexing: ${n} products, one photo each (${(photos.reduce((s, p) => s + p.bytes.length, 0) / n / 1024).toFixed(0)} KB average), IMAGE_THREADS=${options.imageThreads}`)
+  log(
+    `image indexing: ${n} products, one photo each (${(photos.reduce((s, p) => s + p.bytes.length, 0) / n / 1024).toFixed(0)} KB average), IMAGE_THREADS=${options.imageThreads}`
+  )
 
   const progress = () =>
-    server.run(Effect.gen(function*() {
-      const store = yield* CatalogStore
-      let analysed = 0
-      let failed = 0
-      let detected = 0
-      for (const id of ids) {
-        for (const a of yield* store.imageAnalyses(server.siteA.site.id, id)) {
-          analysed++
-          if (a.status === "failed") failed++
-          if (a.objects !== null) detected++
+    server.run(
+      Effect.gen(function* () {
+        const store = yield* CatalogStore
+        let analysed = 0
+        let failed = 0
+        let detected = 0
+        for (const id of ids) {
+          for (const a of yield* store.imageAnalyses(server.siteA.site.id, id)) {
+            analysed++
+            if (a.status === "failed") failed++
+            if (a.objects !== null) detected++
+          }
         }
-      }
-      return { analysed, failed, detected }
-    }))
+        return { analysed, failed, detected }
+      })
+    )
 
   const cpuSeconds = (since: NodeJS.CpuUsage) => {
     const used = process.cpuUsage(since)
@@ -63,8 +71,12 @@ export const runImageIndexingSection = async (server: InProcessApi, client: Clie
   const push = async () => {
     while (next < n) {
       const i = next++
-      const res = await client.request("PUT", `/product/${ids[i]}`, server.siteA.basic, { data: records[i], images: [{ url: host.url(names[i]) }] })
-      if (res.status !== 200 && res.status !== 201 && putErrors++ < 3) log(`PUT error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
+      const res = await client.request("PUT", `/product/${ids[i]}`, server.siteA.basic, {
+        data: records[i],
+        images: [{ url: host.url(names[i]) }]
+      })
+      if (res.status !== 200 && res.status !== 201 && putErrors++ < 3)
+        log(`PUT error ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`)
     }
   }
   await Promise.all(Array.from({ length: 8 }, push))
@@ -86,7 +98,8 @@ export const runImageIndexingSection = async (server: InProcessApi, client: Clie
       bothPasses = t
       bothPassesCpu = cpuSeconds(cpuAtStart)
     } else {
-      if (performance.now() - started > TIMEOUT_MS) throw new Error(`images not analysed in time: ${JSON.stringify(state)}`)
+      if (performance.now() - started > TIMEOUT_MS)
+        throw new Error(`images not analysed in time: ${JSON.stringify(state)}`)
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now()
         log(`t=${t.toFixed(0)}s analysed ${state.analysed}/${n}, objects ${state.detected}/${n - state.failed}`)
@@ -98,7 +111,9 @@ export const runImageIndexingSection = async (server: InProcessApi, client: Clie
   }
   while ((await pendingJobs(client)) !== 0) await sleep(100)
   await host.close()
-  log(`image indexing: first pass after ${firstPass.toFixed(1)} s (${firstPassCpu.toFixed(1)} CPU-s), objects after ${bothPasses.toFixed(1)} s (${bothPassesCpu.toFixed(1)} CPU-s), ${state.failed} failed`)
+  log(
+    `image indexing: first pass after ${firstPass.toFixed(1)} s (${firstPassCpu.toFixed(1)} CPU-s), objects after ${bothPasses.toFixed(1)} s (${bothPassesCpu.toFixed(1)} CPU-s), ${state.failed} failed`
+  )
 
   const threads = options.imageThreads
   const cores = os.cpus().length
@@ -111,14 +126,14 @@ export const runImageIndexingSection = async (server: InProcessApi, client: Clie
       [
         "Image indexing, first pass (fetch, decode, features, adult, colours; re-indexed)",
         `${fmtRate(firstPerCore)} images per CPU-second; ${fmtRate(firstRate)} images/s wall clock = ${fmtRate(firstRate / threads)} per analyser thread ` +
-        `(${n} images in ${firstPass.toFixed(1)} s incl. PUTs (${pushed.toFixed(1)} s), ${firstPassCpu.toFixed(1)} CPU-s; 1 in-process worker, IMAGE_THREADS=${threads}, ${cores} cores)`,
+          `(${n} images in ${firstPass.toFixed(1)} s incl. PUTs (${pushed.toFixed(1)} s), ${firstPassCpu.toFixed(1)} CPU-s; 1 in-process worker, IMAGE_THREADS=${threads}, ${cores} cores)`,
         "≥ 8 images/s per core",
         check(firstPerCore >= 8)
       ],
       [
         "Image indexing, detection pass (objects; runs after)",
         `${fmtRate(detectPerCore)} images per CPU-second; ${fmtRate(detectRate)} images/s wall clock = ${fmtRate(detectRate / threads)} per analyser thread ` +
-        `(all objects ${bothPasses.toFixed(1)} s after the first PUT; ${state.failed} images failed)`,
+          `(all objects ${bothPasses.toFixed(1)} s after the first PUT; ${state.failed} images failed)`,
         "",
         ""
       ]

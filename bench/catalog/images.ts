@@ -19,11 +19,15 @@ const hue = (random: Random) => `hsl(${random.int(0, 359)},${random.int(40, 90)}
 
 const shape = (random: Random, width: number, height: number) =>
   random.chance(0.5)
-    ? `<circle cx="${random.next() * width}" cy="${random.next() * height}" r="${20 + random.next() * width / 5}" fill="${hue(random)}"/>`
-    : `<rect x="${random.next() * width}" y="${random.next() * height}" width="${30 + random.next() * width / 2.5}" height="${30 + random.next() * height / 2.5}" fill="${hue(random)}"/>`
+    ? `<circle cx="${random.next() * width}" cy="${random.next() * height}" r="${20 + (random.next() * width) / 5}" fill="${hue(random)}"/>`
+    : `<rect x="${random.next() * width}" y="${random.next() * height}" width="${30 + (random.next() * width) / 2.5}" height="${30 + (random.next() * height) / 2.5}" fill="${hue(random)}"/>`
 
 /** A busy scene: what a shopper's photo of a shelf or a room looks like to the models' cost. */
-const sceneSvg = (random: Random, width: number, height: number) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+const sceneSvg = (
+  random: Random,
+  width: number,
+  height: number
+) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <defs><linearGradient id="g" x1="0" y1="0" x2="${random.next()}" y2="1"><stop offset="0" stop-color="${hue(random)}"/><stop offset="1" stop-color="${hue(random)}"/></linearGradient></defs>
   <rect width="${width}" height="${height}" fill="url(#g)"/>${Array.from({ length: 12 }, () => shape(random, width, height)).join("")}</svg>`
 
@@ -49,10 +53,13 @@ export const syntheticImage = async (random: Random): Promise<EncodedImage> => {
   const ratio = 0.75 + random.next() * 0.58
   const [width, height] = ratio >= 1 ? [long, Math.round(long / ratio)] : [Math.round(long * ratio), long]
   const svg = random.chance(0.5) ? sceneSvg(random, width, height) : productSvg(random, width, height)
-  const noise = sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 8 } } })
+  const noise = sharp({
+    create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 8 } }
+  })
   const grain = await noise.png().toBuffer()
   const base = sharp(Buffer.from(svg)).composite([{ input: grain, blend: "overlay" }])
-  const bytes = format === "png" ? await base.png().toBuffer() : await base.jpeg({ quality: random.int(70, 92) }).toBuffer()
+  const bytes =
+    format === "png" ? await base.png().toBuffer() : await base.jpeg({ quality: random.int(70, 92) }).toBuffer()
   return { bytes, format, width, height }
 }
 
@@ -77,7 +84,9 @@ export const startImageHost = async (images: ReadonlyMap<string, EncodedImage>):
     const image = images.get(name)
     if (!image) return res.writeHead(404).end()
     served.set(name, (served.get(name) ?? 0) + 1)
-    res.writeHead(200, { "content-type": `image/${image.format}`, "content-length": image.bytes.length }).end(image.bytes)
+    res
+      .writeHead(200, { "content-type": `image/${image.format}`, "content-length": image.bytes.length })
+      .end(image.bytes)
   })
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

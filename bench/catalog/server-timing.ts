@@ -11,7 +11,9 @@ export const addStages = (stages: Map<string, Array<number>>, i: number, header:
 
 /** "embed 9.1 / 14, index 40 / 93, …": per stage of the api's Server-Timing, its mean and p99 in ms. */
 export const stageBreakdown = (stages: ReadonlyMap<string, ReadonlyArray<number>>) =>
-  [...stages].map(([stage, durations]) => {
-    const s = summarize(durations)
-    return `${stage} ${ms(s.mean)} / ${ms(s.p99)}`
-  }).join(", ")
+  [...stages]
+    .map(([stage, durations]) => {
+      const s = summarize(durations)
+      return `${stage} ${ms(s.mean)} / ${ms(s.p99)}`
+    })
+    .join(", ")

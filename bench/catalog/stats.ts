@@ -56,7 +56,11 @@ export const gcPauses = () => {
       total += entry.duration
       count++
       longest = Math.max(longest, entry.duration)
-      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++
+      if (
+        (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ===
+        constants.NODE_PERFORMANCE_GC_MAJOR
+      )
+        major++
     }
   })
   observer.observe({ entryTypes: ["gc"] })

@@ -25,7 +25,12 @@ export interface Hits {
 }
 
 /** `sample`: catalog products the queries are drawn from. */
-export const measureTextSearch = async (client: Client, auth: string, sample: ReadonlyArray<ProductSummary>, options: TextSearchOptions) => {
+export const measureTextSearch = async (
+  client: Client,
+  auth: string,
+  sample: ReadonlyArray<ProductSummary>,
+  options: TextSearchOptions
+) => {
   const warmup = textQueries(mulberry32(options.seed).fork(20), sample, 50, options.page)
   for (const q of warmup) await client.request("POST", "/text-search", auth, q.body)
   const queries = textQueries(mulberry32(options.seed).fork(21), sample, options.queries, options.page)
@@ -42,7 +47,8 @@ export const measureTextSearch = async (client: Client, auth: string, sample: Re
     const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
     if (res.status !== 200) {
       h.errors++
-      if (errors++ < 5) log(`text-search error ${res.status} for ${JSON.stringify(q.body)}: ${JSON.stringify(res.body).slice(0, 300)}`)
+      if (errors++ < 5)
+        log(`text-search error ${res.status} for ${JSON.stringify(q.body)}: ${JSON.stringify(res.body).slice(0, 300)}`)
     }
     h.total += n
     if (n === 0) h.zero++
@@ -52,8 +58,18 @@ export const measureTextSearch = async (client: Client, auth: string, sample: Re
 }
 
 /** Pages 50 of ~30% of the catalog sorted by price (see deepBrowses), one at a time: latencies and the listings' mean total. */
-export const measureDeepBrowse = async (client: Client, auth: string, options: TextSearchOptions & { readonly browses: number }) => {
-  const bodies = deepBrowses(mulberry32(options.seed).fork(22), departments.map((d) => d.name), options.browses + 10, options.page, 50)
+export const measureDeepBrowse = async (
+  client: Client,
+  auth: string,
+  options: TextSearchOptions & { readonly browses: number }
+) => {
+  const bodies = deepBrowses(
+    mulberry32(options.seed).fork(22),
+    departments.map((d) => d.name),
+    options.browses + 10,
+    options.page,
+    50
+  )
   for (const body of bodies.slice(0, 10)) await client.request("POST", "/text-search", auth, body)
   const samples: Array<number> = []
   let totals = 0
@@ -72,6 +88,9 @@ export const measureDeepBrowse = async (client: Client, auth: string, options: T
 
 /** Mean results per query and the share of queries without any, over every kind. */
 export const overallHits = (hits: ReadonlyMap<string, Hits>, queries: number) => {
-  const all = [...hits.values()].reduce((a, h) => ({ total: a.total + h.total, zero: a.zero + h.zero }), { total: 0, zero: 0 })
+  const all = [...hits.values()].reduce((a, h) => ({ total: a.total + h.total, zero: a.zero + h.zero }), {
+    total: 0,
+    zero: 0
+  })
   return `${(all.total / queries).toFixed(1)} / ${((100 * all.zero) / queries).toFixed(0)}%`
 }

@@ -24,7 +24,11 @@ export interface TextOptions {
   readonly suggests: number
 }
 
-export const runTextSections = async (server: InProcessApi, client: Client, options: TextOptions): Promise<SectionReport> => {
+export const runTextSections = async (
+  server: InProcessApi,
+  client: Client,
+  options: TextOptions
+): Promise<SectionReport> => {
   // ---- Ingestion ----------------------------------------------------------------------------
   const catalog = makeCatalog(options.seed)
   const products = catalog.generate(options.products)
@@ -48,7 +52,9 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
       if (t - lastLog >= 10) {
         lastLog = t
         const indexed = pending === null ? NaN : acked - pending
-        log(`t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), ${memory()}`)
+        log(
+          `t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), ${memory()}`
+        )
       }
       if (putsDone && pending === 0) return
       await sleep(500)
@@ -61,10 +67,14 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
       const { product, summary } = next.value
       drawn.add(summary)
       if (summary.id === `p${String(options.products - 1).padStart(7, "0")}`) last = summary
-      const res = await client.request("PUT", `/product/${encodeURIComponent(product.id)}`, server.siteA.basic, { data: product.data, images: [] }) // text path only: the synthetic image hosts do not exist
+      const res = await client.request("PUT", `/product/${encodeURIComponent(product.id)}`, server.siteA.basic, {
+        data: product.data,
+        images: []
+      }) // text path only: the synthetic image hosts do not exist
       putLatency.push(res.ms)
       if (res.status === 200 || res.status === 201) acked++
-      else if (putFailures++ < 5) putErrors.push(`${product.id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
+      else if (putFailures++ < 5)
+        putErrors.push(`${product.id}: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
     }
   }
   await Promise.all(Array.from({ length: options.concurrency }, worker))
@@ -85,8 +95,15 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
       resultsCount: 5,
       staticFilters: { included: [{ column: "mpn", values: [lastProduct.mpn] }] }
     })
-    if (res.status === 200 && res.body?.data?.products?.some((p: { productId?: string }) => p.productId === lastProduct.id)) break
-    if (Date.now() > searchDeadline) throw new Error(`last product ${lastProduct.id} not searchable: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`)
+    if (
+      res.status === 200 &&
+      res.body?.data?.products?.some((p: { productId?: string }) => p.productId === lastProduct.id)
+    )
+      break
+    if (Date.now() > searchDeadline)
+      throw new Error(
+        `last product ${lastProduct.id} not searchable: ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`
+      )
     await sleep(200)
   }
   const tSearchable = performance.now()
@@ -96,16 +113,28 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
   const atAcked = timeline.filter((s) => s.t <= ackSeconds).at(-1)
   const indexedAtAck = atAcked ? atAcked.acked - atAcked.pending : 0
   const drainRate = (options.products - indexedAtAck) / Math.max(1e-3, (tDrained - tFirst) / 1000 - (atAcked?.t ?? 0))
-  log(`all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`)
+  log(
+    `all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`
+  )
 
   // ---- Text search ---------------------------------------------------------------------------
   const searchGc = gcPauses()
-  const { errors: searchErrors, hits, queries, samples: searchSamples, stages } = await measureTextSearch(client, server.siteA.bearer, sample, options)
+  const {
+    errors: searchErrors,
+    hits,
+    queries,
+    samples: searchSamples,
+    stages
+  } = await measureTextSearch(client, server.siteA.bearer, sample, options)
   const gc = searchGc.stop()
-  log(`text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms in ${gc.count} (${gc.major} full), ${memory()}`)
+  log(
+    `text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms in ${gc.count} (${gc.major} full), ${memory()}`
+  )
   log(`text search stages (mean / p99 ms): ${stageBreakdown(stages)}`)
   const browse = await measureDeepBrowse(client, server.siteA.bearer, { ...options, browses: 300 })
-  log(`deep browse: ${browse.samples.length} pages, ${browse.errors} errors, mean listing ${browse.meanTotal.toFixed(0)} products`)
+  log(
+    `deep browse: ${browse.samples.length} pages, ${browse.errors} errors, mean listing ${browse.meanTotal.toFixed(0)} products`
+  )
 
   // ---- Recommendations -----------------------------------------------------------------------
   const recRandom = mulberry32(options.seed).fork(30)
@@ -114,7 +143,8 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
     const samples: Array<number> = []
     let errors = 0
     let total = 0
-    for (let i = 0; i < 20; i++) await client.request("POST", path, server.siteA.bearer, { productId: productId(), resultsCount: 12 })
+    for (let i = 0; i < 20; i++)
+      await client.request("POST", path, server.siteA.bearer, { productId: productId(), resultsCount: 12 })
     for (let i = 0; i < options.recommendations; i++) {
       const res = await client.request("POST", path, server.siteA.bearer, { productId: productId(), resultsCount: 12 })
       samples.push(res.ms)
@@ -129,8 +159,14 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
   log(`recommendations done`)
 
   // ---- Auto-suggest --------------------------------------------------------------------------
-  const prefixes = suggestPrefixes(mulberry32(options.seed).fork(40), sample, queries.flatMap((q) => q.body.query ?? []), options.suggests)
-  for (const p of prefixes.slice(0, 20)) await client.request("POST", "/auto-suggest", server.siteA.bearer, { query: p })
+  const prefixes = suggestPrefixes(
+    mulberry32(options.seed).fork(40),
+    sample,
+    queries.flatMap((q) => q.body.query ?? []),
+    options.suggests
+  )
+  for (const p of prefixes.slice(0, 20))
+    await client.request("POST", "/auto-suggest", server.siteA.bearer, { query: p })
   const suggestSamples: Array<number> = []
   let suggestErrors = 0
   let suggestTotal = 0
@@ -166,21 +202,66 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
   const searchableRate = options.products / searchableSeconds
 
   const summaryRows: Array<Array<string>> = [
-    ["API acceptance (PUT acknowledged)", `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, p99 ${ms(put.p99)} ms)`, "", ""],
-    ["Indexing rate while PUTs arrived / draining after", `${fmtRate(indexedAtAck / Math.max(1e-3, atAcked?.t ?? 0))} / ${fmtRate(drainRate)} products/s`, "", ""],
-    ["Ingestion, searchable incl. text embedding", `${fmtRate(searchableRate)} products/s (${searchableSeconds.toFixed(1)} s to all searchable)`, "≥ 100 products/s", check(searchableRate >= 100)],
+    [
+      "API acceptance (PUT acknowledged)",
+      `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, p99 ${ms(put.p99)} ms)`,
+      "",
+      ""
+    ],
+    [
+      "Indexing rate while PUTs arrived / draining after",
+      `${fmtRate(indexedAtAck / Math.max(1e-3, atAcked?.t ?? 0))} / ${fmtRate(drainRate)} products/s`,
+      "",
+      ""
+    ],
+    [
+      "Ingestion, searchable incl. text embedding",
+      `${fmtRate(searchableRate)} products/s (${searchableSeconds.toFixed(1)} s to all searchable)`,
+      "≥ 100 products/s",
+      check(searchableRate >= 100)
+    ],
     ["RSS after ingestion", memoryIngested.replace(/^rss /, ""), "", ""],
     ["Text search (exact facets and totals) p50", `${ms(text.p50)} ms`, "≤ 25 ms", check(text.p50 <= 25)],
-    ["Text search p95 / p99 / max", `${ms(text.p95)} / ${ms(text.p99)} / ${ms(text.max)} ms`, "p99 ≤ 100 ms", check(text.p99 <= 100)],
-    [`Category page 50 sorted by price (${browse.meanTotal.toFixed(0)} products, exact facets) p50 / p99`, `${ms(deep.p50)} / ${ms(deep.p99)} ms`, "p50 ≤ 30 ms", check(deep.p50 <= 30)],
-    ["GC pauses during text search", `${gc.totalMs.toFixed(0)} ms in ${gc.count} collections (${gc.major} full, longest ${ms(gc.longestMs)} ms): ${ms(gc.totalMs / queries.length)} ms a query`, "", ""],
+    [
+      "Text search p95 / p99 / max",
+      `${ms(text.p95)} / ${ms(text.p99)} / ${ms(text.max)} ms`,
+      "p99 ≤ 100 ms",
+      check(text.p99 <= 100)
+    ],
+    [
+      `Category page 50 sorted by price (${browse.meanTotal.toFixed(0)} products, exact facets) p50 / p99`,
+      `${ms(deep.p50)} / ${ms(deep.p99)} ms`,
+      "p50 ≤ 30 ms",
+      check(deep.p50 <= 30)
+    ],
+    [
+      "GC pauses during text search",
+      `${gc.totalMs.toFixed(0)} ms in ${gc.count} collections (${gc.major} full, longest ${ms(gc.longestMs)} ms): ${ms(gc.totalMs / queries.length)} ms a query`,
+      "",
+      ""
+    ],
     ["Similar products p50 / p95 / p99", `${ms(sim.p50)} / ${ms(sim.p95)} / ${ms(sim.p99)} ms`, "", ""],
     ["Cross-selling p50 / p95 / p99", `${ms(crs.p50)} / ${ms(crs.p95)} / ${ms(crs.p99)} ms`, "", ""],
-    ["Auto-suggest p50 / p95 / p99", `${ms(sug.p50)} / ${ms(sug.p95)} / ${ms(sug.p99)} ms`, "p99 ≤ 10 ms", check(sug.p99 <= 10)],
-    ["MCP get_item p50 / p99", `${ms(mcp.rows[0].p50)} / ${ms(mcp.rows[0].p99)} ms`, "p50 ≤ 5 ms", check(mcp.rows[0].p50 <= 5)],
+    [
+      "Auto-suggest p50 / p95 / p99",
+      `${ms(sug.p50)} / ${ms(sug.p95)} / ${ms(sug.p99)} ms`,
+      "p99 ≤ 10 ms",
+      check(sug.p99 <= 10)
+    ],
+    [
+      "MCP get_item p50 / p99",
+      `${ms(mcp.rows[0].p50)} / ${ms(mcp.rows[0].p99)} ms`,
+      "p50 ≤ 5 ms",
+      check(mcp.rows[0].p50 <= 5)
+    ],
     ["MCP text_search p50 / p99", `${ms(mcp.rows[1].p50)} / ${ms(mcp.rows[1].p99)} ms`, "", ""],
     ["MCP recall_memory (20 items) p50 / p99", `${ms(mcp.rows[2].p50)} / ${ms(mcp.rows[2].p99)} ms`, "", ""],
-    ["MCP append_memory throughput", `${fmtRate(mcp.appendItemsPerSecond)} items/s (batches of ${mcp.appendBatch}, one client)`, "≥ 2,000 items/s", check(mcp.appendItemsPerSecond >= 2000)]
+    [
+      "MCP append_memory throughput",
+      `${fmtRate(mcp.appendItemsPerSecond)} items/s (batches of ${mcp.appendBatch}, one client)`,
+      "≥ 2,000 items/s",
+      check(mcp.appendItemsPerSecond >= 2000)
+    ]
   ]
 
   const latencyRow = (label: string, samples: ReadonlyArray<number>, extra: string, errors: number) => {
@@ -189,15 +270,27 @@ export const runTextSections = async (server: InProcessApi, client: Client, opti
   }
   const latencyRows: Array<Array<string>> = [
     latencyRow("text search (all)", searchSamples.all, overallHits(hits, queries.length), searchErrors),
-    ...queryKinds.filter((k) => searchSamples.byKind.has(k)).map((kind) => {
-      const samples = searchSamples.byKind.get(kind)!
-      const h = hits.get(kind)!
-      return latencyRow(`  text search: ${kind}`, samples, `${(h.total / samples.length).toFixed(1)} / ${((100 * h.zero) / samples.length).toFixed(0)}%`, h.errors)
-    }),
+    ...queryKinds
+      .filter((k) => searchSamples.byKind.has(k))
+      .map((kind) => {
+        const samples = searchSamples.byKind.get(kind)!
+        const h = hits.get(kind)!
+        return latencyRow(
+          `  text search: ${kind}`,
+          samples,
+          `${(h.total / samples.length).toFixed(1)} / ${((100 * h.zero) / samples.length).toFixed(0)}%`,
+          h.errors
+        )
+      }),
     latencyRow("category page 50 by price", browse.samples, `${options.page}`, browse.errors),
     latencyRow("similar products", similar.samples, `${similar.meanResults.toFixed(1)}`, similar.errors),
     latencyRow("cross-selling", cross.samples, `${cross.meanResults.toFixed(1)}`, cross.errors),
-    latencyRow("auto-suggest", suggestSamples, `${(suggestTotal / prefixes.length).toFixed(1)} / ${((100 * suggestEmpty) / prefixes.length).toFixed(0)}%`, suggestErrors),
+    latencyRow(
+      "auto-suggest",
+      suggestSamples,
+      `${(suggestTotal / prefixes.length).toFixed(1)} / ${((100 * suggestEmpty) / prefixes.length).toFixed(0)}%`,
+      suggestErrors
+    ),
     latencyRow(`PUT /product (${options.concurrency} in flight)`, putLatency, "", putFailures)
   ]
 

@@ -79,7 +79,12 @@ const productColors = (random: Random) => {
     return { name: nearestColorName(r, g, b), hex: hex(r, g, b) }
   }
   const main = random.next() * 0.4 + 0.5
-  return random.chance(0.5) ? [{ ...colour(), share: main }, { ...colour(), share: 1 - main }] : [{ ...colour(), share: 1 }]
+  return random.chance(0.5)
+    ? [
+        { ...colour(), share: main },
+        { ...colour(), share: 1 - main }
+      ]
+    : [{ ...colour(), share: 1 }]
 }
 
 /** Runs an effect where the image models are (the in-process api's, or the bench process's own). */
@@ -88,15 +93,18 @@ export type RunWithImageModels = <A, E>(effect: Effect.Effect<A, E, ImageIntake 
 /** Real embeddings of synthetic photos, through the image intake and analyser. */
 const anchorVectors = async (run: RunWithImageModels, random: Random): Promise<ReadonlyArray<Float32Array>> => {
   const photos = await syntheticImages(random, ANCHORS)
-  return run(Effect.gen(function*() {
-    const intake = yield* ImageIntake
-    const analyzer = yield* ImageAnalyzer
-    return yield* Effect.forEach(photos, (photo) =>
-      intake.decode(photo.bytes, "anchor").pipe(
-        Effect.flatMap((decoded) => toRgb(decoded, { size: QUERY_SIZE, fit: "contain" })),
-        Effect.flatMap((rgb) => analyzer.embed(rgb, { priority: "batch" }))
-      ))
-  }))
+  return run(
+    Effect.gen(function* () {
+      const intake = yield* ImageIntake
+      const analyzer = yield* ImageAnalyzer
+      return yield* Effect.forEach(photos, (photo) =>
+        intake.decode(photo.bytes, "anchor").pipe(
+          Effect.flatMap((decoded) => toRgb(decoded, { size: QUERY_SIZE, fit: "contain" })),
+          Effect.flatMap((rgb) => analyzer.embed(rgb, { priority: "batch" }))
+        )
+      )
+    })
+  )
 }
 
 /**
@@ -131,35 +139,46 @@ export const makePhotoAnalyses = async (run: RunWithImageModels, seed: number) =
  * image, the analysis saved, the derived data kept current (with the text vector the index
  * already holds, if any) and the product re-indexed with its image vector. Returns seconds taken.
  */
-export const seedImageVectors = async (server: InProcessApi, products: Iterable<GeneratedProduct>, options: VisualOptions) => {
+export const seedImageVectors = async (
+  server: InProcessApi,
+  products: Iterable<GeneratedProduct>,
+  options: VisualOptions
+) => {
   const started = performance.now()
   const photoAnalysis = await makePhotoAnalyses(server.run, options.seed)
   const siteId = server.siteA.site.id
   let done = 0
   const spent = { store: 0, index: 0 }
   const writePage = (page: ReadonlyArray<GeneratedProduct>) =>
-    server.run(Effect.gen(function*() {
-      const store = yield* CatalogStore
-      const index = yield* CatalogIndex
-      const textVectors = new Map((yield* index.retrieve(siteId, page.map((p) => p.id))).map((d) => [d.productId, d.vectors.text ?? null]))
-      const derived: Array<DerivedProduct> = []
-      const docs: Array<IndexDocument> = []
-      const t0 = performance.now()
-      for (const p of page) {
-        const { product } = yield* store.put(siteId, p.id, p.data, p.images.slice(0, 1))
-        const analysis = photoAnalysis(product.data, product.images[0])
-        yield* store.saveImageAnalyses(siteId, p.id, [analysis])
-        const textVector = textVectors.get(p.id) ?? null
-        derived.push({ siteId, productId: p.id, version: product.version, textVector })
-        docs.push(toIndexDocument(product, textVector, [analysis]))
-      }
-      const t1 = performance.now()
-      yield* index.upsert(docs)
-      const t2 = performance.now()
-      yield* store.saveDerived(derived)
-      spent.store += t1 - t0 + performance.now() - t2
-      spent.index += t2 - t1
-    }))
+    server.run(
+      Effect.gen(function* () {
+        const store = yield* CatalogStore
+        const index = yield* CatalogIndex
+        const textVectors = new Map(
+          (yield* index.retrieve(
+            siteId,
+            page.map((p) => p.id)
+          )).map((d) => [d.productId, d.vectors.text ?? null])
+        )
+        const derived: Array<DerivedProduct> = []
+        const docs: Array<IndexDocument> = []
+        const t0 = performance.now()
+        for (const p of page) {
+          const { product } = yield* store.put(siteId, p.id, p.data, p.images.slice(0, 1))
+          const analysis = photoAnalysis(product.data, product.images[0])
+          yield* store.saveImageAnalyses(siteId, p.id, [analysis])
+          const textVector = textVectors.get(p.id) ?? null
+          derived.push({ siteId, productId: p.id, version: product.version, textVector })
+          docs.push(toIndexDocument(product, textVector, [analysis]))
+        }
+        const t1 = performance.now()
+        yield* index.upsert(docs)
+        const t2 = performance.now()
+        yield* store.saveDerived(derived)
+        spent.store += t1 - t0 + performance.now() - t2
+        spent.index += t2 - t1
+      })
+    )
   let page: Array<GeneratedProduct> = []
   let lastLog = performance.now()
   for (const product of products) {
@@ -170,11 +189,18 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
     page = []
     if (performance.now() - lastLog > 10_000) {
       lastLog = performance.now()
-      log(`image vectors: ${done} products (${fmtRate(done / ((lastLog - started) / 1000))}/s; store ${(spent.store / 1000).toFixed(1)} s, index ${(spent.index / 1000).toFixed(1)} s), ${memory()}`)
+      log(
+        `image vectors: ${done} products (${fmtRate(done / ((lastLog - started) / 1000))}/s; store ${(spent.store / 1000).toFixed(1)} s, index ${(spent.index / 1000).toFixed(1)} s), ${memory()}`
+      )
     }
   }
   if (page.length > 0) await writePage(page)
-  return { products: done + page.length, seconds: (performance.now() - started) / 1000, storeSeconds: spent.store / 1000, indexSeconds: spent.index / 1000 }
+  return {
+    products: done + page.length,
+    seconds: (performance.now() - started) / 1000,
+    storeSeconds: spent.store / 1000,
+    indexSeconds: spent.index / 1000
+  }
 }
 
 /**
@@ -186,14 +212,24 @@ export const seedImageVectors = async (server: InProcessApi, products: Iterable<
 export const fitVisualSpace = async (server: InProcessApi, photos: number) => {
   const started = performance.now()
   const siteId = server.siteA.site.id
-  const stored = await server.run(Effect.gen(function*() {
-    // The seeded photos bypassed the image pass that counts them: counted here, as it would have.
-    yield* Effect.flatMap(VisualSpaceStore, (store) => store.notePhotos(siteId, photos))
-    yield* fitSite(siteId, { views: false }).pipe(Effect.provideServiceEffect(StoredReindexing, storedReindexing), Effect.provide(ProductIndexerLive))
-    return yield* Effect.flatMap(VisualSpaceStore, (store) => store.get(siteId))
-  }))
+  const stored = await server.run(
+    Effect.gen(function* () {
+      // The seeded photos bypassed the image pass that counts them: counted here, as it would have.
+      yield* Effect.flatMap(VisualSpaceStore, (store) => store.notePhotos(siteId, photos))
+      yield* fitSite(siteId, { views: false }).pipe(
+        Effect.provideServiceEffect(StoredReindexing, storedReindexing),
+        Effect.provide(ProductIndexerLive)
+      )
+      return yield* Effect.flatMap(VisualSpaceStore, (store) => store.get(siteId))
+    })
+  )
   if (Option.isNone(stored)) throw new Error("no visual space was fitted")
-  return { seconds: (performance.now() - started) / 1000, dims: stored.value.space.outputDims, samples: stored.value.samples, sampled: Math.min(SAMPLE_PRODUCTS, stored.value.samples) }
+  return {
+    seconds: (performance.now() - started) / 1000,
+    dims: stored.value.space.outputDims,
+    samples: stored.value.samples,
+    sampled: Math.min(SAMPLE_PRODUCTS, stored.value.samples)
+  }
 }
 
 /** A search area on one query in four: a crop of the upper-left to the whole image. */
@@ -210,7 +246,9 @@ export const visualQueries = async (options: Pick<VisualOptions, "seed" | "queri
   const images = await syntheticImages(random.fork(1), options.queries + 10)
   const areas = images.map(() => searchArea(random))
   const formats = images.slice(10).reduce((n, i) => n + (i.format === "png" ? 1 : 0), 0)
-  log(`visual search: ${options.queries} query images (${formats} PNG, ${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`)
+  log(
+    `visual search: ${options.queries} query images (${formats} PNG, ${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`
+  )
   return { images, areas, count: options.queries }
 }
 
@@ -218,7 +256,12 @@ export const visualQueries = async (options: Pick<VisualOptions, "seed" | "queri
  * POST /visual-search over HTTP, one request at a time after 10 warm-up requests: each
  * request's latency, the non-200 answers (the first three logged) and the mean results.
  */
-export const measureVisualSearch = async (client: Client, auth: string, queries: Awaited<ReturnType<typeof visualQueries>>, page: number) => {
+export const measureVisualSearch = async (
+  client: Client,
+  auth: string,
+  queries: Awaited<ReturnType<typeof visualQueries>>,
+  page: number
+) => {
   const { areas, count, images } = queries
   const body = (i: number) => ({
     query: { image: images[i].bytes.toString("base64"), ...(areas[i] ? { searchArea: areas[i] } : {}) },
@@ -240,7 +283,11 @@ export const measureVisualSearch = async (client: Client, auth: string, queries:
   return { samples, errors, meanResults: results / Math.max(1, count - errors), stages }
 }
 
-export const runVisualSection = async (server: InProcessApi, client: Client, options: VisualOptions): Promise<SectionReport> => {
+export const runVisualSection = async (
+  server: InProcessApi,
+  client: Client,
+  options: VisualOptions
+): Promise<SectionReport> => {
   const queries = await visualQueries(options)
   const { areas, images } = queries
   const http = await measureVisualSearch(client, server.siteA.bearer, queries, options.page)
@@ -250,29 +297,31 @@ export const runVisualSection = async (server: InProcessApi, client: Client, opt
   for (let i = 0; i < options.queries; i++) {
     const base64 = images[i].bytes.toString("base64")
     const area = areas[i]
-    await server.run(Effect.gen(function*() {
-      const intake = yield* ImageIntake
-      const analyzer = yield* ImageAnalyzer
-      const index = yield* CatalogIndex
-      const t0 = performance.now()
-      const decoded = yield* intake.fromData(base64, "query.image")
-      const rgb = yield* toRgb(decoded, { size: QUERY_SIZE, fit: "contain", ...(area ? { crop: area } : {}) })
-      const t1 = performance.now()
-      const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
-      const t2 = performance.now()
-      yield* index.search({
-        siteId: server.siteA.site.id,
-        imageVector: analysis.embedding,
-        filter: emptyFilter,
-        weights: { lexical: 0, text: 0, image: 1 },
-        minSimilarity: 0,
-        limit: options.page
+    await server.run(
+      Effect.gen(function* () {
+        const intake = yield* ImageIntake
+        const analyzer = yield* ImageAnalyzer
+        const index = yield* CatalogIndex
+        const t0 = performance.now()
+        const decoded = yield* intake.fromData(base64, "query.image")
+        const rgb = yield* toRgb(decoded, { size: QUERY_SIZE, fit: "contain", ...(area ? { crop: area } : {}) })
+        const t1 = performance.now()
+        const analysis = yield* analyzer.analyze(rgb, { detect: false, priority: "query" })
+        const t2 = performance.now()
+        yield* index.search({
+          siteId: server.siteA.site.id,
+          imageVector: analysis.embedding,
+          filter: emptyFilter,
+          weights: { lexical: 0, text: 0, image: 1 },
+          minSimilarity: 0,
+          limit: options.page
+        })
+        const t3 = performance.now()
+        stages.decode.push(t1 - t0)
+        stages.embed.push(t2 - t1)
+        stages.search.push(t3 - t2)
       })
-      const t3 = performance.now()
-      stages.decode.push(t1 - t0)
-      stages.embed.push(t2 - t1)
-      stages.search.push(t3 - t2)
-    }))
+    )
   }
 
   const all = summarize(http.samples)
@@ -283,8 +332,18 @@ export const runVisualSection = async (server: InProcessApi, client: Client, opt
   }
   return {
     summary: [
-      ["Visual search p50 / p95 / p99 (HTTP, base64 JPEG/PNG)", `${ms(all.p50)} / ${ms(all.p95)} / ${ms(all.p99)} ms`, "p50 ≤ 150 ms", check(all.p50 <= 150)],
-      ["  of which decode / embed / search (p50, in-process)", `${ms(decode.p50)} / ${ms(embed.p50)} / ${ms(search.p50)} ms`, "", ""]
+      [
+        "Visual search p50 / p95 / p99 (HTTP, base64 JPEG/PNG)",
+        `${ms(all.p50)} / ${ms(all.p95)} / ${ms(all.p99)} ms`,
+        "p50 ≤ 150 ms",
+        check(all.p50 <= 150)
+      ],
+      [
+        "  of which decode / embed / search (p50, in-process)",
+        `${ms(decode.p50)} / ${ms(embed.p50)} / ${ms(search.p50)} ms`,
+        "",
+        ""
+      ]
     ],
     latency: [
       row("visual search (HTTP)", http.samples, http.meanResults.toFixed(1), http.errors),

@@ -6,17 +6,50 @@ import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
 import type { ProductSummary } from "./generator.js"
 import type { Random } from "./random.js"
 
-export type QueryKind = "1 word" | "2-4 words" | "brand filter" | "price filter" | "category filter" | "typo" | "no match" | "nonsense" | "repeat"
+export type QueryKind =
+  | "1 word"
+  | "2-4 words"
+  | "brand filter"
+  | "price filter"
+  | "category filter"
+  | "typo"
+  | "no match"
+  | "nonsense"
+  | "repeat"
 export const queryKinds: ReadonlyArray<QueryKind> = [
-  "1 word", "2-4 words", "brand filter", "price filter", "category filter", "typo", "no match", "nonsense", "repeat"
+  "1 word",
+  "2-4 words",
+  "brand filter",
+  "price filter",
+  "category filter",
+  "typo",
+  "no match",
+  "nonsense",
+  "repeat"
 ]
 
 /** Real words the synthetic catalog never uses: two of them make a query nothing matches. */
-const foreignWords = ["zeppelin", "saxophone", "volcano", "penguin", "asteroid", "harpoon", "tuxedo", "meteorite", "gondola", "xylophone"]
+const foreignWords = [
+  "zeppelin",
+  "saxophone",
+  "volcano",
+  "penguin",
+  "asteroid",
+  "harpoon",
+  "tuxedo",
+  "meteorite",
+  "gondola",
+  "xylophone"
+]
 
 /** A made-up word of 5–8 letters. */
 const madeUp = (random: Random) =>
-  Array.from({ length: random.int(5, 8) }, () => "bcdfghjklmnpqrstvwxz"[random.int(0, 19)] + (random.chance(0.4) ? "aeiou"[random.int(0, 4)] : "")).join("").slice(0, 8)
+  Array.from(
+    { length: random.int(5, 8) },
+    () => "bcdfghjklmnpqrstvwxz"[random.int(0, 19)] + (random.chance(0.4) ? "aeiou"[random.int(0, 4)] : "")
+  )
+    .join("")
+    .slice(0, 8)
 
 export interface TextQuery {
   readonly kind: QueryKind
@@ -51,14 +84,16 @@ export const typo = (random: Random, text: string): string => {
 }
 
 const oneWord = (random: Random, p: ProductSummary) =>
-  lower(random.weighted([
-    [() => p.noun.split(" ").at(-1)!, 35],
-    [() => p.noun, 15],
-    [() => p.brand, 20],
-    [() => p.adjective.split(" ")[0], 10],
-    [() => (p.material ?? p.colour).split(" ")[0], 8],
-    [() => random.pick(p.path[1].split(" ").filter((w) => w.length > 2)) ?? p.path[1], 12]
-  ] as const)())
+  lower(
+    random.weighted([
+      [() => p.noun.split(" ").at(-1)!, 35],
+      [() => p.noun, 15],
+      [() => p.brand, 20],
+      [() => p.adjective.split(" ")[0], 10],
+      [() => (p.material ?? p.colour).split(" ")[0], 8],
+      [() => random.pick(p.path[1].split(" ").filter((w) => w.length > 2)) ?? p.path[1], 12]
+    ] as const)()
+  )
 
 const fewWords = (random: Random, p: ProductSummary) => {
   const phrase = random.weighted([
@@ -81,7 +116,12 @@ const shortQuery = (random: Random, p: ProductSummary) =>
  * `count` text searches: ~30% repeats of earlier ones, the rest new queries of the other
  * kinds, each built from a random catalog product.
  */
-export const textQueries = (random: Random, products: ReadonlyArray<ProductSummary>, count: number, page: number): Array<TextQuery> => {
+export const textQueries = (
+  random: Random,
+  products: ReadonlyArray<ProductSummary>,
+  count: number,
+  page: number
+): Array<TextQuery> => {
   const out: Array<TextQuery> = []
   const history: Array<TextQuery> = []
   for (let i = 0; i < count; i++) {
@@ -91,8 +131,14 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
     }
     const p = random.pick(products)
     const kind = random.weighted([
-      ["1 word", 22], ["2-4 words", 30], ["brand filter", 11], ["price filter", 11], ["category filter", 14], ["typo", 12],
-      ["no match", 5], ["nonsense", 5]
+      ["1 word", 22],
+      ["2-4 words", 30],
+      ["brand filter", 11],
+      ["price filter", 11],
+      ["category filter", 14],
+      ["typo", 12],
+      ["no match", 5],
+      ["nonsense", 5]
     ] as const)
     let body: TextQuery["body"]
     switch (kind) {
@@ -113,7 +159,9 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
         body = {
           query: shortQuery(random, p),
           resultsCount: page,
-          dynamicFilters: [{ column: "price", values: { start: Math.floor(p.price * 0.6), end: Math.ceil(p.price * 1.6) + 1 } }]
+          dynamicFilters: [
+            { column: "price", values: { start: Math.floor(p.price * 0.6), end: Math.ceil(p.price * 1.6) + 1 } }
+          ]
         }
         break
       case "category filter": {
@@ -131,7 +179,13 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
         break
       }
       case "no match":
-        body = { query: [...foreignWords].sort(() => random.next() - 0.5).slice(0, 2).join(" "), resultsCount: page }
+        body = {
+          query: [...foreignWords]
+            .sort(() => random.next() - 0.5)
+            .slice(0, 2)
+            .join(" "),
+          resultsCount: page
+        }
         break
       case "nonsense":
         body = { query: `${madeUp(random)} ${madeUp(random)}`, resultsCount: page }
@@ -148,7 +202,13 @@ export const textQueries = (random: Random, products: ReadonlyArray<ProductSumma
  * Category pages deep in a large listing: `count` browses (no words) of three departments at
  * once (~30% of the catalog), sorted by price, at page `pageNumber` of `page` products.
  */
-export const deepBrowses = (random: Random, departments: ReadonlyArray<string>, count: number, page: number, pageNumber: number): Array<TextQuery["body"]> =>
+export const deepBrowses = (
+  random: Random,
+  departments: ReadonlyArray<string>,
+  count: number,
+  page: number,
+  pageNumber: number
+): Array<TextQuery["body"]> =>
   Array.from({ length: count }, () => {
     const chosen = [...departments].sort(() => random.next() - 0.5).slice(0, 3)
     return {
@@ -168,14 +228,16 @@ export const suggestPrefixes = (
 ): Array<string> =>
   Array.from({ length: count }, () => {
     const p = random.pick(products)
-    const phrase = lower(random.weighted([
-      [() => p.brand, 20],
-      [() => p.noun, 25],
-      [() => random.pick(p.path), 10],
-      [() => `${p.adjective} ${p.noun}`, 15],
-      [() => p.noun.split(" ").at(-1)!, 10],
-      [() => (pastQueries.length > 0 ? random.pick(pastQueries) : p.noun), 20]
-    ] as const)())
+    const phrase = lower(
+      random.weighted([
+        [() => p.brand, 20],
+        [() => p.noun, 25],
+        [() => random.pick(p.path), 10],
+        [() => `${p.adjective} ${p.noun}`, 15],
+        [() => p.noun.split(" ").at(-1)!, 10],
+        [() => (pastQueries.length > 0 ? random.pick(pastQueries) : p.noun), 20]
+      ] as const)()
+    )
     const prefix = phrase.slice(0, random.int(2, 8)).trimEnd()
     return prefix.length >= 5 && random.chance(0.12) ? typo(random, prefix) : prefix
   })

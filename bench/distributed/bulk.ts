@@ -52,7 +52,10 @@ const peakSampler = (cluster: Cluster) => {
     peak.api = Math.max(peak.api, rss.api ?? 0)
     peak.redis = Math.max(peak.redis, rss.redis ?? 0)
     peak.qdrant = Math.max(peak.qdrant, rss.qdrant ?? 0)
-    peak.workers = Math.max(peak.workers, rss.workers.reduce((s, n) => s + n, 0))
+    peak.workers = Math.max(
+      peak.workers,
+      rss.workers.reduce((s, n) => s + n, 0)
+    )
   }
   const timer = setInterval(sample, 500)
   return { stop: () => (clearInterval(timer), sample(), peak) }
@@ -61,27 +64,49 @@ const peakSampler = (cluster: Cluster) => {
 export const bulkRun = async (
   cluster: Cluster,
   client: Client,
-  options: { readonly workers: number; readonly tag: string; readonly products: number; readonly seed: number; readonly page: number }
+  options: {
+    readonly workers: number
+    readonly tag: string
+    readonly products: number
+    readonly seed: number
+    readonly page: number
+  }
 ): Promise<BulkRun> => {
   const { tag, workers } = options
   const items: Array<{ id: string; summary: ProductSummary; line: string; title: string }> = []
   for (const [i, { product, summary }] of [...makeCatalog(options.seed).generate(options.products)].entries()) {
     const id = `${tag}-${String(i).padStart(7, "0")}`
     const data = { ...product.data, link: `https://shop.example.com/p/${id}`, custom_label_4: tag }
-    items.push({ id, summary: { ...summary, id }, line: `${JSON.stringify({ id, data })}\n`, title: product.data.title ?? "" })
+    items.push({
+      id,
+      summary: { ...summary, id },
+      line: `${JSON.stringify({ id, data })}\n`,
+      title: product.data.title ?? ""
+    })
   }
   const dir = mkdtempSync(join(tmpdir(), "commerce-dbulk-"))
   const catalogFile = join(dir, "catalog.ndjson")
   const patchFile = join(dir, "patches.ndjson")
   try {
-    await writeLines(catalogFile, items.map((item) => item.line))
+    await writeLines(
+      catalogFile,
+      items.map((item) => item.line)
+    )
     const patchRandom = mulberry32(options.seed).fork(52)
     // The last priced one is looked for.
     const patchesOf = items.map((_, i) => patchData(i, patchRandom))
-    await writeLines(patchFile, items.map((item, i) => `${JSON.stringify({ id: item.id, patch: { data: patchesOf[i] } })}\n`))
+    await writeLines(
+      patchFile,
+      items.map((item, i) => `${JSON.stringify({ id: item.id, patch: { data: patchesOf[i] } })}\n`)
+    )
 
     // Shoppers ask about the products being pushed (the first ones are found early on).
-    const queries = textQueries(mulberry32(options.seed).fork(51), items.slice(0, Math.min(items.length, 5_000)).map((i) => i.summary), 5_000, options.page)
+    const queries = textQueries(
+      mulberry32(options.seed).fork(51),
+      items.slice(0, Math.min(items.length, 5_000)).map((i) => i.summary),
+      5_000,
+      options.page
+    )
     const procs = await cluster.startWorkers(workers)
     await cluster.resume()
     log(`${tag}: ${procs.length} worker(s) serving; load ${load()}`)
@@ -96,12 +121,16 @@ export const bulkRun = async (
         const res = await client.request("POST", "/text-search", cluster.bearer, queries[i].body)
         if (!pushing) break
         during.push(res.ms)
-        if (res.status !== 200 && searchErrors++ < 3) log(`${tag}: text-search during the push: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
+        if (res.status !== 200 && searchErrors++ < 3)
+          log(`${tag}: text-search during the push: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
       }
     })()
     const started = performance.now()
     let answered = 0
-    const progress = setInterval(() => log(`${tag}: ${answered}/${items.length} answered, ${during.length} searches; load ${load()}`), 10_000)
+    const progress = setInterval(
+      () => log(`${tag}: ${answered}/${items.length} answered, ${during.length} searches; load ${load()}`),
+      10_000
+    )
     const push = await pushBulk(cluster.baseUrl, cluster.basic, catalogFile, (n) => (answered = n))
     clearInterval(progress)
     pushing = false
@@ -109,12 +138,16 @@ export const bulkRun = async (
     for (const e of push.firstErrors) log(`${tag}: bulk error ${e}`)
     const acceptRate = push.answered / push.seconds
     const searchLatency = summarize(during)
-    log(`${tag}: ${push.answered} lines answered (${push.failed} not 200) in ${push.seconds.toFixed(1)} s = ${fmtRate(acceptRate)}/s; ` +
-      `text search during the push p50 ${ms(searchLatency.p50)} / p99 ${ms(searchLatency.p99)} ms (${during.length}); load ${load()}`)
+    log(
+      `${tag}: ${push.answered} lines answered (${push.failed} not 200) in ${push.seconds.toFixed(1)} s = ${fmtRate(acceptRate)}/s; ` +
+        `text search during the push p50 ${ms(searchLatency.p50)} / p99 ${ms(searchLatency.p99)} ms (${during.length}); load ${load()}`
+    )
 
     // Lexical first: every acknowledged line is searchable by its words; probes across the push stand for all.
-    const probes: Array<Probe> = [items.length - 1, ...Array.from({ length: 9 }, (_, k) => Math.floor((k * items.length) / 9))]
-      .map((i) => ({ id: items[i].id, title: items[i].title, filter: { column: "custom_label_4", value: tag } }))
+    const probes: Array<Probe> = [
+      items.length - 1,
+      ...Array.from({ length: 9 }, (_, k) => Math.floor((k * items.length) / 9))
+    ].map((i) => ({ id: items[i].id, title: items[i].title, filter: { column: "custom_label_4", value: tag } }))
     // Timed at the start of the check that found them all: ten searches take seconds of their own
     // when a search takes hundreds of milliseconds during the push's aftermath.
     let lexicalSeconds = NaN
@@ -127,23 +160,32 @@ export const bulkRun = async (
       if (performance.now() - started > EMBED_TIMEOUT_MS) throw new Error(`${tag}: products not found by their words`)
       await sleep(100)
     }
-    log(`${tag}: found by their words ${lexicalSeconds.toFixed(1)} s after the push started (${(lexicalSeconds - push.seconds).toFixed(1)} s after its end)`)
+    log(
+      `${tag}: found by their words ${lexicalSeconds.toFixed(1)} s after the push started (${(lexicalSeconds - push.seconds).toFixed(1)} s after its end)`
+    )
 
     let lastLog = performance.now()
     while (true) {
       const counts = await cluster.counts()
       if ((await pendingJobs(client)) === 0 && Object.values(counts).every((c) => c.pending === 0)) break
-      if (performance.now() - started > EMBED_TIMEOUT_MS) throw new Error(`${tag}: not embedded after ${EMBED_TIMEOUT_MS / 1000} s`)
+      if (performance.now() - started > EMBED_TIMEOUT_MS)
+        throw new Error(`${tag}: not embedded after ${EMBED_TIMEOUT_MS / 1000} s`)
       if (performance.now() - lastLog > 15_000) {
         lastLog = performance.now()
-        log(`${tag}: pending ${Object.entries(counts).map(([lane, c]) => `${lane} ${c.pending}`).join(", ")}; load ${load()}`)
+        log(
+          `${tag}: pending ${Object.entries(counts)
+            .map(([lane, c]) => `${lane} ${c.pending}`)
+            .join(", ")}; load ${load()}`
+        )
       }
       await sleep(250)
     }
     const embeddedSeconds = (performance.now() - started) / 1000
     const cpu = cpuDelta(cpuStart, cluster.cpu())
     const peakRss = sampler.stop()
-    log(`${tag}: all embedded ${embeddedSeconds.toFixed(1)} s after the push started (${fmtRate(items.length / embeddedSeconds)}/s)`)
+    log(
+      `${tag}: all embedded ${embeddedSeconds.toFixed(1)} s after the push started (${fmtRate(items.length / embeddedSeconds)}/s)`
+    )
 
     // Price and stock patches: no text changes, so no model call and no job for the workers' model.
     const patches = await pushBulk(cluster.baseUrl, cluster.basic, patchFile, () => {})
@@ -155,11 +197,16 @@ export const bulkRun = async (
       staticFilters: { included: [{ column: "custom_label_4", values: [tag] }] },
       dynamicFilters: [{ column: "price", values: { start: price, end: price + 0.005 } }]
     })
-    const patchVisible = found.status === 200 && found.body?.data?.products?.some((p: { productId?: string }) => p.productId === items[lastPriced].id) === true
+    const patchVisible =
+      found.status === 200 &&
+      found.body?.data?.products?.some((p: { productId?: string }) => p.productId === items[lastPriced].id) === true
     const patchRate = patches.answered / patches.seconds
-    log(`${tag}: ${patches.answered} patches (${patches.failed} not 200) in ${patches.seconds.toFixed(1)} s = ${fmtRate(patchRate)}/s; last price found by a filter at once: ${patchVisible}`)
+    log(
+      `${tag}: ${patches.answered} patches (${patches.failed} not 200) in ${patches.seconds.toFixed(1)} s = ${fmtRate(patchRate)}/s; last price found by a filter at once: ${patchVisible}`
+    )
     // The workers' follow-ups of the patches (none need the model) are done before the next run.
-    while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0)) await sleep(250)
+    while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0))
+      await sleep(250)
     await cluster.pause()
     await cluster.stopWorkers()
     return {

@@ -81,18 +81,20 @@ export interface Cluster {
   /** The bench's site. */
   readonly siteId: number
   /** The Qdrant the index lives in, if any; `storageDir` only when the cluster runs it. */
-  readonly qdrant: {
-    readonly url: string
-    readonly collection: string
-    readonly storageDir: string | undefined
-    /** The collection's status: "green" once its optimizers are idle, "yellow" while they work. */
-    readonly status: () => Promise<string>
-    /**
-     * Sets the collection's indexing threshold (0: no vector index is built; Qdrant's advice
-     * for bulk loads) and answers the one it had.
-     */
-    readonly indexing: (threshold: number | null) => Promise<number | null>
-  } | undefined
+  readonly qdrant:
+    | {
+        readonly url: string
+        readonly collection: string
+        readonly storageDir: string | undefined
+        /** The collection's status: "green" once its optimizers are idle, "yellow" while they work. */
+        readonly status: () => Promise<string>
+        /**
+         * Sets the collection's indexing threshold (0: no vector index is built; Qdrant's advice
+         * for bulk loads) and answers the one it had.
+         */
+        readonly indexing: (threshold: number | null) => Promise<number | null>
+      }
+    | undefined
   /** Site credentials (full access) and a read-only token of the bench's site. */
   readonly basic: string
   readonly bearer: string
@@ -121,7 +123,10 @@ const killQuietly = (pid: number | undefined) => {
   }
 }
 
-const stopChild = async (child: { readonly child: import("node:child_process").ChildProcess; readonly exited: Promise<unknown> }, graceMs: number) => {
+const stopChild = async (
+  child: { readonly child: import("node:child_process").ChildProcess; readonly exited: Promise<unknown> },
+  graceMs: number
+) => {
   if (child.child.exitCode !== null || child.child.signalCode !== null) return
   child.child.kill("SIGTERM")
   const timer = setTimeout(() => child.child.kill("SIGKILL"), graceMs)
@@ -185,8 +190,10 @@ export const startCluster = async (
     await redis?.stop().catch(() => {})
     await qdrantServer?.stop().catch(() => {})
     if (external) {
-      await fetch(`${external.url}/collections/${collection}`, { method: "DELETE", headers: external.apiKey ? { "api-key": external.apiKey } : {} })
-        .catch((e) => log(`deleting the bench's collection ${collection} failed: ${e}`))
+      await fetch(`${external.url}/collections/${collection}`, {
+        method: "DELETE",
+        headers: external.apiKey ? { "api-key": external.apiKey } : {}
+      }).catch((e) => log(`deleting the bench's collection ${collection} failed: ${e}`))
     }
     killAll()
     process.removeListener("exit", killAll)
@@ -207,17 +214,26 @@ export const startCluster = async (
       ...(qdrantUrl === undefined ? { QDRANT_URL: "" } : { QDRANT_URL: qdrantUrl, QDRANT_COLLECTION: collection }),
       ...(external?.apiKey ? { QDRANT_API_KEY: external.apiKey } : {})
     }
-    queues = Object.fromEntries(LANES.map((lane) => {
-      const queue = new Queue(laneQueueName(DEFAULT_QUEUE_NAME, lane), { connection: { url: redis!.url } })
-      queue.on("error", () => {})
-      return [lane, queue] as const
-    })) as Record<Lane, Queue>
+    queues = Object.fromEntries(
+      LANES.map((lane) => {
+        const queue = new Queue(laneQueueName(DEFAULT_QUEUE_NAME, lane), { connection: { url: redis!.url } })
+        queue.on("error", () => {})
+        return [lane, queue] as const
+      })
+    ) as Record<Lane, Queue>
     // Paused before the api can enqueue: no job runs until a measurement resumes the queues.
     await Promise.all(Object.values(queues).map((q) => q.pause()))
     // The api's own embedder only embeds search queries here: one thread, like the workers'.
-    api = await startServerProcess({ ...env, EMBED_THREADS: "1", IMAGE_ALLOWED_CIDRS: "127.0.0.0/8", ...options.apiEnv })
-    log(`redis ${redis.url}, ${qdrantUrl === undefined ? "" : `qdrant ${qdrantUrl} (collection ${collection}${qdrantServer ? `, pid ${qdrantServer.pid()}` : ", not the bench's own"}), `}` +
-      `api ${api.baseUrl} (pid ${api.child.pid}), data in ${dir}`)
+    api = await startServerProcess({
+      ...env,
+      EMBED_THREADS: "1",
+      IMAGE_ALLOWED_CIDRS: "127.0.0.0/8",
+      ...options.apiEnv
+    })
+    log(
+      `redis ${redis.url}, ${qdrantUrl === undefined ? "" : `qdrant ${qdrantUrl} (collection ${collection}${qdrantServer ? `, pid ${qdrantServer.pid()}` : ", not the bench's own"}), `}` +
+        `api ${api.baseUrl} (pid ${api.child.pid}), data in ${dir}`
+    )
     const q = queues
     const redisPid = () => {
       try {
@@ -230,32 +246,47 @@ export const startCluster = async (
       baseUrl: api.baseUrl,
       env,
       siteId: sites.siteA.site.id,
-      qdrant: qdrantUrl === undefined ? undefined : {
-        url: qdrantUrl,
-        collection,
-        storageDir: qdrantServer?.storageDir,
-        status: async () => {
-          const res = await fetch(`${qdrantUrl}/collections/${collection}`, { headers: external?.apiKey ? { "api-key": external.apiKey } : {} })
-          return ((await res.json()) as { result?: { status?: string } }).result?.status ?? `HTTP ${res.status}`
-        },
-        indexing: async (on) => {
-          const headers = { "content-type": "application/json", ...(external?.apiKey ? { "api-key": external.apiKey } : {}) }
-          const info = await (await fetch(`${qdrantUrl}/collections/${collection}`, { headers })).json() as {
-            result: { config: { optimizer_config: { indexing_threshold?: number | null } } }
-          }
-          const before = info.result.config.optimizer_config.indexing_threshold ?? null
-          const res = await fetch(`${qdrantUrl}/collections/${collection}`, {
-            method: "PATCH", headers, body: JSON.stringify({ optimizers_config: { indexing_threshold: on } })
-          })
-          if (!res.ok) throw new Error(`setting Qdrant's indexing threshold: HTTP ${res.status} ${await res.text()}`)
-          return before
-        }
-      },
+      qdrant:
+        qdrantUrl === undefined
+          ? undefined
+          : {
+              url: qdrantUrl,
+              collection,
+              storageDir: qdrantServer?.storageDir,
+              status: async () => {
+                const res = await fetch(`${qdrantUrl}/collections/${collection}`, {
+                  headers: external?.apiKey ? { "api-key": external.apiKey } : {}
+                })
+                return ((await res.json()) as { result?: { status?: string } }).result?.status ?? `HTTP ${res.status}`
+              },
+              indexing: async (on) => {
+                const headers = {
+                  "content-type": "application/json",
+                  ...(external?.apiKey ? { "api-key": external.apiKey } : {})
+                }
+                const info = (await (await fetch(`${qdrantUrl}/collections/${collection}`, { headers })).json()) as {
+                  result: { config: { optimizer_config: { indexing_threshold?: number | null } } }
+                }
+                const before = info.result.config.optimizer_config.indexing_threshold ?? null
+                const res = await fetch(`${qdrantUrl}/collections/${collection}`, {
+                  method: "PATCH",
+                  headers,
+                  body: JSON.stringify({ optimizers_config: { indexing_threshold: on } })
+                })
+                if (!res.ok)
+                  throw new Error(`setting Qdrant's indexing threshold: HTTP ${res.status} ${await res.text()}`)
+                return before
+              }
+            },
       basic: sites.siteA.basic,
       bearer: sites.siteA.bearer,
       api,
       startWorkers: async (count, extra = {}) => {
-        const started = await Promise.all(Array.from({ length: count }, () => startWorkerProcess({ ...env, ...options.workerEnv, ...extra }, WORKER_START_TIMEOUT_MS)))
+        const started = await Promise.all(
+          Array.from({ length: count }, () =>
+            startWorkerProcess({ ...env, ...options.workerEnv, ...extra }, WORKER_START_TIMEOUT_MS)
+          )
+        )
         workers.push(...started)
         log(`${count} worker process(es) serving (pids ${started.map((w) => w.child.pid).join(", ")})`)
         return started
@@ -270,12 +301,22 @@ export const startCluster = async (
         await Promise.all(Object.values(q).map((queue) => queue.resume()))
       },
       counts: async () => {
-        const entries = await Promise.all(LANES.map(async (lane) => {
-          // "paused" (the wait list while the queue is paused) is counted by BullMQ's script but missing from its JobType.
-          const c = await q[lane].getJobCounts("waiting", "paused" as "waiting", "prioritized", "active", "delayed", "waiting-children", "failed")
-          const pending = c.waiting + (c.paused ?? 0) + c.prioritized + c.active + c.delayed + c["waiting-children"]
-          return [lane, { pending, failed: c.failed }] as const
-        }))
+        const entries = await Promise.all(
+          LANES.map(async (lane) => {
+            // "paused" (the wait list while the queue is paused) is counted by BullMQ's script but missing from its JobType.
+            const c = await q[lane].getJobCounts(
+              "waiting",
+              "paused" as "waiting",
+              "prioritized",
+              "active",
+              "delayed",
+              "waiting-children",
+              "failed"
+            )
+            const pending = c.waiting + (c.paused ?? 0) + c.prioritized + c.active + c.delayed + c["waiting-children"]
+            return [lane, { pending, failed: c.failed }] as const
+          })
+        )
         return Object.fromEntries(entries) as LaneCounts
       },
       cpu: () => {

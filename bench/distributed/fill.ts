@@ -53,18 +53,29 @@ export interface FillResult {
 
 /** The services a worker of this cluster builds, with the cluster's environment over this process's, and image models for the photo analyses. */
 const workerServices = (env: Readonly<Record<string, string>>) => {
-  const catalog = Layer.unwrapEffect(Effect.flatMap(TopologyConfig, (topology) =>
-    topology.redisUrl === undefined
-      ? Effect.die(new Error("the cluster's environment has no REDIS_URL"))
-      : Effect.succeed(distributedCatalog(topology.redisUrl, topology.qdrant))))
-  const imageModels = Layer.mergeAll(EmbeddedImageAnalyzer.layer, EmbeddedImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv)))
-  const config = ConfigProvider.fromMap(new Map(Object.entries(env))).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
+  const catalog = Layer.unwrapEffect(
+    Effect.flatMap(TopologyConfig, (topology) =>
+      topology.redisUrl === undefined
+        ? Effect.die(new Error("the cluster's environment has no REDIS_URL"))
+        : Effect.succeed(distributedCatalog(topology.redisUrl, topology.qdrant))
+    )
+  )
+  const imageModels = Layer.mergeAll(
+    EmbeddedImageAnalyzer.layer,
+    EmbeddedImageIntake.layer.pipe(Layer.provide(ImageIntakeConfig.fromEnv))
+  )
+  const config = ConfigProvider.fromMap(new Map(Object.entries(env))).pipe(
+    ConfigProvider.orElse(() => ConfigProvider.fromEnv())
+  )
   // The services' own progress lines (replica rebuilt, models loaded) are the api's business, not the bench's output.
-  return Layer.mergeAll(catalog, imageModels).pipe(Layer.provide(Layer.mergeAll(Layer.setConfigProvider(config), Logger.minimumLogLevel(LogLevel.Warning))))
+  return Layer.mergeAll(catalog, imageModels).pipe(
+    Layer.provide(Layer.mergeAll(Layer.setConfigProvider(config), Logger.minimumLogLevel(LogLevel.Warning)))
+  )
 }
 
 export const fillCatalog = async (cluster: Cluster, catalog: FillCatalog, seed: number): Promise<FillResult> => {
-  if (catalog.products.length === 0) return { products: 0, photos: 0, anchorSeconds: 0, seconds: 0, storeSeconds: 0, indexSeconds: 0, suggestSeconds: 0 }
+  if (catalog.products.length === 0)
+    return { products: 0, photos: 0, anchorSeconds: 0, seconds: 0, storeSeconds: 0, indexSeconds: 0, suggestSeconds: 0 }
   const started = performance.now()
   const runtime = ManagedRuntime.make(workerServices(cluster.env))
   try {
@@ -73,21 +84,41 @@ export const fillCatalog = async (cluster: Cluster, catalog: FillCatalog, seed: 
     const siteId = cluster.siteId
     const spent = { store: 0, index: 0, suggest: 0 }
     const writePage = (from: number, to: number) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const store = yield* CatalogStore
         const index = yield* CatalogIndex
         const suggester = yield* Suggester
         const t0 = performance.now()
         const page = catalog.products.slice(from, to)
-        const stored = yield* Effect.forEach(page, (p, k) => store.put(siteId, p.id, p.data, from + k >= catalog.photoFrom ? p.images.slice(0, 1) : []), { concurrency: CONCURRENCY })
-        const analyses = stored.map(({ product }) => product.images.slice(0, 1).map((image) => photoAnalysis(product.data, image)))
-        yield* Effect.forEach(stored, ({ product }, k) => (analyses[k].length > 0 ? Effect.asVoid(store.saveImageAnalyses(siteId, product.productId, analyses[k])) : Effect.void), {
-          concurrency: CONCURRENCY,
-          discard: true
-        })
+        const stored = yield* Effect.forEach(
+          page,
+          (p, k) => store.put(siteId, p.id, p.data, from + k >= catalog.photoFrom ? p.images.slice(0, 1) : []),
+          { concurrency: CONCURRENCY }
+        )
+        const analyses = stored.map(({ product }) =>
+          product.images.slice(0, 1).map((image) => photoAnalysis(product.data, image))
+        )
+        yield* Effect.forEach(
+          stored,
+          ({ product }, k) =>
+            analyses[k].length > 0
+              ? Effect.asVoid(store.saveImageAnalyses(siteId, product.productId, analyses[k]))
+              : Effect.void,
+          {
+            concurrency: CONCURRENCY,
+            discard: true
+          }
+        )
         // Copies, as the embedder hands each worker its own vector.
         const vectors = page.map((_, k) => catalog.vectors[from + k].slice())
-        yield* store.saveDerived(stored.map(({ product }, k) => ({ siteId, productId: product.productId, version: product.version, textVector: vectors[k] })))
+        yield* store.saveDerived(
+          stored.map(({ product }, k) => ({
+            siteId,
+            productId: product.productId,
+            version: product.version,
+            textVector: vectors[k]
+          }))
+        )
         const t1 = performance.now()
         yield* index.upsert(stored.map(({ product }, k) => toIndexDocument(product, vectors[k], analyses[k])))
         const t2 = performance.now()
@@ -103,8 +134,10 @@ export const fillCatalog = async (cluster: Cluster, catalog: FillCatalog, seed: 
       if (performance.now() - lastLog > 15_000) {
         lastLog = performance.now()
         const done = Math.min(total, from + PAGE)
-        log(`fill: ${done}/${total} products (${fmtRate(done / ((lastLog - writing) / 1000))}/s; store ${(spent.store / 1000).toFixed(0)} s, ` +
-          `index ${(spent.index / 1000).toFixed(0)} s, vocabulary ${(spent.suggest / 1000).toFixed(0)} s), bench ${memory()}`)
+        log(
+          `fill: ${done}/${total} products (${fmtRate(done / ((lastLog - writing) / 1000))}/s; store ${(spent.store / 1000).toFixed(0)} s, ` +
+            `index ${(spent.index / 1000).toFixed(0)} s, vocabulary ${(spent.suggest / 1000).toFixed(0)} s), bench ${memory()}`
+        )
       }
     }
     return {

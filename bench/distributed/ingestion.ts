@@ -37,15 +37,17 @@ export const allFound = async (client: Client, auth: string, probes: ReadonlyArr
       resultsCount: 100,
       staticFilters: { included: [{ column: probe.filter.column, values: [probe.filter.value] }] }
     })
-    if (res.status !== 200 || !res.body?.data?.products?.some((p: { productId?: string }) => p.productId === probe.id)) return false
+    if (res.status !== 200 || !res.body?.data?.products?.some((p: { productId?: string }) => p.productId === probe.id))
+      return false
   }
   return true
 }
 
 /** The last product and 9 spread over the rest: the index applies writes in order, so these stand for all. */
 const runProbes = (items: ReadonlyArray<PushItem>, tag: string): Array<Probe> =>
-  [items[items.length - 1], ...Array.from({ length: 9 }, (_, k) => items[Math.floor((k * items.length) / 9)])]
-    .map((item) => ({ id: item.id, title: item.data.title ?? "", filter: { column: "custom_label_4", value: tag } }))
+  [items[items.length - 1], ...Array.from({ length: 9 }, (_, k) => items[Math.floor((k * items.length) / 9)])].map(
+    (item) => ({ id: item.id, title: item.data.title ?? "", filter: { column: "custom_label_4", value: tag } })
+  )
 
 export interface MeasuredPush extends PushResult {
   /** Load average (1 min) before → after. */
@@ -60,13 +62,22 @@ export interface MeasuredPush extends PushResult {
  * A push on fresh keep-alive connections: ones left idle by an earlier phase may be closed by
  * the api (its keep-alive timeout) just as they are reused, which would fail the first requests.
  */
-export const measuredPush = async (cluster: Cluster, items: ReadonlyArray<PushItem>, concurrency: number): Promise<MeasuredPush> => {
+export const measuredPush = async (
+  cluster: Cluster,
+  items: ReadonlyArray<PushItem>,
+  concurrency: number
+): Promise<MeasuredPush> => {
   const client = makeClient(cluster.baseUrl, concurrency)
   try {
     const loadBefore = load()
     const cpuBefore = cluster.cpu()
     const result = await push(client, cluster.basic, items, concurrency)
-    return { ...result, load: `${loadBefore} → ${load()}`, cpu: cpuDelta(cpuBefore, cluster.cpu()), statuses: client.statuses() }
+    return {
+      ...result,
+      load: `${loadBefore} → ${load()}`,
+      cpu: cpuDelta(cpuBefore, cluster.cpu()),
+      statuses: client.statuses()
+    }
   } finally {
     client.close()
   }
@@ -113,13 +124,21 @@ const failedJobs = async (cluster: Cluster) => Object.values(await cluster.count
 export const indexRun = async (
   cluster: Cluster,
   client: Client,
-  options: { kind: "text" | "images"; workers: number; tag: string; items: ReadonlyArray<PushItem>; concurrency: number }
+  options: {
+    kind: "text" | "images"
+    workers: number
+    tag: string
+    items: ReadonlyArray<PushItem>
+    concurrency: number
+  }
 ): Promise<IndexRun> => {
   const { items, kind, tag, workers } = options
   await cluster.pause()
   const pushed = await measuredPush(cluster, items, options.concurrency)
-  log(`${tag}: pushed ${items.length} products at ${fmtRate(pushed.rate)}/s (p50 ${ms(pushed.latency.p50)} ms, p99 ${ms(pushed.latency.p99)} ms, ` +
-    `${pushed.errors} errors, CPU ms per PUT ${cpuPer(pushed.cpu, items.length, ["api", "redis", "bench"])}; load ${pushed.load})`)
+  log(
+    `${tag}: pushed ${items.length} products at ${fmtRate(pushed.rate)}/s (p50 ${ms(pushed.latency.p50)} ms, p99 ${ms(pushed.latency.p99)} ms, ` +
+      `${pushed.errors} errors, CPU ms per PUT ${cpuPer(pushed.cpu, items.length, ["api", "redis", "bench"])}; load ${pushed.load})`
+  )
   const failedBefore = await failedJobs(cluster)
   const starting = performance.now()
   const procs = await cluster.startWorkers(workers, kind === "images" ? { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } : {})
@@ -138,14 +157,25 @@ export const indexRun = async (
   const probes = runProbes(items, tag)
   while (true) {
     const elapsed = performance.now() - started
-    if (elapsed > TIMEOUT_MS) throw new Error(`${tag}: not indexed after ${TIMEOUT_MS / 1000} s: ${JSON.stringify(await cluster.counts())}`)
+    if (elapsed > TIMEOUT_MS)
+      throw new Error(`${tag}: not indexed after ${TIMEOUT_MS / 1000} s: ${JSON.stringify(await cluster.counts())}`)
     const counts = await cluster.counts()
-    if (kind === "images" && Number.isNaN(firstPass) && counts.index.pending === 0 && counts.images.pending === 0) firstPass = elapsed / 1000
+    if (kind === "images" && Number.isNaN(firstPass) && counts.index.pending === 0 && counts.images.pending === 0)
+      firstPass = elapsed / 1000
     if (performance.now() - lastLog > 10_000) {
       lastLog = performance.now()
-      log(`${tag}: t=${(elapsed / 1000).toFixed(0)} s pending ${Object.entries(counts).map(([lane, c]) => `${lane} ${c.pending}`).join(", ")}; load ${load()}`)
+      log(
+        `${tag}: t=${(elapsed / 1000).toFixed(0)} s pending ${Object.entries(counts)
+          .map(([lane, c]) => `${lane} ${c.pending}`)
+          .join(", ")}; load ${load()}`
+      )
     }
-    if ((await pendingJobs(client)) === 0 && Object.values(counts).every((c) => c.pending === 0) && (await allFound(client, cluster.bearer, probes))) break
+    if (
+      (await pendingJobs(client)) === 0 &&
+      Object.values(counts).every((c) => c.pending === 0) &&
+      (await allFound(client, cluster.bearer, probes))
+    )
+      break
     await sleep(100)
   }
   const seconds = (performance.now() - started) / 1000
@@ -154,9 +184,11 @@ export const indexRun = async (
   const failed = (await failedJobs(cluster)) - failedBefore
   const shares = procs.map((w, i) => Object.values(w.handled()).reduce((s, n) => s + n, 0) - handledBefore[i])
   await cluster.stopWorkers()
-  log(`${tag}: ${items.length} products indexed in ${seconds.toFixed(1)} s = ${fmtRate(items.length / seconds)}/s by ${workers} worker(s) ` +
-    `(jobs per worker ${shares.join("/")}, ${failed} failed, CPU ms per product ${cpuPer(cpu, items.length, indexingProcesses(cluster))}, ` +
-    `workers ${(cpu.workers / seconds).toFixed(2)} cores busy; load ${loadStart} → ${loadEnd})`)
+  log(
+    `${tag}: ${items.length} products indexed in ${seconds.toFixed(1)} s = ${fmtRate(items.length / seconds)}/s by ${workers} worker(s) ` +
+      `(jobs per worker ${shares.join("/")}, ${failed} failed, CPU ms per product ${cpuPer(cpu, items.length, indexingProcesses(cluster))}, ` +
+      `workers ${(cpu.workers / seconds).toFixed(2)} cores busy; load ${loadStart} → ${loadEnd})`
+  )
   return {
     kind,
     workers,
@@ -178,7 +210,8 @@ export const indexRun = async (
 /** Resumes the queues for the running workers and waits until neither the api nor a lane has a job left; pauses them again. */
 export const runQueued = async (cluster: Cluster, client: Client) => {
   await cluster.resume()
-  while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0)) await sleep(200)
+  while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0))
+    await sleep(200)
   await cluster.pause()
 }
 

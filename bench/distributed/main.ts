@@ -54,7 +54,15 @@ import type { QdrantTarget } from "./cluster.js"
 import { makePhotos, type PhotoHost, startPhotoHost } from "./photos.js"
 import { type Column, distributedTable, skipNotes, tableHeader } from "./report.js"
 import { catalogTextVectors } from "./text-vectors.js"
-import { type RunOptions, runTopology, type Section, SECTIONS, TOPOLOGIES, type TopologyName, topologyLabel } from "./topology-run.js"
+import {
+  type RunOptions,
+  runTopology,
+  type Section,
+  SECTIONS,
+  TOPOLOGIES,
+  type TopologyName,
+  topologyLabel
+} from "./topology-run.js"
 
 export interface DistributedOptions extends RunOptions {
   readonly products: number
@@ -63,7 +71,8 @@ export interface DistributedOptions extends RunOptions {
   readonly topologies: ReadonlyArray<TopologyName>
 }
 
-const usage = "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] [--bulk-products N] " +
+const usage =
+  "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] [--bulk-products N] " +
   "[--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2] [--repeats N] [--seed S] " +
   `[--only ${SECTIONS.join(",")}] [--topologies ${TOPOLOGIES.join(",")}]`
 
@@ -82,11 +91,17 @@ const numericFlags = {
 } as const
 type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
 /** Counts of products may be 0 (e.g. `--products 0 --photo-products 0`: no fill); the rest at least 1. */
-const mayBeZero: ReadonlySet<NumericOption> = new Set(["products", "photoProducts", "ingestProducts", "ingestPhotoProducts"])
+const mayBeZero: ReadonlySet<NumericOption> = new Set([
+  "products",
+  "photoProducts",
+  "ingestProducts",
+  "ingestPhotoProducts"
+])
 
 const listOf = <A extends string>(flag: string, value: string, allowed: ReadonlyArray<A>): Array<A> => {
   const list = value.split(",").filter((s) => s.length > 0)
-  if (list.length === 0 || !list.every((s): s is A => (allowed as ReadonlyArray<string>).includes(s))) throw new Error(`${usage} (bad: --${flag} ${value})`)
+  if (list.length === 0 || !list.every((s): s is A => (allowed as ReadonlyArray<string>).includes(s)))
+    throw new Error(`${usage} (bad: --${flag} ${value})`)
   return list
 }
 
@@ -114,12 +129,14 @@ export const parseDistributedArgs = (argv: ReadonlyArray<string>): DistributedOp
     else if (name === "topologies") options.topologies = listOf(name, value, TOPOLOGIES)
     else if (name === "workers") {
       const list = value.split(",").map(Number)
-      if (list.length === 0 || !list.every((n) => Number.isInteger(n) && n >= 1)) throw new Error(`${usage} (bad: --workers ${value})`)
+      if (list.length === 0 || !list.every((n) => Number.isInteger(n) && n >= 1))
+        throw new Error(`${usage} (bad: --workers ${value})`)
       options.workers = list
     } else {
       const key = (numericFlags as Record<string, NumericOption | undefined>)[name]
       const n = Number(value)
-      if (!key || !Number.isInteger(n) || n < (mayBeZero.has(key) ? 0 : 1)) throw new Error(`${usage} (bad: ${argv[i]} ${value})`)
+      if (!key || !Number.isInteger(n) || n < (mayBeZero.has(key) ? 0 : 1))
+        throw new Error(`${usage} (bad: ${argv[i]} ${value})`)
       options[key] = n
     }
   }
@@ -148,8 +165,13 @@ const fillCatalogOf = (options: DistributedOptions) => {
 export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
   const options = parseDistributedArgs(argv)
   const startedAt = new Date()
-  const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(" ")
-  log(`distributed bench ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${loadAtStart}`)
+  const loadAtStart = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")
+  log(
+    `distributed bench ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${loadAtStart}`
+  )
 
   const targets = options.topologies.map((name) => {
     if (name === "redis") return { name, target: undefined }
@@ -159,13 +181,21 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
   })
 
   const { products, sample } = fillCatalogOf(options)
-  const vectors = await catalogTextVectors(products.map((p) => embeddingText(p.data)), options.seed, os.cpus().length)
+  const vectors = await catalogTextVectors(
+    products.map((p) => embeddingText(p.data)),
+    options.seed,
+    os.cpus().length
+  )
   const catalog = { products, vectors, photoFrom: options.products }
-  const visual = options.only.has("search") ? await visualQueries({ seed: options.seed, queries: options.visualQueries }) : undefined
+  const visual = options.only.has("search")
+    ? await visualQueries({ seed: options.seed, queries: options.visualQueries })
+    : undefined
   let photoHost: PhotoHost | undefined
   if (options.only.has("images")) {
     const photos = await makePhotos(options.ingestPhotoProducts, options.seed)
-    log(`${photos.length} photos, ${(photos.reduce((s, p) => s + p.length, 0) / Math.max(1, photos.length) / 1024).toFixed(0)} KB average`)
+    log(
+      `${photos.length} photos, ${(photos.reduce((s, p) => s + p.length, 0) / Math.max(1, photos.length) / 1024).toFixed(0)} KB average`
+    )
     photoHost = await startPhotoHost(photos)
   }
 
@@ -191,26 +221,29 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
   }
 
   // ---- Report -------------------------------------------------------------------------------
-  const loadAtEnd = os.loadavg().map((l) => l.toFixed(2)).join(" ")
+  const loadAtEnd = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")
   const out = [
     "",
     `## Distributed benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
     "",
     `Options: \`--distributed --products ${options.products} --photo-products ${options.photoProducts} --ingest-products ${options.ingestProducts} ` +
-    `--ingest-photo-products ${options.ingestPhotoProducts} --bulk-products ${options.bulkProducts} --queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
-    `--concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ${options.repeats} --seed ${options.seed} ` +
-    `--only ${[...options.only].join(",")} --topologies ${options.topologies.join(",")}\`.`,
+      `--ingest-photo-products ${options.ingestPhotoProducts} --bulk-products ${options.bulkProducts} --queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
+      `--concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ${options.repeats} --seed ${options.seed} ` +
+      `--only ${[...options.only].join(",")} --topologies ${options.topologies.join(",")}\`.`,
     `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}; ` +
-    `load average ${loadAtStart} at start, ${loadAtEnd} at end (other workloads share the cores, so figures are noisy).`,
+      `load average ${loadAtStart} at start, ${loadAtEnd} at end (other workloads share the cores, so figures are noisy).`,
     "Every process is separate on this machine: one redis-server (AOF everysec), Qdrant (Qdrant topology; telemetry off, its own temp storage), " +
-    "the api and each worker (EMBED_THREADS=1, IMAGE_THREADS=1). Redis-only keeps a replica of the whole index in the api and in every worker; " +
-    "with Qdrant they keep none.",
+      "the api and each worker (EMBED_THREADS=1, IMAGE_THREADS=1). Redis-only keeps a replica of the whole index in the api and in every worker; " +
+      "with Qdrant they keep none.",
     "The catalog is filled by a bulk path in the bench process, not by the workers (worker indexing at ~70–110 text products/s and 3–6 products/s " +
-    "with a photo would take hours per topology at this size): it builds the worker's catalog services from src/topology with the cluster's " +
-    "environment and writes what a worker writes (record, image analysis, derived text vector from the real embedder, index document, vocabulary); " +
-    "photo vectors are precomputed (real anchor embeddings + noise). Ingestion rows go through the real path: PUT /product, queues, worker processes.",
+      "with a photo would take hours per topology at this size): it builds the worker's catalog services from src/topology with the cluster's " +
+      "environment and writes what a worker writes (record, image analysis, derived text vector from the real embedder, index document, vocabulary); " +
+      "photo vectors are precomputed (real anchor embeddings + noise). Ingestion rows go through the real path: PUT /product, queues, worker processes.",
     "Latency is over HTTP/1.1 keep-alive on loopback, one request in flight, after a warm-up. Memory per product is each process's RSS growth " +
-    "over the fill divided by the products filled (a worker: once serving, before the warm-up's nearly empty catalog vs after the fill).",
+      "over the fill divided by the products filled (a worker: once serving, before the warm-up's nearly empty catalog vs after the fill).",
     "",
     markdownTable(tableHeader(columns), distributedTable(columns, options.workers)),
     ...skipNotes(columns).map((note) => `\n${note}`)

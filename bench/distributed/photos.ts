@@ -34,8 +34,17 @@ export const makePhotos = async (count: number, seed = 7): Promise<Array<Buffer>
   const out: Array<Buffer> = []
   for (let i = 0; i < count; i++) {
     const { height, text, width } = svg(seed * 100_003 + i)
-    const grain = await sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 6 } } }).png().toBuffer()
-    out.push(await sharp(Buffer.from(text)).composite([{ input: grain, blend: "overlay" }]).jpeg({ quality: 80 }).toBuffer())
+    const grain = await sharp({
+      create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 6 } }
+    })
+      .png()
+      .toBuffer()
+    out.push(
+      await sharp(Buffer.from(text))
+        .composite([{ input: grain, blend: "overlay" }])
+        .jpeg({ quality: 80 })
+        .toBuffer()
+    )
   }
   return out
 }

@@ -22,7 +22,12 @@ export interface PushResult {
   readonly errors: number
 }
 
-export const push = async (client: Client, auth: string, items: ReadonlyArray<PushItem>, concurrency: number): Promise<PushResult> => {
+export const push = async (
+  client: Client,
+  auth: string,
+  items: ReadonlyArray<PushItem>,
+  concurrency: number
+): Promise<PushResult> => {
   const latencies: Array<number> = []
   let next = 0
   let errors = 0
@@ -32,7 +37,9 @@ export const push = async (client: Client, auth: string, items: ReadonlyArray<Pu
     while (next < items.length) {
       const item = items[next++]
       const body = item.images === undefined ? { data: item.data } : { data: item.data, images: item.images }
-      const res = await client.request("PUT", `/product/${encodeURIComponent(item.id)}`, auth, body).catch((e: unknown) => ({ status: 0, body: String(e), ms: NaN }))
+      const res = await client
+        .request("PUT", `/product/${encodeURIComponent(item.id)}`, auth, body)
+        .catch((e: unknown) => ({ status: 0, body: String(e), ms: NaN }))
       if (res.status === 200 || res.status === 201) {
         ok++
         latencies.push(res.ms)

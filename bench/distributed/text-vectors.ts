@@ -23,35 +23,48 @@ const modelVersion = (): string => `${TEXT_MODEL.name}-${TEXT_MODEL.wheel.sha256
 const cacheFile = (texts: ReadonlyArray<string>, seed: number) => {
   const hash = createHash("sha256")
   for (const text of texts) hash.update(text).update("\n")
-  return path.join(os.tmpdir(), `commerce-bench-text-vectors-${modelVersion()}-seed${seed}-${texts.length}-${hash.digest("hex").slice(0, 12)}.f32`)
+  return path.join(
+    os.tmpdir(),
+    `commerce-bench-text-vectors-${modelVersion()}-seed${seed}-${texts.length}-${hash.digest("hex").slice(0, 12)}.f32`
+  )
 }
 
 /** Embeds the distinct texts on `threads` embedding threads; vectors in `texts` order, concatenated. */
 const embedAll = (texts: ReadonlyArray<string>, threads: number) =>
-  Effect.scoped(Effect.gen(function*() {
-    const embedder = yield* makeTextEmbedder({ threads })
-    const distinct = [...new Set(texts)]
-    const vectors = new Map<string, Float32Array>()
-    const started = performance.now()
-    let lastLog = started
-    for (let i = 0; i < distinct.length; i += CHUNK) {
-      const chunk = distinct.slice(i, i + CHUNK)
-      const embedded = yield* embedder.embed(chunk)
-      chunk.forEach((text, k) => vectors.set(text, embedded[k]))
-      if (performance.now() - lastLog > 15_000) {
-        lastLog = performance.now()
-        const rate = vectors.size / ((lastLog - started) / 1000)
-        log(`text vectors: ${vectors.size}/${distinct.length} distinct texts (${fmtRate(rate)}/s, ~${((distinct.length - vectors.size) / rate / 60).toFixed(0)} min left)`)
+  Effect.scoped(
+    Effect.gen(function* () {
+      const embedder = yield* makeTextEmbedder({ threads })
+      const distinct = [...new Set(texts)]
+      const vectors = new Map<string, Float32Array>()
+      const started = performance.now()
+      let lastLog = started
+      for (let i = 0; i < distinct.length; i += CHUNK) {
+        const chunk = distinct.slice(i, i + CHUNK)
+        const embedded = yield* embedder.embed(chunk)
+        chunk.forEach((text, k) => vectors.set(text, embedded[k]))
+        if (performance.now() - lastLog > 15_000) {
+          lastLog = performance.now()
+          const rate = vectors.size / ((lastLog - started) / 1000)
+          log(
+            `text vectors: ${vectors.size}/${distinct.length} distinct texts (${fmtRate(rate)}/s, ~${((distinct.length - vectors.size) / rate / 60).toFixed(0)} min left)`
+          )
+        }
       }
-    }
-    const out = new Float32Array(texts.length * DIMENSIONS)
-    texts.forEach((text, i) => out.set(vectors.get(text)!, i * DIMENSIONS))
-    log(`text vectors: ${distinct.length} distinct of ${texts.length} texts embedded in ${((performance.now() - started) / 1000).toFixed(0)} s`)
-    return out
-  }))
+      const out = new Float32Array(texts.length * DIMENSIONS)
+      texts.forEach((text, i) => out.set(vectors.get(text)!, i * DIMENSIONS))
+      log(
+        `text vectors: ${distinct.length} distinct of ${texts.length} texts embedded in ${((performance.now() - started) / 1000).toFixed(0)} s`
+      )
+      return out
+    })
+  )
 
 /** The vector of each of `texts` (what a worker's embedder gives), from the cache or computed and cached. */
-export const catalogTextVectors = async (texts: ReadonlyArray<string>, seed: number, threads: number): Promise<ReadonlyArray<Float32Array>> => {
+export const catalogTextVectors = async (
+  texts: ReadonlyArray<string>,
+  seed: number,
+  threads: number
+): Promise<ReadonlyArray<Float32Array>> => {
   if (texts.length === 0) return []
   const file = cacheFile(texts, seed)
   let all: Float32Array

@@ -15,7 +15,19 @@ import { measureTextSearch, overallHits } from "../catalog/text-search.js"
 import { measureVisualSearch, type visualQueries } from "../catalog/visual.js"
 import { type CpuSnapshot, type QdrantTarget, type RssSnapshot, startCluster } from "./cluster.js"
 import { type FillCatalog, fillCatalog, type FillResult } from "./fill.js"
-import { allFound, drainQueues, indexingProcesses, type IndexRun, indexRun, load, type MeasuredPush, measuredPush, productsFor, type Probe, runQueued } from "./ingestion.js"
+import {
+  allFound,
+  drainQueues,
+  indexingProcesses,
+  type IndexRun,
+  indexRun,
+  load,
+  type MeasuredPush,
+  measuredPush,
+  productsFor,
+  type Probe,
+  runQueued
+} from "./ingestion.js"
 import type { PhotoHost } from "./photos.js"
 import { type BulkRun, bulkRun } from "./bulk.js"
 
@@ -92,7 +104,8 @@ export interface TopologyResult {
  * so a file can go between listing and reading it.
  */
 const diskUsage = (dir: string) =>
-  fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
+  fs
+    .readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((name) => fs.statSync(path.join(dir, name), { throwIfNoEntry: false }))
     .reduce((sum, stat) => sum + (stat?.isFile() ? stat.blocks * 512 : 0), 0)
 
@@ -105,18 +118,31 @@ const merged = (maps: ReadonlyArray<ReadonlyMap<number, number>>) => {
 /** Products across the filled catalog, each found by its title among products of its (unique) mpn. */
 const fillProbes = (catalog: FillCatalog): Array<Probe> => {
   const n = catalog.products.length
-  const positions = new Set([0, catalog.photoFrom - 1, catalog.photoFrom, n - 1, ...Array.from({ length: 8 }, (_, k) => Math.floor((k * n) / 8))])
-  return [...positions].filter((i) => i >= 0 && i < n).map((i) => {
-    const { data, id } = catalog.products[i]
-    return { id, title: data.title ?? "", filter: { column: "mpn", value: data.mpn ?? "" } }
-  })
+  const positions = new Set([
+    0,
+    catalog.photoFrom - 1,
+    catalog.photoFrom,
+    n - 1,
+    ...Array.from({ length: 8 }, (_, k) => Math.floor((k * n) / 8))
+  ])
+  return [...positions]
+    .filter((i) => i >= 0 && i < n)
+    .map((i) => {
+      const { data, id } = catalog.products[i]
+      return { id, title: data.title ?? "", filter: { column: "mpn", value: data.mpn ?? "" } }
+    })
 }
 
 const SERVE_TIMEOUT_MS = 20 * 60_000
 /** Qdrant's index build after the fill: HNSW graphs of 110,000 512-d vectors on two busy cores. */
 const SETTLE_TIMEOUT_MS = 60 * 60_000
 
-export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | undefined, options: RunOptions, shared: Shared): Promise<TopologyResult> => {
+export const runTopology = async (
+  name: TopologyName,
+  qdrant: QdrantTarget | undefined,
+  options: RunOptions,
+  shared: Shared
+): Promise<TopologyResult> => {
   const loadStart = load()
   log(`---- ${topologyLabel[name]} topology; load ${loadStart}`)
   // BENCH_API_NODE_OPTIONS / BENCH_WORKER_NODE_OPTIONS (e.g. "--import ./profile-hook.mjs") go to
@@ -138,7 +164,11 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     // page cache. 4,000 PUTs cycle over 100 products (their jobs coalesce), which are indexed
     // and out of the way before anything is measured.
     const warm = productsFor(options.seed + 1, "warm", 100)
-    const warmPush = await measuredPush(cluster, Array.from({ length: 4_000 }, (_, i) => warm[i % warm.length]), options.concurrency)
+    const warmPush = await measuredPush(
+      cluster,
+      Array.from({ length: 4_000 }, (_, i) => warm[i % warm.length]),
+      options.concurrency
+    )
     putStatuses.push(warmPush.statuses)
     await cluster.startWorkers(1)
     const workerRssEmpty = cluster.rss().workers[0]
@@ -154,12 +184,15 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     const threshold = await cluster.qdrant?.indexing(0)
     const filled = await fillCatalog(cluster, shared.catalog, options.seed)
     if (cluster.qdrant) await cluster.qdrant.indexing(threshold ?? null)
-    log(`fill: ${filled.products} products (${filled.photos} with a photo) written in ${filled.seconds.toFixed(0)} s after ${filled.anchorSeconds.toFixed(0)} s of photo anchors ` +
-      `(store ${filled.storeSeconds.toFixed(0)} s, index ${filled.indexSeconds.toFixed(0)} s, vocabulary ${filled.suggestSeconds.toFixed(0)} s); load ${load()}`)
+    log(
+      `fill: ${filled.products} products (${filled.photos} with a photo) written in ${filled.seconds.toFixed(0)} s after ${filled.anchorSeconds.toFixed(0)} s of photo anchors ` +
+        `(store ${filled.storeSeconds.toFixed(0)} s, index ${filled.indexSeconds.toFixed(0)} s, vocabulary ${filled.suggestSeconds.toFixed(0)} s); load ${load()}`
+    )
     const filledAt = performance.now()
     const probes = fillProbes(shared.catalog)
     while (!(await allFound(client, cluster.bearer, probes))) {
-      if (performance.now() - filledAt > SERVE_TIMEOUT_MS) throw new Error(`the api does not serve the filled catalog after ${SERVE_TIMEOUT_MS / 1000} s`)
+      if (performance.now() - filledAt > SERVE_TIMEOUT_MS)
+        throw new Error(`the api does not serve the filled catalog after ${SERVE_TIMEOUT_MS / 1000} s`)
       await sleep(500)
     }
     const servedSeconds = (performance.now() - filledAt) / 1000
@@ -170,7 +203,8 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
       const settling = performance.now()
       let status = await cluster.qdrant.status()
       while (status === "yellow") {
-        if (performance.now() - settling > SETTLE_TIMEOUT_MS) throw new Error(`Qdrant's collection still ${status} after ${SETTLE_TIMEOUT_MS / 1000} s`)
+        if (performance.now() - settling > SETTLE_TIMEOUT_MS)
+          throw new Error(`Qdrant's collection still ${status} after ${SETTLE_TIMEOUT_MS / 1000} s`)
         await sleep(1_000)
         status = await cluster.qdrant.status()
       }
@@ -180,8 +214,10 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     const drainedJobs = await drainQueues(cluster, client, "by the api's reconcile pass during the fill")
     const afterFill = cluster.rss()
     const qdrantDiskBytes = cluster.qdrant?.storageDir === undefined ? undefined : diskUsage(cluster.qdrant.storageDir)
-    log(`RSS before → after the fill: api ${mb(beforeFill.api ?? NaN)} → ${mb(afterFill.api ?? NaN)}, redis ${mb(beforeFill.redis ?? NaN)} → ${mb(afterFill.redis ?? NaN)}` +
-      `${afterFill.qdrant === undefined ? "" : `, qdrant ${mb(beforeFill.qdrant ?? NaN)} → ${mb(afterFill.qdrant)} (storage ${mb(qdrantDiskBytes ?? NaN)} on disk)`}`)
+    log(
+      `RSS before → after the fill: api ${mb(beforeFill.api ?? NaN)} → ${mb(afterFill.api ?? NaN)}, redis ${mb(beforeFill.redis ?? NaN)} → ${mb(afterFill.redis ?? NaN)}` +
+        `${afterFill.qdrant === undefined ? "" : `, qdrant ${mb(beforeFill.qdrant ?? NaN)} → ${mb(afterFill.qdrant)} (storage ${mb(qdrantDiskBytes ?? NaN)} on disk)`}`
+    )
 
     // ---- Search over HTTP ----------------------------------------------------------------------
     let text: TopologyResult["text"]
@@ -194,7 +230,9 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
         hits: overallHits(measured.hits, measured.queries.length),
         stages: stageBreakdown(measured.stages)
       }
-      log(`text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ${text.errors} errors; load ${load()}`)
+      log(
+        `text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ${text.errors} errors; load ${load()}`
+      )
       log(`text search stages (mean / p99 ms): ${text.stages}`)
       const visualRun = await measureVisualSearch(client, cluster.bearer, shared.visual, options.page)
       visual = {
@@ -203,14 +241,20 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
         meanResults: visualRun.meanResults,
         stages: stageBreakdown(visualRun.stages)
       }
-      log(`visual search: p50 ${ms(visual.latency.p50)} ms, p99 ${ms(visual.latency.p99)} ms, ${visual.errors} errors; load ${load()}`)
+      log(
+        `visual search: p50 ${ms(visual.latency.p50)} ms, p99 ${ms(visual.latency.p99)} ms, ${visual.errors} errors; load ${load()}`
+      )
       log(`visual search stages (mean / p99 ms): ${visual.stages}`)
     }
 
     // ---- Pushes and ingestion on top of the full index -------------------------------------
     if (options.only.has("push") && !options.only.has("text")) {
       for (let r = 1; r <= options.repeats; r++) {
-        const pushed = await measuredPush(cluster, productsFor(options.seed + 3, `push${r}`, options.ingestProducts), options.concurrency)
+        const pushed = await measuredPush(
+          cluster,
+          productsFor(options.seed + 3, `push${r}`, options.ingestProducts),
+          options.concurrency
+        )
         pushes.push(pushed)
         putStatuses.push(pushed.statuses)
       }
@@ -221,7 +265,13 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
       for (let r = 1; r <= options.repeats; r++) {
         for (const w of options.workers) {
           const tag = `t${w}w${r}`
-          const run = await indexRun(cluster, client, { kind: "text", workers: w, tag, items: productsFor(options.seed + 3, tag, options.ingestProducts), concurrency: options.concurrency })
+          const run = await indexRun(cluster, client, {
+            kind: "text",
+            workers: w,
+            tag,
+            items: productsFor(options.seed + 3, tag, options.ingestProducts),
+            concurrency: options.concurrency
+          })
           runs.push(run)
           putStatuses.push(run.push.statuses)
           if (options.only.has("push")) pushes.push(run.push)
@@ -234,7 +284,13 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
         for (const w of options.workers) {
           const tag = `i${w}w${r}`
           const items = productsFor(options.seed + 2, tag, options.ingestPhotoProducts, (i) => host.url(tag, i))
-          const run = await indexRun(cluster, client, { kind: "images", workers: w, tag, items, concurrency: Math.min(options.concurrency, 16) })
+          const run = await indexRun(cluster, client, {
+            kind: "images",
+            workers: w,
+            tag,
+            items,
+            concurrency: Math.min(options.concurrency, 16)
+          })
           runs.push(run)
           putStatuses.push(run.push.statuses)
         }
@@ -243,7 +299,15 @@ export const runTopology = async (name: TopologyName, qdrant: QdrantTarget | und
     if (options.only.has("bulk")) {
       for (let r = 1; r <= options.repeats; r++) {
         for (const w of options.workers) {
-          bulk.push(await bulkRun(cluster, client, { workers: w, tag: `b${w}w${r}`, products: options.bulkProducts, seed: options.seed + 5 + r, page: options.page }))
+          bulk.push(
+            await bulkRun(cluster, client, {
+              workers: w,
+              tag: `b${w}w${r}`,
+              products: options.bulkProducts,
+              seed: options.seed + 5 + r,
+              page: options.page
+            })
+          )
         }
       }
     }

@@ -9,7 +9,8 @@ export interface LatencyRow {
   readonly p99: number
 }
 
-const percentile = (sorted: ReadonlyArray<number>, p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
 const timeCalls = async (name: string, count: number, call: (i: number) => Promise<unknown>): Promise<LatencyRow> => {
   const samples: Array<number> = []
@@ -24,7 +25,9 @@ const timeCalls = async (name: string, count: number, call: (i: number) => Promi
 
 const connect = async (baseUrl: string, authorization: string) => {
   const client = new Client({ name: "bench", version: "1.0.0" })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization } } }))
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: { authorization } } })
+  )
   return client
 }
 
@@ -51,8 +54,16 @@ export const runMcpBench = async (options: {
     // Warm-up: connection, query embeddings of a few queries.
     for (let i = 0; i < 20; i++) await checked(client, "get_item", { productId: pick(options.productIds, i) })
     const rows: Array<LatencyRow> = []
-    rows.push(await timeCalls("mcp get_item", options.calls, (i) => checked(client, "get_item", { productId: pick(options.productIds, i) })))
-    rows.push(await timeCalls("mcp text_search", options.calls, (i) => checked(client, "text_search", { query: pick(options.queries, i), resultsCount: 24 })))
+    rows.push(
+      await timeCalls("mcp get_item", options.calls, (i) =>
+        checked(client, "get_item", { productId: pick(options.productIds, i) })
+      )
+    )
+    rows.push(
+      await timeCalls("mcp text_search", options.calls, (i) =>
+        checked(client, "text_search", { query: pick(options.queries, i), resultsCount: 24 })
+      )
+    )
 
     const batch = 25
     const batches = Math.max(10, Math.floor(options.calls / 2))
@@ -60,12 +71,19 @@ export const runMcpBench = async (options: {
     for (let i = 0; i < batches; i++) {
       await checked(client, "append_memory", {
         conversationId: `bench-${i % 20}`,
-        items: Array.from({ length: batch }, (_, j) => ({ role: j % 2 === 0 ? "user" : "assistant", content: `bench message ${i}-${j} about ${pick(options.queries, i + j)}` })),
+        items: Array.from({ length: batch }, (_, j) => ({
+          role: j % 2 === 0 ? "user" : "assistant",
+          content: `bench message ${i}-${j} about ${pick(options.queries, i + j)}`
+        })),
         idempotencyKey: `bench-${i}`
       })
     }
     const appendSeconds = (performance.now() - started) / 1000
-    rows.push(await timeCalls("mcp recall_memory (20 items)", options.calls, (i) => checked(client, "recall_memory", { conversationId: `bench-${i % 20}`, count: 20 })))
+    rows.push(
+      await timeCalls("mcp recall_memory (20 items)", options.calls, (i) =>
+        checked(client, "recall_memory", { conversationId: `bench-${i % 20}`, count: 20 })
+      )
+    )
     return { rows, appendItemsPerSecond: (batches * batch) / appendSeconds, appendBatch: batch }
   } finally {
     await client.close()

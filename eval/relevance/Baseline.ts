@@ -3,7 +3,11 @@ import type { EvalProduct, EvalQuery } from "./Dataset.js"
 
 /** The same HTML stripping the indexer applies, so both systems see the same words. */
 export const stripHtml = (s: string) =>
-  s.replace(/<[^>]*>/g, " ").replace(/&[a-z#0-9]+;/gi, " ").replace(/\s+/g, " ").trim()
+  s
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&[a-z#0-9]+;/gi, " ")
+    .replace(/\s+/g, " ")
+    .trim()
 
 /**
  * "Plain BM25": MiniSearch with its default options (its tokenizer and lower-casing, BM25+
@@ -26,7 +30,10 @@ export const baselineRankings = (
   const searchStarted = performance.now()
   for (const q of queries) {
     const results = index.search(q.text)
-    rankings.set(q.id, results.slice(0, limit).map((r) => String(r.id)))
+    rankings.set(
+      q.id,
+      results.slice(0, limit).map((r) => String(r.id))
+    )
     totals.set(q.id, results.length)
   }
   const searchMs = performance.now() - searchStarted

@@ -36,7 +36,11 @@ export const resolveSetDir = (arg: string): string => {
   throw new Error(`no relevance set at ${arg} (expected products.jsonl, queries.dev.tsv, qrels.dev.txt)`)
 }
 
-const lines = (file: string) => fs.readFileSync(file, "utf8").split("\n").filter((l) => l.trim().length > 0)
+const lines = (file: string) =>
+  fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim().length > 0)
 
 export const loadRelevanceSet = (dir: string): RelevanceSet => {
   const products = lines(path.join(dir, "products.jsonl")).map((line) => {

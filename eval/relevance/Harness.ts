@@ -16,22 +16,29 @@ export interface Ingestion {
 
 /** What PUT /product does, in batches: store the record, enqueue IndexProduct; then wait for the queue. */
 export const ingest = (siteId: number, products: ReadonlyArray<EvalProduct>, batchSize = 256) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const queue = yield* JobQueue
     const index = yield* CatalogIndex
     const started = performance.now()
     const progress = yield* Effect.fork(
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const pending = yield* queue.pending
         const seconds = (performance.now() - started) / 1000
-        process.stderr.write(`  ingest: ${products.length - pending}/${products.length} indexed after ${seconds.toFixed(0)} s\n`)
+        process.stderr.write(
+          `  ingest: ${products.length - pending}/${products.length} indexed after ${seconds.toFixed(0)} s\n`
+        )
       }).pipe(Effect.delay(Duration.seconds(20)), Effect.repeat(Schedule.forever))
     )
     for (let i = 0; i < products.length; i += batchSize) {
       const chunk = products.slice(i, i + batchSize)
       for (const p of chunk) {
-        yield* store.put(siteId, p.id, p.description === undefined ? { title: p.title } : { title: p.title, description: p.description }, [])
+        yield* store.put(
+          siteId,
+          p.id,
+          p.description === undefined ? { title: p.title } : { title: p.title, description: p.description },
+          []
+        )
       }
       yield* queue.enqueue(chunk.map((p) => ({ _tag: "IndexProduct" as const, siteId, productId: p.id })))
     }

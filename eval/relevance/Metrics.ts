@@ -46,7 +46,11 @@ export const score = (rankings: ReadonlyMap<string, ReadonlyArray<string>>, qrel
     const judged = qrels.get(queryId)
     if (judged === undefined || ![...judged.values()].some((g) => g > 0)) continue
     ndcg += ndcgAt(ranking, judged, 10)
-    judgedNdcg += ndcgAt(ranking.filter((id) => judged.has(id)), judged, 10)
+    judgedNdcg += ndcgAt(
+      ranking.filter((id) => judged.has(id)),
+      judged,
+      10
+    )
     recall += recallAt(ranking, judged, 100)
     n++
   }

@@ -32,7 +32,11 @@ export const precisionOf = (
       if (grade === 0) unrelated++
     }
   }
-  return { meanMatches: rankings.size === 0 ? 0 : matches / rankings.size, unrelatedShare: judged === 0 ? 0 : unrelated / judged, judgedReturned: judged }
+  return {
+    meanMatches: rankings.size === 0 ? 0 : matches / rankings.size,
+    unrelatedShare: judged === 0 ? 0 : unrelated / judged,
+    judgedReturned: judged
+  }
 }
 
 /**
@@ -48,7 +52,8 @@ export const nonsenseQueries = (n: number, seed = 7): Array<string> => {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
-  const word = () => Array.from({ length: 5 + Math.floor(next() * 4) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join("")
+  const word = () =>
+    Array.from({ length: 5 + Math.floor(next() * 4) }, () => String.fromCharCode(97 + Math.floor(next() * 26))).join("")
   return Array.from({ length: n }, () => `${word()} ${word()}`)
 }
 
@@ -63,7 +68,8 @@ export const nonsenseOf = (matches: ReadonlyArray<number>): NonsenseResult => ({
   meanMatches: matches.length === 0 ? 0 : matches.reduce((a, b) => a + b, 0) / matches.length
 })
 
-export const precisionHeader = (first: string) => `${first.padEnd(54)}  matches/query  unrelated (judged, returned)  nonsense answered  nonsense matches/query`
+export const precisionHeader = (first: string) =>
+  `${first.padEnd(54)}  matches/query  unrelated (judged, returned)  nonsense answered  nonsense matches/query`
 
 export const precisionRow = (label: string, p: Precision, nonsense: NonsenseResult, nonsenseCount: number) =>
   `${label.padEnd(54)}  ${p.meanMatches.toFixed(1).padStart(13)}  ${`${(100 * p.unrelatedShare).toFixed(1)}% of ${p.judgedReturned}`.padStart(28)}  ` +

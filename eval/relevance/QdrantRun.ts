@@ -17,11 +17,22 @@ const BATCH = 1_000
  * embedded one: same store, embedder and search code, only the backend differs. The
  * collection is dropped afterwards.
  */
-export const qdrantProductRankings = (url: string, docs: ReadonlyArray<IndexDocument>, siteId: number, queries: ReadonlyArray<EvalQuery>) =>
-  Effect.gen(function*() {
+export const qdrantProductRankings = (
+  url: string,
+  docs: ReadonlyArray<IndexDocument>,
+  siteId: number,
+  queries: ReadonlyArray<EvalQuery>
+) =>
+  Effect.gen(function* () {
     const collection = `relevance_eval_${randomUUID().replaceAll("-", "")}`
-    yield* Effect.addFinalizer(() => Effect.promise(() => new QdrantClient({ url, checkCompatibility: false }).deleteCollection(collection).catch(() => false)))
-    const context = yield* Layer.build(QdrantCatalogIndex.layer({ url, collection, textDimension: docs[0]?.vectors.text?.length ?? 512 }))
+    yield* Effect.addFinalizer(() =>
+      Effect.promise(() =>
+        new QdrantClient({ url, checkCompatibility: false }).deleteCollection(collection).catch(() => false)
+      )
+    )
+    const context = yield* Layer.build(
+      QdrantCatalogIndex.layer({ url, collection, textDimension: docs[0]?.vectors.text?.length ?? 512 })
+    )
     const index = context.unsafeMap.get(CatalogIndex.key) as CatalogIndex["Type"]
     const started = performance.now()
     for (let i = 0; i < docs.length; i += BATCH) yield* index.upsert(docs.slice(i, i + BATCH))

@@ -19,19 +19,22 @@ export interface Counted extends Timed {
 
 /** The product path: POST /text-search's handler, as a shopper's request runs it. */
 export const productRankings = (siteId: number, queries: ReadonlyArray<EvalQuery>, resultsCount = 100) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const rankings: Rankings = new Map()
     const started = performance.now()
     for (const q of queries) {
       const response = yield* textSearch(siteId, { query: q.text, resultsCount }).pipe(Effect.orDie)
-      rankings.set(q.id, response.data.products.flatMap((p) => (p.productId === undefined ? [] : [p.productId])))
+      rankings.set(
+        q.id,
+        response.data.products.flatMap((p) => (p.productId === undefined ? [] : [p.productId]))
+      )
     }
     return { rankings, ms: performance.now() - started } satisfies Timed
   })
 
 /** Query vectors as textSearch gets them (the embedder's query path, served from its cache). */
 export const queryVectors = (queries: ReadonlyArray<EvalQuery>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const embedder = yield* TextEmbedder
     const vectors = new Map<string, Float32Array>()
     for (const q of queries) vectors.set(q.id, yield* embedder.embedQuery(q.text).pipe(Effect.orDie))
@@ -58,21 +61,26 @@ export const directRankings = (
   config: DirectConfig,
   limit = 100
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const rankings: Rankings = new Map()
     const totals = new Map<string, number>()
     const started = performance.now()
     for (const q of queries) {
-      const result = yield* index.search({
-        siteId,
-        text: config.lexical === false ? undefined : q.text,
-        textVector: config.dense === false ? undefined : vectors.get(q.id),
-        filter: emptyFilter,
-        limit,
-        weights: config.weights,
-        minSimilarity: config.minSimilarity
-      }).pipe(Effect.orDie)
-      rankings.set(q.id, result.hits.map((h) => h.productId))
+      const result = yield* index
+        .search({
+          siteId,
+          text: config.lexical === false ? undefined : q.text,
+          textVector: config.dense === false ? undefined : vectors.get(q.id),
+          filter: emptyFilter,
+          limit,
+          weights: config.weights,
+          minSimilarity: config.minSimilarity
+        })
+        .pipe(Effect.orDie)
+      rankings.set(
+        q.id,
+        result.hits.map((h) => h.productId)
+      )
       totals.set(q.id, result.total)
     }
     return { rankings, totals, ms: performance.now() - started } satisfies Counted
@@ -86,7 +94,8 @@ export const sameTop = (a: Rankings, b: Rankings, k = 10): number => {
   let same = 0
   for (const [id, ranking] of a) {
     const other = b.get(id) ?? []
-    if (ranking.slice(0, k).every((p, i) => other[i] === p) && other.slice(0, k).length === ranking.slice(0, k).length) same++
+    if (ranking.slice(0, k).every((p, i) => other[i] === p) && other.slice(0, k).length === ranking.slice(0, k).length)
+      same++
   }
   return same
 }

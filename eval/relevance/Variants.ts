@@ -10,7 +10,7 @@ import { directRankings, type DirectConfig, type Timed } from "./Runs.js"
 
 /** Every document of the site as the service indexed it (text fields, payload, text vector). */
 export const indexedDocuments = (siteId: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const index = yield* CatalogIndex
     const docs: Array<IndexDocument> = []
     let after: string | undefined
@@ -24,7 +24,7 @@ export const indexedDocuments = (siteId: number) =>
 
 /** Replaces each document's text vector by the embedding of `text(doc)` (an embedding-text experiment). */
 export const reembed = (docs: ReadonlyArray<IndexDocument>, text: (doc: IndexDocument) => string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const embedder = yield* TextEmbedder
     const out: Array<IndexDocument> = []
     for (let i = 0; i < docs.length; i += 512) {
@@ -47,12 +47,13 @@ export const runOnVariantIndex = (
   vectors: ReadonlyMap<string, Float32Array>,
   configs: ReadonlyArray<DirectConfig>
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const index = yield* CatalogIndex
     const started = performance.now()
     for (let i = 0; i < docs.length; i += 1000) yield* index.upsert(docs.slice(i, i + 1000)).pipe(Effect.orDie)
     const buildMs = performance.now() - started
     const runs: Array<{ config: DirectConfig; run: Timed }> = []
-    for (const config of configs) runs.push({ config, run: yield* directRankings(index, siteId, queries, vectors, config) })
+    for (const config of configs)
+      runs.push({ config, run: yield* directRankings(index, siteId, queries, vectors, config) })
     return { buildMs, runs }
   }).pipe(Effect.provide(EmbeddedCatalogIndex.layerWith(overrides)))

@@ -19,7 +19,9 @@ const bin = (v: number) => Math.min(BINS - 1, Math.floor(v * BINS))
 
 /** H in [0, 1), S and V in [0, 1]. */
 const toHsv = (r: number, g: number, b: number): [number, number, number] => {
-  const max = Math.max(r, g, b), min = Math.min(r, g, b), d = max - min
+  const max = Math.max(r, g, b),
+    min = Math.min(r, g, b),
+    d = max - min
   let h = 0
   if (d > 0) {
     if (max === r) h = ((g - b) / d + 6) % 6
@@ -31,12 +33,19 @@ const toHsv = (r: number, g: number, b: number): [number, number, number] => {
 }
 
 export const histogramsOf = async (file: string): Promise<Histograms> => {
-  const { data, info } = await sharp(file).rotate().removeAlpha().resize(SIDE, SIDE, { fit: "fill" }).raw().toBuffer({ resolveWithObject: true })
+  const { data, info } = await sharp(file)
+    .rotate()
+    .removeAlpha()
+    .resize(SIDE, SIDE, { fit: "fill" })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
   const rgb = new Float32Array(BINS ** 3)
   const hsv = new Float32Array(BINS ** 3)
   const pixels = info.width * info.height
   for (let p = 0; p < pixels; p++) {
-    const r = data[p * info.channels] / 255, g = data[p * info.channels + 1] / 255, b = data[p * info.channels + 2] / 255
+    const r = data[p * info.channels] / 255,
+      g = data[p * info.channels + 1] / 255,
+      b = data[p * info.channels + 2] / 255
     rgb[(bin(r) * BINS + bin(g)) * BINS + bin(b)] += 1 / pixels
     const [h, s, v] = toHsv(r, g, b)
     hsv[(bin(h) * BINS + bin(s)) * BINS + bin(v)] += 1 / pixels
@@ -46,7 +55,7 @@ export const histogramsOf = async (file: string): Promise<Histograms> => {
 
 export const intersection = (a: Float32Array, b: Float32Array) => {
   let sum = 0
-  for (let i = 0; i < a.length; i++) sum += Math.min(a[i] , b[i])
+  for (let i = 0; i < a.length; i++) sum += Math.min(a[i], b[i])
   return sum
 }
 
@@ -62,5 +71,8 @@ export const rankProducts = (
     const s = intersection(query[space], item.histograms[space])
     if (s > (best.get(item.productId) ?? -1)) best.set(item.productId, s)
   }
-  return [...best.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit).map(([id]) => id)
+  return [...best.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit)
+    .map(([id]) => id)
 }

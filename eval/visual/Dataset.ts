@@ -44,7 +44,10 @@ export const productIdOf = (c: FineClass) => `grocery-${c.id}-${c.name.toLowerCa
 const readInformation = (file: string): Map<string, string> => {
   const fields = new Map<string, string>()
   if (!fs.existsSync(file)) return fields
-  for (const line of fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "").split(/\r?\n/)) {
+  for (const line of fs
+    .readFileSync(file, "utf8")
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)) {
     const m = /^([A-Za-z][A-Za-z ]*?):\s*(.*)$/.exec(line)
     if (m && !fields.has(m[1].toLowerCase())) fields.set(m[1].toLowerCase(), m[2].replace(/\s+/g, " ").trim())
   }
@@ -58,7 +61,10 @@ export const loadGrocery = (dir: string): GroceryDataset => {
   const root = path.resolve(dir)
   const csv = path.join(root, "classes.csv")
   if (!fs.existsSync(csv)) throw new Error(`${root} is not the grocery dataset (no classes.csv)`)
-  const lines = fs.readFileSync(csv, "utf8").split(/\r?\n/).filter((l) => l.trim().length > 0)
+  const lines = fs
+    .readFileSync(csv, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l.trim().length > 0)
   const classes: Array<FineClass> = []
   for (const line of lines.slice(1)) {
     const [name, id, coarseName, coarseId, iconicPath, descriptionPath] = csvCells(line)
@@ -71,7 +77,8 @@ export const loadGrocery = (dir: string): GroceryDataset => {
     const infoFile = fs.readdirSync(classDir).find((f) => /[-_]Information\.txt$/i.test(f))
     const info = infoFile === undefined ? new Map<string, string>() : readInformation(path.join(classDir, infoFile))
     const descriptionFile = path.join(root, descriptionPath.replace(/^\/+/, ""))
-    const description = info.get("description") ??
+    const description =
+      info.get("description") ??
       (fs.existsSync(descriptionFile) ? fs.readFileSync(descriptionFile, "utf8").replace(/\s+/g, " ").trim() : "")
     const labels = [parent, label(coarseName), label(name)]
     const categoryPath = (labels[2].toLowerCase() === labels[1].toLowerCase() ? labels.slice(0, 2) : labels).join(" > ")
@@ -94,15 +101,25 @@ export const loadGrocery = (dir: string): GroceryDataset => {
 /** `train.txt` / `val.txt`: `path, fine id, coarse id` a line. */
 export const loadSplit = (dataset: GroceryDataset, split: string): ReadonlyArray<SplitPhoto> => {
   const file = path.join(dataset.dir, `${split}.txt`)
-  if (!fs.existsSync(file)) throw new Error(`no split list ${file} (this copy holds ${["train", "val"].filter((s) => fs.existsSync(path.join(dataset.dir, `${s}.txt`))).join(", ")})`)
-  return fs.readFileSync(file, "utf8").split(/\r?\n/).filter((l) => l.trim().length > 0).map((line) => {
-    const [p, fine, coarse] = csvCells(line)
-    return { path: p.replace(/^\/+/, ""), fineId: Number(fine), coarseId: Number(coarse) }
-  })
+  if (!fs.existsSync(file))
+    throw new Error(
+      `no split list ${file} (this copy holds ${["train", "val"].filter((s) => fs.existsSync(path.join(dataset.dir, `${s}.txt`))).join(", ")})`
+    )
+  return fs
+    .readFileSync(file, "utf8")
+    .split(/\r?\n/)
+    .filter((l) => l.trim().length > 0)
+    .map((line) => {
+      const [p, fine, coarse] = csvCells(line)
+      return { path: p.replace(/^\/+/, ""), fineId: Number(fine), coarseId: Number(coarse) }
+    })
 }
 
 /** The first `perClass` photos of each fine class in list order (deterministic). */
-export const firstPerClass = (photos: ReadonlyArray<SplitPhoto>, perClass: number): ReadonlyMap<number, ReadonlyArray<SplitPhoto>> => {
+export const firstPerClass = (
+  photos: ReadonlyArray<SplitPhoto>,
+  perClass: number
+): ReadonlyMap<number, ReadonlyArray<SplitPhoto>> => {
   const out = new Map<number, Array<SplitPhoto>>()
   for (const photo of photos) {
     const list = out.get(photo.fineId) ?? []

@@ -31,7 +31,7 @@ const decodeImages = Schema.decodeUnknownSync(ProductImages)
  * re-indexes. Waits for the queue to drain and then until every image has an analysis.
  */
 export const ingest = (siteId: number, products: ReadonlyArray<CatalogProduct>, timeout = Duration.minutes(20)) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const queue = yield* JobQueue
     const index = yield* CatalogIndex
@@ -43,8 +43,9 @@ export const ingest = (siteId: number, products: ReadonlyArray<CatalogProduct>, 
       yield* queue.enqueue([{ _tag: "IndexProduct", siteId, productId: p.id }])
     }
     const expected = products.reduce((n, p) => n + p.imageUrls.length, 0)
-    const analysed = Effect.gen(function*() {
-      let ok = 0, failed = 0
+    const analysed = Effect.gen(function* () {
+      let ok = 0,
+        failed = 0
       const failures: Array<string> = []
       for (const p of products) {
         for (const a of yield* store.imageAnalyses(siteId, p.id)) {
@@ -58,20 +59,25 @@ export const ingest = (siteId: number, products: ReadonlyArray<CatalogProduct>, 
       return { ok, failed, failures }
     })
     let lastReport = started
-    const waitAll = Effect.gen(function*() {
+    const waitAll = Effect.gen(function* () {
       while (true) {
         yield* queue.drained
         const state = yield* analysed
         if (state.ok + state.failed >= expected) return state
         if (performance.now() - lastReport > 20_000) {
           lastReport = performance.now()
-          process.stderr.write(`  images: ${state.ok + state.failed}/${expected} analysed after ${((lastReport - started) / 1000).toFixed(0)} s\n`)
+          process.stderr.write(
+            `  images: ${state.ok + state.failed}/${expected} analysed after ${((lastReport - started) / 1000).toFixed(0)} s\n`
+          )
         }
         yield* Effect.sleep(Duration.millis(200))
       }
     })
     const state = yield* waitAll.pipe(
-      Effect.timeoutFail({ duration: timeout, onTimeout: () => new Error(`images not analysed within ${Duration.format(timeout)}`) })
+      Effect.timeoutFail({
+        duration: timeout,
+        onTimeout: () => new Error(`images not analysed within ${Duration.format(timeout)}`)
+      })
     )
     // The AnalyzeImages job re-indexes after saving; drain once more so the index has the vectors.
     yield* queue.drained

@@ -54,9 +54,10 @@ export const startImageServer = async (rootDir: string, relativePaths: Iterable<
       return `http://127.0.0.1:${port}${p}`
     },
     served: () => served,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }

@@ -38,14 +38,20 @@ const dot = (a: Float32Array, b: Float32Array) => {
 
 /** The full photo, its mirror image, its centre (70 %) and its colour signature, as the service's analysis prepares a photo. */
 const views = (file: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const intake = yield* ImageIntake
     const analyzer = yield* ImageAnalyzer
     const decoded = yield* intake.decode(fs.readFileSync(file), "image")
     const full = yield* toRgb(decoded, { size: 512, fit: "contain" })
     const centre = yield* toRgb(decoded, { size: 512, fit: "contain", crop: CENTRE })
     const embed = (rgb: RgbImage) => Effect.map(analyzer.embed(rgb, { priority: "batch" }), unit)
-    return { full: yield* embed(full), flip: yield* embed(mirrored(full)), centre: yield* embed(centre), signature: yield* colorSignature(decoded), centreSignature: yield* colorSignature(decoded, CENTRE) }
+    return {
+      full: yield* embed(full),
+      flip: yield* embed(mirrored(full)),
+      centre: yield* embed(centre),
+      signature: yield* colorSignature(decoded),
+      centreSignature: yield* colorSignature(decoded, CENTRE)
+    }
   })
 
 const rank = (query: Float32Array, gallery: ReadonlyArray<{ productId: string; vector: Float32Array }>) => {
@@ -54,19 +60,36 @@ const rank = (query: Float32Array, gallery: ReadonlyArray<{ productId: string; v
     const s = dot(query, g.vector)
     if (s > (best.get(g.productId) ?? -Infinity)) best.set(g.productId, s)
   }
-  return [...best].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([id]) => id)
+  return [...best]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 10)
+    .map(([id]) => id)
 }
 
 export interface LearnedRows {
-  readonly rows: ReadonlyArray<{ readonly name: string; readonly judged: ReadonlyArray<Judged>; readonly msPerQuery: number }>
+  readonly rows: ReadonlyArray<{
+    readonly name: string
+    readonly judged: ReadonlyArray<Judged>
+    readonly msPerQuery: number
+  }>
   readonly fitMs: number
   readonly samples: number
   readonly dims: number
 }
 
-export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: ReadonlyArray<{ readonly file: string; readonly expected: string }>, dir: string) =>
-  Effect.gen(function*() {
-    type Views = { readonly full: Float32Array; readonly flip: Float32Array; readonly centre: Float32Array; readonly signature: Uint8Array; readonly centreSignature: Uint8Array }
+export const learnedSpaceRows = (
+  gallery: ReadonlyArray<GalleryImage>,
+  queries: ReadonlyArray<{ readonly file: string; readonly expected: string }>,
+  dir: string
+) =>
+  Effect.gen(function* () {
+    type Views = {
+      readonly full: Float32Array
+      readonly flip: Float32Array
+      readonly centre: Float32Array
+      readonly signature: Uint8Array
+      readonly centreSignature: Uint8Array
+    }
     const galleryViews: Array<Views & { readonly productId: string }> = []
     for (const g of gallery) galleryViews.push({ productId: g.productId, ...(yield* views(path.join(dir, g.file))) })
     const queryViews: Array<Views & { readonly expected: string }> = []
@@ -88,19 +111,58 @@ export const learnedSpaceRows = (gallery: ReadonlyArray<GalleryImage>, queries: 
     const plainSpace = yield* Effect.promise(() => fitVisualSpace(plain))
     // A query's embedding costs one model call (two with the flip); the ranking is a scan of the catalog's photos.
     const perQuery = queryMs.reduce((a, b) => a + b, 0) / Math.max(1, queryMs.length) / 3
-    const judge = (embedGallery: (v: Float32Array, signature: Uint8Array) => Float32Array, embedQuery: (q: Views) => Float32Array) => {
+    const judge = (
+      embedGallery: (v: Float32Array, signature: Uint8Array) => Float32Array,
+      embedQuery: (q: Views) => Float32Array
+    ) => {
       const projected = galleryViews.map((g) => ({ productId: g.productId, vector: embedGallery(g.full, g.signature) }))
       return queryViews.map((q) => ({ expected: q.expected, ranking: rank(embedQuery(q), projected) }))
     }
     const both = (q: Views) => unit(q.full.map((x, i) => x + q.flip[i]))
     const withColors = learnedProjection(space)
     const rows = [
-      { name: "raw cosine, nearest catalog photo", judged: judge((v) => v, (q) => q.full), msPerQuery: perQuery },
-      { name: "learned space, catalog photos", judged: judge((v) => project(plainSpace, v), (q) => project(plainSpace, q.full)), msPerQuery: perQuery },
-      { name: "+ flipped and cropped copies as samples", judged: judge((v) => project(space, v), (q) => project(space, q.full)), msPerQuery: perQuery },
-      { name: "+ query and its mirror image averaged", judged: judge((v) => project(space, v), (q) => project(space, both(q))), msPerQuery: 2 * perQuery },
-      { name: "+ colour signatures (the product path's vectors)", judged: judge(withColors, (q) => withColors(meanDirection(q.full, q.flip), q.centreSignature)), msPerQuery: 2 * perQuery },
-      { name: "raw cosine + query mirror averaged (no learning)", judged: judge((v) => v, both), msPerQuery: 2 * perQuery }
+      {
+        name: "raw cosine, nearest catalog photo",
+        judged: judge(
+          (v) => v,
+          (q) => q.full
+        ),
+        msPerQuery: perQuery
+      },
+      {
+        name: "learned space, catalog photos",
+        judged: judge(
+          (v) => project(plainSpace, v),
+          (q) => project(plainSpace, q.full)
+        ),
+        msPerQuery: perQuery
+      },
+      {
+        name: "+ flipped and cropped copies as samples",
+        judged: judge(
+          (v) => project(space, v),
+          (q) => project(space, q.full)
+        ),
+        msPerQuery: perQuery
+      },
+      {
+        name: "+ query and its mirror image averaged",
+        judged: judge(
+          (v) => project(space, v),
+          (q) => project(space, both(q))
+        ),
+        msPerQuery: 2 * perQuery
+      },
+      {
+        name: "+ colour signatures (the product path's vectors)",
+        judged: judge(withColors, (q) => withColors(meanDirection(q.full, q.flip), q.centreSignature)),
+        msPerQuery: 2 * perQuery
+      },
+      {
+        name: "raw cosine + query mirror averaged (no learning)",
+        judged: judge((v) => v, both),
+        msPerQuery: 2 * perQuery
+      }
     ]
     return { rows, fitMs, samples: augmented.length, dims: space.outputDims } satisfies LearnedRows
   })

@@ -13,8 +13,14 @@ export interface Judged {
   readonly ranking: ReadonlyArray<string>
 }
 
-export const accuracy = (judged: ReadonlyArray<Judged>, coarseOf: (productId: string) => number | undefined): Accuracy => {
-  let top1 = 0, top5 = 0, coarseTop1 = 0, empty = 0
+export const accuracy = (
+  judged: ReadonlyArray<Judged>,
+  coarseOf: (productId: string) => number | undefined
+): Accuracy => {
+  let top1 = 0,
+    top5 = 0,
+    coarseTop1 = 0,
+    empty = 0
   for (const { expected, ranking } of judged) {
     if (ranking.length === 0) empty++
     if (ranking[0] === expected) top1++
@@ -27,7 +33,9 @@ export const accuracy = (judged: ReadonlyArray<Judged>, coarseOf: (productId: st
 
 /** Rank-based figures for the text check: top-1, top-5 and reciprocal rank within the first 10. */
 export const rankStats = (judged: ReadonlyArray<Judged>) => {
-  let top1 = 0, top5 = 0, rr = 0
+  let top1 = 0,
+    top5 = 0,
+    rr = 0
   for (const { expected, ranking } of judged) {
     const at = ranking.slice(0, 10).indexOf(expected)
     if (at === 0) top1++

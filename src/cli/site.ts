@@ -3,9 +3,22 @@ import { parseArgs } from "node:util"
 import { Console, Data, Effect, Option, Schema } from "effect"
 import { Campaign, type Site, type SitesFile } from "../domain/Site.js"
 import { mintReadToken, parseTtl } from "../services/site-registry/ReadToken.js"
-import { addCredential, createSite, describeAccess, putCampaign, replaceSite, rotateTokenSecret } from "../services/site-registry/SiteAdmin.js"
+import {
+  addCredential,
+  createSite,
+  describeAccess,
+  putCampaign,
+  replaceSite,
+  rotateTokenSecret
+} from "../services/site-registry/SiteAdmin.js"
 import { registryEntry, REGISTRY_TOKEN_TTL_SECONDS } from "../mcp/RegistryEntry.js"
-import { describeParseError, readSitesFile, type SitesFileError, SitesFilePath, writeSitesFile } from "../services/site-registry/SitesStore.js"
+import {
+  describeParseError,
+  readSitesFile,
+  type SitesFileError,
+  SitesFilePath,
+  writeSitesFile
+} from "../services/site-registry/SitesStore.js"
 
 const USAGE = `Usage: npm run site -- <command> [options]
   list                                        sites, usernames, campaigns
@@ -25,10 +38,12 @@ const sitesFile = Effect.runSync(SitesFilePath)
 const DEFAULT_TTL_SECONDS = 30 * 24 * 3600
 
 const existingFile = readSitesFile(sitesFile).pipe(
-  Effect.flatMap(Option.match({
-    onNone: () => fail(`no sites file at ${sitesFile}; create a site with "add --name <name>" first`),
-    onSome: Effect.succeed
-  }))
+  Effect.flatMap(
+    Option.match({
+      onNone: () => fail(`no sites file at ${sitesFile}; create a site with "add --name <name>" first`),
+      onSome: Effect.succeed
+    })
+  )
 )
 
 const findSite = (file: SitesFile, idText: string | undefined): Effect.Effect<Site, CliError> => {
@@ -47,18 +62,24 @@ type Options = { name?: string; site?: string; ttl?: string; file?: string; url?
 
 const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | SitesFileError>> = {
   list: () =>
-    existingFile.pipe(Effect.flatMap(({ sites }) =>
-      Console.log(sites.map((s) =>
-        [
-          `${s.id}\t${s.name}`,
-          `users: ${s.credentials.map((c) => c.username).join(", ") || "-"}`,
-          `token secret v${s.tokenSecretVersion ?? 1}`,
-          `campaigns: ${s.campaigns.map((c) => c.id).join(", ")} (default ${s.defaultCampaign})`
-        ].join("\t")
-      ).join("\n") || "no sites")
-    )),
+    existingFile.pipe(
+      Effect.flatMap(({ sites }) =>
+        Console.log(
+          sites
+            .map((s) =>
+              [
+                `${s.id}\t${s.name}`,
+                `users: ${s.credentials.map((c) => c.username).join(", ") || "-"}`,
+                `token secret v${s.tokenSecretVersion ?? 1}`,
+                `campaigns: ${s.campaigns.map((c) => c.id).join(", ")} (default ${s.defaultCampaign})`
+              ].join("\t")
+            )
+            .join("\n") || "no sites"
+        )
+      )
+    ),
   add: ({ name }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (!name?.trim()) return yield* fail("--name <name> is required")
       const current = Option.getOrElse(yield* readSitesFile(sitesFile), () => ({ sites: [] }))
       const created = yield* createSite(current, name.trim())
@@ -67,22 +88,24 @@ const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | Si
       yield* Console.log(describeAccess(created.site, { issued: created.issued, token }))
     }),
   "add-credential": ({ site: id }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const file = yield* existingFile
       const { issued, site } = yield* addCredential(yield* findSite(file, id))
       yield* save(file, site)
       yield* Console.log(describeAccess(site, { issued }))
     }),
   "rotate-secret": ({ site: id }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const file = yield* existingFile
       const site = rotateTokenSecret(yield* findSite(file, id))
       yield* save(file, site)
-      yield* Console.log(`Token secret rotated (version ${site.tokenSecretVersion}); earlier read-only tokens are rejected.`)
+      yield* Console.log(
+        `Token secret rotated (version ${site.tokenSecretVersion}); earlier read-only tokens are rejected.`
+      )
       yield* Console.log(describeAccess(site, { token: yield* mint(site, DEFAULT_TTL_SECONDS) }))
     }),
   "mint-token": ({ site: id, ttl }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const site = yield* findSite(yield* existingFile, id)
       const seconds = ttl === undefined ? DEFAULT_TTL_SECONDS : parseTtl(ttl)
       if (seconds === undefined) return yield* fail(`--ttl must look like 30d, 12h, 15m or 3600, got "${ttl}"`)
@@ -90,7 +113,7 @@ const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | Si
       yield* Console.log(yield* mint(site, seconds))
     }),
   "set-campaign": ({ file: campaignFile, site: id }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const file = yield* existingFile
       const site = yield* findSite(file, id)
       if (!campaignFile) return yield* fail("--file <campaign.json> is required")
@@ -99,15 +122,18 @@ const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | Si
         catch: (e) => new CliError({ message: `cannot read ${campaignFile}: ${(e as Error).message}` })
       })
       const campaign = yield* Schema.decode(Schema.parseJson(Campaign), { errors: "all" })(text).pipe(
-        Effect.mapError((e) => new CliError({ message: `invalid campaign in ${campaignFile}:\n${describeParseError(e)}` }))
+        Effect.mapError(
+          (e) => new CliError({ message: `invalid campaign in ${campaignFile}:\n${describeParseError(e)}` })
+        )
       )
       yield* save(file, putCampaign(site, campaign))
       yield* Console.log(`Campaign ${campaign.id} saved for site ${site.id}.`)
     }),
   "registry-entry": ({ site: id, ttl, url }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const site = yield* findSite(yield* existingFile, id)
-      if (url === undefined) return yield* fail("--url <https://shop.example.com> (where the shop serves this service) is required")
+      if (url === undefined)
+        return yield* fail("--url <https://shop.example.com> (where the shop serves this service) is required")
       const seconds = ttl === undefined ? REGISTRY_TOKEN_TTL_SECONDS : parseTtl(ttl)
       if (seconds === undefined) return yield* fail(`--ttl must look like 365d, 12h, 15m or 3600, got "${ttl}"`)
       const entry = registryEntry(site, url, yield* mint(site, seconds))
@@ -116,12 +142,18 @@ const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | Si
     })
 }
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const { positionals, values } = yield* Effect.try({
     try: () =>
       parseArgs({
         allowPositionals: true,
-        options: { name: { type: "string" }, site: { type: "string" }, ttl: { type: "string" }, file: { type: "string" }, url: { type: "string" } }
+        options: {
+          name: { type: "string" },
+          site: { type: "string" },
+          ttl: { type: "string" },
+          file: { type: "string" },
+          url: { type: "string" }
+        }
       }),
     catch: (e) => new CliError({ message: (e as Error).message })
   })
@@ -131,7 +163,9 @@ const program = Effect.gen(function*() {
 })
 
 Effect.runPromise(
-  program.pipe(Effect.catchAll((e) =>
-    Console.error(`error: ${e.message}`).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1))))
-  ))
+  program.pipe(
+    Effect.catchAll((e) =>
+      Console.error(`error: ${e.message}`).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1))))
+    )
+  )
 )

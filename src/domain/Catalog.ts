@@ -7,9 +7,9 @@ export const ProductId = Schema.String.pipe(
   maxChars(200),
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what the rule refuses
   Schema.filter((s) => !/[\u0000-\u001f\u007f]/.test(s), { message: () => "must not contain control characters" }),
-  Schema.filter((s) => !s.includes("/"), { message: () => "must not contain \"/\"" }),
+  Schema.filter((s) => !s.includes("/"), { message: () => 'must not contain "/"' }),
   // A client normalises /product/.. to /, so such an id could never be read back.
-  Schema.filter((s) => s !== "." && s !== "..", { message: () => "must not be \".\" or \"..\"" })
+  Schema.filter((s) => s !== "." && s !== "..", { message: () => 'must not be "." or ".."' })
 ).annotations({ identifier: "ProductId" })
 export type ProductId = typeof ProductId.Type
 

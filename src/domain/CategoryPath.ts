@@ -75,11 +75,17 @@ export const EncodedCategoryPathList = Schema.transformOrFail(Schema.String, Sch
     const decoded = wire.split(",").map((part) => decodeCategoryPath(part.trim()))
     const failed = decoded.find(Either.isLeft)
     return failed
-      ? ParseResult.fail(new ParseResult.Type(ast, wire, `must be a comma-separated list of paths that each ${failed.left}`))
+      ? ParseResult.fail(
+          new ParseResult.Type(ast, wire, `must be a comma-separated list of paths that each ${failed.left}`)
+        )
       : ParseResult.succeed(decoded.map((d) => Either.getOrThrow(d)).join(", "))
   },
   encode: (text) =>
     ParseResult.succeed(
-      text.split(",").filter((part) => part.trim().length > 0).map(encodeCategoryPath).join(",")
+      text
+        .split(",")
+        .filter((part) => part.trim().length > 0)
+        .map(encodeCategoryPath)
+        .join(",")
     )
 }).annotations({ identifier: "EncodedCategoryPathList" })

@@ -102,7 +102,8 @@ export const compiledDecoder = <A, I>(schema: Schema.Schema<A, I, never>, option
   const decode = Schema.decodeUnknownEither(schema, options)
   const check = compile(schema.ast)
   if (check === undefined) return decode
-  return (value: unknown): Either.Either<A, ParseResult.ParseError> => (check(value) ? Either.right(value as A) : decode(value))
+  return (value: unknown): Either.Either<A, ParseResult.ParseError> =>
+    check(value) ? Either.right(value as A) : decode(value)
 }
 
 /** Whether `schema` compiles (its decoded values are its inputs); for tests. */

@@ -4,8 +4,12 @@ import { optionalField, shapesMessage } from "./Product.js"
 
 /** One column with the values to include or exclude (spec: staticFilters.included/excluded). */
 export const FilterClause = Schema.Struct({
-  column: Schema.String.pipe(Schema.minLength(1)).annotations({ description: "A column name (list_relevant_columns names them)" }),
-  values: Schema.Array(Schema.String).annotations({ description: "Values of the column; category paths Base64-URL encoded" })
+  column: Schema.String.pipe(Schema.minLength(1)).annotations({
+    description: "A column name (list_relevant_columns names them)"
+  }),
+  values: Schema.Array(Schema.String).annotations({
+    description: "Values of the column; category paths Base64-URL encoded"
+  })
 })
 export type FilterClause = typeof FilterClause.Type
 
@@ -13,20 +17,25 @@ export type FilterClause = typeof FilterClause.Type
 export const StaticFilters = Schema.Struct({
   excluded: Schema.optional(Schema.Array(FilterClause)),
   included: Schema.optional(Schema.Array(FilterClause))
-}).annotations({ description: "The scope searched: products with any included value of each column, and none of the excluded" })
+}).annotations({
+  description: "The scope searched: products with any included value of each column, and none of the excluded"
+})
 export type StaticFilters = typeof StaticFilters.Type
 
 /** Half-open [start, end); a missing bound leaves that side open. */
 export const Interval = Schema.Struct({
   start: optionalField(Schema.Finite),
   end: optionalField(Schema.Finite)
-}).pipe(
-  Schema.filter((i) => {
-    if (i.start === undefined && i.end === undefined) return "an interval must have a start or an end"
-    if (i.start !== undefined && i.end !== undefined && i.start >= i.end) return "an interval's start must be less than its end"
-    return true
-  })
-).annotations({ identifier: "Interval" })
+})
+  .pipe(
+    Schema.filter((i) => {
+      if (i.start === undefined && i.end === undefined) return "an interval must have a start or an end"
+      if (i.start !== undefined && i.end !== undefined && i.start >= i.end)
+        return "an interval's start must be less than its end"
+      return true
+    })
+  )
+  .annotations({ identifier: "Interval" })
 export type Interval = typeof Interval.Type
 
 /**
@@ -58,7 +67,11 @@ export const parseColorPath = (s: string): { readonly name: string; readonly hex
 export const parseExcludedClause = (s: string): FilterClause | null => {
   const colon = s.indexOf(":")
   const column = s.slice(0, Math.max(colon, 0)).trim()
-  const values = s.slice(colon + 1).split(",").map((v) => v.trim()).filter((v) => v.length > 0)
+  const values = s
+    .slice(colon + 1)
+    .split(",")
+    .map((v) => v.trim())
+    .filter((v) => v.length > 0)
   return colon > 0 && column && values.length > 0 ? { column, values } : null
 }
 

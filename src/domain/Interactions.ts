@@ -14,14 +14,16 @@ export const Rectangle = Schema.Struct({
   top: unitInterval,
   width: unitInterval,
   height: unitInterval
-}).pipe(
-  Schema.filter((r) => {
-    // A small tolerance keeps areas computed in floating point (0.7 + 0.3) inside the image.
-    if (r.left + r.width > 1 + 1e-9) return "left + width must be at most 1 (the rectangle must lie inside the image)"
-    if (r.top + r.height > 1 + 1e-9) return "top + height must be at most 1 (the rectangle must lie inside the image)"
-    return true
-  })
-).annotations({ identifier: "Rectangle" })
+})
+  .pipe(
+    Schema.filter((r) => {
+      // A small tolerance keeps areas computed in floating point (0.7 + 0.3) inside the image.
+      if (r.left + r.width > 1 + 1e-9) return "left + width must be at most 1 (the rectangle must lie inside the image)"
+      if (r.top + r.height > 1 + 1e-9) return "top + height must be at most 1 (the rectangle must lie inside the image)"
+      return true
+    })
+  )
+  .annotations({ identifier: "Rectangle" })
 export type Rectangle = typeof Rectangle.Type
 
 /**

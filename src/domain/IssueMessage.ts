@@ -19,12 +19,20 @@ const LITERAL = /^(?:"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)$/
 const jsonKind = (expected: string): string | undefined => {
   if (/^(?:ReadonlyArray|Array)<|^readonly \[|^\[/.test(expected)) return "an array"
   if (/^\{ readonly |^\{ \[x: string\]|^\{\s*\}$|^Struct|^Record</.test(expected)) return "an object"
-  if (/^(?:string|NonEmptyString|Trimmed|\{ string \| filter \}|minLength\(|maxLength\(|pattern\()/.test(expected)) return "a string"
-  if (/^(?:number|Int|int|Finite|NonNegative|Positive|NonNegativeInt|PositiveInt|between\(|greaterThan|lessThan|\{ number \| filter \})/.test(expected)) return "a number"
+  if (/^(?:string|NonEmptyString|Trimmed|\{ string \| filter \}|minLength\(|maxLength\(|pattern\()/.test(expected))
+    return "a string"
+  if (
+    /^(?:number|Int|int|Finite|NonNegative|Positive|NonNegativeInt|PositiveInt|between\(|greaterThan|lessThan|\{ number \| filter \})/.test(
+      expected
+    )
+  )
+    return "a number"
   if (expected === "boolean") return "true or false"
   const alternatives = expected.split(" | ")
   if (alternatives.every((a) => LITERAL.test(a))) {
-    return alternatives.length === 1 ? alternatives[0] : `one of ${alternatives.slice(0, 12).join(", ")}${alternatives.length > 12 ? ", …" : ""}`
+    return alternatives.length === 1
+      ? alternatives[0]
+      : `one of ${alternatives.slice(0, 12).join(", ")}${alternatives.length > 12 ? ", …" : ""}`
   }
   return undefined
 }
@@ -40,9 +48,21 @@ export interface Issue {
 /** "data.brand: must be at most 70 characters; images: …": each field path, then the rule it broke. */
 export const describeIssues = (issues: ReadonlyArray<Issue>, root?: string): string =>
   issues
-    .map((i) => (i.path.length > 0 ? `${i.path.map(String).join(".")}: ${i.message}` : root === undefined ? i.message : `${root}: ${i.message}`))
+    .map((i) =>
+      i.path.length > 0
+        ? `${i.path.map(String).join(".")}: ${i.message}`
+        : root === undefined
+          ? i.message
+          : `${root}: ${i.message}`
+    )
     .join("; ")
 
 /** A decode failure as REST and MCP clients read it: every issue, in plain words; `root` names a whole-value issue. */
 export const describeParseError = (error: ParseResult.ParseError, root?: string): string =>
-  describeIssues(ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path, message: plainIssueMessage(i.message) })), root)
+  describeIssues(
+    ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({
+      path: i.path,
+      message: plainIssueMessage(i.message)
+    })),
+    root
+  )

@@ -29,7 +29,8 @@ const formatIssues = (issues: ReadonlyArray<ParseResult.ParseIssue>) =>
     .map((e) => (e.path.length > 0 ? `at ${e.path.join(".")}: ${e.message}` : e.message))
     .join("; ")
 
-const memberIssues = (issue: ParseResult.ParseIssue) => (issue._tag === "Composite" ? Arr.ensure(issue.issues) : [issue])
+const memberIssues = (issue: ParseResult.ParseIssue) =>
+  issue._tag === "Composite" ? Arr.ensure(issue.issues) : [issue]
 
 const presentMemberMessage = (issue: ParseResult.ParseIssue) => ({
   message: formatIssues(memberIssues(issue).filter((i) => !isAbsentMember(i))),
@@ -62,9 +63,12 @@ export const orNull = <S extends Schema.Schema.Any>(schema: S) =>
 
 /** An optional scalar that may be null (or undefined, as `Schema.optional` allows). */
 export const nullable = <S extends Schema.Schema.Any>(schema: S) =>
-  Schema.optionalWith(Schema.Union(schema, Schema.Null, Schema.Undefined).annotations({ message: presentMemberMessage }), {
-    exact: true
-  })
+  Schema.optionalWith(
+    Schema.Union(schema, Schema.Null, Schema.Undefined).annotations({ message: presentMemberMessage }),
+    {
+      exact: true
+    }
+  )
 
 export const maxChars = <S extends Schema.Schema.Any>(max: number) =>
   Schema.maxLength<S>(max, { message: () => `must be at most ${max} characters` })
@@ -115,7 +119,9 @@ const detailEntry = (entry: string): ProductDetail | null => {
 
 /** `<section>:<attribute>:<value>` entries; malformed entries are skipped. */
 export const parseProductDetails = (s: string): ReadonlyArray<ProductDetail> =>
-  listEntries(s).map(detailEntry).filter((d): d is ProductDetail => d !== null)
+  listEntries(s)
+    .map(detailEntry)
+    .filter((d): d is ProductDetail => d !== null)
 
 const HIGHLIGHT = /\s*"((?:[^"]|"")*)"\s*(,|$)/y
 
@@ -138,7 +144,10 @@ const scanHighlights = (s: string): ReadonlyArray<string> | null => {
  * not quoted throughout (older data) falls back to a plain split on commas.
  */
 export const parseHighlights = (s: string): ReadonlyArray<string> =>
-  scanHighlights(s) ?? listEntries(s).map((h) => h.replaceAll('"', "").trim()).filter((h) => h.length > 0)
+  scanHighlights(s) ??
+  listEntries(s)
+    .map((h) => h.replaceAll('"', "").trim())
+    .filter((h) => h.length > 0)
 
 const GTIN = /^(\d{8}|\d{12,14})$/
 
@@ -146,7 +155,9 @@ export const parseGtins = (s: string): ReadonlyArray<string> => listEntries(s).f
 
 /** Normalized text forms of the category paths of a product_type value. */
 export const parseProductTypes = (s: string): ReadonlyArray<string> =>
-  listEntries(s).filter((entry) => parseCategoryPath(entry).length > 0).map(normalizeCategoryPath)
+  listEntries(s)
+    .filter((entry) => parseCategoryPath(entry).length > 0)
+    .map(normalizeCategoryPath)
 
 const text = (max: number) => Schema.String.pipe(maxChars(max))
 const formatted = (valid: (s: string) => boolean, message: string, max?: number) => {
@@ -154,7 +165,7 @@ const formatted = (valid: (s: string) => boolean, message: string, max?: number)
   return base.pipe(Schema.filter(valid, { message: () => message }))
 }
 
-const Measure = formatted((s) => parseMeasure(s) !== null, "must be of the form `<number> <unit>`, e.g. \"10.5 cm\"")
+const Measure = formatted((s) => parseMeasure(s) !== null, 'must be of the form `<number> <unit>`, e.g. "10.5 cm"')
 const Amount = Schema.Number.pipe(
   Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" })
 )
@@ -169,7 +180,7 @@ export const ProductRecord = Schema.Struct({
   price: nullable(Amount),
   sale_price: nullable(Amount),
   shopping_product_category: nullable(
-    formatted((s) => parseCategoryPath(s).length > 0, "must be a category path such as \"A > B\"", 500)
+    formatted((s) => parseCategoryPath(s).length > 0, 'must be a category path such as "A > B"', 500)
   ),
   product_type: nullable(
     formatted(
@@ -190,7 +201,9 @@ export const ProductRecord = Schema.Struct({
   condition: nullable(oneOf("new", "refurbished", "used")),
   adult: nullable(Schema.Boolean),
   multipack: nullable(
-    Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer >= 1" }))
+    Schema.Number.pipe(
+      Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer >= 1" })
+    )
   ),
   is_bundle: nullable(Schema.Boolean),
   energy_efficiency_class: nullable(EnergyClass),

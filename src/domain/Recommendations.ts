@@ -12,7 +12,9 @@ export const SourceProductId = Schema.String.pipe(Schema.minLength(1, { message:
 export const Substitutions = Schema.Struct({
   category: optionalField(Schema.Array(EncodedCategoryPath)),
   price: optionalField(
-    Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" }))
+    Schema.Number.pipe(
+      Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" })
+    )
   )
 })
 export type Substitutions = typeof Substitutions.Type
@@ -32,7 +34,9 @@ export const SimilarProductsRequest = Schema.Struct({
 }).annotations({ identifier: "SimilarProductsRequest" })
 export type SimilarProductsRequest = typeof SimilarProductsRequest.Type
 
-export const CrossSellingRequest = Schema.Struct(recommendationRequest).annotations({ identifier: "CrossSellingRequest" })
+export const CrossSellingRequest = Schema.Struct(recommendationRequest).annotations({
+  identifier: "CrossSellingRequest"
+})
 export type CrossSellingRequest = typeof CrossSellingRequest.Type
 
 const RecommendationData = Schema.Struct({
@@ -73,7 +77,10 @@ const LegacyCount = Schema.String.pipe(
 const LegacyCampaigns = Schema.transformOrFail(Schema.String, Schema.Array(CampaignId), {
   strict: true,
   decode: (s, _, ast) => {
-    const ids = s.split(",").map((id) => id.trim()).filter((id) => id.length > 0)
+    const ids = s
+      .split(",")
+      .map((id) => id.trim())
+      .filter((id) => id.length > 0)
     return ids.every((id) => /^\d+$/.test(id))
       ? ParseResult.succeed(ids.map(Number))
       : ParseResult.fail(new ParseResult.Type(ast, s, "must be comma-separated integer campaign ids"))

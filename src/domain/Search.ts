@@ -16,14 +16,22 @@ export const ResultsCount = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 1 && n <= 1000, {
     message: () => "must be an integer from 1 to 1000",
     // The description goes with the JSON Schema: Effect publishes a refinement's jsonSchema as it is.
-    jsonSchema: { type: "integer", minimum: 1, maximum: 1000, description: "How many products to return (1–1000; the campaign may cap it)" }
+    jsonSchema: {
+      type: "integer",
+      minimum: 1,
+      maximum: 1000,
+      description: "How many products to return (1–1000; the campaign may cap it)"
+    }
   })
 )
 
 export const CampaignId = Schema.Number.pipe(
   Schema.filter((n) => Number.isSafeInteger(n), {
     message: () => "must be an integer campaign id",
-    jsonSchema: { type: "integer", description: "The campaign whose boosts, pins and filters apply (default: the site's)" }
+    jsonSchema: {
+      type: "integer",
+      description: "The campaign whose boosts, pins and filters apply (default: the site's)"
+    }
   })
 )
 
@@ -38,7 +46,12 @@ export const MAX_OFFSET = 10_000
 export const Offset = Schema.Number.pipe(
   Schema.filter((n) => Number.isInteger(n) && n >= 0 && n <= MAX_OFFSET, {
     message: () => `must be an integer from 0 to ${MAX_OFFSET}`,
-    jsonSchema: { type: "integer", minimum: 0, maximum: MAX_OFFSET, description: `How many results to skip, for the next page (0–${MAX_OFFSET})` }
+    jsonSchema: {
+      type: "integer",
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      description: `How many results to skip, for the next page (0–${MAX_OFFSET})`
+    }
   })
 )
 
@@ -57,7 +70,10 @@ export const SortKey = Schema.Struct({ column: SortColumn, order: SortOrder })
 export const Sort = Schema.Array(SortKey).pipe(
   Schema.maxItems(3, { message: () => "must have at most 3 keys" }),
   Schema.filter((keys) => new Set(keys.map((k) => k.column)).size === keys.length || "must not name a column twice", {
-    jsonSchema: { description: "Up to 3 sort keys in priority order (price, title, newest, popular, trending); omitted: by relevance" }
+    jsonSchema: {
+      description:
+        "Up to 3 sort keys in priority order (price, title, newest, popular, trending); omitted: by relevance"
+    }
   })
 )
 
@@ -68,9 +84,11 @@ export const TextSearchRequest = Schema.Struct({
   offset: optionalField(Offset),
   sort: optionalField(Sort),
   /** One product per item group (its best-placed variant); counts and totals then count groups. */
-  collapseVariants: optionalField(Schema.Boolean.annotations({
-    description: "One product per item group (its best-placed variant); counts and totals then count groups"
-  })),
+  collapseVariants: optionalField(
+    Schema.Boolean.annotations({
+      description: "One product per item group (its best-placed variant); counts and totals then count groups"
+    })
+  ),
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
   dynamicFilters: optionalField(DynamicFilters)

@@ -8,9 +8,15 @@ import { Schema } from "effect"
 export const ANALYTICS_LIMITS = { days: 366, queries: 1_000, defaultQueries: 20, defaultDays: 30 } as const
 
 export const AnalyticsDay = Schema.String.pipe(
-  Schema.filter((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-    message: () => "must be a date YYYY-MM-DD (UTC)"
-  })
+  Schema.filter(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(s) &&
+      !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) &&
+      new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+    {
+      message: () => "must be a date YYYY-MM-DD (UTC)"
+    }
+  )
 )
 const limitRule = {
   message: () => `must be an integer from 1 to ${ANALYTICS_LIMITS.queries}`
@@ -25,9 +31,15 @@ const dayFields = {
 }
 
 /** The query string of GET /analytics/searches; `limit`: queries per list (default 20). */
-export const SearchAnalyticsParams = Schema.Struct({ ...dayFields, limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.filter(isLimit, limitRule)), { exact: true }) })
+export const SearchAnalyticsParams = Schema.Struct({
+  ...dayFields,
+  limit: Schema.optionalWith(Schema.NumberFromString.pipe(Schema.filter(isLimit, limitRule)), { exact: true })
+})
 /** The same as an MCP tool's arguments (JSON numbers). */
-export const SearchAnalyticsInput = Schema.Struct({ ...dayFields, limit: Schema.optionalWith(Schema.Number.pipe(Schema.filter(isLimit, limitRule)), { exact: true }) })
+export const SearchAnalyticsInput = Schema.Struct({
+  ...dayFields,
+  limit: Schema.optionalWith(Schema.Number.pipe(Schema.filter(isLimit, limitRule)), { exact: true })
+})
 export type SearchAnalyticsParams = typeof SearchAnalyticsInput.Type
 
 export const QueryAnalytics = Schema.Struct({

@@ -26,18 +26,33 @@ export type EventType = typeof EventType.Type
 /** Events a read-only (Bearer) token may send: a browser holds that token, so not purchases. */
 export const SHOPPER_SIDE_TYPES: ReadonlySet<EventType> = new Set(["view", "click", "add_to_cart", "search"])
 
-const Id = Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), maxChars(EVENT_LIMITS.idChars))
-const Count = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer >= 1" }))
-const Results = Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "must be an integer >= 0" }))
-const Amount = Schema.Number.pipe(Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" }))
+const Id = Schema.String.pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  maxChars(EVENT_LIMITS.idChars)
+)
+const Count = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 1, { message: () => "must be an integer >= 1" })
+)
+const Results = Schema.Number.pipe(
+  Schema.filter((n) => Number.isInteger(n) && n >= 0, { message: () => "must be an integer >= 0" })
+)
+const Amount = Schema.Number.pipe(
+  Schema.filter((n) => Number.isFinite(n) && n >= 0, { message: () => "must be a finite number >= 0" })
+)
 
 /** An ISO 8601 date-time with its offset ("2026-11-28T10:15:00Z"), or epoch milliseconds. */
 const Timestamp = Schema.Union(
-  Schema.String.pipe(Schema.filter((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)))),
+  Schema.String.pipe(
+    Schema.filter(
+      (s) =>
+        /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s))
+    )
+  ),
   Schema.Number.pipe(Schema.filter((n) => Number.isInteger(n) && n >= 0))
 ).annotations({
   message: () => ({
-    message: "must be an ISO 8601 date-time with a time zone (e.g. \"2026-11-28T10:15:00Z\") or epoch milliseconds (an integer >= 0)",
+    message:
+      'must be an ISO 8601 date-time with a time zone (e.g. "2026-11-28T10:15:00Z") or epoch milliseconds (an integer >= 0)',
     override: true
   })
 })
@@ -47,7 +62,13 @@ const opt = <S extends Schema.Schema.Any>(schema: S) => Schema.optionalWith(sche
 const EventFields = Schema.Struct({
   eventId: Id,
   type: EventType,
-  productIds: opt(Schema.Array(ProductId).pipe(Schema.maxItems(EVENT_LIMITS.productIds, { message: () => `must hold at most ${EVENT_LIMITS.productIds} products` }))),
+  productIds: opt(
+    Schema.Array(ProductId).pipe(
+      Schema.maxItems(EVENT_LIMITS.productIds, {
+        message: () => `must hold at most ${EVENT_LIMITS.productIds} products`
+      })
+    )
+  ),
   quantity: opt(Count),
   price: opt(Amount),
   query: opt(Schema.String.pipe(maxChars(EVENT_LIMITS.queryChars))),
@@ -65,17 +86,26 @@ const EventFields = Schema.Struct({
 const missing = (event: typeof EventFields.Type): { readonly path: string; readonly message: string } | undefined => {
   switch (event.type) {
     case "click":
-      if ((event.productIds?.length ?? 0) === 0) return { path: "productIds", message: "a click event names at least one product" }
+      if ((event.productIds?.length ?? 0) === 0)
+        return { path: "productIds", message: "a click event names at least one product" }
       // Clicks count per position in search analytics, as Insights APIs ask for.
       return event.requestId !== undefined && event.position === undefined
-        ? { path: "position", message: "a click naming a search's requestId carries its position in the results (1-based)" }
+        ? {
+            path: "position",
+            message: "a click naming a search's requestId carries its position in the results (1-based)"
+          }
         : undefined
     case "view":
     case "add_to_cart":
-      return (event.productIds?.length ?? 0) === 0 ? { path: "productIds", message: `a ${event.type} event names at least one product` } : undefined
+      return (event.productIds?.length ?? 0) === 0
+        ? { path: "productIds", message: `a ${event.type} event names at least one product` }
+        : undefined
     case "purchase":
-      if ((event.productIds?.length ?? 0) === 0) return { path: "productIds", message: "a purchase event names the products bought" }
-      return event.orderId === undefined ? { path: "orderId", message: "a purchase event carries its order id" } : undefined
+      if ((event.productIds?.length ?? 0) === 0)
+        return { path: "productIds", message: "a purchase event names the products bought" }
+      return event.orderId === undefined
+        ? { path: "orderId", message: "a purchase event carries its order id" }
+        : undefined
     case "search":
       return event.query === undefined ? { path: "query", message: "a search event carries its query" } : undefined
   }
@@ -92,7 +122,9 @@ export type ShopperEvent = typeof ShopperEvent.Type
 export const EventsBody = Schema.Struct({
   events: Schema.Array(ShopperEvent).pipe(
     Schema.minItems(1, { message: () => "must hold at least one event" }),
-    Schema.maxItems(EVENT_LIMITS.events, { message: () => `must hold at most ${EVENT_LIMITS.events} events (send more requests)` })
+    Schema.maxItems(EVENT_LIMITS.events, {
+      message: () => `must hold at most ${EVENT_LIMITS.events} events (send more requests)`
+    })
   )
 }).annotations({ identifier: "EventsBody" })
 export type EventsBody = typeof EventsBody.Type
@@ -118,15 +150,23 @@ const inlined = (schema: Schema.Schema.Any): object => {
  * decoder for whatever the check does not accept, so a refusal names the field and rule as
  * the schema does. Documented as EventsBody.
  */
-export const EventsPayload = Schema.transformOrFail(Schema.Unknown.annotations({ jsonSchema: inlined(EventsBody) }), Schema.typeSchema(EventsBody), {
-  strict: true,
-  decode: (input) => Either.mapLeft(decodeBody(input), (error) => error.issue),
-  encode: ParseResult.succeed
-}).annotations({ identifier: "EventsBody" })
+export const EventsPayload = Schema.transformOrFail(
+  Schema.Unknown.annotations({ jsonSchema: inlined(EventsBody) }),
+  Schema.typeSchema(EventsBody),
+  {
+    strict: true,
+    decode: (input) => Either.mapLeft(decodeBody(input), (error) => error.issue),
+    encode: ParseResult.succeed
+  }
+).annotations({ identifier: "EventsBody" })
 
 /** An event's time in epoch milliseconds: its own timestamp, or when it was received. */
 export const eventTime = (event: ShopperEvent, receivedAt: number): number =>
-  event.timestamp === undefined ? receivedAt : typeof event.timestamp === "number" ? event.timestamp : Date.parse(event.timestamp)
+  event.timestamp === undefined
+    ? receivedAt
+    : typeof event.timestamp === "number"
+      ? event.timestamp
+      : Date.parse(event.timestamp)
 
 export const EventsResponse = Schema.Struct({
   message: Schema.String,

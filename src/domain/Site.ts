@@ -97,8 +97,7 @@ export const recommendationCount = (campaign: Campaign, requested?: number): num
 export const campaignResultsCount = (campaign: Campaign, requested?: number): number =>
   Math.min(requested ?? campaign.resultsCount, campaign.resultsCount)
 
-const duplicates = <A>(items: ReadonlyArray<A>): Array<A> =>
-  items.filter((item, i) => items.indexOf(item) !== i)
+const duplicates = <A>(items: ReadonlyArray<A>): Array<A> => items.filter((item, i) => items.indexOf(item) !== i)
 
 /**
  * A site's own REST request budgets (burst size per window), over REST_RATE_LIMIT_SITE,
@@ -130,8 +129,10 @@ export const Site = Schema.Struct({
     const ids = site.campaigns.map((c) => c.id)
     const dup = duplicates(ids)
     if (dup.length > 0) return `site ${site.id}: duplicate campaign id ${dup[0]}`
-    return ids.includes(site.defaultCampaign) ||
+    return (
+      ids.includes(site.defaultCampaign) ||
       `site ${site.id}: defaultCampaign ${site.defaultCampaign} is not one of its campaigns`
+    )
   })
 )
 export type Site = typeof Site.Type

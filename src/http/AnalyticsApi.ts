@@ -7,7 +7,10 @@ import { Authentication } from "./Authentication.js"
 export class AnalyticsApi extends HttpApiGroup.make("analytics")
   .add(
     HttpApiEndpoint.get("searchAnalytics", "/analytics/searches")
-      .annotate(OpenApi.Summary, "Top queries, zero-result queries, queries without clicks, click-through rate and click position")
+      .annotate(
+        OpenApi.Summary,
+        "Top queries, zero-result queries, queries without clicks, click-through rate and click position"
+      )
       .annotate(
         OpenApi.Description,
         "Over the UTC days `from`..`to` (YYYY-MM-DD, inclusive; default the last " +

@@ -1,7 +1,13 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { AutoSuggestRequest, AutoSuggestResponse } from "../domain/AutoSuggest.js"
-import { DeleteProductResponse, GetProductResponse, ProductId, SetProductBody, SetProductResponse } from "../domain/Catalog.js"
+import {
+  DeleteProductResponse,
+  GetProductResponse,
+  ProductId,
+  SetProductBody,
+  SetProductResponse
+} from "../domain/Catalog.js"
 import {
   BadGateway,
   BadRequest,
@@ -38,8 +44,8 @@ import { LegacySessionApi } from "./LegacySessionApi.js"
 const productPath = Schema.Struct({ productId: ProductId })
 
 const BULK_DESCRIPTION =
-  "Body `application/x-ndjson`, one operation per line: `{\"id\", \"data\", \"images\"}` creates or replaces a product (as PUT), " +
-  "`{\"id\", \"patch\": {\"data\", \"images\"}}` changes some fields (as PATCH, a JSON merge patch), `{\"id\", \"delete\": true}` deletes " +
+  'Body `application/x-ndjson`, one operation per line: `{"id", "data", "images"}` creates or replaces a product (as PUT), ' +
+  '`{"id", "patch": {"data", "images"}}` changes some fields (as PATCH, a JSON merge patch), `{"id", "delete": true}` deletes ' +
   "(as DELETE). Each line is validated like its single-product counterpart; a bad line is answered with its error and never " +
   "fails the others. The response is NDJSON, one answer per non-blank line in order, streamed while the body is still " +
   "arriving: `{line, status, message, data?, issues?}` (status 200, 400, 404, 413 or 503; `data` is PUT's and DELETE's without " +
@@ -52,17 +58,23 @@ const BULK_REQUEST_BODY = {
   content: {
     "application/x-ndjson": {
       schema: { type: "string", description: "One JSON object per line" },
-      example: '{"id":"sku-1","data":{"title":"Cordless Drill 18V","price":89.9}}\n{"id":"sku-2","patch":{"data":{"price":12.5}}}\n{"id":"sku-3","delete":true}\n'
+      example:
+        '{"id":"sku-1","data":{"title":"Cordless Drill 18V","price":89.9}}\n{"id":"sku-2","patch":{"data":{"price":12.5}}}\n{"id":"sku-3","delete":true}\n'
     }
   }
 }
 
 /** Request bodies reject fields we do not know, so a misspelt field is an error, not silently dropped. */
-const strict = <A, I, R>(schema: Schema.Schema<A, I, R>) => schema.annotations({ parseOptions: { onExcessProperty: "error" } })
+const strict = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  schema.annotations({ parseOptions: { onExcessProperty: "error" } })
 
 export class SearchApi extends HttpApiGroup.make("search")
-  .add(HttpApiEndpoint.post("textSearch", "/text-search").setPayload(strict(TextSearchRequest)).addSuccess(TextSearchResponse)
-      .annotate(OpenApi.Summary, "Search by text, or browse a category with filters, sorts and facets"))
+  .add(
+    HttpApiEndpoint.post("textSearch", "/text-search")
+      .setPayload(strict(TextSearchRequest))
+      .addSuccess(TextSearchResponse)
+      .annotate(OpenApi.Summary, "Search by text, or browse a category with filters, sorts and facets")
+  )
   .add(
     HttpApiEndpoint.post("similarProducts", "/similar-products")
       .annotate(OpenApi.Summary, "Products similar to one product (text, image and attributes)")
@@ -88,8 +100,12 @@ export class SearchApi extends HttpApiGroup.make("search")
       .addError(BadGateway)
       .addError(GatewayTimeout)
   )
-  .add(HttpApiEndpoint.post("autoSuggest", "/auto-suggest").setPayload(strict(AutoSuggestRequest)).addSuccess(AutoSuggestResponse)
-      .annotate(OpenApi.Summary, "Query completions for a partial query"))
+  .add(
+    HttpApiEndpoint.post("autoSuggest", "/auto-suggest")
+      .setPayload(strict(AutoSuggestRequest))
+      .addSuccess(AutoSuggestResponse)
+      .annotate(OpenApi.Summary, "Query completions for a partial query")
+  )
   .addError(BadRequest)
   .addError(ServiceUnavailable)
   .middleware(Authentication)
@@ -130,7 +146,10 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
   )
   .add(
     HttpApiEndpoint.post("bulkProducts", "/products/bulk")
-      .annotate(OpenApi.Summary, "Create, replace, change and delete many products: one operation per NDJSON line, answered line by line")
+      .annotate(
+        OpenApi.Summary,
+        "Create, replace, change and delete many products: one operation per NDJSON line, answered line by line"
+      )
       .annotate(OpenApi.Description, BULK_DESCRIPTION)
       .annotate(OpenApi.Override, { ...siteCredentialsOnly, requestBody: BULK_REQUEST_BODY })
       .addSuccess(HttpApiSchema.Text({ contentType: "application/x-ndjson" }))
@@ -148,7 +167,10 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
   .addError(Forbidden)
   .addError(ServiceUnavailable)
   .middleware(Authentication)
-  .annotate(OpenApi.Description, "Product records: anyone with credentials reads; only site (Basic) credentials change them.") {}
+  .annotate(
+    OpenApi.Description,
+    "Product records: anyone with credentials reads; only site (Basic) credentials change them."
+  ) {}
 
 export class LegacyApi extends HttpApiGroup.make("legacy")
   .add(
@@ -175,14 +197,24 @@ const Health = Schema.Struct({ status: Schema.Literal("ok") })
 const ReadyStatus = Schema.Struct({ status: Schema.Literal("ready"), pendingJobs: Schema.Number })
 
 export class OpsApi extends HttpApiGroup.make("ops")
-  .add(HttpApiEndpoint.get("healthz", "/healthz").addSuccess(Health).annotate(OpenApi.Summary, "Liveness: 200 while the process runs"))
   .add(
-    HttpApiEndpoint.get("readyz", "/readyz").addSuccess(ReadyStatus).addError(ServiceUnavailable)
+    HttpApiEndpoint.get("healthz", "/healthz")
+      .addSuccess(Health)
+      .annotate(OpenApi.Summary, "Liveness: 200 while the process runs")
+  )
+  .add(
+    HttpApiEndpoint.get("readyz", "/readyz")
+      .addSuccess(ReadyStatus)
+      .addError(ServiceUnavailable)
       .annotate(OpenApi.Summary, "Readiness: 200 once the index is restored, with the indexing backlog")
   )
   .add(
-    HttpApiEndpoint.get("metrics", "/metrics").addSuccess(HttpApiSchema.Text({ contentType: "text/plain; version=0.0.4" }))
-      .annotate(OpenApi.Summary, "This process's counters in the Prometheus text format: indexing backlog, embeddings, memory")
+    HttpApiEndpoint.get("metrics", "/metrics")
+      .addSuccess(HttpApiSchema.Text({ contentType: "text/plain; version=0.0.4" }))
+      .annotate(
+        OpenApi.Summary,
+        "This process's counters in the Prometheus text format: indexing backlog, embeddings, memory"
+      )
   )
   .annotate(OpenApi.Description, "Health and readiness probes and metrics (no credentials).") {}
 

@@ -2,7 +2,13 @@ import { HttpApiMiddleware, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Layer, Schema } from "effect"
 import { TooManyRequests, Unauthorized } from "../domain/Errors.js"
 import { Auth, type Principal } from "../services/auth/Auth.js"
-import { clientAddress, consumeFailingOpen, restBudget, RestRateLimit, retryAfterSeconds } from "../services/rate-limiter/Admission.js"
+import {
+  clientAddress,
+  consumeFailingOpen,
+  restBudget,
+  RestRateLimit,
+  retryAfterSeconds
+} from "../services/rate-limiter/Admission.js"
 import { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 
@@ -21,16 +27,21 @@ export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Aut
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const auth = yield* Auth
     const limiter = yield* RateLimiter
     const sites = yield* SiteRegistry
     const defaults = yield* RestRateLimit
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const request = yield* HttpServerRequest.HttpServerRequest
       const principal = yield* auth.authenticate(request.headers.authorization)
       const site = yield* Effect.orElseSucceed(sites.get(principal.siteId), () => undefined)
-      const budget = restBudget(principal, clientAddress(request, defaults.trustedProxyHops), defaults, site?.rateLimits)
+      const budget = restBudget(
+        principal,
+        clientAddress(request, defaults.trustedProxyHops),
+        defaults,
+        site?.rateLimits
+      )
       const decision = yield* consumeFailingOpen(limiter, budget.key, budget.limit, budget.windowMs)
       if (decision !== null && !decision.allowed) {
         const seconds = retryAfterSeconds(decision)

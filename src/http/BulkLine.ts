@@ -31,7 +31,12 @@ const decodeDelete = compiledDecoder(DeleteLine, strictly)
 const decodeId = compiledDecoder(ProductId)
 
 export type BulkOperation =
-  | { readonly _tag: "Put"; readonly productId: string; readonly data: ProductRecord; readonly images: ReadonlyArray<{ readonly url: string }> | undefined }
+  | {
+      readonly _tag: "Put"
+      readonly productId: string
+      readonly data: ProductRecord
+      readonly images: ReadonlyArray<{ readonly url: string }> | undefined
+    }
   | { readonly _tag: "Patch"; readonly productId: string; readonly patch: PatchProductBody }
   | { readonly _tag: "Delete"; readonly productId: string }
 
@@ -52,15 +57,22 @@ const failure = (line: number, message: string, issues?: ReadonlyArray<Issue>, s
 })
 
 const invalid = (line: number, error: ParseResult.ParseError): BulkResult => {
-  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({ path: i.path, message: plainIssueMessage(i.message) }))
+  const issues = ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => ({
+    path: i.path,
+    message: plainIssueMessage(i.message)
+  }))
   return failure(line, describeIssues(issues, "line"), issues)
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** One line of the body, its operation or the answer that refuses it (naming the field and rule). */
 export const decodeBulkLine = (line: number, text: string): Either.Either<BulkOperation, BulkResult> => {
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return Either.left(failure(line, `line: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`))
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    return Either.left(
+      failure(line, `line: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`)
+    )
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -68,7 +80,12 @@ export const decodeBulkLine = (line: number, text: string): Either.Either<BulkOp
     return Either.left(failure(line, `line: not JSON (${e instanceof Error ? e.message : String(e)})`))
   }
   if (!isObject(value)) {
-    return Either.left(failure(line, `line: must be an object: {"id", "data", "images"} to create or replace, {"id", "patch"} to change, {"id", "delete": true} to delete`))
+    return Either.left(
+      failure(
+        line,
+        `line: must be an object: {"id", "data", "images"} to create or replace, {"id", "patch"} to change, {"id", "delete": true} to delete`
+      )
+    )
   }
   const unsafe = unsafeTextIn(text)
   if (unsafe !== undefined) return Either.left(failure(line, unsafe.replace(/^body/, "line")))
@@ -79,10 +96,16 @@ export const decodeBulkLine = (line: number, text: string): Either.Either<BulkOp
     return Either.left(failure(line, `id: ${message}`, [{ path: ["id"], message }]))
   }
   if ("delete" in value) {
-    return Either.mapBoth(decodeDelete(value), { onLeft: (e) => invalid(line, e), onRight: (op) => ({ _tag: "Delete" as const, productId: op.id }) })
+    return Either.mapBoth(decodeDelete(value), {
+      onLeft: (e) => invalid(line, e),
+      onRight: (op) => ({ _tag: "Delete" as const, productId: op.id })
+    })
   }
   if ("patch" in value) {
-    return Either.mapBoth(decodePatch(value), { onLeft: (e) => invalid(line, e), onRight: (op) => ({ _tag: "Patch" as const, productId: op.id, patch: op.patch }) })
+    return Either.mapBoth(decodePatch(value), {
+      onLeft: (e) => invalid(line, e),
+      onRight: (op) => ({ _tag: "Patch" as const, productId: op.id, patch: op.patch })
+    })
   }
   return Either.mapBoth(decodePut(value), {
     onLeft: (e) => invalid(line, e),
@@ -96,4 +119,9 @@ export const overlongLine = (line: number): BulkResult =>
 
 /** The answer after the last line a request may hold. */
 export const tooManyLines = (line: number): BulkResult =>
-  failure(line, `a bulk request holds at most ${BULK_LIMITS.lines} lines; this line and the rest of the body were not read (send them as another request)`, undefined, 413)
+  failure(
+    line,
+    `a bulk request holds at most ${BULK_LIMITS.lines} lines; this line and the rest of the body were not read (send them as another request)`,
+    undefined,
+    413
+  )

@@ -7,7 +7,14 @@ import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { yieldToIo } from "../platform/YieldToIo.js"
 import { unappliedWrite } from "./ErrorMapping.js"
-import { BULK_LIMITS, type BulkOperation, type BulkResult, decodeBulkLine, overlongLine, tooManyLines } from "./BulkLine.js"
+import {
+  BULK_LIMITS,
+  type BulkOperation,
+  type BulkResult,
+  decodeBulkLine,
+  overlongLine,
+  tooManyLines
+} from "./BulkLine.js"
 
 /** A line of the body as read: its text, or why it was not kept. */
 type ReadLine = { readonly line: number; readonly text: string } | { readonly line: number; readonly overlong: true }
@@ -93,7 +100,12 @@ const answer = (siteId: number, line: number, op: BulkOperation, result: Catalog
     case "Written":
       return { line, status: 200, message: result.created ? "product created" : "product updated", data: product }
     case "Removed":
-      return { line, status: 200, message: "product deleted", data: { ...product, "image-ids": result.product.images.map((i) => i.id) } }
+      return {
+        line,
+        status: 200,
+        message: "product deleted",
+        data: { ...product, "image-ids": result.product.images.map((i) => i.id) }
+      }
     default: {
       const { error, status } = unappliedWrite(siteId, op.productId, toWrite(op)._tag, result)
       return { line, status, message: error.message }
@@ -108,7 +120,7 @@ const answer = (siteId: number, line: number, op: BulkOperation, result: Catalog
  * with nothing of them written, and ends the request.
  */
 const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const answers: Array<BulkResult | undefined> = []
     const ops: Array<{ readonly at: number; readonly line: number; readonly op: BulkOperation }> = []
@@ -128,10 +140,20 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
       }
     }
     if (ops.length === 0) return { answers: answers as Array<BulkResult>, failed: false }
-    const written = yield* Effect.either(store.writeMany(siteId, ops.map(({ op }) => toWrite(op))))
+    const written = yield* Effect.either(
+      store.writeMany(
+        siteId,
+        ops.map(({ op }) => toWrite(op))
+      )
+    )
     if (Either.isLeft(written)) {
       yield* Effect.logWarning("bulk batch not written", written.left)
-      for (const { at, line } of ops) answers[at] = { line, status: 503, message: "the catalog store is unavailable; this line was not written (retry it)" }
+      for (const { at, line } of ops)
+        answers[at] = {
+          line,
+          status: 503,
+          message: "the catalog store is unavailable; this line was not written (retry it)"
+        }
       return { answers: answers as Array<BulkResult>, failed: true }
     }
     // Each product's last state; the index refuses a change of columns based on a version it
@@ -144,8 +166,7 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
         // Of two lines for one product, the product was created if the first one created it.
         const created = result.created || final.get(op.productId)?.created === true
         final.set(op.productId, { product: result.product, previous: result.previous, created })
-      }
-      else if (result._tag === "Removed") final.set(op.productId, null)
+      } else if (result._tag === "Removed") final.set(op.productId, null)
     })
     const products: Array<WrittenProduct> = []
     const removed: Array<ProductKey> = []
@@ -158,7 +179,8 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
   })
 
 const encoder = new TextEncoder()
-const ndjson = (results: ReadonlyArray<BulkResult>): Uint8Array => encoder.encode(results.map((r) => `${JSON.stringify(r)}\n`).join(""))
+const ndjson = (results: ReadonlyArray<BulkResult>): Uint8Array =>
+  encoder.encode(results.map((r) => `${JSON.stringify(r)}\n`).join(""))
 
 /**
  * POST /products/bulk for a site: reads the body as it arrives, in batches of the lines at hand
@@ -168,18 +190,18 @@ const ndjson = (results: ReadonlyArray<BulkResult>): Uint8Array => encoder.encod
  * and the partial line are not written.
  */
 export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     // Answers are small next to their lines; a client that sends everything before reading
     // (fetch with a streamed body) finds them waiting, so the queue is not bounded.
     const out = yield* Queue.unbounded<Uint8Array | null>()
     const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof applyBatch>>>()
-    const pump = Effect.gen(function*() {
+    const pump = Effect.gen(function* () {
       const reader = new LineReader()
       const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>
       let pending: Array<ReadLine> = []
       // What has arrived, written in batches of at most BULK_LIMITS.batchLines.
-      const flush = Effect.gen(function*() {
+      const flush = Effect.gen(function* () {
         const lines = pending
         pending = []
         for (let i = 0; i < lines.length; i += BULK_LIMITS.batchLines) {

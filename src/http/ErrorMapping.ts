@@ -62,18 +62,21 @@ const restImageAnswers = {
   ImageHostUnreachable: BadGateway,
   ImageHostBadResponse: BadGateway,
   ImageHostTimedOut: GatewayTimeout
-} as const satisfies ImageAnswers<new(props: { readonly message: string }) => unknown>
+} as const satisfies ImageAnswers<new (props: { readonly message: string }) => unknown>
 
 /** The REST error a failure of type E is answered with. */
-export type RestAnswer<E> = E extends BackendFailure ? ServiceUnavailable
-  : E extends ImageFailure ? InstanceType<(typeof restImageAnswers)[E["_tag"]]>
-  : E
+export type RestAnswer<E> = E extends BackendFailure
+  ? ServiceUnavailable
+  : E extends ImageFailure
+    ? InstanceType<(typeof restImageAnswers)[E["_tag"]]>
+    : E
 
 /** Backend and intake failures as REST errors; every other error passes unchanged. */
 export const restErrors = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, RestAnswer<E>, R> =>
   // The predicates narrow values, not the type parameter: RestAnswer<E> states what they do.
   Effect.catchAll(effect, (e): Effect.Effect<never, unknown> => {
-    if (isBackendFailure(e)) return Effect.zipRight(logged(e), Effect.fail(new ServiceUnavailable({ message: unavailableMessage(e) })))
+    if (isBackendFailure(e))
+      return Effect.zipRight(logged(e), Effect.fail(new ServiceUnavailable({ message: unavailableMessage(e) })))
     if (isImageFailure(e)) return Effect.fail(new restImageAnswers[e._tag]({ message: e.message }))
     return Effect.fail(e)
   }) as Effect.Effect<A, RestAnswer<E>, R>
@@ -82,14 +85,18 @@ export const restErrors = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effe
  * A product save's backend failure keeps the spec's "Product save or publish failure" body (503
  * with Retry-After: the merchant's push tool should retry, not give up).
  */
-export const saveErrors = (siteId: number, productId: string, data: unknown) =>
-<A, E extends BackendFailure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ProductSaveFailure, R> =>
-  Effect.mapError(effect, (e) =>
-    new ProductSaveFailure({
-      message: "the product could not be saved: the catalog store is temporarily unavailable; retry later",
-      data: { "site-id": siteId, "product-id": productId, data },
-      debug: e.message
-    }))
+export const saveErrors =
+  (siteId: number, productId: string, data: unknown) =>
+  <A, E extends BackendFailure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ProductSaveFailure, R> =>
+    Effect.mapError(
+      effect,
+      (e) =>
+        new ProductSaveFailure({
+          message: "the product could not be saved: the catalog store is temporarily unavailable; retry later",
+          data: { "site-id": siteId, "product-id": productId, data },
+          debug: e.message
+        })
+    )
 
 /** A catalog write `writeMany` did not apply. */
 export type UnappliedWrite = Extract<CatalogWriteResult, { readonly _tag: "Refused" | "Contended" | "Absent" }>
@@ -98,16 +105,32 @@ export type UnappliedWrite = Extract<CatalogWriteResult, { readonly _tag: "Refus
  * The REST error of a write that was not applied: what PATCH and DELETE answer, and what a bulk
  * line is answered with (its status and message). A missing product keeps DELETE's spec body.
  */
-export const unappliedWrite = (siteId: number, productId: string, write: CatalogWrite["_tag"], result: UnappliedWrite) => {
+export const unappliedWrite = (
+  siteId: number,
+  productId: string,
+  write: CatalogWrite["_tag"],
+  result: UnappliedWrite
+) => {
   switch (result._tag) {
     case "Refused":
       return { status: 400, error: new BadRequest({ message: result.message }) } as const
     case "Contended":
-      return { status: 503, error: new ServiceUnavailable({ message: `product "${productId}" kept changing while the patch was applied; retry` }) } as const
+      return {
+        status: 503,
+        error: new ServiceUnavailable({
+          message: `product "${productId}" kept changing while the patch was applied; retry`
+        })
+      } as const
     case "Absent":
       return write === "Remove"
-        ? { status: 404, error: new ImageDeleteFailure({ message: `no product "${productId}" and no image of it found`, data: { "site-id": siteId, "image-id": "" } }) } as const
-        : { status: 404, error: new NotFound({ message: `product "${productId}" not found` }) } as const
+        ? ({
+            status: 404,
+            error: new ImageDeleteFailure({
+              message: `no product "${productId}" and no image of it found`,
+              data: { "site-id": siteId, "image-id": "" }
+            })
+          } as const)
+        : ({ status: 404, error: new NotFound({ message: `product "${productId}" not found` }) } as const)
   }
 }
 
@@ -119,7 +142,7 @@ export const unappliedWrite = (siteId: number, productId: string, write: Catalog
 export type SessionFailure = BackendFailure | ImageFailure | BadRequest | NotFound
 
 /** Sessions take uploaded bytes or base64, never a URL: the host failures cannot occur, and stay 400 if they did. */
-const sessionImageAnswers: ImageAnswers<new(props: SearchExceptionProps) => SessionError> = {
+const sessionImageAnswers: ImageAnswers<new (props: SearchExceptionProps) => SessionError> = {
   ImageMalformed: SessionBadRequest,
   ImageUrlInvalid: SessionBadRequest,
   ImageAddressRefused: SessionBadRequest,
@@ -138,7 +161,7 @@ const sessionImageAnswers: ImageAnswers<new(props: SearchExceptionProps) => Sess
  * spec's Errors table has it) names the internal error and, for 404, how sessions expire.
  */
 const toSearchException = (siteId: number, searchId: string | null, withDebug: boolean) => (e: SessionFailure) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const data = { "site-id": siteId, "search-id": searchId }
     const debugOf = (text: string) => (withDebug ? { debug: text } : {})
     if (isBackendFailure(e)) {
@@ -151,13 +174,18 @@ const toSearchException = (siteId: number, searchId: string | null, withDebug: b
       return new SessionNotFound({
         message: e.message,
         data,
-        ...debugOf(`sessions belong to the site that created them and expire ${ttl} s after their last use (${LEGACY_SESSION_TTL_ENV})`)
+        ...debugOf(
+          `sessions belong to the site that created them and expire ${ttl} s after their last use (${LEGACY_SESSION_TTL_ENV})`
+        )
       })
     }
     return new SessionBadRequest({ message: e.message, data, ...debugOf(e._tag) })
   })
 
 /** The legacy session endpoints answer every failure with a search exception. */
-export const sessionErrors = (siteId: number, searchId: string | null, withDebug: boolean) =>
-<A, E extends SessionFailure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, SessionError, R | LegacySessionTtl> =>
-  Effect.catchAll(effect, (e) => Effect.flatMap(toSearchException(siteId, searchId, withDebug)(e), Effect.fail))
+export const sessionErrors =
+  (siteId: number, searchId: string | null, withDebug: boolean) =>
+  <A, E extends SessionFailure, R>(
+    effect: Effect.Effect<A, E, R>
+  ): Effect.Effect<A, SessionError, R | LegacySessionTtl> =>
+    Effect.catchAll(effect, (e) => Effect.flatMap(toSearchException(siteId, searchId, withDebug)(e), Effect.fail))

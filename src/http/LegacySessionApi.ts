@@ -1,6 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Data, Schema } from "effect"
-import { LegacyDetectedObjects, LegacyMessage, LegacySearchException, LegacySearchSession } from "../domain/LegacySession.js"
+import {
+  LegacyDetectedObjects,
+  LegacyMessage,
+  LegacySearchException,
+  LegacySearchSession
+} from "../domain/LegacySession.js"
 import { Authentication } from "./Authentication.js"
 
 /**
@@ -35,14 +40,18 @@ export interface SearchExceptionProps {
 }
 
 const searchException = <E extends SearchExceptionProps>(
-  ErrorClass: new(props: SearchExceptionProps) => E,
+  ErrorClass: new (props: SearchExceptionProps) => E,
   status: number,
   description: string
 ) =>
   Schema.transform(LegacySearchException, Schema.instanceOf(ErrorClass), {
     strict: false,
     decode: (body: SearchExceptionBody) => new ErrorClass(body as SearchExceptionProps),
-    encode: (e: E): SearchExceptionBody => ({ message: e.message, data: e.data, ...(e.debug !== undefined ? { debug: e.debug } : {}) })
+    encode: (e: E): SearchExceptionBody => ({
+      message: e.message,
+      data: e.data,
+      ...(e.debug !== undefined ? { debug: e.debug } : {})
+    })
   }).annotations({ ...HttpApiSchema.annotations({ status }), description })
 
 /** 400: malformed query parameter, no image, unknown campaign or filter column, bad search area. */
@@ -66,12 +75,36 @@ export type SessionError =
   | SessionUnprocessableImage
   | SessionUnavailable
 
-export const SessionBadRequestSchema = searchException(SessionBadRequest, 400, "Search exception: invalid request or image")
-export const SessionNotFoundSchema = searchException(SessionNotFound, 404, "Search exception: unknown or expired search session")
-export const SessionImageTooLargeSchema = searchException(SessionImageTooLarge, 413, "Search exception: image too large")
-export const SessionUnsupportedImageSchema = searchException(SessionUnsupportedImage, 415, "Search exception: not a supported image")
-export const SessionUnprocessableImageSchema = searchException(SessionUnprocessableImage, 422, "Search exception: image refused (too many pixels)")
-export const SessionUnavailableSchema = searchException(SessionUnavailable, 503, "Search exception: temporarily unavailable")
+export const SessionBadRequestSchema = searchException(
+  SessionBadRequest,
+  400,
+  "Search exception: invalid request or image"
+)
+export const SessionNotFoundSchema = searchException(
+  SessionNotFound,
+  404,
+  "Search exception: unknown or expired search session"
+)
+export const SessionImageTooLargeSchema = searchException(
+  SessionImageTooLarge,
+  413,
+  "Search exception: image too large"
+)
+export const SessionUnsupportedImageSchema = searchException(
+  SessionUnsupportedImage,
+  415,
+  "Search exception: not a supported image"
+)
+export const SessionUnprocessableImageSchema = searchException(
+  SessionUnprocessableImage,
+  422,
+  "Search exception: image refused (too many pixels)"
+)
+export const SessionUnavailableSchema = searchException(
+  SessionUnavailable,
+  503,
+  "Search exception: temporarily unavailable"
+)
 
 const searchIdPath = Schema.Struct({ searchId: Schema.String })
 
@@ -107,7 +140,10 @@ export const SearchSessionParams = Schema.Struct({
  * exception, not the platform's decode error.
  */
 const ImageField = Schema.optional(
-  Schema.Unknown.annotations({ jsonSchema: { type: "string", format: "binary" }, description: "the image (JPEG, PNG, WebP or GIF)" })
+  Schema.Unknown.annotations({
+    jsonSchema: { type: "string", format: "binary" },
+    description: "the image (JPEG, PNG, WebP or GIF)"
+  })
 )
 
 export const CreateSessionPayload = HttpApiSchema.Multipart(Schema.Struct({ image: ImageField }))

@@ -14,13 +14,15 @@ const securitySchemes = {
   basic: {
     type: "http",
     scheme: "basic",
-    description: "Site credentials (`npm run site -- add-credential`): every operation of the site, including catalog changes."
+    description:
+      "Site credentials (`npm run site -- add-credential`): every operation of the site, including catalog changes."
   },
   bearer: {
     type: "http",
     scheme: "bearer",
     bearerFormat: "JWT",
-    description: "A read-only token (`npm run site -- mint-token`): search, recommendations and reads; meant to be published."
+    description:
+      "A read-only token (`npm run site -- mint-token`): search, recommendations and reads; meant to be published."
   },
   accessToken: {
     type: "apiKey",
@@ -44,7 +46,11 @@ const DecodeError = {
         type: "object",
         required: ["path", "message"],
         properties: {
-          path: { type: "array", items: { anyOf: [{ type: "string" }, { type: "integer" }] }, description: "where in the body" },
+          path: {
+            type: "array",
+            items: { anyOf: [{ type: "string" }, { type: "integer" }] },
+            description: "where in the body"
+          },
           message: { type: "string", description: "the rule the value broke" }
         }
       }
@@ -79,7 +85,8 @@ const mcpPath = {
     tags: ["mcp"],
     operationId: "mcp.message",
     summary: "Model Context Protocol (Streamable HTTP, stateless)",
-    description: "One JSON-RPC 2.0 message per request (initialize, tools/list, tools/call, ping ...), answered as JSON. " +
+    description:
+      "One JSON-RPC 2.0 message per request (initialize, tools/list, tools/call, ping ...), answered as JSON. " +
       "Read-only tokens reach the search and catalog tools; memory tools need site credentials. See the README's MCP section.",
     security: [...readOrSite, { accessToken: [] }],
     requestBody: {
@@ -100,12 +107,17 @@ const mcpPath = {
       }
     },
     responses: {
-      "200": { description: "The JSON-RPC response (a result, or an error such as -32602 invalid arguments, -32003 forbidden)", content: { "application/json": { schema: { type: "object" } } } },
+      "200": {
+        description: "The JSON-RPC response (a result, or an error such as -32602 invalid arguments, -32003 forbidden)",
+        content: { "application/json": { schema: { type: "object" } } }
+      },
       "202": { description: "A notification was accepted" },
       "400": jsonRpcError("Not a JSON-RPC message, or credentials given twice"),
       "401": jsonRpcError("Missing or invalid credentials (-32001); WWW-Authenticate names the resource metadata"),
       "403": jsonRpcError("Host or Origin refused (DNS rebinding protection)"),
-      "429": jsonRpcError("Rate limit exceeded (-32029); Retry-After and error.data.retryAfterSeconds say when to retry")
+      "429": jsonRpcError(
+        "Rate limit exceeded (-32029); Retry-After and error.data.retryAfterSeconds say when to retry"
+      )
     }
   }
 }
@@ -169,6 +181,9 @@ export const completeDocument = (spec: Json): Json => {
   delete schemas.PropertyKey
   spec.paths["/mcp"] = mcpPath
   spec.paths["/.well-known/oauth-protected-resource"] = protectedResourcePath
-  spec.tags.push({ name: "mcp", description: "The agents' endpoint: MCP tools over the same services as the REST API, plus conversation memory." })
+  spec.tags.push({
+    name: "mcp",
+    description: "The agents' endpoint: MCP tools over the same services as the REST API, plus conversation memory."
+  })
   return spec
 }

@@ -40,68 +40,92 @@ export const RETRY_AFTER_SECONDS = 5
  * rule for schema errors.
  */
 export const responsePolicy = (maxBodyBytes: number) =>
-  HttpLayerRouter.middleware((httpEffect) =>
-    Effect.gen(function*() {
-      const request = asJson(yield* HttpServerRequest.HttpServerRequest)
-      const started = Date.now()
-      const requestId = request.headers["x-request-id"] ?? randomUUID()
-      const length = Number(request.headers["content-length"] ?? "0")
-      if (length > maxBodyBytes && !streamsBody(request.url.split("?")[0])) {
-        return json(413, { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` }, { "x-request-id": requestId })
-      }
-      const timings = new Timings()
-      const response = yield* Effect.zipRight(rejectUnreadableBody(request, maxBodyBytes), httpEffect).pipe(
-        Effect.provideService(HttpServerRequest.HttpServerRequest, request),
-        // Failures the platform raises before any handler runs become JSON answers here
-        // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
-        Effect.catchAllCause((cause) => {
-          const error = Cause.squash(cause) as { readonly _tag?: string; readonly reason?: string }
-          const tag = error?._tag
-          if (tag === "RouteNotFound") {
-            const path = request.url.split("?")[0]
-            // The router gives up on escapes that are not UTF-8; the caller's mistake is the path, not the route.
-            return Effect.succeed(malformedPercentEncoding(path)
-              ? json(400, { message: `path: ${path} holds percent-escapes that are not UTF-8` })
-              : json(404, { message: `no route ${request.method} ${path}` }))
-          }
-          if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
-          if (tag === "UnreadableBody") return Effect.succeed(json((error as UnreadableBody).status, { message: (error as UnreadableBody).message }))
-          if (tag === "MultipartError") {
-            return Effect.succeed(json(error.reason === "BodyTooLarge" || error.reason === "FileTooLarge" ? 413 : 400, {
-              message: `body: not a readable multipart/form-data body (${error.reason})`
-            }))
-          }
-          // Anything else is our defect: the platform answers 500; the log says which request.
-          return Effect.zipRight(
-            Effect.logError("request failed").pipe(Effect.annotateLogs({ method: request.method, url: loggableUrl(request.url), status: 500, cause: Cause.pretty(cause) })),
-            Effect.failCause(cause)
+  HttpLayerRouter.middleware(
+    (httpEffect) =>
+      Effect.gen(function* () {
+        const request = asJson(yield* HttpServerRequest.HttpServerRequest)
+        const started = Date.now()
+        const requestId = request.headers["x-request-id"] ?? randomUUID()
+        const length = Number(request.headers["content-length"] ?? "0")
+        if (length > maxBodyBytes && !streamsBody(request.url.split("?")[0])) {
+          return json(
+            413,
+            { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` },
+            { "x-request-id": requestId }
           )
-        }),
-        HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
-        Effect.annotateLogs({ requestId }),
-        Effect.locally(CurrentTimings, timings)
-      )
-      const final = yield* finalize(response).pipe(
-        Effect.map(withRetryAfter),
-        Effect.map(withServerTiming(timings)),
-        Effect.map(HttpServerResponse.setHeader("x-request-id", requestId))
-      )
-      yield* Effect.logInfo("request").pipe(Effect.annotateLogs({
-        requestId,
-        method: request.method,
-        url: loggableUrl(request.url),
-        status: final.status,
-        ms: Date.now() - started
-      }))
-      return final
-    }), { global: true })
+        }
+        const timings = new Timings()
+        const response = yield* Effect.zipRight(rejectUnreadableBody(request, maxBodyBytes), httpEffect).pipe(
+          Effect.provideService(HttpServerRequest.HttpServerRequest, request),
+          // Failures the platform raises before any handler runs become JSON answers here
+          // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
+          Effect.catchAllCause((cause) => {
+            const error = Cause.squash(cause) as { readonly _tag?: string; readonly reason?: string }
+            const tag = error?._tag
+            if (tag === "RouteNotFound") {
+              const path = request.url.split("?")[0]
+              // The router gives up on escapes that are not UTF-8; the caller's mistake is the path, not the route.
+              return Effect.succeed(
+                malformedPercentEncoding(path)
+                  ? json(400, { message: `path: ${path} holds percent-escapes that are not UTF-8` })
+                  : json(404, { message: `no route ${request.method} ${path}` })
+              )
+            }
+            if (tag === "RequestError") return Effect.succeed(json(400, { message: emptyErrorMessages[400] }))
+            if (tag === "UnreadableBody")
+              return Effect.succeed(
+                json((error as UnreadableBody).status, { message: (error as UnreadableBody).message })
+              )
+            if (tag === "MultipartError") {
+              return Effect.succeed(
+                json(error.reason === "BodyTooLarge" || error.reason === "FileTooLarge" ? 413 : 400, {
+                  message: `body: not a readable multipart/form-data body (${error.reason})`
+                })
+              )
+            }
+            // Anything else is our defect: the platform answers 500; the log says which request.
+            return Effect.zipRight(
+              Effect.logError("request failed").pipe(
+                Effect.annotateLogs({
+                  method: request.method,
+                  url: loggableUrl(request.url),
+                  status: 500,
+                  cause: Cause.pretty(cause)
+                })
+              ),
+              Effect.failCause(cause)
+            )
+          }),
+          HttpServerRequest.withMaxBodySize(Option.some(maxBodyBytes)),
+          Effect.annotateLogs({ requestId }),
+          Effect.locally(CurrentTimings, timings)
+        )
+        const final = yield* finalize(response).pipe(
+          Effect.map(withRetryAfter),
+          Effect.map(withServerTiming(timings)),
+          Effect.map(HttpServerResponse.setHeader("x-request-id", requestId))
+        )
+        yield* Effect.logInfo("request").pipe(
+          Effect.annotateLogs({
+            requestId,
+            method: request.method,
+            url: loggableUrl(request.url),
+            status: final.status,
+            ms: Date.now() - started
+          })
+        )
+        return final
+      }),
+    { global: true }
+  )
 
 const finalize = (response: HttpServerResponse.HttpServerResponse) =>
   Effect.map(documentedError(response), (final) =>
     // A route that challenges in its own terms (/mcp names its resource metadata) keeps its header.
     final.status === 401 && final.headers["www-authenticate"] === undefined
       ? HttpServerResponse.setHeader(final, "www-authenticate", WWW_AUTHENTICATE)
-      : final)
+      : final
+  )
 
 /** An error response in its documented shape: plain issues, no Effect tags, a message even when the platform gave no body. */
 const documentedError = (response: HttpServerResponse.HttpServerResponse) =>
@@ -116,14 +140,19 @@ const documentedError = (response: HttpServerResponse.HttpServerResponse) =>
       if (body !== undefined && "_tag" in body && typeof body.message === "string") {
         const { _tag: _, ...documented } = body
         // A 429 says when to come back in the header clients and proxies read, too.
-        const retry: Record<string, string> = response.status === 429 && typeof body.retryAfterSeconds === "number"
-          ? { "retry-after": String(body.retryAfterSeconds) }
-          : {}
+        const retry: Record<string, string> =
+          response.status === 429 && typeof body.retryAfterSeconds === "number"
+            ? { "retry-after": String(body.retryAfterSeconds) }
+            : {}
         return json(response.status, documented, { ...headersOf(response), ...retry })
       }
     }
     if (response.status >= 400 && response.body._tag === "Empty") {
-      return json(response.status, { message: emptyErrorMessages[response.status] ?? `request failed with status ${response.status}` }, headersOf(response))
+      return json(
+        response.status,
+        { message: emptyErrorMessages[response.status] ?? `request failed with status ${response.status}` },
+        headersOf(response)
+      )
     }
     return response
   })
@@ -141,7 +170,10 @@ const asJson = (request: HttpServerRequest.HttpServerRequest) => {
     : request
 }
 
-class UnreadableBody extends Data.TaggedError("UnreadableBody")<{ readonly status: 400 | 413 | 415; readonly message: string }> {}
+class UnreadableBody extends Data.TaggedError("UnreadableBody")<{
+  readonly status: 400 | 413 | 415
+  readonly message: string
+}> {}
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
@@ -164,20 +196,40 @@ const streamsBody = (path: string) => path === "/products/bulk"
 const rejectUnreadableBody = (
   request: HttpServerRequest.HttpServerRequest,
   maxBodyBytes: number
-): Effect.Effect<void, UnreadableBody | RequestError | MultipartError, Scope.Scope | FileSystem.FileSystem | Path.Path> => {
+): Effect.Effect<
+  void,
+  UnreadableBody | RequestError | MultipartError,
+  Scope.Scope | FileSystem.FileSystem | Path.Path
+> => {
   const type = request.headers["content-type"] ?? ""
   if (/^multipart\//i.test(type) && !/;\s*boundary=[^;\s]/i.test(type)) {
-    return Effect.fail(new UnreadableBody({ status: 400, message: "content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)" }))
+    return Effect.fail(
+      new UnreadableBody({
+        status: 400,
+        message: "content-type: a multipart body needs its boundary parameter (multipart/form-data; boundary=...)"
+      })
+    )
   }
   if (/^multipart\//i.test(type)) return completeMultipart(request)
-  const sendsBody = Number(request.headers["content-length"] ?? "0") > 0 || request.headers["transfer-encoding"] !== undefined
+  const sendsBody =
+    Number(request.headers["content-length"] ?? "0") > 0 || request.headers["transfer-encoding"] !== undefined
   if (sendsBody && request.method !== "GET" && !takesOtherBodies(request.url.split("?")[0]) && !JSON_TYPE.test(type)) {
-    return Effect.fail(new UnreadableBody({ status: 415, message: `content-type: must be application/json, not ${type === "" ? "missing" : type.split(";")[0]}` }))
+    return Effect.fail(
+      new UnreadableBody({
+        status: 415,
+        message: `content-type: must be application/json, not ${type === "" ? "missing" : type.split(";")[0]}`
+      })
+    )
   }
   if (!JSON_TYPE.test(type)) return Effect.void
   return Effect.flatMap(boundedText(request, maxBodyBytes), (text) => {
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-      return Effect.fail(new UnreadableBody({ status: 400, message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels` }))
+      return Effect.fail(
+        new UnreadableBody({
+          status: 400,
+          message: `body: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`
+        })
+      )
     }
     const unsafe = unsafeTextIn(text)
     return unsafe === undefined ? Effect.void : Effect.fail(new UnreadableBody({ status: 400, message: unsafe }))
@@ -191,20 +243,28 @@ const rejectUnreadableBody = (
  * any answer; drained, the client reads its 413 and the connection stays usable (the HTTP
  * parser knows where the chunked body ends). Node's requestTimeout bounds the drain.
  */
-const boundedText = (request: HttpServerRequest.HttpServerRequest, maxBodyBytes: number): Effect.Effect<string, UnreadableBody | RequestError> =>
+const boundedText = (
+  request: HttpServerRequest.HttpServerRequest,
+  maxBodyBytes: number
+): Effect.Effect<string, UnreadableBody | RequestError> =>
   Effect.suspend(() => {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     const destroy = incoming.destroy
     let overflowed = false
-    incoming.destroy = function(this: typeof incoming, error?: Error) {
+    incoming.destroy = function (this: typeof incoming, error?: Error) {
       if (incoming.complete) return destroy.call(this, error)
       overflowed = true
       incoming.resume()
       return this
     }
     return request.text.pipe(
-      Effect.catchAll((error): Effect.Effect<never, UnreadableBody | RequestError> =>
-        overflowed ? Effect.fail(new UnreadableBody({ status: 413, message: `request body is over the limit of ${maxBodyBytes} bytes` })) : Effect.fail(error)
+      Effect.catchAll(
+        (error): Effect.Effect<never, UnreadableBody | RequestError> =>
+          overflowed
+            ? Effect.fail(
+                new UnreadableBody({ status: 413, message: `request body is over the limit of ${maxBodyBytes} bytes` })
+              )
+            : Effect.fail(error)
       ),
       Effect.ensuring(Effect.sync(() => (incoming.destroy = destroy)))
     )
@@ -227,13 +287,17 @@ const MULTIPART_END_GRACE_MS = 5_000
  * parse and closes the file.
  */
 const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     // The platform pipes the body into its parser; keep hold of the parser and its file parts.
     const parsers: Array<NodeJS.WritableStream & { destroy(error?: Error): void }> = []
     const files: Array<Readable> = []
     const pipe = incoming.pipe
-    incoming.pipe = function<T extends NodeJS.WritableStream>(this: typeof incoming, destination: T, options?: { end?: boolean }) {
+    incoming.pipe = function <T extends NodeJS.WritableStream>(
+      this: typeof incoming,
+      destination: T,
+      options?: { end?: boolean }
+    ) {
       // biome-ignore lint/suspicious/noExplicitAny: the multipart parser's stream type is not exported
       parsers.push(destination as any)
       ;(destination as unknown as NodeJS.EventEmitter).on("file", (file: Readable) => files.push(file))
@@ -244,7 +308,10 @@ const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
     let timer: NodeJS.Timeout | undefined
     const onEnd = () => {
       timer = setTimeout(() => {
-        const truncated = new UnreadableBody({ status: 400, message: "body: the multipart body ended before its closing boundary" })
+        const truncated = new UnreadableBody({
+          status: 400,
+          message: "body: the multipart body ended before its closing boundary"
+        })
         Deferred.unsafeDone(outcome, Exit.fail(truncated))
         const cause = new Error(truncated.message)
         for (const file of files) if (!file.readableEnded) file.destroy(cause)
@@ -254,11 +321,13 @@ const completeMultipart = (request: HttpServerRequest.HttpServerRequest) =>
     if (incoming.readableEnded) onEnd()
     else incoming.once("end", onEnd)
     return yield* Deferred.await(outcome).pipe(
-      Effect.ensuring(Effect.sync(() => {
-        incoming.off("end", onEnd)
-        clearTimeout(timer)
-        incoming.pipe = pipe
-      }))
+      Effect.ensuring(
+        Effect.sync(() => {
+          incoming.off("end", onEnd)
+          clearTimeout(timer)
+          incoming.pipe = pipe
+        })
+      )
     )
   })
 

@@ -13,7 +13,8 @@ import { Option, ParseResult, Schema, SchemaAST as AST } from "effect"
  * such as the Base64 category paths, a general union, a record) is encoded by Effect's own
  * encoder, so the result is always the schema's encoding.
  */
-export const wireEncoder = <A, I>(schema: Schema.Schema<A, I, never>): ((value: A) => I) => compile(schema.ast) as (value: A) => I
+export const wireEncoder = <A, I>(schema: Schema.Schema<A, I, never>): ((value: A) => I) =>
+  compile(schema.ast) as (value: A) => I
 
 /** A handler's answer as the JSON response HttpApi would send for `schema` (200), encoded by `wireEncoder`. */
 export const wireResponse = <A, I>(schema: Schema.Schema<A, I, never>) => {
@@ -54,7 +55,10 @@ const compile = (ast: AST.AST): Encode => {
   }
 }
 
-const arrayOf = (element: Encode): Encode => (value) => (value as ReadonlyArray<unknown>).map(element)
+const arrayOf =
+  (element: Encode): Encode =>
+  (value) =>
+    (value as ReadonlyArray<unknown>).map(element)
 
 const struct = (ast: AST.TypeLiteral): Encode => {
   const fields = ast.propertySignatures.map((ps) => [ps.name, compile(ps.type)] as const)
@@ -68,7 +72,9 @@ const struct = (ast: AST.TypeLiteral): Encode => {
 
 /** A nullable field (one schema, null and undefined) or a union of literals; any other union goes to Effect. */
 const union = (ast: AST.Union): Encode => {
-  const others = ast.types.filter((member) => !(AST.isUndefinedKeyword(member) || (AST.isLiteral(member) && member.literal === null)))
+  const others = ast.types.filter(
+    (member) => !(AST.isUndefinedKeyword(member) || (AST.isLiteral(member) && member.literal === null))
+  )
   if (others.every(AST.isLiteral)) return identity
   if (others.length !== 1) return byEffect(ast)
   const encode = compile(others[0])
@@ -106,7 +112,10 @@ const isTypeOnly = (ast: AST.AST): boolean => {
     case "TupleType":
       return ast.elements.every((e) => isTypeOnly(e.type)) && ast.rest.every((r) => isTypeOnly(r.type))
     case "TypeLiteral":
-      return ast.propertySignatures.every((ps) => isTypeOnly(ps.type)) && ast.indexSignatures.every((is) => isTypeOnly(is.type))
+      return (
+        ast.propertySignatures.every((ps) => isTypeOnly(ps.type)) &&
+        ast.indexSignatures.every((is) => isTypeOnly(is.type))
+      )
     case "Union":
       return ast.types.every(isTypeOnly)
     default:

@@ -40,19 +40,22 @@ export interface WrittenProduct {
  * them the periodic reconcile pass picks the products up (within a minute).
  */
 export const afterWrite = (written: ReadonlyArray<WrittenProduct>, removed: ReadonlyArray<ProductKey>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const indexed = yield* indexWithoutModel(written, removed).pipe(
       Effect.catchAllCause((cause) =>
         Effect.as(Effect.logWarning("could not index the write at once; its indexing job will", cause), {
           needsModel: written.map((w) => w.product),
           complete: []
-        }))
+        })
+      )
     )
     // A product whose text vector was reused is indexed in full already: only its images may
     // still need a pass (the image job finds out which). The others need their text embedded.
     const jobs: Array<Job> = [
       ...indexed.needsModel.map((p): Job => ({ _tag: "IndexProduct", siteId: p.siteId, productId: p.productId })),
-      ...indexed.complete.filter((p) => p.images.length > 0).map((p): Job => ({ _tag: "AnalyzeImages", siteId: p.siteId, productId: p.productId })),
+      ...indexed.complete
+        .filter((p) => p.images.length > 0)
+        .map((p): Job => ({ _tag: "AnalyzeImages", siteId: p.siteId, productId: p.productId })),
       ...removed.map((k): Job => ({ _tag: "RemoveProduct", siteId: k.siteId, productId: k.productId }))
     ]
     if (jobs.length === 0) return
@@ -77,20 +80,26 @@ const SLICE = 16
  * counts them stale, and their completions are fed at once); the others still need the model.
  */
 const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: ReadonlyArray<ProductKey>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const suggester = yield* Suggester
-    const refreshing = written.filter(({ product, previous }) =>
-      previous !== undefined && product.textVersion === previous.textVersion && sameImages(previous, product) &&
-      columnsOnlyChange(previous.data, product.data))
-    const refreshed = yield* index.refreshColumns(refreshing.map(({ product, previous }) => ({
-      siteId: product.siteId,
-      productId: product.productId,
-      version: product.version,
-      basedOn: previous!.version,
-      columns: changeableColumnValues(product.data)
-    })))
+    const refreshing = written.filter(
+      ({ product, previous }) =>
+        previous !== undefined &&
+        product.textVersion === previous.textVersion &&
+        sameImages(previous, product) &&
+        columnsOnlyChange(previous.data, product.data)
+    )
+    const refreshed = yield* index.refreshColumns(
+      refreshing.map(({ product, previous }) => ({
+        siteId: product.siteId,
+        productId: product.productId,
+        version: product.version,
+        basedOn: previous!.version,
+        columns: changeableColumnValues(product.data)
+      }))
+    )
     const done = new Set(refreshing.filter((_, k) => refreshed[k]))
     const rest = written.filter((w) => !done.has(w))
     const products = rest.map((w) => w.product)
@@ -100,23 +109,34 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
     const images: Array<ReadonlyArray<ImageAnalysisRecord>> = products.map(() => [])
     // The site's visual space as this process has it (checked every two seconds): the write path
     // keeps to its one round trip; a fit meanwhile re-indexes the site after it.
-    const imageSpace = yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections(products.map((p) => p.siteId)))
+    const imageSpace = yield* Effect.flatMap(SiteVisualSpaces, (spaces) =>
+      spaces.projections(products.map((p) => p.siteId))
+    )
     known.forEach((i, k) => {
       vectors[i] = found.vectors[k]
       images[i] = found.images[k]
     })
     const reused = products.filter((_, i) => vectors[i] !== null)
     const docs: Array<IndexDocument> = []
-    yield* inSlices(products.map((_, i) => i), SLICE, (slice) =>
-      Effect.sync(() => {
-        for (const i of slice) docs.push(toIndexDocument(products[i], vectors[i], images[i], imageSpace(products[i].siteId)))
-      }))
+    yield* inSlices(
+      products.map((_, i) => i),
+      SLICE,
+      (slice) =>
+        Effect.sync(() => {
+          for (const i of slice)
+            docs.push(toIndexDocument(products[i], vectors[i], images[i], imageSpace(products[i].siteId)))
+        })
+    )
     // A reused vector is saved for the new version already: if the index does not take it,
     // that version is stale again (the reconcile pass indexes it), as after any failed write.
     if (docs.length > 0) {
-      yield* index.upsert(docs).pipe(
-        Effect.tapError(() => store.markStale(reused.map((p) => ({ siteId: p.siteId, productId: p.productId, version: p.version }))))
-      )
+      yield* index
+        .upsert(docs)
+        .pipe(
+          Effect.tapError(() =>
+            store.markStale(reused.map((p) => ({ siteId: p.siteId, productId: p.productId, version: p.version })))
+          )
+        )
     }
     // Completions of a product that waits for its text vector come with it (the indexing
     // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.

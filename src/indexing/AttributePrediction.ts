@@ -107,7 +107,8 @@ class Tally {
   best(total: number, minShare: number): { value: string; confidence: number } | null {
     let best: { value: string; weight: number } | null = null
     for (const entry of this.weights.values()) {
-      if (best === null || entry.weight > best.weight || (entry.weight === best.weight && entry.value < best.value)) best = entry
+      if (best === null || entry.weight > best.weight || (entry.weight === best.weight && entry.value < best.value))
+        best = entry
     }
     if (best === null || total <= 0 || best.weight / total < minShare || best.weight < MIN_EVIDENCE) return null
     return { value: best.value, confidence: round(best.weight / total) }
@@ -168,7 +169,10 @@ const imageColor = (analysis: ImageAnalysisRecord) => {
   return top === undefined ? null : { value: top.name, confidence: round(top.share) }
 }
 
-const adultOf = (score: number) => ({ value: score > ADULT_THRESHOLD, confidence: round(score > ADULT_THRESHOLD ? score : 1 - score) })
+const adultOf = (score: number) => ({
+  value: score > ADULT_THRESHOLD,
+  confidence: round(score > ADULT_THRESHOLD ? score : 1 - score)
+})
 
 /**
  * What one image says about itself; all null when it is not analysed (yet) or could not be,
@@ -207,16 +211,30 @@ export const predictFrom = (
     switch (name) {
       case "color": {
         const own = main ? imageColor(main) : null
-        return own !== null ? predicted(name, value, own, "image") : predicted(name, value, vote(neighbours, column("color")), "neighbours")
+        return own !== null
+          ? predicted(name, value, own, "image")
+          : predicted(name, value, vote(neighbours, column("color")), "neighbours")
       }
       case "adult": {
         if (adultScores.length > 0) return predicted(name, value, adultOf(Math.max(...adultScores)), "image")
-        const flags = vote(neighbours, (doc) => (typeof doc.payload.adult === "boolean" ? [String(doc.payload.adult)] : []))
-        return predicted(name, value, flags === null ? null : { value: flags.value === "true", confidence: flags.confidence }, "neighbours")
+        const flags = vote(neighbours, (doc) =>
+          typeof doc.payload.adult === "boolean" ? [String(doc.payload.adult)] : []
+        )
+        return predicted(
+          name,
+          value,
+          flags === null ? null : { value: flags.value === "true", confidence: flags.confidence },
+          "neighbours"
+        )
       }
       case "shopping_product_category":
       case "product_type":
-        return predicted(name, value, vote(neighbours, (doc) => leafPaths(strings(doc.payload[name]))), "neighbours")
+        return predicted(
+          name,
+          value,
+          vote(neighbours, (doc) => leafPaths(strings(doc.payload[name]))),
+          "neighbours"
+        )
       case "brand": {
         const titled = brandInTitle(product.data.title ?? "", brands)
         return titled !== null
@@ -239,7 +257,12 @@ export const predictFrom = (
   return { attributes: PREDICTABLE_ATTRIBUTES.map(attribute), images, neighbours: neighbours.length }
 }
 
-const addHits = (into: Map<string, number>, hits: ReadonlyArray<SearchHit>, similarity: (h: SearchHit) => number, factor: number) => {
+const addHits = (
+  into: Map<string, number>,
+  hits: ReadonlyArray<SearchHit>,
+  similarity: (h: SearchHit) => number,
+  factor: number
+) => {
   for (const hit of hits) {
     const s = Math.max(0, similarity(hit))
     into.set(hit.productId, (into.get(hit.productId) ?? 0) + factor * s * s)
@@ -248,7 +271,7 @@ const addHits = (into: Map<string, number>, hits: ReadonlyArray<SearchHit>, simi
 
 /** The K nearest other products of the site by the product's text vector and image vectors. */
 const findNeighbours = (product: StoredProduct) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const index = yield* CatalogIndex
     const { siteId, productId } = product
     const [self] = yield* index.retrieve(siteId, [productId])
@@ -260,7 +283,11 @@ const findNeighbours = (product: StoredProduct) =>
       addHits(weights, hits, (h) => h.text, 1)
     } else if (product.data.title) {
       // Not embedded (yet): the title's words find the neighbours instead, weighted by relative BM25.
-      const { hits } = yield* index.search({ ...base, text: product.data.title, weights: { lexical: 1, text: 0, image: 0 } })
+      const { hits } = yield* index.search({
+        ...base,
+        text: product.data.title,
+        weights: { lexical: 1, text: 0, image: 0 }
+      })
       addHits(weights, hits, (h) => h.lexical, 1)
     }
     const imageVectors = (self?.vectors.image ?? []).slice(0, IMAGE_QUERIES)
@@ -288,7 +315,7 @@ const siteBrands = (siteId: number) =>
  * stored prediction.
  */
 export const predictAttributes = (keys: ReadonlyArray<ProductKey>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const predictions = yield* PredictionStore
     for (const key of keys) {

@@ -23,7 +23,7 @@ const REENQUEUE_INTERVAL_MS = 1_000
  * deletion → 404) during the wait is honoured, and image analyses done by the job itself count.
  */
 export const currentPrediction = (siteId: number, productId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const predictions = yield* PredictionStore
     const queue = yield* JobQueue
@@ -37,7 +37,8 @@ export const currentPrediction = (siteId: number, productId: string) =>
       const now = yield* Clock.currentTimeMillis
       if (now - started >= Duration.toMillis(PREDICTION_TIMEOUT)) {
         return yield* new ServiceUnavailable({
-          message: `the prediction for product "${productId}" did not finish within ${Duration.format(PREDICTION_TIMEOUT)} ` +
+          message:
+            `the prediction for product "${productId}" did not finish within ${Duration.format(PREDICTION_TIMEOUT)} ` +
             "(the job queue is busy); it keeps running, so retry shortly"
         })
       }

@@ -17,14 +17,21 @@ import { ProductIndexer, reusableVectors } from "./ProductIndexer.js"
  * re-indexed in a new visual space: no model call for thousands of products) is indexed
  * without a text vector, as the write path indexed it (its embedding job is queued already).
  */
-export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { readonly embed: boolean } = { embed: true }) =>
-  Effect.gen(function*() {
+export const reindexImageData = (
+  keys: ReadonlyArray<ProductKey>,
+  options: { readonly embed: boolean } = { embed: true }
+) =>
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const indexer = yield* ProductIndexer
     const spaces = yield* SiteVisualSpaces
     const full: Array<ProductKey> = []
-    const parts: Array<{ readonly product: StoredProduct; readonly vector: Float32Array | null; readonly images: ReadonlyArray<ImageAnalysisRecord> }> = []
+    const parts: Array<{
+      readonly product: StoredProduct
+      readonly vector: Float32Array | null
+      readonly images: ReadonlyArray<ImageAnalysisRecord>
+    }> = []
     for (const [siteId, ids] of productIdsBySite(keys)) {
       const products = yield* store.getMany(siteId, ids)
       const { images, vectors } = yield* reusableVectors(products)
@@ -41,11 +48,23 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { rea
     }
     // A retried image job finds the images analysed and has nothing to re-index: a failed write
     // makes the products stale, so the reconcile pass indexes them in full.
-    const versions = parts.map(({ product }) => ({ siteId: product.siteId, productId: product.productId, version: product.version }))
+    const versions = parts.map(({ product }) => ({
+      siteId: product.siteId,
+      productId: product.productId,
+      version: product.version
+    }))
     if (parts.length > 0) {
-      yield* spaces.writing(parts.map(({ product }) => product.siteId), (spaceOf) =>
-        index.upsert(parts.map(({ images, product, vector }) => toIndexDocument(product, vector, images, spaceOf(product.siteId))))
-      ).pipe(Effect.tapError(() => store.markStale(versions)))
+      yield* spaces
+        .writing(
+          parts.map(({ product }) => product.siteId),
+          (spaceOf) =>
+            index.upsert(
+              parts.map(({ images, product, vector }) =>
+                toIndexDocument(product, vector, images, spaceOf(product.siteId))
+              )
+            )
+        )
+        .pipe(Effect.tapError(() => store.markStale(versions)))
     }
     if (full.length > 0) yield* indexer.index(full)
   })
@@ -53,5 +72,6 @@ export const reindexImageData = (keys: ReadonlyArray<ProductKey>, options: { rea
 /** A fit's re-indexing of a whole site (visual-space/VisualSpaceFit.ts): no model call for thousands of products. */
 export const storedReindexing = Effect.map(
   Effect.context<CatalogStore | CatalogIndex | SiteVisualSpaces | ProductIndexer>(),
-  (context) => StoredReindexing.of({ reindex: (keys) => reindexImageData(keys, { embed: false }).pipe(Effect.provide(context)) })
+  (context) =>
+    StoredReindexing.of({ reindex: (keys) => reindexImageData(keys, { embed: false }).pipe(Effect.provide(context)) })
 )

@@ -37,35 +37,46 @@ interface ProductImage extends StoredImage {
  * product still has, so a late or repeated call is harmless. Both return the products whose
  * index documents changed, for re-indexing.
  */
-export class ProductImages extends Context.Tag("ProductImages")<ProductImages, {
-  /** `objects`: detect in the same pass (attribute prediction, where a merchant waits for them). */
-  /** The products whose analyses were saved, each with how many of its photos were analysed ok. */
-  readonly analyze: (keys: ReadonlyArray<ProductKey>, options?: { readonly objects?: boolean }) => Effect.Effect<ReadonlyArray<AnalysedProduct>, unknown>
-  /** "background" for the catalog's detection pass, "batch" when a merchant waits. */
-  readonly detect: (keys: ReadonlyArray<ProductKey>, options: { readonly priority: NonNullable<AnalyzeOptions["priority"]> }) => Effect.Effect<ReadonlyArray<ProductKey>, unknown>
-  readonly pending: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<PendingImageWork, unknown>
-}>() {}
+export class ProductImages extends Context.Tag("ProductImages")<
+  ProductImages,
+  {
+    /** `objects`: detect in the same pass (attribute prediction, where a merchant waits for them). */
+    /** The products whose analyses were saved, each with how many of its photos were analysed ok. */
+    readonly analyze: (
+      keys: ReadonlyArray<ProductKey>,
+      options?: { readonly objects?: boolean }
+    ) => Effect.Effect<ReadonlyArray<AnalysedProduct>, unknown>
+    /** "background" for the catalog's detection pass, "batch" when a merchant waits. */
+    readonly detect: (
+      keys: ReadonlyArray<ProductKey>,
+      options: { readonly priority: NonNullable<AnalyzeOptions["priority"]> }
+    ) => Effect.Effect<ReadonlyArray<ProductKey>, unknown>
+    readonly pending: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<PendingImageWork, unknown>
+  }
+>() {}
 
 const sameKey = (a: ProductKey, b: ProductKey) => a.siteId === b.siteId && a.productId === b.productId
 
 export const ProductImagesLive = Layer.effect(
   ProductImages,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const intake = yield* ImageIntake
     const analyzer = yield* ImageAnalyzer
 
     const pixels = (image: ProductImage) =>
-      Effect.flatMap(intake.fromUrl(image.url, image.field), (decoded) => toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" }))
+      Effect.flatMap(intake.fromUrl(image.url, image.field), (decoded) =>
+        toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
+      )
 
     const analyzeOne = (image: ProductImage, objects: boolean) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const decoded = yield* intake.fromUrl(image.url, image.field)
         const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
-        const [analysis, signature] = yield* Effect.all([
-          analyzer.analyze(rgb, { detect: objects, priority: "batch" }),
-          colorSignature(decoded)
-        ], { concurrency: 2 })
+        const [analysis, signature] = yield* Effect.all(
+          [analyzer.analyze(rgb, { detect: objects, priority: "batch" }), colorSignature(decoded)],
+          { concurrency: 2 }
+        )
         return {
           imageId: image.id,
           url: image.url,
@@ -107,21 +118,31 @@ export const ProductImagesLive = Layer.effect(
         Effect.catchAll((e) =>
           isImageFailure(e) && !isImageUnavailable(e)
             ? Effect.as(
-              Effect.logWarning("product image rejected for object detection", { ...image.key, url: image.url, reason: e.message }),
-              Option.some<ImageObjects>({ imageId: image.id, objects: [] })
-            )
+                Effect.logWarning("product image rejected for object detection", {
+                  ...image.key,
+                  url: image.url,
+                  reason: e.message
+                }),
+                Option.some<ImageObjects>({ imageId: image.id, objects: [] })
+              )
             : Effect.as(
-              Effect.logWarning("object detection failed; left pending", { ...image.key, url: image.url, reason: e.message }),
-              Option.none<ImageObjects>()
-            )
+                Effect.logWarning("object detection failed; left pending", {
+                  ...image.key,
+                  url: image.url,
+                  reason: e.message
+                }),
+                Option.none<ImageObjects>()
+              )
         )
       )
 
     const current = (key: ProductKey) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const product = yield* store.get(key.siteId, key.productId)
         if (Option.isNone(product)) return undefined
-        const images = product.value.images.map((image, i): ProductImage => ({ ...image, key, field: `images.${i}.url` }))
+        const images = product.value.images.map(
+          (image, i): ProductImage => ({ ...image, key, field: `images.${i}.url` })
+        )
         return { images, analyses: yield* store.imageAnalyses(key.siteId, key.productId) }
       })
 
@@ -133,34 +154,44 @@ export const ProductImagesLive = Layer.effect(
 
     const undetected = (state: Effect.Effect.Success<ReturnType<typeof current>>) => {
       if (state === undefined) return []
-      const waiting = new Set(state.analyses.filter((a) => a.status === "ok" && a.objects === null).map((a) => a.imageId))
+      const waiting = new Set(
+        state.analyses.filter((a) => a.status === "ok" && a.objects === null).map((a) => a.imageId)
+      )
       return state.images.filter((image) => waiting.has(image.id))
     }
 
     const analyze = (keys: ReadonlyArray<ProductKey>, options?: { readonly objects?: boolean }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const todo = (yield* Effect.forEach(keys, current)).flatMap(unanalysed)
         if (todo.length === 0) return []
-        const analyses = yield* Effect.forEach(todo, (image) => analyzeOne(image, options?.objects ?? false), { concurrency: IMAGE_CONCURRENCY })
+        const analyses = yield* Effect.forEach(todo, (image) => analyzeOne(image, options?.objects ?? false), {
+          concurrency: IMAGE_CONCURRENCY
+        })
         const changed: Array<AnalysedProduct> = []
         for (const key of keys) {
           const own = analyses.filter((_, i) => sameKey(todo[i].key, key))
           if (own.length === 0) continue
           const kept = yield* store.saveImageAnalyses(key.siteId, key.productId, own)
           for (const a of own) {
-            if (a.status === "failed") yield* Effect.logWarning("product image failed", { ...key, url: a.url, reason: a.reason })
+            if (a.status === "failed")
+              yield* Effect.logWarning("product image failed", { ...key, url: a.url, reason: a.reason })
           }
           if (kept > 0) changed.push({ ...key, photos: Math.min(kept, own.filter((a) => a.status === "ok").length) })
         }
         return changed
       })
 
-    const detect = (keys: ReadonlyArray<ProductKey>, options: { readonly priority: NonNullable<AnalyzeOptions["priority"]> }) =>
-      Effect.gen(function*() {
+    const detect = (
+      keys: ReadonlyArray<ProductKey>,
+      options: { readonly priority: NonNullable<AnalyzeOptions["priority"]> }
+    ) =>
+      Effect.gen(function* () {
         const states = yield* Effect.forEach(keys, current)
         const todo = states.flatMap(undetected)
         if (todo.length === 0) return []
-        const found = yield* Effect.forEach(todo, (image) => detectOne(image, options.priority), { concurrency: IMAGE_CONCURRENCY })
+        const found = yield* Effect.forEach(todo, (image) => detectOne(image, options.priority), {
+          concurrency: IMAGE_CONCURRENCY
+        })
         const changed: Array<ProductKey> = []
         for (const [k, key] of keys.entries()) {
           const detections = found.flatMap((d, i) => (Option.isSome(d) && sameKey(todo[i].key, key) ? [d.value] : []))
@@ -169,8 +200,11 @@ export const ProductImagesLive = Layer.effect(
           // Re-indexing costs a text embedding: only worth it when the product's object words change.
           const before = states[k]?.analyses ?? []
           const byId = new Map(detections.map((d) => [d.imageId, d.objects]))
-          const after = before.map((a) => (a.objects === null && byId.has(a.imageId) ? { ...a, objects: byId.get(a.imageId)! } : a))
-          if (saved > 0 && visualAttributes(after).objects.join("\n") !== visualAttributes(before).objects.join("\n")) changed.push(key)
+          const after = before.map((a) =>
+            a.objects === null && byId.has(a.imageId) ? { ...a, objects: byId.get(a.imageId)! } : a
+          )
+          if (saved > 0 && visualAttributes(after).objects.join("\n") !== visualAttributes(before).objects.join("\n"))
+            changed.push(key)
         }
         return changed
       })
@@ -179,7 +213,7 @@ export const ProductImagesLive = Layer.effect(
       analyze,
       detect,
       pending: (keys) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const states = yield* Effect.forEach(keys, current)
           return {
             analyze: keys.filter((_, i) => unanalysed(states[i]).length > 0),

@@ -1,7 +1,13 @@
 import { Context, Effect, Layer } from "effect"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import { type DerivedProduct, type ProductKey, productIdsBySite, sameImages, type StoredProduct } from "../model/StoredProduct.js"
+import {
+  type DerivedProduct,
+  type ProductKey,
+  productIdsBySite,
+  sameImages,
+  type StoredProduct
+} from "../model/StoredProduct.js"
 import type { ImageAnalysisRecord } from "../model/ImageAnalysis.js"
 import type { IndexDocument } from "../model/IndexDocument.js"
 import { type ProductSource, Suggester } from "../services/suggester/Suggester.js"
@@ -17,9 +23,12 @@ import { inSlices } from "../platform/YieldToIo.js"
  * Turns stored records into searchable documents. It always reads the current record, so
  * running it twice, late, or for a product deleted in between is harmless.
  */
-export class ProductIndexer extends Context.Tag("ProductIndexer")<ProductIndexer, {
-  readonly index: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<void, unknown>
-}>() {}
+export class ProductIndexer extends Context.Tag("ProductIndexer")<
+  ProductIndexer,
+  {
+    readonly index: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<void, unknown>
+  }
+>() {}
 
 /** What a product gives the completions vocabulary. */
 export const suggestSource = (p: StoredProduct): ProductSource => {
@@ -60,16 +69,21 @@ export const fittingTextVector = (product: StoredProduct, derived: DerivedProduc
  * written before the model changed: its length differs), so the product must be embedded anew.
  */
 export const savedByAnotherModel = (product: StoredProduct, derived: DerivedProduct | null): boolean =>
-  derived !== null && derived.version === product.textVersion && derived.textVector !== null && !ofThisModel(derived.textVector)
+  derived !== null &&
+  derived.version === product.textVersion &&
+  derived.textVector !== null &&
+  !ofThisModel(derived.textVector)
 
 /** Whether a saved vector can be one of the current text model (another model's length differs). */
-const ofThisModel = (vector: Float32Array | null): vector is Float32Array => vector !== null && vector.length === TEXT_MODEL.dimensions
+const ofThisModel = (vector: Float32Array | null): vector is Float32Array =>
+  vector !== null && vector.length === TEXT_MODEL.dimensions
 
 /** The saved vector when it was computed from the text `key` names, by the current model. */
 const vectorForText = (
   saved: { readonly textKey?: string | undefined; readonly textVector: Float32Array | null } | null | undefined,
   key: string
-): Float32Array | null => (saved != null && saved.textKey === key && ofThisModel(saved.textVector) ? saved.textVector : null)
+): Float32Array | null =>
+  saved != null && saved.textKey === key && ofThisModel(saved.textVector) ? saved.textVector : null
 
 /** A product's index document as a rebuild restores it from the store (CatalogStore.forEachProduct). */
 export const restoredDocument = (
@@ -80,10 +94,17 @@ export const restoredDocument = (
 ): IndexDocument => toIndexDocument(product, fittingTextVector(product, derived), images, imageSpace)
 
 /** The index documents of a page of CatalogStore.forEachProduct, each in its site's visual space. */
-export const restoredDocuments = (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct | null; readonly images: ReadonlyArray<ImageAnalysisRecord> }>) =>
+export const restoredDocuments = (
+  page: ReadonlyArray<{
+    readonly product: StoredProduct
+    readonly derived: DerivedProduct | null
+    readonly images: ReadonlyArray<ImageAnalysisRecord>
+  }>
+) =>
   Effect.map(
     Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections(page.map(({ product }) => product.siteId))),
-    (spaceOf) => page.map(({ derived, images, product }) => restoredDocument(product, derived, images, spaceOf(product.siteId)))
+    (spaceOf) =>
+      page.map(({ derived, images, product }) => restoredDocument(product, derived, images, spaceOf(product.siteId)))
   )
 
 /**
@@ -95,13 +116,22 @@ export const restoredDocuments = (page: ReadonlyArray<{ readonly product: Stored
  * index write then fails marks those versions stale again.
  */
 export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const texts = products.map((p) => embeddingText(p.data))
     const textKeys = texts.map(textKey)
-    const saved = yield* store.reuseTextVectors(products.map((p, i) => ({ siteId: p.siteId, productId: p.productId, version: p.textVersion, textKey: textKeys[i] })))
+    const saved = yield* store.reuseTextVectors(
+      products.map((p, i) => ({
+        siteId: p.siteId,
+        productId: p.productId,
+        version: p.textVersion,
+        textKey: textKeys[i]
+      }))
+    )
     const vectors = saved.map((v) => (ofThisModel(v) ? v : null))
-    const images = yield* Effect.forEach(products, (p) => (p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)))
+    const images = yield* Effect.forEach(products, (p) =>
+      p.images.length === 0 ? Effect.succeed([]) : store.imageAnalyses(p.siteId, p.productId)
+    )
     const toEmbed = products.flatMap((_, i) => (vectors[i] === null ? [i] : []))
     return {
       vectors,
@@ -114,7 +144,7 @@ export const reusableVectors = (products: ReadonlyArray<StoredProduct>) =>
 
 export const ProductIndexerLive = Layer.effect(
   ProductIndexer,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
     const index = yield* CatalogIndex
     const embedder = yield* TextEmbedder
@@ -122,7 +152,7 @@ export const ProductIndexerLive = Layer.effect(
     const spaces = yield* SiteVisualSpaces
 
     const index_ = (keys: ReadonlyArray<ProductKey>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         // One read per site; a product deleted since its job was queued leaves the index.
         const present: Array<StoredProduct> = []
         for (const [siteId, ids] of productIdsBySite(keys)) {
@@ -136,7 +166,10 @@ export const ProductIndexerLive = Layer.effect(
         if (present.length === 0) return
         // A version whose text is the one already embedded (a price, stock or label change)
         // reuses the saved vector: only new text runs the model.
-        const reusable = yield* reusableVectors(present).pipe(Effect.provideService(CatalogStore, store), Effect.provideService(SiteVisualSpaces, spaces))
+        const reusable = yield* reusableVectors(present).pipe(
+          Effect.provideService(CatalogStore, store),
+          Effect.provideService(SiteVisualSpaces, spaces)
+        )
         const embedded = yield* embedder.embed(reusable.toEmbed.map((i) => reusable.texts[i]))
         const vectors = [...reusable.vectors] as Array<Float32Array>
         reusable.toEmbed.forEach((i, k) => (vectors[i] = embedded[k]))
@@ -156,26 +189,48 @@ export const ProductIndexerLive = Layer.effect(
         // index write makes the products stale again and fails the job: its retries, or the
         // reconcile pass once they are spent (an index down for minutes), write both again.
         const embeddedNow = new Set(reusable.toEmbed)
-        yield* store.saveDerived(kept.filter((i) => embeddedNow.has(i)).map((i) => ({
-          siteId: present[i].siteId,
-          productId: present[i].productId,
-          version: present[i].textVersion,
-          textVector: vectors[i],
-          textKey: reusable.textKeys[i]
-        })))
+        yield* store.saveDerived(
+          kept
+            .filter((i) => embeddedNow.has(i))
+            .map((i) => ({
+              siteId: present[i].siteId,
+              productId: present[i].productId,
+              version: present[i].textVersion,
+              textVector: vectors[i],
+              textKey: reusable.textKeys[i]
+            }))
+        )
         // A version older than the one the write path indexed since is ignored by the index.
         // In slices: each vector's graph insertion takes a while, and searches go on meanwhile.
-        yield* spaces.writing(kept.map((i) => present[i].siteId), (spaceOf) =>
-          inSlices(kept, INDEX_SLICE, (slice) =>
-            index.upsert(slice.map((i) => toIndexDocument(present[i], vectors[i], reusable.images[i], spaceOf(present[i].siteId)))))).pipe(
-            Effect.tapError(() => store.markStale(kept.map((i) => ({ siteId: present[i].siteId, productId: present[i].productId, version: present[i].version }))))
+        yield* spaces
+          .writing(
+            kept.map((i) => present[i].siteId),
+            (spaceOf) =>
+              inSlices(kept, INDEX_SLICE, (slice) =>
+                index.upsert(
+                  slice.map((i) =>
+                    toIndexDocument(present[i], vectors[i], reusable.images[i], spaceOf(present[i].siteId))
+                  )
+                )
+              )
+          )
+          .pipe(
+            Effect.tapError(() =>
+              store.markStale(
+                kept.map((i) => ({
+                  siteId: present[i].siteId,
+                  productId: present[i].productId,
+                  version: present[i].version
+                }))
+              )
+            )
           )
         yield* suggester.indexProducts(kept.map((i) => suggestSource(present[i])))
       })
 
     /** The current versions of `products`, by `productKey`. */
     const currentProducts = (products: ReadonlyArray<StoredProduct>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const current = new Map<string, StoredProduct>()
         for (const [siteId, ids] of productIdsBySite(products)) {
           for (const p of yield* store.getMany(siteId, ids)) current.set(productKey(p), p)

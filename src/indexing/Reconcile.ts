@@ -20,7 +20,7 @@ const LIMIT = 1_000_000
  * most one cheap follow-up that finds nothing left to do. Jobs the queue still holds are not
  * queued again. Returns how many jobs it queued.
  */
-export const reconcile = Effect.gen(function*() {
+export const reconcile = Effect.gen(function* () {
   const store = yield* CatalogStore
   const queue = yield* JobQueue
   const stale = yield* store.stale(LIMIT)
@@ -52,7 +52,7 @@ export const RECONCILE_BACKLOG = 10_000
  * queue that cannot say how much it holds does not hold the pass back.
  */
 export const periodicReconcile = (backlog: number = RECONCILE_BACKLOG) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pending = yield* Effect.flatMap(JobQueue, (queue) => queue.pending).pipe(Effect.orElseSucceed(() => 0))
     return pending > backlog ? 0 : yield* reconcile
   })
@@ -60,11 +60,12 @@ export const periodicReconcile = (backlog: number = RECONCILE_BACKLOG) =>
 const keyOf = (k: ProductKey) => `${k.siteId}\u0000${k.productId}`
 
 /** Feeds the suggester's vocabulary from every product (it lives in memory only). */
-export const restoreSuggestions = Effect.gen(function*() {
+export const restoreSuggestions = Effect.gen(function* () {
   const store = yield* CatalogStore
   const suggester = yield* Suggester
   return yield* store.forEachProduct(1000, (page) =>
-    suggester.indexProducts(page.map(({ product }) => suggestSource(product))))
+    suggester.indexProducts(page.map(({ product }) => suggestSource(product)))
+  )
 })
 
 /**
@@ -75,19 +76,23 @@ export const restoreSuggestions = Effect.gen(function*() {
  * another text model (a store written before a model change: its length differs) is not
  * restored either, and its product counts as stale again so that it is embedded anew.
  */
-export const restoreIndex = Effect.gen(function*() {
+export const restoreIndex = Effect.gen(function* () {
   const store = yield* CatalogStore
   const index = yield* CatalogIndex
   const suggester = yield* Suggester
   const spaces = yield* SiteVisualSpaces
   const restored = yield* store.forEachProduct(1000, (page) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const outdated = page.flatMap(({ derived, product }) =>
-        savedByAnotherModel(product, derived) ? [{ siteId: product.siteId, productId: product.productId, version: product.version }] : [])
+        savedByAnotherModel(product, derived)
+          ? [{ siteId: product.siteId, productId: product.productId, version: product.version }]
+          : []
+      )
       if (outdated.length > 0) yield* store.markStale(outdated)
       yield* index.upsert(yield* restoredDocuments(page).pipe(Effect.provideService(SiteVisualSpaces, spaces)))
       yield* suggester.indexProducts(page.map(({ product }) => suggestSource(product)))
-    }))
+    })
+  )
   const queued = yield* reconcile
   return { restored, queued }
 })

@@ -21,8 +21,9 @@ import { PredictionStore } from "../services/prediction-store/PredictionStore.js
 
 const keys = (jobs: ReadonlyArray<ProductJob>) => jobs.map((j) => ({ siteId: j.siteId, productId: j.productId }))
 
-const distinct = (list: ReadonlyArray<ProductKey>) =>
-  [...new Map(list.map((k) => [`${k.siteId}\u0000${k.productId}`, k])).values()]
+const distinct = (list: ReadonlyArray<ProductKey>) => [
+  ...new Map(list.map((k) => [`${k.siteId}\u0000${k.productId}`, k])).values()
+]
 
 /**
  * The work behind every job kind. The in-process queue runs it inside the api process; the
@@ -45,13 +46,15 @@ const distinct = (list: ReadonlyArray<ProductKey>) =>
  */
 export const JobHandlersLive = Layer.effect(
   JobHandler,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const indexer = yield* ProductIndexer
     const images = yield* ProductImages
     const predictions = yield* Effect.serviceOption(PredictionStore)
     const catalog = yield* Effect.context<CatalogStore | CatalogIndex | SiteVisualSpaces>()
     const learning = yield* Effect.context<EventLog | ShopperStats | Suggester>()
-    const visual = yield* Effect.context<CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces | ImageIntake | ImageAnalyzer>()
+    const visual = yield* Effect.context<
+      CatalogStore | CatalogIndex | VisualSpaceStore | SiteVisualSpaces | ImageIntake | ImageAnalyzer
+    >()
     // After an image pass: the text vector is reused when the text is unchanged (ImageReindex).
     const reindex = (changed: ReadonlyArray<ProductKey>) =>
       changed.length > 0
@@ -60,7 +63,7 @@ export const JobHandlersLive = Layer.effect(
     const fitReindexing = yield* storedReindexing.pipe(Effect.provide(catalog))
     return {
       handle: (all) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* aggregateJobs(all).pipe(Effect.provide(learning))
           yield* fitJobs(all).pipe(Effect.provide(visual), Effect.provideService(StoredReindexing, fitReindexing))
           const jobs = all.filter(isProductJob)
@@ -72,7 +75,7 @@ export const JobHandlersLive = Layer.effect(
           if (imageKeys.length > 0) {
             const changed = yield* images.analyze(imageKeys)
             yield* reindex(changed)
-            followUps.push(...yield* photosAnalysed(changed).pipe(Effect.provide(visual)))
+            followUps.push(...(yield* photosAnalysed(changed).pipe(Effect.provide(visual))))
             for (const key of (yield* images.pending(changed)).detect) followUps.push({ _tag: "DetectObjects", ...key })
           }
           const detectKeys = keysOfKind("DetectObjects")
@@ -80,13 +83,15 @@ export const JobHandlersLive = Layer.effect(
           const predictKeys = keysOfKind("PredictAttributes")
           if (predictKeys.length > 0) {
             if (Option.isNone(predictions)) {
-              yield* Effect.logWarning("no prediction store in this process; PredictAttributes jobs skipped", { jobs: predictKeys.length })
+              yield* Effect.logWarning("no prediction store in this process; PredictAttributes jobs skipped", {
+                jobs: predictKeys.length
+              })
             } else {
               // A merchant waits: both passes now, at catalog priority, objects included.
               const analysed = yield* images.analyze((yield* images.pending(predictKeys)).analyze, { objects: true })
               const detected = yield* images.detect(predictKeys, { priority: "batch" })
               yield* reindex(distinct([...analysed, ...detected]))
-              followUps.push(...yield* photosAnalysed(analysed).pipe(Effect.provide(visual)))
+              followUps.push(...(yield* photosAnalysed(analysed).pipe(Effect.provide(visual))))
               yield* predictAttributes(predictKeys).pipe(
                 Effect.provide(catalog),
                 Effect.provideService(PredictionStore, predictions.value)

@@ -4,7 +4,14 @@ import type { Job } from "../model/Jobs.js"
 import { EventLog, type StoredEvent } from "../services/event-log/EventLog.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { queueCatchUp } from "../services/job-queue/CatchUp.js"
-import { dayOf, type KnownSearch, type ProductStats, type QueryFigures, ShopperStats, type StatsDelta } from "../services/shopper-stats/ShopperStats.js"
+import {
+  dayOf,
+  type KnownSearch,
+  type ProductStats,
+  type QueryFigures,
+  ShopperStats,
+  type StatsDelta
+} from "../services/shopper-stats/ShopperStats.js"
 import { normalize } from "../text/NormalForm.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { decayedTo, EVENT_WEIGHTS, HALF_LIFE_MS } from "../services/shopper-stats/Decay.js"
@@ -102,7 +109,8 @@ export const summarise = (events: ReadonlyArray<StoredEvent>, known: ReadonlyMap
       const entry = figures(day, query)
       entry.searches += 1
       if (event.resultsCount === 0) entry.zeroResults += 1
-      if (event.requestId !== undefined) searches.set(event.requestId, { requestId: event.requestId, query, day, clicked: false })
+      if (event.requestId !== undefined)
+        searches.set(event.requestId, { requestId: event.requestId, query, day, clicked: false })
     }
     if (event.type === "click" && event.requestId !== undefined) {
       const search = searchOf(event.requestId)
@@ -117,7 +125,12 @@ export const summarise = (events: ReadonlyArray<StoredEvent>, known: ReadonlyMap
       }
     }
   }
-  const delta: StatsDelta = { products: [...products.values()], pairs: [...pairs.values()], queries: [...queries.values()], searches: [...searches.values()] }
+  const delta: StatsDelta = {
+    products: [...products.values()],
+    pairs: [...pairs.values()],
+    queries: [...queries.values()],
+    searches: [...searches.values()]
+  }
   return { delta, learnt }
 }
 
@@ -127,7 +140,7 @@ export const summarise = (events: ReadonlyArray<StoredEvent>, known: ReadonlyMap
  * enqueue is only logged (the next batch's, or the reconcile pass, queues the job).
  */
 export const storeEvents = (siteId: number, events: ReadonlyArray<ShopperEvent>, receivedAt: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stored = yield* Effect.flatMap(EventLog, (log) => log.append(siteId, events, receivedAt))
     if (stored.accepted > 0) {
       yield* Effect.flatMap(JobQueue, (queue) => queue.enqueue([{ _tag: "AggregateEvents", siteId }])).pipe(
@@ -139,11 +152,13 @@ export const storeEvents = (siteId: number, events: ReadonlyArray<ShopperEvent>,
 
 /** The AggregateEvents jobs of a batch, one aggregation per site. */
 export const aggregateJobs = (jobs: ReadonlyArray<Job>) =>
-  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : []))), aggregateSite, { discard: true })
+  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "AggregateEvents" ? [j.siteId] : []))), aggregateSite, {
+    discard: true
+  })
 
 /** Aggregates the site's events not aggregated yet; the number of events read. */
 export const aggregateSite = (siteId: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const log = yield* EventLog
     const stats = yield* ShopperStats
     const suggester = yield* Suggester
@@ -154,7 +169,9 @@ export const aggregateSite = (siteId: number) =>
       if (page.length === 0) break
       const step = stepOf(page)
       // Searches already counted: those clicked now, and those the server and the front end both sent.
-      const requestIds = step.flatMap(({ event }) => ((event.type === "click" || event.type === "search") && event.requestId !== undefined ? [event.requestId] : []))
+      const requestIds = step.flatMap(({ event }) =>
+        (event.type === "click" || event.type === "search") && event.requestId !== undefined ? [event.requestId] : []
+      )
       const known = new Map((yield* stats.searches(siteId, requestIds)).map((s) => [s.requestId, s]))
       const { delta, learnt } = summarise(step, known)
       // Another aggregator moved the cursor meanwhile (two workers, a retried job): it does the rest.
@@ -169,7 +186,7 @@ export const aggregateSite = (siteId: number) =>
  * Sites whose events are not all aggregated (the events were stored, then the process died
  * before its in-memory queue ran their job; or the enqueue failed) get an AggregateEvents job.
  */
-export const reconcileAggregation = Effect.gen(function*() {
+export const reconcileAggregation = Effect.gen(function* () {
   const log = yield* EventLog
   const stats = yield* ShopperStats
   return yield* queueCatchUp(

@@ -1,6 +1,11 @@
 import { Effect } from "effect"
 import { BadRequest } from "../domain/Errors.js"
-import { ANALYTICS_LIMITS, type QueryAnalytics, type SearchAnalyticsParams, type SearchAnalyticsResponse } from "../domain/SearchAnalytics.js"
+import {
+  ANALYTICS_LIMITS,
+  type QueryAnalytics,
+  type SearchAnalyticsParams,
+  type SearchAnalyticsResponse
+} from "../domain/SearchAnalytics.js"
 import { DAY_MS, dayOf, type QueryFigures, ShopperStats } from "../services/shopper-stats/ShopperStats.js"
 
 const dayText = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
@@ -19,15 +24,19 @@ const row = (q: QueryFigures): QueryAnalytics => ({
 })
 
 const top = (list: ReadonlyArray<QueryFigures>, by: (q: QueryFigures) => number, limit: number) =>
-  [...list].sort((a, b) => by(b) - by(a) || (a.query < b.query ? -1 : 1)).slice(0, limit).map(row)
+  [...list]
+    .sort((a, b) => by(b) - by(a) || (a.query < b.query ? -1 : 1))
+    .slice(0, limit)
+    .map(row)
 
 /** A site's search analytics over the days of `params` (see domain/SearchAnalytics.ts). */
 export const searchAnalytics = (siteId: number, params: SearchAnalyticsParams, now = Date.now()) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const toDay = params.to === undefined ? dayOf(now) : dayNumber(params.to)
     const fromDay = params.from === undefined ? toDay - (ANALYTICS_LIMITS.defaultDays - 1) : dayNumber(params.from)
     if (fromDay > toDay) return yield* new BadRequest({ message: "from: must not be after to" })
-    if (toDay - fromDay + 1 > ANALYTICS_LIMITS.days) return yield* new BadRequest({ message: `from: the range holds at most ${ANALYTICS_LIMITS.days} days` })
+    if (toDay - fromDay + 1 > ANALYTICS_LIMITS.days)
+      return yield* new BadRequest({ message: `from: the range holds at most ${ANALYTICS_LIMITS.days} days` })
     const limit = params.limit ?? ANALYTICS_LIMITS.defaultQueries
     const figures = yield* Effect.flatMap(ShopperStats, (stats) => stats.queries(siteId, fromDay, toDay))
     const sum = (f: (q: QueryFigures) => number) => figures.reduce((n, q) => n + f(q), 0)
@@ -37,10 +46,30 @@ export const searchAnalytics = (siteId: number, params: SearchAnalyticsParams, n
       data: {
         from: dayText(fromDay),
         to: dayText(toDay),
-        totals: { searches, zeroResults, clicks: sum((q) => q.clicks), clickThroughRate: rate(sum((q) => q.clickedSearches), searches - zeroResults) },
-        topQueries: top(figures.filter((q) => q.searches > 0), (q) => q.searches, limit),
-        zeroResultQueries: top(figures.filter((q) => q.zeroResults > 0), (q) => q.zeroResults, limit),
-        noClickQueries: top(figures.filter((q) => q.searches > q.zeroResults && q.clicks === 0), (q) => q.searches - q.zeroResults, limit)
+        totals: {
+          searches,
+          zeroResults,
+          clicks: sum((q) => q.clicks),
+          clickThroughRate: rate(
+            sum((q) => q.clickedSearches),
+            searches - zeroResults
+          )
+        },
+        topQueries: top(
+          figures.filter((q) => q.searches > 0),
+          (q) => q.searches,
+          limit
+        ),
+        zeroResultQueries: top(
+          figures.filter((q) => q.zeroResults > 0),
+          (q) => q.zeroResults,
+          limit
+        ),
+        noClickQueries: top(
+          figures.filter((q) => q.searches > q.zeroResults && q.clicks === 0),
+          (q) => q.searches - q.zeroResults,
+          limit
+        )
       }
     }
     return response

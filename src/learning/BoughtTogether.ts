@@ -16,11 +16,14 @@ const CANDIDATES = 500
 
 /** Up to `limit` × 3 partner ids, best first (the caller filters them to its scope and takes `limit`). */
 export const boughtTogether = (siteId: number, productId: string, limit: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stats = yield* ShopperStats
     const { partners } = yield* stats.boughtWith(siteId, productId, MIN_TOGETHER, CANDIDATES)
     return partners
-      .map((p) => ({ productId: p.productId, score: p.together / Math.max(p.orders, p.together) ** POPULARITY_DISCOUNT }))
+      .map((p) => ({
+        productId: p.productId,
+        score: p.together / Math.max(p.orders, p.together) ** POPULARITY_DISCOUNT
+      }))
       .sort((a, b) => b.score - a.score || (a.productId < b.productId ? -1 : 1))
       .slice(0, limit * 3)
       .map((p) => p.productId)

@@ -12,10 +12,13 @@ import { storeEvents } from "./Aggregation.js"
  * failure to record is logged, never the search's.
  */
 export const recordSearch = (siteId: number, requestId: string, query: string, resultsCount: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const eventId = `search:${requestId}`
     const event: ShopperEvent = {
-      eventId: eventId.length <= EVENT_LIMITS.idChars ? eventId : `search:#${createHash("sha1").update(requestId).digest("hex")}`,
+      eventId:
+        eventId.length <= EVENT_LIMITS.idChars
+          ? eventId
+          : `search:#${createHash("sha1").update(requestId).digest("hex")}`,
       type: "search",
       query: query.slice(0, EVENT_LIMITS.queryChars),
       requestId,

@@ -9,13 +9,16 @@ import { ShopperSignals } from "./ShopperSignals.js"
  * otherwise, and no statistics read).
  */
 export const shopperRanking = (siteId: number, sort: ReadonlyArray<SortKey> | undefined, lift: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sorted = sort?.some((key) => SIGNAL_COLUMNS.has(key.column)) ?? false
     if (!sorted && lift <= 0) return {} satisfies Partial<SearchQuery>
     const signals = yield* Effect.flatMap(ShopperSignals, (s) => s.forSite(siteId))
     if (signals.popularity.size === 0) return {} satisfies Partial<SearchQuery>
     return {
-      signals: new Map([["popularity", signals.popularity], ["trending", signals.trending]]),
+      signals: new Map([
+        ["popularity", signals.popularity],
+        ["trending", signals.trending]
+      ]),
       ...(lift > 0 ? { signalBoosts: [{ signal: "popularity", weight: lift }] } : {})
     } satisfies Partial<SearchQuery>
   })

@@ -35,7 +35,9 @@ const MAX_AGE_MS = 60_000
  * rising now.
  */
 export const trendOf = (popularity: number, recent: number): number =>
-  (recent * HALF_LIFE_MS.popularity / HALF_LIFE_MS.recent) / (popularity + TRENDING.prior * HALF_LIFE_MS.popularity / DAY_MS)
+  (recent * HALF_LIFE_MS.popularity) /
+  HALF_LIFE_MS.recent /
+  (popularity + (TRENDING.prior * HALF_LIFE_MS.popularity) / DAY_MS)
 
 export const signalsAt = (products: ReadonlyArray<ProductStats>, now: number): SiteSignals => {
   const current = products.map((p) => ({
@@ -56,10 +58,13 @@ export const signalsAt = (products: ReadonlyArray<ProductStats>, now: number): S
 
 const EMPTY: SiteSignals = { popularity: new Map(), trending: new Map(), asOf: 0 }
 
-export class ShopperSignals extends Context.Tag("ShopperSignals")<ShopperSignals, {
-  /** The site's signals; empty (logged) when the statistics cannot be read. */
-  readonly forSite: (siteId: number) => Effect.Effect<SiteSignals>
-}>() {}
+export class ShopperSignals extends Context.Tag("ShopperSignals")<
+  ShopperSignals,
+  {
+    /** The site's signals; empty (logged) when the statistics cannot be read. */
+    readonly forSite: (siteId: number) => Effect.Effect<SiteSignals>
+  }
+>() {}
 
 interface Held {
   readonly signals: SiteSignals
@@ -72,18 +77,24 @@ interface Held {
 
 export const ShopperSignalsLive = Layer.effect(
   ShopperSignals,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stats = yield* ShopperStats
     const held = new Map<number, Held>()
     const load = (siteId: number, cursor: number) =>
       Effect.map(stats.allProducts(siteId), (products) => {
         const now = Date.now()
-        const entry: Held = { signals: signalsAt(products, now), cursor, loadedAt: now, checkedAt: now, refreshing: false }
+        const entry: Held = {
+          signals: signalsAt(products, now),
+          cursor,
+          loadedAt: now,
+          checkedAt: now,
+          refreshing: false
+        }
         held.set(siteId, entry)
         return entry.signals
       })
     const forSite = (siteId: number): Effect.Effect<SiteSignals> =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const entry = held.get(siteId)
         const now = Date.now()
         if (entry !== undefined && (entry.refreshing || now - entry.checkedAt < REFRESH_MS)) return entry.signals
@@ -96,14 +107,25 @@ export const ShopperSignalsLive = Layer.effect(
         }
         if (cursor === entry.cursor && now - entry.loadedAt < MAX_AGE_MS) return entry.signals
         entry.refreshing = true
-        yield* Effect.forkDaemon(load(siteId, cursor).pipe(
-          Effect.catchAll((error) => Effect.logWarning("shopper signals not refreshed", error)),
-          Effect.ensuring(Effect.sync(() => {
-            entry.refreshing = false
-          }))
-        ))
+        yield* Effect.forkDaemon(
+          load(siteId, cursor).pipe(
+            Effect.catchAll((error) => Effect.logWarning("shopper signals not refreshed", error)),
+            Effect.ensuring(
+              Effect.sync(() => {
+                entry.refreshing = false
+              })
+            )
+          )
+        )
         return entry.signals
-      }).pipe(Effect.catchAll((error) => Effect.as(Effect.logWarning("shopper signals unavailable; ranking without them", error), held.get(siteId)?.signals ?? EMPTY)))
+      }).pipe(
+        Effect.catchAll((error) =>
+          Effect.as(
+            Effect.logWarning("shopper signals unavailable; ranking without them", error),
+            held.get(siteId)?.signals ?? EMPTY
+          )
+        )
+      )
     return { forSite }
   })
 )

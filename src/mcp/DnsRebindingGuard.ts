@@ -35,7 +35,10 @@ const isLoopbackAddress = (address: string | undefined): boolean =>
  * - a browser's Origin must be the service's own (same host as the Host header) or listed in
  *   MCP_ALLOWED_ORIGINS. Clients that are not browsers send no Origin.
  */
-export const rebindingRefusal = (request: HttpServerRequest.HttpServerRequest, allowed: McpAllowedSources): string | undefined => {
+export const rebindingRefusal = (
+  request: HttpServerRequest.HttpServerRequest,
+  allowed: McpAllowedSources
+): string | undefined => {
   const host = request.headers.host ?? ""
   const name = hostName(host)
   const listed = allowed.hosts.some((h) => hostName(h) === name)

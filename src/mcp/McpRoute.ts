@@ -12,26 +12,37 @@ import { McpAllowedSources, rebindingRefusal } from "./DnsRebindingGuard.js"
 export const McpRateLimit = Config.all({
   mcpRateLimit: Config.integer("MCP_RATE_LIMIT").pipe(Config.withDefault(600)),
   mcpRateWindowMs: Config.integer("MCP_RATE_WINDOW_MS").pipe(Config.withDefault(60_000))
-}).pipe(Config.validate({
-  message: "MCP_RATE_LIMIT and MCP_RATE_WINDOW_MS must be positive",
-  validation: ({ mcpRateLimit, mcpRateWindowMs }) => mcpRateLimit > 0 && mcpRateWindowMs > 0
-}))
+}).pipe(
+  Config.validate({
+    message: "MCP_RATE_LIMIT and MCP_RATE_WINDOW_MS must be positive",
+    validation: ({ mcpRateLimit, mcpRateWindowMs }) => mcpRateLimit > 0 && mcpRateWindowMs > 0
+  })
+)
 
 const rpcError = (
   status: number,
   code: number,
   message: string,
-  options: { readonly headers?: Record<string, string>; readonly id?: string | number | null; readonly data?: unknown } = {}
+  options: {
+    readonly headers?: Record<string, string>
+    readonly id?: string | number | null
+    readonly data?: unknown
+  } = {}
 ) =>
   HttpServerResponse.unsafeJson(
-    { jsonrpc: "2.0", id: options.id ?? null, error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) } },
+    {
+      jsonrpc: "2.0",
+      id: options.id ?? null,
+      error: { code, message, ...(options.data === undefined ? {} : { data: options.data }) }
+    },
     { status, headers: options.headers ?? {} }
   )
 
 /** The id of a single JSON-RPC request in the body, so even an HTTP-level refusal answers it; null otherwise. */
 const messageId = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.map(Effect.either(request.json), (body) => {
-    if (Either.isLeft(body) || typeof body.right !== "object" || body.right === null || Array.isArray(body.right)) return null
+    if (Either.isLeft(body) || typeof body.right !== "object" || body.right === null || Array.isArray(body.right))
+      return null
     const id = (body.right as { readonly id?: unknown }).id
     return typeof id === "string" || typeof id === "number" ? id : null
   })
@@ -43,7 +54,7 @@ const messageId = (request: HttpServerRequest.HttpServerRequest) =>
  * header or, for hosts that can only be given a URL, as a read-only token in `access_token`.
  */
 export const McpRoute = HttpLayerRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const auth = yield* Auth
     const limiter = yield* RateLimiter
     const config = yield* McpRateLimit
@@ -53,12 +64,17 @@ export const McpRoute = HttpLayerRouter.use((router) =>
     const runtime = yield* Effect.runtime<McpServices>()
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const refusal = rebindingRefusal(request, allowedSources)
         if (refusal !== undefined) return rpcError(403, -32000, refusal, { id: yield* messageId(request) })
         const credentials = presentedCredentials(request)
         if (credentials._tag === "ambiguous") {
-          return rpcError(400, -32600, "invalid request: send the credentials once, in the Authorization header or as access_token, not both", { id: yield* messageId(request) })
+          return rpcError(
+            400,
+            -32600,
+            "invalid request: send the credentials once, in the Authorization header or as access_token, not both",
+            { id: yield* messageId(request) }
+          )
         }
         const authenticated = yield* Effect.either(auth.authenticate(credentials.authorization))
         if (Either.isLeft(authenticated)) {
@@ -69,22 +85,35 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         }
         const principal = authenticated.right
 
-        const decision = yield* consumeFailingOpen(limiter, `mcp:${principal.siteId}:${principal.subject}`, config.mcpRateLimit, config.mcpRateWindowMs)
+        const decision = yield* consumeFailingOpen(
+          limiter,
+          `mcp:${principal.siteId}:${principal.subject}`,
+          config.mcpRateLimit,
+          config.mcpRateWindowMs
+        )
         if (decision !== null && !decision.allowed) {
           const seconds = retryAfterSeconds(decision)
           // Agents read the JSON-RPC error, not HTTP headers: the wait is in `data` too.
-          return rpcError(429, -32029, `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; retry after ${seconds} s`, {
-            headers: { "retry-after": String(seconds) },
-            id: yield* messageId(request),
-            data: { retryAfterSeconds: seconds }
-          })
+          return rpcError(
+            429,
+            -32029,
+            `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; retry after ${seconds} s`,
+            {
+              headers: { "retry-after": String(seconds) },
+              id: yield* messageId(request),
+              data: { retryAfterSeconds: seconds }
+            }
+          )
         }
 
         const body = yield* Effect.either(request.json)
         if (Either.isLeft(body)) return rpcError(400, -32700, "parse error: the body must be a JSON-RPC message")
 
         const server = makeMcpServer(principal, runtime)
-        const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true })
+        const transport = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: undefined,
+          enableJsonResponse: true
+        })
         const response = yield* Effect.acquireUseRelease(
           Effect.promise(() => server.connect(transport)),
           () =>
@@ -101,12 +130,19 @@ export const McpRoute = HttpLayerRouter.use((router) =>
         )
         return response.text.length === 0
           ? HttpServerResponse.empty({ status: response.status })
-          : HttpServerResponse.text(response.text, { status: response.status, contentType: response.contentType ?? "application/json" })
+          : HttpServerResponse.text(response.text, {
+              status: response.status,
+              contentType: response.contentType ?? "application/json"
+            })
       })
 
     yield* router.add("POST", "/mcp", handle)
     // Stateless: no server-initiated stream to open and no session to delete.
-    const notAllowed = Effect.succeed(rpcError(405, -32000, "method not allowed: this MCP endpoint is stateless; use POST", { headers: { allow: "POST" } }))
+    const notAllowed = Effect.succeed(
+      rpcError(405, -32000, "method not allowed: this MCP endpoint is stateless; use POST", {
+        headers: { allow: "POST" }
+      })
+    )
     yield* router.add("GET", "/mcp", notAllowed)
     yield* router.add("DELETE", "/mcp", notAllowed)
   })

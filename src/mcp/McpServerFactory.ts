@@ -26,16 +26,17 @@ const listing = tools.map((t) => ({
   description: t.description,
   inputSchema: t.inputSchema,
   outputSchema: t.outputSchema,
-  annotations: t.effect === "reads"
-    ? { readOnlyHint: true, openWorldHint: false }
-    : { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
+  annotations:
+    t.effect === "reads"
+      ? { readOnlyHint: true, openWorldHint: false }
+      : { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false }
 }))
 
 /** What an agent reads at initialize: how the tools fit together. */
 export const INSTRUCTIONS = [
   "Product search, recommendations and catalog of one shop, plus durable conversation memory.",
   "Find products with text_search (a query, or none to browse with filters; offset and resultsCount page through) or visual_search (an image URL or base64).",
-  "Pass detail: \"compact\" to search and recommendation tools for short results (id, title, brand, price, url, image, category); get_item reads a full record.",
+  'Pass detail: "compact" to search and recommendation tools for short results (id, title, brand, price, url, image, category); get_item reads a full record.',
   "list_relevant_columns and describe_column tell which filters and sorts the catalog supports; get_item, get_items and get_item_group read records.",
   "similar_products and cross_selling recommend from a product id.",
   "Memory tools (append_memory, recall_memory, replay_memory, list_conversations, summarize_conversation) need site (Basic) credentials; pass an idempotencyKey with each append so a retry is stored once.",
@@ -51,13 +52,19 @@ const rpcError = (code: number, message: string) => Object.assign(new Error(mess
  * runs the same Effect service code as the REST endpoints, with the caller's site.
  */
 export const makeMcpServer = (principal: Principal, runtime: Runtime.Runtime<McpServices>) => {
-  const server = new Server({ name: "commerce-search", version: "0.1.0" }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS })
+  const server = new Server(
+    { name: "commerce-search", version: "0.1.0" },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS }
+  )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }))
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name)
     if (tool === undefined) throw rpcError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
     if (tool.scope === "site" && principal.scope !== "site") {
-      throw rpcError(FORBIDDEN, `forbidden: ${tool.name} needs site (Basic) credentials; a read-only token does not authorize it`)
+      throw rpcError(
+        FORBIDDEN,
+        `forbidden: ${tool.name} needs site (Basic) credentials; a read-only token does not authorize it`
+      )
     }
     const exit = await Runtime.runPromiseExit(runtime)(tool.call(principal, request.params.arguments ?? {}))
     if (Exit.isSuccess(exit)) {
@@ -67,7 +74,8 @@ export const makeMcpServer = (principal: Principal, runtime: Runtime.Runtime<Mcp
     const failure = Cause.failureOption(exit.cause)
     if (failure._tag === "Some") {
       const error = failure.value
-      if (error.invalidParams) throw rpcError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${error.message}`)
+      if (error.invalidParams)
+        throw rpcError(ErrorCode.InvalidParams, `invalid arguments for ${tool.name}: ${error.message}`)
       return { content: [{ type: "text" as const, text: error.message }], isError: true }
     }
     await Runtime.runPromise(runtime)(Effect.logError("MCP tool crashed", exit.cause))

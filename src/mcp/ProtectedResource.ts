@@ -41,10 +41,9 @@ export const mcpChallenge = (request: HttpServerRequest.HttpServerRequest, publi
  * published; site credentials can change the catalog and stay in the header. Both at once is
  * ambiguous and refused (RFC 6750 §2: one method per request).
  */
-export const presentedCredentials = (request: HttpServerRequest.HttpServerRequest):
-  | { readonly _tag: "credentials"; readonly authorization: string | undefined }
-  | { readonly _tag: "ambiguous" } =>
-{
+export const presentedCredentials = (
+  request: HttpServerRequest.HttpServerRequest
+): { readonly _tag: "credentials"; readonly authorization: string | undefined } | { readonly _tag: "ambiguous" } => {
   const header = request.headers.authorization
   const query = request.url.indexOf("?")
   const token = query < 0 ? null : new URLSearchParams(request.url.slice(query + 1)).get(ACCESS_TOKEN_PARAMETER)
@@ -65,16 +64,19 @@ export const loggableUrl = (url: string): string =>
  * header or the `access_token` query parameter, and where the documentation is.
  */
 export const ProtectedResourceRoute = HttpLayerRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const publicUrl = yield* PublicUrl
     const metadata = (request: HttpServerRequest.HttpServerRequest) => {
       const base = baseUrl(request, publicUrl)
-      return HttpServerResponse.unsafeJson({
-        resource: `${base}/mcp`,
-        resource_name: "commerce-search MCP endpoint",
-        bearer_methods_supported: ["header", "query"],
-        resource_documentation: `${base}/docs`
-      }, { headers: { "cache-control": "public, max-age=3600" } })
+      return HttpServerResponse.unsafeJson(
+        {
+          resource: `${base}/mcp`,
+          resource_name: "commerce-search MCP endpoint",
+          bearer_methods_supported: ["header", "query"],
+          resource_documentation: `${base}/docs`
+        },
+        { headers: { "cache-control": "public, max-age=3600" } }
+      )
     }
     yield* router.add("GET", METADATA_PATH, (request) => Effect.succeed(metadata(request)))
     yield* router.add("GET", MCP_METADATA_PATH, (request) => Effect.succeed(metadata(request)))

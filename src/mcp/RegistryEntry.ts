@@ -24,7 +24,8 @@ export const registryEntry = (site: Site, shopUrl: string, token: string) => {
     return undefined
   }
   // The registry verifies a domain by DNS: not an address, not a single-label name.
-  if (url.protocol !== "https:" || isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 || !url.hostname.includes(".")) return undefined
+  if (url.protocol !== "https:" || isIP(url.hostname.replace(/^\[|\]$/g, "")) !== 0 || !url.hostname.includes("."))
+    return undefined
   const endpoint = `${url.origin}${url.pathname.replace(/\/+$/, "")}/mcp`
   const namespace = url.hostname.toLowerCase().split(".").reverse().join(".")
   return {
@@ -38,13 +39,15 @@ export const registryEntry = (site: Site, shopUrl: string, token: string) => {
       {
         type: "streamable-http",
         url: endpoint,
-        headers: [{
-          name: "Authorization",
-          description: "The shop's read-only token: search and recommendation tools only.",
-          value: `Bearer ${token}`,
-          isRequired: true,
-          isSecret: false
-        }]
+        headers: [
+          {
+            name: "Authorization",
+            description: "The shop's read-only token: search and recommendation tools only.",
+            value: `Bearer ${token}`,
+            isRequired: true,
+            isSecret: false
+          }
+        ]
       },
       { type: "streamable-http", url: `${endpoint}?${ACCESS_TOKEN_PARAMETER}=${token}` }
     ]

@@ -56,10 +56,14 @@ export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>)
     outputSchema: toolJsonSchema(tool.output),
     call: (principal, args) =>
       decode(args).pipe(
-        Effect.mapError((error): ToolFailure => ({ message: describeParseError(error, "arguments"), invalidParams: true })),
+        Effect.mapError(
+          (error): ToolFailure => ({ message: describeParseError(error, "arguments"), invalidParams: true })
+        ),
         Effect.flatMap((input) => tool.run(principal, input)),
         // An output the schema refuses is our defect, reported to the agent as a failed call.
-        Effect.flatMap((output) => Effect.mapError(encode(output), (error): ToolFailure => ({ message: error.message })))
+        Effect.flatMap((output) =>
+          Effect.mapError(encode(output), (error): ToolFailure => ({ message: error.message }))
+        )
       )
   }
 }
@@ -67,7 +71,11 @@ export const defineTool = <A, I, O, OI, R>(tool: ToolDefinition<A, I, O, OI, R>)
 /** MCP wants an object schema at the root; Effect puts identified schemas under $defs. */
 export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonObjectSchema => {
   // Effect renders an empty struct as "any object or array"; a tool without arguments takes {}.
-  if (SchemaAST.isTypeLiteral(schema.ast) && schema.ast.propertySignatures.length === 0 && schema.ast.indexSignatures.length === 0) {
+  if (
+    SchemaAST.isTypeLiteral(schema.ast) &&
+    schema.ast.propertySignatures.length === 0 &&
+    schema.ast.indexSignatures.length === 0
+  ) {
     return { type: "object", properties: {}, additionalProperties: false }
   }
   const json = published(JSONSchema.make(schema)) as Record<string, unknown>
@@ -78,14 +86,16 @@ export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonOb
   if (ref === undefined) return rest as JsonObjectSchema
   const { [ref]: root, ...otherDefs } = rest.$defs as Record<string, Record<string, unknown>>
   // The root is inlined: its own entry stays under $defs only when it refers to itself.
-  if (JSON.stringify(root).includes(`#/$defs/${ref}`)) return { ...root, $defs: rest.$defs } as unknown as JsonObjectSchema
+  if (JSON.stringify(root).includes(`#/$defs/${ref}`))
+    return { ...root, $defs: rest.$defs } as unknown as JsonObjectSchema
   return (Object.keys(otherDefs).length > 0 ? { ...root, $defs: otherDefs } : root) as JsonObjectSchema
 }
 
 /** Titles Effect derives from a refinement ("maxLength(200)") or a type ("unknown"): constraints the schema states anyway. */
 const GENERATED_TITLE = /^(?:[A-Za-z]+\(.*\)|unknown|any)$/
 /** Descriptions Effect writes for its built-in refinements ("a string at most 200 character(s) long"); ours start with a capital. */
-const GENERATED_DESCRIPTION = /^an? (?:string|array|number|integer|non[- ]?empty|positive|negative|non-negative|finite|valid|date|bigint)\b/
+const GENERATED_DESCRIPTION =
+  /^an? (?:string|array|number|integer|non[- ]?empty|positive|negative|non-negative|finite|valid|date|bigint)\b/
 
 /**
  * The schema as agents read it (every token of tools/list lands in their context): without

@@ -17,5 +17,6 @@ export interface ToolFailure {
 export type ServiceFailure = BadRequest | NotFound | ServiceUnavailable | ImageFailure | BackendFailure
 
 /** Caller mistakes and backend failures both reach the agent as a readable tool error. */
-export const asToolFailure = <A, E extends ServiceFailure, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, ToolFailure, R> =>
-  Effect.mapError(effect, (e) => ({ message: e.message }))
+export const asToolFailure = <A, E extends ServiceFailure, R>(
+  effect: Effect.Effect<A, E, R>
+): Effect.Effect<A, ToolFailure, R> => Effect.mapError(effect, (e) => ({ message: e.message }))

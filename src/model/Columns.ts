@@ -65,7 +65,12 @@ export const colorTerm = (name: string): string => name.trim().toLowerCase()
  * colour written `<color> > <hex>` (the interface's form) its name, as filters reduce it.
  */
 export const colorNames = (color: string | null | undefined): ReadonlyArray<string> =>
-  color ? color.split(/[/,]/).map((entry) => colorTerm(parseColorPath(entry)?.name ?? entry)).filter((c) => c.length > 0) : []
+  color
+    ? color
+        .split(/[/,]/)
+        .map((entry) => colorTerm(parseColorPath(entry)?.name ?? entry))
+        .filter((c) => c.length > 0)
+    : []
 
 /** A filter value of `column` as the column holds it: a colour written `<color> > <hex>` counts as its name. */
 export const filterTerm = (column: Column, value: string): string =>
@@ -93,7 +98,14 @@ export const titleOrder = (title: string | null | undefined): number | null => {
 const TITLE_DIGITS = 10
 
 const foldTitle = (title: string | null | undefined): string =>
-  title ? title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, " ").trim() : ""
+  title
+    ? title
+        .normalize("NFKD")
+        .replace(/[\u0300-\u036f]/g, "")
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, " ")
+        .trim()
+    : ""
 
 /**
  * The same number for titles that read the same (case, accents and punctuation folded; FNV-1a):
@@ -109,16 +121,37 @@ const titleDigit = (code: number): number => (code === 32 ? 1 : code <= 57 ? cod
 
 type Options = Partial<Pick<Column, "field" | "facet" | "searchable" | "identifying" | "recordOnly">>
 
-const column = (name: string, kind: ColumnKind, label: string, value: Column["value"], options: Options = {}): Column => ({
-  name, kind, label, value, field: null, facet: null, searchable: false, identifying: false, recordOnly: true, ...options
+const column = (
+  name: string,
+  kind: ColumnKind,
+  label: string,
+  value: Column["value"],
+  options: Options = {}
+): Column => ({
+  name,
+  kind,
+  label,
+  value,
+  field: null,
+  facet: null,
+  searchable: false,
+  identifying: false,
+  recordOnly: true,
+  ...options
 })
 
 /** A record string copied as it is, trimmed (filter values match exactly); blank is no value. */
 const text = (field: keyof ProductRecord, label: string, options: Options = {}): Column =>
-  column(field, "string", label, ({ record }) => {
-    const value = record[field]
-    return typeof value === "string" && value.trim().length > 0 ? value.trim() : null
-  }, { field, ...options })
+  column(
+    field,
+    "string",
+    label,
+    ({ record }) => {
+      const value = record[field]
+      return typeof value === "string" && value.trim().length > 0 ? value.trim() : null
+    },
+    { field, ...options }
+  )
 
 /** A record number or boolean as it is. */
 const scalar = (field: keyof ProductRecord, kind: "number" | "boolean", label: string): Column =>
@@ -126,21 +159,45 @@ const scalar = (field: keyof ProductRecord, kind: "number" | "boolean", label: s
 
 /** A comma-separated record string as its entries. */
 const listed = (value: string | null | undefined): ReadonlyArray<string> =>
-  value ? value.split(",").map((entry) => entry.trim()).filter((entry) => entry.length > 0) : []
+  value
+    ? value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter((entry) => entry.length > 0)
+    : []
 
-const facet = (rank: number, refinementWeight = 0.7, primary = false): FacetRule => ({ rank, primary, refinementWeight })
+const facet = (rank: number, refinementWeight = 0.7, primary = false): FacetRule => ({
+  rank,
+  primary,
+  refinementWeight
+})
 
 const columns: ReadonlyArray<Column> = [
   // Category columns hold every ancestor path, so filtering on "A > B" also matches "A > B > C".
-  column("category", "category", "Category", (s) => [...new Set([...s.shoppingPaths, ...s.typePaths])], { facet: facet(0, 1.3, true), recordOnly: false }),
-  column("shopping_product_category", "category", "Shopping category", (s) => s.shoppingPaths, { field: "shopping_product_category", recordOnly: false }),
-  column("product_type", "category", "Product type", (s) => [...new Set(s.typePaths)], { field: "product_type", recordOnly: false }),
+  column("category", "category", "Category", (s) => [...new Set([...s.shoppingPaths, ...s.typePaths])], {
+    facet: facet(0, 1.3, true),
+    recordOnly: false
+  }),
+  column("shopping_product_category", "category", "Shopping category", (s) => s.shoppingPaths, {
+    field: "shopping_product_category",
+    recordOnly: false
+  }),
+  column("product_type", "category", "Product type", (s) => [...new Set(s.typePaths)], {
+    field: "product_type",
+    recordOnly: false
+  }),
   text("brand", "Brand", { facet: facet(1, 1, true) }),
   // The record's colour wins; a product without one is filterable by what its photos show.
-  column("color", "color", "Colour", ({ record, photos }) => {
-    const named = colorNames(record.color)
-    return named.length > 0 ? named : photos.colors.slice(0, 2)
-  }, { field: "color", facet: facet(3, 0.9), searchable: true, recordOnly: false }),
+  column(
+    "color",
+    "color",
+    "Colour",
+    ({ record, photos }) => {
+      const named = colorNames(record.color)
+      return named.length > 0 ? named : photos.colors.slice(0, 2)
+    },
+    { field: "color", facet: facet(3, 0.9), searchable: true, recordOnly: false }
+  ),
   column("image_color", "color", "Colour in photos", (s) => s.photos.colors, { recordOnly: false }),
   column("image_object", "string", "Object in photos", (s) => s.photos.objects, { recordOnly: false }),
   column("price", "number", "Price", (s) => effectivePrice(s.record), { facet: facet(2, 0.6, true) }),
@@ -159,7 +216,11 @@ const columns: ReadonlyArray<Column> = [
   text("item_group_id", "Item group", { identifying: true }),
   text("promotion_id", "Promotion"),
   text("mpn", "MPN", { identifying: true, searchable: true }),
-  column("gtin", "string", "GTIN", ({ record }) => listed(record.gtin), { field: "gtin", identifying: true, searchable: true }),
+  column("gtin", "string", "GTIN", ({ record }) => listed(record.gtin), {
+    field: "gtin",
+    identifying: true,
+    searchable: true
+  }),
   scalar("multipack", "number", "Multipack"),
   scalar("adult", "boolean", "Adult"),
   scalar("is_bundle", "boolean", "Bundle"),
@@ -168,9 +229,15 @@ const columns: ReadonlyArray<Column> = [
   text("custom_label_2", "Custom label 2"),
   text("custom_label_3", "Custom label 3"),
   text("custom_label_4", "Custom label 4"),
-  column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), { field: "title", identifying: true }),
-  column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), { field: "title", identifying: true }),
-  column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt, { recordOnly: false }),
+  column("title_order", "number", "Title order", ({ record }) => titleOrder(record.title), {
+    field: "title",
+    identifying: true
+  }),
+  column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), {
+    field: "title",
+    identifying: true
+  }),
+  column("added_at", "number", "Added (ms since 1970)", (s) => s.addedAt, { recordOnly: false })
 ]
 
 const byName = new Map(columns.map((c) => [c.name, c]))
@@ -189,7 +256,13 @@ export const facetColumns: ReadonlyArray<Column & { readonly facet: FacetRule }>
  * popular and trending name shoppers' signals (learning/ShopperSignals.ts), which the index
  * sorts by like columns.
  */
-export const sortColumns = { price: "price", title: "title_order", newest: "added_at", popular: "popularity", trending: "trending" } as const satisfies Record<string, string>
+export const sortColumns = {
+  price: "price",
+  title: "title_order",
+  newest: "added_at",
+  popular: "popularity",
+  trending: "trending"
+} as const satisfies Record<string, string>
 /** The sort columns that are shoppers' signals, not index columns. */
 export const SIGNAL_COLUMNS: ReadonlySet<string> = new Set(["popularity", "trending"])
 
@@ -203,7 +276,10 @@ export const columnValues = (source: ColumnSource): Record<string, PayloadValue>
 const noPaths = { shoppingPaths: [], typePaths: [], addedAt: 0, photos: { colors: [], objects: [] } } as const
 
 /** The values of `some` columns, each of which comes from the record alone (see Column.recordOnly). */
-export const recordColumnValues = (record: ProductRecord, some: ReadonlyArray<Column>): Record<string, PayloadValue> => {
+export const recordColumnValues = (
+  record: ProductRecord,
+  some: ReadonlyArray<Column>
+): Record<string, PayloadValue> => {
   const payload: Record<string, PayloadValue> = {}
   const source: ColumnSource = { record, ...noPaths }
   for (const c of some) payload[c.name] = c.value(source)

@@ -6,7 +6,13 @@ import { Vector } from "./Vector.js"
  * a set of strings (category paths, colours), a number or a boolean. Strings are normalised
  * as stored (see Columns).
  */
-export const PayloadValue = Schema.Union(Schema.String, Schema.Array(Schema.String), Schema.Number, Schema.Boolean, Schema.Null)
+export const PayloadValue = Schema.Union(
+  Schema.String,
+  Schema.Array(Schema.String),
+  Schema.Number,
+  Schema.Boolean,
+  Schema.Null
+)
 export type PayloadValue = typeof PayloadValue.Type
 
 /** Text fields for lexical retrieval; weights are the index's concern (see FieldWeights). */

@@ -41,11 +41,20 @@ export const AggregateEvents = Schema.TaggedStruct("AggregateEvents", { siteId: 
  * photos were analysed since the last fit, or when the site's photos are all analysed.
  */
 export const FitVisualSpace = Schema.TaggedStruct("FitVisualSpace", { siteId: Schema.Int })
-export const Job = Schema.Union(IndexProduct, RemoveProduct, AnalyzeImages, DetectObjects, PredictAttributes, AggregateEvents, FitVisualSpace)
+export const Job = Schema.Union(
+  IndexProduct,
+  RemoveProduct,
+  AnalyzeImages,
+  DetectObjects,
+  PredictAttributes,
+  AggregateEvents,
+  FitVisualSpace
+)
 export type Job = typeof Job.Type
 /** The jobs about one product (every kind but the site-wide AggregateEvents and FitVisualSpace). */
 export type ProductJob = Exclude<Job, typeof AggregateEvents.Type | typeof FitVisualSpace.Type>
-export const isProductJob = (job: Job): job is ProductJob => job._tag !== "AggregateEvents" && job._tag !== "FitVisualSpace"
+export const isProductJob = (job: Job): job is ProductJob =>
+  job._tag !== "AggregateEvents" && job._tag !== "FitVisualSpace"
 
 /**
  * Each kind of work has a lane of its own in both queue backends (a BullMQ queue each, or a
@@ -79,4 +88,6 @@ export const laneOf = (job: Job): Lane => LANE_OF[job._tag]
  * ':' separated; product ids may contain ':' but the kind and site come first and hold none.
  */
 export const dedupKey = (job: Job) =>
-  isProductJob(job) ? `${job._tag === "RemoveProduct" ? "IndexProduct" : job._tag}:${job.siteId}:${job.productId}` : `${job._tag}:${job.siteId}`
+  isProductJob(job)
+    ? `${job._tag === "RemoveProduct" ? "IndexProduct" : job._tag}:${job.siteId}:${job.productId}`
+    : `${job._tag}:${job.siteId}`

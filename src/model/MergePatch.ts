@@ -24,12 +24,16 @@ export const applyMergePatch = (target: unknown, patch: unknown): unknown => {
  * (`null` or `[]` removes them all). What results must be a valid product, checked like a PUT.
  */
 export const PatchProductBody = Schema.Struct({
-  data: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
-    description: "Fields to set on the product record; a field set to null is removed"
-  })),
-  images: Schema.optional(Schema.NullOr(Schema.Array(Schema.Unknown)).annotations({
-    description: "The new image list, replacing the stored one; null removes every image"
-  }))
+  data: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+      description: "Fields to set on the product record; a field set to null is removed"
+    })
+  ),
+  images: Schema.optional(
+    Schema.NullOr(Schema.Array(Schema.Unknown)).annotations({
+      description: "The new image list, replacing the stored one; null removes every image"
+    })
+  )
 }).annotations({ identifier: "PatchProductBody" })
 export type PatchProductBody = typeof PatchProductBody.Type
 
@@ -42,15 +46,24 @@ const decodeBody = compiledDecoder(SetProductBody, { errors: "all", onExcessProp
  * stored, and a record's rules are per field (checking the whole record again made a price
  * patch cost several times its write). `images` is absent when the patch leaves them alone.
  */
-export const patchedProduct = (current: StoredProduct, patch: PatchProductBody): Either.Either<SetProductBody, string> => {
+export const patchedProduct = (
+  current: StoredProduct,
+  patch: PatchProductBody
+): Either.Either<SetProductBody, string> => {
   const data = (applyMergePatch(current.data, patch.data ?? {}) ?? {}) as Record<string, unknown>
   const set = Object.keys(patch.data ?? {}).filter((field) => field in data)
   const checked: Record<string, unknown> = { data: Object.fromEntries(set.map((field) => [field, data[field]])) }
   if (patch.images !== undefined) {
-    checked.images = applyMergePatch(current.images.map((image) => ({ url: image.url })), patch.images === null ? [] : patch.images)
+    checked.images = applyMergePatch(
+      current.images.map((image) => ({ url: image.url })),
+      patch.images === null ? [] : patch.images
+    )
   }
   return Either.mapBoth(decodeBody(checked), {
     onLeft: (error) => describeParseError(error, "body"),
-    onRight: (valid) => ({ data: { ...data, ...valid.data } as SetProductBody["data"], ...(valid.images === undefined ? {} : { images: valid.images }) })
+    onRight: (valid) => ({
+      data: { ...data, ...valid.data } as SetProductBody["data"],
+      ...(valid.images === undefined ? {} : { images: valid.images })
+    })
   })
 }

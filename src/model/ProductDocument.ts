@@ -5,7 +5,12 @@ import type { IndexDocument } from "./IndexDocument.js"
 import type { ImageAnalysisRecord } from "./ImageAnalysis.js"
 import type { StoredProduct } from "./StoredProduct.js"
 
-const stripHtml = (s: string) => s.replace(/<[^>]*>/g, " ").replace(/&[a-z#0-9]+;/gi, " ").replace(/\s+/g, " ").trim()
+const stripHtml = (s: string) =>
+  s
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&[a-z#0-9]+;/gi, " ")
+    .replace(/\s+/g, " ")
+    .trim()
 
 export const productCategories = (data: ProductRecord) => {
   const shopping = data.shopping_product_category ? [parseCategoryPath(data.shopping_product_category)] : []
@@ -15,14 +20,21 @@ export const productCategories = (data: ProductRecord) => {
 
 const labelsText = (paths: ReadonlyArray<ReadonlyArray<string>>) => paths.map((p) => p.join(" ")).join(" . ")
 
-const toText = (data: ProductRecord, { shopping, types }: ReturnType<typeof productCategories>): IndexDocument["text"] => ({
+const toText = (
+  data: ProductRecord,
+  { shopping, types }: ReturnType<typeof productCategories>
+): IndexDocument["text"] => ({
   title: data.title ?? "",
   brand: data.brand ?? "",
   productType: labelsText(types),
   category: labelsText(shopping),
   description: data.description ? stripHtml(data.description) : "",
   highlights: data.product_highlight ? parseHighlights(data.product_highlight).join(" . ") : "",
-  details: data.product_detail ? parseProductDetails(data.product_detail).map((d) => `${d.attribute} ${d.value}`).join(" . ") : "",
+  details: data.product_detail
+    ? parseProductDetails(data.product_detail)
+        .map((d) => `${d.attribute} ${d.value}`)
+        .join(" . ")
+    : "",
   extra: searchableText(data).join(" ")
 })
 
@@ -48,12 +60,23 @@ export const embeddingText = (data: ProductRecord): string => {
  * from (see `toText`, `embeddingText`, `suggestSource`): every other field feeds columns only.
  */
 const TEXT_SOURCES: ReadonlySet<string> = new Set([
-  "title", "brand", "product_type", "shopping_product_category", "description", "product_highlight", "product_detail",
+  "title",
+  "brand",
+  "product_type",
+  "shopping_product_category",
+  "description",
+  "product_highlight",
+  "product_detail",
   ...allColumns.flatMap((c) => (c.searchable && c.field !== null ? [c.field] : []))
 ])
 
 const sameField = (a: unknown, b: unknown): boolean =>
-  a === b || (typeof a === "object" && a !== null && typeof b === "object" && b !== null && JSON.stringify(a) === JSON.stringify(b))
+  a === b ||
+  (typeof a === "object" &&
+    a !== null &&
+    typeof b === "object" &&
+    b !== null &&
+    JSON.stringify(a) === JSON.stringify(b))
 
 /** The columns a change of fields outside TEXT_SOURCES can change (price, availability, labels, …). */
 const changeableColumns = allColumns.filter((c) => c.recordOnly && (c.field === null || !TEXT_SOURCES.has(c.field)))
@@ -75,7 +98,8 @@ export const columnsOnlyChange = (previous: ProductRecord, next: ProductRecord):
 }
 
 /** Whether two records embed the same text: a write between them keeps the product's text version. */
-export const sameEmbeddedText = (previous: ProductRecord, next: ProductRecord): boolean => embeddingText(previous) === embeddingText(next)
+export const sameEmbeddedText = (previous: ProductRecord, next: ProductRecord): boolean =>
+  embeddingText(previous) === embeddingText(next)
 
 /** Colours covering at least this share of an image count as the image's colours. */
 const IMAGE_COLOR_SHARE = 0.15
@@ -88,11 +112,20 @@ const IMAGE_OBJECT_SCORE = 0.4
  */
 export const visualAttributes = (images: ReadonlyArray<ImageAnalysisRecord>) => {
   const ok = images.filter((i) => i.status === "ok")
-  const colors = [...new Set(ok.flatMap((i) => i.colors.filter((c) => c.share >= IMAGE_COLOR_SHARE).map((c) => c.name)))]
+  const colors = [
+    ...new Set(ok.flatMap((i) => i.colors.filter((c) => c.share >= IMAGE_COLOR_SHARE).map((c) => c.name)))
+  ]
   // Objects not detected yet (null) add nothing until the detection pass re-indexes the product.
-  const objects = [...new Set(ok.flatMap((i) => (i.objects ?? []).filter((o) => o.score >= IMAGE_OBJECT_SCORE).map((o) => o.class)))]
+  const objects = [
+    ...new Set(ok.flatMap((i) => (i.objects ?? []).filter((o) => o.score >= IMAGE_OBJECT_SCORE).map((o) => o.class)))
+  ]
   const adult = ok.reduce((max, i) => Math.max(max, i.adult ?? 0), 0)
-  return { colors, objects, adult, photos: ok.flatMap((i) => (i.embedding ? [{ embedding: i.embedding, colorSignature: i.colorSignature }] : [])) }
+  return {
+    colors,
+    objects,
+    adult,
+    photos: ok.flatMap((i) => (i.embedding ? [{ embedding: i.embedding, colorSignature: i.colorSignature }] : []))
+  }
 }
 
 /**
@@ -113,9 +146,10 @@ export const toIndexDocument = (
     siteId: product.siteId,
     productId: product.productId,
     version: product.version,
-    text: visual.colors.length + visual.objects.length === 0
-      ? text
-      : { ...text, extra: [text.extra, ...visual.colors, ...visual.objects].filter((w) => w.length > 0).join(" ") },
+    text:
+      visual.colors.length + visual.objects.length === 0
+        ? text
+        : { ...text, extra: [text.extra, ...visual.colors, ...visual.objects].filter((w) => w.length > 0).join(" ") },
     payload: columnValues({
       record: product.data,
       shoppingPaths: shopping.flatMap(categoryAncestors),
@@ -123,6 +157,9 @@ export const toIndexDocument = (
       addedAt: product.createdAt,
       photos: visual
     }),
-    vectors: { text: textVector ?? undefined, image: visual.photos.length > 0 ? visual.photos.map((p) => imageSpace(p.embedding, p.colorSignature)) : undefined }
+    vectors: {
+      text: textVector ?? undefined,
+      image: visual.photos.length > 0 ? visual.photos.map((p) => imageSpace(p.embedding, p.colorSignature)) : undefined
+    }
   }
 }

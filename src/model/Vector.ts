@@ -18,7 +18,9 @@ export const VectorFromBytes = Schema.transformOrFail(
     decode: (b, _, ast) =>
       b.byteLength % 4 === 0
         ? ParseResult.succeed(new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)))
-        : ParseResult.fail(new ParseResult.Type(ast, b, `${b.byteLength} bytes are not a whole number of Float32 values`)),
+        : ParseResult.fail(
+            new ParseResult.Type(ast, b, `${b.byteLength} bytes are not a whole number of Float32 values`)
+          ),
     encode: (v) => ParseResult.succeed(vectorBytes(v))
   }
 )

@@ -16,7 +16,10 @@ export interface BackendFailure {
 
 /** The base class of a backend error: `class StoreError extends BackendFailure("StoreError") {}`. */
 export const BackendFailure = <const Tag extends string>(tag: Tag) =>
-  class extends Data.TaggedError(tag)<{ readonly message: string; readonly cause?: unknown }> implements BackendFailure {
+  class
+    extends Data.TaggedError(tag)<{ readonly message: string; readonly cause?: unknown }>
+    implements BackendFailure
+  {
     readonly [BackendFailureTypeId]: typeof BackendFailureTypeId = BackendFailureTypeId
   }
 

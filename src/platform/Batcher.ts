@@ -55,16 +55,19 @@ export const makeBatcher = <A, B>(
     const batch = open
     open = []
     if (batch.length === 0) return
-    const done = Promise.resolve().then(() => run(batch.map((p) => p.item))).then(
-      (outcomes) =>
-        batch.forEach((p, i) => {
-          const outcome = outcomes[i]
-          if (outcome === undefined) p.reject(new Error("batch: no outcome for this item"))
-          else if (outcome.ok) p.resolve(outcome.value)
-          else p.reject(outcome.error)
-        }),
-      (error: unknown) => batch.forEach((p) => p.reject(error))
-    ).finally(() => inFlight.delete(done))
+    const done = Promise.resolve()
+      .then(() => run(batch.map((p) => p.item)))
+      .then(
+        (outcomes) =>
+          batch.forEach((p, i) => {
+            const outcome = outcomes[i]
+            if (outcome === undefined) p.reject(new Error("batch: no outcome for this item"))
+            else if (outcome.ok) p.resolve(outcome.value)
+            else p.reject(outcome.error)
+          }),
+        (error: unknown) => batch.forEach((p) => p.reject(error))
+      )
+      .finally(() => inFlight.delete(done))
     inFlight.add(done)
   }
 

@@ -17,7 +17,8 @@ export class HeapTuningError extends Error {}
 export const heapGrowingPercent = (env: Record<string, string | undefined>): number => {
   const raw = env.HEAP_GROWING_PERCENT?.trim()
   if (raw === undefined || raw === "") return DEFAULT_HEAP_GROWING_PERCENT
-  if (!/^\d+$/.test(raw)) throw new HeapTuningError(`HEAP_GROWING_PERCENT must be a whole number ≥ 0 (0: V8's default), got "${raw}"`)
+  if (!/^\d+$/.test(raw))
+    throw new HeapTuningError(`HEAP_GROWING_PERCENT must be a whole number ≥ 0 (0: V8's default), got "${raw}"`)
   return Number(raw)
 }
 

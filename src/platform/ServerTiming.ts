@@ -31,13 +31,17 @@ export class Timings {
 export const CurrentTimings = FiberRef.unsafeMake<Timings | null>(null)
 
 /** Runs `effect`, adding its wall time to `stage` of the current request's timings. */
-export const timed = (stage: string) =>
+export const timed =
+  (stage: string) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(FiberRef.get(CurrentTimings), (timings) => {
       if (timings === null) return effect
       return Effect.suspend(() => {
         const started = performance.now()
-        return Effect.ensuring(effect, Effect.sync(() => timings.add(stage, performance.now() - started)))
+        return Effect.ensuring(
+          effect,
+          Effect.sync(() => timings.add(stage, performance.now() - started))
+        )
       })
     })
 

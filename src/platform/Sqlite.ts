@@ -10,12 +10,15 @@ import * as path from "node:path"
  * a power cut may lose the last few, which is why production runs on Redis/Qdrant.
  */
 /** DATA_DIR: where the embedded backends keep their files (default ./data). */
-export const DataDir = Config.string("DATA_DIR").pipe(Config.withDefault("./data"), Config.map((dir) => path.resolve(dir)))
+export const DataDir = Config.string("DATA_DIR").pipe(
+  Config.withDefault("./data"),
+  Config.map((dir) => path.resolve(dir))
+)
 
 export class Sqlite extends Context.Tag("Sqlite")<Sqlite, Database.Database>() {
   static readonly layer = Layer.scoped(
     Sqlite,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const dataDir = yield* DataDir
       fs.mkdirSync(dataDir, { recursive: true })
       const db = yield* Effect.acquireRelease(

@@ -40,7 +40,10 @@ export interface ThreadPoolOptions<P extends string, I, O, R> {
    */
   readonly share?: (priority: P, threads: number) => number
   /** The message for one call of these inputs, and the buffers handed over with it. */
-  readonly request: (inputs: ReadonlyArray<I>) => { readonly message: object; readonly transfer?: ReadonlyArray<ArrayBuffer> }
+  readonly request: (inputs: ReadonlyArray<I>) => {
+    readonly message: object
+    readonly transfer?: ReadonlyArray<ArrayBuffer>
+  }
   /** Each input's share of a thread's reply to their call, in order. */
   readonly replies: (reply: R, inputs: ReadonlyArray<I>) => ReadonlyArray<O>
 }
@@ -134,23 +137,30 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     // A thread inside a native call (an onnxruntime run) finishes it first: terminated in the
     // middle of one, it aborts the whole process ("terminate called after throwing an instance
     // of 'Napi::Error'"), which turned a SIGTERM during a catalog push into SIGABRT.
-    await Promise.all([...this.slots].map(async (slot) => {
-      if (slot.inFlight !== undefined) {
-        slot.inFlight = { ...slot.inFlight, jobs: [] }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, CLOSE_GRACE_MS)
-          slot.callEnded = () => {
-            clearTimeout(timer)
-            resolve()
-          }
-        })
-      }
-      await slot.worker.terminate()
-    }))
+    await Promise.all(
+      [...this.slots].map(async (slot) => {
+        if (slot.inFlight !== undefined) {
+          slot.inFlight = { ...slot.inFlight, jobs: [] }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, CLOSE_GRACE_MS)
+            slot.callEnded = () => {
+              clearTimeout(timer)
+              resolve()
+            }
+          })
+        }
+        await slot.worker.terminate()
+      })
+    )
   }
 
   private addSlot(): void {
-    const slot: Slot<P, I, O> = { worker: this.options.spawn(), ready: false, inFlight: undefined, lastError: undefined }
+    const slot: Slot<P, I, O> = {
+      worker: this.options.spawn(),
+      ready: false,
+      inFlight: undefined,
+      lastError: undefined
+    }
     this.slots.add(slot)
     slot.worker.on("message", (message: WorkerMessage<R>) => this.onMessage(slot, message))
     slot.worker.on("error", (error) => {
@@ -175,7 +185,10 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
         const failure = { _tag: "Failure", message: `${this.options.names.work} failed: ${message.error}` } as const
         for (const job of jobs) job.complete(failure)
       } else {
-        const replies = this.options.replies(message, jobs.map((job) => job.input))
+        const replies = this.options.replies(
+          message,
+          jobs.map((job) => job.input)
+        )
         jobs.forEach((job, i) => job.complete({ _tag: "Success", reply: replies[i] }))
       }
     }
@@ -188,7 +201,8 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     if (this.closed) return
     const reason = slot.lastError ?? `exit code ${code}`
     const { thread } = this.options.names
-    for (const job of slot.inFlight?.jobs ?? []) job.complete({ _tag: "Failure", message: `${thread} crashed: ${reason}` })
+    for (const job of slot.inFlight?.jobs ?? [])
+      job.complete({ _tag: "Failure", message: `${thread} crashed: ${reason}` })
     if (!this.started) return this.settleReady(new Error(`${thread} failed to load: ${reason}`))
     this.restartCount++
     if (slot.ready) return this.addSlot()
@@ -219,7 +233,8 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
   private takeCall(): { readonly priority: P; readonly jobs: Array<Job<I, O>> } | undefined {
     for (const [priority, queue] of this.queues) {
       if (queue.length === 0) continue
-      if (this.options.share !== undefined && this.running(priority) >= this.options.share(priority, this.slots.size)) continue
+      if (this.options.share !== undefined && this.running(priority) >= this.options.share(priority, this.slots.size))
+        continue
       const count = this.options.take?.(inputsOf(queue), priority) ?? 1
       return { priority, jobs: queue.splice(0, Math.max(1, count)) }
     }

@@ -12,8 +12,12 @@ export const yieldToIo: Effect.Effect<void> = Effect.async<void>((resume) => {
 })
 
 /** Runs `f` on slices of `items` of at most `size`, yielding to I/O between them. */
-export const inSlices = <A, E, R>(items: ReadonlyArray<A>, size: number, f: (slice: ReadonlyArray<A>) => Effect.Effect<void, E, R>) =>
-  Effect.gen(function*() {
+export const inSlices = <A, E, R>(
+  items: ReadonlyArray<A>,
+  size: number,
+  f: (slice: ReadonlyArray<A>) => Effect.Effect<void, E, R>
+) =>
+  Effect.gen(function* () {
     for (let i = 0; i < items.length; i += size) {
       if (i > 0) yield* yieldToIo
       yield* f(items.slice(i, i + size))

@@ -7,4 +7,5 @@ export const campaignBoosts = (campaign: Campaign) =>
   Effect.forEach(campaign.boosts ?? [], (b, i) =>
     columnCondition(`campaign ${campaign.id} boosts.${i}`, b.column, b.values).pipe(
       Effect.map((condition) => ({ condition, weight: b.weight }))
-    ))
+    )
+  )

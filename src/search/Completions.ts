@@ -7,7 +7,7 @@ const COMPLETIONS = 10
 
 /** POST /auto-suggest: completions from the site's vocabulary and past queries; a campaign redirect gives the url. */
 export const autoSuggest = (siteId: number, query: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const suggester = yield* Suggester
     const campaign = yield* Effect.flatMap(SiteRegistry, (r) => r.campaign(siteId, undefined))
     const redirects = new Map((campaign.redirects ?? []).map((r) => [normalizeQuery(r.query), r.url]))
@@ -15,7 +15,10 @@ export const autoSuggest = (siteId: number, query: string) =>
     return {
       data: {
         query,
-        completions: found.map((s) => ({ suggestion: s.suggestion, url: redirects.get(normalizeQuery(s.suggestion)) ?? null }))
+        completions: found.map((s) => ({
+          suggestion: s.suggestion,
+          url: redirects.get(normalizeQuery(s.suggestion)) ?? null
+        }))
       }
     }
   })

@@ -61,14 +61,19 @@ export const LegacySessionTtlSeconds = Config.number(LEGACY_SESSION_TTL_ENV).pip
   Config.withDefault(DEFAULT_LEGACY_SESSION_TTL_SECONDS)
 )
 
-export class LegacySessionTtl extends Context.Tag("LegacySessionTtl")<LegacySessionTtl, { readonly seconds: number }>() {
+export class LegacySessionTtl extends Context.Tag("LegacySessionTtl")<
+  LegacySessionTtl,
+  { readonly seconds: number }
+>() {
   static readonly layer = Layer.effect(
     LegacySessionTtl,
     LegacySessionTtlSeconds.pipe(
       Effect.catchAll((error) =>
-        Effect.logWarning(`${LEGACY_SESSION_TTL_ENV} is invalid; using ${DEFAULT_LEGACY_SESSION_TTL_SECONDS} s`, error).pipe(
-          Effect.as(DEFAULT_LEGACY_SESSION_TTL_SECONDS)
-        )),
+        Effect.logWarning(
+          `${LEGACY_SESSION_TTL_ENV} is invalid; using ${DEFAULT_LEGACY_SESSION_TTL_SECONDS} s`,
+          error
+        ).pipe(Effect.as(DEFAULT_LEGACY_SESSION_TTL_SECONDS))
+      ),
       Effect.map((seconds) => ({ seconds }))
     )
   )
@@ -102,15 +107,26 @@ const MAX_ID_LENGTH = 128
 
 const newSessionId = () => randomBytes(18).toString("base64url")
 
-const toRef = (image: DecodedImage): StoredImageRef => ({ bytes: image.bytes, format: image.format, width: image.width, height: image.height, sha256: image.sha256 })
-const fromRef = (stored: StoredImageRef): DecodedImage => ({ ...stored, format: stored.format as DecodedImage["format"] })
+const toRef = (image: DecodedImage): StoredImageRef => ({
+  bytes: image.bytes,
+  format: image.format,
+  width: image.width,
+  height: image.height,
+  sha256: image.sha256
+})
+const fromRef = (stored: StoredImageRef): DecodedImage => ({
+  ...stored,
+  format: stored.format as DecodedImage["format"]
+})
 
 // ---------------------------------------------------------------------------------------------
 // Query parameters
 // ---------------------------------------------------------------------------------------------
 
 const describeParseError = (error: ParseResult.ParseError) =>
-  ParseResult.ArrayFormatter.formatErrorSync(error).map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ")
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ")
 
 /** campaign-id and excluded[] (spec); a malformed one is a 400 naming the parameter. */
 const parseSessionQuery = (params: Readonly<Record<string, unknown>>) =>
@@ -123,14 +139,17 @@ const AREA_KEYS = ["left", "top", "width", "height"] as const
 
 /** The GET extensions: `category` (encoded path) and the search area (all four numbers or none). */
 const parseView = (params: Readonly<Record<string, string | undefined>>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const category = params.category
     const decoded = category === undefined ? undefined : decodeCategoryPath(category)
-    if (decoded !== undefined && Either.isLeft(decoded)) return yield* new BadRequest({ message: `category: ${decoded.left}` })
+    if (decoded !== undefined && Either.isLeft(decoded))
+      return yield* new BadRequest({ message: `category: ${decoded.left}` })
     const given = AREA_KEYS.filter((k) => params[k] !== undefined)
     if (given.length === 0) return { category, area: undefined }
     if (given.length < 4) {
-      return yield* new BadRequest({ message: `search area: give all of left, top, width and height (missing: ${AREA_KEYS.filter((k) => params[k] === undefined).join(", ")})` })
+      return yield* new BadRequest({
+        message: `search area: give all of left, top, width and height (missing: ${AREA_KEYS.filter((k) => params[k] === undefined).join(", ")})`
+      })
     }
     const numbers: Record<string, number> = {}
     for (const k of AREA_KEYS) {
@@ -159,12 +178,16 @@ const renameFilterFields = (e: BadRequest) =>
 
 /** The same intake as POST /visual-search: size limit, format sniffing, pixel limit. */
 const decodeImage = (input: SessionImageInput | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const intake = yield* ImageIntake
     if (input === undefined) {
-      return yield* new BadRequest({ message: `${IMAGE_FIELD}: an image is required (multipart/form-data field "${IMAGE_FIELD}")` })
+      return yield* new BadRequest({
+        message: `${IMAGE_FIELD}: an image is required (multipart/form-data field "${IMAGE_FIELD}")`
+      })
     }
-    return input._tag === "Bytes" ? yield* intake.decode(input.bytes, IMAGE_FIELD) : yield* intake.fromData(input.data, IMAGE_FIELD)
+    return input._tag === "Bytes"
+      ? yield* intake.decode(input.bytes, IMAGE_FIELD)
+      : yield* intake.fromData(input.data, IMAGE_FIELD)
   })
 
 // ---------------------------------------------------------------------------------------------
@@ -174,7 +197,12 @@ const decodeImage = (input: SessionImageInput | undefined) =>
 const round4 = (n: number) => Math.round(n * 1e4) / 1e4
 
 /** Rounded for links, kept inside the image: right and bottom are rounded, not the sizes. */
-const linkArea = (r: { readonly left: number; readonly top: number; readonly width: number; readonly height: number }): Area => {
+const linkArea = (r: {
+  readonly left: number
+  readonly top: number
+  readonly width: number
+  readonly height: number
+}): Area => {
   const clamp = (n: number) => Math.min(1, Math.max(0, n))
   const left = round4(clamp(r.left))
   const top = round4(clamp(r.top))
@@ -197,13 +225,21 @@ const href = (links: LinkContext, path: string, params: ReadonlyArray<[string, s
   return url.toString()
 }
 
-const searchHref = (links: LinkContext, sessionId: string, view: View) => href(links, sessionPath(sessionId), viewParams(view))
+const searchHref = (links: LinkContext, sessionId: string, view: View) =>
+  href(links, sessionPath(sessionId), viewParams(view))
 
 /** Each detected object links to the session search of its rectangle (keeping campaign and category). */
-const objectsWithLinks = (links: LinkContext, sessionId: string, view: View, objects: ReadonlyArray<DetectedObject["value"]>): Array<DetectedObject> =>
+const objectsWithLinks = (
+  links: LinkContext,
+  sessionId: string,
+  view: View,
+  objects: ReadonlyArray<DetectedObject["value"]>
+): Array<DetectedObject> =>
   objects.map((value) => ({
     value,
-    links: { search: { method: "GET", href: searchHref(links, sessionId, { ...view, area: linkArea(value.rectangle) }) } }
+    links: {
+      search: { method: "GET", href: searchHref(links, sessionId, { ...view, area: linkArea(value.rectangle) }) }
+    }
   }))
 
 /** Analyzer detections in the legacy shape: score as an integer percentage. */
@@ -223,7 +259,12 @@ const legacyObjects = (objects: ReadonlyArray<AnalyzerObject>): Array<DetectedOb
 const categoryLinks = (links: LinkContext, sessionId: string, view: View, products: ReadonlyArray<ResultEntity>) => {
   const counts = new Map<string, { count: number; first: number }>()
   products.forEach((p, rank) => {
-    const paths = new Set((p.productType ?? "").split(",").map((s) => s.trim()).filter((s) => s.length > 0))
+    const paths = new Set(
+      (p.productType ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+    )
     for (const path of paths) {
       const entry = counts.get(path)
       if (entry) entry.count++
@@ -279,13 +320,18 @@ const uploadAction = (links: LinkContext, sessionId: string): LegacyAction => ({
 const search = (
   siteId: number,
   images: { readonly image: DecodedImage; readonly highRes: DecodedImage | null },
-  scope: { readonly campaignId: number | undefined; readonly excluded: ReadonlyArray<FilterClause>; readonly view: View }
+  scope: {
+    readonly campaignId: number | undefined
+    readonly excluded: ReadonlyArray<FilterClause>
+    readonly view: View
+  }
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const filters = yield* visualScope(siteId, {
       campaign: scope.campaignId,
       staticFilters: scope.excluded.length > 0 ? { excluded: scope.excluded } : undefined,
-      dynamicFilters: scope.view.category !== undefined ? [{ column: "category", values: [scope.view.category] }] : undefined
+      dynamicFilters:
+        scope.view.category !== undefined ? [{ column: "category", values: [scope.view.category] }] : undefined
     }).pipe(Effect.mapError(renameFilterFields))
     const ranked = yield* rankByImage(siteId, filters, images, scope.view.area)
     return ranked.products
@@ -316,7 +362,7 @@ const notFound = (sessionId: string) =>
  * is looked up under its fixed key, so a concurrent state write cannot hide it.
  */
 const loadSession = (siteId: number, sessionId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (sessionId.length === 0 || sessionId.length > MAX_ID_LENGTH) return yield* notFound(sessionId)
     const store = yield* SessionStore
     const state = yield* store.getSession(siteId, sessionId)
@@ -333,16 +379,19 @@ export const createSession = (
   input: { readonly params: Readonly<Record<string, unknown>>; readonly image: SessionImageInput | undefined },
   links: LinkContext
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const query = yield* parseSessionQuery(input.params)
     const image = yield* decodeImage(input.image)
     const excluded = query.excluded ?? []
     const view: View = { campaignId: query.campaignId }
     const sessionId = newSessionId()
-    const [products, objects] = yield* Effect.all([
-      search(siteId, { image, highRes: null }, { campaignId: query.campaignId, excluded, view }),
-      Effect.map(detectObjects(image), legacyObjects)
-    ], { concurrency: 2 })
+    const [products, objects] = yield* Effect.all(
+      [
+        search(siteId, { image, highRes: null }, { campaignId: query.campaignId, excluded, view }),
+        Effect.map(detectObjects(image), legacyObjects)
+      ],
+      { concurrency: 2 }
+    )
 
     const store = yield* SessionStore
     const ttl = (yield* LegacySessionTtl).seconds
@@ -367,7 +416,7 @@ export const searchSession = (
   params: Readonly<Record<string, string | undefined>>,
   links: LinkContext
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const query = yield* parseSessionQuery(params)
     const { area, category } = yield* parseView(params)
     const { highRes, image, state } = yield* loadSession(siteId, sessionId)
@@ -381,7 +430,7 @@ export const searchSession = (
 
 /** GET /search/session/{id}/detect-objects: found at creation, so this is a lookup. */
 export const sessionObjects = (siteId: number, sessionId: string, links: LinkContext) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { image, state } = yield* loadSession(siteId, sessionId)
     const objects = state.detectedObjects ?? legacyObjects(yield* detectObjects(image))
     return { value: objectsWithLinks(links, sessionId, {}, objects) } satisfies LegacyDetectedObjects
@@ -389,7 +438,7 @@ export const sessionObjects = (siteId: number, sessionId: string, links: LinkCon
 
 /** PUT /search/session/{id}/upload-image: replaces any earlier high-resolution image. */
 export const uploadSessionImage = (siteId: number, sessionId: string, input: SessionImageInput | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { state } = yield* loadSession(siteId, sessionId)
     const image = yield* decodeImage(input)
     const store = yield* SessionStore
@@ -397,5 +446,7 @@ export const uploadSessionImage = (siteId: number, sessionId: string, input: Ses
     const key = highResKey(sessionId)
     yield* store.putImage(siteId, key, toRef(image), ttl)
     yield* store.putSession(siteId, sessionId, { ...state, highResImageKey: key }, ttl)
-    return { message: `high-resolution image (${image.width}×${image.height}) stored for search session ${sessionId}` } satisfies LegacyMessage
+    return {
+      message: `high-resolution image (${image.width}×${image.height}) stored for search session ${sessionId}`
+    } satisfies LegacyMessage
   })

@@ -36,20 +36,26 @@ export const refinementStream = (refinement: Refinement, total: number, preview:
   const content = `${lead}**${label}** (${refinement.value.count})?`
   const { count: _count, ...value } = refinement.value
   return {
-    items: [{
-      role: "assistant" as const,
-      parts: [{
-        text: {
-          content,
-          annotations: [{
-            locator: { start: lead.length + 2, length: label.length },
-            data: { type: "products" as const, items: preview },
-            interactions: {
-              dynamicFilters: [{ ...refinement.facet, values: [{ ...value, count: refinement.value.count }] }]
+    items: [
+      {
+        role: "assistant" as const,
+        parts: [
+          {
+            text: {
+              content,
+              annotations: [
+                {
+                  locator: { start: lead.length + 2, length: label.length },
+                  data: { type: "products" as const, items: preview },
+                  interactions: {
+                    dynamicFilters: [{ ...refinement.facet, values: [{ ...value, count: refinement.value.count }] }]
+                  }
+                }
+              ]
             }
-          }]
-        }
-      }]
-    }]
+          }
+        ]
+      }
+    ]
   }
 }

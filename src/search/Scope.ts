@@ -20,8 +20,12 @@ export interface DynamicIn {
 const fail = (field: string, rule: string) => new BadRequest({ message: `${field}: ${rule}` })
 
 /** Turns one column's wire values into the index's form (decoded paths, lowercase colours, booleans). */
-export const columnCondition = (field: string, column: string, values: ReadonlyArray<string>): Effect.Effect<Condition, BadRequest> =>
-  Effect.gen(function*() {
+export const columnCondition = (
+  field: string,
+  column: string,
+  values: ReadonlyArray<string>
+): Effect.Effect<Condition, BadRequest> =>
+  Effect.gen(function* () {
     const def = findColumn(column)
     if (def === undefined) {
       return yield* fail(`${field}.column`, `unknown column "${column}"; known columns: ${columnNames.join(", ")}`)
@@ -31,7 +35,8 @@ export const columnCondition = (field: string, column: string, values: ReadonlyA
         const paths: Array<string> = []
         for (const [i, v] of values.entries()) {
           const decoded = decodeOrUndefined(v)
-          if (decoded === undefined) return yield* fail(`${field}.values.${i}`, "must be a Base64-URL (unpadded) encoded category path")
+          if (decoded === undefined)
+            return yield* fail(`${field}.values.${i}`, "must be a Base64-URL (unpadded) encoded category path")
           paths.push(decoded)
         }
         return { column, anyOf: paths }
@@ -40,12 +45,18 @@ export const columnCondition = (field: string, column: string, values: ReadonlyA
         return { column, anyOf: values.map((v) => filterTerm(def, v)) }
       case "boolean": {
         if (values.length !== 1 || (values[0] !== "true" && values[0] !== "false")) {
-          return yield* fail(`${field}.values`, `column "${column}" is true/false: give exactly one of "true" or "false"`)
+          return yield* fail(
+            `${field}.values`,
+            `column "${column}" is true/false: give exactly one of "true" or "false"`
+          )
         }
         return { column, equals: values[0] === "true" }
       }
       case "number":
-        return yield* fail(`${field}.values`, `column "${column}" is numeric: filter it with a dynamic filter interval {start, end}`)
+        return yield* fail(
+          `${field}.values`,
+          `column "${column}" is numeric: filter it with a dynamic filter interval {start, end}`
+        )
       case "string":
         return { column, anyOf: values }
     }
@@ -61,7 +72,7 @@ const namesRoot = (column: string, values: ReadonlyArray<string>): boolean =>
   findColumn(column)?.kind === "category" && values.some((v) => decodeOrUndefined(v) === ROOT_PATH)
 
 export const staticConditions = (field: string, filters: StaticIn | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const must: Array<Condition> = []
     const mustNot: Array<Condition> = []
     for (const [i, c] of (filters?.included ?? []).entries()) {
@@ -69,17 +80,23 @@ export const staticConditions = (field: string, filters: StaticIn | undefined) =
       must.push(yield* columnCondition(`${field}.included.${i}`, c.column, c.values))
     }
     for (const [i, c] of (filters?.excluded ?? []).entries()) {
-      if (namesRoot(c.column, c.values)) return yield* fail(`${field}.excluded.${i}.values`, "the root holds every product: excluding it would exclude them all")
+      if (namesRoot(c.column, c.values))
+        return yield* fail(
+          `${field}.excluded.${i}.values`,
+          "the root holds every product: excluding it would exclude them all"
+        )
       mustNot.push(yield* columnCondition(`${field}.excluded.${i}`, c.column, c.values))
     }
     return { must, mustNot }
   })
 
 export const dynamicCondition = (field: string, filter: DynamicIn) =>
-  Effect.gen(function*() {
-    if (Array.isArray(filter.values)) return yield* columnCondition(field, filter.column, filter.values as ReadonlyArray<string>)
+  Effect.gen(function* () {
+    if (Array.isArray(filter.values))
+      return yield* columnCondition(field, filter.column, filter.values as ReadonlyArray<string>)
     const def = findColumn(filter.column)
-    if (def?.kind !== "number") return yield* fail(`${field}.values`, `an interval needs a numeric column; "${filter.column}" is not one`)
+    if (def?.kind !== "number")
+      return yield* fail(`${field}.values`, `an interval needs a numeric column; "${filter.column}" is not one`)
     const { start, end } = filter.values as { start?: number; end?: number }
     return { column: filter.column, range: { gte: start, lt: end } } satisfies Condition
   })
@@ -90,7 +107,7 @@ export const buildFilter = (input: {
   readonly staticFilters?: StaticIn | undefined
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
 }): Effect.Effect<{ readonly filter: Filter; readonly dynamic: ReadonlyArray<Condition> }, BadRequest> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const campaign = yield* staticConditions("campaign.staticFilters", input.campaign)
     const request = yield* staticConditions("staticFilters", input.staticFilters)
     const dynamic: Array<Condition> = []
@@ -99,7 +116,10 @@ export const buildFilter = (input: {
       dynamic.push(yield* dynamicCondition(`dynamicFilters.${i}`, f))
     }
     return {
-      filter: { must: [...campaign.must, ...request.must, ...dynamic], mustNot: [...campaign.mustNot, ...request.mustNot] },
+      filter: {
+        must: [...campaign.must, ...request.must, ...dynamic],
+        mustNot: [...campaign.mustNot, ...request.mustNot]
+      },
       dynamic
     }
   })

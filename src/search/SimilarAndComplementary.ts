@@ -27,7 +27,9 @@ export interface RecommendationInput {
 
 export interface SimilarInput extends RecommendationInput {
   /** Text-form category paths (decoded at the edge) and a price level to prefer. */
-  readonly substitutions?: { readonly category?: ReadonlyArray<string> | undefined; readonly price?: number | undefined } | undefined
+  readonly substitutions?:
+    | { readonly category?: ReadonlyArray<string> | undefined; readonly price?: number | undefined }
+    | undefined
 }
 
 /** With several campaigns the first one sets count, scope and boosts (the rest are accepted for compatibility). */
@@ -39,7 +41,7 @@ const resolveCampaign = (siteId: number, campaigns: ReadonlyArray<number> | unde
  * now) and, once its photos are analysed, its first image's vector.
  */
 const sourceVectors = (source: StoredProduct) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const index = yield* CatalogIndex
     const [doc] = yield* index.retrieve(source.siteId, [source.productId])
     const image = doc?.vectors.image?.[0]
@@ -55,20 +57,32 @@ const leafPaths = (source: StoredProduct) => {
 }
 
 const scope = (campaign: Campaign, input: RecommendationInput, extra: Filter) =>
-  Effect.gen(function*() {
-    const built = yield* buildFilter({ campaign: campaign.staticFilters, staticFilters: input.staticFilters, dynamicFilters: input.dynamicFilters })
-    const filter: Filter = { must: [...built.filter.must, ...extra.must], mustNot: [...built.filter.mustNot, ...extra.mustNot] }
+  Effect.gen(function* () {
+    const built = yield* buildFilter({
+      campaign: campaign.staticFilters,
+      staticFilters: input.staticFilters,
+      dynamicFilters: input.dynamicFilters
+    })
+    const filter: Filter = {
+      must: [...built.filter.must, ...extra.must],
+      mustNot: [...built.filter.mustNot, ...extra.mustNot]
+    }
     return { filter, dynamic: built.dynamic }
   })
 
 const run = (query: SearchQuery, dynamic: ReadonlyArray<Condition>, perCategory?: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const index = yield* CatalogIndex
     const wide = yield* index.search({ ...query, limit: Math.max(200, query.limit * 4) })
-    const ids = perCategory ? diversify(wide.hits.slice(0, query.limit * 4), perCategory, query.limit) : wide.hits.map((h) => h.productId)
+    const ids = perCategory
+      ? diversify(wide.hits.slice(0, query.limit * 4), perCategory, query.limit)
+      : wide.hits.map((h) => h.productId)
     const { limit: _limit, ...facetQuery } = query
     const facets = yield* sampledFacets(facetQuery, dynamic, Effect.succeed(wide.hits))
-    return { products: yield* loadEntities(query.siteId, ids.slice(0, query.limit)), interactions: { dynamicFilters: facets } }
+    return {
+      products: yield* loadEntities(query.siteId, ids.slice(0, query.limit)),
+      interactions: { dynamicFilters: facets }
+    }
   })
 
 /** At most `perCategory` products of one leaf category, so complements span several kinds. */
@@ -94,14 +108,15 @@ const diversify = (hits: ReadonlyArray<SearchHit>, perCategory: number, limit: n
  * boosted, brand and colour matches count a little, and the price level is preferred.
  */
 export const similarProducts = (siteId: number, input: SimilarInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const source = yield* requireProduct(siteId, input.productId)
     const campaign = yield* resolveCampaign(siteId, input.campaigns)
     const limit = recommendationCount(campaign, input.resultsCount)
     const substituted = input.substitutions?.category
     // The root as a substitute puts the whole catalog in reach: no category to stay in or prefer.
     const wholeCatalog = substituted?.includes(ROOT_PATH) ?? false
-    const categories = substituted && substituted.length > 0 ? substituted.filter((path) => path !== ROOT_PATH) : leafPaths(source)
+    const categories =
+      substituted && substituted.length > 0 ? substituted.filter((path) => path !== ROOT_PATH) : leafPaths(source)
     const { filter, dynamic } = yield* scope(campaign, input, {
       must: substituted && substituted.length > 0 && !wholeCatalog ? [{ column: "category", anyOf: substituted }] : [],
       mustNot: []
@@ -113,28 +128,44 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
       ...(categories.length > 0 ? [{ condition: { column: "category", anyOf: categories }, weight: 0.6 }] : []),
       ...(parents.length > 0 ? [{ condition: { column: "category", anyOf: parents }, weight: 0.2 }] : []),
       ...(source.data.brand ? [{ condition: { column: "brand", anyOf: [source.data.brand] }, weight: 0.1 }] : []),
-      ...(colorNames(source.data.color).length > 0 ? [{ condition: { column: "color", anyOf: colorNames(source.data.color) }, weight: 0.1 }] : [])
+      ...(colorNames(source.data.color).length > 0
+        ? [{ condition: { column: "color", anyOf: colorNames(source.data.color) }, weight: 0.1 }]
+        : [])
     ]
     // Dense neighbours plus attribute boosts; the title's words would drag in every product
     // sharing a common word ("with", "set") and cost a scan of much of the catalog.
     const vectors = yield* sourceVectors(source)
-    const result = yield* run({
-      siteId,
-      textVector: vectors.text,
-      imageVector: vectors.image,
-      filter,
-      limit,
-      boosts,
-      excludeIds: [source.productId],
-      // Looks count, but what the product is (text) counts more: a red mug is not similar to a red shoe.
-      weights: { lexical: 0, text: 1, image: 0.5 },
-      minSimilarity: -1,
-      ...(price != null && price > 0 ? { near: { column: "price", value: price, weight: input.substitutions?.price !== undefined ? 0.6 : 0.2 } } : {})
-    }, dynamic)
+    const result = yield* run(
+      {
+        siteId,
+        textVector: vectors.text,
+        imageVector: vectors.image,
+        filter,
+        limit,
+        boosts,
+        excludeIds: [source.productId],
+        // Looks count, but what the product is (text) counts more: a red mug is not similar to a red shoe.
+        weights: { lexical: 0, text: 1, image: 0.5 },
+        minSimilarity: -1,
+        ...(price != null && price > 0
+          ? { near: { column: "price", value: price, weight: input.substitutions?.price !== undefined ? 0.6 : 0.2 } }
+          : {})
+      },
+      dynamic
+    )
     // The wire shape carries category paths only; the price preference shows in the ranking.
-    const substitutions = substituted && substituted.length > 0
-      ? [{ column: "category", value: { value: substituted, label: substituted.map((s) => parseCategoryPath(s).at(-1) ?? "root").join(", ") } }]
-      : []
+    const substitutions =
+      substituted && substituted.length > 0
+        ? [
+            {
+              column: "category",
+              value: {
+                value: substituted,
+                label: substituted.map((s) => parseCategoryPath(s).at(-1) ?? "root").join(", ")
+              }
+            }
+          ]
+        : []
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
       data: { sourceProduct: toResultEntity(source), products: result.products },
@@ -155,28 +186,42 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
  * products per leaf category so the list spans several kinds of complement.
  */
 export const crossSelling = (siteId: number, input: RecommendationInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const source = yield* requireProduct(siteId, input.productId)
     const campaign = yield* resolveCampaign(siteId, input.campaigns)
     const limit = recommendationCount(campaign, input.resultsCount)
     const leaves = leafPaths(source)
     const pairs = (campaign.crossSell ?? []).filter((p) =>
-      leaves.some((leaf) => leaf === p.from || leaf.startsWith(`${p.from} > `)))
+      leaves.some((leaf) => leaf === p.from || leaf.startsWith(`${p.from} > `))
+    )
     const targets = pairs.flatMap((p) => p.to.map((t) => formatCategoryPath(parseCategoryPath(t))))
-    const variants: ReadonlyArray<Condition> = source.data.item_group_id ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }] : []
+    const variants: ReadonlyArray<Condition> = source.data.item_group_id
+      ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }]
+      : []
     const { filter: scoped, dynamic } = yield* scope(campaign, input, {
       must: targets.length > 0 ? [{ column: "category", anyOf: targets }] : [],
       mustNot: variants
     })
     // Bought together may share the source's leaf category (a candle with another candle); the content rule may not.
     const evidence = yield* boughtTogether(siteId, source.productId, limit)
-    const found = evidence.length === 0
-      ? []
-      : (yield* Effect.flatMap(CatalogIndex, (index) =>
-        index.search({ siteId, filter: scoped, limit: evidence.length, onlyIds: evidence, excludeIds: [source.productId] }))).hits
+    const found =
+      evidence.length === 0
+        ? []
+        : (yield* Effect.flatMap(CatalogIndex, (index) =>
+            index.search({
+              siteId,
+              filter: scoped,
+              limit: evidence.length,
+              onlyIds: evidence,
+              excludeIds: [source.productId]
+            })
+          )).hits
     const inScope = new Set(found.map((hit) => hit.productId))
     const first = evidence.filter((id) => inScope.has(id)).slice(0, limit)
-    const filter: Filter = { must: scoped.must, mustNot: [...scoped.mustNot, ...(leaves.length > 0 ? [{ column: "category", anyOf: leaves }] : [])] }
+    const filter: Filter = {
+      must: scoped.must,
+      mustNot: [...scoped.mustNot, ...(leaves.length > 0 ? [{ column: "category", anyOf: leaves }] : [])]
+    }
     const departments = leaves.map((l) => parseCategoryPath(l)[0]).filter((d): d is string => d !== undefined)
     const boosts = [
       ...(yield* campaignBoosts(campaign)),
@@ -186,19 +231,24 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
       { condition: { column: "availability", anyOf: ["in_stock"] }, weight: 0.5 }
     ]
     const vectors = yield* sourceVectors(source)
-    const result = yield* run({
-      siteId,
-      textVector: vectors.text,
-      // Visual style (a small weight): complements that look like they belong together.
-      imageVector: vectors.image,
-      filter,
-      limit: limit - first.length,
-      boosts,
-      excludeIds: [source.productId, ...first],
-      weights: { lexical: 0, text: 1, image: 0.2 },
-      minSimilarity: -1
-    }, dynamic, 2)
-    const products = first.length === 0 ? result.products : [...(yield* loadEntities(siteId, first)), ...result.products]
+    const result = yield* run(
+      {
+        siteId,
+        textVector: vectors.text,
+        // Visual style (a small weight): complements that look like they belong together.
+        imageVector: vectors.image,
+        filter,
+        limit: limit - first.length,
+        boosts,
+        excludeIds: [source.productId, ...first],
+        weights: { lexical: 0, text: 1, image: 0.2 },
+        minSimilarity: -1
+      },
+      dynamic,
+      2
+    )
+    const products =
+      first.length === 0 ? result.products : [...(yield* loadEntities(siteId, first)), ...result.products]
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),
       data: { sourceProduct: toResultEntity(source), products },

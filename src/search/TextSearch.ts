@@ -22,7 +22,9 @@ export interface TextSearchInput {
   readonly resultsCount?: number | undefined
   /** Entries of the listing skipped before the page starts (pinned products count). */
   readonly offset?: number | undefined
-  readonly sort?: ReadonlyArray<{ readonly column: keyof typeof sortColumns; readonly order: "asc" | "desc" }> | undefined
+  readonly sort?:
+    | ReadonlyArray<{ readonly column: keyof typeof sortColumns; readonly order: "asc" | "desc" }>
+    | undefined
   /** One product per item group; absent: the campaign's choice (off unless it says so). */
   readonly collapseVariants?: boolean | undefined
   readonly campaign?: number | undefined
@@ -40,7 +42,7 @@ const GROUP_COLUMN = "item_group_id"
  * stream proposing the single best refinement.
  */
 export const textSearch = (siteId: number, input: TextSearchInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const registry = yield* SiteRegistry
     const embedder = yield* TextEmbedder
     const index = yield* CatalogIndex
@@ -56,39 +58,60 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const normalized = normalizeQuery(text)
     const browsing = normalized.length === 0
     const offset = input.offset ?? 0
-    const groupBy = input.collapseVariants ?? campaign.collapseVariants ?? false ? GROUP_COLUMN : undefined
+    const groupBy = (input.collapseVariants ?? campaign.collapseVariants ?? false) ? GROUP_COLUMN : undefined
     const sort = input.sort?.map((key) => ({ column: sortColumns[key.column], order: key.order }))
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     // The index matches the words while the text model embeds them (see CatalogIndex.prepare):
     // the embedding is asked for first, the words are matched once it waits on its thread.
-    const textVector = browsing ? undefined : yield* Effect.gen(function*() {
-      const words = yield* Effect.fork(index.prepare({ siteId, text, filter }).pipe(timed("words")))
-      const vector = yield* embedder.embedQuery(text).pipe(timed("embed"))
-      yield* Fiber.join(words)
-      return vector
-    })
+    const textVector = browsing
+      ? undefined
+      : yield* Effect.gen(function* () {
+          const words = yield* Effect.fork(index.prepare({ siteId, text, filter }).pipe(timed("words")))
+          const vector = yield* embedder.embedQuery(text).pipe(timed("embed"))
+          yield* Fiber.join(words)
+          return vector
+        })
     const boosts = yield* campaignBoosts(campaign)
     const lift = campaign.popularityBoost ?? DEFAULT_POPULARITY_BOOST
     const ranked = yield* shopperRanking(siteId, sort, sort === undefined ? lift : 0)
     // Pins lead a relevance listing (inside the shopper's scope); a sorted one keeps its order.
-    const pins = browsing || sort !== undefined ? [] : campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? []
+    const pins =
+      browsing || sort !== undefined
+        ? []
+        : (campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? [])
     const pinned = pins.length === 0 ? [] : yield* inScope({ siteId, filter }, pins)
-    const scope: MatchScope = { siteId, ...(browsing ? {} : { text, textVector }), filter, ...(groupBy ? { groupBy } : {}) }
+    const scope: MatchScope = {
+      siteId,
+      ...(browsing ? {} : { text, textVector }),
+      filter,
+      ...(groupBy ? { groupBy } : {})
+    }
     const query: Omit<SearchQuery, "limit"> = { ...scope, boosts, ...ranked, ...(sort ? { sort } : {}) }
 
     // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
     // The index counts the facets of the result set with it (one matching for both).
-    const ranking = yield* Effect.cached((pinned.length === 0
-      ? index.search({ ...query, offset, limit, facets: facetRequest })
-      : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })).pipe(timed("index")))
+    const ranking = yield* Effect.cached(
+      (pinned.length === 0
+        ? index.search({ ...query, offset, limit, facets: facetRequest })
+        : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })
+      ).pipe(timed("index"))
+    )
     const [result, facets] = yield* Effect.all(
-      [ranking, exactFacets(scope, dynamic, Effect.map(ranking, (ranked) => ranked.facets!))],
+      [
+        ranking,
+        exactFacets(
+          scope,
+          dynamic,
+          Effect.map(ranking, (ranked) => ranked.facets!)
+        )
+      ],
       { concurrency: 2 }
     )
     const rankedIds = result.hits.map((h) => h.productId)
-    const ids = pinned.length === 0
-      ? rankedIds
-      : [...pinned, ...rankedIds.filter((id) => !pinned.includes(id))].slice(offset, offset + limit)
+    const ids =
+      pinned.length === 0
+        ? rankedIds
+        : [...pinned, ...rankedIds.filter((id) => !pinned.includes(id))].slice(offset, offset + limit)
     const products = yield* loadEntities(siteId, ids).pipe(timed("entities"))
 
     // Pinned products that do not match the words are listed too, so they count.
@@ -104,11 +127,24 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       // The preview: the listing's best products holding the refinement, in the listing's order.
       // A first page holding enough of them already shows which; otherwise the index is asked.
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
-      const onPage = offset === 0 && pinned.length === 0 ? result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column])) : []
-      const preview = onPage.length >= PREVIEW_SIZE
-        ? onPage.slice(0, PREVIEW_SIZE)
-        : (yield* index.search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE }).pipe(timed("preview"))).hits
-      stream = refinementStream(refinement, result.total, yield* loadEntities(siteId, preview.map((hit) => hit.productId)))
+      const onPage =
+        offset === 0 && pinned.length === 0
+          ? result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column]))
+          : []
+      const preview =
+        onPage.length >= PREVIEW_SIZE
+          ? onPage.slice(0, PREVIEW_SIZE)
+          : (yield* index
+              .search({ ...query, filter: { ...filter, must: [...filter.must, condition] }, limit: PREVIEW_SIZE })
+              .pipe(timed("preview"))).hits
+      stream = refinementStream(
+        refinement,
+        result.total,
+        yield* loadEntities(
+          siteId,
+          preview.map((hit) => hit.productId)
+        )
+      )
     }
 
     // Every search answers with a requestId (the shopper's, or one made here): clicks name it.
@@ -126,7 +162,7 @@ const PREVIEW_SIZE = 3
 
 /** `ids` (in their order) that the filter accepts. */
 const inScope = (scope: Pick<MatchScope, "siteId" | "filter">, ids: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const index = yield* CatalogIndex
     const matching = new Set(yield* index.matchIds({ ...scope, onlyIds: ids }))
     return ids.filter((id) => matching.has(id))

@@ -11,13 +11,19 @@ const MIN_RECENT_SEARCHES = 3
 
 /** The site's products trending now, most rising first (see ShopperSignals.trendOf), with their entities. */
 export const trendingProducts = (siteId: number, limit: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const signals = yield* Effect.flatMap(ShopperSignals, (s) => s.forSite(siteId))
     const ranked = [...signals.trending].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, limit)
-    const entities = yield* loadEntities(siteId, ranked.map(([id]) => id))
+    const entities = yield* loadEntities(
+      siteId,
+      ranked.map(([id]) => id)
+    )
     const trend = new Map(ranked)
     // A product deleted since is not listed.
-    return entities.map((product) => ({ trend: Math.round((trend.get(product.productId ?? "") ?? 0) * 100) / 100, product }))
+    return entities.map((product) => ({
+      trend: Math.round((trend.get(product.productId ?? "") ?? 0) * 100) / 100,
+      product
+    }))
   })
 
 /**
@@ -26,7 +32,7 @@ export const trendingProducts = (siteId: number, limit: number) =>
  * baseline's and come from MIN_RECENT_SEARCHES searches at least.
  */
 export const trendingQueries = (siteId: number, limit: number, now = Date.now()) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const stats = yield* ShopperStats
     const today = dayOf(now)
     const [recent, before] = yield* Effect.all([
@@ -39,7 +45,12 @@ export const trendingQueries = (siteId: number, limit: number, now = Date.now())
       .map((q) => {
         const perDay = q.searches / RECENT_DAYS
         const usual = baseline.get(q.query) ?? 0
-        return { query: q.query, recentSearchesPerDay: perDay, baselineSearchesPerDay: Math.round(usual * 100) / 100, trend: Math.round((perDay / (usual + TRENDING.prior)) * 100) / 100 }
+        return {
+          query: q.query,
+          recentSearchesPerDay: perDay,
+          baselineSearchesPerDay: Math.round(usual * 100) / 100,
+          trend: Math.round((perDay / (usual + TRENDING.prior)) * 100) / 100
+        }
       })
       .filter((q) => q.trend >= TRENDING.minTrend)
       .sort((a, b) => b.trend - a.trend || (a.query < b.query ? -1 : 1))

@@ -25,11 +25,17 @@ const COLOR_BOOST = 0.03
 
 const storedKey = (requestId: string, highRes: boolean) => `vs:${requestId}${highRes ? ":hr" : ""}`
 
-const toRef = (image: DecodedImage) => ({ bytes: image.bytes, format: image.format, width: image.width, height: image.height, sha256: image.sha256 })
+const toRef = (image: DecodedImage) => ({
+  bytes: image.bytes,
+  format: image.format,
+  width: image.width,
+  height: image.height,
+  sha256: image.sha256
+})
 
 /** Rule 1 and 2: image wins over url; with neither, the image kept for the requestId. */
 const resolveImages = (siteId: number, input: VisualSearchRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const intake = yield* ImageIntake
     const sessions = yield* SessionStore
     const source = imageSourceOf(input)
@@ -39,7 +45,10 @@ const resolveImages = (siteId: number, input: VisualSearchRequest) =>
     else if (source._tag === "Url") image = yield* intake.fromUrl(source.url, "query.url")
     else {
       const stored = yield* sessions.getImage(siteId, storedKey(source.requestId, false))
-      if (stored === null) return yield* new BadRequest({ message: `query: no image is stored for requestId "${source.requestId}" (it expires after ${VISUAL_IMAGE_TTL_SECONDS / 60} minutes); send the image again` })
+      if (stored === null)
+        return yield* new BadRequest({
+          message: `query: no image is stored for requestId "${source.requestId}" (it expires after ${VISUAL_IMAGE_TTL_SECONDS / 60} minutes); send the image again`
+        })
       image = { ...stored, format: stored.format as DecodedImage["format"] }
     }
     // The high-resolution image only serves crops of uploaded images (ignored with a url).
@@ -68,11 +77,15 @@ interface ScopeInput {
 
 /** Campaign, result count and filter scope of an image search; unknown campaign or column → 400. */
 export const visualScope = (siteId: number, input: ScopeInput) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const registry = yield* SiteRegistry
     const campaign = yield* registry.campaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
-    const { filter, dynamic } = yield* buildFilter({ campaign: campaign.staticFilters, staticFilters: input.staticFilters, dynamicFilters: input.dynamicFilters })
+    const { filter, dynamic } = yield* buildFilter({
+      campaign: campaign.staticFilters,
+      staticFilters: input.staticFilters,
+      dynamicFilters: input.dynamicFilters
+    })
     return { campaign, limit, filter, dynamic }
   })
 export type VisualScope = Effect.Effect.Success<ReturnType<typeof visualScope>>
@@ -92,22 +105,27 @@ export const rankByImage = (
   area?: RelativeArea,
   sample = 0
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const analyzer = yield* ImageAnalyzer
     const index = yield* CatalogIndex
     const cropSource = area !== undefined && images.highRes !== null ? images.highRes : images.image
-    const rgb = yield* toRgb(cropSource, { size: 512, fit: "contain", ...(area ? { crop: area } : {}) }).pipe(timed("crop"))
+    const rgb = yield* toRgb(cropSource, { size: 512, fit: "contain", ...(area ? { crop: area } : {}) }).pipe(
+      timed("crop")
+    )
     const space = (yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections([siteId])))(siteId)
     // In the site's learned space, the query is the mean direction of the photo and its mirror
     // image (a product seen the other way round is the same product; measured there, +1.7 points
     // of top-1), both on model threads at once, with the colour signature of the searched area's centre.
     // Raw features: the photo alone.
     const learned = space !== RAW_FEATURES
-    const [analysis, mirror, signature] = yield* Effect.all([
-      analyzer.analyze(rgb, { detect: false, priority: "query" }),
-      learned ? analyzer.embed(mirrored(rgb), { priority: "query" }) : Effect.succeed(undefined),
-      learned ? colorSignature(cropSource, centreOf(area)) : Effect.succeed(undefined)
-    ], { concurrency: 3 }).pipe(timed("embed"))
+    const [analysis, mirror, signature] = yield* Effect.all(
+      [
+        analyzer.analyze(rgb, { detect: false, priority: "query" }),
+        learned ? analyzer.embed(mirrored(rgb), { priority: "query" }) : Effect.succeed(undefined),
+        learned ? colorSignature(cropSource, centreOf(area)) : Effect.succeed(undefined)
+      ],
+      { concurrency: 3 }
+    ).pipe(timed("embed"))
 
     // With raw features the image model says little about colour: the query's dominant colour
     // nudges products whose photos share it. In a learned space the colours are in the vectors
@@ -115,7 +133,10 @@ export const rankByImage = (
     const topColor = learned ? undefined : analysis.colors[0]?.name
     const query: Omit<SearchQuery, "limit"> = {
       siteId,
-      imageVector: space(mirror === undefined ? analysis.embedding : meanDirection(analysis.embedding, mirror), signature),
+      imageVector: space(
+        mirror === undefined ? analysis.embedding : meanDirection(analysis.embedding, mirror),
+        signature
+      ),
       filter: scope.filter,
       weights: { lexical: 0, text: 0, image: 1 },
       minSimilarity: 0,
@@ -126,20 +147,25 @@ export const rankByImage = (
     }
     // `sample`: the ranking also serves as the facet sample (as in text search).
     const result = yield* index.search({ ...query, limit: Math.max(scope.limit, sample) }).pipe(timed("index"))
-    const products = yield* loadEntities(siteId, result.hits.slice(0, scope.limit).map((h) => h.productId)).pipe(timed("entities"))
+    const products = yield* loadEntities(
+      siteId,
+      result.hits.slice(0, scope.limit).map((h) => h.productId)
+    ).pipe(timed("entities"))
     return { query, result, products, analysis, rgb }
   })
 
 /** Objects in the whole image (COCO classes), rectangles relative to the image. */
 export const detectObjects = (image: DecodedImage) =>
-  Effect.flatMap(ImageAnalyzer, (analyzer) => Effect.flatMap(toRgb(image, { size: 640, fit: "fill" }), (rgb) => analyzer.detect(rgb)))
+  Effect.flatMap(ImageAnalyzer, (analyzer) =>
+    Effect.flatMap(toRgb(image, { size: 640, fit: "fill" }), (rgb) => analyzer.detect(rgb))
+  )
 
 /**
  * POST /visual-search: the image ranking above; filters, campaigns and facets work as in text
  * search. The stream shows the crop that was searched.
  */
 export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const scope = yield* visualScope(siteId, input)
     const images = yield* resolveImages(siteId, input).pipe(timed("decode"))
     const area = input.query.searchArea
@@ -151,17 +177,36 @@ export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
       : undefined
     const interactions = { dynamicFilters: facets, ...(suggestedSearchAreas ? { suggestedSearchAreas } : {}) }
 
-    const thumbnail = yield* Effect.promise(() => import("sharp").then(({ default: sharp }) =>
-      sharp(Buffer.from(rgb.data), { raw: { width: rgb.width, height: rgb.height, channels: 3 } }).resize(128, 128, { fit: "inside" }).jpeg({ quality: 70 }).toBuffer()))
-    const colorText = analysis.colors.length > 0 ? ` Main colour: ${analysis.colors.map((c) => c.name).slice(0, 2).join(", ")}.` : ""
+    const thumbnail = yield* Effect.promise(() =>
+      import("sharp").then(({ default: sharp }) =>
+        sharp(Buffer.from(rgb.data), { raw: { width: rgb.width, height: rgb.height, channels: 3 } })
+          .resize(128, 128, { fit: "inside" })
+          .jpeg({ quality: 70 })
+          .toBuffer()
+      )
+    )
+    const colorText =
+      analysis.colors.length > 0
+        ? ` Main colour: ${analysis.colors
+            .map((c) => c.name)
+            .slice(0, 2)
+            .join(", ")}.`
+        : ""
     const stream = {
-      items: [{
-        role: "assistant" as const,
-        parts: [
-          { inlineData: { mimeType: "image/jpeg", data: thumbnail.toString("base64") } },
-          { text: { content: `Searched ${area ? "the selected area of " : ""}your image: ${result.total} similar products.${colorText}`, annotations: [] } }
-        ]
-      }]
+      items: [
+        {
+          role: "assistant" as const,
+          parts: [
+            { inlineData: { mimeType: "image/jpeg", data: thumbnail.toString("base64") } },
+            {
+              text: {
+                content: `Searched ${area ? "the selected area of " : ""}your image: ${result.total} similar products.${colorText}`,
+                annotations: []
+              }
+            }
+          ]
+        }
+      ]
     }
     return {
       ...(input.requestId !== undefined ? { requestId: input.requestId } : {}),

@@ -10,7 +10,21 @@ const ENDS_WITH_SEPARATOR = /[^\p{L}\p{N}]$/u
 
 /** Words that make poor suggestion boundaries ("drill with", "for kids"). */
 export const STOPWORDS: ReadonlySet<string> = new Set([
-  "a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "x"
+  "a",
+  "an",
+  "and",
+  "at",
+  "by",
+  "for",
+  "from",
+  "in",
+  "of",
+  "on",
+  "or",
+  "the",
+  "to",
+  "with",
+  "x"
 ])
 
 const fold = (text: string): string => text.normalize("NFKD").replace(MARKS, "").replace(APOSTROPHES, "").toLowerCase()

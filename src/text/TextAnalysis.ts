@@ -7,18 +7,91 @@ const WORD = /[\p{L}\p{N}]+(?:(?:-|(?<=\p{N})[.,/](?=\p{N}))[\p{L}\p{N}]+)*/gu
 
 /** Function words that carry no product meaning but would match nearly every document. */
 const STOP_WORDS = new Set([
-  "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "into", "is", "it",
-  "its", "of", "on", "or", "that", "the", "this", "to", "was", "were", "will", "with"
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "by",
+  "for",
+  "from",
+  "in",
+  "into",
+  "is",
+  "it",
+  "its",
+  "of",
+  "on",
+  "or",
+  "that",
+  "the",
+  "this",
+  "to",
+  "was",
+  "were",
+  "will",
+  "with"
 ])
 
 /** Unit words and abbreviations after a number, by the one name they are indexed under. */
 const UNITS: Readonly<Record<string, string>> = {
-  w: "watt", watt: "watt", watts: "watt", kw: "kw", v: "volt", volt: "volt", volts: "volt", a: "amp", amp: "amp", amps: "amp",
-  ah: "ah", mah: "mah", in: "inch", inch: "inch", inches: "inch", ft: "foot", foot: "foot", feet: "foot", yd: "yard", yard: "yard",
-  mm: "mm", cm: "cm", m: "m", lb: "pound", lbs: "pound", pound: "pound", pounds: "pound", oz: "ounce", ounce: "ounce",
-  ounces: "ounce", kg: "kg", g: "g", gal: "gallon", gallon: "gallon", gallons: "gallon", qt: "quart", quart: "quart",
-  quarts: "quart", l: "liter", liter: "liter", liters: "liter", litre: "liter", ml: "ml", btu: "btu", psi: "psi", gpm: "gpm",
-  cfm: "cfm", hp: "hp", rpm: "rpm", pc: "piece", pcs: "piece", piece: "piece", pieces: "piece", pk: "pack", pack: "pack"
+  w: "watt",
+  watt: "watt",
+  watts: "watt",
+  kw: "kw",
+  v: "volt",
+  volt: "volt",
+  volts: "volt",
+  a: "amp",
+  amp: "amp",
+  amps: "amp",
+  ah: "ah",
+  mah: "mah",
+  in: "inch",
+  inch: "inch",
+  inches: "inch",
+  ft: "foot",
+  foot: "foot",
+  feet: "foot",
+  yd: "yard",
+  yard: "yard",
+  mm: "mm",
+  cm: "cm",
+  m: "m",
+  lb: "pound",
+  lbs: "pound",
+  pound: "pound",
+  pounds: "pound",
+  oz: "ounce",
+  ounce: "ounce",
+  ounces: "ounce",
+  kg: "kg",
+  g: "g",
+  gal: "gallon",
+  gallon: "gallon",
+  gallons: "gallon",
+  qt: "quart",
+  quart: "quart",
+  quarts: "quart",
+  l: "liter",
+  liter: "liter",
+  liters: "liter",
+  litre: "liter",
+  ml: "ml",
+  btu: "btu",
+  psi: "psi",
+  gpm: "gpm",
+  cfm: "cfm",
+  hp: "hp",
+  rpm: "rpm",
+  pc: "piece",
+  pcs: "piece",
+  piece: "piece",
+  pieces: "piece",
+  pk: "pack",
+  pack: "pack"
 }
 
 const NUMBER = /^\d+(?:[.,/]\d+)?$/
@@ -57,12 +130,14 @@ const ownForms = (word: string, lower: string): Array<string> => {
     const parts = lower.split("-")
     forms.push(parts.join(""))
     for (const part of parts) if (part.length >= 3 || /\d/.test(part)) forms.push(part)
-    if (parts.length === 2 && NUMBER.test(parts[0]) && UNITS[parts[1]] !== undefined) forms.push(`${parts[0]}${UNITS[parts[1]]}`)
+    if (parts.length === 2 && NUMBER.test(parts[0]) && UNITS[parts[1]] !== undefined)
+      forms.push(`${parts[0]}${UNITS[parts[1]]}`)
   } else if (DIMENSION.test(lower)) {
     forms.push(...lower.split("x"))
   } else {
     const numberUnit = NUMBER_UNIT.exec(lower)
-    if (numberUnit !== null && UNITS[numberUnit[2]] !== undefined) forms.push(numberUnit[1], `${numberUnit[1]}${UNITS[numberUnit[2]]}`)
+    if (numberUnit !== null && UNITS[numberUnit[2]] !== undefined)
+      forms.push(numberUnit[1], `${numberUnit[1]}${UNITS[numberUnit[2]]}`)
   }
   return forms
 }
@@ -227,7 +302,10 @@ const PLAIN = /^[\p{L}\p{N}]+$/u
  * words, so a title holding it matches both (see `span`). Only plain single-form words join,
  * and a join the catalog does not know is never tried.
  */
-export const withJoinedWords = (words: ReadonlyArray<QueryWord>, known: (stem: string) => boolean): ReadonlyArray<QueryWord> => {
+export const withJoinedWords = (
+  words: ReadonlyArray<QueryWord>,
+  known: (stem: string) => boolean
+): ReadonlyArray<QueryWord> => {
   const typed = typedWords(words)
   if (typed < 2) return words
   const byGroup: Array<Array<QueryWord>> = Array.from({ length: typed }, () => [])
@@ -248,7 +326,8 @@ export const withJoinedWords = (words: ReadonlyArray<QueryWord>, known: (stem: s
 }
 
 /** How many words the shopper typed (hyphenated forms counted once). */
-export const typedWords = (words: ReadonlyArray<QueryWord>): number => (words.length === 0 ? 0 : words[words.length - 1].group + 1)
+export const typedWords = (words: ReadonlyArray<QueryWord>): number =>
+  words.length === 0 ? 0 : words[words.length - 1].group + 1
 
 /**
  * How many of a query's `words` a document must match to be a result: all of one or two,
@@ -282,9 +361,13 @@ export const indexTerms = (text: string): Array<string> => {
 export const termCounts = (text: string, into = new Map<string, number>()): Map<string, number> => {
   into.clear()
   const count = (term: string) => into.set(term, (into.get(term) ?? 0) + 1)
-  eachWord(text, (analysis) => {
-    for (const term of analysis.terms) count(term)
-  }, count)
+  eachWord(
+    text,
+    (analysis) => {
+      for (const term of analysis.terms) count(term)
+    },
+    count
+  )
   return into
 }
 
@@ -321,4 +404,5 @@ export const queryPairs = (words: ReadonlyArray<QueryWord>): Array<Array<string>
  * queries (eval/relevance), nDCG@10 +0.013 (crowdflower) and +0.006 (Home Depot), about
  * the same from 0.5 to 1.
  */
-export const phraseFactor = (held: number, pairs: number, weight: number): number => (pairs === 0 ? 1 : 1 + (weight * held) / pairs)
+export const phraseFactor = (held: number, pairs: number, weight: number): number =>
+  pairs === 0 ? 1 : 1 + (weight * held) / pairs

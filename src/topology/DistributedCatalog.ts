@@ -26,21 +26,30 @@ const PAGE = 1_000
  * rebuild from the store, so a process can start, restart or fall behind at any time.
  */
 export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | undefined) => {
-  const index = Layer.unwrapEffect(Effect.map(Effect.context<CatalogStore | SiteVisualSpaces>(), (context) =>
-    qdrant !== undefined
-      ? QdrantCatalogIndex.layer(qdrant)
-      : ReplicatedCatalogIndex.layer({
+  const index = Layer.unwrapEffect(
+    Effect.map(Effect.context<CatalogStore | SiteVisualSpaces>(), (context) =>
+      qdrant !== undefined
+        ? QdrantCatalogIndex.layer(qdrant)
+        : ReplicatedCatalogIndex.layer({
+            redisUrl,
+            rebuild: (apply) =>
+              Effect.flatMap(CatalogStore, (store) =>
+                store.forEachProduct(PAGE, (page) =>
+                  Effect.flatMap(restoredDocuments(page), apply).pipe(Effect.provide(context))
+                )
+              ).pipe(Effect.provide(context))
+          })
+    )
+  )
+  const suggester = Layer.unwrapEffect(
+    Effect.map(CatalogStore, (store) =>
+      RedisSuggester.layer({
         redisUrl,
         rebuild: (apply) =>
-          Effect.flatMap(CatalogStore, (store) => store.forEachProduct(PAGE, (page) => Effect.flatMap(restoredDocuments(page), apply).pipe(Effect.provide(context)))).pipe(Effect.provide(context))
-      })))
-  const suggester = Layer.unwrapEffect(Effect.map(CatalogStore, (store) =>
-    RedisSuggester.layer({
-      redisUrl,
-      rebuild: (apply) =>
-        store.forEachProduct(PAGE, (page) =>
-          apply(page.map(({ product }) => suggestSource(product))))
-    })))
+          store.forEachProduct(PAGE, (page) => apply(page.map(({ product }) => suggestSource(product))))
+      })
+    )
+  )
   const spaces = SiteVisualSpacesLive.pipe(Layer.provideMerge(RedisVisualSpaceStore.layer(redisUrl)))
   return Layer.mergeAll(index, suggester, RedisPredictionStore.layer(redisUrl)).pipe(
     Layer.provideMerge(Layer.mergeAll(RedisCatalogStore.layer(redisUrl), spaces))

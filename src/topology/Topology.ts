@@ -78,10 +78,12 @@ export const TopologyConfig: Config.Config<Topology> = Config.all({
   qdrantUrl: optionalUrl("QDRANT_URL"),
   qdrantApiKey: optionalUrl("QDRANT_API_KEY"),
   qdrantCollection: Config.string("QDRANT_COLLECTION").pipe(Config.withDefault("catalog"))
-}).pipe(Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl }) => ({
-  redisUrl,
-  qdrant: qdrantUrl === undefined ? undefined : { url: qdrantUrl, apiKey: qdrantApiKey, collection: qdrantCollection }
-})))
+}).pipe(
+  Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl }) => ({
+    redisUrl,
+    qdrant: qdrantUrl === undefined ? undefined : { url: qdrantUrl, apiKey: qdrantApiKey, collection: qdrantCollection }
+  }))
+)
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
 const Models = Layer.mergeAll(
@@ -139,7 +141,7 @@ const distributedApi = (topology: Topology, redisUrl: string) =>
  * Completes once this process's replicas (distributed index, suggester vocabulary) are filled;
  * at once where there are none. The api is ready only then, and a worker takes jobs only then.
  */
-const replicasSynced = Effect.gen(function*() {
+const replicasSynced = Effect.gen(function* () {
   const index = yield* Effect.serviceOption(IndexReplica)
   if (Option.isSome(index)) yield* index.value.synced
   const suggester = yield* Effect.serviceOption(SuggestReplica)
@@ -155,19 +157,31 @@ const replicasSynced = Effect.gen(function*() {
 const apiWarmUp = (topology: Topology) =>
   topology.redisUrl === undefined
     ? (topology.qdrant === undefined
-      ? restoreIndex
-      : Effect.map(Effect.zip(restoreSuggestions, reconcile), ([restored, queued]) => ({ restored, queued }))).pipe(
-        Effect.flatMap((counts) => Effect.logInfo("index restored", counts))
-      )
+        ? restoreIndex
+        : Effect.map(Effect.zip(restoreSuggestions, reconcile), ([restored, queued]) => ({ restored, queued }))
+      ).pipe(Effect.flatMap((counts) => Effect.logInfo("index restored", counts)))
     : Effect.zipRight(checkRedisSettings(topology.redisUrl), replicasSynced).pipe(
-      Effect.zipRight(Effect.logInfo("replicas synced", { index: topology.qdrant === undefined ? "replica" : "qdrant" }))
-    )
+        Effect.zipRight(
+          Effect.logInfo("replicas synced", { index: topology.qdrant === undefined ? "replica" : "qdrant" })
+        )
+      )
 
 /** What the routes need, whichever topology provides it. */
 export type ApiServices =
   | Layer.Layer.Success<typeof Shared>
-  | CatalogStore | CatalogIndex | Suggester | PredictionStore | MemoryLog | EventLog | ShopperStats | ShopperSignals | RateLimiter | SessionStore | JobQueue
-  | VisualSpaceStore | SiteVisualSpaces
+  | CatalogStore
+  | CatalogIndex
+  | Suggester
+  | PredictionStore
+  | MemoryLog
+  | EventLog
+  | ShopperStats
+  | ShopperSignals
+  | RateLimiter
+  | SessionStore
+  | JobQueue
+  | VisualSpaceStore
+  | SiteVisualSpaces
 
 /**
  * Startup work that must not hold the listener back: the warm-up, then the process is marked
@@ -176,46 +190,75 @@ export type ApiServices =
  * The index is flushed after the listener has stopped taking requests (finalizers run in reverse).
  */
 const apiStartup = (topology: Topology) =>
-  Layer.scopedDiscard(Effect.gen(function*() {
-    const readiness = yield* Readiness
-    const context = yield* Effect.context<CatalogStore | CatalogIndex | Suggester | JobQueue | EventLog | ShopperStats | SiteRegistry | SiteVisualSpaces | VisualSpaceStore>()
-    yield* Effect.forkScoped(
-      Effect.gen(function*() {
-        yield* apiWarmUp(topology)
-        yield* readiness.markReady
-        yield* Effect.all([periodicReconcile(), reconcileAggregation, reconcileVisualSpaces]).pipe(
-          Effect.map(([indexing, aggregation, spaces]) => indexing + aggregation + spaces),
-          Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
-          Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
-          Effect.repeat(Schedule.spaced(Duration.minutes(1)))
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const readiness = yield* Readiness
+      const context = yield* Effect.context<
+        | CatalogStore
+        | CatalogIndex
+        | Suggester
+        | JobQueue
+        | EventLog
+        | ShopperStats
+        | SiteRegistry
+        | SiteVisualSpaces
+        | VisualSpaceStore
+      >()
+      yield* Effect.forkScoped(
+        Effect.gen(function* () {
+          yield* apiWarmUp(topology)
+          yield* readiness.markReady
+          yield* Effect.all([periodicReconcile(), reconcileAggregation, reconcileVisualSpaces]).pipe(
+            Effect.map(([indexing, aggregation, spaces]) => indexing + aggregation + spaces),
+            Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
+            Effect.catchAllCause((cause) => Effect.logWarning("reconcile failed", cause)),
+            Effect.repeat(Schedule.spaced(Duration.minutes(1)))
+          )
+        }).pipe(
+          Effect.provide(context),
+          Effect.catchAllCause((cause) => Effect.logError("startup failed", cause))
         )
-      }).pipe(Effect.provide(context), Effect.catchAllCause((cause) => Effect.logError("startup failed", cause)))
-    )
-    const index = yield* CatalogIndex
-    yield* Effect.addFinalizer(() => index.flush.pipe(Effect.ignore))
-  }))
+      )
+      const index = yield* CatalogIndex
+      yield* Effect.addFinalizer(() => index.flush.pipe(Effect.ignore))
+    })
+  )
 
 /** The api process's services and its startup, chosen by configuration alone. */
-export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect(Effect.map(TopologyConfig, (topology) => {
-  const backends: Layer.Layer<Exclude<ApiServices, ShopperSignals>, unknown> = topology.redisUrl === undefined
-    ? embeddedApi(topology)
-    : distributedApi(topology, topology.redisUrl)
-  return apiStartup(topology).pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(backends))))
-}))
+export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect(
+  Effect.map(TopologyConfig, (topology) => {
+    const backends: Layer.Layer<Exclude<ApiServices, ShopperSignals>, unknown> = topology.redisUrl === undefined
+      ? embeddedApi(topology)
+      : distributedApi(topology, topology.redisUrl)
+    return apiStartup(topology).pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(backends))))
+  })
+)
 
 /**
  * A worker process (`npm run worker`): the same shared catalog the api reads, the event log
  * and statistics the aggregation jobs read and write, model threads of its own, and the job handlers fed from the BullMQ queues at REDIS_URL once its replicas are
  * filled. A worker without REDIS_URL has nothing to take jobs from: that fails the start.
  */
-export const WorkerTopology = Layer.unwrapEffect(Effect.gen(function*() {
-  const topology = yield* TopologyConfig
-  const redisUrl = topology.redisUrl
-  if (redisUrl === undefined) return yield* Effect.fail(new Error("a worker needs REDIS_URL: the embedded topology runs its jobs inside the api process"))
-  const Ready = Layer.effectDiscard(Effect.zipRight(checkRedisSettings(redisUrl), replicasSynced))
-  return BullMqWorker.layer(redisUrl).pipe(
-    Layer.provide(Ready),
-    Layer.provide(JobHandling),
-    Layer.provideMerge(Layer.mergeAll(distributedCatalog(redisUrl, topology.qdrant), RedisEventLog.layer(redisUrl), RedisShopperStats.layer(redisUrl), Models))
-  )
-}))
+export const WorkerTopology = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const topology = yield* TopologyConfig
+    const redisUrl = topology.redisUrl
+    if (redisUrl === undefined)
+      return yield* Effect.fail(
+        new Error("a worker needs REDIS_URL: the embedded topology runs its jobs inside the api process")
+      )
+    const Ready = Layer.effectDiscard(Effect.zipRight(checkRedisSettings(redisUrl), replicasSynced))
+    return BullMqWorker.layer(redisUrl).pipe(
+      Layer.provide(Ready),
+      Layer.provide(JobHandling),
+      Layer.provideMerge(
+        Layer.mergeAll(
+          distributedCatalog(redisUrl, topology.qdrant),
+          RedisEventLog.layer(redisUrl),
+          RedisShopperStats.layer(redisUrl),
+          Models
+        )
+      )
+    )
+  })
+)

@@ -24,7 +24,9 @@ const hsv = (r: number, g: number, b: number): readonly [number, number, number]
   const min = Math.min(r, g, b)
   if (max === min) return [0, 0, max]
   const delta = max - min
-  const rc = (max - r) / delta, gc = (max - g) / delta, bc = (max - b) / delta
+  const rc = (max - r) / delta,
+    gc = (max - g) / delta,
+    bc = (max - b) / delta
   const h = r === max ? bc - gc : g === max ? 2 + rc - bc : 4 + gc - rc
   const hue = (((h / 6 + 1) % 1) + 1) % 1
   return [Math.min(255, Math.floor(hue * 255)), Math.min(255, Math.floor((delta / max) * 255)), max]
@@ -39,13 +41,16 @@ const MIN_COLOURED = 0.01
 export const signatureOfPixels = (data: Uint8Array): Uint8Array => {
   const pixels = Math.floor(data.length / 3)
   let coloured = 0
-  for (let p = 0; p < pixels; p++) if (!(data[3 * p] > WHITE && data[3 * p + 1] > WHITE && data[3 * p + 2] > WHITE)) coloured++
+  for (let p = 0; p < pixels; p++)
+    if (!(data[3 * p] > WHITE && data[3 * p + 1] > WHITE && data[3 * p + 2] > WHITE)) coloured++
   const skipWhite = coloured >= MIN_COLOURED * pixels
   const rgb = new Float64Array(512)
   const hsvCounts = new Float64Array(512)
   let counted = 0
   for (let p = 0; p < pixels; p++) {
-    const r = data[3 * p], g = data[3 * p + 1], b = data[3 * p + 2]
+    const r = data[3 * p],
+      g = data[3 * p + 1],
+      b = data[3 * p + 2]
     if (skipWhite && r > WHITE && g > WHITE && b > WHITE) continue
     counted++
     rgb[((r >> 5) << 6) | ((g >> 5) << 3) | (b >> 5)]++
@@ -63,12 +68,17 @@ export const signatureOfPixels = (data: Uint8Array): Uint8Array => {
 
 /** The signature of a photo (or of an area of it), from the whole frame without padding. */
 export const colorSignature = (image: DecodedImage, area?: RelativeArea) =>
-  Effect.map(toRgb(image, { size: SIDE, fit: "fill", ...(area ? { crop: area } : {}) }), (rgb) => signatureOfPixels(rgb.data))
+  Effect.map(toRgb(image, { size: SIDE, fit: "fill", ...(area ? { crop: area } : {}) }), (rgb) =>
+    signatureOfPixels(rgb.data)
+  )
 
 /** A signature as a unit vector: both histograms' root shares, each half of unit length, together scaled to one. */
 export const signatureVector = (signature: Uint8Array): Float32Array => {
   const out = new Float32Array(SIGNATURE_BINS)
-  for (const [from, to] of [[0, 512], [512, 1024]] as const) {
+  for (const [from, to] of [
+    [0, 512],
+    [512, 1024]
+  ] as const) {
     let norm = 0
     for (let i = from; i < to; i++) norm += signature[i] * signature[i]
     const scale = norm > 0 ? 1 / Math.sqrt(2 * norm) : 0

@@ -19,11 +19,11 @@ export const centreOf = (area?: RelativeArea): RelativeArea =>
   area === undefined
     ? CENTRE
     : {
-      left: area.left + area.width * CENTRE.left,
-      top: area.top + area.height * CENTRE.top,
-      width: area.width * CENTRE.width,
-      height: area.height * CENTRE.height
-    }
+        left: area.left + area.width * CENTRE.left,
+        top: area.top + area.height * CENTRE.top,
+        width: area.width * CENTRE.width,
+        height: area.height * CENTRE.height
+      }
 
 /** The mirror image (left and right swapped). */
 export const mirrored = (rgb: RgbImage): RgbImage => {
@@ -48,9 +48,11 @@ export const viewFeatures = (
   rgb: RgbImage,
   options: { readonly size: number; readonly priority: Priority }
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const centre = yield* toRgb(decoded, { size: options.size, fit: "contain", crop: CENTRE })
-    return yield* Effect.all([analyzer.embed(mirrored(rgb), options), analyzer.embed(centre, options)], { concurrency: 2 })
+    return yield* Effect.all([analyzer.embed(mirrored(rgb), options), analyzer.embed(centre, options)], {
+      concurrency: 2
+    })
   })
 
 /** The mean of two unit vectors, unit length again. */

@@ -2,7 +2,13 @@ import { Effect, Layer, Option } from "effect"
 import type { Redis } from "ioredis"
 import { connectFailFast } from "../platform/redis/FailFastRedis.js"
 import { execAll } from "../platform/redis/Transaction.js"
-import { decodeStored, encodeFit, VisualSpaceStore, VisualSpaceStoreError, type VisualSpaceStoreService } from "./VisualSpaceStore.js"
+import {
+  decodeStored,
+  encodeFit,
+  VisualSpaceStore,
+  VisualSpaceStoreError,
+  type VisualSpaceStoreService
+} from "./VisualSpaceStore.js"
 
 /**
  * The distributed VisualSpaceStore on Redis: one hash per site, `vspace:{site}`, with the fields
@@ -35,11 +41,16 @@ const FIGURES = ["version", "fittedAt", "photos", "samples", "inputDims", "outpu
 const exec = execAll
 
 /** A stored number; a field that is not one reads as NaN, which decoding then refuses. */
-const numberOf = (field: Buffer | string | undefined | null) => (field === undefined || field === null ? undefined : Number(field.toString()))
+const numberOf = (field: Buffer | string | undefined | null) =>
+  field === undefined || field === null ? undefined : Number(field.toString())
 
 export const makeRedisVisualSpaceStore = (client: Redis): VisualSpaceStoreService => {
   const call = <A>(what: string, f: () => Promise<A>) =>
-    Effect.tryPromise({ try: f, catch: (cause) => new VisualSpaceStoreError({ message: `visual space store: ${what} failed: ${String(cause)}`, cause }) })
+    Effect.tryPromise({
+      try: f,
+      catch: (cause) =>
+        new VisualSpaceStoreError({ message: `visual space store: ${what} failed: ${String(cause)}`, cause })
+    })
   return {
     get: (siteId) =>
       call("get", async () => {
@@ -51,20 +62,33 @@ export const makeRedisVisualSpaceStore = (client: Redis): VisualSpaceStoreServic
     version: (siteId) =>
       call("version", async () => {
         const version = numberOf(await client.hget(key(siteId), "version")) ?? 0
-        if (!Number.isSafeInteger(version) || version < 0) throw new Error(`the stored version ${version} is not a whole number`)
+        if (!Number.isSafeInteger(version) || version < 0)
+          throw new Error(`the stored version ${version} is not a whole number`)
         return version
       }),
     put: (siteId, fit, counted) =>
       call("put", async () => {
         const f = encodeFit(fit)
-        const [version] = await exec(client.multi().hincrby(key(siteId), "version", 1).hset(key(siteId), {
-          fittedAt: f.fittedAt, photos: f.photos, samples: f.samples, inputDims: f.inputDims, outputDims: f.outputDims,
-          mean: f.mean, projection: f.projection
-        }).eval(CONSUME, 1, photosKey(siteId), counted))
+        const [version] = await exec(
+          client
+            .multi()
+            .hincrby(key(siteId), "version", 1)
+            .hset(key(siteId), {
+              fittedAt: f.fittedAt,
+              photos: f.photos,
+              samples: f.samples,
+              inputDims: f.inputDims,
+              outputDims: f.outputDims,
+              mean: f.mean,
+              projection: f.projection
+            })
+            .eval(CONSUME, 1, photosKey(siteId), counted)
+        )
         return Number(version)
       }),
     indexedVersion: (siteId) => call("indexedVersion", async () => numberOf(await client.get(indexedKey(siteId))) ?? 0),
-    markIndexed: (siteId, version) => call("markIndexed", async () => void (await client.eval(RAISE, 1, indexedKey(siteId), version))),
+    markIndexed: (siteId, version) =>
+      call("markIndexed", async () => void (await client.eval(RAISE, 1, indexedKey(siteId), version))),
     notePhotos: (siteId, added) =>
       call("notePhotos", async () => {
         const [since, atFit] = await exec(client.multi().incrby(photosKey(siteId), added).hget(key(siteId), "photos"))
@@ -78,8 +102,14 @@ export const RedisVisualSpaceStore = {
   layer: (url: string): Layer.Layer<VisualSpaceStore, VisualSpaceStoreError> =>
     Layer.scoped(
       VisualSpaceStore,
-      connectFailFast(url, { commandTimeoutMs: 10_000 }, (cause) =>
-        new VisualSpaceStoreError({ message: `visual space store: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
+      connectFailFast(
+        url,
+        { commandTimeoutMs: 10_000 },
+        (cause) =>
+          new VisualSpaceStoreError({
+            message: `visual space store: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+            cause
+          })
       ).pipe(Effect.map(makeRedisVisualSpaceStore))
     )
 }

@@ -27,18 +27,20 @@ export const COLOR_WEIGHT = 1
  * replicas and the Qdrant collection), and one cosine weighs both parts. A photo without a
  * signature (analysed before they were kept) has the learned part alone.
  */
-export const learnedProjection = (space: VisualSpace): ImageProjection => (vector, colorSignature) => {
-  if (vector.length !== space.inputDims || space.outputDims + SIGNATURE_BINS > vector.length) return vector
-  const out = new Float32Array(vector.length)
-  out.set(project(space, vector))
-  if (colorSignature === undefined || colorSignature.length !== SIGNATURE_BINS) return out
-  const colors = signatureVector(colorSignature)
-  const scale = 1 / Math.sqrt(1 + COLOR_WEIGHT)
-  for (let i = 0; i < space.outputDims; i++) out[i] *= scale
-  const colorScale = Math.sqrt(COLOR_WEIGHT) * scale
-  for (let i = 0; i < SIGNATURE_BINS; i++) out[space.outputDims + i] = colors[i] * colorScale
-  return out
-}
+export const learnedProjection =
+  (space: VisualSpace): ImageProjection =>
+  (vector, colorSignature) => {
+    if (vector.length !== space.inputDims || space.outputDims + SIGNATURE_BINS > vector.length) return vector
+    const out = new Float32Array(vector.length)
+    out.set(project(space, vector))
+    if (colorSignature === undefined || colorSignature.length !== SIGNATURE_BINS) return out
+    const colors = signatureVector(colorSignature)
+    const scale = 1 / Math.sqrt(1 + COLOR_WEIGHT)
+    for (let i = 0; i < space.outputDims; i++) out[i] *= scale
+    const colorScale = Math.sqrt(COLOR_WEIGHT) * scale
+    for (let i = 0; i < SIGNATURE_BINS; i++) out[space.outputDims + i] = colors[i] * colorScale
+    return out
+  }
 
 /** How often a process asks the store whether a site's space changed (another process may fit it). */
 const CHECK_MS = 2_000
@@ -49,22 +51,27 @@ const CHECK_MS = 2_000
  * Every image vector that goes into the index and every visual query goes through the
  * projection of its site, so both sides are in the same space.
  */
-export class SiteVisualSpaces extends Context.Tag("SiteVisualSpaces")<SiteVisualSpaces, {
-  /** The projections of these sites now (raw features for a site with no space). */
-  readonly projections: (siteIds: Iterable<number>) => Effect.Effect<(siteId: number) => ImageProjection, VisualSpaceStoreError>
-  /**
-   * Runs `write` (index writes) with the sites' projections as the store has them now, and again
-   * if a site's space changed while it ran: a fit elsewhere (another process, or another lane of
-   * this one) may have stored a new space and re-indexed past the products `write` then wrote in
-   * the old one. So a writer never leaves a product in a space its site no longer has.
-   */
-  readonly writing: <A, E, R>(
-    siteIds: ReadonlyArray<number>,
-    write: (spaceOf: (siteId: number) => ImageProjection) => Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E | VisualSpaceStoreError, R>
-  /** The site's space changed (this process fitted it): the next call reads the store. */
-  readonly invalidate: (siteId: number) => Effect.Effect<void>
-}>() {}
+export class SiteVisualSpaces extends Context.Tag("SiteVisualSpaces")<
+  SiteVisualSpaces,
+  {
+    /** The projections of these sites now (raw features for a site with no space). */
+    readonly projections: (
+      siteIds: Iterable<number>
+    ) => Effect.Effect<(siteId: number) => ImageProjection, VisualSpaceStoreError>
+    /**
+     * Runs `write` (index writes) with the sites' projections as the store has them now, and again
+     * if a site's space changed while it ran: a fit elsewhere (another process, or another lane of
+     * this one) may have stored a new space and re-indexed past the products `write` then wrote in
+     * the old one. So a writer never leaves a product in a space its site no longer has.
+     */
+    readonly writing: <A, E, R>(
+      siteIds: ReadonlyArray<number>,
+      write: (spaceOf: (siteId: number) => ImageProjection) => Effect.Effect<A, E, R>
+    ) => Effect.Effect<A, E | VisualSpaceStoreError, R>
+    /** The site's space changed (this process fitted it): the next call reads the store. */
+    readonly invalidate: (siteId: number) => Effect.Effect<void>
+  }
+>() {}
 
 /** How many times a write runs again when the space keeps changing under it (fits are minutes apart). */
 const WRITE_ATTEMPTS = 3
@@ -77,12 +84,12 @@ interface Cached {
 
 export const SiteVisualSpacesLive = Layer.effect(
   SiteVisualSpaces,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* VisualSpaceStore
     const cache = new Map<number, Cached>()
 
     const current = (siteId: number, fresh = false) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const now = Date.now()
         const cached = cache.get(siteId)
         if (!fresh && cached !== undefined && now - cached.checkedAt < CHECK_MS) return cached.projection
@@ -94,7 +101,8 @@ export const SiteVisualSpacesLive = Layer.effect(
         const stored = version === 0 ? undefined : Option.getOrUndefined(yield* store.get(siteId))
         const loaded: Cached = {
           version: stored?.version ?? 0,
-          projection: stored === undefined || stored.space.outputDims === 0 ? RAW_FEATURES : learnedProjection(stored.space),
+          projection:
+            stored === undefined || stored.space.outputDims === 0 ? RAW_FEATURES : learnedProjection(stored.space),
           checkedAt: now
         }
         cache.set(siteId, loaded)
@@ -102,7 +110,7 @@ export const SiteVisualSpacesLive = Layer.effect(
       })
 
     const projections = (siteIds: Iterable<number>, fresh = false) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const found = new Map<number, ImageProjection>()
         for (const siteId of new Set(siteIds)) found.set(siteId, yield* current(siteId, fresh))
         return (siteId: number) => found.get(siteId) ?? RAW_FEATURES
@@ -112,7 +120,7 @@ export const SiteVisualSpacesLive = Layer.effect(
     return {
       projections: (siteIds) => projections(siteIds),
       writing: (siteIds, write) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const sites = [...new Set(siteIds)]
           for (let attempt = 1; ; attempt++) {
             const before = yield* versions(sites)

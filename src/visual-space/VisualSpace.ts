@@ -46,7 +46,10 @@ export interface LabelledVector {
  * is half a minute of work that must not hold the event loop. Deterministic for the same
  * samples. Fails when there is nothing to fit on.
  */
-export const fitVisualSpace = (samples: ReadonlyArray<LabelledVector>, options: FitOptions = DEFAULT_FIT): Promise<VisualSpace> => {
+export const fitVisualSpace = (
+  samples: ReadonlyArray<LabelledVector>,
+  options: FitOptions = DEFAULT_FIT
+): Promise<VisualSpace> => {
   if (samples.length === 0) return Promise.reject(new Error("no samples to fit a visual space on"))
   const d = samples[0].vector.length
   const odd = samples.findIndex((s) => s.vector.length !== d)

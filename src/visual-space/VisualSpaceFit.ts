@@ -77,7 +77,7 @@ const VIEW_CONCURRENCY = 4
  * counts them per site and returns the FitVisualSpace jobs now due.
  */
 export const photosAnalysed = (saved: ReadonlyArray<ProductKey & { readonly photos: number }>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const spaces = yield* VisualSpaceStore
     const catalog = yield* CatalogStore
     const bySite = new Map<number, number>()
@@ -100,7 +100,7 @@ export const photosAnalysed = (saved: ReadonlyArray<ProductKey & { readonly phot
 
 /** The product ids of the site's sample: the lowest hashes, read in pages, at most twice the sample held. */
 const sampleIds = (siteId: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalog = yield* CatalogStore
     let chosen: Array<readonly [number, string]> = []
     const keep = () => {
@@ -126,28 +126,43 @@ const sampleIds = (siteId: number) =>
  * counts once.
  */
 const withViews = (siteId: number, photos: ReadonlyArray<ImageSamples>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalog = yield* CatalogStore
     const intake = yield* ImageIntake
     const analyzer = yield* ImageAnalyzer
-    const computed = yield* Effect.forEach(photos, (photo) =>
-      photo.vectors.length > 1
-        ? Effect.succeed(undefined)
-        : Effect.gen(function*() {
-          const decoded = yield* intake.fromUrl(photo.url, "images.url")
-          const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
-          return yield* viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "background" })
-        }).pipe(
-          Effect.catchAll((e: { readonly message?: string }) =>
-            Effect.as(Effect.logDebug("photo views not computed", { siteId, url: photo.url, reason: e.message ?? String(e) }), undefined))
-        ), { concurrency: VIEW_CONCURRENCY })
+    const computed = yield* Effect.forEach(
+      photos,
+      (photo) =>
+        photo.vectors.length > 1
+          ? Effect.succeed(undefined)
+          : Effect.gen(function* () {
+              const decoded = yield* intake.fromUrl(photo.url, "images.url")
+              const rgb = yield* toRgb(decoded, { size: ANALYSIS_SIZE, fit: "contain" })
+              return yield* viewFeatures(analyzer, decoded, rgb, { size: ANALYSIS_SIZE, priority: "background" })
+            }).pipe(
+              Effect.catchAll((e: { readonly message?: string }) =>
+                Effect.as(
+                  Effect.logDebug("photo views not computed", {
+                    siteId,
+                    url: photo.url,
+                    reason: e.message ?? String(e)
+                  }),
+                  undefined
+                )
+              )
+            ),
+      { concurrency: VIEW_CONCURRENCY }
+    )
     const byProduct = new Map<string, Array<ImageViews>>()
     photos.forEach((photo, i) => {
       const views = computed[i]
-      if (views !== undefined) byProduct.set(photo.productId, [...(byProduct.get(photo.productId) ?? []), { imageId: photo.imageId, views }])
+      if (views !== undefined)
+        byProduct.set(photo.productId, [...(byProduct.get(photo.productId) ?? []), { imageId: photo.imageId, views }])
     })
     for (const [productId, views] of byProduct) yield* catalog.saveImageViews(siteId, productId, views)
-    return photos.map((photo, i) => (computed[i] === undefined ? photo : { ...photo, vectors: [photo.vectors[0], ...computed[i]!] }))
+    return photos.map((photo, i) =>
+      computed[i] === undefined ? photo : { ...photo, vectors: [photo.vectors[0], ...computed[i]!] }
+    )
   })
 
 /**
@@ -155,7 +170,7 @@ const withViews = (siteId: number, photos: ReadonlyArray<ImageSamples>) =>
  * site. `views: false` fits on the stored samples as they are (photos that cannot be fetched).
  */
 export const fitSite = (siteId: number, options: { readonly views: boolean } = { views: true }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalog = yield* CatalogStore
     const spaces = yield* VisualSpaceStore
     // A re-indexing cut short (a crash after the space was stored) is finished first.
@@ -184,17 +199,33 @@ export const fitSite = (siteId: number, options: { readonly views: boolean } = {
       }
     }
     if (products.size < MIN_PRODUCTS) {
-      yield* Effect.logDebug("visual space not fitted: too few products with photos", { siteId, products: products.size })
+      yield* Effect.logDebug("visual space not fitted: too few products with photos", {
+        siteId,
+        products: products.size
+      })
       return
     }
     const started = Date.now()
     // A fit that fails (arithmetic on odd data) leaves the space as it is; the next photos queue another.
     const space = yield* Effect.tryPromise(() => fitVisualSpace(samples)).pipe(
-      Effect.catchAll((e) => Effect.as(Effect.logWarning("visual space fit failed", { siteId, error: String(e.cause ?? e) }), undefined))
+      Effect.catchAll((e) =>
+        Effect.as(Effect.logWarning("visual space fit failed", { siteId, error: String(e.cause ?? e) }), undefined)
+      )
     )
     if (space === undefined) return
-    const version = yield* spaces.put(siteId, { fittedAt: Date.now(), photos: atFit + since, samples: samples.length, space }, since)
-    yield* Effect.logInfo("visual space fitted", { siteId, version, products: products.size, samples: samples.length, dims: space.outputDims, ms: Date.now() - started })
+    const version = yield* spaces.put(
+      siteId,
+      { fittedAt: Date.now(), photos: atFit + since, samples: samples.length, space },
+      since
+    )
+    yield* Effect.logInfo("visual space fitted", {
+      siteId,
+      version,
+      products: products.size,
+      samples: samples.length,
+      dims: space.outputDims,
+      ms: Date.now() - started
+    })
     yield* reindexSite(siteId, version)
   })
 
@@ -203,14 +234,18 @@ export const fitSite = (siteId: number, options: { readonly views: boolean } = {
  * site marked as wholly in that version.
  */
 const reindexSite = (siteId: number, version: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const catalog = yield* CatalogStore
     yield* Effect.flatMap(SiteVisualSpaces, (s) => s.invalidate(siteId))
     let after = ""
     for (;;) {
       const ids = yield* catalog.productIds(siteId, after, ID_PAGE)
       if (ids.length === 0) return yield* Effect.flatMap(VisualSpaceStore, (s) => s.markIndexed(siteId, version))
-      yield* inSlices(ids, REINDEX_SLICE, (slice) => Effect.flatMap(StoredReindexing, (indexing) => indexing.reindex(slice.map((productId) => ({ siteId, productId })))))
+      yield* inSlices(ids, REINDEX_SLICE, (slice) =>
+        Effect.flatMap(StoredReindexing, (indexing) =>
+          indexing.reindex(slice.map((productId) => ({ siteId, productId })))
+        )
+      )
       after = ids[ids.length - 1]
       yield* yieldToIo
     }
@@ -221,14 +256,19 @@ const reindexSite = (siteId: number, version: number) =>
  * current space (a fit's re-indexing cut short by a crash) gets a FitVisualSpace job, which
  * finishes the re-indexing. Returns how many it queued.
  */
-export const reconcileVisualSpaces = Effect.gen(function*() {
+export const reconcileVisualSpaces = Effect.gen(function* () {
   const spaces = yield* VisualSpaceStore
   return yield* queueCatchUp(
-    (siteId) => Effect.zipWith(spaces.version(siteId), spaces.indexedVersion(siteId), (version, indexed) => version > indexed),
+    (siteId) =>
+      Effect.zipWith(spaces.version(siteId), spaces.indexedVersion(siteId), (version, indexed) => version > indexed),
     (siteId) => ({ _tag: "FitVisualSpace", siteId })
   )
 })
 
 /** The FitVisualSpace jobs of a batch, one fit per site. */
 export const fitJobs = (jobs: ReadonlyArray<Job>) =>
-  Effect.forEach(new Set(jobs.flatMap((j) => (j._tag === "FitVisualSpace" ? [j.siteId] : []))), (siteId) => fitSite(siteId), { discard: true })
+  Effect.forEach(
+    new Set(jobs.flatMap((j) => (j._tag === "FitVisualSpace" ? [j.siteId] : []))),
+    (siteId) => fitSite(siteId),
+    { discard: true }
+  )

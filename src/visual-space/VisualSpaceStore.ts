@@ -37,7 +37,11 @@ export interface VisualSpaceStoreService {
    * A space whose arrays do not match its dims is refused (and nothing changes). Takes
    * `counted` off the photos noted since the last fit, in the same step.
    */
-  readonly put: (siteId: number, fit: Omit<StoredVisualSpace, "version">, counted: number) => Effect.Effect<number, VisualSpaceStoreError>
+  readonly put: (
+    siteId: number,
+    fit: Omit<StoredVisualSpace, "version">,
+    counted: number
+  ) => Effect.Effect<number, VisualSpaceStoreError>
   /**
    * Counts photos analysed for the site (a refit is due when enough came since the last fit);
    * returns the count since then, and the photos of the last fit. `put` takes off the `counted` photos its fit read the count
@@ -89,7 +93,13 @@ const bytesOf = (a: Float32Array | Float64Array): Buffer => Buffer.from(a.buffer
 /** A fit as stored (its arrays' bytes without a copy); throws when its arrays do not match its dims. */
 export const encodeFit = (fit: Omit<StoredVisualSpace, "version">): EncodedFit => {
   const { inputDims, mean, outputDims, projection } = fit.space
-  const figures = decodeFitFigures({ fittedAt: fit.fittedAt, photos: fit.photos, samples: fit.samples, inputDims, outputDims })
+  const figures = decodeFitFigures({
+    fittedAt: fit.fittedAt,
+    photos: fit.photos,
+    samples: fit.samples,
+    inputDims,
+    outputDims
+  })
   if (!(mean instanceof Float64Array) || mean.length !== inputDims) {
     throw new Error(`the mean has ${mean.length} values, not inputDims = ${inputDims}`)
   }
@@ -105,7 +115,8 @@ export const encodeFit = (fit: Omit<StoredVisualSpace, "version">): EncodedFit =
  */
 const floats = <A>(bytes: unknown, width: 4 | 8, count: number, make: (buffer: ArrayBuffer) => A, what: string): A => {
   if (!Buffer.isBuffer(bytes)) throw new Error(`the ${what} is missing or not bytes`)
-  if (bytes.byteLength !== count * width) throw new Error(`the ${what} has ${bytes.byteLength} bytes, not ${count} × ${width}`)
+  if (bytes.byteLength !== count * width)
+    throw new Error(`the ${what} has ${bytes.byteLength} bytes, not ${count} × ${width}`)
   const copy = new ArrayBuffer(bytes.byteLength)
   new Uint8Array(copy).set(bytes)
   return make(copy)

@@ -115,10 +115,18 @@ const fit = ({ d, labels, vectors, options }) => {
     }
     const [d0, d1, d2, d3, d4, d5, d6, d7] = devs
     for (let i = 0; i < d; i++) {
-      const a0 = d0[i], a1 = d1[i], a2 = d2[i], a3 = d3[i], a4 = d4[i], a5 = d5[i], a6 = d6[i], a7 = d7[i]
+      const a0 = d0[i],
+        a1 = d1[i],
+        a2 = d2[i],
+        a3 = d3[i],
+        a4 = d4[i],
+        a5 = d5[i],
+        a6 = d6[i],
+        a7 = d7[i]
       const r = i * d
       for (let j = 0; j <= i; j++) {
-        within[r + j] += a0 * d0[j] + a1 * d1[j] + a2 * d2[j] + a3 * d3[j] + a4 * d4[j] + a5 * d5[j] + a6 * d6[j] + a7 * d7[j]
+        within[r + j] +=
+          a0 * d0[j] + a1 * d1[j] + a2 * d2[j] + a3 * d3[j] + a4 * d4[j] + a5 * d5[j] + a6 * d6[j] + a7 * d7[j]
       }
     }
   }
@@ -162,7 +170,10 @@ const fit = ({ d, labels, vectors, options }) => {
   const values = eig.realEigenvalues
   const eigenvectors = eig.eigenvectorMatrix
   const largest = values.reduce((m, x) => Math.max(m, x), 0)
-  const order = values.map((v, i) => [v, i]).sort((x, y) => y[0] - x[0]).filter(([v]) => v > 1e-12 * Math.max(1e-300, largest))
+  const order = values
+    .map((v, i) => [v, i])
+    .sort((x, y) => y[0] - x[0])
+    .filter(([v]) => v > 1e-12 * Math.max(1e-300, largest))
   const k = Math.min(options.maxDims, order.length, d)
   const projection = new Float32Array(k * d)
   for (let r = 0; r < k; r++) {

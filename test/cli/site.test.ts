@@ -21,20 +21,27 @@ afterAll(() => fs.rm(dir, { recursive: true, force: true }))
 const tsx = path.resolve("node_modules/.bin/tsx")
 const cli = (...args: Array<string>) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(tsx, ["src/cli/site.ts", ...args], { env: { ...process.env, SITES_FILE: sitesFile } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
+    execFile(
+      tsx,
+      ["src/cli/site.ts", ...args],
+      { env: { ...process.env, SITES_FILE: sitesFile } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
+    )
   })
 
 /** Authenticates against what the CLI left on disk, as a freshly started server would. */
 const authenticate = async (header: string) => {
   const file = Option.getOrThrow(await Effect.runPromise(readSitesFile(sitesFile)))
-  return Effect.runPromise(Effect.flatMap(Auth, (a) => a.authenticate(header)).pipe(
-    Effect.either,
-    Effect.provide(EmbeddedAuth.layer),
-    Effect.provide(EmbeddedSiteRegistry.fromSites(file.sites))
-  ))
+  return Effect.runPromise(
+    Effect.flatMap(Auth, (a) => a.authenticate(header)).pipe(
+      Effect.either,
+      Effect.provide(EmbeddedAuth.layer),
+      Effect.provide(EmbeddedSiteRegistry.fromSites(file.sites))
+    )
+  )
 }
-const header = (output: string, scheme: "Basic" | "Bearer") => new RegExp(`Authorization: (${scheme} \\S+)`).exec(output)![1]
+const header = (output: string, scheme: "Basic" | "Bearer") =>
+  new RegExp(`Authorization: (${scheme} \\S+)`).exec(output)![1]
 
 describe("npm run site", () => {
   let basic: string
@@ -80,10 +87,17 @@ describe("npm run site", () => {
     expect(rejected.code).toBe(1)
     expect(rejected.stderr).toMatch(/resultsCount: Expected a number between 1 and 1000/)
 
-    await fs.writeFile(campaignFile, JSON.stringify({ id: 4, resultsCount: 12, pins: [{ query: "Red Shoes", productIds: ["p"] }] }))
+    await fs.writeFile(
+      campaignFile,
+      JSON.stringify({ id: 4, resultsCount: 12, pins: [{ query: "Red Shoes", productIds: ["p"] }] })
+    )
     expect((await cli("set-campaign", "--site", "1", "--file", campaignFile)).code).toBe(0)
     const site = Option.getOrThrow(await Effect.runPromise(readSitesFile(sitesFile))).sites[0]
-    expect(site.campaigns.find((c) => c.id === 4)).toEqual({ id: 4, resultsCount: 12, pins: [{ query: "red shoes", productIds: ["p"] }] })
+    expect(site.campaigns.find((c) => c.id === 4)).toEqual({
+      id: 4,
+      resultsCount: 12,
+      pins: [{ query: "red shoes", productIds: ["p"] }]
+    })
   })
 
   it("fails on bad input with a clear message and exit code 1", async () => {

@@ -25,35 +25,50 @@ import { repoRoot } from "../support/EntryPoint.js"
 // files. These tests keep them true to the code.
 
 const settingsFile = (): Map<string, string> =>
-  new Map(fs.readFileSync(path.join(repoRoot, "config/settings.env"), "utf8").split("\n")
-    .filter((line) => line.trim() !== "" && !line.startsWith("#"))
-    .map((line) => {
-      const eq = line.indexOf("=")
-      return [line.slice(0, eq), line.slice(eq + 1)] as const
-    }))
+  new Map(
+    fs
+      .readFileSync(path.join(repoRoot, "config/settings.env"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "" && !line.startsWith("#"))
+      .map((line) => {
+        const eq = line.indexOf("=")
+        return [line.slice(0, eq), line.slice(eq + 1)] as const
+      })
+  )
 
 const sourceFiles = (dir: string): Array<string> =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : entry.name.endsWith(".ts") ? [path.join(dir, entry.name)] : [])
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? sourceFiles(path.join(dir, entry.name))
+        : entry.name.endsWith(".ts")
+          ? [path.join(dir, entry.name)]
+          : []
+    )
 
 /**
  * Every setting name the code reads: the name in a `Config.*("NAME")` call, and every other
  * quoted UPPER_SNAKE literal in src/ (names kept in constants).
  */
 const namesInCode = () =>
-  new Set(sourceFiles(path.join(repoRoot, "src")).flatMap((file) => {
-    const code = fs.readFileSync(file, "utf8")
-    return [
-      ...code.matchAll(/Config\.[a-zA-Z]+(?:\([^()]*\))?\(\s*(?:Config\.string\(\),\s*)?"([A-Z][A-Z0-9_]*)"/g),
-      ...code.matchAll(/"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"/g)
-    ].map((m) => m[1])
-  }))
+  new Set(
+    sourceFiles(path.join(repoRoot, "src")).flatMap((file) => {
+      const code = fs.readFileSync(file, "utf8")
+      return [
+        ...code.matchAll(/Config\.[a-zA-Z]+(?:\([^()]*\))?\(\s*(?:Config\.string\(\),\s*)?"([A-Z][A-Z0-9_]*)"/g),
+        ...code.matchAll(/"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)"/g)
+      ].map((m) => m[1])
+    })
+  )
 
 /** A value read with the file's lines as the whole environment, and with an empty one. */
 const both = <A>(read: Effect.Effect<A, unknown>) => {
   const withFile = ConfigProvider.fromMap(new Map([...settingsFile()].filter(([, value]) => value !== "")))
   const withNothing = ConfigProvider.fromMap(new Map())
-  return Effect.runPromise(Effect.all([Effect.withConfigProvider(read, withFile), Effect.withConfigProvider(read, withNothing)]))
+  return Effect.runPromise(
+    Effect.all([Effect.withConfigProvider(read, withFile), Effect.withConfigProvider(read, withNothing)])
+  )
 }
 const config = <A>(c: Config.Config<A>) => both(c)
 
@@ -70,14 +85,27 @@ describe("config/settings.env", () => {
 
   it("gives each setting the default the code has", async () => {
     const every: ReadonlyArray<Config.Config<unknown>> = [
-      ServerConfig, TopologyConfig, QdrantTuning, DataDir, SitesFilePath, McpRateLimit, LegacySessionTtlSeconds, SessionStoreMaxBytes,
-      EmbedThreads, ImageModelSettings, WorkerQueues, WorkerTimings, ...LANES.map(LaneConcurrency)
+      ServerConfig,
+      TopologyConfig,
+      QdrantTuning,
+      DataDir,
+      SitesFilePath,
+      McpRateLimit,
+      LegacySessionTtlSeconds,
+      SessionStoreMaxBytes,
+      EmbedThreads,
+      ImageModelSettings,
+      WorkerQueues,
+      WorkerTimings,
+      ...LANES.map(LaneConcurrency)
     ]
     for (const c of every) {
       const [fromFile, defaults] = await config(c)
       expect(fromFile).toEqual(defaults)
     }
-    const intake = Effect.map(Layer.build(ImageIntakeConfig.fromEnv).pipe(Effect.scoped), (ctx) => Context.get(ctx, ImageIntakeConfig))
+    const intake = Effect.map(Layer.build(ImageIntakeConfig.fromEnv).pipe(Effect.scoped), (ctx) =>
+      Context.get(ctx, ImageIntakeConfig)
+    )
     const [fromFile, defaults] = await both(intake)
     expect(fromFile).toEqual(defaults)
     expect(Number(settingsFile().get("HEAP_GROWING_PERCENT"))).toBe(DEFAULT_HEAP_GROWING_PERCENT)
@@ -86,15 +114,31 @@ describe("config/settings.env", () => {
 
 describe("example registry files", () => {
   it("config/sites.example.json is a valid registry with a campaign of every kind of rule", () => {
-    const file = Schema.decodeUnknownSync(SitesFile)(JSON.parse(fs.readFileSync(path.join(repoRoot, "config/sites.example.json"), "utf8")))
+    const file = Schema.decodeUnknownSync(SitesFile)(
+      JSON.parse(fs.readFileSync(path.join(repoRoot, "config/sites.example.json"), "utf8"))
+    )
     const campaign = file.sites[0].campaigns.find((c) => c.id !== file.sites[0].defaultCampaign)!
-    expect(Object.keys(campaign).sort()).toEqual(["boosts", "crossSell", "id", "name", "pins", "popularityBoost", "redirects", "resultsCount", "staticFilters"])
+    expect(Object.keys(campaign).sort()).toEqual([
+      "boosts",
+      "crossSell",
+      "id",
+      "name",
+      "pins",
+      "popularityBoost",
+      "redirects",
+      "resultsCount",
+      "staticFilters"
+    ])
   })
 
   it("config/campaign.example.json is the example registry's campaign, ready for `npm run site -- set-campaign`", () => {
-    const campaign = Schema.decodeUnknownSync(Campaign)(JSON.parse(fs.readFileSync(path.join(repoRoot, "config/campaign.example.json"), "utf8")))
+    const campaign = Schema.decodeUnknownSync(Campaign)(
+      JSON.parse(fs.readFileSync(path.join(repoRoot, "config/campaign.example.json"), "utf8"))
+    )
     const registry = JSON.parse(fs.readFileSync(path.join(repoRoot, "config/sites.example.json"), "utf8"))
-    expect(registry.sites[0].campaigns).toContainEqual(JSON.parse(fs.readFileSync(path.join(repoRoot, "config/campaign.example.json"), "utf8")))
+    expect(registry.sites[0].campaigns).toContainEqual(
+      JSON.parse(fs.readFileSync(path.join(repoRoot, "config/campaign.example.json"), "utf8"))
+    )
     expect(campaign.resultsCount).toBeGreaterThan(0)
   })
 })

@@ -60,8 +60,7 @@ export const segmentsOf = (lines: ReadonlyArray<string>, firstLine: number): Arr
     const answer = [(own ?? inline)![1]]
     const at = firstLine + i
     i++
-    while (i < lines.length && CONTINUATION.test(lines[i])) answer.push(CONTINUATION.exec(lines[i])![1])
-    while (i < lines.length && CONTINUATION.test(lines[i])) i++
+    for (; i < lines.length && CONTINUATION.test(lines[i]); i++) answer.push(CONTINUATION.exec(lines[i])![1])
     segments.push({ commands: commands.join("\n"), expected: answer.join("\n"), line: at })
     commands = []
   }
@@ -144,7 +143,12 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
 /** A regular expression for text in which `...` and `…` stand for anything. */
 const wildcardRegExp = (text: string): RegExp =>
-  new RegExp(`^${text.split(/\.\.\.|…/).map(escapeRegExp).join("[\\s\\S]*?")}$`)
+  new RegExp(
+    `^${text
+      .split(/\.\.\.|…/)
+      .map(escapeRegExp)
+      .join("[\\s\\S]*?")}$`
+  )
 
 /** JSON with ellipses: a recursive-descent reader of one documented answer. */
 class PatternReader {
@@ -238,7 +242,7 @@ class PatternReader {
     }
     if (c === '"') {
       const text = this.string()
-      return { kind: "string", text, wildcard: ELLIPSIS.test(text) || /\.\.\.|…/.test(text) ? wildcardRegExp(text) : undefined }
+      return { kind: "string", text, wildcard: /\.\.\.|…/.test(text) ? wildcardRegExp(text) : undefined }
     }
     const literal = /^(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(this.text.slice(this.at))
     if (!literal) return this.fail("expected a value")
@@ -385,6 +389,8 @@ export const expectation = (documented: string): Expectation => {
   return {
     status,
     check: (output) =>
-      text.test(foldSpace(output)) ? undefined : `expected text ${show(foldSpace(body))}, got ${show(foldSpace(output))}`
+      text.test(foldSpace(output))
+        ? undefined
+        : `expected text ${show(foldSpace(body))}, got ${show(foldSpace(output))}`
   }
 }

@@ -17,7 +17,11 @@ const PatchLine = Schema.Struct({ id: ProductId, patch: PatchProductBody })
 const answer = (result: Either.Either<unknown, ParseResult.ParseError>) =>
   Either.isRight(result) ? { value: result.right } : { issues: ParseResult.ArrayFormatter.formatErrorSync(result.left) }
 
-const agree = <A, I>(schema: Schema.Schema<A, I, never>, options: typeof strictly | undefined, inputs: ReadonlyArray<unknown>) => {
+const agree = <A, I>(
+  schema: Schema.Schema<A, I, never>,
+  options: typeof strictly | undefined,
+  inputs: ReadonlyArray<unknown>
+) => {
   const effect = Schema.decodeUnknownEither(schema, options)
   const compiled = compiledDecoder(schema, options)
   for (const input of inputs) expect({ input, ...answer(compiled(input)) }).toEqual({ input, ...answer(effect(input)) })
@@ -25,25 +29,73 @@ const agree = <A, I>(schema: Schema.Schema<A, I, never>, options: typeof strictl
 
 /** Values of every kind a JSON body can hold, and the edge cases of the record's rules. */
 const candidates: ReadonlyArray<unknown> = [
-  null, true, false, 0, -1, 1, 2.5, 1e308, "", " ", "x", "x".repeat(71), "x".repeat(101), "x".repeat(201), [], ["a"], {}, { a: 1 },
-  "https://shop.example/p/1", "ftp://shop.example/p/1", "not a url", "Home > Garden", " > ", "Home > Garden, Toys",
-  "12345678", "1234567890123", "123", "12345678, 1234567890123", "10.5 cm", "10.5cm", "cm 10",
-  "in_stock", "gone", "A+++", "new", "kids", "unisex", "plus", "EU", "general:color:red", "color:red",
-  "\"Fast, quiet\",\"Two years\"", "\"unclosed"
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1,
+  2.5,
+  1e308,
+  "",
+  " ",
+  "x",
+  "x".repeat(71),
+  "x".repeat(101),
+  "x".repeat(201),
+  [],
+  ["a"],
+  {},
+  { a: 1 },
+  "https://shop.example/p/1",
+  "ftp://shop.example/p/1",
+  "not a url",
+  "Home > Garden",
+  " > ",
+  "Home > Garden, Toys",
+  "12345678",
+  "1234567890123",
+  "123",
+  "12345678, 1234567890123",
+  "10.5 cm",
+  "10.5cm",
+  "cm 10",
+  "in_stock",
+  "gone",
+  "A+++",
+  "new",
+  "kids",
+  "unisex",
+  "plus",
+  "EU",
+  "general:color:red",
+  "color:red",
+  '"Fast, quiet","Two years"',
+  '"unclosed'
 ]
 
 const fields = Object.keys(ProductRecord.fields)
 
 describe("compiledDecoder", () => {
   it("compiles the write path's schemas (their decoded values are their inputs) and declines a transformation", () => {
-    expect([PutLine, PatchLine, SetProductBody, ProductId, Schema.encodedSchema(ProductRecord)].map(compiles)).toEqual([true, true, true, true, true])
+    expect([PutLine, PatchLine, SetProductBody, ProductId, Schema.encodedSchema(ProductRecord)].map(compiles)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true
+    ])
     expect(compiles(Schema.NumberFromString)).toBe(false)
     expect(compiles(Schema.Struct({ n: Schema.NumberFromString }))).toBe(false)
   })
 
   it("decides every record field's candidate values as Effect does, the value or the issues", () => {
     const records = fields.flatMap((field) => candidates.map((value) => ({ [field]: value })))
-    agree(Schema.Struct({ data: ProductRecord }), strictly, records.map((data) => ({ data })))
+    agree(
+      Schema.Struct({ data: ProductRecord }),
+      strictly,
+      records.map((data) => ({ data }))
+    )
     agree(Schema.encodedSchema(ProductRecord), undefined, records)
   })
 
@@ -62,7 +114,10 @@ describe("compiledDecoder", () => {
       { data: record },
       ...["", "a/b", ".", "..", "x".repeat(201), "tab\there", 7, null].map((id) => ({ id, data: record })),
       { id: "p1", data: { ...record, price: -1, title: 5 } },
-      null, [], "line", 3
+      null,
+      [],
+      "line",
+      3
     ]
     agree(PutLine, strictly, lines)
     agree(PatchLine, strictly, [

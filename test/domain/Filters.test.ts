@@ -1,16 +1,27 @@
 import { Either, ParseResult, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { DynamicFilter, Interval, LegacyExcludedFilters, parseColorPath, parseExcludedClause } from "../../src/domain/Filters.js"
+import {
+  DynamicFilter,
+  Interval,
+  LegacyExcludedFilters,
+  parseColorPath,
+  parseExcludedClause
+} from "../../src/domain/Filters.js"
 
 const issuesOf = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
   const result = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })(input)
-  return Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message]) : []
+  return Either.isLeft(result)
+    ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message])
+    : []
 }
 
 describe("Interval", () => {
-  it.each([[{ start: 1, end: 2 }], [{ start: 10 }], [{ end: 0 }], [{ start: -5.5, end: -5 }]])("accepts %j", (interval) => {
-    expect(issuesOf(Interval, interval)).toEqual([])
-  })
+  it.each([[{ start: 1, end: 2 }], [{ start: 10 }], [{ end: 0 }], [{ start: -5.5, end: -5 }]])(
+    "accepts %j",
+    (interval) => {
+      expect(issuesOf(Interval, interval)).toEqual([])
+    }
+  )
 
   it("needs at least one bound", () => {
     expect(issuesOf(Interval, {})).toEqual([[[], "an interval must have a start or an end"]])
@@ -59,9 +70,12 @@ describe("colour paths", () => {
     expect(parseColorPath("navy blue>#000080")).toEqual({ name: "navy blue", hex: "#000080" })
   })
 
-  it.each(["red", "red > FF0000", "red > #FF00", "red > #GG0000", "a > b > #FF0000", "> #FF0000"])("rejects %s", (s) => {
-    expect(parseColorPath(s)).toBeNull()
-  })
+  it.each(["red", "red > FF0000", "red > #FF00", "red > #GG0000", "a > b > #FF0000", "> #FF0000"])(
+    "rejects %s",
+    (s) => {
+      expect(parseColorPath(s)).toBeNull()
+    }
+  )
 })
 
 describe("legacy excluded[]", () => {
@@ -78,7 +92,10 @@ describe("legacy excluded[]", () => {
     const decode = Schema.decodeUnknownSync(LegacyExcludedFilters)
     expect(decode("brand:A")).toEqual([{ column: "brand", values: ["A"] }])
     const clauses = decode(["brand:A,B", "color:red"])
-    expect(clauses).toEqual([{ column: "brand", values: ["A", "B"] }, { column: "color", values: ["red"] }])
+    expect(clauses).toEqual([
+      { column: "brand", values: ["A", "B"] },
+      { column: "color", values: ["red"] }
+    ])
     expect(Schema.encodeSync(LegacyExcludedFilters)(clauses)).toEqual(["brand:A,B", "color:red"])
   })
 

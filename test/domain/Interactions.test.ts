@@ -5,7 +5,9 @@ import { Interactions, Rectangle } from "../../src/domain/Interactions.js"
 
 const issuesOf = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
   const result = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })(input)
-  return Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message]) : []
+  return Either.isLeft(result)
+    ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message])
+    : []
 }
 
 describe("Rectangle", () => {

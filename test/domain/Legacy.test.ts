@@ -29,14 +29,20 @@ describe("legacy similar-products query", () => {
         campaigns: [3, 4],
         imageCode: "front",
         color: "ff00AA",
-        excluded: [{ column: "brand", values: ["Acme", "Foo"] }, { column: "color", values: ["red"] }],
+        excluded: [
+          { column: "brand", values: ["Acme", "Foo"] },
+          { column: "color", values: ["red"] }
+        ],
         category: ["Shoes > Boots"]
       })
     )
   })
 
   it("accepts a parameter given once where it may repeat", () => {
-    const query = parseLegacySimilarProductsQuery({ "excluded[]": "brand:Acme", "category[]": encodeCategoryPath("Shoes") })
+    const query = parseLegacySimilarProductsQuery({
+      "excluded[]": "brand:Acme",
+      "category[]": encodeCategoryPath("Shoes")
+    })
     expect(Either.getOrThrow(query)).toEqual({ excluded: [{ column: "brand", values: ["Acme"] }], category: ["Shoes"] })
   })
 
@@ -79,7 +85,9 @@ describe("legacy similar-products query", () => {
 
 describe("legacy cross-selling query", () => {
   it("reads its own count parameter and has no category[]", () => {
-    expect(Either.getOrThrow(parseLegacyCrossSellingQuery({ "cross-selling-products-count": "3", "category[]": "x" }))).toEqual({
+    expect(
+      Either.getOrThrow(parseLegacyCrossSellingQuery({ "cross-selling-products-count": "3", "category[]": "x" }))
+    ).toEqual({
       count: 3
     })
   })
@@ -90,14 +98,27 @@ describe("legacy bodies", () => {
     const session = {
       value: [{ productId: "p-1" }],
       type: "search",
-      searchArea: { rel: ["search"], value: [{ name: "left", value: "0" }], method: "GET", href: "https://api.example/s/1" },
-      filters: { type: "categories", value: { categories: [{ name: "Shoes", method: "GET", href: "https://api.example/s/1?c=1" }] } },
+      searchArea: {
+        rel: ["search"],
+        value: [{ name: "left", value: "0" }],
+        method: "GET",
+        href: "https://api.example/s/1"
+      },
+      filters: {
+        type: "categories",
+        value: { categories: [{ name: "Shoes", method: "GET", href: "https://api.example/s/1?c=1" }] }
+      },
       links: { self: { method: "GET", href: "https://api.example/s/1" } },
-      detectedObjects: [{ value: { classId: 1, class: "shoe", score: 87, rectangle: { left: 10, top: 20, width: 30, height: 40 } } }]
+      detectedObjects: [
+        { value: { classId: 1, class: "shoe", score: 87, rectangle: { left: 10, top: 20, width: 30, height: 40 } } }
+      ]
     }
     const result = Schema.decodeUnknownEither(LegacySearchSession, { onExcessProperty: "error" })(session)
     expect(messages(result)).toEqual([])
-    const noScore = { ...session, detectedObjects: [{ value: { rectangle: session.detectedObjects[0].value.rectangle } }] }
+    const noScore = {
+      ...session,
+      detectedObjects: [{ value: { rectangle: session.detectedObjects[0].value.rectangle } }]
+    }
     expect(messages(Schema.decodeUnknownEither(LegacySearchSession)(noScore))).toEqual([
       [["detectedObjects", 0, "value", "score"], "is missing"]
     ])
@@ -114,7 +135,12 @@ describe("legacy bodies", () => {
   })
 
   it("allows a search exception without debug, and recommendations need both lists", () => {
-    expect(Schema.decodeUnknownSync(LegacySearchException)({ message: "m", data: null })).toEqual({ message: "m", data: null })
-    expect(messages(Schema.decodeUnknownEither(LegacyRecommendations)({ bestFits: [] }))).toEqual([[["extended"], "is missing"]])
+    expect(Schema.decodeUnknownSync(LegacySearchException)({ message: "m", data: null })).toEqual({
+      message: "m",
+      data: null
+    })
+    expect(messages(Schema.decodeUnknownEither(LegacyRecommendations)({ bestFits: [] }))).toEqual([
+      [["extended"], "is missing"]
+    ])
   })
 })

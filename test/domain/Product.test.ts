@@ -40,8 +40,9 @@ describe("ProductRecord enumerations", () => {
   ])("%s accepts exactly its values and lists them when rejecting", (field, allowed) => {
     for (const value of allowed) expect(issuesOf({ [field]: value })).toEqual([])
     expect(issueOf(field, "other")).toBe(`must be one of: ${allowed.join(", ")}`)
-    expect(issueOf(field, allowed[0].toLowerCase() === allowed[0] ? allowed[0].toUpperCase() : allowed[0].toLowerCase()))
-      .toMatch(/^must be one of/)
+    expect(
+      issueOf(field, allowed[0].toLowerCase() === allowed[0] ? allowed[0].toUpperCase() : allowed[0].toLowerCase())
+    ).toMatch(/^must be one of/)
   })
 })
 
@@ -87,9 +88,12 @@ describe("ProductRecord formats", () => {
     expect(issuesOf({ product_length: measure, product_weight: measure })).toEqual([])
   })
 
-  it.each(["10.5cm", "cm 10", "10,5 cm", "-1 cm", "10", "ten cm", "10 cm extra"])("rejects the measure %s", (measure) => {
-    expect(issueOf("product_height", measure)).toMatch(/<number> <unit>/)
-  })
+  it.each(["10.5cm", "cm 10", "10,5 cm", "-1 cm", "10", "ten cm", "10 cm extra"])(
+    "rejects the measure %s",
+    (measure) => {
+      expect(issueOf("product_height", measure)).toMatch(/<number> <unit>/)
+    }
+  )
 
   it("parses a measure into value and unit", () => {
     expect(parseMeasure(" 10.5 cm ")).toEqual({ value: 10.5, unit: "cm" })
@@ -115,7 +119,7 @@ describe("ProductRecord formats", () => {
     expect(parseHighlights(highlights)).toEqual(["Quiet, fast and light", 'Two "pro" modes', "Washable"])
   })
 
-  it.each(['Quiet, fast', '"unterminated', '"a" "b"', '"a",', '"a",""'])("rejects the highlights %s", (highlights) => {
+  it.each(["Quiet, fast", '"unterminated', '"a" "b"', '"a",', '"a",""'])("rejects the highlights %s", (highlights) => {
     expect(issueOf("product_highlight", highlights)).toBe("must be a comma-separated list of double-quoted highlights")
   })
 
@@ -128,9 +132,12 @@ describe("ProductRecord formats", () => {
     (gtin) => expect(issuesOf({ gtin })).toEqual([])
   )
 
-  it.each(["1234567", "12345678901", "123456789012345", "1234567a", "12345678,,12345678"])("rejects the gtin %s", (gtin) => {
-    expect(issueOf("gtin", gtin)).toBe("must be a comma-separated list of GTIN codes of 8, 12, 13 or 14 digits")
-  })
+  it.each(["1234567", "12345678901", "123456789012345", "1234567a", "12345678,,12345678"])(
+    "rejects the gtin %s",
+    (gtin) => {
+      expect(issueOf("gtin", gtin)).toBe("must be a comma-separated list of GTIN codes of 8, 12, 13 or 14 digits")
+    }
+  )
 
   it("splits gtin codes", () => {
     expect(parseGtins(" 12345678 ,1234567890123")).toEqual(["12345678", "1234567890123"])

@@ -10,7 +10,9 @@ import { imageSourceOf, VisualSearchRequest } from "../../src/domain/Visual.js"
 
 const issuesOf = <A, I>(schema: Schema.Schema<A, I>, input: unknown) => {
   const result = Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })(input)
-  return Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message]) : []
+  return Either.isLeft(result)
+    ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message])
+    : []
 }
 
 describe("TextSearchRequest", () => {
@@ -32,10 +34,14 @@ describe("TextSearchRequest", () => {
     expect(issuesOf(TextSearchRequest, {})).toEqual([])
     expect(issuesOf(TextSearchRequest, { offset: 10_000 })).toEqual([])
     expect(issuesOf(TextSearchRequest, { offset: -1 })).toEqual([[["offset"], "must be an integer from 0 to 10000"]])
-    expect(issuesOf(TextSearchRequest, { offset: 10_001 })).toEqual([[["offset"], "must be an integer from 0 to 10000"]])
+    expect(issuesOf(TextSearchRequest, { offset: 10_001 })).toEqual([
+      [["offset"], "must be an integer from 0 to 10000"]
+    ])
     expect(issuesOf(TextSearchRequest, { offset: 2.5 })).toEqual([[["offset"], "must be an integer from 0 to 10000"]])
     expect(issuesOf(TextSearchRequest, { query: "q".repeat(500) })).toEqual([])
-    expect(issuesOf(TextSearchRequest, { query: "q".repeat(501) })).toEqual([[["query"], "must be at most 500 characters"]])
+    expect(issuesOf(TextSearchRequest, { query: "q".repeat(501) })).toEqual([
+      [["query"], "must be at most 500 characters"]
+    ])
     expect(issuesOf(TextSearchRequest, { query: "q", resultsCount: 0, campaign: 1.5 })).toEqual([
       [["resultsCount"], "must be an integer from 1 to 1000"],
       [["campaign"], "must be an integer campaign id"]
@@ -48,11 +54,23 @@ describe("TextSearchRequest", () => {
   it("takes up to 3 sort keys over price, title, newest, popular and trending, each column once", () => {
     const price = { column: "price", order: "asc" }
     expect(issuesOf(TextSearchRequest, { sort: [price, { column: "newest", order: "desc" }] })).toEqual([])
-    expect(issuesOf(TextSearchRequest, { sort: [{ column: "popular", order: "desc" }, { column: "trending", order: "desc" }] })).toEqual([])
+    expect(
+      issuesOf(TextSearchRequest, {
+        sort: [
+          { column: "popular", order: "desc" },
+          { column: "trending", order: "desc" }
+        ]
+      })
+    ).toEqual([])
     expect(issuesOf(TextSearchRequest, { sort: [price, price] })).toEqual([[["sort"], "must not name a column twice"]])
-    expect(issuesOf(TextSearchRequest, { sort: [price, { column: "title", order: "asc" }, { column: "newest", order: "asc" }, price] }))
-      .toEqual([[["sort"], "must have at most 3 keys"]])
-    expect(issuesOf(TextSearchRequest, { sort: [{ column: "rating", order: "asc" }] })).toEqual([[["sort", 0, "column"], "must be one of: price, title, newest, popular, trending"]])
+    expect(
+      issuesOf(TextSearchRequest, {
+        sort: [price, { column: "title", order: "asc" }, { column: "newest", order: "asc" }, price]
+      })
+    ).toEqual([[["sort"], "must have at most 3 keys"]])
+    expect(issuesOf(TextSearchRequest, { sort: [{ column: "rating", order: "asc" }] })).toEqual([
+      [["sort", 0, "column"], "must be one of: price, title, newest, popular, trending"]
+    ])
     expect(issuesOf(TextSearchRequest, { collapseVariants: "yes" })).toHaveLength(1)
   })
 
@@ -72,7 +90,9 @@ describe("SimilarProductsRequest", () => {
   })
 
   it("requires a product id and valid substitutions", () => {
-    expect(issuesOf(SimilarProductsRequest, { productId: "", substitutions: { category: ["Shoes > Boots"], price: -1 } })).toEqual([
+    expect(
+      issuesOf(SimilarProductsRequest, { productId: "", substitutions: { category: ["Shoes > Boots"], price: -1 } })
+    ).toEqual([
       [["productId"], "must not be empty"],
       [["substitutions", "category", 0], "must be a Base64-URL (unpadded) encoded category path"],
       [["substitutions", "price"], "must be a finite number >= 0"]
@@ -85,7 +105,10 @@ describe("VisualSearchRequest", () => {
 
   it("prefers the image over the url, and a repeated requestId over nothing", () => {
     const image = "data:image/png;base64,iVBORw0KGgo="
-    expect(imageSourceOf(decode({ query: { image, url: "https://cdn.example/a.jpg" } }))).toEqual({ _tag: "Image", image })
+    expect(imageSourceOf(decode({ query: { image, url: "https://cdn.example/a.jpg" } }))).toEqual({
+      _tag: "Image",
+      image
+    })
     expect(imageSourceOf(decode({ query: { url: "https://cdn.example/a.jpg" } }))).toEqual({
       _tag: "Url",
       url: "https://cdn.example/a.jpg"
@@ -96,7 +119,11 @@ describe("VisualSearchRequest", () => {
 
   it("validates the image, url, search area and object detection", () => {
     const request = {
-      query: { image: "not an image!", url: "file:///etc/passwd", searchArea: { left: 0.5, top: 0, width: 0.6, height: 1 } },
+      query: {
+        image: "not an image!",
+        url: "file:///etc/passwd",
+        searchArea: { left: 0.5, top: 0, width: 0.6, height: 1 }
+      },
       objectDetection: { include: "yes" }
     }
     expect(issuesOf(VisualSearchRequest, request)).toEqual([
@@ -111,12 +138,16 @@ describe("VisualSearchRequest", () => {
 describe("AutoSuggestRequest", () => {
   it("accepts an empty partial query and bounds its length", () => {
     expect(issuesOf(AutoSuggestRequest, { query: "" })).toEqual([])
-    expect(issuesOf(AutoSuggestRequest, { query: "q".repeat(201) })).toEqual([[["query"], "must be at most 200 characters"]])
+    expect(issuesOf(AutoSuggestRequest, { query: "q".repeat(201) })).toEqual([
+      [["query"], "must be at most 200 characters"]
+    ])
     expect(issuesOf(AutoSuggestRequest, {})).toEqual([[["query"], "is missing"]])
   })
 
   it("responds with completions whose url may be null", () => {
-    const response = { data: { query: "bo", completions: [{ suggestion: "boots", url: null }, { suggestion: "bose" }] } }
+    const response = {
+      data: { query: "bo", completions: [{ suggestion: "boots", url: null }, { suggestion: "bose" }] }
+    }
     expect(issuesOf(AutoSuggestResponse, response)).toEqual([])
   })
 })
@@ -147,7 +178,9 @@ describe("predicted attributes", () => {
     const response = {
       id: "p-1",
       attributes: [{ name: "color", value: null, prediction: ["red", 0.9], confirmed: "red" }],
-      images: [{ url: "https://cdn.example/a.jpg", attributes: [{ name: "pattern", value: "plain", prediction: null }] }]
+      images: [
+        { url: "https://cdn.example/a.jpg", attributes: [{ name: "pattern", value: "plain", prediction: null }] }
+      ]
     }
     expect(issuesOf(PredictedAttributesResponse, response)).toEqual([])
     expect(issuesOf(PredictedAttributesResponse, { ...response, images: [{ url: "x" }] })).toEqual([

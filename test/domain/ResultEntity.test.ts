@@ -7,7 +7,9 @@ import { SimilarProductsResponse } from "../../src/domain/Recommendations.js"
 
 const issuesOf = (input: unknown) => {
   const result = Schema.decodeUnknownEither(ResultEntity, { onExcessProperty: "error", errors: "all" })(input)
-  return Either.isLeft(result) ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message]) : []
+  return Either.isLeft(result)
+    ? ParseResult.ArrayFormatter.formatErrorSync(result.left).map((i) => [i.path, i.message])
+    : []
 }
 
 const entity: ResultEntity = {
@@ -47,7 +49,9 @@ describe("ResultEntity", () => {
   })
 
   it("requires the thumbnail key on an image, but lets it be null", () => {
-    expect(issuesOf({ image: { original: "https://cdn.example/a.jpg" } })).toEqual([[["image", "thumbnail"], "is missing"]])
+    expect(issuesOf({ image: { original: "https://cdn.example/a.jpg" } })).toEqual([
+      [["image", "thumbnail"], "is missing"]
+    ])
     expect(issuesOf({ image: { original: "https://cdn.example/a.jpg", thumbnail: "a.jpg" } })).toEqual([
       [["image", "thumbnail"], "must be an absolute URI"]
     ])
@@ -84,7 +88,9 @@ describe("responses carrying category paths", () => {
         }
       }
     })
-    expect(wire.data.products[0].productType).toBe(`${encodeCategoryPath("Home > Kitchen")},${encodeCategoryPath("Gifts > For cooks")}`)
+    expect(wire.data.products[0].productType).toBe(
+      `${encodeCategoryPath("Home > Kitchen")},${encodeCategoryPath("Gifts > For cooks")}`
+    )
     expect(wire.data.interactions?.dynamicFilters[0].values[0].value).toEqual([
       encodeCategoryPath("Home"),
       encodeCategoryPath("Home > Kitchen")

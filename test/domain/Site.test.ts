@@ -41,8 +41,12 @@ describe("Campaign", () => {
   })
 
   it("rejects a relative redirect url, a blank pin query and an empty pin", () => {
-    expect(Either.isLeft(decodeCampaign({ id: 1, resultsCount: 5, redirects: [{ query: "x", url: "/sale" }] }))).toBe(true)
-    expect(Either.isLeft(decodeCampaign({ id: 1, resultsCount: 5, pins: [{ query: "  ", productIds: ["a"] }] }))).toBe(true)
+    expect(Either.isLeft(decodeCampaign({ id: 1, resultsCount: 5, redirects: [{ query: "x", url: "/sale" }] }))).toBe(
+      true
+    )
+    expect(Either.isLeft(decodeCampaign({ id: 1, resultsCount: 5, pins: [{ query: "  ", productIds: ["a"] }] }))).toBe(
+      true
+    )
     expect(Either.isLeft(decodeCampaign({ id: 1, resultsCount: 5, pins: [{ query: "a", productIds: [] }] }))).toBe(true)
   })
 
@@ -64,7 +68,12 @@ describe("Site and SitesFile", () => {
 
   it("rejects a default campaign that does not exist, and duplicate campaign ids", () => {
     expect(Either.isLeft(decodeSite(site(1, [], { defaultCampaign: 4 })))).toBe(true)
-    const twice = site(1, [], { campaigns: [{ id: 0, resultsCount: 1 }, { id: 0, resultsCount: 2 }] })
+    const twice = site(1, [], {
+      campaigns: [
+        { id: 0, resultsCount: 1 },
+        { id: 0, resultsCount: 2 }
+      ]
+    })
     expect(Either.isLeft(decodeSite(twice))).toBe(true)
   })
 

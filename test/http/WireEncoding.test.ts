@@ -26,7 +26,9 @@ describe("wireEncoder", () => {
     expect(fast).not.toHaveProperty("internal")
     expect(fast).not.toHaveProperty("entityType")
     expect(fast.productType).not.toContain(">")
-    const response = { data: { sourceProduct: entity, products: [entity, { ...entity, productId: "lamp-2", productType: null }] } } as unknown as SimilarProductsResponse
+    const response = {
+      data: { sourceProduct: entity, products: [entity, { ...entity, productId: "lamp-2", productType: null }] }
+    } as unknown as SimilarProductsResponse
     expect(wireEncoder(SimilarProductsResponse)(response)).toEqual(Schema.encodeSync(SimilarProductsResponse)(response))
   })
 })

@@ -17,7 +17,10 @@ beforeAll(async () => {
     { id: "vanilla", data: { title: "Vanilla scented candle", product_type: "Home > Candles" } },
     { id: "pine", data: { title: "Pine scented candle", product_type: "Home > Candles" } },
     { id: "cedar", data: { title: "Cedar scented candle", product_type: "Home > Candles", item_group_id: "woods" } },
-    { id: "cedar-xl", data: { title: "Cedar scented candle, large", product_type: "Home > Candles", item_group_id: "woods" } },
+    {
+      id: "cedar-xl",
+      data: { title: "Cedar scented candle, large", product_type: "Home > Candles", item_group_id: "woods" }
+    },
     { id: "holder", data: { title: "Brass candle holder", product_type: "Home > Holders" } },
     { id: "matches", data: { title: "Long safety matches", product_type: "Home > Fire" } },
     { id: "mug", data: { title: "Stoneware mug", product_type: "Kitchen > Mugs" } }
@@ -32,12 +35,18 @@ beforeAll(async () => {
 afterAll(() => server?.close())
 
 const order = (site: { basic: string }, id: string, productIds: ReadonlyArray<string>) =>
-  call(server.baseUrl, "POST", "/events", { auth: site.basic, body: { events: [{ eventId: id, type: "purchase", orderId: id, productIds }] } })
+  call(server.baseUrl, "POST", "/events", {
+    auth: site.basic,
+    body: { events: [{ eventId: id, type: "purchase", orderId: id, productIds }] }
+  })
 
 const aggregated = () => server.run(Effect.flatMap(JobQueue, (queue) => queue.drained))
 
 const crossSell = async (site: { basic: string }, productId: string, campaigns?: ReadonlyArray<number>) => {
-  const res = await call(server.baseUrl, "POST", "/cross-selling", { auth: site.basic, body: { productId, ...(campaigns ? { campaigns } : {}) } })
+  const res = await call(server.baseUrl, "POST", "/cross-selling", {
+    auth: site.basic,
+    body: { productId, ...(campaigns ? { campaigns } : {}) }
+  })
   expect(res.status).toBe(200)
   return (res.body.data.products as Array<{ productId: string }>).map((p) => p.productId)
 }
@@ -66,7 +75,8 @@ describe("bought together in POST /cross-selling", () => {
   })
 
   it("never offers the source's variants, however often they were bought together", async () => {
-    for (const id of ["v1", "v2", "v3"]) expect((await order(server.siteA, id, ["cedar", "cedar-xl", "matches"])).status).toBe(200)
+    for (const id of ["v1", "v2", "v3"])
+      expect((await order(server.siteA, id, ["cedar", "cedar-xl", "matches"])).status).toBe(200)
     await aggregated()
     const list = await crossSell(server.siteA, "cedar")
     expect(list[0]).toBe("matches")

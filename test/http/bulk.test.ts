@@ -31,32 +31,39 @@ const pushBulk = (
     const answers: Array<Answer> = []
     let raw = ""
     let status = 0
-    const req = request(`${baseUrl}/products/bulk`, { method: "POST", headers: { authorization: auth, "content-type": contentType } }, (res) => {
-      status = res.statusCode ?? 0
-      let carry = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk: string) => {
-        raw += chunk
-        carry += chunk
-        const lines = carry.split("\n")
-        carry = lines.pop()!
-        for (const line of lines) {
-          if (line.trim() === "" || status !== 200) continue
-          const answer = JSON.parse(line) as Answer
-          answers.push(answer)
-          onAnswer(answer, answers)
-        }
-      })
-      res.on("end", () => resolve({ status, answers, raw }))
-      res.on("error", () => resolve({ status, answers, raw }))
-      res.on("aborted", () => resolve({ status, answers, raw }))
-    })
+    const req = request(
+      `${baseUrl}/products/bulk`,
+      { method: "POST", headers: { authorization: auth, "content-type": contentType } },
+      (res) => {
+        status = res.statusCode ?? 0
+        let carry = ""
+        res.setEncoding("utf8")
+        res.on("data", (chunk: string) => {
+          raw += chunk
+          carry += chunk
+          const lines = carry.split("\n")
+          carry = lines.pop()!
+          for (const line of lines) {
+            if (line.trim() === "" || status !== 200) continue
+            const answer = JSON.parse(line) as Answer
+            answers.push(answer)
+            onAnswer(answer, answers)
+          }
+        })
+        res.on("end", () => resolve({ status, answers, raw }))
+        res.on("error", () => resolve({ status, answers, raw }))
+        res.on("aborted", () => resolve({ status, answers, raw }))
+      }
+    )
     req.on("error", (e) => (status === 0 ? reject(e) : resolve({ status, answers, raw })))
     req.on("close", () => resolve({ status, answers, raw }))
-    void Promise.resolve(send({ write: (text) => req.write(text), end: () => req.end(), destroy: () => req.destroy() })).catch(reject)
+    void Promise.resolve(
+      send({ write: (text) => req.write(text), end: () => req.end(), destroy: () => req.destroy() })
+    ).catch(reject)
   })
 
-const ndjson = (...lines: ReadonlyArray<unknown>) => `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`
+const ndjson = (...lines: ReadonlyArray<unknown>) =>
+  `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`
 const sendAll = (text: string) => (body: { write: (t: string) => void; end: () => void }) => {
   body.write(text)
   body.end()
@@ -68,17 +75,33 @@ beforeAll(async () => {
 })
 afterAll(() => server?.close())
 
-const product = (id: string) => call(server.baseUrl, "GET", `/product/${encodeURIComponent(id)}`, { auth: server.siteA.basic })
+const product = (id: string) =>
+  call(server.baseUrl, "GET", `/product/${encodeURIComponent(id)}`, { auth: server.siteA.basic })
 const search = (body: Record<string, unknown>) =>
-  call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body }).then((r) => r.body.data.products.map((p: any) => p.productId))
-const embedded = () => server.run(Effect.map(Effect.flatMap(TextEmbedder, (e) => e.stats), (s) => s.documentsEmbedded))
+  call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body }).then((r) =>
+    r.body.data.products.map((p: any) => p.productId)
+  )
+const embedded = () =>
+  server.run(
+    Effect.map(
+      Effect.flatMap(TextEmbedder, (e) => e.stats),
+      (s) => s.documentsEmbedded
+    )
+  )
 const drained = () => server.run(Effect.flatMap(JobQueue, (q) => q.drained))
 
 describe("POST /products/bulk", () => {
   it("answers every line in order, applies the good ones and never fails them for a bad one", async () => {
-    await call(server.baseUrl, "PUT", "/product/old-1", { auth: server.siteA.basic, body: { data: { title: "Old Lantern", price: 30 } } })
+    await call(server.baseUrl, "PUT", "/product/old-1", {
+      auth: server.siteA.basic,
+      body: { data: { title: "Old Lantern", price: 30 } }
+    })
     const body = ndjson(
-      { id: "bk-1", data: { title: "Walnut Chopping Board", price: 25 }, images: [{ url: "https://img.example.com/board.jpg" }] },
+      {
+        id: "bk-1",
+        data: { title: "Walnut Chopping Board", price: 25 },
+        images: [{ url: "https://img.example.com/board.jpg" }]
+      },
       { id: "bk-2", data: { title: "Garden Hose", price: "cheap" } },
       "",
       "not json",
@@ -100,15 +123,42 @@ describe("POST /products/bulk", () => {
     expect(status).toBe(200)
     const site = server.siteA.site.id
     expect(answers.map((a) => [a.line, a.status])).toEqual([
-      [1, 200], [2, 400], [4, 400], [5, 200], [6, 404], [7, 200], [8, 200], [9, 404], [10, 200], [11, 200],
-      [12, 400], [13, 400], [14, 400], [15, 400], [16, 413], [17, 200]
+      [1, 200],
+      [2, 400],
+      [4, 400],
+      [5, 200],
+      [6, 404],
+      [7, 200],
+      [8, 200],
+      [9, 404],
+      [10, 200],
+      [11, 200],
+      [12, 400],
+      [13, 400],
+      [14, 400],
+      [15, 400],
+      [16, 413],
+      [17, 200]
     ])
-    expect(answers[0]).toEqual({ line: 1, status: 200, message: "product created", data: { "site-id": site, "product-id": "bk-1" } })
-    expect(answers[1]).toMatchObject({ message: 'data.price: must be a number, not "cheap"', issues: [{ path: ["data", "price"] }] })
+    expect(answers[0]).toEqual({
+      line: 1,
+      status: 200,
+      message: "product created",
+      data: { "site-id": site, "product-id": "bk-1" }
+    })
+    expect(answers[1]).toMatchObject({
+      message: 'data.price: must be a number, not "cheap"',
+      issues: [{ path: ["data", "price"] }]
+    })
     expect(answers[2].message).toMatch(/^line: not JSON/)
     expect(answers[3]).toMatchObject({ message: "product updated" })
     expect(answers[4].message).toBe('product "nobody" not found')
-    expect(answers[6]).toEqual({ line: 8, status: 200, message: "product deleted", data: { "site-id": site, "product-id": "bk-3", "image-ids": [] } })
+    expect(answers[6]).toEqual({
+      line: 8,
+      status: 200,
+      message: "product deleted",
+      data: { "site-id": site, "product-id": "bk-3", "image-ids": [] }
+    })
     expect(answers[8].message).toBe("product created")
     expect(answers[9].message).toBe("product updated")
     expect(answers[10].message).toMatch(/extra: is unexpected/)
@@ -116,11 +166,14 @@ describe("POST /products/bulk", () => {
     expect(answers[13].message).toMatch(/^data\.title: must not contain the NUL character/)
     expect(answers[14].message).toMatch(/over the limit of 1048576 bytes/)
 
-    expect((await product("bk-1")).body.data.images.map((i: any) => i.url)).toEqual(["https://img.example.com/board.jpg"])
+    expect((await product("bk-1")).body.data.images.map((i: any) => i.url)).toEqual([
+      "https://img.example.com/board.jpg"
+    ])
     expect((await product("old-1")).body.data.data).toEqual({ title: "Old Lantern", price: 19, color: "black" })
     // Two lines for one product: the later wins.
     expect((await product("bk-4")).body.data.data).toEqual({ title: "Second Title", price: 5 })
-    for (const id of ["bk-2", "bk-3", "bk-5", "bk-6", "bk-7", "bk-8", "nobody"]) expect((await product(id)).status, id).toBe(404)
+    for (const id of ["bk-2", "bk-3", "bk-5", "bk-6", "bk-7", "bk-8", "nobody"])
+      expect((await product(id)).status, id).toBe(404)
     expect((await product("bk-9")).status).toBe(200)
   })
 
@@ -136,7 +189,10 @@ describe("POST /products/bulk", () => {
   it("makes products searchable by their words as soon as they are answered, before their text is embedded", async () => {
     await drained()
     const before = await embedded()
-    const lines = Array.from({ length: 1_000 }, (_, i) => ({ id: `lex-${i}`, data: { title: `Quillback ${i === 999 ? "zephyrine" : "plain"} teapot ${i}`, price: 10 + i } }))
+    const lines = Array.from({ length: 1_000 }, (_, i) => ({
+      id: `lex-${i}`,
+      data: { title: `Quillback ${i === 999 ? "zephyrine" : "plain"} teapot ${i}`, price: 10 + i }
+    }))
     const { answers } = await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson(...lines)))
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1_000)
     // At once: the last line's word finds it, filters and counts see every product ...
@@ -155,41 +211,73 @@ describe("POST /products/bulk", () => {
     const cheapest = () => search({ query: "quillback", resultsCount: 2, sort: [{ column: "price", order: "asc" }] })
     expect(await cheapest()).toEqual(["lex-0", "lex-1"])
     const embeddedBefore = await embedded()
-    const patched = await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson({ id: "lex-777", patch: { data: { price: 1 } } })))
-    expect(patched.answers).toEqual([{ line: 1, status: 200, message: "product updated", data: { "site-id": server.siteA.site.id, "product-id": "lex-777" } }])
+    const patched = await pushBulk(
+      server.baseUrl,
+      server.siteA.basic,
+      sendAll(ndjson({ id: "lex-777", patch: { data: { price: 1 } } }))
+    )
+    expect(patched.answers).toEqual([
+      {
+        line: 1,
+        status: 200,
+        message: "product updated",
+        data: { "site-id": server.siteA.site.id, "product-id": "lex-777" }
+      }
+    ])
     expect(await cheapest()).toEqual(["lex-777", "lex-0"])
     await drained()
     expect(await embedded()).toBe(embeddedBefore)
 
     // A new title and then a price change of one product in one body: the price lands on the
     // document of the new title (not on the one the index held before the body).
-    const renamed = await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson(
-      { id: "lex-5", data: { title: "Quillback dovetail teapot", price: 10 } },
-      { id: "lex-5", patch: { data: { price: 0.5 } } }
-    )))
+    const renamed = await pushBulk(
+      server.baseUrl,
+      server.siteA.basic,
+      sendAll(
+        ndjson(
+          { id: "lex-5", data: { title: "Quillback dovetail teapot", price: 10 } },
+          { id: "lex-5", patch: { data: { price: 0.5 } } }
+        )
+      )
+    )
     expect(renamed.answers.map((a) => a.status)).toEqual([200, 200])
     expect(await search({ query: "dovetail" })).toEqual(["lex-5"])
     expect(await cheapest()).toEqual(["lex-5", "lex-777"])
   })
 
   it("keeps the lines answered before the connection dropped, and nothing of the line cut off", async () => {
-    const full = Array.from({ length: 50 }, (_, i) => ndjson({ id: `drop-${i}`, data: { title: `Dropped Connection Lamp ${i}`, price: i } })).join("")
+    const full = Array.from({ length: 50 }, (_, i) =>
+      ndjson({ id: `drop-${i}`, data: { title: `Dropped Connection Lamp ${i}`, price: i } })
+    ).join("")
     let cut = () => {}
-    const done = pushBulk(server.baseUrl, server.siteA.basic, (body) => {
-      body.write(full)
-      cut = () => {
-        body.write('{"id":"drop-half","data":{"title":"Half a li')
-        setTimeout(() => body.destroy(), 50)
+    const done = pushBulk(
+      server.baseUrl,
+      server.siteA.basic,
+      (body) => {
+        body.write(full)
+        cut = () => {
+          body.write('{"id":"drop-half","data":{"title":"Half a li')
+          setTimeout(() => body.destroy(), 50)
+        }
+      },
+      (_, all) => {
+        if (all.length === 50) cut()
       }
-    }, (_, all) => {
-      if (all.length === 50) cut()
-    })
+    )
     const { answers } = await done
     expect(answers).toHaveLength(50)
     for (let i = 0; i < 50; i++) expect((await product(`drop-${i}`)).body.data.data.price).toBe(i)
     expect((await product("drop-half")).status).toBe(404)
     // The service goes on serving.
-    expect((await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson({ id: "after-drop", data: { title: "After" } })))).answers[0].status).toBe(200)
+    expect(
+      (
+        await pushBulk(
+          server.baseUrl,
+          server.siteA.basic,
+          sendAll(ndjson({ id: "after-drop", data: { title: "After" } }))
+        )
+      ).answers[0].status
+    ).toBe(200)
   })
 })
 
@@ -200,24 +288,29 @@ describe("a bulk push cut by SIGKILL", () => {
     const sent = new Map<string, number>()
     const acknowledged: Array<string> = []
     let killed = false
-    await pushBulk(first.baseUrl, siteA.basic, async (body) => {
-      // Streams lines until the server dies: pieces of 100, each a little after the last.
-      for (let i = 0; i < 50_000 && !killed; i += 100) {
-        const piece = Array.from({ length: 100 }, (_, k) => {
-          const id = `kill-${i + k}`
-          sent.set(id, i + k)
-          return ndjson({ id, data: { title: `Killcrest Kettle ${i + k}`, price: i + k } })
-        }).join("")
-        body.write(piece)
-        await new Promise((r) => setTimeout(r, 5))
+    await pushBulk(
+      first.baseUrl,
+      siteA.basic,
+      async (body) => {
+        // Streams lines until the server dies: pieces of 100, each a little after the last.
+        for (let i = 0; i < 50_000 && !killed; i += 100) {
+          const piece = Array.from({ length: 100 }, (_, k) => {
+            const id = `kill-${i + k}`
+            sent.set(id, i + k)
+            return ndjson({ id, data: { title: `Killcrest Kettle ${i + k}`, price: i + k } })
+          }).join("")
+          body.write(piece)
+          await new Promise((r) => setTimeout(r, 5))
+        }
+      },
+      (answer) => {
+        if (answer.status === 200) acknowledged.push(String(answer.data!["product-id"]))
+        if (acknowledged.length >= 1_500 && !killed) {
+          killed = true
+          first.child.kill("SIGKILL")
+        }
       }
-    }, (answer) => {
-      if (answer.status === 200) acknowledged.push(String(answer.data!["product-id"]))
-      if (acknowledged.length >= 1_500 && !killed) {
-        killed = true
-        first.child.kill("SIGKILL")
-      }
-    })
+    )
     expect(await first.exited).toBe("SIGKILL")
     expect(acknowledged.length).toBeGreaterThanOrEqual(1_500)
 
@@ -229,7 +322,10 @@ describe("a bulk push cut by SIGKILL", () => {
         expect(res.body.data.data).toEqual({ title: `Killcrest Kettle ${sent.get(id)}`, price: sent.get(id) })
       }
       // Indexed by their words at startup (before their embeddings).
-      const res = await call(second.baseUrl, "POST", "/text-search", { auth: siteA.bearer, body: { query: "killcrest kettle", resultsCount: 1 } })
+      const res = await call(second.baseUrl, "POST", "/text-search", {
+        auth: siteA.bearer,
+        body: { query: "killcrest kettle", resultsCount: 1 }
+      })
       expect(res.body.data.total).toBeGreaterThanOrEqual(acknowledged.length)
     } finally {
       second.child.kill("SIGTERM")

@@ -11,14 +11,22 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const put = (id: string, body: unknown, auth = server.siteA.basic) => call(server.baseUrl, "PUT", `/product/${id}`, { auth, body })
+const put = (id: string, body: unknown, auth = server.siteA.basic) =>
+  call(server.baseUrl, "PUT", `/product/${id}`, { auth, body })
 
 describe("PUT /product/{id}", () => {
   it("creates, then updates, a product and returns the stored record", async () => {
-    const created = await put("p-1", { data: { title: "Blue Mug", price: 9.5, brand: "Acme" }, images: [{ url: "https://img.example.com/mug.jpg" }] })
+    const created = await put("p-1", {
+      data: { title: "Blue Mug", price: 9.5, brand: "Acme" },
+      images: [{ url: "https://img.example.com/mug.jpg" }]
+    })
     expect(created.status).toBe(200)
     expect(created.body.message).toBe("product created")
-    expect(created.body.data).toEqual({ "site-id": server.siteA.site.id, "product-id": "p-1", data: { title: "Blue Mug", price: 9.5, brand: "Acme" } })
+    expect(created.body.data).toEqual({
+      "site-id": server.siteA.site.id,
+      "product-id": "p-1",
+      data: { title: "Blue Mug", price: 9.5, brand: "Acme" }
+    })
 
     const updated = await put("p-1", { data: { title: "Blue Mug XL", price: 11 } })
     expect(updated.status).toBe(200)
@@ -34,14 +42,41 @@ describe("PUT /product/{id}", () => {
   it("answers with the record exactly as the response schema encodes it, for every kind of field", async () => {
     // The handler sends the decoded payload back without encoding it again (see CatalogHandlers).
     const data = {
-      title: "Trail Running Jacket - Red, M", description: "Light \"packable\" shell. Ünïcode ✓", link: "https://shop.example.com/p/j-1",
-      mobile_link: "https://m.shop.example.com/p/j-1", availability: "backorder", price: 129, sale_price: 99.99, multipack: 2,
-      product_type: "Sports > Running > Running Jackets, Clothing > Outerwear", shopping_product_category: "Sports > Running",
-      brand: "Acme", mpn: "ACM-100001", gtin: "4006381333931", condition: "new", color: "Red", material: "Nylon", pattern: "Solid",
-      gender: "unisex", age_group: "adult", size: "M", size_system: "EU", size_type: "regular", item_group_id: "g-1",
-      energy_efficiency_class: "A", promotion_id: "SPRING-SALE", custom_label_0: "bestseller", custom_label_2: null,
-      adult: false, is_bundle: true, product_weight: "0.35 kg", product_length: "70 cm", product_width: "50 cm", product_height: "3 cm",
-      product_highlight: "\"Packs into its pocket\",\"Reflective trims\"", product_detail: "General:Fit:Regular, Care:Wash:30 degrees"
+      title: "Trail Running Jacket - Red, M",
+      description: 'Light "packable" shell. Ünïcode ✓',
+      link: "https://shop.example.com/p/j-1",
+      mobile_link: "https://m.shop.example.com/p/j-1",
+      availability: "backorder",
+      price: 129,
+      sale_price: 99.99,
+      multipack: 2,
+      product_type: "Sports > Running > Running Jackets, Clothing > Outerwear",
+      shopping_product_category: "Sports > Running",
+      brand: "Acme",
+      mpn: "ACM-100001",
+      gtin: "4006381333931",
+      condition: "new",
+      color: "Red",
+      material: "Nylon",
+      pattern: "Solid",
+      gender: "unisex",
+      age_group: "adult",
+      size: "M",
+      size_system: "EU",
+      size_type: "regular",
+      item_group_id: "g-1",
+      energy_efficiency_class: "A",
+      promotion_id: "SPRING-SALE",
+      custom_label_0: "bestseller",
+      custom_label_2: null,
+      adult: false,
+      is_bundle: true,
+      product_weight: "0.35 kg",
+      product_length: "70 cm",
+      product_width: "50 cm",
+      product_height: "3 cm",
+      product_highlight: '"Packs into its pocket","Reflective trims"',
+      product_detail: "General:Fit:Regular, Care:Wash:30 degrees"
     }
     const res = await put("j-1", { data })
     expect(res.status).toBe(200)
@@ -79,7 +114,7 @@ describe("PUT /product/{id}", () => {
   })
 
   it("answers malformed JSON with 400 and a JSON message", async () => {
-    const res = await call(server.baseUrl, "PUT", "/product/p-4", { auth: server.siteA.basic, rawBody: "{\"data\": {" })
+    const res = await call(server.baseUrl, "PUT", "/product/p-4", { auth: server.siteA.basic, rawBody: '{"data": {' })
     expect(res.status).toBe(400)
     expect(typeof res.body.message).toBe("string")
   })
@@ -108,7 +143,10 @@ describe("PUT /product/{id}", () => {
 
 describe("DELETE /product/{id}", () => {
   it("deletes the product and reports its image ids", async () => {
-    await put("d-1", { data: { title: "Lamp" }, images: [{ url: "https://img.example.com/a.jpg" }, { url: "https://img.example.com/b.jpg" }] })
+    await put("d-1", {
+      data: { title: "Lamp" },
+      images: [{ url: "https://img.example.com/a.jpg" }, { url: "https://img.example.com/b.jpg" }]
+    })
     const res = await call(server.baseUrl, "DELETE", "/product/d-1", { auth: server.siteA.basic })
     expect(res.status).toBe(200)
     expect(res.body.data["product-id"]).toBe("d-1")
@@ -145,7 +183,9 @@ describe("routing and operations", () => {
     expect((await call(server.baseUrl, "GET", "/healthz")).body).toEqual({ status: "ok" })
     expect((await call(server.baseUrl, "GET", "/readyz")).body.status).toBe("ready")
     const openapi = await call(server.baseUrl, "GET", "/openapi.json")
-    expect(Object.keys(openapi.body.paths)).toEqual(expect.arrayContaining(["/text-search", "/product/{productId}", "/auto-suggest"]))
+    expect(Object.keys(openapi.body.paths)).toEqual(
+      expect.arrayContaining(["/text-search", "/product/{productId}", "/auto-suggest"])
+    )
     const docs = await fetch(`${server.baseUrl}/docs`)
     expect(docs.status).toBe(200)
     expect(await docs.text()).toMatch(/swagger/i)
@@ -166,13 +206,17 @@ describe("routing and operations", () => {
     expect(spec.paths["/healthz"].get.security).toEqual([])
     expect(spec.paths["/mcp"].post.security).toEqual([...either, { accessToken: [] }])
     for (const [path, operations] of Object.entries<any>(spec.paths)) {
-      for (const [method, operation] of Object.entries<any>(operations)) expect(operation.summary, `${method} ${path}`).toBeTruthy()
+      for (const [method, operation] of Object.entries<any>(operations))
+        expect(operation.summary, `${method} ${path}`).toBeTruthy()
     }
     // The wire carries no Effect tags; a decode error is {message, issues: [{path, message}]}.
     expect(JSON.stringify(spec.components.schemas)).not.toContain('"_tag"')
     expect(spec.components.schemas.HttpApiDecodeError.required).toEqual(["message", "issues"])
     // What the document promises is what the API answers: a real decode error has that shape.
-    const invalid = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: 5 } })
+    const invalid = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: 5 }
+    })
     expect(Object.keys(invalid.body).sort()).toEqual(["issues", "message"])
   })
 
@@ -190,11 +234,24 @@ describe("routing and operations", () => {
       return values
     }
     const before = await metrics()
-    for (const name of ["commerce_jobs_pending", "commerce_text_documents_embedded_total", "process_resident_memory_bytes"]) {
+    for (const name of [
+      "commerce_jobs_pending",
+      "commerce_text_documents_embedded_total",
+      "process_resident_memory_bytes"
+    ]) {
       expect(Number.isFinite(before.get(name)), name).toBe(true)
     }
-    await call(server.baseUrl, "PUT", "/product/metrics-1", { auth: server.siteA.basic, body: { data: { title: "Walnut Cutting Board" } } })
-    await eventually(async () => expect((await metrics()).get("commerce_text_documents_embedded_total")).toBeGreaterThan(before.get("commerce_text_documents_embedded_total")!), 30_000)
+    await call(server.baseUrl, "PUT", "/product/metrics-1", {
+      auth: server.siteA.basic,
+      body: { data: { title: "Walnut Cutting Board" } }
+    })
+    await eventually(
+      async () =>
+        expect((await metrics()).get("commerce_text_documents_embedded_total")).toBeGreaterThan(
+          before.get("commerce_text_documents_embedded_total")!
+        ),
+      30_000
+    )
   })
 
   it("tags every response with a request id", async () => {

@@ -33,7 +33,10 @@ describe("durability of acknowledged writes", () => {
       }
       // Whatever the first process had not indexed is re-queued at startup.
       await eventually(async () => {
-        const res = await call(second.baseUrl, "POST", "/text-search", { auth: siteA.bearer, body: { query: "durable kettle", resultsCount: 100 } })
+        const res = await call(second.baseUrl, "POST", "/text-search", {
+          auth: siteA.bearer,
+          body: { query: "durable kettle", resultsCount: 100 }
+        })
         expect(res.body.data.products.length).toBe(40)
       }, 60_000)
     } finally {
@@ -46,7 +49,13 @@ describe("durability of acknowledged writes", () => {
   it("keeps every event acknowledged by POST /events across SIGKILL and restart: sent again, all are duplicates", async () => {
     const { siteA, env } = await makeWorkspace({ prefix: "commerce-durable-events-" })
     const batches = Array.from({ length: 20 }, (_, b) =>
-      Array.from({ length: 10 }, (_, n) => ({ eventId: `e-${b}-${n}`, type: "purchase", orderId: `o-${b}-${n}`, productIds: [`p${n}`, `p${b}`] })))
+      Array.from({ length: 10 }, (_, n) => ({
+        eventId: `e-${b}-${n}`,
+        type: "purchase",
+        orderId: `o-${b}-${n}`,
+        productIds: [`p${n}`, `p${b}`]
+      }))
+    )
     const first = await startServerProcess(env)
     let acknowledged = 0
     for (const events of batches) {
@@ -75,8 +84,18 @@ describe("durability of acknowledged writes", () => {
   it("aggregates events stored before a crash cut their aggregation short, once the service is back", async () => {
     const { siteA, env } = await makeWorkspace({ prefix: "commerce-durable-aggregation-" })
     // What a process that died between storing and aggregating leaves: events, no statistics.
-    const events = Array.from({ length: 30 }, (_, n) => ({ eventId: `s-${n}`, type: "search" as const, query: n % 3 === 0 ? "lamp" : "desk lamp", requestId: `r-${n}`, resultsCount: n % 5 }))
-    await Effect.runPromise(Effect.flatMap(EventLog, (log) => log.append(siteA.site.id, events, Date.now())).pipe(Effect.provide(onSqlite(EmbeddedEventLog.layer, "", env.DATA_DIR))))
+    const events = Array.from({ length: 30 }, (_, n) => ({
+      eventId: `s-${n}`,
+      type: "search" as const,
+      query: n % 3 === 0 ? "lamp" : "desk lamp",
+      requestId: `r-${n}`,
+      resultsCount: n % 5
+    }))
+    await Effect.runPromise(
+      Effect.flatMap(EventLog, (log) => log.append(siteA.site.id, events, Date.now())).pipe(
+        Effect.provide(onSqlite(EmbeddedEventLog.layer, "", env.DATA_DIR))
+      )
+    )
     const server = await startServerProcess(env)
     try {
       await eventually(async () => {

@@ -41,7 +41,17 @@ import { EmbedError } from "../../src/services/text-embedder/TextEmbedder.js"
 
 /** Every backend error of src/services and src/platform, by tag. */
 const backendFailures = {
-  ChangeFeedError, IndexError, StoreError, AnalyzeError, QueueError, MemoryError, RateLimiterError, SessionStoreError, SitesFileError, SuggestError, EmbedError
+  ChangeFeedError,
+  IndexError,
+  StoreError,
+  AnalyzeError,
+  QueueError,
+  MemoryError,
+  RateLimiterError,
+  SessionStoreError,
+  SitesFileError,
+  SuggestError,
+  EmbedError
 }
 
 /** The REST and legacy status of every intake failure: keyed by tag, so a new one must be added here. */
@@ -70,14 +80,27 @@ const tagPath = Schema.Struct({ tag: Schema.String })
 /** A REST endpoint and a legacy session endpoint that fail with the failure named in the path. */
 class Probe extends HttpApiGroup.make("probe")
   .add(
-    HttpApiEndpoint.get("rest", "/rest/:tag").setPath(tagPath).addSuccess(Schema.String)
-      .addError(BadRequest).addError(ServiceUnavailable).addError(PayloadTooLarge).addError(UnsupportedMediaType)
-      .addError(UnprocessableImage).addError(BadGateway).addError(GatewayTimeout)
+    HttpApiEndpoint.get("rest", "/rest/:tag")
+      .setPath(tagPath)
+      .addSuccess(Schema.String)
+      .addError(BadRequest)
+      .addError(ServiceUnavailable)
+      .addError(PayloadTooLarge)
+      .addError(UnsupportedMediaType)
+      .addError(UnprocessableImage)
+      .addError(BadGateway)
+      .addError(GatewayTimeout)
   )
   .add(
-    HttpApiEndpoint.get("session", "/session/:tag").setPath(tagPath).addSuccess(Schema.String)
-      .addError(SessionBadRequestSchema).addError(SessionNotFoundSchema).addError(SessionImageTooLargeSchema)
-      .addError(SessionUnsupportedImageSchema).addError(SessionUnprocessableImageSchema).addError(SessionUnavailableSchema)
+    HttpApiEndpoint.get("session", "/session/:tag")
+      .setPath(tagPath)
+      .addSuccess(Schema.String)
+      .addError(SessionBadRequestSchema)
+      .addError(SessionNotFoundSchema)
+      .addError(SessionImageTooLargeSchema)
+      .addError(SessionUnsupportedImageSchema)
+      .addError(SessionUnprocessableImageSchema)
+      .addError(SessionUnavailableSchema)
   ) {}
 const ProbeApi = HttpApi.make("probe").add(Probe)
 
@@ -87,12 +110,16 @@ const failing = (tag: string): Effect.Effect<string, Failure> => Effect.fail(fai
 const ProbeHandlers = HttpApiBuilder.group(ProbeApi, "probe", (handlers) =>
   handlers
     .handle("rest", ({ path }) => restErrors(failing(path.tag)))
-    .handle("session", ({ path }) => sessionErrors(7, "s-1", true)(failing(path.tag))))
+    .handle("session", ({ path }) => sessionErrors(7, "s-1", true)(failing(path.tag)))
+)
 
 let baseUrl = ""
 const scope = Effect.runSync(Scope.make())
 beforeAll(async () => {
-  const routes = HttpLayerRouter.addHttpApi(ProbeApi).pipe(Layer.provide(ProbeHandlers), Layer.provide(responsePolicy(1_000_000)))
+  const routes = HttpLayerRouter.addHttpApi(ProbeApi).pipe(
+    Layer.provide(ProbeHandlers),
+    Layer.provide(responsePolicy(1_000_000))
+  )
   const server = HttpLayerRouter.serve(routes, { disableLogger: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })),
     // Backend failures are logged as errors by design; the run stays quiet.
@@ -108,7 +135,11 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 
 const get = async (path: string) => {
   const res = await fetch(baseUrl + path)
-  return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as Record<string, unknown> }
+  return {
+    status: res.status,
+    retryAfter: res.headers.get("retry-after"),
+    body: (await res.json()) as Record<string, unknown>
+  }
 }
 
 describe("backend failures", () => {
@@ -154,11 +185,16 @@ class UnmappedError extends Data.TaggedError("UnmappedError")<{ readonly message
 
 describe("what the types allow", () => {
   it("maps a new backend error without anyone listing it, and keeps any other error in the error channel", () => {
-    const mapped: Effect.Effect<never, ServiceUnavailable> = restErrors(Effect.fail(new NewBackendError({ message: "down" })))
+    const mapped: Effect.Effect<never, ServiceUnavailable> = restErrors(
+      Effect.fail(new NewBackendError({ message: "down" }))
+    )
     // @ts-expect-error an error that is no backend failure is not turned into a 503
-    const unmapped: Effect.Effect<never, ServiceUnavailable> = restErrors(Effect.fail(new UnmappedError({ message: "?" })))
+    const unmapped: Effect.Effect<never, ServiceUnavailable> = restErrors(
+      Effect.fail(new UnmappedError({ message: "?" }))
+    )
     // @ts-expect-error a lookalike with a backend tag is not a backend failure either
     const lookalike: BackendFailure = { _tag: "IndexError", message: "down" }
+    // biome-ignore format: @ts-expect-error covers one line, and the statement must stay on it
     // @ts-expect-error the legacy endpoints take only the failures their mapping knows
     const session: Effect.Effect<never, SessionError> = sessionErrors(1, null, true)(Effect.fail(new UnmappedError({ message: "?" })))
     // @ts-expect-error an intake answer table must answer every intake failure
@@ -171,7 +207,10 @@ describe("what the types allow", () => {
       handlers
         // @ts-expect-error restErrors passes an unmapped error on, and the endpoint refuses it: no silent 500
         .handle("rest", () => restErrors(Effect.fail(new UnmappedError({ message: "?" }))))
-        .handle("session", ({ path }) => sessionErrors(7, path.tag, false)(Effect.fail(new NotFound({ message: "gone" })))))
+        .handle("session", ({ path }) =>
+          sessionErrors(7, path.tag, false)(Effect.fail(new NotFound({ message: "gone" })))
+        )
+    )
     expect(group).toBeDefined()
   })
 })

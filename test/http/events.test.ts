@@ -8,7 +8,8 @@ beforeAll(async () => {
 })
 afterAll(() => server?.close())
 
-const send = (events: unknown, auth = server.siteA.basic) => call(server.baseUrl, "POST", "/events", { auth, body: { events } })
+const send = (events: unknown, auth = server.siteA.basic) =>
+  call(server.baseUrl, "POST", "/events", { auth, body: { events } })
 
 describe("POST /events", () => {
   it("stores a mixed batch once: a repeated eventId is a duplicate, in the same body or sent again", async () => {
@@ -43,18 +44,36 @@ describe("POST /events", () => {
     ]
     for (const [events, field] of cases) {
       const res = await send(events)
-      expect({ events: JSON.stringify(events).slice(0, 80), status: res.status }).toEqual({ events: JSON.stringify(events).slice(0, 80), status: 400 })
+      expect({ events: JSON.stringify(events).slice(0, 80), status: res.status }).toEqual({
+        events: JSON.stringify(events).slice(0, 80),
+        status: 400
+      })
       expect(JSON.stringify(res.body)).toContain(field)
     }
-    const future = await send([{ eventId: "f", type: "view", productIds: ["p1"] }, { eventId: "g", type: "view", productIds: ["p1"], timestamp: Date.now() + 3_600_000 }])
-    expect(future).toMatchObject({ status: 400, body: { message: "events.1.timestamp: must not be more than 5 minutes in the future" } })
+    const future = await send([
+      { eventId: "f", type: "view", productIds: ["p1"] },
+      { eventId: "g", type: "view", productIds: ["p1"], timestamp: Date.now() + 3_600_000 }
+    ])
+    expect(future).toMatchObject({
+      status: 400,
+      body: { message: "events.1.timestamp: must not be more than 5 minutes in the future" }
+    })
     // Nothing of a refused body is stored: the valid event of it is new afterwards.
-    expect(await send([{ eventId: "f", type: "view", productIds: ["p1"] }])).toMatchObject({ status: 200, body: { data: { accepted: 1, duplicates: 0 } } })
+    expect(await send([{ eventId: "f", type: "view", productIds: ["p1"] }])).toMatchObject({
+      status: 200,
+      body: { data: { accepted: 1, duplicates: 0 } }
+    })
   })
 
   it("takes shopper-side events from a read-only token, purchases only with site credentials", async () => {
-    expect(await send([{ eventId: "t-v", type: "view", productIds: ["p1"] }], server.siteA.bearer)).toMatchObject({ status: 200, body: { data: { accepted: 1 } } })
-    const purchase = await send([{ eventId: "t-o", type: "purchase", productIds: ["p1"], orderId: "o9" }], server.siteA.bearer)
+    expect(await send([{ eventId: "t-v", type: "view", productIds: ["p1"] }], server.siteA.bearer)).toMatchObject({
+      status: 200,
+      body: { data: { accepted: 1 } }
+    })
+    const purchase = await send(
+      [{ eventId: "t-o", type: "purchase", productIds: ["p1"], orderId: "o9" }],
+      server.siteA.bearer
+    )
     expect(purchase.status).toBe(403)
     expect(purchase.body.message).toContain("events.0.type")
     expect((await call(server.baseUrl, "POST", "/events", { body: { events: [] } })).status).toBe(401)

@@ -31,7 +31,10 @@ beforeAll(async () => {
   photos = await startPhotoHost(files)
   api = await startInProcessApi({ config: { IMAGE_ALLOWED_CIDRS: "127.0.0.0/8" } })
   // p0's twin: another product with the very same photo (the similar-products check).
-  const catalog = [...Array.from({ length: PRODUCTS }, (_, i) => ({ id: `p${i}`, photo: `/p${i}.jpg` })), { id: "p0-twin", photo: "/p0.jpg" }]
+  const catalog = [
+    ...Array.from({ length: PRODUCTS }, (_, i) => ({ id: `p${i}`, photo: `/p${i}.jpg` })),
+    { id: "p0-twin", photo: "/p0.jpg" }
+  ]
   for (const p of catalog) {
     const res = await call(api.baseUrl, "PUT", `/product/${p.id}`, {
       auth: api.siteA.basic,
@@ -52,15 +55,17 @@ const siteId = () => api.siteA.site.id
 const expectIndexedIn = (space: VisualSpace) =>
   eventually(async () => {
     const project = learnedProjection(space)
-    const { analyses, docs } = await api.run(Effect.gen(function*() {
-      const store = yield* CatalogStore
-      const index = yield* CatalogIndex
-      const ids = Array.from({ length: PRODUCTS }, (_, i) => `p${i}`)
-      return {
-        analyses: yield* Effect.forEach(ids, (id) => store.imageAnalyses(siteId(), id)),
-        docs: new Map((yield* index.retrieve(siteId(), ids)).map((d) => [d.productId, d]))
-      }
-    }))
+    const { analyses, docs } = await api.run(
+      Effect.gen(function* () {
+        const store = yield* CatalogStore
+        const index = yield* CatalogIndex
+        const ids = Array.from({ length: PRODUCTS }, (_, i) => `p${i}`)
+        return {
+          analyses: yield* Effect.forEach(ids, (id) => store.imageAnalyses(siteId(), id)),
+          docs: new Map((yield* index.retrieve(siteId(), ids)).map((d) => [d.productId, d]))
+        }
+      })
+    )
     analyses.forEach((a, i) => {
       const vector = docs.get(`p${i}`)?.vectors.image?.[0]
       expect(vector).toBeDefined()
@@ -95,7 +100,10 @@ describe("the learned visual space in the product path", () => {
     let first = 0
     const asked = Array.from({ length: 12 }, (_, k) => k * 4)
     for (const i of asked) {
-      const res = await call(api.baseUrl, "POST", "/visual-search", { auth: api.siteA.bearer, body: { query: { image: (await shelf(i)).toString("base64") } } })
+      const res = await call(api.baseUrl, "POST", "/visual-search", {
+        auth: api.siteA.bearer,
+        body: { query: { image: (await shelf(i)).toString("base64") } }
+      })
       expect(res.status).toBe(200)
       const ids = res.body.data.products.map((p: { productId: string }) => p.productId)
       expect(ids.slice(0, 5)).toContain(`p${i}`)
@@ -107,13 +115,16 @@ describe("the learned visual space in the product path", () => {
   })
 
   it("a re-indexing cut short (a new space stored, the index not yet in it) is finished by the reconcile pass", async () => {
-    const spaces = <A>(f: (store: VisualSpaceStoreService) => Effect.Effect<A, unknown>) => api.run(Effect.flatMap(VisualSpaceStore, f))
+    const spaces = <A>(f: (store: VisualSpaceStoreService) => Effect.Effect<A, unknown>) =>
+      api.run(Effect.flatMap(VisualSpaceStore, f))
     const before = Option.getOrThrow(await spaces((s) => s.get(siteId())))
     // The last fit's re-indexing marks the site at its end.
     await eventually(async () => expect(await spaces((s) => s.indexedVersion(siteId()))).toBe(before.version), 60_000)
     // As if the process died right after storing a new space: its version is ahead of the index.
     const moved: VisualSpace = { ...before.space, mean: before.space.mean.map((x) => x * 0.5) }
-    const version = await spaces((s) => s.put(siteId(), { fittedAt: Date.now(), photos: before.photos, samples: before.samples, space: moved }, 0))
+    const version = await spaces((s) =>
+      s.put(siteId(), { fittedAt: Date.now(), photos: before.photos, samples: before.samples, space: moved }, 0)
+    )
     expect(await api.run(reconcileVisualSpaces)).toBe(1)
     await eventually(async () => expect(await spaces((s) => s.indexedVersion(siteId()))).toBe(version), 60_000)
     await expectIndexedIn(moved)
@@ -123,7 +134,10 @@ describe("the learned visual space in the product path", () => {
 
   it("similar products match the stored vectors with each other: the product with the same photo comes first", async () => {
     // Every title is the same: only the photos tell the products apart.
-    const res = await call(api.baseUrl, "POST", "/similar-products", { auth: api.siteA.bearer, body: { productId: "p0", resultsCount: 5 } })
+    const res = await call(api.baseUrl, "POST", "/similar-products", {
+      auth: api.siteA.bearer,
+      body: { productId: "p0", resultsCount: 5 }
+    })
     expect(res.status).toBe(200)
     expect(res.body.data.products[0].productId).toBe("p0-twin")
   })

@@ -23,12 +23,18 @@ beforeAll(async () => {
   for (const p of products) {
     const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
       auth: server.siteA.basic,
-      body: { data: { title: p.title, brand: p.brand, product_type: p.type }, images: [{ url: server.imageBase + p.image }] }
+      body: {
+        data: { title: p.title, brand: p.brand, product_type: p.type },
+        images: [{ url: server.imageBase + p.image }]
+      }
     })
     expect(res.status).toBe(200)
   }
   await eventually(async () => {
-    const res = await call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.bearer, body: { query: { image: red.toString("base64") } } })
+    const res = await call(server.baseUrl, "POST", "/visual-search", {
+      auth: server.siteA.bearer,
+      body: { query: { image: red.toString("base64") } }
+    })
     expect(res.body.data.products.map((p: any) => p.productId).sort()).toEqual(["cup-blue", "mug-green", "mug-red"])
   }, 120_000)
 }, 180_000)
@@ -38,7 +44,11 @@ afterAll(async () => {
 })
 
 /** A request with a multipart/form-data or raw body; parsed JSON answer. */
-const send = async (method: string, urlPath: string, options: { auth?: string; form?: FormData; raw?: { body: Buffer; type: string } } = {}) => {
+const send = async (
+  method: string,
+  urlPath: string,
+  options: { auth?: string; form?: FormData; raw?: { body: Buffer; type: string } } = {}
+) => {
   const headers: Record<string, string> = {}
   if (options.auth) headers.authorization = options.auth
   let body: FormData | Buffer | undefined = options.form
@@ -65,7 +75,8 @@ const imageForm = (bytes: Buffer, type = "image/jpeg", field = "image") => {
 
 const createSession = (bytes: Buffer, query = "", auth = server.siteA.bearer) =>
   send("POST", `/search/session${query}`, { auth, form: imageForm(bytes) })
-const getSession = (id: string, query = "", auth = server.siteA.bearer) => send("GET", `/search/session/${id}${query}`, { auth })
+const getSession = (id: string, query = "", auth = server.siteA.bearer) =>
+  send("GET", `/search/session/${id}${query}`, { auth })
 const ids = (session: any) => session.value.map((p: any) => p.productId)
 /** Path and query of an absolute link of this server. */
 const local = (href: string) => {
@@ -91,14 +102,23 @@ describe("POST /search/session", () => {
     expect(s.links.self.method).toBe("GET")
     const id = /^\/search\/session\/([A-Za-z0-9_-]{16,})\?campaign-id=0$/.exec(self)?.[1]
     expect(id).toBeDefined()
-    expect(s.links["detect-objects"]).toEqual({ method: "GET", href: `${server.baseUrl}/search/session/${id}/detect-objects` })
-    expect(s.links["upload-image"]).toEqual({ method: "PUT", href: `${server.baseUrl}/search/session/${id}/upload-image` })
+    expect(s.links["detect-objects"]).toEqual({
+      method: "GET",
+      href: `${server.baseUrl}/search/session/${id}/detect-objects`
+    })
+    expect(s.links["upload-image"]).toEqual({
+      method: "PUT",
+      href: `${server.baseUrl}/search/session/${id}/upload-image`
+    })
 
     expect(s.searchArea.method).toBe("GET")
     expect(s.searchArea.rel).toEqual(["search-area"])
     expect(local(s.searchArea.href)).toBe(`/search/session/${id}`)
     expect(s.searchArea.value).toEqual([
-      { name: "left", value: "0" }, { name: "top", value: "0" }, { name: "width", value: "1" }, { name: "height", value: "1" },
+      { name: "left", value: "0" },
+      { name: "top", value: "0" },
+      { name: "width", value: "1" },
+      { name: "height", value: "1" },
       { name: "campaign-id", value: "0" }
     ])
     expect(s.uploadHighResolutionImage).toEqual({
@@ -113,7 +133,9 @@ describe("POST /search/session", () => {
     const categories = s.filters.value.categories
     expect(categories.map((c: any) => c.name)).toEqual(["Mugs", "Cups"])
     for (const c of categories) expect(c.method).toBe("GET")
-    expect(local(categories[1].href)).toBe(`/search/session/${id}?campaign-id=0&category=${encodeCategoryPath("Kitchen > Cups")}`)
+    expect(local(categories[1].href)).toBe(
+      `/search/session/${id}?campaign-id=0&category=${encodeCategoryPath("Kitchen > Cups")}`
+    )
     const cups = await getSession(id!, local(categories[1].href).slice(`/search/session/${id}`.length))
     expect(cups.status).toBe(200)
     expect(ids(cups.body)).toEqual(["cup-blue"])
@@ -132,12 +154,17 @@ describe("POST /search/session", () => {
 
   it("answers search exceptions for garbage, bombs, a missing image and bad parameters", async () => {
     expectSearchException(await createSession(Buffer.from("definitely not an image")), 415, true)
-    const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer()
+    const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: "#000" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer()
     const refused = await createSession(bomb)
     expect([413, 422]).toContain(refused.status)
     expectSearchException(refused, refused.status, true)
 
-    const missing = await send("POST", "/search/session", { auth: server.siteA.bearer, form: imageForm(red, "image/jpeg", "picture") })
+    const missing = await send("POST", "/search/session", {
+      auth: server.siteA.bearer,
+      form: imageForm(red, "image/jpeg", "picture")
+    })
     expectSearchException(missing, 400, true)
     expect(missing.body.message).toContain("image")
     expect(missing.body.data).toEqual({ "site-id": server.siteA.site.id, "search-id": null })
@@ -162,7 +189,9 @@ describe("POST /search/session", () => {
     const create = openapi.paths["/search/session"].post
     expect(create.deprecated).toBe(true)
     expect(Object.keys(create.requestBody.content)).toEqual(["multipart/form-data"])
-    expect(Object.keys(create.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "404", "413", "415", "422", "503"]))
+    expect(Object.keys(create.responses)).toEqual(
+      expect.arrayContaining(["200", "400", "401", "404", "413", "415", "422", "503"])
+    )
     const upload = openapi.paths["/search/session/{searchId}/upload-image"].put
     expect(Object.keys(upload.requestBody.content).sort()).toEqual(["application/octet-stream", "multipart/form-data"])
   })
@@ -181,7 +210,10 @@ describe("GET /search/session/{search-id}", () => {
     expect(area.status).toBe(200)
     expect(ids(area.body)[0]).toBe("mug-green")
     expect(area.body.searchArea.value.slice(0, 4)).toEqual([
-      { name: "left", value: "0.2" }, { name: "top", value: "0.2" }, { name: "width", value: "0.6" }, { name: "height", value: "0.6" }
+      { name: "left", value: "0.2" },
+      { name: "top", value: "0.2" },
+      { name: "width", value: "0.6" },
+      { name: "height", value: "0.6" }
     ])
 
     expectSearchException(await getSession(id, "?left=0.8&top=0&width=0.5&height=1"), 400, true)
@@ -194,9 +226,16 @@ describe("GET /search/session/{search-id}", () => {
     const res = await getSession("no-such-session")
     expectSearchException(res, 404, true)
     expect(res.body.data).toEqual({ "site-id": server.siteA.site.id, "search-id": "no-such-session" })
-    expectSearchException(await send("GET", "/search/session/no-such-session/detect-objects", { auth: server.siteA.bearer }), 404, false)
     expectSearchException(
-      await send("PUT", "/search/session/no-such-session/upload-image", { auth: server.siteA.bearer, form: imageForm(blue) }),
+      await send("GET", "/search/session/no-such-session/detect-objects", { auth: server.siteA.bearer }),
+      404,
+      false
+    )
+    expectSearchException(
+      await send("PUT", "/search/session/no-such-session/upload-image", {
+        auth: server.siteA.bearer,
+        form: imageForm(blue)
+      }),
       404,
       false
     )
@@ -241,19 +280,32 @@ describe("PUT /search/session/{search-id}/upload-image", () => {
     const id = local(created.body.links.self.href).split("/")[3]!
     expect(ids((await getSession(id)).body)[0]).toBe("mug-red")
 
-    const put = await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteA.bearer, form: imageForm(blue) })
+    const put = await send("PUT", `/search/session/${id}/upload-image`, {
+      auth: server.siteA.bearer,
+      form: imageForm(blue)
+    })
     expect(put.status).toBe(200)
     expect(Object.keys(put.body)).toEqual(["message"])
     expect(ids((await getSession(id)).body)[0]).toBe("cup-blue")
 
-    const raw = await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteA.basic, raw: { body: green, type: "image/jpeg" } })
+    const raw = await send("PUT", `/search/session/${id}/upload-image`, {
+      auth: server.siteA.basic,
+      raw: { body: green, type: "image/jpeg" }
+    })
     expect(raw.status).toBe(200)
     expect(ids((await getSession(id)).body)[0]).toBe("mug-green")
 
-    const garbage = await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteA.bearer, form: imageForm(Buffer.from("nope")) })
+    const garbage = await send("PUT", `/search/session/${id}/upload-image`, {
+      auth: server.siteA.bearer,
+      form: imageForm(Buffer.from("nope"))
+    })
     expectSearchException(garbage, 415, false)
     expect(garbage.body.data).toEqual({ "site-id": server.siteA.site.id, "search-id": id })
-    expectSearchException(await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteA.bearer, form: new FormData() }), 400, false)
+    expectSearchException(
+      await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteA.bearer, form: new FormData() }),
+      400,
+      false
+    )
     // A failed upload keeps the earlier one.
     expect(ids((await getSession(id)).body)[0]).toBe("mug-green")
   })
@@ -271,7 +323,9 @@ describe("session lifecycle", () => {
       // Use within the TTL keeps it alive (sliding expiry).
       for (let i = 0; i < 3; i++) {
         await new Promise((r) => setTimeout(r, 500))
-        expect((await send("GET", `/search/session/${id}/detect-objects`, { auth: server.siteA.bearer })).status).toBe(200)
+        expect((await send("GET", `/search/session/${id}/detect-objects`, { auth: server.siteA.bearer })).status).toBe(
+          200
+        )
       }
       await new Promise((r) => setTimeout(r, 1600))
       const expired = await getSession(id)
@@ -287,8 +341,16 @@ describe("session lifecycle", () => {
     const created = await createSession(red)
     const id = local(created.body.links.self.href).split("/")[3]!
     expectSearchException(await getSession(id, "", server.siteB.bearer), 404, true)
-    expectSearchException(await send("GET", `/search/session/${id}/detect-objects`, { auth: server.siteB.basic }), 404, false)
-    expectSearchException(await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteB.bearer, form: imageForm(blue) }), 404, false)
+    expectSearchException(
+      await send("GET", `/search/session/${id}/detect-objects`, { auth: server.siteB.basic }),
+      404,
+      false
+    )
+    expectSearchException(
+      await send("PUT", `/search/session/${id}/upload-image`, { auth: server.siteB.bearer, form: imageForm(blue) }),
+      404,
+      false
+    )
     // Site A's session is untouched by site B's attempt.
     const mine = await getSession(id)
     expect(mine.status).toBe(200)

@@ -15,16 +15,27 @@ let agent: Client
 let merchant: Client
 beforeAll(async () => {
   server = await startInProcessApi({
-    campaigns: [{ id: 0, name: "default", resultsCount: 20 }, { id: 1, name: "no popularity", resultsCount: 20, popularityBoost: 0 }]
+    campaigns: [
+      { id: 0, name: "default", resultsCount: 20 },
+      { id: 1, name: "no popularity", resultsCount: 20, popularityBoost: 0 }
+    ]
   })
   for (const site of [server.siteA, server.siteB]) {
     for (const colour of COLOURS) {
-      const res = await call(server.baseUrl, "PUT", `/product/mug-${colour}`, { auth: site.basic, body: { data: { title: `Stoneware mug ${colour}`, product_type: "Kitchen > Mugs" } } })
+      const res = await call(server.baseUrl, "PUT", `/product/mug-${colour}`, {
+        auth: site.basic,
+        body: { data: { title: `Stoneware mug ${colour}`, product_type: "Kitchen > Mugs" } }
+      })
       expect(res.status).toBe(200)
     }
   }
   const views = (productId: string, n: number, time: number) =>
-    Array.from({ length: n }, (_, i) => ({ eventId: `${productId}-${time}-${i}`, type: "view", productIds: [productId], timestamp: time }))
+    Array.from({ length: n }, (_, i) => ({
+      eventId: `${productId}-${time}-${i}`,
+      type: "view",
+      productIds: [productId],
+      timestamp: time
+    }))
   const now = Date.now()
   // Coral: drew a lot ten days ago, nothing since (popular, not trending). Ember: a surge today.
   const res = await call(server.baseUrl, "POST", "/events", {
@@ -50,22 +61,43 @@ const ids = async (body: Record<string, unknown>, site = server.siteA) => {
 
 describe("shoppers' popularity and trend in listings", () => {
   it("sorts a browse by popularity and by trend; products without events follow", async () => {
-    await eventually(async () => expect((await ids({ sort: [{ column: "popular", order: "desc" }] })).slice(0, 2)).toEqual(["mug-coral", "mug-ember"]), 30_000)
-    expect(await ids({ sort: [{ column: "popular", order: "desc" }] })).toEqual(["mug-coral", "mug-ember", "mug-amber", "mug-blue", "mug-dune", "mug-fern"])
+    await eventually(
+      async () =>
+        expect((await ids({ sort: [{ column: "popular", order: "desc" }] })).slice(0, 2)).toEqual([
+          "mug-coral",
+          "mug-ember"
+        ]),
+      30_000
+    )
+    expect(await ids({ sort: [{ column: "popular", order: "desc" }] })).toEqual([
+      "mug-coral",
+      "mug-ember",
+      "mug-amber",
+      "mug-blue",
+      "mug-dune",
+      "mug-fern"
+    ])
     expect((await ids({ query: "mug", sort: [{ column: "trending", order: "desc" }] }))[0]).toBe("mug-ember")
     // Site B has the same catalog and no events.
-    expect(await ids({ sort: [{ column: "popular", order: "desc" }] }, server.siteB)).toEqual(COLOURS.map((c) => `mug-${c}`))
+    expect(await ids({ sort: [{ column: "popular", order: "desc" }] }, server.siteB)).toEqual(
+      COLOURS.map((c) => `mug-${c}`)
+    )
   })
 
   it("lifts popular products in relevance by the campaign's weight, and not at all with weight 0", async () => {
     await eventually(async () => expect((await ids({ query: "stoneware mug" }))[0]).toBe("mug-coral"), 30_000)
     expect((await ids({ query: "stoneware mug" })).slice(0, 2)).toEqual(["mug-coral", "mug-ember"])
     // Without the boost the order is the catalog's alone: site B's, which has no events.
-    expect(await ids({ query: "stoneware mug", campaign: 1 })).toEqual(await ids({ query: "stoneware mug" }, server.siteB))
+    expect(await ids({ query: "stoneware mug", campaign: 1 })).toEqual(
+      await ids({ query: "stoneware mug" }, server.siteB)
+    )
   })
 
   it("refuses an unknown sort column, naming the choices", async () => {
-    const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { sort: [{ column: "hot", order: "desc" }] } })
+    const res = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { sort: [{ column: "hot", order: "desc" }] }
+    })
     expect(res.status).toBe(400)
     expect(JSON.stringify(res.body)).toContain("trending")
   })
@@ -86,6 +118,8 @@ describe("MCP: list_trending and search_analytics", () => {
   it("gives merchants search analytics, and refuses a read-only token", async () => {
     const analytics = await callTool(merchant, "search_analytics", { limit: 50 })
     expect(analytics.data.topQueries.find((q: any) => q.query === "ember mug")?.searches).toBeGreaterThanOrEqual(4)
-    await expect(agent.callTool({ name: "search_analytics", arguments: {} })).rejects.toThrow(/needs site \(Basic\) credentials/)
+    await expect(agent.callTool({ name: "search_analytics", arguments: {} })).rejects.toThrow(
+      /needs site \(Basic\) credentials/
+    )
   })
 })

@@ -17,16 +17,33 @@ let server: ApiWithPhotos
 const shoes = { shopping_product_category: "Apparel & Accessories > Shoes", product_type: "Footwear > Running Shoes" }
 const catalog: ReadonlyArray<{ id: string; data: Record<string, unknown>; image?: string }> = [
   { id: "shoe-1", data: { title: "Lightweight trail running shoe", brand: "Stridex", gender: "unisex", ...shoes } },
-  { id: "shoe-2", data: { title: "Trail running shoe with grippy sole", brand: "Stridex", gender: "unisex", ...shoes } },
+  {
+    id: "shoe-2",
+    data: { title: "Trail running shoe with grippy sole", brand: "Stridex", gender: "unisex", ...shoes }
+  },
   { id: "shoe-3", data: { title: "Waterproof trail running shoe", brand: "Stridex", gender: "unisex", ...shoes } },
-  { id: "mug-1", data: { title: "Ceramic coffee mug", brand: "Potters", product_type: "Kitchen > Mugs", color: "Blue" }, image: "/blue.jpg" },
-  { id: "mug-2", data: { title: "Stoneware coffee mug", brand: "Potters", product_type: "Kitchen > Mugs", color: "Green" }, image: "/green.jpg" },
-  { id: "kettle-1", data: { title: "Stainless steel electric kettle", brand: "Boilo", product_type: "Kitchen > Kettles" } },
+  {
+    id: "mug-1",
+    data: { title: "Ceramic coffee mug", brand: "Potters", product_type: "Kitchen > Mugs", color: "Blue" },
+    image: "/blue.jpg"
+  },
+  {
+    id: "mug-2",
+    data: { title: "Stoneware coffee mug", brand: "Potters", product_type: "Kitchen > Mugs", color: "Green" },
+    image: "/green.jpg"
+  },
+  {
+    id: "kettle-1",
+    data: { title: "Stainless steel electric kettle", brand: "Boilo", product_type: "Kitchen > Kettles" }
+  },
   { id: "drill-1", data: { title: "Cordless drill 18V", brand: "Bosch", product_type: "Tools > Power Tools > Drills" } }
 ]
 
 const predict = (productId: string, body: unknown = {}, auth?: string) =>
-  call(server.baseUrl, "POST", `/product/${encodeURIComponent(productId)}/predicted-attributes`, { auth: auth ?? server.siteA.basic, body })
+  call(server.baseUrl, "POST", `/product/${encodeURIComponent(productId)}/predicted-attributes`, {
+    auth: auth ?? server.siteA.basic,
+    body
+  })
 const put = (productId: string, data: Record<string, unknown>, image?: string) =>
   call(server.baseUrl, "PUT", `/product/${productId}`, {
     auth: server.siteA.basic,
@@ -39,7 +56,10 @@ beforeAll(async () => {
   for (const p of catalog) expect((await put(p.id, p.data, p.image)).status).toBe(200)
   // Neighbours must be searchable (text and image vectors) before anything is predicted from them.
   await eventually(async () => {
-    const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "blue mug" } })
+    const res = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "blue mug" }
+    })
     expect(res.body.data.products[0].productId).toBe("mug-1")
     const ready = await call(server.baseUrl, "GET", "/readyz")
     expect(ready.body.pendingJobs).toBe(0)
@@ -52,7 +72,9 @@ afterAll(async () => {
 describe("POST /product/{id}/predicted-attributes", () => {
   it("predicts red for a plainly red product image whose record names no colour, and describes each image", async () => {
     // Called straight after the PUT: the job indexes the product and analyses its image itself.
-    expect((await put("mug-red", { title: "Ceramic tea mug", product_type: "Kitchen > Mugs" }, "/red.jpg")).status).toBe(200)
+    expect(
+      (await put("mug-red", { title: "Ceramic tea mug", product_type: "Kitchen > Mugs" }, "/red.jpg")).status
+    ).toBe(200)
     const res = await predict("mug-red", { attributes: ["color"] })
     expect(res.status).toBe(200)
     expect(res.body.id).toBe("mug-red")
@@ -65,7 +87,12 @@ describe("POST /product/{id}/predicted-attributes", () => {
     expect(image.attributes[1]).toMatchObject({ name: "adult", value: null, prediction: false })
     expect(Array.isArray(image.attributes[2].prediction)).toBe(true)
     // A plain-colour photo is not adult content, and its own image decides that.
-    expect(attribute(await predict("mug-red", { attributes: ["adult"] }), "adult")).toEqual({ name: "adult", value: null, prediction: false, confirmed: null })
+    expect(attribute(await predict("mug-red", { attributes: ["adult"] }), "adult")).toEqual({
+      name: "adult",
+      value: null,
+      prediction: false,
+      confirmed: null
+    })
   })
 
   it("serves a repeated call from the stored result, and recomputes after the product changes", async () => {
@@ -73,12 +100,24 @@ describe("POST /product/{id}/predicted-attributes", () => {
     const db = new Database(path.join(server.dataDir, "catalog.db"), { readonly: true, fileMustExist: true })
     try {
       const computedAt = () =>
-        (db.prepare("SELECT computed_at FROM prediction_results WHERE site_id = ? AND product_id = ?").get(server.siteA.site.id, "mug-red") as { computed_at: number }).computed_at
+        (
+          db
+            .prepare("SELECT computed_at FROM prediction_results WHERE site_id = ? AND product_id = ?")
+            .get(server.siteA.site.id, "mug-red") as { computed_at: number }
+        ).computed_at
       const first = computedAt()
       const again = await predict("mug-red")
       expect(again.status).toBe(200)
       expect(computedAt()).toBe(first)
-      expect((await put("mug-red", { title: "Ceramic tea mug", product_type: "Kitchen > Mugs", color: "Crimson" }, "/red.jpg")).status).toBe(200)
+      expect(
+        (
+          await put(
+            "mug-red",
+            { title: "Ceramic tea mug", product_type: "Kitchen > Mugs", color: "Crimson" },
+            "/red.jpg"
+          )
+        ).status
+      ).toBe(200)
       const updated = await predict("mug-red", { attributes: ["color"] })
       expect(updated.body.attributes).toEqual([{ name: "color", value: "Crimson", prediction: "red", confirmed: null }])
       expect(computedAt()).toBeGreaterThan(first)
@@ -91,21 +130,37 @@ describe("POST /product/{id}/predicted-attributes", () => {
     const empty = await predict("shoe-1", { attributes: [] })
     expect(empty.status).toBe(200)
     expect(empty.body.attributes.map((a: any) => a.name)).toEqual([...PREDICTABLE_ATTRIBUTES])
-    expect(PREDICTABLE_ATTRIBUTES).toEqual(expect.arrayContaining(["color", "adult", "shopping_product_category", "product_type", "gender", "age_group", "material", "pattern", "brand"]))
+    expect(PREDICTABLE_ATTRIBUTES).toEqual(
+      expect.arrayContaining([
+        "color",
+        "adult",
+        "shopping_product_category",
+        "product_type",
+        "gender",
+        "age_group",
+        "material",
+        "pattern",
+        "brand"
+      ])
+    )
     for (const a of empty.body.attributes) expect(a).toHaveProperty("confirmed", null)
     expect(attribute(empty, "brand").value).toBe("Stridex")
     expect(attribute(empty, "product_type").value).toBe("Footwear > Running Shoes")
     expect(empty.body.images).toEqual([])
     const omitted = await predict("shoe-1", {})
     expect(omitted.body.attributes).toEqual(empty.body.attributes)
-    const noBody = await call(server.baseUrl, "POST", "/product/shoe-1/predicted-attributes", { auth: server.siteA.basic })
+    const noBody = await call(server.baseUrl, "POST", "/product/shoe-1/predicted-attributes", {
+      auth: server.siteA.basic
+    })
     expect(noBody.status).toBe(200)
     expect(noBody.body.attributes).toEqual(empty.body.attributes)
   })
 
   it("predicts brand and categories from the nearest catalog neighbours", async () => {
     expect((await put("shoe-new", { title: "Trail running shoe for mountains" })).status).toBe(200)
-    const res = await predict("shoe-new", { attributes: ["brand", "shopping_product_category", "product_type", "gender", "material"] })
+    const res = await predict("shoe-new", {
+      attributes: ["brand", "shopping_product_category", "product_type", "gender", "material"]
+    })
     expect(res.status).toBe(200)
     expect(res.body.attributes).toEqual([
       { name: "brand", value: null, prediction: "Stridex", confirmed: null },
@@ -158,7 +213,11 @@ describe("waiting for the prediction job", () => {
         get: () => Effect.succeed(Option.some(product)),
         imageAnalyses: () => Effect.succeed([])
       } as unknown as CatalogStoreService),
-      Layer.succeed(PredictionStore, { get: () => Effect.succeed(Option.none()), save: () => Effect.void, remove: () => Effect.void }),
+      Layer.succeed(PredictionStore, {
+        get: () => Effect.succeed(Option.none()),
+        save: () => Effect.void,
+        remove: () => Effect.void
+      }),
       Layer.succeed(JobQueue, {
         enqueue: (jobs) => Effect.sync(() => void enqueued.push(...jobs)),
         queued: (jobs) => Effect.succeed(jobs.map(() => false)),
@@ -166,7 +225,7 @@ describe("waiting for the prediction job", () => {
         drained: Effect.void
       })
     )
-    const outcome = await Effect.gen(function*() {
+    const outcome = await Effect.gen(function* () {
       const fiber = yield* Effect.fork(Effect.either(currentPrediction(1, "p")))
       yield* TestClock.adjust("9 seconds")
       expect(fiber.unsafePoll()).toBeNull()

@@ -11,7 +11,9 @@ let server: InProcessApi
 
 // Long windows: a budget refills by one request every window/limit, far slower than a test runs.
 beforeAll(async () => {
-  server = await startInProcessApi({ config: { REST_RATE_LIMIT_READ: 3, REST_RATE_LIMIT_SITE: 5, REST_RATE_WINDOW_MS: 3_600_000 } })
+  server = await startInProcessApi({
+    config: { REST_RATE_LIMIT_READ: 3, REST_RATE_LIMIT_SITE: 5, REST_RATE_WINDOW_MS: 3_600_000 }
+  })
 })
 afterAll(async () => {
   await server?.close()
@@ -20,15 +22,23 @@ afterAll(async () => {
 /** POST /auto-suggest from a given local address (any 127.x address reaches a loopback listener on Linux). */
 const suggestFrom = (auth: string, localAddress = "127.0.0.1", headers: Record<string, string> = {}) =>
   new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
-    const request = http.request(`${server.baseUrl}/auto-suggest`, {
-      method: "POST",
-      localAddress,
-      headers: { authorization: auth, "content-type": "application/json", ...headers }
-    }, (response) => {
-      let text = ""
-      response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) }))
-    })
+    const request = http.request(
+      `${server.baseUrl}/auto-suggest`,
+      {
+        method: "POST",
+        localAddress,
+        headers: { authorization: auth, "content-type": "application/json", ...headers }
+      },
+      (response) => {
+        let text = ""
+        response
+          .setEncoding("utf8")
+          .on("data", (chunk) => (text += chunk))
+          .on("end", () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body: JSON.parse(text) })
+          )
+      }
+    )
     request.on("error", reject)
     request.end(JSON.stringify({ query: "dri" }))
   })
@@ -40,7 +50,9 @@ describe("REST rate limits", () => {
     expect(refused.status).toBe(429)
     expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1)
     expect(refused.body).toEqual({
-      message: expect.stringMatching(/^rate limit exceeded: 3 requests per 3600 s for this token and client; retry after \d+ s$/),
+      message: expect.stringMatching(
+        /^rate limit exceeded: 3 requests per 3600 s for this token and client; retry after \d+ s$/
+      ),
       retryAfterSeconds: Number(refused.headers["retry-after"])
     })
   })
@@ -59,9 +71,11 @@ describe("REST rate limits", () => {
 
   it("gives site credentials their own budget, and does not count refused credentials", async () => {
     const wrong = `Basic ${Buffer.from("nobody:wrong").toString("base64")}`
-    for (let i = 0; i < 10; i++) expect((await call(server.baseUrl, "GET", "/product/p-1", { auth: wrong })).status).toBe(401)
+    for (let i = 0; i < 10; i++)
+      expect((await call(server.baseUrl, "GET", "/product/p-1", { auth: wrong })).status).toBe(401)
     // siteB's Basic credential: 5 requests, then refused (GET of an absent product answers 404).
-    for (let i = 0; i < 5; i++) expect((await call(server.baseUrl, "GET", "/product/p-1", { auth: server.siteB.basic })).status).toBe(404)
+    for (let i = 0; i < 5; i++)
+      expect((await call(server.baseUrl, "GET", "/product/p-1", { auth: server.siteB.basic })).status).toBe(404)
     const refused = await call(server.baseUrl, "GET", "/product/p-1", { auth: server.siteB.basic })
     expect(refused.status).toBe(429)
     expect(refused.body.message).toMatch(/5 requests per 3600 s for this credential/)
@@ -77,7 +91,8 @@ describe("REST rate limits", () => {
   })
 
   it("with trusted proxies, takes the client as the outermost trusted proxy saw it", () => {
-    const request = (forwardedFor: string, peer: string) => ({ remoteAddress: Option.some(peer), headers: { "x-forwarded-for": forwardedFor } }) as any
+    const request = (forwardedFor: string, peer: string) =>
+      ({ remoteAddress: Option.some(peer), headers: { "x-forwarded-for": forwardedFor } }) as any
     expect(clientAddress(request("spoofed, 198.51.100.7", "10.0.0.2"), 1)).toBe("198.51.100.7")
     expect(clientAddress(request("spoofed, 198.51.100.7, 10.0.0.1", "10.0.0.2"), 2)).toBe("198.51.100.7")
     expect(clientAddress(request("spoofed", "10.0.0.2"), 0)).toBe("10.0.0.2")

@@ -17,17 +17,34 @@ beforeAll(async () => {
   server = await startInProcessApi({
     campaigns: [
       { id: 7, name: "two results", resultsCount: 2 },
-      { id: 8, name: "promo", resultsCount: 50, redirects: [{ query: "help", url: "https://shop.example.com/help" }], pins: [{ query: "gift", productIds: ["belt-1"] }] },
-      { id: 9, name: "pairs", resultsCount: 10, crossSell: [{ from: "Tools > Power Tools > Drills", to: ["Tools > Accessories"] }] },
+      {
+        id: 8,
+        name: "promo",
+        resultsCount: 50,
+        redirects: [{ query: "help", url: "https://shop.example.com/help" }],
+        pins: [{ query: "gift", productIds: ["belt-1"] }]
+      },
+      {
+        id: 9,
+        name: "pairs",
+        resultsCount: 10,
+        crossSell: [{ from: "Tools > Power Tools > Drills", to: ["Tools > Accessories"] }]
+      },
       { id: 10, name: "one per item group", resultsCount: 50, collapseVariants: true }
     ]
   })
   for (const p of fixtureProducts) {
-    const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, { auth: server.siteA.basic, body: { data: p.data, images: p.images ?? [] } })
+    const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
+      auth: server.siteA.basic,
+      body: { data: p.data, images: p.images ?? [] }
+    })
     expect(res.status).toBe(200)
   }
   // Site B has a product with the same words; it must never show up for site A.
-  await call(server.baseUrl, "PUT", "/product/b-drill", { auth: server.siteB.basic, body: { data: { title: "Cordless Drill from site B" } } })
+  await call(server.baseUrl, "PUT", "/product/b-drill", {
+    auth: server.siteB.basic,
+    body: { data: { title: "Cordless Drill from site B" } }
+  })
   await eventually(async () => {
     const res = await search({ query: "leather belt" })
     expect(res.body.data.products.map((p: { productId: string }) => p.productId)).toContain("belt-1")
@@ -39,8 +56,10 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const search = (body: Record<string, unknown>, auth = server.siteA.bearer) => call(server.baseUrl, "POST", "/text-search", { auth, body })
-const ids = (res: { body: { data: { products: ReadonlyArray<{ productId: string }> } } }) => res.body.data.products.map((p) => p.productId)
+const search = (body: Record<string, unknown>, auth = server.siteA.bearer) =>
+  call(server.baseUrl, "POST", "/text-search", { auth, body })
+const ids = (res: { body: { data: { products: ReadonlyArray<{ productId: string }> } } }) =>
+  res.body.data.products.map((p) => p.productId)
 
 describe("POST /text-search", () => {
   it("ranks the best match first and returns result entities", async () => {
@@ -99,26 +118,41 @@ describe("POST /text-search", () => {
   })
 
   it("applies static included and excluded filters", async () => {
-    const bosch = ids(await search({ query: "drill", staticFilters: { included: [{ column: "brand", values: ["Bosch"] }] } }))
+    const bosch = ids(
+      await search({ query: "drill", staticFilters: { included: [{ column: "brand", values: ["Bosch"] }] } })
+    )
     expect(bosch.length).toBeGreaterThan(0)
     expect(bosch.every((id) => ["drill-1", "drill-3", "bits-1"].includes(id))).toBe(true)
-    const notBosch = ids(await search({ query: "drill", staticFilters: { excluded: [{ column: "brand", values: ["Bosch"] }] } }))
+    const notBosch = ids(
+      await search({ query: "drill", staticFilters: { excluded: [{ column: "brand", values: ["Bosch"] }] } })
+    )
     expect(notBosch).toContain("drill-2")
     expect(notBosch.some((id) => ["drill-1", "drill-3", "bits-1"].includes(id))).toBe(false)
   })
 
   it("filters intervals as [start, end) on the price the shopper pays", async () => {
-    const res = ids(await search({ query: "drill", dynamicFilters: [{ column: "price", values: { start: 89.5, end: 129 } }] }))
+    const res = ids(
+      await search({ query: "drill", dynamicFilters: [{ column: "price", values: { start: 89.5, end: 129 } }] })
+    )
     expect(res).toContain("drill-2") // 89.5: start is included
     expect(res).not.toContain("drill-1") // 129: end is excluded
-    const sale = ids(await search({ query: "impact driver", dynamicFilters: [{ column: "price", values: { start: 70, end: 80 } }] }))
+    const sale = ids(
+      await search({ query: "impact driver", dynamicFilters: [{ column: "price", values: { start: 70, end: 80 } }] })
+    )
     expect(sale).toEqual(["drill-3"]) // list 99, on sale for 79
   })
 
   it("filters by encoded category paths, including parents", async () => {
-    const drills = ids(await search({ query: "drill", dynamicFilters: [{ column: "category", values: [path("Tools > Power Tools > Drills")] }] }))
+    const drills = ids(
+      await search({
+        query: "drill",
+        dynamicFilters: [{ column: "category", values: [path("Tools > Power Tools > Drills")] }]
+      })
+    )
     expect(drills.sort()).toEqual(["drill-1", "drill-2"])
-    const power = ids(await search({ query: "drill", dynamicFilters: [{ column: "category", values: [path("Tools>Power Tools")] }] }))
+    const power = ids(
+      await search({ query: "drill", dynamicFilters: [{ column: "category", values: [path("Tools>Power Tools")] }] })
+    )
     expect(power).not.toContain("bits-1")
     expect(power).toEqual(expect.arrayContaining(["drill-1", "drill-2"]))
     const bad = await search({ query: "drill", dynamicFilters: [{ column: "category", values: ["not base64!"] }] })
@@ -130,7 +164,10 @@ describe("POST /text-search", () => {
     const res = await search({ query: "drill", staticFilters: { included: [{ column: "flavour", values: ["x"] }] } })
     expect(res.status).toBe(400)
     expect(res.body.message).toContain("staticFilters.included.0.column")
-    const interval = await search({ query: "drill", dynamicFilters: [{ column: "brand", values: { start: 1, end: 2 } }] })
+    const interval = await search({
+      query: "drill",
+      dynamicFilters: [{ column: "brand", values: { start: 1, end: 2 } }]
+    })
     expect(interval.status).toBe(400)
   })
 
@@ -185,7 +222,9 @@ describe("POST /text-search", () => {
   })
 
   it("browses the scope without a query: a category page, with its total", async () => {
-    const drills = await search({ staticFilters: { included: [{ column: "category", values: [path("Tools > Power Tools > Drills")] }] } })
+    const drills = await search({
+      staticFilters: { included: [{ column: "category", values: [path("Tools > Power Tools > Drills")] }] }
+    })
     expect(drills.status).toBe(200)
     expect(ids(drills).sort()).toEqual(["drill-1", "drill-2"])
     expect(drills.body.data.total).toBe(2)
@@ -216,8 +255,9 @@ describe("POST /text-search", () => {
 })
 
 describe("POST /text-search listings: sort, exact counts, variant groups", () => {
-  const prices = (res: { body: { data: { products: ReadonlyArray<{ price?: { actual?: number | null; sale?: number | null } }> } } }) =>
-    res.body.data.products.map((p) => p.price?.sale ?? p.price?.actual ?? null)
+  const prices = (res: {
+    body: { data: { products: ReadonlyArray<{ price?: { actual?: number | null; sale?: number | null } }> } }
+  }) => res.body.data.products.map((p) => p.price?.sale ?? p.price?.actual ?? null)
 
   it("sorts by the price the shopper pays, either way, products without a price last", async () => {
     const asc = await search({ resultsCount: 50, sort: [{ column: "price", order: "asc" }] })
@@ -233,7 +273,8 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
   })
 
   it("sorts by title A–Z and pages through the sorted listing", async () => {
-    const titles = (res: { body: { data: { products: ReadonlyArray<{ title?: string }> } } }) => res.body.data.products.map((p) => p.title!.toLowerCase())
+    const titles = (res: { body: { data: { products: ReadonlyArray<{ title?: string }> } } }) =>
+      res.body.data.products.map((p) => p.title!.toLowerCase())
     const whole = await search({ resultsCount: 50, sort: [{ column: "title", order: "asc" }] })
     expect(titles(whole)).toEqual([...titles(whole)].sort())
     const pages: Array<string> = []
@@ -244,7 +285,11 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
   })
 
   it("sorts by newest: the time the catalog first received a product, which a later push keeps", async () => {
-    const push = (id: string) => call(server.baseUrl, "PUT", `/product/${id}`, { auth: server.siteB.basic, body: { data: { title: `Hammer ${id}` } } })
+    const push = (id: string) =>
+      call(server.baseUrl, "PUT", `/product/${id}`, {
+        auth: server.siteB.basic,
+        body: { data: { title: `Hammer ${id}` } }
+      })
     expect((await push("b-older")).status).toBe(200)
     // A clock tick between the two pushes, so their times differ.
     const pushed = Date.now()
@@ -252,7 +297,10 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
     expect((await push("b-newer")).status).toBe(200)
     expect((await push("b-older")).status).toBe(200)
     await eventually(async () => {
-      const newest = await search({ resultsCount: 10, sort: [{ column: "newest", order: "desc" }] }, server.siteB.bearer)
+      const newest = await search(
+        { resultsCount: 10, sort: [{ column: "newest", order: "desc" }] },
+        server.siteB.bearer
+      )
       expect(ids(newest)).toEqual(["b-newer", "b-older", "b-drill"])
     }, 60_000)
   })
@@ -277,7 +325,9 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
       const color = fixtureProducts.find((p) => p.id === product.productId)!.data.color as string | undefined
       if (color) expected.set(color.toLowerCase(), (expected.get(color.toLowerCase()) ?? 0) + 1)
     }
-    expect(Object.fromEntries(colors.values.map((v: { value: string; count: number }) => [v.value, v.count]))).toEqual(Object.fromEntries(expected))
+    expect(Object.fromEntries(colors.values.map((v: { value: string; count: number }) => [v.value, v.count]))).toEqual(
+      Object.fromEntries(expected)
+    )
     for (const facet of page.body.interactions.dynamicFilters) {
       for (const value of facet.values) expect(value.count).toBeGreaterThan(0)
     }
@@ -289,7 +339,9 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
     const grouped = await search({ query: "cotton t-shirt", collapseVariants: true })
     const shirts = ids(grouped).filter((id) => id.startsWith("shirt-"))
     expect(shirts).toHaveLength(1)
-    expect(grouped.body.data.products.find((p: { productId: string }) => p.productId === shirts[0]).groupId).toBe("shirt-1")
+    expect(grouped.body.data.products.find((p: { productId: string }) => p.productId === shirts[0]).groupId).toBe(
+      "shirt-1"
+    )
     expect(grouped.body.data.total).toBe(plain.body.data.total - 1)
     // Facets count groups too: the two unisex shirts are one group.
     const gender = async (collapseVariants: boolean) => {
@@ -299,14 +351,23 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
     }
     expect(await gender(false)).toEqual({ unisex: 2, male: 2 })
     expect(await gender(true)).toEqual({ unisex: 1, male: 2 })
-    expect(ids(await search({ query: "cotton t-shirt", campaign: 10 })).filter((id) => id.startsWith("shirt-"))).toHaveLength(1)
-    expect(ids(await search({ query: "cotton t-shirt", campaign: 10, collapseVariants: false })).filter((id) => id.startsWith("shirt-"))).toHaveLength(2)
+    expect(
+      ids(await search({ query: "cotton t-shirt", campaign: 10 })).filter((id) => id.startsWith("shirt-"))
+    ).toHaveLength(1)
+    expect(
+      ids(await search({ query: "cotton t-shirt", campaign: 10, collapseVariants: false })).filter((id) =>
+        id.startsWith("shirt-")
+      )
+    ).toHaveLength(2)
   })
 })
 
 describe("POST /similar-products and /cross-selling", () => {
   it("finds the same kind of product first", async () => {
-    const res = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteA.bearer, body: { productId: "drill-1", requestId: "s-1" } })
+    const res = await call(server.baseUrl, "POST", "/similar-products", {
+      auth: server.siteA.bearer,
+      body: { productId: "drill-1", requestId: "s-1" }
+    })
     expect(res.status).toBe(200)
     expect(res.body.requestId).toBe("s-1")
     expect(res.body.data.sourceProduct.productId).toBe("drill-1")
@@ -329,12 +390,18 @@ describe("POST /similar-products and /cross-selling", () => {
   })
 
   it("answers 404 for an unknown or foreign source product", async () => {
-    const res = await call(server.baseUrl, "POST", "/similar-products", { auth: server.siteB.bearer, body: { productId: "drill-1" } })
+    const res = await call(server.baseUrl, "POST", "/similar-products", {
+      auth: server.siteB.bearer,
+      body: { productId: "drill-1" }
+    })
     expect(res.status).toBe(404)
   })
 
   it("cross-sells complements, never from the source's leaf category or item group", async () => {
-    const res = await call(server.baseUrl, "POST", "/cross-selling", { auth: server.siteA.bearer, body: { productId: "shirt-red-m" } })
+    const res = await call(server.baseUrl, "POST", "/cross-selling", {
+      auth: server.siteA.bearer,
+      body: { productId: "shirt-red-m" }
+    })
     expect(res.status).toBe(200)
     const found = ids(res)
     expect(found.length).toBeGreaterThan(0)
@@ -344,39 +411,63 @@ describe("POST /similar-products and /cross-selling", () => {
   })
 
   it("uses campaign category pairs for cross-selling", async () => {
-    const res = await call(server.baseUrl, "POST", "/cross-selling", { auth: server.siteA.bearer, body: { productId: "drill-1", campaigns: [9] } })
+    const res = await call(server.baseUrl, "POST", "/cross-selling", {
+      auth: server.siteA.bearer,
+      body: { productId: "drill-1", campaigns: [9] }
+    })
     expect(ids(res)).toEqual(["bits-1"])
   })
 
   it("serves the deprecated GET endpoints with bestFits and extended", async () => {
-    const res = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?similar-products-count=2&excluded[]=brand:Makita", { auth: server.siteA.bearer })
+    const res = await call(
+      server.baseUrl,
+      "GET",
+      "/product/drill-1/similar-products?similar-products-count=2&excluded[]=brand:Makita",
+      { auth: server.siteA.bearer }
+    )
     expect(res.status).toBe(200)
     expect(res.body.bestFits.length).toBeLessThanOrEqual(2)
     expect(res.body.bestFits).not.toContain("drill-2")
     expect(res.body.extended.map((p: any) => p.productId)).toEqual(res.body.bestFits)
-    const cross = await call(server.baseUrl, "GET", "/product/drill-1/cross-selling-products?campaigns=9", { auth: server.siteA.bearer })
+    const cross = await call(server.baseUrl, "GET", "/product/drill-1/cross-selling-products?campaigns=9", {
+      auth: server.siteA.bearer
+    })
     expect(cross.body.bestFits).toEqual(["bits-1"])
-    const badColor = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?color=blue", { auth: server.siteA.bearer })
+    const badColor = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?color=blue", {
+      auth: server.siteA.bearer
+    })
     expect(badColor.status).toBe(400)
-    const badImage = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?image-code=nope", { auth: server.siteA.bearer })
+    const badImage = await call(server.baseUrl, "GET", "/product/drill-1/similar-products?image-code=nope", {
+      auth: server.siteA.bearer
+    })
     expect(badImage.status).toBe(400)
   })
 })
 
 describe("POST /auto-suggest", () => {
   it("completes partial queries from the catalog, tolerating typos", async () => {
-    const res = await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query: "cordl" } })
+    const res = await call(server.baseUrl, "POST", "/auto-suggest", {
+      auth: server.siteA.bearer,
+      body: { query: "cordl" }
+    })
     expect(res.status).toBe(200)
     expect(res.body.data.query).toBe("cordl")
     const suggestions = res.body.data.completions.map((c: any) => c.suggestion)
     expect(suggestions.some((s: string) => s.includes("cordless"))).toBe(true)
-    const typo = await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query: "cirular" } })
-    expect(typo.body.data.completions.map((c: any) => c.suggestion).some((s: string) => s.includes("circular"))).toBe(true)
+    const typo = await call(server.baseUrl, "POST", "/auto-suggest", {
+      auth: server.siteA.bearer,
+      body: { query: "cirular" }
+    })
+    expect(typo.body.data.completions.map((c: any) => c.suggestion).some((s: string) => s.includes("circular"))).toBe(
+      true
+    )
   })
 
   it("learns a query from searches shoppers clicked a result of, not from searches alone; never words the catalog lacks", async () => {
     const completions = async (query: string) =>
-      (await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query } })).body.data.completions.map((c: any) => c.suggestion)
+      (
+        await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query } })
+      ).body.data.completions.map((c: any) => c.suggestion)
     const searched: Record<string, Array<string>> = {}
     for (let i = 0; i < 3; i++) {
       for (const query of ["drill quillon", "cordless circular"]) {
@@ -391,9 +482,17 @@ describe("POST /auto-suggest", () => {
     await server.run(Effect.flatMap(JobQueue, (queue) => queue.drained))
     expect(await completions("cordless c")).not.toContain("cordless circular")
     // A shopper clicks a result of each query's first search.
-    const clicks = Object.entries(searched).map(([query, [requestId]], i) =>
-      ({ eventId: `click-${i}`, type: "click", productIds: ["drill-1"], requestId, position: 1, query }))
-    expect((await call(server.baseUrl, "POST", "/events", { auth: server.siteA.bearer, body: { events: clicks } })).status).toBe(200)
+    const clicks = Object.entries(searched).map(([query, [requestId]], i) => ({
+      eventId: `click-${i}`,
+      type: "click",
+      productIds: ["drill-1"],
+      requestId,
+      position: 1,
+      query
+    }))
+    expect(
+      (await call(server.baseUrl, "POST", "/events", { auth: server.siteA.bearer, body: { events: clicks } })).status
+    ).toBe(200)
     await eventually(async () => expect(await completions("cordless c")).toContain("cordless circular"), 30_000)
     // Clicked, but its words are not the catalog's: never offered.
     expect(await completions("drill")).not.toContain("drill quillon")

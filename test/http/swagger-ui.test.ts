@@ -11,7 +11,8 @@ let server: InProcessApi
 let browser: Browser
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run "npm run setup" (it installs Debian's chromium package)`)
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run "npm run setup" (it installs Debian's chromium package)`)
   server = await startInProcessApi()
   browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless=new"] })
 })
@@ -26,14 +27,18 @@ const WAIT = { timeout: 60_000 }
 type Handle = ElementHandle<any>
 
 /** Opens /docs and authorizes with the given credentials through the Authorize dialog. */
-const authorizedPage = async (credentials: { readonly basic?: readonly [string, string]; readonly bearer?: string }) => {
+const authorizedPage = async (credentials: {
+  readonly basic?: readonly [string, string]
+  readonly bearer?: string
+}) => {
   const page = await browser.newPage()
   await page.goto(`${server.baseUrl}/docs`, { waitUntil: "networkidle0", ...WAIT })
   await page.click(".btn.authorize")
   await page.waitForSelector(".modal-ux .auth-container", WAIT)
   const forms = await page.$$(".modal-ux .auth-container")
   const formOf = async (scheme: string) => {
-    for (const form of forms) if ((await form.evaluate((e: any) => String(e.textContent ?? ""))).startsWith(scheme)) return form
+    for (const form of forms)
+      if ((await form.evaluate((e: any) => String(e.textContent ?? ""))).startsWith(scheme)) return form
     throw new Error(`no ${scheme} form in the Authorize dialog`)
   }
   if (credentials.basic) {
@@ -64,8 +69,13 @@ const tryOut = async (page: Page, operationId: string, fill: (operation: Handle)
   await (await operation.waitForSelector(".try-out__btn", WAIT))!.click()
   await fill(operation)
   await (await operation.waitForSelector(".execute", WAIT))!.click()
-  const status = await (await operation.waitForSelector(".live-responses-table tbody .response-col_status", WAIT))!.evaluate((e: any) => String(e.textContent).trim())
-  const curl = await (await operation.waitForSelector(".curl-command", WAIT))!.evaluate((e: any) => String(e.textContent))
+  const status = await (await operation.waitForSelector(
+    ".live-responses-table tbody .response-col_status",
+    WAIT
+  ))!.evaluate((e: any) => String(e.textContent).trim())
+  const curl = await (await operation.waitForSelector(".curl-command", WAIT))!.evaluate((e: any) =>
+    String(e.textContent)
+  )
   return { status: Number(status), scheme: /Authorization: (\w+)/.exec(curl)?.[1] ?? "none" }
 }
 
@@ -87,22 +97,31 @@ const typeProductId = (id: string) => async (operation: Handle) => {
 describe("Swagger UI", () => {
   it("authorized with the read-only token, tries reads with Bearer and leaves Basic-only operations unauthorized", async () => {
     const page = await authorizedPage({ bearer: server.siteA.bearer.replace(/^Bearer /, "") })
-    expect(await tryOut(page, "autoSuggest", typeBody(page, '{"query":"dri"}'))).toEqual({ status: 200, scheme: "Bearer" })
+    expect(await tryOut(page, "autoSuggest", typeBody(page, '{"query":"dri"}'))).toEqual({
+      status: 200,
+      scheme: "Bearer"
+    })
     expect(await tryOut(page, "getProduct", typeProductId("absent-1"))).toEqual({ status: 404, scheme: "Bearer" })
-    expect(await tryOut(page, "putProduct", async (operation) => {
-      await typeProductId("swagger-1")(operation)
-      await typeBody(page, '{"data":{"title":"Swagger Drill"},"images":[]}')(operation)
-    })).toEqual({ status: 401, scheme: "none" })
+    expect(
+      await tryOut(page, "putProduct", async (operation) => {
+        await typeProductId("swagger-1")(operation)
+        await typeBody(page, '{"data":{"title":"Swagger Drill"},"images":[]}')(operation)
+      })
+    ).toEqual({ status: 401, scheme: "none" })
     await page.close()
   }, 180_000)
 
   it("authorized with site credentials, tries every operation with Basic", async () => {
-    const [username, password] = Buffer.from(server.siteA.basic.replace(/^Basic /, ""), "base64").toString().split(":")
+    const [username, password] = Buffer.from(server.siteA.basic.replace(/^Basic /, ""), "base64")
+      .toString()
+      .split(":")
     const page = await authorizedPage({ basic: [username, password] })
-    expect(await tryOut(page, "putProduct", async (operation) => {
-      await typeProductId("swagger-1")(operation)
-      await typeBody(page, '{"data":{"title":"Swagger Drill"},"images":[]}')(operation)
-    })).toEqual({ status: 200, scheme: "Basic" })
+    expect(
+      await tryOut(page, "putProduct", async (operation) => {
+        await typeProductId("swagger-1")(operation)
+        await typeBody(page, '{"data":{"title":"Swagger Drill"},"images":[]}')(operation)
+      })
+    ).toEqual({ status: 200, scheme: "Basic" })
     expect(await tryOut(page, "getProduct", typeProductId("swagger-1"))).toEqual({ status: 200, scheme: "Basic" })
     await page.close()
   }, 180_000)

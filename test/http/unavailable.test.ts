@@ -14,7 +14,14 @@ afterAll(() => server?.close())
 
 describe("503 when a backend is unavailable", () => {
   it("answers 503 with Retry-After and a JSON message while the store cannot write, and recovers after", async () => {
-    expect((await call(server.baseUrl, "PUT", "/product/sku-1", { auth: server.siteA.basic, body: { data: { title: "Cordless drill" } } })).status).toBe(200)
+    expect(
+      (
+        await call(server.baseUrl, "PUT", "/product/sku-1", {
+          auth: server.siteA.basic,
+          body: { data: { title: "Cordless drill" } }
+        })
+      ).status
+    ).toBe(200)
     // Let indexing finish first: its writes would otherwise wait on the lock below as well.
     await eventually(async () => expect((await call(server.baseUrl, "GET", "/readyz")).body.pendingJobs).toBe(0))
 

@@ -10,8 +10,22 @@ import { eventually } from "../support/Eventually.js"
 
 const halves = async () =>
   sharp({ create: { width: 400, height: 200, channels: 3, background: "#ffffff" } })
-    .composite([{ input: await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 210, g: 20, b: 20 } } }).png().toBuffer(), left: 0, top: 0 },
-      { input: await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 30, g: 60, b: 210 } } }).png().toBuffer(), left: 200, top: 0 }])
+    .composite([
+      {
+        input: await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 210, g: 20, b: 20 } } })
+          .png()
+          .toBuffer(),
+        left: 0,
+        top: 0
+      },
+      {
+        input: await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 30, g: 60, b: 210 } } })
+          .png()
+          .toBuffer(),
+        left: 200,
+        top: 0
+      }
+    ])
     .jpeg()
     .toBuffer()
 
@@ -34,19 +48,28 @@ beforeAll(async () => {
   }
   await eventually(async () => {
     const res = await visual({ query: { image: (await productShot(210, 20, 20)).toString("base64") } })
-    expect(res.body.data.products.map((p: any) => p.productId).slice(0, 3).sort()).toEqual(["mug-blue", "mug-green", "mug-red"])
+    expect(
+      res.body.data.products
+        .map((p: any) => p.productId)
+        .slice(0, 3)
+        .sort()
+    ).toEqual(["mug-blue", "mug-green", "mug-red"])
   }, 120_000)
 }, 180_000)
 afterAll(async () => {
   await server?.close()
 })
 
-const visual = (body: Record<string, unknown>) => call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.bearer, body })
+const visual = (body: Record<string, unknown>) =>
+  call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.bearer, body })
 const ids = (res: any) => res.body.data.products.map((p: any) => p.productId)
 
 describe("POST /visual-search", () => {
   it("ranks the product whose photo looks like the query first, and shows the searched image", async () => {
-    const res = await visual({ requestId: "vs-1", query: { image: (await productShot(200, 30, 30)).toString("base64") } })
+    const res = await visual({
+      requestId: "vs-1",
+      query: { image: (await productShot(200, 30, 30)).toString("base64") }
+    })
     expect(res.status).toBe(200)
     expect(res.body.requestId).toBe("vs-1")
     expect(ids(res)[0]).toBe("mug-red")
@@ -54,7 +77,8 @@ describe("POST /visual-search", () => {
     expect(parts[0].inlineData.mimeType).toBe("image/jpeg")
     expect(Buffer.from(parts[0].inlineData.data, "base64").subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]))
     const stages = parseServerTiming(res.headers.get("server-timing") ?? "")
-    for (const stage of ["decode", "crop", "embed", "index", "entities"]) expect(stages.get(stage)).toBeGreaterThanOrEqual(0)
+    for (const stage of ["decode", "crop", "embed", "index", "entities"])
+      expect(stages.get(stage)).toBeGreaterThanOrEqual(0)
   })
 
   it("accepts a data URL, and a url fetched server-side", async () => {
@@ -77,8 +101,12 @@ describe("POST /visual-search", () => {
 
   it("searches only the search area: each half of a two-colour image finds its own colour", async () => {
     const image = (await halves()).toString("base64")
-    expect(ids(await visual({ query: { image, searchArea: { left: 0, top: 0, width: 0.5, height: 1 } } }))[0]).toBe("mug-red")
-    expect(ids(await visual({ query: { image, searchArea: { left: 0.5, top: 0, width: 0.5, height: 1 } } }))[0]).toBe("mug-blue")
+    expect(ids(await visual({ query: { image, searchArea: { left: 0, top: 0, width: 0.5, height: 1 } } }))[0]).toBe(
+      "mug-red"
+    )
+    expect(ids(await visual({ query: { image, searchArea: { left: 0.5, top: 0, width: 0.5, height: 1 } } }))[0]).toBe(
+      "mug-blue"
+    )
     const bad = await visual({ query: { image, searchArea: { left: 0.8, top: 0, width: 0.5, height: 1 } } })
     expect(bad.status).toBe(400)
     expect(bad.body.message).toContain("searchArea")
@@ -107,7 +135,9 @@ describe("POST /visual-search", () => {
     expect(metadata.status).toBe(400)
     const garbage = await visual({ query: { image: Buffer.from("definitely not an image").toString("base64") } })
     expect(garbage.status).toBe(415)
-    const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer()
+    const bomb = await sharp({ create: { width: 8000, height: 8000, channels: 3, background: "#000" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer()
     const refused = await visual({ query: { image: bomb.toString("base64") } })
     expect([413, 422]).toContain(refused.status)
   })
@@ -115,14 +145,23 @@ describe("POST /visual-search", () => {
 
 describe("text search over visual features", () => {
   it("finds a product by the colour its photo shows, though its record names no colour", async () => {
-    const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "red mug" } })
+    const res = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "red mug" }
+    })
     expect(res.body.data.products[0].productId).toBe("mug-red")
-    const blue = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "blue mug" } })
+    const blue = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "blue mug" }
+    })
     expect(blue.body.data.products[0].productId).toBe("mug-blue")
   })
 
   it("keeps a product with a broken image searchable by text", async () => {
-    const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "missing photo" } })
+    const res = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "missing photo" }
+    })
     expect(res.body.data.products[0].productId).toBe("mug-broken")
   })
 })

@@ -27,9 +27,12 @@ const held = new Map<string, Promise<void>>()
 const releases: Array<() => void> = []
 const holdSecondFetch = (path: string) => {
   let release = () => {}
-  held.set(path, new Promise<void>((resolve) => {
-    release = () => resolve()
-  }))
+  held.set(
+    path,
+    new Promise<void>((resolve) => {
+      release = () => resolve()
+    })
+  )
   releases.push(release)
   return release
 }
@@ -68,16 +71,24 @@ const put = (productId: string, title: string, image: string) =>
     auth: server.siteA.basic,
     body: { data: { title, product_type: "Home > Decor" }, images: [{ url: imageBase + image }] }
   })
-const textSearch = (body: Record<string, unknown>) => call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body })
+const textSearch = (body: Record<string, unknown>) =>
+  call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body })
 const ids = (res: { body: any }) => res.body.data.products.map((p: any) => p.productId)
 
 /** The stored analyses of a product, read from the embedded store's file. */
 const storedAnalyses = (productId: string) => {
   const db = new Database(path.join(server.dataDir, "catalog.db"), { readonly: true, fileMustExist: true })
   try {
-    return (db.prepare("SELECT url, status, colors, objects FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
-      .all(server.siteA.site.id, productId) as Array<{ url: string; status: string; colors: string; objects: string }>)
-      .map((row) => ({ url: row.url, status: row.status, colors: JSON.parse(row.colors), objects: JSON.parse(row.objects) }))
+    return (
+      db
+        .prepare("SELECT url, status, colors, objects FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
+        .all(server.siteA.site.id, productId) as Array<{ url: string; status: string; colors: string; objects: string }>
+    ).map((row) => ({
+      url: row.url,
+      status: row.status,
+      colors: JSON.parse(row.colors),
+      objects: JSON.parse(row.objects)
+    }))
   } finally {
     db.close()
   }
@@ -91,7 +102,10 @@ describe("product image passes", () => {
 
     // First pass done: the photo finds the product, and colours are stored; objects are not yet.
     await eventually(async () => {
-      const res = await call(server.baseUrl, "POST", "/visual-search", { auth: server.siteA.bearer, body: { query: { image: avatar.toString("base64") } } })
+      const res = await call(server.baseUrl, "POST", "/visual-search", {
+        auth: server.siteA.bearer,
+        body: { query: { image: avatar.toString("base64") } }
+      })
       expect(ids(res)[0]).toBe("figure-1")
     }, 120_000)
     const [first] = storedAnalyses("figure-1")
@@ -116,20 +130,29 @@ describe("product image passes", () => {
     // First pass done; the background detection has asked for the image and waits for it.
     await eventually(async () => expect(fetches.get("/avatar-2.jpg")).toBe(2), 120_000)
     expect(storedAnalyses("figure-2")[0].objects).toBeNull()
-    const res = await call(server.baseUrl, "POST", "/product/figure-2/predicted-attributes", { auth: server.siteA.basic, body: { attributes: ["color"] } })
+    const res = await call(server.baseUrl, "POST", "/product/figure-2/predicted-attributes", {
+      auth: server.siteA.basic,
+      body: { attributes: ["color"] }
+    })
     expect(res.status).toBe(200)
     const objects = res.body.images[0].attributes.find((a: { name: string }) => a.name === "objects")
     expect(objects.prediction).toContain("person")
     // The prediction's own detection fetched the image a third time; the held pass then adds nothing.
     expect(fetches.get("/avatar-2.jpg")).toBe(3)
     release()
-    await eventually(async () => expect((await call(server.baseUrl, "GET", "/readyz")).body.pendingJobs).toBe(0), 60_000)
-    expect(storedAnalyses("figure-2")[0].objects).toEqual(expect.arrayContaining([expect.objectContaining({ class: "person" })]))
+    await eventually(
+      async () => expect((await call(server.baseUrl, "GET", "/readyz")).body.pendingJobs).toBe(0),
+      60_000
+    )
+    expect(storedAnalyses("figure-2")[0].objects).toEqual(
+      expect.arrayContaining([expect.objectContaining({ class: "person" })])
+    )
   }, 240_000)
 
   it("analyses an image pushed again under a new URL, and forgets the old one", async () => {
     expect((await put("mug-1", "Ceramic mug", "/red.jpg")).status).toBe(200)
-    const byColor = (color: string) => textSearch({ query: "mug", staticFilters: { included: [{ column: "image_color", values: [color] }] } })
+    const byColor = (color: string) =>
+      textSearch({ query: "mug", staticFilters: { included: [{ column: "image_color", values: [color] }] } })
     await eventually(async () => expect(ids(await byColor("red"))).toEqual(["mug-1"]), 120_000)
 
     expect((await put("mug-1", "Ceramic mug", "/blue.jpg")).status).toBe(200)

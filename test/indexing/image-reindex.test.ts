@@ -31,7 +31,13 @@ const unit = (n: number, hot: number) => {
 const services = () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-reindex-"))
   const calls: Array<ReadonlyArray<ProductKey>> = []
-  const store = Layer.mergeAll(EmbeddedCatalogStore.layer, SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))).pipe(Layer.provide(Sqlite.layer), Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") })))
+  const store = Layer.mergeAll(
+    EmbeddedCatalogStore.layer,
+    SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
+  ).pipe(
+    Layer.provide(Sqlite.layer),
+    Layer.provide(settings({ DATA_DIR: dataDir, SITES_FILE: path.join(dataDir, "sites.json") }))
+  )
   const indexer = Layer.succeed(ProductIndexer, { index: (keys) => Effect.sync(() => void calls.push(keys)) })
   return { calls, layer: Layer.mergeAll(store, EmbeddedCatalogIndex.layer, indexer) }
 }
@@ -44,44 +50,62 @@ const textVector = (hot: number) => unit(TEXT_MODEL.dimensions, hot)
  * key of the text it was computed from, then indexed.
  */
 const indexedProduct = (productId: string, data: Record<string, unknown>, textVector: Float32Array) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const store = yield* CatalogStore
-    const { product } = yield* store.put(1, productId, data as ProductRecord, [{ url: `https://img.example.com/${productId}.jpg` }])
-    yield* store.saveDerived([{ siteId: 1, productId, version: product.version, textVector, textKey: textKey(embeddingText(product.data)) }])
+    const { product } = yield* store.put(1, productId, data as ProductRecord, [
+      { url: `https://img.example.com/${productId}.jpg` }
+    ])
+    yield* store.saveDerived([
+      { siteId: 1, productId, version: product.version, textVector, textKey: textKey(embeddingText(product.data)) }
+    ])
     yield* (yield* CatalogIndex).upsert([toIndexDocument(product, textVector)])
     return product
   })
 
 const analysed = (productId: string, imageId: string, url: string) =>
   Effect.flatMap(CatalogStore, (store) =>
-    store.saveImageAnalyses(1, productId, [{
-      imageId,
-      url,
-      status: "ok",
-      reason: null,
-      embedding: unit(8, 3),
-      adult: 0.01,
-      colors: [{ name: "red", hex: "#c81e1e", share: 0.9 }],
-      objects: [{ classId: 41, class: "cup", score: 0.9, rectangle: { left: 0, top: 0, width: 1, height: 1 } }],
-      analyzedAt: 1
-    } satisfies ImageAnalysisRecord]))
+    store.saveImageAnalyses(1, productId, [
+      {
+        imageId,
+        url,
+        status: "ok",
+        reason: null,
+        embedding: unit(8, 3),
+        adult: 0.01,
+        colors: [{ name: "red", hex: "#c81e1e", share: 0.9 }],
+        objects: [{ classId: 41, class: "cup", score: 0.9, rectangle: { left: 0, top: 0, width: 1, height: 1 } }],
+        analyzedAt: 1
+      } satisfies ImageAnalysisRecord
+    ])
+  )
 
 describe("reindexImageData", () => {
   it.live("adds the image data to the index with the saved text vector that fits, without a text embedding", () => {
     const { calls, layer } = services()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const store = yield* CatalogStore
       const text = textVector(5)
       const product = yield* indexedProduct("mug", { title: "Ceramic mug" }, text)
       // Embedded by its brand (no title); a price change since keeps the text and its vector.
       const untitledVector = textVector(7)
       yield* indexedProduct("untitled", { brand: "Acme", price: 3 }, untitledVector)
-      const { product: untitled } = yield* store.put(1, "untitled", { brand: "Acme", price: 4 } as ProductRecord, undefined)
+      const { product: untitled } = yield* store.put(
+        1,
+        "untitled",
+        { brand: "Acme", price: 4 } as ProductRecord,
+        undefined
+      )
       for (const p of [product, untitled]) yield* analysed(p.productId, p.images[0].id, p.images[0].url)
-      yield* reindexImageData([{ siteId: 1, productId: "mug" }, { siteId: 1, productId: "untitled" }])
+      yield* reindexImageData([
+        { siteId: 1, productId: "mug" },
+        { siteId: 1, productId: "untitled" }
+      ])
       expect(calls).toEqual([])
       const docs = yield* (yield* CatalogIndex).retrieve(1, ["mug", "untitled"])
-      for (const [doc, vector] of [[docs[0], text], [docs[1], untitledVector]] as const) {
+      for (const [doc, vector] of [
+        [docs[0], text],
+        [docs[1], untitledVector]
+      ] as const) {
         expect(doc.payload.image_color).toEqual(["red"])
         expect(doc.payload.image_object).toEqual(["cup"])
         expect(doc.vectors.image).toHaveLength(1)
@@ -93,7 +117,7 @@ describe("reindexImageData", () => {
 
   it.live("indexes in full whatever it cannot reuse: a changed text, a product not embedded yet or deleted", () => {
     const { calls, layer } = services()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const store = yield* CatalogStore
       yield* indexedProduct("retitled", { title: "Old title" }, textVector(1))
       yield* store.put(1, "retitled", { title: "New title" } as ProductRecord, undefined)

@@ -7,11 +7,22 @@ import type { DerivedProduct, StoredProduct } from "../../src/model/StoredProduc
 import { TEXT_MODEL } from "../../src/services/text-embedder/TextModel.js"
 
 const product = (version: number, title: string): StoredProduct => ({
-  siteId: 1, productId: "p1", data: { title, price: 10 } as ProductRecord, images: [], version, textVersion: version, updatedAt: 0, createdAt: 0
+  siteId: 1,
+  productId: "p1",
+  data: { title, price: 10 } as ProductRecord,
+  images: [],
+  version,
+  textVersion: version,
+  updatedAt: 0,
+  createdAt: 0
 })
 const vector = (length: number = TEXT_MODEL.dimensions) => Float32Array.from({ length }, (_, i) => (i % 7) / 7)
 const derived = (version: number, textVector: Float32Array | null, key?: string): DerivedProduct => ({
-  siteId: 1, productId: "p1", version, textVector, ...(key === undefined ? {} : { textKey: key })
+  siteId: 1,
+  productId: "p1",
+  version,
+  textVector,
+  ...(key === undefined ? {} : { textKey: key })
 })
 
 describe("the saved text vector a rebuild restores", () => {
@@ -19,8 +30,12 @@ describe("the saved text vector a rebuild restores", () => {
     const v = vector()
     expect(fittingTextVector(product(5, "Drill"), derived(5, v))).toBe(v)
     // A price change since: same text, so the older version's vector fits.
-    expect(fittingTextVector(product(6, "Drill"), derived(5, v, textKey(embeddingText(product(5, "Drill").data))))).toBe(v)
-    expect(restoredDocument(product(6, "Drill"), derived(5, v, textKey("Drill")), [], RAW_FEATURES).vectors.text).toBe(v)
+    expect(
+      fittingTextVector(product(6, "Drill"), derived(5, v, textKey(embeddingText(product(5, "Drill").data))))
+    ).toBe(v)
+    expect(restoredDocument(product(6, "Drill"), derived(5, v, textKey("Drill")), [], RAW_FEATURES).vectors.text).toBe(
+      v
+    )
   })
 
   it("is none for another text, an unknown text, another model's vector, or nothing saved", () => {

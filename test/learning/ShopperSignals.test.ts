@@ -22,20 +22,34 @@ describe("shopper signals", () => {
     const s = steady("s", 50, 60)
     expect(trendOf(s.popularity, s.recent)).toBeGreaterThan(0.8)
     expect(trendOf(s.popularity, s.recent)).toBeLessThan(1.5)
-    const signals = signalsAt([s, { productId: "surge", orders: 0, popularity: 40, recent: 40, at: now }, { productId: "few", orders: 0, popularity: 3, recent: 3, at: now }], now)
+    const signals = signalsAt(
+      [
+        s,
+        { productId: "surge", orders: 0, popularity: 40, recent: 40, at: now },
+        { productId: "few", orders: 0, popularity: 3, recent: 3, at: now }
+      ],
+      now
+    )
     expect([...signals.trending.keys()]).toEqual(["surge"])
   })
 
   it("popularity is on a log scale against the site's most popular product, decayed to the moment", () => {
-    const signals = signalsAt([
-      { productId: "top", orders: 3, popularity: 100, recent: 0, at: now },
-      { productId: "old", orders: 0, popularity: 100, recent: 0, at: now - HALF_LIFE_MS.popularity },
-      { productId: "none", orders: 0, popularity: 0, recent: 0, at: now }
-    ], now)
+    const signals = signalsAt(
+      [
+        { productId: "top", orders: 3, popularity: 100, recent: 0, at: now },
+        { productId: "old", orders: 0, popularity: 100, recent: 0, at: now - HALF_LIFE_MS.popularity },
+        { productId: "none", orders: 0, popularity: 0, recent: 0, at: now }
+      ],
+      now
+    )
     expect(signals.popularity.get("top")).toBe(1)
     expect(signals.popularity.get("old")).toBeCloseTo(Math.log1p(50) / Math.log1p(100), 9)
     expect(signals.popularity.has("none")).toBe(false)
     // An hour later nothing new happened: the order stays, the top stays 1.
-    expect(signalsAt([{ productId: "top", orders: 0, popularity: 100, recent: 0, at: now }], now + 3_600_000).popularity.get("top")).toBe(1)
+    expect(
+      signalsAt([{ productId: "top", orders: 0, popularity: 100, recent: 0, at: now }], now + 3_600_000).popularity.get(
+        "top"
+      )
+    ).toBe(1)
   })
 })

@@ -18,10 +18,16 @@ let reader: Client
 beforeAll(async () => {
   server = await startInProcessApi()
   for (const p of fixtureProducts) {
-    await call(server.baseUrl, "PUT", `/product/${p.id}`, { auth: server.siteA.basic, body: { data: p.data, images: p.images ?? [] } })
+    await call(server.baseUrl, "PUT", `/product/${p.id}`, {
+      auth: server.siteA.basic,
+      body: { data: p.data, images: p.images ?? [] }
+    })
   }
   await eventually(async () => {
-    const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "leather belt" } })
+    const res = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "leather belt" }
+    })
     expect(res.body.data.products.map((p: any) => p.productId)).toContain("belt-1")
   }, 60_000)
   reader = await connectMcp(server.baseUrl, server.siteA.bearer)
@@ -45,9 +51,22 @@ describe("tools/list", () => {
   it("publishes every tool with object input and output schemas", async () => {
     const { tools } = await reader.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual([
-      "append_memory", "cross_selling", "describe_column", "get_item", "get_item_group", "get_items",
-      "list_conversations", "list_relevant_columns", "list_trending", "recall_memory", "replay_memory", "search_analytics",
-      "similar_products", "summarize_conversation", "text_search", "visual_search"
+      "append_memory",
+      "cross_selling",
+      "describe_column",
+      "get_item",
+      "get_item_group",
+      "get_items",
+      "list_conversations",
+      "list_relevant_columns",
+      "list_trending",
+      "recall_memory",
+      "replay_memory",
+      "search_analytics",
+      "similar_products",
+      "summarize_conversation",
+      "text_search",
+      "visual_search"
     ])
     for (const tool of tools) {
       expect(tool.inputSchema.type, tool.name).toBe("object")
@@ -57,7 +76,9 @@ describe("tools/list", () => {
     const search = tools.find((t) => t.name === "text_search")!
     // Every field is optional: without a query the tool browses (a category page).
     expect(search.inputSchema.required ?? []).toEqual([])
-    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(["query", "offset", "resultsCount"]))
+    expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(["query", "offset", "resultsCount"])
+    )
   })
 
   it("publishes the memory tools' limits and what each parameter means", async () => {
@@ -69,8 +90,15 @@ describe("tools/list", () => {
     expect(append.items.items.properties.content).toMatchObject({ maxLength: 32_000 })
     expect(input("recall_memory").properties.count).toMatchObject({ minimum: 1, maximum: 1000 })
     expect(input("replay_memory").properties.offset).toMatchObject({ minimum: 0 })
-    for (const name of ["append_memory", "recall_memory", "replay_memory", "list_conversations", "summarize_conversation"]) {
-      for (const [field, schema] of Object.entries(input(name).properties)) expect((schema as any).description, `${name}.${field}`).toBeTruthy()
+    for (const name of [
+      "append_memory",
+      "recall_memory",
+      "replay_memory",
+      "list_conversations",
+      "summarize_conversation"
+    ]) {
+      for (const [field, schema] of Object.entries(input(name).properties))
+        expect((schema as any).description, `${name}.${field}`).toBeTruthy()
     }
   })
 
@@ -82,7 +110,12 @@ describe("tools/list", () => {
     const search = tools.find((t) => t.name === "text_search")!.inputSchema as any
     // The request schema is inlined once, not repeated under $defs.
     expect(Object.keys(search.$defs ?? {})).not.toContain("TextSearchRequest")
-    expect(search.properties.resultsCount).toMatchObject({ type: "integer", minimum: 1, maximum: 1000, description: expect.stringMatching(/How many/) })
+    expect(search.properties.resultsCount).toMatchObject({
+      type: "integer",
+      minimum: 1,
+      maximum: 1000,
+      description: expect.stringMatching(/How many/)
+    })
     expect(search.properties.offset).toMatchObject({ type: "integer", minimum: 0 })
     for (const field of ["query", "offset", "sort", "staticFilters", "dynamicFilters", "collapseVariants"]) {
       expect(search.properties[field].description, field).toMatch(/^[A-Z]/)
@@ -93,7 +126,12 @@ describe("tools/list", () => {
     const { tools } = await reader.listTools()
     for (const tool of tools) {
       if (tool.name === "append_memory") {
-        expect(tool.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false })
+        expect(tool.annotations).toEqual({
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false
+        })
       } else expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, openWorldHint: false })
     }
   })
@@ -101,10 +139,15 @@ describe("tools/list", () => {
 
 describe("search and catalog tools", () => {
   it("text_search returns the same ranking as POST /text-search, as structured content and text", async () => {
-    const rest = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "cordless drill" } })
+    const rest = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "cordless drill" }
+    })
     const result = await reader.callTool({ name: "text_search", arguments: { query: "cordless drill" } })
     const structured = result.structuredContent as any
-    expect(structured.data.products.map((p: any) => p.productId)).toEqual(rest.body.data.products.map((p: any) => p.productId))
+    expect(structured.data.products.map((p: any) => p.productId)).toEqual(
+      rest.body.data.products.map((p: any) => p.productId)
+    )
 
     expect(JSON.parse((result.content as any)[0].text)).toEqual(structured)
   })
@@ -112,18 +155,26 @@ describe("search and catalog tools", () => {
   it("pages 10 products for an agent unless it asks for more (REST: the campaign's 100)", async () => {
     // Site B, so the fixture catalog of site A stays as the other tests expect it.
     for (let i = 1; i <= AGENT_PAGE + 2; i++) {
-      const put = await call(server.baseUrl, "PUT", `/product/gnome-${i}`, { auth: server.siteB.basic, body: { data: { title: `Garden gnome ${i}`, price: i } } })
+      const put = await call(server.baseUrl, "PUT", `/product/gnome-${i}`, {
+        auth: server.siteB.basic,
+        body: { data: { title: `Garden gnome ${i}`, price: i } }
+      })
       expect(put.status, JSON.stringify(put.body)).toBe(200)
     }
     const browse = await eventually(async () => {
-      const res = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteB.bearer, body: { sort: [{ column: "price", order: "asc" }] } })
+      const res = await call(server.baseUrl, "POST", "/text-search", {
+        auth: server.siteB.bearer,
+        body: { sort: [{ column: "price", order: "asc" }] }
+      })
       expect(res.body.data.products.length, JSON.stringify(res.body).slice(0, 300)).toBe(AGENT_PAGE + 2)
       return res
     }, 30_000)
     const agent = await connectMcp(server.baseUrl, server.siteB.bearer)
     try {
       const page = await callTool(agent, "text_search", { sort: [{ column: "price", order: "asc" }] })
-      expect(page.data.products.map((p: any) => p.productId)).toEqual(browse.body.data.products.slice(0, AGENT_PAGE).map((p: any) => p.productId))
+      expect(page.data.products.map((p: any) => p.productId)).toEqual(
+        browse.body.data.products.slice(0, AGENT_PAGE).map((p: any) => p.productId)
+      )
       expect(page.data.total).toBe(AGENT_PAGE + 2)
       expect((await callTool(agent, "text_search", { resultsCount: 12 })).data.products).toHaveLength(12)
     } finally {
@@ -133,19 +184,34 @@ describe("search and catalog tools", () => {
 
   it("answers compactly when asked: the same products in a fraction of the context", async () => {
     const full = await callTool(reader, "text_search", { query: "cordless drill", resultsCount: 5 })
-    const compact = await callTool(reader, "text_search", { query: "cordless drill", resultsCount: 5, detail: "compact" })
+    const compact = await callTool(reader, "text_search", {
+      query: "cordless drill",
+      resultsCount: 5,
+      detail: "compact"
+    })
     expect(compact.products.map((p: any) => p.productId)).toEqual(full.data.products.map((p: any) => p.productId))
     expect(compact.total).toBe(full.data.total)
     const first = full.data.products[0]
-    expect(compact.products[0]).toMatchObject({ productId: first.productId, title: first.title, brand: first.brand, url: first.deeplink })
-    expect(Object.keys(compact.products[0]).every((k) => ["productId", "title", "brand", "price", "url", "image", "category", "groupId"].includes(k))).toBe(true)
+    expect(compact.products[0]).toMatchObject({
+      productId: first.productId,
+      title: first.title,
+      brand: first.brand,
+      url: first.deeplink
+    })
+    expect(
+      Object.keys(compact.products[0]).every((k) =>
+        ["productId", "title", "brand", "price", "url", "image", "category", "groupId"].includes(k)
+      )
+    ).toBe(true)
     for (const facet of compact.facets ?? []) expect(facet.values.length).toBeLessThanOrEqual(10)
     expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(full).length / 2)
     const similar = await callTool(reader, "similar_products", { productId: "drill-1", detail: "compact" })
     expect(similar.sourceProduct.productId).toBe("drill-1")
     expect(Array.isArray(similar.products)).toBe(true)
     // A detail the tool does not know is refused like any other invalid argument.
-    expect((await rpcCode(reader.callTool({ name: "text_search", arguments: { query: "drill", detail: "tiny" } }))).code).toBe(-32602)
+    expect(
+      (await rpcCode(reader.callTool({ name: "text_search", arguments: { query: "drill", detail: "tiny" } }))).code
+    ).toBe(-32602)
   })
 
   it("similar_products and cross_selling wrap the REST behaviour", async () => {
@@ -157,11 +223,18 @@ describe("search and catalog tools", () => {
   })
 
   it("visual_search runs the REST visual search, and reports a bad image as a tool error", async () => {
-    const image = (await sharp({ create: { width: 64, height: 64, channels: 3, background: "#d01010" } }).jpeg().toBuffer()).toString("base64")
+    const image = (
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: "#d01010" } })
+        .jpeg()
+        .toBuffer()
+    ).toString("base64")
     const found = await callTool(reader, "visual_search", { query: { image } })
     expect(Array.isArray(found.data.products)).toBe(true)
     expect(found.stream.items[0].parts[0].inlineData.mimeType).toBe("image/jpeg")
-    const bad = await reader.callTool({ name: "visual_search", arguments: { query: { image: Buffer.from("not an image").toString("base64") } } })
+    const bad = await reader.callTool({
+      name: "visual_search",
+      arguments: { query: { image: Buffer.from("not an image").toString("base64") } }
+    })
     expect(bad.isError).toBe(true)
     expect((bad.content as any)[0].text).toContain("query.image")
   })
@@ -193,13 +266,17 @@ describe("search and catalog tools", () => {
   })
 
   it("answers invalid arguments with -32602 naming the field, and unknown tools as errors", async () => {
-    const bad = await rpcCode(reader.callTool({ name: "text_search", arguments: { query: "drill", resultsCount: "many" } }))
+    const bad = await rpcCode(
+      reader.callTool({ name: "text_search", arguments: { query: "drill", resultsCount: "many" } })
+    )
     expect(bad.code).toBe(-32602)
     expect(bad.message).toContain("resultsCount")
     const unknownColumn = await rpcCode(reader.callTool({ name: "describe_column", arguments: { column: "flavour" } }))
     expect(unknownColumn.code).toBe(-32602)
     expect(unknownColumn.message).toContain("column")
-    const tooMany = await rpcCode(reader.callTool({ name: "get_items", arguments: { productIds: Array.from({ length: 101 }, (_, i) => `p${i}`) } }))
+    const tooMany = await rpcCode(
+      reader.callTool({ name: "get_items", arguments: { productIds: Array.from({ length: 101 }, (_, i) => `p${i}`) } })
+    )
     expect(tooMany.code).toBe(-32602)
     const unknown = await rpcCode(reader.callTool({ name: "teleport", arguments: {} }))
     expect(unknown.code).toBe(-32602)
@@ -230,13 +307,25 @@ describe("DNS rebinding protection", () => {
   const listWith = (headers: Record<string, string>) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: {} })
-      const request = http.request(`${server.baseUrl}/mcp`, {
-        method: "POST",
-        headers: { authorization: server.siteA.bearer, "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }
-      }, (response) => {
-        let text = ""
-        response.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
-      })
+      const request = http.request(
+        `${server.baseUrl}/mcp`,
+        {
+          method: "POST",
+          headers: {
+            authorization: server.siteA.bearer,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...headers
+          }
+        },
+        (response) => {
+          let text = ""
+          response
+            .setEncoding("utf8")
+            .on("data", (chunk) => (text += chunk))
+            .on("end", () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }))
+        }
+      )
       request.on("error", reject)
       request.end(body)
     })
@@ -244,7 +333,10 @@ describe("DNS rebinding protection", () => {
   it("refuses a local connection naming a foreign host, and a browser origin that is not the service's", async () => {
     const rebound = await listWith({ host: "evil.example.com", origin: "http://evil.example.com" })
     expect(rebound.status).toBe(403)
-    expect(rebound.body).toMatchObject({ id: 9, error: { code: -32000, message: expect.stringMatching(/host "evil\.example\.com" is not this service's/) } })
+    expect(rebound.body).toMatchObject({
+      id: 9,
+      error: { code: -32000, message: expect.stringMatching(/host "evil\.example\.com" is not this service's/) }
+    })
     const crossSite = await listWith({ origin: "http://evil.example.com" })
     expect(crossSite.status).toBe(403)
     expect(crossSite.body.error.message).toMatch(/origin "http:\/\/evil\.example\.com" is not this service's/)
@@ -265,7 +357,11 @@ describe("authentication", () => {
     for (const authorization of [undefined, "Bearer not-a-token", `Basic ${Buffer.from("x:y").toString("base64")}`]) {
       const res = await fetch(`${server.baseUrl}/mcp`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(authorization ? { authorization } : {})
+        },
         body: JSON.stringify(body)
       })
       expect(res.status).toBe(401)
@@ -288,7 +384,10 @@ describe("authentication", () => {
     for (const url of [metadataUrl!, `${server.baseUrl}/.well-known/oauth-protected-resource`]) {
       const metadata = await fetch(url)
       expect(metadata.status).toBe(200)
-      expect(await metadata.json()).toMatchObject({ resource: `${server.baseUrl}/mcp`, bearer_methods_supported: ["header", "query"] })
+      expect(await metadata.json()).toMatchObject({
+        resource: `${server.baseUrl}/mcp`,
+        bearer_methods_supported: ["header", "query"]
+      })
     }
   })
 
@@ -301,7 +400,16 @@ describe("authentication", () => {
       const found = await callTool(client, "text_search", { query: "leather belt" })
       expect(found.data.products.map((p: any) => p.productId)).toContain("belt-1")
       // Still only the read-only token's scope.
-      expect((await rpcCode(client.callTool({ name: "append_memory", arguments: { conversationId: "c1", items: [{ role: "user", content: "hi" }] } }))).code).toBe(-32003)
+      expect(
+        (
+          await rpcCode(
+            client.callTool({
+              name: "append_memory",
+              arguments: { conversationId: "c1", items: [{ role: "user", content: "hi" }] }
+            })
+          )
+        ).code
+      ).toBe(-32003)
     } finally {
       await client.close()
     }
@@ -320,7 +428,10 @@ describe("authentication", () => {
     const token = server.siteA.bearer.replace(/^Bearer /, "")
     const both = await post(`?access_token=${token}`, { authorization: server.siteA.bearer })
     expect(both.status).toBe(400)
-    expect(await both.json()).toMatchObject({ id: 5, error: { code: -32600, message: expect.stringMatching(/not both/) } })
+    expect(await both.json()).toMatchObject({
+      id: 5,
+      error: { code: -32600, message: expect.stringMatching(/not both/) }
+    })
   })
 
   it("never writes an access token into a logged URL", () => {
@@ -336,7 +447,12 @@ describe("authentication", () => {
   })
 
   it("refuses memory tools to a read-only token", async () => {
-    const refused = await rpcCode(reader.callTool({ name: "append_memory", arguments: { conversationId: "c1", items: [{ role: "user", content: "hi" }] } }))
+    const refused = await rpcCode(
+      reader.callTool({
+        name: "append_memory",
+        arguments: { conversationId: "c1", items: [{ role: "user", content: "hi" }] }
+      })
+    )
     expect(refused.code).toBe(-32003)
     expect(refused.message).toMatch(/forbidden/)
   })

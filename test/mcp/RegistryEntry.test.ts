@@ -14,11 +14,16 @@ describe("MCP registry entry", () => {
       url: "https://shop.example.com/mcp",
       headers: [expect.objectContaining({ name: "Authorization", value: "Bearer eyJ.token.sig", isRequired: true })]
     })
-    expect(entry.remotes[1]).toEqual({ type: "streamable-http", url: "https://shop.example.com/mcp?access_token=eyJ.token.sig" })
+    expect(entry.remotes[1]).toEqual({
+      type: "streamable-http",
+      url: "https://shop.example.com/mcp?access_token=eyJ.token.sig"
+    })
   })
 
   it("keeps a path prefix the shop serves the service under", () => {
-    expect(registryEntry(site, "https://example.com/search", "t")!.remotes[0].url).toBe("https://example.com/search/mcp")
+    expect(registryEntry(site, "https://example.com/search", "t")!.remotes[0].url).toBe(
+      "https://example.com/search/mcp"
+    )
   })
 
   it("refuses URLs the registry cannot verify or hosts cannot trust", () => {

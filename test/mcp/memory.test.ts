@@ -23,7 +23,11 @@ describe("conversation memory tools", () => {
       conversationId: "conv-1",
       items: [
         { role: "user", content: "I need a cordless drill for wood, under 150 euros" },
-        { role: "assistant", content: "Here are three drills.", metadata: { productIds: ["drill-1", "drill-2"], filters: [{ column: "price", values: ["0-150"] }] } },
+        {
+          role: "assistant",
+          content: "Here are three drills.",
+          metadata: { productIds: ["drill-1", "drill-2"], filters: [{ column: "price", values: ["0-150"] }] }
+        },
         { role: "user", content: "Which one has two batteries?" }
       ]
     })
@@ -36,7 +40,10 @@ describe("conversation memory tools", () => {
     expect(typeof recalled.items[0].appendedAt).toBe("string")
 
     const replayed = await callTool(agent, "replay_memory", { conversationId: "conv-1", offset: 1, limit: 5 })
-    expect(replayed.items.map((i: any) => i.content)).toEqual(["Here are three drills.", "Which one has two batteries?"])
+    expect(replayed.items.map((i: any) => i.content)).toEqual([
+      "Here are three drills.",
+      "Which one has two batteries?"
+    ])
 
     const listed = await callTool(agent, "list_conversations", {})
     const conv = listed.conversations.find((c: any) => c.conversationId === "conv-1")
@@ -51,7 +58,11 @@ describe("conversation memory tools", () => {
   })
 
   it("stores a batch retried with the same idempotency key once", async () => {
-    const args = { conversationId: "conv-retry", items: [{ role: "user", content: "hello" }], idempotencyKey: "batch-1" }
+    const args = {
+      conversationId: "conv-retry",
+      items: [{ role: "user", content: "hello" }],
+      idempotencyKey: "batch-1"
+    }
     const first = await callTool(agent, "append_memory", args)
     const retry = await callTool(agent, "append_memory", args)
     expect(retry.positions).toEqual(first.positions)
@@ -63,8 +74,15 @@ describe("conversation memory tools", () => {
   it("keeps one total order under 50 concurrent appends", async () => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => connectMcp(server.baseUrl, server.siteA.basic)))
     try {
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) =>
-        callTool(clients[i % 5], "append_memory", { conversationId: "conv-race", items: [{ role: "user", content: `message ${i}` }], idempotencyKey: `k-${i}` })))
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          callTool(clients[i % 5], "append_memory", {
+            conversationId: "conv-race",
+            items: [{ role: "user", content: `message ${i}` }],
+            idempotencyKey: `k-${i}`
+          })
+        )
+      )
       const positions = results.flatMap((r) => r.positions).sort((a, b) => a - b)
       expect(positions).toEqual(Array.from({ length: 50 }, (_, i) => i))
       const all = await callTool(agent, "replay_memory", { conversationId: "conv-race", offset: 0, limit: 100 })
@@ -76,11 +94,23 @@ describe("conversation memory tools", () => {
   })
 
   it("names the field of a broken limit with -32602", async () => {
-    const error = await agent.callTool({ name: "append_memory", arguments: { conversationId: "conv-x", items: [{ role: "user", content: "x".repeat(32_001) }] } })
-      .then(() => null, (e) => e)
+    const error = await agent
+      .callTool({
+        name: "append_memory",
+        arguments: { conversationId: "conv-x", items: [{ role: "user", content: "x".repeat(32_001) }] }
+      })
+      .then(
+        () => null,
+        (e) => e
+      )
     expect(error?.code).toBe(-32602)
     expect(error.message).toMatch(/items(\.0|\[0\])\.content/)
-    const tooMany = await agent.callTool({ name: "recall_memory", arguments: { conversationId: "conv-1", count: 5000 } }).then(() => null, (e) => e)
+    const tooMany = await agent
+      .callTool({ name: "recall_memory", arguments: { conversationId: "conv-1", count: 5000 } })
+      .then(
+        () => null,
+        (e) => e
+      )
     expect(tooMany?.code).toBe(-32602)
     expect(tooMany.message).toContain("count")
   })
@@ -102,16 +132,25 @@ describe("rate limit", () => {
   it("answers excess requests with 429, Retry-After and a JSON-RPC error", async () => {
     const limited = await startInProcessApi({ config: { MCP_RATE_LIMIT: 3, MCP_RATE_WINDOW_MS: 60_000 } })
     try {
-      const send = () => fetch(`${limited.baseUrl}/mcp`, {
-        method: "POST",
-        headers: { authorization: limited.siteA.bearer, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
-      })
+      const send = () =>
+        fetch(`${limited.baseUrl}/mcp`, {
+          method: "POST",
+          headers: {
+            authorization: limited.siteA.bearer,
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream"
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
+        })
       for (let i = 0; i < 3; i++) expect((await send()).status).toBe(200)
       const refused = await send()
       expect(refused.status).toBe(429)
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0)
-      const body = await refused.json() as { jsonrpc: string; id: unknown; error: { code: number; message: string; data: { retryAfterSeconds: number } } }
+      const body = (await refused.json()) as {
+        jsonrpc: string
+        id: unknown
+        error: { code: number; message: string; data: { retryAfterSeconds: number } }
+      }
       expect(body.jsonrpc).toBe("2.0")
       expect(body.id).toBe(1)
       expect(body.error.message).toMatch(/rate limit/)
@@ -120,7 +159,11 @@ describe("rate limit", () => {
       // another credential of another site has its own budget
       const otherSite = await fetch(`${limited.baseUrl}/mcp`, {
         method: "POST",
-        headers: { authorization: limited.siteB.bearer, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          authorization: limited.siteB.bearer,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream"
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} })
       })
       expect(otherSite.status).toBe(200)
@@ -136,7 +179,10 @@ describe("durability", () => {
     const first = await startServerProcess(env)
     const client = await connectMcp(first.baseUrl, siteA.basic)
     for (let i = 0; i < 20; i++) {
-      await callTool(client, "append_memory", { conversationId: "durable", items: [{ role: "user", content: `item ${i}` }] })
+      await callTool(client, "append_memory", {
+        conversationId: "durable",
+        items: [{ role: "user", content: `item ${i}` }]
+      })
     }
     first.child.kill("SIGKILL")
     await first.exited

@@ -6,11 +6,23 @@ import { toIndexDocument } from "../../src/model/ProductDocument.js"
 import type { StoredProduct } from "../../src/model/StoredProduct.js"
 
 const product = (data: Partial<ProductRecord>): StoredProduct => ({
-  siteId: 1, productId: "p", data: data as ProductRecord, images: [], version: 1, textVersion: 1, updatedAt: 0, createdAt: 0
+  siteId: 1,
+  productId: "p",
+  data: data as ProductRecord,
+  images: [],
+  version: 1,
+  textVersion: 1,
+  updatedAt: 0,
+  createdAt: 0
 })
 
 const photo = (colors: ReadonlyArray<string>): ImageAnalysisRecord => ({
-  imageId: "img", url: "https://img.example.com/a.jpg", status: "ok", reason: null, embedding: null, adult: 0.2,
+  imageId: "img",
+  url: "https://img.example.com/a.jpg",
+  status: "ok",
+  reason: null,
+  embedding: null,
+  adult: 0.2,
   colors: colors.map((name) => ({ name, hex: "#000000", share: 0.3 })),
   objects: [{ classId: 1, class: "mug", score: 0.9, rectangle: { left: 0, top: 0, width: 1, height: 1 } }],
   analyzedAt: 0
@@ -18,17 +30,20 @@ const photo = (colors: ReadonlyArray<string>): ImageAnalysisRecord => ({
 
 describe("column table", () => {
   it("computes every column of a product's payload from its record, normalised as filters match it", () => {
-    const doc = toIndexDocument(product({
-      shopping_product_category: "Home > Kitchen",
-      product_type: "Kitchen > Mugs, Gifts",
-      brand: "  Acme ",
-      material: "   ",
-      color: "Red/Black",
-      gtin: "4006381333931, 12345678",
-      price: 20,
-      sale_price: 15,
-      adult: false
-    }), null)
+    const doc = toIndexDocument(
+      product({
+        shopping_product_category: "Home > Kitchen",
+        product_type: "Kitchen > Mugs, Gifts",
+        brand: "  Acme ",
+        material: "   ",
+        color: "Red/Black",
+        gtin: "4006381333931, 12345678",
+        price: 20,
+        sale_price: 15,
+        adult: false
+      }),
+      null
+    )
     expect(doc.payload).toMatchObject({
       category: ["Home", "Home > Kitchen", "Kitchen", "Kitchen > Mugs", "Gifts"],
       shopping_product_category: ["Home", "Home > Kitchen"],
@@ -46,7 +61,12 @@ describe("column table", () => {
       image_object: []
     })
     expect(Object.keys(doc.payload)).toHaveLength(35)
-    expect(doc.text.extra.split(/\s+/).filter((w) => w.length > 0).sort()).toEqual(["12345678", "4006381333931,", "Red/Black"].sort())
+    expect(
+      doc.text.extra
+        .split(/\s+/)
+        .filter((w) => w.length > 0)
+        .sort()
+    ).toEqual(["12345678", "4006381333931,", "Red/Black"].sort())
   })
 
   it("orders titles A–Z by a number (case and accents folded, a shorter title first) and keeps the time a product was added", () => {
@@ -67,7 +87,11 @@ describe("column table", () => {
 
   it("a product without a colour of its own is filterable by the colours of its photos", () => {
     const doc = toIndexDocument(product({ title: "Mug" }), null, [photo(["white", "blue", "grey"])])
-    expect(doc.payload).toMatchObject({ color: ["white", "blue"], image_color: ["white", "blue", "grey"], image_object: ["mug"] })
+    expect(doc.payload).toMatchObject({
+      color: ["white", "blue"],
+      image_color: ["white", "blue", "grey"],
+      image_object: ["mug"]
+    })
     expect(toIndexDocument(product({ color: "Green" }), null, [photo(["white"])]).payload.color).toEqual(["green"])
   })
 
@@ -83,12 +107,25 @@ describe("column table", () => {
     const color = findColumn("color")!
     expect(doc.payload.color).toEqual(["red"])
     expect(doc.payload.color).toContain(filterTerm(color, "Red > #ff0000"))
-    expect(toIndexDocument(product({ color: "Navy > #000080, White > #FFFFFF" }), null).payload.color).toEqual(["navy", "white"])
+    expect(toIndexDocument(product({ color: "Navy > #000080, White > #FFFFFF" }), null).payload.color).toEqual([
+      "navy",
+      "white"
+    ])
   })
 
   it("offers facets in display order, the first three primary", () => {
     expect(facetColumns.map((c) => c.name)).toEqual([
-      "category", "brand", "price", "color", "availability", "gender", "age_group", "size", "material", "pattern", "condition"
+      "category",
+      "brand",
+      "price",
+      "color",
+      "availability",
+      "gender",
+      "age_group",
+      "size",
+      "material",
+      "pattern",
+      "condition"
     ])
     expect(facetColumns.filter((c) => c.facet.primary).map((c) => c.name)).toEqual(["category", "brand", "price"])
   })

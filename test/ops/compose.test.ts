@@ -18,8 +18,8 @@ const runs = (command: string, args: ReadonlyArray<string>) => {
 const skipReason = !runs("docker-compose", ["version"])
   ? "docker-compose is not installed (`npm run setup` installs the Debian package)"
   : !runs("python3", ["-c", "import yaml"])
-  ? "python3 with PyYAML is missing (it reads docker-compose's YAML output)"
-  : null
+    ? "python3 with PyYAML is missing (it reads docker-compose's YAML output)"
+    : null
 if (skipReason !== null) console.warn(`test/ops/compose.test.ts: skipping the docker-compose checks: ${skipReason}`)
 
 interface Service {
@@ -39,16 +39,21 @@ let loaded: Record<string, Service> | undefined
 const services = (): Record<string, Service> => {
   if (loaded === undefined) {
     const yaml = execFileSync("docker-compose", ["-f", "docker-compose.yml", "config"], { cwd: root, encoding: "utf8" })
-    const json = execFileSync("python3", ["-c", "import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)"], {
-      input: yaml,
-      encoding: "utf8"
-    })
+    const json = execFileSync(
+      "python3",
+      ["-c", "import json, sys, yaml; json.dump(yaml.safe_load(sys.stdin), sys.stdout)"],
+      {
+        input: yaml,
+        encoding: "utf8"
+      }
+    )
     loaded = (JSON.parse(json) as { services: Record<string, Service> }).services
   }
   return loaded
 }
 
-const mountTargets = (service: Service) => (service.volumes ?? []).map((v) => (typeof v === "string" ? v.split(":")[1] : v.target))
+const mountTargets = (service: Service) =>
+  (service.volumes ?? []).map((v) => (typeof v === "string" ? v.split(":")[1] : v.target))
 const seconds = (duration: string | undefined) => {
   const match = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(duration ?? "")
   return match === null ? 0 : Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0)
@@ -86,12 +91,16 @@ describe("docker-compose.yml", () => {
     expect(worker.image).toBe(api.image)
     expect(api.environment).toMatchObject({ REDIS_URL: "redis://redis:6379", QDRANT_URL: "http://qdrant:6333" })
     expect(worker.environment).toEqual(api.environment)
-    const code = ["src"].flatMap((dir) =>
-      fs.readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
-        .filter((file) => file.endsWith(".ts"))
-        .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8"))
-    ).join("\n")
-    for (const name of Object.keys(api.environment ?? {})) expect(code, `${name} is read by src/`).toContain(`"${name}"`)
+    const code = ["src"]
+      .flatMap((dir) =>
+        fs
+          .readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
+          .filter((file) => file.endsWith(".ts"))
+          .map((file) => fs.readFileSync(path.join(root, dir, file), "utf8"))
+      )
+      .join("\n")
+    for (const name of Object.keys(api.environment ?? {}))
+      expect(code, `${name} is read by src/`).toContain(`"${name}"`)
   })
 
   check("api serves on 8080 with a /healthz healthcheck, keeps its data dir and site registry on volumes", () => {
@@ -105,12 +114,17 @@ describe("docker-compose.yml", () => {
     expect(dockerfile).toMatch(/^RUN npx tsx src\/cli\/text-model\.ts$/m)
     expect(api.ports?.map((p) => [Number(p.published), p.target])).toEqual([[8080, 8080]])
     expect(api.healthcheck?.test.join(" ")).toContain("http://127.0.0.1:8080/healthz")
-    expect(mountTargets(api)).toEqual(expect.arrayContaining([api.environment?.DATA_DIR, path.posix.dirname(api.environment?.SITES_FILE ?? "")]))
+    expect(mountTargets(api)).toEqual(
+      expect.arrayContaining([api.environment?.DATA_DIR, path.posix.dirname(api.environment?.SITES_FILE ?? "")])
+    )
   })
 
   check("api and worker start only once redis and qdrant are healthy", () => {
     for (const name of ["api", "worker"]) {
-      expect(services()[name].depends_on, name).toEqual({ redis: { condition: "service_healthy" }, qdrant: { condition: "service_healthy" } })
+      expect(services()[name].depends_on, name).toEqual({
+        redis: { condition: "service_healthy" },
+        qdrant: { condition: "service_healthy" }
+      })
     }
   })
 

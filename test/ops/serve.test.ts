@@ -19,7 +19,13 @@ describe("compiled service (npm run build, npm run serve)", () => {
   }, 120_000)
 
   it("builds dist/ with the worker-thread scripts beside the compiled modules", () => {
-    for (const file of ["dist/src/main.js", "dist/src/worker.js", "dist/bench/main.js", "dist/src/services/text-embedder/embedding-thread.cjs", "dist/src/services/image-analyzer/image-model-thread.cjs"]) {
+    for (const file of [
+      "dist/src/main.js",
+      "dist/src/worker.js",
+      "dist/bench/main.js",
+      "dist/src/services/text-embedder/embedding-thread.cjs",
+      "dist/src/services/image-analyzer/image-model-thread.cjs"
+    ]) {
       expect(fs.existsSync(path.join(repoRoot, file)), file).toBe(true)
     }
   })
@@ -40,6 +46,11 @@ describe("compiled service (npm run build, npm run serve)", () => {
     child.kill("SIGTERM")
     expect(await exited).toBe(0)
     // The api itself (not only npm) is gone: nothing answers on its port any more.
-    expect(await fetch(`${baseUrl}/healthz`).then(() => "answered", () => "refused")).toBe("refused")
+    expect(
+      await fetch(`${baseUrl}/healthz`).then(
+        () => "answered",
+        () => "refused"
+      )
+    ).toBe("refused")
   }, 150_000)
 })

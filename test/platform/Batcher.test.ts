@@ -5,15 +5,20 @@ import { type BatcherOptions, makeBatcher, type Settled } from "../../src/platfo
 const recording = (options: Partial<BatcherOptions> = {}) => {
   const batches: Array<ReadonlyArray<number>> = []
   let throwNext = false
-  const batcher = makeBatcher<number, number>(async (items) => {
-    batches.push(items)
-    await new Promise((r) => setTimeout(r, 5))
-    if (throwNext) {
-      throwNext = false
-      throw new Error("connection lost")
-    }
-    return items.map((n): Settled<number> => (n < 0 ? { ok: false, error: new Error(`bad ${n}`) } : { ok: true, value: n * 10 }))
-  }, { maxBatch: 100, ...options })
+  const batcher = makeBatcher<number, number>(
+    async (items) => {
+      batches.push(items)
+      await new Promise((r) => setTimeout(r, 5))
+      if (throwNext) {
+        throwNext = false
+        throw new Error("connection lost")
+      }
+      return items.map(
+        (n): Settled<number> => (n < 0 ? { ok: false, error: new Error(`bad ${n}`) } : { ok: true, value: n * 10 })
+      )
+    },
+    { maxBatch: 100, ...options }
+  )
   return { batcher, batches, failNextBatch: () => (throwNext = true) }
 }
 
@@ -47,7 +52,10 @@ describe("Batcher", () => {
     const { batcher, failNextBatch } = recording()
     failNextBatch()
     const outcomes = await Promise.allSettled([1, 2].map((n) => batcher.submit(n)))
-    expect(outcomes.map((o) => o.status === "rejected" && o.reason.message)).toEqual(["connection lost", "connection lost"])
+    expect(outcomes.map((o) => o.status === "rejected" && o.reason.message)).toEqual([
+      "connection lost",
+      "connection lost"
+    ])
     expect(await batcher.submit(3)).toBe(30)
   })
 
@@ -55,7 +63,10 @@ describe("Batcher", () => {
     const { batcher, batches } = recording({ maxBatch: 3 })
     const results = await Promise.all([1, 2, 3, 4, 5].map((n) => batcher.submit(n)))
     expect(results).toEqual([10, 20, 30, 40, 50])
-    expect(batches).toEqual([[1, 2, 3], [4, 5]])
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5]
+    ])
   })
 
   it("flush sends the open batch and waits for the batches in flight", async () => {
@@ -92,9 +103,12 @@ describe("Batcher", () => {
   })
 
   it("a run that throws synchronously fails its batch like one that rejects", async () => {
-    const batcher = makeBatcher<number, number>(() => {
-      throw new Error("not even started")
-    }, { maxBatch: 10 })
+    const batcher = makeBatcher<number, number>(
+      () => {
+        throw new Error("not even started")
+      },
+      { maxBatch: 10 }
+    )
     await expect(batcher.submit(1)).rejects.toThrow("not even started")
   })
 })

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import { eventLoopBusy } from "../../src/platform/EventLoopLoad.js"
 
 const spin = (ms: number) => {
-  for (const end = performance.now() + ms; performance.now() < end;) {
+  for (const end = performance.now() + ms; performance.now() < end; ) {
     // busy: the event loop gets no turn
   }
 }

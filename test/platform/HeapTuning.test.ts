@@ -20,7 +20,9 @@ describe("heap tuning", () => {
     expect(heapGrowingPercent({ HEAP_GROWING_PERCENT: "35" })).toBe(35)
     for (const bad of ["-5", "1.5", "twenty", "20%"]) {
       expect(() => heapGrowingPercent({ HEAP_GROWING_PERCENT: bad })).toThrow(HeapTuningError)
-      expect(() => heapGrowingPercent({ HEAP_GROWING_PERCENT: bad })).toThrow(/HEAP_GROWING_PERCENT must be a whole number/)
+      expect(() => heapGrowingPercent({ HEAP_GROWING_PERCENT: bad })).toThrow(
+        /HEAP_GROWING_PERCENT must be a whole number/
+      )
     }
   })
 

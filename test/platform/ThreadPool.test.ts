@@ -88,7 +88,10 @@ const makePool = (threads: number, failing: ReadonlyArray<number> = [], share?: 
     },
     replies: ({ call, results }, inputs) => {
       let offset = 0
-      return inputs.map((input) => ({ call, results: results.slice(offset, (offset += input instanceof Uint8Array ? 1 : input.length)) }))
+      return inputs.map((input) => ({
+        call,
+        results: results.slice(offset, (offset += input instanceof Uint8Array ? 1 : input.length))
+      }))
     }
   })
   pools.push(pool)
@@ -98,7 +101,8 @@ const makePool = (threads: number, failing: ReadonlyArray<number> = [], share?: 
 const run = (pool: ThreadPool<"high" | "low", Input, Result, Reply>, input: Input, priority: "high" | "low" = "low") =>
   new Promise<Outcome<Result>>((resolve) => pool.submit(input, priority, resolve))
 
-const exited = (worker: Worker) => new Promise<void>((resolve) => (worker.threadId === -1 ? resolve() : worker.once("exit", () => resolve())))
+const exited = (worker: Worker) =>
+  new Promise<void>((resolve) => (worker.threadId === -1 ? resolve() : worker.once("exit", () => resolve())))
 
 describe("ThreadPool", () => {
   it("is ready once every thread is, reports their state, and ends them on close", async () => {

@@ -6,10 +6,20 @@ import { bestRefinement, refinementStream } from "../../src/search/Refinement.js
 import { textSearch } from "../../src/search/TextSearch.js"
 import { stockedShop } from "../support/Shop.js"
 
-const value = (label: string, count: number, selected = false): FacetValueOut =>
-  ({ value: label, label, active: count > 0, selected, count })
-const facet = (column: string, ...values: Array<FacetValueOut>): FacetOut =>
-  ({ type: "categorical", column, label: column, isPrimary: false, values })
+const value = (label: string, count: number, selected = false): FacetValueOut => ({
+  value: label,
+  label,
+  active: count > 0,
+  selected,
+  count
+})
+const facet = (column: string, ...values: Array<FacetValueOut>): FacetOut => ({
+  type: "categorical",
+  column,
+  label: column,
+  isPrimary: false,
+  values
+})
 
 describe("bestRefinement", () => {
   it("offers nothing for fewer than four results", () => {
@@ -48,7 +58,10 @@ describe("refinementStream", () => {
     const refinement = bestRefinement([brand], 100)!
     const preview = [{ productId: "p1" }] as never
     const [item] = refinementStream(refinement, 100, preview).items
-    const { content, annotations: [annotation] } = item.parts[0].text
+    const {
+      content,
+      annotations: [annotation]
+    } = item.parts[0].text
     expect(content).toBe("100 products match. Narrow down to **Bosch** (40)?")
     expect(content.substr(annotation.locator.start, annotation.locator.length)).toBe("Bosch")
     expect(annotation.data.items).toBe(preview)
@@ -59,7 +72,7 @@ describe("refinementStream", () => {
 describe("the refinement a search proposes", () => {
   it.layer(stockedShop())((it) => {
     it.effect("narrows the results, and its preview only shows products that have the proposed value", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const result = yield* textSearch(1, { query: "lamp" })
         const annotation = result.stream!.items[0].parts[0].text.annotations[0]
         const [proposed] = annotation.interactions.dynamicFilters
@@ -70,16 +83,25 @@ describe("the refinement a search proposes", () => {
         const shown = annotation.data.items.map((p) => p.productId)
         // Facet values are in text form inside the service; a request carries category paths encoded.
         const values = Array.isArray(value.value) ? value.value.map(encodeCategoryPath) : value.value
-        const withValue = yield* textSearch(1, { query: "lamp", dynamicFilters: [{ column: proposed.column, values: values as never }] })
+        const withValue = yield* textSearch(1, {
+          query: "lamp",
+          dynamicFilters: [{ column: proposed.column, values: values as never }]
+        })
         expect(withValue.data.products.map((p) => p.productId)).toEqual(expect.arrayContaining(shown))
         expect(withValue.data.products).toHaveLength(value.count)
-      }))
+      })
+    )
 
     it.effect("is not offered when there is nothing worth narrowing", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect(yield* textSearch(1, { query: "stoneware coffee mug" })).not.toHaveProperty("stream")
-        expect(yield* textSearch(1, { query: "lamp", staticFilters: { included: [{ column: "brand", values: ["Nordlys"] }] } }))
-          .not.toHaveProperty("stream")
-      }))
+        expect(
+          yield* textSearch(1, {
+            query: "lamp",
+            staticFilters: { included: [{ column: "brand", values: ["Nordlys"] }] }
+          })
+        ).not.toHaveProperty("stream")
+      })
+    )
   })
 })

@@ -16,10 +16,14 @@ const stored = (data: Record<string, unknown>, images: ReadonlyArray<string> = [
 
 describe("toResultEntity", () => {
   it("states the price per kilogram or litre from the product weight, multipacks included", () => {
-    expect(toResultEntity(stored({ title: "Coffee", price: 2.5, product_weight: "500 g" })).basePrice)
-      .toEqual({ actual: { price: 5, quantity: 1, measure: "kg" }, sale: { price: null, quantity: 1, measure: "kg" } })
-    expect(toResultEntity(stored({ title: "Water", price: 3, sale_price: 2.4, product_weight: "500 ml", multipack: 6 })).basePrice)
-      .toEqual({ actual: { price: 1, quantity: 1, measure: "l" }, sale: { price: 0.8, quantity: 1, measure: "l" } })
+    expect(toResultEntity(stored({ title: "Coffee", price: 2.5, product_weight: "500 g" })).basePrice).toEqual({
+      actual: { price: 5, quantity: 1, measure: "kg" },
+      sale: { price: null, quantity: 1, measure: "kg" }
+    })
+    expect(
+      toResultEntity(stored({ title: "Water", price: 3, sale_price: 2.4, product_weight: "500 ml", multipack: 6 }))
+        .basePrice
+    ).toEqual({ actual: { price: 1, quantity: 1, measure: "l" }, sale: { price: 0.8, quantity: 1, measure: "l" } })
   })
 
   it("leaves the base price out when the weight has no unit it can normalise", () => {
@@ -29,7 +33,12 @@ describe("toResultEntity", () => {
   })
 
   it("takes the first image as the main one, and the first product type", () => {
-    const entity = toResultEntity(stored({ title: "Mug", product_type: "Home > Kitchen > Mugs, Gifts > Mugs" }, ["https://x/1.jpg", "https://x/2.jpg"]))
+    const entity = toResultEntity(
+      stored({ title: "Mug", product_type: "Home > Kitchen > Mugs, Gifts > Mugs" }, [
+        "https://x/1.jpg",
+        "https://x/2.jpg"
+      ])
+    )
     expect(entity.image).toEqual({ original: "https://x/1.jpg", thumbnail: null })
     expect(entity.images?.map((i) => i.original)).toEqual(["https://x/1.jpg", "https://x/2.jpg"])
     expect(entity.productType).toBe("Home > Kitchen > Mugs")
@@ -37,7 +46,14 @@ describe("toResultEntity", () => {
 
   it("gives null, never undefined, for fields the record does not have", () => {
     const entity = toResultEntity(stored({}))
-    expect(entity).toMatchObject({ title: "", brand: null, deeplink: null, groupId: null, productType: null, price: { actual: null, sale: null } })
+    expect(entity).toMatchObject({
+      title: "",
+      brand: null,
+      deeplink: null,
+      groupId: null,
+      productType: null,
+      price: { actual: null, sale: null }
+    })
     expect(entity).not.toHaveProperty("image")
     expect(Object.values(entity)).not.toContain(undefined)
   })

@@ -23,7 +23,7 @@ export const eventually = async <A>(check: () => Promise<A> | A, timeoutMs = 20_
  * the live clock (it.live / it.scopedLive).
  */
 export const readUntil = <A, E, R>(read: Effect.Effect<A, E, R>, check: (value: A) => boolean, timeoutMs = 15_000) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const deadline = Date.now() + timeoutMs
     let value = yield* read
     while (!check(value) && Date.now() < deadline) {

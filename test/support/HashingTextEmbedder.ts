@@ -23,7 +23,7 @@ export const hashingEmbedder = (dimensions = 64): TextEmbedderService => {
     const vector = new Float32Array(dimensions)
     for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
       const h = fnv1a(word)
-      vector[h % dimensions] += (h >>> 31) === 0 ? 1 : -1
+      vector[h % dimensions] += h >>> 31 === 0 ? 1 : -1
     }
     const norm = Math.hypot(...vector)
     if (norm === 0) vector[0] = 1
@@ -34,7 +34,14 @@ export const hashingEmbedder = (dimensions = 64): TextEmbedderService => {
     dimensions,
     embed: (texts) => Effect.sync(() => texts.map(embedOne)),
     embedQuery: (text) => Effect.sync(() => embedOne(text)),
-    stats: Effect.succeed({ documentsEmbedded: 0, queryCacheHits: 0, queryCacheMisses: 0, queryCacheSize: 0, readyWorkers: 1, workerRestarts: 0 })
+    stats: Effect.succeed({
+      documentsEmbedded: 0,
+      queryCacheHits: 0,
+      queryCacheMisses: 0,
+      queryCacheSize: 0,
+      readyWorkers: 1,
+      workerRestarts: 0
+    })
   }
 }
 

@@ -4,7 +4,10 @@ export const waitUntilReady = async (baseUrl: string, timeoutMs = 60_000) => {
   while (Date.now() < deadline) {
     // Each probe is bounded: a connection that never answers (a server still starting, a pooled
     // socket to a process that died) must not outlast the deadline.
-    const ok = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false)
+    const ok = await fetch(`${baseUrl}/readyz`, { signal: AbortSignal.timeout(5_000) }).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ok) return
     await new Promise((r) => setTimeout(r, 100))
   }
@@ -12,7 +15,12 @@ export const waitUntilReady = async (baseUrl: string, timeoutMs = 60_000) => {
 }
 
 /** JSON request helper: returns status, headers and parsed body. */
-export const call = async (baseUrl: string, method: string, urlPath: string, options: { auth?: string; body?: unknown; rawBody?: string } = {}) => {
+export const call = async (
+  baseUrl: string,
+  method: string,
+  urlPath: string,
+  options: { auth?: string; body?: unknown; rawBody?: string } = {}
+) => {
   const headers: Record<string, string> = {}
   if (options.auth) headers.authorization = options.auth
   let body: string | undefined
@@ -21,7 +29,7 @@ export const call = async (baseUrl: string, method: string, urlPath: string, opt
   if (body !== undefined) headers["content-type"] = "application/json"
   const res = await fetch(baseUrl + urlPath, { method, headers, body })
   const text = await res.text()
-  let json: any 
+  let json: any
   try {
     json = text.length > 0 ? JSON.parse(text) : undefined
   } catch {

@@ -38,10 +38,13 @@ export const startInProcessApi = async (options: InProcessApiOptions = {}): Prom
   const workspace = await makeWorkspace({ prefix: options.prefix, campaigns: options.campaigns })
   const scope = Effect.runSync(Scope.make())
   const context = await Effect.runPromise(
-    Layer.buildWithScope(App.pipe(
-      Layer.provide(workspace.config(options.config, { overEnv: options.overEnv })),
-      Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.None))
-    ), scope).pipe(Effect.withScheduler(ioFairScheduler))
+    Layer.buildWithScope(
+      App.pipe(
+        Layer.provide(workspace.config(options.config, { overEnv: options.overEnv })),
+        Layer.provide(Logger.minimumLogLevel(options.logLevel ?? LogLevel.None))
+      ),
+      scope
+    ).pipe(Effect.withScheduler(ioFairScheduler))
   )
   const address = Context.get(context, HttpServer.HttpServer).address
   if (address._tag !== "TcpAddress") throw new Error("expected a TCP address")

@@ -6,7 +6,8 @@ const THREAD_SCRIPTS = {
   "text-embedder": "../../src/services/text-embedder/embedding-thread.cjs",
   "image-analyzer": "../../src/services/image-analyzer/image-model-thread.cjs"
 } as const
-export const workerScript = (service: keyof typeof THREAD_SCRIPTS) => fileURLToPath(new URL(THREAD_SCRIPTS[service], import.meta.url))
+export const workerScript = (service: keyof typeof THREAD_SCRIPTS) =>
+  fileURLToPath(new URL(THREAD_SCRIPTS[service], import.meta.url))
 
 /**
  * Real model threads, remembered so a test can check they are gone afterwards. `prelude(n)`
@@ -14,10 +15,18 @@ export const workerScript = (service: keyof typeof THREAD_SCRIPTS) => fileURLToP
  * load, a listener can kill it mid-request. `options` are the service's own thread options
  * (its workerData).
  */
-export const recordingSpawner = (script: string, prelude: (n: number) => string = () => "", options: () => WorkerOptions = () => ({})) => {
+export const recordingSpawner = (
+  script: string,
+  prelude: (n: number) => string = () => "",
+  options: () => WorkerOptions = () => ({})
+) => {
   const spawned: Array<Worker> = []
   const spawn = () => {
-    const worker = new Worker(`${prelude(spawned.length)}\nrequire(${JSON.stringify(script)})`, { ...options(), eval: true, execArgv: [] })
+    const worker = new Worker(`${prelude(spawned.length)}\nrequire(${JSON.stringify(script)})`, {
+      ...options(),
+      eval: true,
+      execArgv: []
+    })
     spawned.push(worker)
     return worker
   }

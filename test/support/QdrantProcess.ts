@@ -39,13 +39,17 @@ const qdrantOnPath = (): string | undefined => {
  * (shared: every test works in collections of its own), else none — the suites then skip
  * with this reason printed.
  */
-export const qdrantAvailability = (): { readonly binary: string } | { readonly url: string } | { readonly skip: string } => {
+export const qdrantAvailability = ():
+  | { readonly binary: string }
+  | { readonly url: string }
+  | { readonly skip: string } => {
   const binary = qdrantOnPath()
   if (binary !== undefined) return { binary }
   const url = process.env.QDRANT_URL?.trim()
   if (url) return { url }
   return {
-    skip: "no `qdrant` binary on PATH and QDRANT_URL not set: Qdrant suites and benchmarks need a Qdrant 1.18 server " +
+    skip:
+      "no `qdrant` binary on PATH and QDRANT_URL not set: Qdrant suites and benchmarks need a Qdrant 1.18 server " +
       "(a binary on PATH, or e.g. `docker run -p 6333:6333 qdrant/qdrant:v1.18.0` and QDRANT_URL=http://localhost:6333)"
   }
 }
@@ -54,7 +58,10 @@ const waitReady = async (url: string, child: ChildProcess, output: () => string,
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`qdrant exited with ${child.exitCode}:\n${output()}`)
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false)
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ok) return
     await new Promise((r) => setTimeout(r, 50))
   }
@@ -113,4 +120,3 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
     storageDir
   }
 }
-

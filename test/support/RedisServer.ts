@@ -50,12 +50,31 @@ export const startRedis = async (options: StartRedisOptions = {}): Promise<Redis
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-redis-"))
   let child: ChildProcess | undefined
   const launch = async () => {
-    child = spawn("redis-server", [
-      "--port", String(port), "--bind", "127.0.0.1", "--dir", dir,
-      "--appendonly", "yes", "--appendfsync", "everysec", "--save", "",
-      "--maxmemory-policy", "noeviction", "--daemonize", "no", "--logfile", path.join(dir, "redis.log"),
-      ...(options.extraArgs ?? [])
-    ], { stdio: "ignore" })
+    child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--dir",
+        dir,
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "everysec",
+        "--save",
+        "",
+        "--maxmemory-policy",
+        "noeviction",
+        "--daemonize",
+        "no",
+        "--logfile",
+        path.join(dir, "redis.log"),
+        ...(options.extraArgs ?? [])
+      ],
+      { stdio: "ignore" }
+    )
     await waitForPort(port)
   }
   const stop = async () => {
@@ -66,12 +85,24 @@ export const startRedis = async (options: StartRedisOptions = {}): Promise<Redis
     await exited
   }
   await launch()
-  return { url: `redis://127.0.0.1:${port}`, port, dir, stop, restart: async () => { await stop(); await launch() } }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dir,
+    stop,
+    restart: async () => {
+      await stop()
+      await launch()
+    }
+  }
 }
 
 /** A redis-server of the test's own (e.g. one it stops), stopped with the scope. */
 export const scopedRedis = (options: StartRedisOptions = {}) =>
-  Effect.acquireRelease(Effect.promise(() => startRedis(options)), (server) => Effect.promise(server.stop))
+  Effect.acquireRelease(
+    Effect.promise(() => startRedis(options)),
+    (server) => Effect.promise(server.stop)
+  )
 
 /** A redis:// URL on a free loopback port where nothing listens. */
 export const unreachableRedisUrl = Effect.map(Effect.promise(freePort), (port) => `redis://127.0.0.1:${port}`)
@@ -81,8 +112,10 @@ export const whileReconnecting = Schedule.intersect(Schedule.spaced("100 millis"
 
 /** Empties `server` when built: provided beneath a layer under test, every test starts clean. */
 export const flushedRedis = (server: () => RedisServer) =>
-  Layer.effectDiscard(Effect.promise(async () => {
-    const client = new Redis(server().url)
-    await client.flushall()
-    await client.quit()
-  }))
+  Layer.effectDiscard(
+    Effect.promise(async () => {
+      const client = new Redis(server().url)
+      await client.flushall()
+      await client.quit()
+    })
+  )

@@ -38,7 +38,9 @@ export const startServerProcess = async (
   let output = ""
   child.stdout!.on("data", (d) => (output += d))
   child.stderr!.on("data", (d) => (output += d))
-  const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)))
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal))
+  )
   const baseUrl = `http://127.0.0.1:${port}`
   try {
     await waitUntilReady(baseUrl, 90_000)

@@ -15,7 +15,10 @@ export interface WorkerProcess {
  * It serves once its replicas are filled, which on a large catalog (a benchmark's) takes longer
  * than the default `readyTimeoutMs`.
  */
-export const startWorkerProcess = async (env: Record<string, string>, readyTimeoutMs = 90_000): Promise<WorkerProcess> => {
+export const startWorkerProcess = async (
+  env: Record<string, string>,
+  readyTimeoutMs = 90_000
+): Promise<WorkerProcess> => {
   const child = spawn(process.execPath, entryPointArgs("src/worker"), {
     cwd: repoRoot,
     env: { ...process.env, EMBED_THREADS: "1", IMAGE_THREADS: "1", ...env },
@@ -24,7 +27,9 @@ export const startWorkerProcess = async (env: Record<string, string>, readyTimeo
   let output = ""
   child.stdout!.on("data", (d) => (output += d))
   child.stderr!.on("data", (d) => (output += d))
-  const exited = new Promise<number | string | null>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)))
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal))
+  )
   const deadline = Date.now() + readyTimeoutMs
   while (!output.includes("worker serving")) {
     if (child.exitCode !== null || Date.now() > deadline) {
@@ -39,7 +44,8 @@ export const startWorkerProcess = async (env: Record<string, string>, readyTimeo
       if (!line.includes("jobs handled")) continue
       try {
         const { annotations } = JSON.parse(line) as { annotations?: { lane?: string; jobs?: number } }
-        if (annotations?.lane !== undefined) counts[annotations.lane] = (counts[annotations.lane] ?? 0) + (annotations.jobs ?? 0)
+        if (annotations?.lane !== undefined)
+          counts[annotations.lane] = (counts[annotations.lane] ?? 0) + (annotations.jobs ?? 0)
       } catch {
         // not a log line of ours
       }

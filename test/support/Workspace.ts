@@ -72,7 +72,12 @@ export const makeWorkspace = async (options: WorkspaceOptions = {}): Promise<Wor
     env: { DATA_DIR: dataDir, SITES_FILE: sitesFile },
     config: (overrides = {}, options = {}) =>
       (options.overEnv ? settingsOverEnv : settings)({
-        DATA_DIR: dataDir, SITES_FILE: sitesFile, HOST: "127.0.0.1", PORT: 0, EMBED_THREADS: 1, ...overrides
+        DATA_DIR: dataDir,
+        SITES_FILE: sitesFile,
+        HOST: "127.0.0.1",
+        PORT: 0,
+        EMBED_THREADS: 1,
+        ...overrides
       }),
     dispose: () => fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -15,7 +15,11 @@ import { startWorkerProcess, type WorkerProcess } from "../support/WorkerProcess
 export interface TopologyUnderTest {
   readonly api: () => ServerProcess
   readonly sites: () => Workspace
-  readonly put: (id: string, data: Record<string, unknown>, imageUrls?: ReadonlyArray<string>) => ReturnType<typeof call>
+  readonly put: (
+    id: string,
+    data: Record<string, unknown>,
+    imageUrls?: ReadonlyArray<string>
+  ) => ReturnType<typeof call>
   readonly search: (query: string, extra?: Record<string, unknown>) => ReturnType<typeof call>
 }
 
@@ -23,7 +27,12 @@ export interface TopologyUnderTest {
  * A merchant pushing products titled `title n` and a shopper searching for `title`, one after
  * the other, until `stop`: every status seen, and the ids whose push was acknowledged.
  */
-export const underLoad = (topology: Pick<TopologyUnderTest, "put" | "search">, idPrefix: string, title: string, maxPushes = 500) => {
+export const underLoad = (
+  topology: Pick<TopologyUnderTest, "put" | "search">,
+  idPrefix: string,
+  title: string,
+  maxPushes = 500
+) => {
   const statuses: Array<number> = []
   const acknowledged: Array<string> = []
   let loading = true
@@ -125,7 +134,10 @@ export const distributedTopologySuite = (
       body: { data, ...(imageUrls.length > 0 && { images: imageUrls.map((url) => ({ url })) }) }
     })
   const search = (query: string, extra: Record<string, unknown> = {}) =>
-    call(api.baseUrl, "POST", "/text-search", { auth: sites.siteA.bearer, body: { query, resultsCount: 100, ...extra } })
+    call(api.baseUrl, "POST", "/text-search", {
+      auth: sites.siteA.bearer,
+      body: { query, resultsCount: 100, ...extra }
+    })
   const ids = (res: { body: any }): Array<string> => res.body.data.products.map((p: any) => p.productId)
 
   describe(`distributed topology: api and worker processes on one Redis, ${label}`, () => {
@@ -135,11 +147,17 @@ export const distributedTopologySuite = (
         expect(res.status).toBe(200)
       }
       // Readable by id at once: the record is in Redis, not waiting for a worker.
-      expect((await call(api.baseUrl, "GET", "/product/lamp-3", { auth: sites.siteA.bearer })).body.data.data.title).toBe("Brass desk lamp model 3")
+      expect(
+        (await call(api.baseUrl, "GET", "/product/lamp-3", { auth: sites.siteA.bearer })).body.data.data.title
+      ).toBe("Brass desk lamp model 3")
       await eventually(async () => {
         const res = await search("brass desk lamp")
         expect(res.status).toBe(200)
-        expect(ids(res).filter((id) => id.startsWith("lamp-")).sort()).toEqual(Array.from({ length: 24 }, (_, i) => `lamp-${i}`).sort())
+        expect(
+          ids(res)
+            .filter((id) => id.startsWith("lamp-"))
+            .sort()
+        ).toEqual(Array.from({ length: 24 }, (_, i) => `lamp-${i}`).sort())
       }, 60_000)
       // The api indexed nothing itself: the workers did. A worker logs its batch once the handler
       // returns, just after the index write the api already sees.
@@ -149,7 +167,10 @@ export const distributedTopologySuite = (
       }, 10_000)
       expect(api.output()).not.toContain("jobs handled")
       // The other site sees none of it.
-      const other = await call(api.baseUrl, "POST", "/text-search", { auth: sites.siteB.bearer, body: { query: "brass desk lamp" } })
+      const other = await call(api.baseUrl, "POST", "/text-search", {
+        auth: sites.siteB.bearer,
+        body: { query: "brass desk lamp" }
+      })
       expect(other.body.data.products).toEqual([])
     }, 120_000)
 
@@ -157,7 +178,10 @@ export const distributedTopologySuite = (
       for (let i = 0; i < SHAPES; i++) {
         const res = await call(api.baseUrl, "PUT", `/product/shape-${i}`, {
           auth: sites.siteB.basic,
-          body: { data: { title: "Wooden shape", product_type: "Toys > Shapes" }, images: [{ url: `${images.base}/shape-${i}.jpg` }] }
+          body: {
+            data: { title: "Wooden shape", product_type: "Toys > Shapes" },
+            images: [{ url: `${images.base}/shape-${i}.jpg` }]
+          }
         })
         expect(res.status).toBe(200)
       }
@@ -190,14 +214,23 @@ export const distributedTopologySuite = (
     }, 300_000)
 
     it("a bulk push to the api: searchable by its words at once through the index, embedded by the workers", async () => {
-      const lines = Array.from({ length: 60 }, (_, i) => JSON.stringify({ id: `mug-${i}`, data: { title: `Speckled stoneware mug ${i}`, price: 5 + i } }))
-      lines.push(JSON.stringify({ id: "mug-3", patch: { data: { price: 1 } } }), JSON.stringify({ id: "mug-59", delete: true }), "{\"id\": \"bad\"}")
+      const lines = Array.from({ length: 60 }, (_, i) =>
+        JSON.stringify({ id: `mug-${i}`, data: { title: `Speckled stoneware mug ${i}`, price: 5 + i } })
+      )
+      lines.push(
+        JSON.stringify({ id: "mug-3", patch: { data: { price: 1 } } }),
+        JSON.stringify({ id: "mug-59", delete: true }),
+        '{"id": "bad"}'
+      )
       const res = await fetch(`${api.baseUrl}/products/bulk`, {
         method: "POST",
         headers: { authorization: sites.siteA.basic, "content-type": "application/x-ndjson" },
         body: lines.join("\n")
       })
-      const answers = (await res.text()).trim().split("\n").map((line) => JSON.parse(line))
+      const answers = (await res.text())
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
       expect(answers.map((a) => a.status)).toEqual([...Array.from({ length: 62 }, () => 200), 400])
       // At once, before any worker embedded them: the api's replica already has them (read your writes).
       const cheapest = await search("speckled stoneware mug", { sort: [{ column: "price", order: "asc" }] })
@@ -216,19 +249,45 @@ export const distributedTopologySuite = (
         { eventId: "d-order", type: "purchase", orderId: "d-order", productIds: ["lamp-1", "lamp-2"] }
       ]
       const send = (auth: string) => call(api.baseUrl, "POST", "/events", { auth, body: { events } })
-      expect(await send(sites.siteA.basic)).toMatchObject({ status: 200, body: { data: { accepted: 2, duplicates: 0 } } })
-      expect(await send(sites.siteA.basic)).toMatchObject({ status: 200, body: { data: { accepted: 0, duplicates: 2 } } })
-      expect(await send(sites.siteB.basic)).toMatchObject({ status: 200, body: { data: { accepted: 2, duplicates: 0 } } })
+      expect(await send(sites.siteA.basic)).toMatchObject({
+        status: 200,
+        body: { data: { accepted: 2, duplicates: 0 } }
+      })
+      expect(await send(sites.siteA.basic)).toMatchObject({
+        status: 200,
+        body: { data: { accepted: 0, duplicates: 2 } }
+      })
+      expect(await send(sites.siteB.basic)).toMatchObject({
+        status: 200,
+        body: { data: { accepted: 2, duplicates: 0 } }
+      })
       const client = new Redis(redis.url)
       try {
         // The log holds the searches the api recorded too.
         const entries = await client.xrange(`events:{${sites.siteA.site.id}}:log`, "-", "+")
-        expect(entries.map(([, fields]) => JSON.parse(fields[fields.indexOf("e") + 1]).eventId).filter((id: string) => id.startsWith("d-"))).toEqual(["d-view", "d-order"])
+        expect(
+          entries
+            .map(([, fields]) => JSON.parse(fields[fields.indexOf("e") + 1]).eventId)
+            .filter((id: string) => id.startsWith("d-"))
+        ).toEqual(["d-view", "d-order"])
         // A worker added them to the site's statistics: the order names both lamps.
-        await eventually(async () => expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:orders`)).toEqual({ "lamp-1": "1", "lamp-2": "1" }), 30_000)
+        await eventually(
+          async () =>
+            expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:orders`)).toEqual({
+              "lamp-1": "1",
+              "lamp-2": "1"
+            }),
+          30_000
+        )
         expect(await client.hgetall(`stats:{${sites.siteA.site.id}}:with:lamp-1`)).toEqual({ "lamp-2": "1" })
         // The api ranks by what the worker learnt: the viewed and bought lamp first, then the bought one.
-        await eventually(async () => expect(ids(await search("brass desk lamp", { sort: [{ column: "popular", order: "desc" }] })).slice(0, 2)).toEqual(["lamp-1", "lamp-2"]), 30_000)
+        await eventually(
+          async () =>
+            expect(
+              ids(await search("brass desk lamp", { sort: [{ column: "popular", order: "desc" }] })).slice(0, 2)
+            ).toEqual(["lamp-1", "lamp-2"]),
+          30_000
+        )
       } finally {
         client.disconnect()
       }
@@ -236,7 +295,9 @@ export const distributedTopologySuite = (
 
     it("a worker killed with SIGKILL mid-job: another worker takes the job over and the product ends indexed exactly once", async () => {
       const [a] = workers
-      expect(await put("vase-1", { title: "Glazed flower vase" }, [images.url("/held.jpg")])).toMatchObject({ status: 200 })
+      expect(await put("vase-1", { title: "Glazed flower vase" }, [images.url("/held.jpg")])).toMatchObject({
+        status: 200
+      })
       // Only worker A serves image jobs; it is now waiting for the image host.
       await eventually(async () => expect(held.length).toBe(1), 60_000)
       a.child.kill("SIGKILL")
@@ -269,7 +330,10 @@ export const distributedTopologySuite = (
       expect(during.body.message).toMatch(/unavailable/i)
       // What needs no record keeps working (completions come from this process's vocabulary);
       // what does gets a 503 that says when to come back, never a 500.
-      const suggest = await call(api.baseUrl, "POST", "/auto-suggest", { auth: sites.siteA.bearer, body: { query: "brass de" } })
+      const suggest = await call(api.baseUrl, "POST", "/auto-suggest", {
+        auth: sites.siteA.bearer,
+        body: { query: "brass de" }
+      })
       expect(suggest.status).toBe(200)
       expect(JSON.stringify(suggest.body)).toContain("brass desk lamp")
       const read = await search("brass desk lamp")
@@ -281,7 +345,10 @@ export const distributedTopologySuite = (
       await redis.restart()
       // A client retries a 503 (Redis may still be loading its AOF); every write lands.
       for (let i = 1; i <= 10; i++) {
-        await eventually(async () => expect((await put(`kettle-${i}`, { title: `Enamel stovetop kettle ${i}` })).status).toBe(200), 30_000)
+        await eventually(
+          async () => expect((await put(`kettle-${i}`, { title: `Enamel stovetop kettle ${i}` })).status).toBe(200),
+          30_000
+        )
       }
       const { acknowledged, statuses } = await load.stop()
       expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([])

@@ -24,7 +24,10 @@ if (!qdrant.available) {
           await new Promise((r) => setTimeout(r, 500))
           await server.stop()
           // Records live in Redis: pushes are still acknowledged while the index is away.
-          await eventually(async () => expect((await put("teapot-during", { title: "Cast iron teapot during" })).status).toBe(200), 30_000)
+          await eventually(
+            async () => expect((await put("teapot-during", { title: "Cast iron teapot during" })).status).toBe(200),
+            30_000
+          )
           load.acknowledged.push("teapot-during")
           await eventually(async () => {
             const read = await search("cast iron teapot")

@@ -3,7 +3,8 @@ import { SIGNATURE_BINS, signatureOfPixels, signatureVector } from "../../src/vi
 import { COLOR_WEIGHT, learnedProjection } from "../../src/visual-space/SiteVisualSpaces.js"
 import { project, type VisualSpace } from "../../src/visual-space/VisualSpace.js"
 
-const solid = (r: number, g: number, b: number, pixels = 64) => Uint8Array.from({ length: 3 * pixels }, (_, i) => [r, g, b][i % 3])
+const solid = (r: number, g: number, b: number, pixels = 64) =>
+  Uint8Array.from({ length: 3 * pixels }, (_, i) => [r, g, b][i % 3])
 const halves = (a: Uint8Array, b: Uint8Array) => Uint8Array.from([...a, ...b])
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0)
 
@@ -26,7 +27,9 @@ describe("colour signature", () => {
     const white = signatureOfPixels(solid(250, 250, 250))
     expect(white[(7 << 6) | (7 << 3) | 7]).toBe(255)
     // Fewer than 1 % coloured pixels: a white product, counted whole.
-    expect(signatureOfPixels(halves(solid(250, 250, 250, 995), solid(230, 10, 10, 5)))[(7 << 6) | (7 << 3) | 7]).toBeGreaterThan(250)
+    expect(
+      signatureOfPixels(halves(solid(250, 250, 250, 995), solid(230, 10, 10, 5)))[(7 << 6) | (7 << 3) | 7]
+    ).toBeGreaterThan(250)
   })
 
   it("as a vector: unit length, its dot product the mean Bhattacharyya coefficient of the two histograms", () => {

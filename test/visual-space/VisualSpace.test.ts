@@ -10,7 +10,9 @@ import { fitVisualSpace, project } from "../../src/visual-space/VisualSpace.js"
 const D = 20
 const random = mulberry32(11)
 const gaussian = () => Math.sqrt(-2 * Math.log(1 - random.next())) * Math.cos(2 * Math.PI * random.next())
-const centres = Array.from({ length: 10 }, () => Float32Array.from({ length: D }, (_, i) => (i < 3 ? gaussian() : 0) + 5))
+const centres = Array.from({ length: 10 }, () =>
+  Float32Array.from({ length: D }, (_, i) => (i < 3 ? gaussian() : 0) + 5)
+)
 const photo = (product: number) => Float32Array.from(centres[product], (c, i) => c + (i < 3 ? 0.15 : 2) * gaussian())
 const unit = (v: Float32Array) => {
   const n = Math.hypot(...v)
@@ -18,7 +20,9 @@ const unit = (v: Float32Array) => {
 }
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0)
 
-const gallery = Array.from({ length: 10 }, (_, p) => Array.from({ length: 30 }, () => ({ label: `p${p}`, vector: photo(p) }))).flat()
+const gallery = Array.from({ length: 10 }, (_, p) =>
+  Array.from({ length: 30 }, () => ({ label: `p${p}`, vector: photo(p) }))
+).flat()
 const queries = Array.from({ length: 200 }, (_, i) => ({ product: i % 10, vector: photo(i % 10) }))
 
 const accuracy = (embed: (v: Float32Array) => Float32Array) => {

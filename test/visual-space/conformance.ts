@@ -2,7 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
 import { mulberry32 } from "../../bench/catalog/random.js"
 import type { VisualSpace } from "../../src/visual-space/VisualSpace.js"
-import { type StoredVisualSpace, VisualSpaceStore, type VisualSpaceStoreService } from "../../src/visual-space/VisualSpaceStore.js"
+import {
+  type StoredVisualSpace,
+  VisualSpaceStore,
+  type VisualSpaceStoreService
+} from "../../src/visual-space/VisualSpaceStore.js"
 
 /** A space of these dims with values from `seed` (not representable in Float32, for the mean). */
 export const spaceOf = (inputDims: number, outputDims: number, seed: number): VisualSpace => {
@@ -14,17 +18,28 @@ export const spaceOf = (inputDims: number, outputDims: number, seed: number): Vi
   return { inputDims, outputDims, mean, projection }
 }
 
-export const fitOf = (space: VisualSpace, fittedAt = 1_700_000_000_123): Omit<StoredVisualSpace, "version"> =>
-  ({ fittedAt, photos: 40 + space.inputDims, samples: 400 + space.outputDims, space })
+export const fitOf = (space: VisualSpace, fittedAt = 1_700_000_000_123): Omit<StoredVisualSpace, "version"> => ({
+  fittedAt,
+  photos: 40 + space.inputDims,
+  samples: 400 + space.outputDims,
+  space
+})
 
 const bytes = (a: Float32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength)
 
 /** `stored` holds `fit` at `version`: the figures equal, the arrays of the same type and byte for byte. */
-export const expectStored = (stored: Option.Option<StoredVisualSpace>, version: number, fit: Omit<StoredVisualSpace, "version">) => {
+export const expectStored = (
+  stored: Option.Option<StoredVisualSpace>,
+  version: number,
+  fit: Omit<StoredVisualSpace, "version">
+) => {
   expect(Option.isSome(stored)).toBe(true)
   const s = Option.getOrThrow(stored)
   expect({ version: s.version, fittedAt: s.fittedAt, photos: s.photos, samples: s.samples }).toEqual({
-    version, fittedAt: fit.fittedAt, photos: fit.photos, samples: fit.samples
+    version,
+    fittedAt: fit.fittedAt,
+    photos: fit.photos,
+    samples: fit.samples
   })
   expect([s.space.inputDims, s.space.outputDims]).toEqual([fit.space.inputDims, fit.space.outputDims])
   expect(s.space.mean).toBeInstanceOf(Float64Array)
@@ -45,13 +60,13 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       it.live(title, () => Effect.flatMap(VisualSpaceStore, body).pipe(Effect.provide(makeLayer())))
 
     test("a site without a space has none, at version 0", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect(Option.isNone(yield* store.get(1))).toBe(true)
         expect(yield* store.version(1)).toBe(0)
       }))
 
     test("the first put is version 1 and reads back byte for byte", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const fit = fitOf(spaceOf(12, 5, 1))
         expect(yield* store.put(1, fit, 0)).toBe(1)
         expect(yield* store.version(1)).toBe(1)
@@ -59,7 +74,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       }))
 
     test("each later put replaces the space whole, dims too, with the next version", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.put(1, fitOf(spaceOf(12, 5, 1), 1_000), 0)
         const second = fitOf(spaceOf(7, 3, 2), 2_000)
         expect(yield* store.put(1, second, 0)).toBe(2)
@@ -71,7 +86,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       }))
 
     test("sites are kept apart", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const one = fitOf(spaceOf(6, 2, 10))
         const two = fitOf(spaceOf(9, 4, 20))
         yield* store.put(1, one, 0)
@@ -85,7 +100,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       }))
 
     test("a space of production size (256 × 1792) round-trips", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const fit = fitOf(spaceOf(1792, 256, 7))
         expect(yield* store.put(5, fit, 0)).toBe(1)
         expectStored(yield* store.get(5), 1, fit)
@@ -93,7 +108,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       }))
 
     test("a space whose arrays do not match its dims is refused, and nothing changes", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const good = fitOf(spaceOf(6, 2, 1))
         yield* store.put(1, good, 0)
         const { space } = fitOf(spaceOf(6, 2, 2))
@@ -109,7 +124,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       }))
 
     test("photos noted since the last fit add up per site; a put takes off what its fit counted", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect((yield* store.notePhotos(1, 3)).since).toBe(3)
         expect((yield* store.notePhotos(1, 4)).since).toBe(7)
         expect((yield* store.notePhotos(2, 1)).since).toBe(1)
@@ -126,7 +141,7 @@ export const visualSpaceStoreConformance = (name: string, makeLayer: () => Layer
       }))
 
     test("the version a site's index is wholly in: 0 at first, only ever raised, per site", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect(yield* store.indexedVersion(1)).toBe(0)
         yield* store.markIndexed(1, 2)
         expect(yield* store.indexedVersion(1)).toBe(2)

@@ -15,19 +15,22 @@ visualSpaceStoreConformance("embedded", () => layerOn())
 
 describe("EmbeddedVisualSpaceStore", () => {
   it.live("keeps its spaces and versions when the store is opened again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-vspace-"))
       const fit = fitOf(spaceOf(10, 4, 3))
-      yield* Effect.flatMap(VisualSpaceStore, (store) => Effect.zip(store.put(1, fitOf(spaceOf(5, 2, 1)), 0), store.put(1, fit, 0)))
-        .pipe(Effect.provide(layerOn(dir)))
-      const [stored, version] = yield* Effect.flatMap(VisualSpaceStore, (store) => Effect.zip(store.get(1), store.version(1)))
-        .pipe(Effect.provide(layerOn(dir)))
+      yield* Effect.flatMap(VisualSpaceStore, (store) =>
+        Effect.zip(store.put(1, fitOf(spaceOf(5, 2, 1)), 0), store.put(1, fit, 0))
+      ).pipe(Effect.provide(layerOn(dir)))
+      const [stored, version] = yield* Effect.flatMap(VisualSpaceStore, (store) =>
+        Effect.zip(store.get(1), store.version(1))
+      ).pipe(Effect.provide(layerOn(dir)))
       expect(version).toBe(2)
       expectStored(stored, 2, fit)
-    }))
+    })
+  )
 
   it.live("a corrupt row fails the read with the store's error", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [store, db] = yield* Effect.zip(VisualSpaceStore, Sqlite)
       yield* store.put(1, fitOf(spaceOf(6, 2, 1)), 0)
       yield* store.put(2, fitOf(spaceOf(6, 2, 2)), 0)
@@ -39,5 +42,6 @@ describe("EmbeddedVisualSpaceStore", () => {
       const mean = yield* Effect.flip(store.get(2))
       expect(mean._tag).toBe("VisualSpaceStoreError")
       expect(mean.message).toContain("mean")
-    }).pipe(Effect.provide(layerOn())))
+    }).pipe(Effect.provide(layerOn()))
+  )
 })

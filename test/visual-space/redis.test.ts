@@ -12,19 +12,24 @@ visualSpaceStoreConformance("redis", layer)
 
 describe("RedisVisualSpaceStore", () => {
   it.live("keeps a site's space in one hash, its arrays as raw bytes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* VisualSpaceStore
       yield* store.put(3, fitOf(spaceOf(10, 4, 1)), 0)
       const client = redis.client()
-      expect(yield* Effect.promise(() => client.keys("*"))).toEqual(expect.arrayContaining(["vspace:{3}", "vspace:{3}:photos"]))
-      const [version, mean, projection] = yield* Effect.promise(() => client.hmgetBuffer("vspace:{3}", "version", "mean", "projection"))
+      expect(yield* Effect.promise(() => client.keys("*"))).toEqual(
+        expect.arrayContaining(["vspace:{3}", "vspace:{3}:photos"])
+      )
+      const [version, mean, projection] = yield* Effect.promise(() =>
+        client.hmgetBuffer("vspace:{3}", "version", "mean", "projection")
+      )
       expect(version?.toString()).toBe("1")
       expect(mean?.byteLength).toBe(10 * 8)
       expect(projection?.byteLength).toBe(4 * 10 * 4)
-    }).pipe(Effect.provide(layer())))
+    }).pipe(Effect.provide(layer()))
+  )
 
   it.live("a corrupt hash fails the read with the store's error", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* VisualSpaceStore
       yield* store.put(1, fitOf(spaceOf(6, 2, 1)), 0)
       yield* store.put(2, fitOf(spaceOf(6, 2, 2)), 0)
@@ -37,5 +42,6 @@ describe("RedisVisualSpaceStore", () => {
       const dims = yield* Effect.flip(store.get(2))
       expect(dims._tag).toBe("VisualSpaceStoreError")
       expect(dims.message).toContain("inputDims")
-    }).pipe(Effect.provide(layer())))
+    }).pipe(Effect.provide(layer()))
+  )
 })

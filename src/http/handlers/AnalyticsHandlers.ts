@@ -8,9 +8,10 @@ import { restErrors } from "../ErrorMapping.js"
 
 export const AnalyticsHandlers = HttpApiBuilder.group(CommerceApi, "analytics", (handlers) =>
   handlers.handle("searchAnalytics", ({ urlParams }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const principal = yield* CurrentPrincipal
       yield* requireScope(principal, "site")
       return yield* restErrors(searchAnalytics(principal.siteId, urlParams))
-    }))
+    })
+  )
 )

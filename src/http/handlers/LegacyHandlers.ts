@@ -19,14 +19,19 @@ interface LegacyQuery {
 
 /** image-code names one of the source product's images; an unknown one is the caller's mistake. */
 const checkImageCode = (siteId: number, productId: string, imageCode: string | undefined) =>
-  imageCode === undefined ? Effect.void : Effect.flatMap(requireProduct(siteId, productId), (p) =>
-    p.images.some((i) => i.id === imageCode)
-      ? Effect.void
-      : Effect.fail(new BadRequest({ message: `image-code: "${imageCode}" is not an image of product "${productId}"` })))
+  imageCode === undefined
+    ? Effect.void
+    : Effect.flatMap(requireProduct(siteId, productId), (p) =>
+        p.images.some((i) => i.id === imageCode)
+          ? Effect.void
+          : Effect.fail(
+              new BadRequest({ message: `image-code: "${imageCode}" is not an image of product "${productId}"` })
+            )
+      )
 
 /** The deprecated GET endpoints run the POST implementations; the colour becomes a colour filter preference. */
 const common = (siteId: number, productId: string, q: LegacyQuery) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* checkImageCode(siteId, productId, q.imageCode)
     const color = q.color ? colorNameOfHex(q.color) : null
     return {
@@ -38,7 +43,9 @@ const common = (siteId: number, productId: string, q: LegacyQuery) =>
     }
   })
 
-const toLegacy = <P extends { readonly productId?: string | undefined }>(r: { data: { products: ReadonlyArray<P> } }) => ({
+const toLegacy = <P extends { readonly productId?: string | undefined }>(r: {
+  data: { products: ReadonlyArray<P> }
+}) => ({
   bestFits: r.data.products.flatMap((p) => (p.productId === undefined ? [] : [p.productId])),
   extended: r.data.products
 })
@@ -46,15 +53,21 @@ const toLegacy = <P extends { readonly productId?: string | undefined }>(r: { da
 export const LegacyHandlers = HttpApiBuilder.group(CommerceApi, "legacy", (handlers) =>
   handlers
     .handle("legacySimilar", ({ path, urlParams }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { siteId } = yield* CurrentPrincipal
         const input = yield* common(siteId, path.productId, urlParams)
         const category = urlParams.category
-        const result = yield* similarProducts(siteId, { ...input, ...(category && category.length > 0 ? { substitutions: { category } } : {}) })
+        const result = yield* similarProducts(siteId, {
+          ...input,
+          ...(category && category.length > 0 ? { substitutions: { category } } : {})
+        })
         return toLegacy(result)
-      }).pipe(restErrors))
+      }).pipe(restErrors)
+    )
     .handle("legacyCrossSelling", ({ path, urlParams }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { siteId } = yield* CurrentPrincipal
         return toLegacy(yield* crossSelling(siteId, yield* common(siteId, path.productId, urlParams)))
-      }).pipe(restErrors)))
+      }).pipe(restErrors)
+    )
+)

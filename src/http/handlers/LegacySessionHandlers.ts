@@ -34,7 +34,10 @@ const imageInput = (value: unknown): Effect.Effect<SessionImageInput | undefined
   if (first instanceof Uint8Array) return Effect.succeed({ _tag: "Bytes", bytes: first })
   if (typeof first === "string") return Effect.succeed({ _tag: "Text", data: first })
   if (Multipart.isPersistedFile(first)) {
-    return Effect.map(Effect.orDie(Effect.tryPromise(() => readFile(first.path))), (bytes) => ({ _tag: "Bytes" as const, bytes: new Uint8Array(bytes) }))
+    return Effect.map(Effect.orDie(Effect.tryPromise(() => readFile(first.path))), (bytes) => ({
+      _tag: "Bytes" as const,
+      bytes: new Uint8Array(bytes)
+    }))
   }
   return Effect.succeed(undefined)
 }
@@ -42,25 +45,34 @@ const imageInput = (value: unknown): Effect.Effect<SessionImageInput | undefined
 export const LegacySessionHandlers = HttpApiBuilder.group(CommerceApi, "legacySession", (handlers) =>
   handlers
     .handle("createSession", ({ payload, request, urlParams }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { siteId } = yield* CurrentPrincipal
-        return yield* Effect.flatMap(imageInput(payload.image), (image) => createSession(siteId, { params: urlParams, image }, linkContext(request))).pipe(
-          sessionErrors(siteId, null, true)
-        )
-      }))
+        return yield* Effect.flatMap(imageInput(payload.image), (image) =>
+          createSession(siteId, { params: urlParams, image }, linkContext(request))
+        ).pipe(sessionErrors(siteId, null, true))
+      })
+    )
     .handle("searchSession", ({ path, request, urlParams }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { siteId } = yield* CurrentPrincipal
-        return yield* searchSession(siteId, path.searchId, urlParams, linkContext(request)).pipe(sessionErrors(siteId, path.searchId, true))
-      }))
+        return yield* searchSession(siteId, path.searchId, urlParams, linkContext(request)).pipe(
+          sessionErrors(siteId, path.searchId, true)
+        )
+      })
+    )
     .handle("detectObjects", ({ path, request }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { siteId } = yield* CurrentPrincipal
-        return yield* sessionObjects(siteId, path.searchId, linkContext(request)).pipe(sessionErrors(siteId, path.searchId, false))
-      }))
+        return yield* sessionObjects(siteId, path.searchId, linkContext(request)).pipe(
+          sessionErrors(siteId, path.searchId, false)
+        )
+      })
+    )
     .handle("uploadImage", ({ path, payload }) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { siteId } = yield* CurrentPrincipal
         const image = yield* imageInput(payload instanceof Uint8Array ? payload : payload.image)
         return yield* uploadSessionImage(siteId, path.searchId, image).pipe(sessionErrors(siteId, path.searchId, false))
-      })))
+      })
+    )
+)

@@ -12,12 +12,13 @@ import { restErrors } from "../ErrorMapping.js"
 
 /** The requested names, deduplicated in request order; empty or omitted means every predictable one. */
 const requestedNames = (names: ReadonlyArray<string> | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (names === undefined || names.length === 0) return [...PREDICTABLE_ATTRIBUTES]
     const unknown = [...new Set(names.filter((n) => !isPredictable(n)))]
     if (unknown.length > 0) {
       return yield* new BadRequest({
-        message: `attributes: unknown attribute${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"`).join(", ")}; ` +
+        message:
+          `attributes: unknown attribute${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => `"${n}"`).join(", ")}; ` +
           `predictable attributes are ${PREDICTABLE_ATTRIBUTES.join(", ")}`
       })
     }
@@ -25,9 +26,18 @@ const requestedNames = (names: ReadonlyArray<string> | undefined) =>
   })
 
 /** No confirmation flow exists (nothing records a user's confirmation), so `confirmed` is always null. */
-const toWire = (a: ComputedAttribute): PredictedAttribute => ({ name: a.name, value: a.value, prediction: a.prediction, confirmed: null })
+const toWire = (a: ComputedAttribute): PredictedAttribute => ({
+  name: a.name,
+  value: a.value,
+  prediction: a.prediction,
+  confirmed: null
+})
 
-const respond = (productId: string, result: PredictionResult, names: ReadonlyArray<string>): PredictedAttributesResponse => {
+const respond = (
+  productId: string,
+  result: PredictionResult,
+  names: ReadonlyArray<string>
+): PredictedAttributesResponse => {
   const byName = new Map(result.attributes.map((a) => [a.name, a]))
   return {
     id: productId,
@@ -45,11 +55,12 @@ const respond = (productId: string, result: PredictionResult, names: ReadonlyArr
 
 export const PredictionHandlers = HttpApiBuilder.group(CommerceApi, "prediction", (handlers) =>
   handlers.handle("predictAttributes", ({ path, payload }) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const principal = yield* CurrentPrincipal
       yield* requireScope(principal, "site")
       const names = yield* requestedNames(payload?.attributes)
       const result = yield* restErrors(currentPrediction(principal.siteId, path.productId))
       return respond(path.productId, result, names)
-    }))
+    })
+  )
 )

@@ -21,12 +21,30 @@ const visualSearchResponse = wireResponse(VisualSearchResponse)
 export const SearchHandlers = HttpApiBuilder.group(CommerceApi, "search", (handlers) =>
   handlers
     .handle("textSearch", ({ payload }) =>
-      Effect.flatMap(CurrentPrincipal, (p) => textSearch(p.siteId, payload)).pipe(Effect.map(textSearchResponse), restErrors))
+      Effect.flatMap(CurrentPrincipal, (p) => textSearch(p.siteId, payload)).pipe(
+        Effect.map(textSearchResponse),
+        restErrors
+      )
+    )
     .handle("similarProducts", ({ payload }) =>
-      Effect.flatMap(CurrentPrincipal, (p) => similarProducts(p.siteId, payload)).pipe(Effect.map(similarProductsResponse), restErrors))
+      Effect.flatMap(CurrentPrincipal, (p) => similarProducts(p.siteId, payload)).pipe(
+        Effect.map(similarProductsResponse),
+        restErrors
+      )
+    )
     .handle("crossSelling", ({ payload }) =>
-      Effect.flatMap(CurrentPrincipal, (p) => crossSelling(p.siteId, payload)).pipe(Effect.map(crossSellingResponse), restErrors))
+      Effect.flatMap(CurrentPrincipal, (p) => crossSelling(p.siteId, payload)).pipe(
+        Effect.map(crossSellingResponse),
+        restErrors
+      )
+    )
     .handle("visualSearch", ({ payload }) =>
-      Effect.flatMap(CurrentPrincipal, (p) => visualSearch(p.siteId, payload)).pipe(Effect.map(visualSearchResponse), restErrors))
+      Effect.flatMap(CurrentPrincipal, (p) => visualSearch(p.siteId, payload)).pipe(
+        Effect.map(visualSearchResponse),
+        restErrors
+      )
+    )
     .handle("autoSuggest", ({ payload }) =>
-      Effect.flatMap(CurrentPrincipal, (p) => autoSuggest(p.siteId, payload.query)).pipe(restErrors)))
+      Effect.flatMap(CurrentPrincipal, (p) => autoSuggest(p.siteId, payload.query)).pipe(restErrors)
+    )
+)

@@ -12,8 +12,9 @@ import type { SearchResponse } from "../../domain/Search.js"
  * keeps what an answer to a shopper needs; get_item reads the full record of one.
  */
 export const Detail = Schema.Literal("full", "compact").annotations({
-  description: "\"compact\": each product as {productId, title, brand, price, url, image, category, groupId} and the top facet values, " +
-    "about a tenth of the size; \"full\" (default): the REST response"
+  description:
+    '"compact": each product as {productId, title, brand, price, url, image, category, groupId} and the top facet values, ' +
+    'about a tenth of the size; "full" (default): the REST response'
 })
 
 export const CompactProduct = Schema.Struct({
@@ -84,7 +85,9 @@ export const compactSearch = (response: SearchResponse): typeof CompactSearchRes
   }
 }
 
-export const compactRecommendations = (response: SimilarProductsResponse | CrossSellingResponse): typeof CompactRecommendations.Type => ({
+export const compactRecommendations = (
+  response: SimilarProductsResponse | CrossSellingResponse
+): typeof CompactRecommendations.Type => ({
   requestId: response.requestId,
   sourceProduct: compactProduct(response.data.sourceProduct),
   products: response.data.products.map(compactProduct)

@@ -76,7 +76,8 @@ const idOf = (seq: number): string => `0-${seq}`
 const valuesOf = (fields: ReadonlyArray<Buffer>): Array<Buffer> => fields.filter((_, i) => i >= 3 && i % 2 === 1)
 const nonceOf = (fields: ReadonlyArray<Buffer>): Buffer | undefined => fields[1]
 
-const failure = (what: string) => (cause: unknown) => new ChangeFeedError({ message: `change feed: ${what} failed: ${String(cause)}`, cause })
+const failure = (what: string) => (cause: unknown) =>
+  new ChangeFeedError({ message: `change feed: ${what} failed: ${String(cause)}`, cause })
 
 /**
  * The follower's own connection: XREAD BLOCK holds it for seconds, so it cannot share the
@@ -87,12 +88,17 @@ const connectBlocking = (url: string, idleCheckMs: number) =>
 
 /** The newest entry's number and nonce; 0 when the stream is empty or absent. */
 const headOf = (client: Redis, key: string): Effect.Effect<Head, ChangeFeedError> =>
-  Effect.tryPromise({ try: () => client.xrevrangeBuffer(key, "+", "-", "COUNT", 1), catch: failure("reading the head") }).pipe(
-    Effect.map(([newest]) => newest === undefined ? { seq: 0, nonce: undefined } : { seq: seqOf(newest[0]), nonce: nonceOf(newest[1]) })
+  Effect.tryPromise({
+    try: () => client.xrevrangeBuffer(key, "+", "-", "COUNT", 1),
+    catch: failure("reading the head")
+  }).pipe(
+    Effect.map(([newest]) =>
+      newest === undefined ? { seq: 0, nonce: undefined } : { seq: seqOf(newest[0]), nonce: nonceOf(newest[1]) }
+    )
   )
 
 export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<ChangeFeed, ChangeFeedError, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { key, redisUrl } = options
     const maxLen = options.maxLen ?? 20_000
     const idleCheckMs = options.idleCheckMs ?? 5_000
@@ -119,7 +125,7 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
       })
 
     const follow = <E>(handlers: FollowHandlers<E>) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const reader = yield* connectBlocking(redisUrl, idleCheckMs)
         // Every dropped connection: what we read after it may come from a Redis that lost data,
         // until `intact` (or a rebuild) has checked the stream again.
@@ -140,7 +146,7 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
         let initial: { readonly head: Head; readonly seenCloses: number } | undefined = yield* capture
         let last: Head = { seq: 0, nonce: undefined }
 
-        const rebuild = Effect.gen(function*() {
+        const rebuild = Effect.gen(function* () {
           const { head, seenCloses } = initial ?? (yield* capture)
           initial = undefined
           yield* handlers.rebuild.pipe(Effect.mapError(failure("rebuild")))
@@ -151,20 +157,28 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
         })
         let rebuildNeeded = true
         const distrust = (why: string) =>
-          Effect.logWarning(`change feed ${key}: ${why}, rebuilding`).pipe(Effect.andThen(() => {
-            rebuildNeeded = true
-          }))
+          Effect.logWarning(`change feed ${key}: ${why}, rebuilding`).pipe(
+            Effect.andThen(() => {
+              rebuildNeeded = true
+            })
+          )
 
         /** Whether the entry applied last is still in the stream, unchanged. */
         const intact = (afterReconnect: boolean) =>
           last.seq === 0
-            // Nothing applied yet: nothing proves that no entry was lost while we were away.
-            ? Effect.succeed(!afterReconnect)
-            : Effect.tryPromise({ try: () => reader.xrangeBuffer(key, idOf(last.seq), idOf(last.seq)), catch: failure("verify") }).pipe(
-              Effect.map(([entry]) => entry !== undefined && last.nonce !== undefined && nonceOf(entry[1])?.equals(last.nonce) === true)
-            )
+            ? // Nothing applied yet: nothing proves that no entry was lost while we were away.
+              Effect.succeed(!afterReconnect)
+            : Effect.tryPromise({
+                try: () => reader.xrangeBuffer(key, idOf(last.seq), idOf(last.seq)),
+                catch: failure("verify")
+              }).pipe(
+                Effect.map(
+                  ([entry]) =>
+                    entry !== undefined && last.nonce !== undefined && nonceOf(entry[1])?.equals(last.nonce) === true
+                )
+              )
 
-        const step = Effect.gen(function*() {
+        const step = Effect.gen(function* () {
           if (rebuildNeeded) {
             yield* rebuild
             rebuildNeeded = false
@@ -191,29 +205,36 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
             // A handler that died left its state unknown.
             const died = yield* handlers.apply(entries.slice(0, run).map(([, fields]) => valuesOf(fields))).pipe(
               Effect.as(false),
-              Effect.catchAllCause((cause) => Effect.logError(`change feed ${key}: applying entries died`, cause).pipe(Effect.as(true)))
+              Effect.catchAllCause((cause) =>
+                Effect.logError(`change feed ${key}: applying entries died`, cause).pipe(Effect.as(true))
+              )
             )
             if (died) return yield* distrust("applying entries failed")
             const [id, fields] = entries[run - 1]
             last = { seq: seqOf(id), nonce: nonceOf(fields) }
             yield* SubscriptionRef.set(applied, last.seq)
           }
-          if (run < entries.length) yield* distrust(`entries after ${idOf(last.seq)} were trimmed before this process applied them`)
+          if (run < entries.length)
+            yield* distrust(`entries after ${idOf(last.seq)} were trimmed before this process applied them`)
         })
 
         // Redis going away is expected: warn once per outage, back off, resume where we were.
         let failures = 0
         const loop = step.pipe(
           Effect.andThen(() =>
-            failures === 0 ? Effect.void : Effect.logInfo(`change feed ${key}: following again`).pipe(Effect.andThen(() => {
-              failures = 0
-            }))
+            failures === 0
+              ? Effect.void
+              : Effect.logInfo(`change feed ${key}: following again`).pipe(
+                  Effect.andThen(() => {
+                    failures = 0
+                  })
+                )
           ),
           Effect.catchAllCause((cause) => {
             failures++
-            return (failures === 1 ? Effect.logWarning(`change feed ${key}: follower failed, retrying`, cause) : Effect.void).pipe(
-              Effect.andThen(Effect.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** (failures - 1))))
-            )
+            return (
+              failures === 1 ? Effect.logWarning(`change feed ${key}: follower failed, retrying`, cause) : Effect.void
+            ).pipe(Effect.andThen(Effect.sleep(Math.min(MAX_BACKOFF_MS, 100 * 2 ** (failures - 1)))))
           }),
           Effect.forever
         )
@@ -227,7 +248,9 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
               Stream.runHead,
               Effect.timeoutTo({ duration: timeout, onSuccess: () => true, onTimeout: () => false })
             ),
-          lag: Effect.zipWith(headOf(client, key), SubscriptionRef.get(applied), (head, seq) => Math.max(0, head.seq - seq))
+          lag: Effect.zipWith(headOf(client, key), SubscriptionRef.get(applied), (head, seq) =>
+            Math.max(0, head.seq - seq)
+          )
         } satisfies Following
       })
 

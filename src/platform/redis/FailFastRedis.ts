@@ -44,5 +44,10 @@ export const connectFailFast = <E>(url: string, options: FailFastOptions, onErro
     (client) =>
       options.blocking
         ? Effect.sync(() => client.disconnect())
-        : Effect.promise(() => client.quit().then(() => {}, () => client.disconnect()))
+        : Effect.promise(() =>
+            client.quit().then(
+              () => {},
+              () => client.disconnect()
+            )
+          )
   )

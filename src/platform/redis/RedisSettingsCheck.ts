@@ -49,10 +49,12 @@ const judge = ({ appendOnly, policy }: Observed): ReadonlyArray<RedisSettingsFin
 
 /** `key:value` lines of an INFO reply. */
 const infoFields = (text: string): Record<string, string> =>
-  Object.fromEntries(text.split("\r\n").flatMap((line) => {
-    const at = line.indexOf(":")
-    return at > 0 && !line.startsWith("#") ? [[line.slice(0, at), line.slice(at + 1)] as const] : []
-  }))
+  Object.fromEntries(
+    text.split("\r\n").flatMap((line) => {
+      const at = line.indexOf(":")
+      return at > 0 && !line.startsWith("#") ? [[line.slice(0, at), line.slice(at + 1)] as const] : []
+    })
+  )
 
 const required = (value: string | undefined, what: string): string => {
   if (value === undefined) throw new Error(`${what} not reported`)
@@ -65,7 +67,10 @@ const attempt = <A>(what: string, f: () => Promise<A>) =>
 /** CONFIG GET answers [name, value] pairs; a name the server does not know is simply absent. */
 const fromConfig = (client: Redis) =>
   attempt("CONFIG GET", async () => {
-    const [policy, aof] = await Promise.all([client.config("GET", "maxmemory-policy"), client.config("GET", "appendonly")])
+    const [policy, aof] = await Promise.all([
+      client.config("GET", "maxmemory-policy"),
+      client.config("GET", "appendonly")
+    ])
     return {
       policy: required((policy as Array<string>)[1], "maxmemory-policy"),
       appendOnly: required((aof as Array<string>)[1], "appendonly") === "yes"
@@ -84,7 +89,9 @@ const fromInfo = (client: Redis) =>
 
 /** The settings as CONFIG reports them, else as INFO does; the error names why each failed. */
 const observe = (client: Redis) =>
-  Effect.catchAll(fromConfig(client), (configError) => Effect.mapError(fromInfo(client), (infoError) => `${configError}; ${infoError}`))
+  Effect.catchAll(fromConfig(client), (configError) =>
+    Effect.mapError(fromInfo(client), (infoError) => `${configError}; ${infoError}`)
+  )
 
 /**
  * Connects to `url`, reads the settings, logs a warning per finding and returns the findings
@@ -94,10 +101,16 @@ const observe = (client: Redis) =>
 export const checkRedisSettings = (url: string): Effect.Effect<ReadonlyArray<RedisSettingsFinding>> =>
   Effect.scoped(
     Effect.flatMap(
-      connectFailFast(url, { commandTimeoutMs: 2_000 }, (cause) => `cannot connect: ${cause instanceof Error ? cause.message : String(cause)}`),
+      connectFailFast(
+        url,
+        { commandTimeoutMs: 2_000 },
+        (cause) => `cannot connect: ${cause instanceof Error ? cause.message : String(cause)}`
+      ),
       (client) => Effect.map(observe(client), judge)
     )
   ).pipe(
     Effect.catchAll((reason) => Effect.succeed([RedisSettingsFinding.Unverified({ reason })])),
-    Effect.tap((findings) => Effect.forEach(findings, (finding) => Effect.logWarning(describeFinding(finding)), { discard: true }))
+    Effect.tap((findings) =>
+      Effect.forEach(findings, (finding) => Effect.logWarning(describeFinding(finding)), { discard: true })
+    )
   )

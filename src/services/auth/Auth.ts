@@ -15,7 +15,9 @@ export const WWW_AUTHENTICATE = 'Bearer realm="commerce-search", Basic realm="co
 /** "site" includes "read"; only a read-only token asking for "site" is refused. */
 export const requireScope = (principal: Principal, scope: Principal["scope"]): Effect.Effect<void, Forbidden> =>
   scope === "site" && principal.scope !== "site"
-    ? Effect.fail(new Forbidden({ message: "this operation needs site (Basic) credentials; a read-only token is not enough" }))
+    ? Effect.fail(
+        new Forbidden({ message: "this operation needs site (Basic) credentials; a read-only token is not enough" })
+      )
     : Effect.void
 
 export interface AuthShape {

@@ -27,7 +27,7 @@ interface CredentialIndex {
 export const EmbeddedAuth: { readonly layer: Layer.Layer<Auth, never, SiteRegistry> } = {
   layer: Layer.effect(
     Auth,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const registry = yield* SiteRegistry
       // Unknown usernames are checked against a throwaway hash, so they take as long as a
       // wrong password and valid usernames cannot be discovered by timing.
@@ -38,23 +38,25 @@ export const EmbeddedAuth: { readonly layer: Layer.Layer<Auth, never, SiteRegist
       let index: CredentialIndex = { generation: -1, byUsername: new Map() }
 
       // A reload may remove or change credentials, so it drops every cached verification.
-      const currentIndex = Effect.gen(function*() {
+      const currentIndex = Effect.gen(function* () {
         const generation = yield* registry.generation
         if (generation !== index.generation) {
           const sites = yield* registry.all
           verified.clear()
           index = {
             generation,
-            byUsername: new Map(sites.flatMap((s) =>
-              s.credentials.map((c) => [c.username, { siteId: s.id, passwordHash: c.passwordHash }] as const)
-            ))
+            byUsername: new Map(
+              sites.flatMap((s) =>
+                s.credentials.map((c) => [c.username, { siteId: s.id, passwordHash: c.passwordHash }] as const)
+              )
+            )
           }
         }
         return index
       })
 
       const basic = (encoded: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { byUsername, generation } = yield* currentIndex
           const key = createHash("sha256").update(encoded).digest("base64")
           const hit = verified.get(key)
@@ -73,17 +75,21 @@ export const EmbeddedAuth: { readonly layer: Layer.Layer<Auth, never, SiteRegist
       // A front end sends the same token with every request, and HS256 through WebCrypto costs
       // a thread-pool round trip (~1 ms under load): a verified token is remembered, with the
       // secret it was verified against (a rotated secret voids it) and its expiry (checked on use).
-      const tokens = new LruCache<string, { readonly secret: string; readonly expiresAt: number; readonly principal: Principal }>(CACHE_CAPACITY)
+      const tokens = new LruCache<
+        string,
+        { readonly secret: string; readonly expiresAt: number; readonly principal: Principal }
+      >(CACHE_CAPACITY)
       const bearer = (token: string) =>
         tokenSiteId(token).pipe(
           Effect.flatMap((siteId) =>
-            registry.get(siteId).pipe(
-              Effect.mapError(() => new Unauthorized({ message: `bearer token names unknown site ${siteId}` }))
-            )
+            registry
+              .get(siteId)
+              .pipe(Effect.mapError(() => new Unauthorized({ message: `bearer token names unknown site ${siteId}` })))
           ),
           Effect.flatMap((site) => {
             const known = tokens.get(token)
-            if (known !== undefined && known.secret === site.tokenSecret && known.expiresAt > Date.now()) return Effect.succeed(known.principal)
+            if (known !== undefined && known.secret === site.tokenSecret && known.expiresAt > Date.now())
+              return Effect.succeed(known.principal)
             return verifyReadToken(token, site).pipe(
               Effect.map(({ subject, expiresAt }): Principal => {
                 const principal: Principal = { siteId: site.id, scope: "read", subject }
@@ -99,7 +105,7 @@ export const EmbeddedAuth: { readonly layer: Layer.Layer<Auth, never, SiteRegist
           const header = authorization?.trim()
           if (!header) return unauthorized("missing Authorization header")
           const match = /^(\S+)\s+(\S+)$/.exec(header)
-          if (!match) return unauthorized("malformed Authorization header: expected \"<scheme> <credentials>\"")
+          if (!match) return unauthorized('malformed Authorization header: expected "<scheme> <credentials>"')
           const scheme = match[1].toLowerCase()
           if (scheme === "basic") return basic(match[2])
           if (scheme === "bearer") return bearer(match[2])

@@ -67,7 +67,10 @@ export interface SortKey {
 }
 
 /** A result set without its order: the scope, the words and vectors its products match, and its grouping. */
-export type MatchScope = Omit<SearchQuery, "limit" | "offset" | "sort" | "weights" | "near" | "boosts" | "facets" | "signals" | "signalBoosts">
+export type MatchScope = Omit<
+  SearchQuery,
+  "limit" | "offset" | "sort" | "weights" | "near" | "boosts" | "facets" | "signals" | "signalBoosts"
+>
 
 /** What `prepare` matches ahead: a result set's scope and words, without its vectors. */
 export type PreparedScope = Pick<SearchQuery, "siteId" | "text" | "filter" | "onlyIds" | "excludeIds">
@@ -177,7 +180,10 @@ export interface CatalogIndexService {
     scope: { readonly filter: Filter },
     edges: ReadonlyArray<number>
   ) => Effect.Effect<ReadonlyArray<number>, IndexError>
-  readonly retrieve: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<IndexDocument>, IndexError>
+  readonly retrieve: (
+    siteId: number,
+    productIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<IndexDocument>, IndexError>
   /** Pages through a site's documents matching `filter`, ordered by product id. */
   readonly scroll: (
     siteId: number,

@@ -38,7 +38,10 @@ export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b
 export const countValues = (values: Iterable<PayloadValue | undefined>, limit: number): Array<FacetCount> => {
   const counts = new Map<string, number>()
   for (const value of values) for (const term of termsOf(value)) counts.set(term, (counts.get(term) ?? 0) + 1)
-  return rankCounts([...counts].map(([value, count]) => ({ value, count })), limit)
+  return rankCounts(
+    [...counts].map(([value, count]) => ({ value, count })),
+    limit
+  )
 }
 
 /** min/max/count of the numbers (NaN: no number); null when there is none. */
@@ -92,7 +95,11 @@ export const niceEdges = (min: number, max: number, buckets = 5): ReadonlyArray<
 }
 
 /** The group a product belongs to under `groupBy`: the column's value, or the product alone. */
-export const groupOf = (productId: string, columns: Readonly<Record<string, PayloadValue>>, groupBy: string | undefined): string => {
+export const groupOf = (
+  productId: string,
+  columns: Readonly<Record<string, PayloadValue>>,
+  groupBy: string | undefined
+): string => {
   const value = groupBy === undefined ? undefined : columns[groupBy]
   return typeof value === "string" && value.length > 0 ? `g\u0000${value}` : `p\u0000${productId}`
 }
@@ -108,12 +115,22 @@ export interface Member {
  * products holding it, or with `groupBy` the groups with a product holding it (a T-shirt in
  * three sizes counts once for "red"). Every backend's `facets` ends here.
  */
-export const tallyFacets = (members: ReadonlyArray<Member>, request: FacetRequest, groupBy: string | undefined): FacetAnswer => {
+export const tallyFacets = (
+  members: ReadonlyArray<Member>,
+  request: FacetRequest,
+  groupBy: string | undefined
+): FacetAnswer => {
   const groups = groupBy === undefined ? null : members.map((m) => groupOf(m.productId, m.columns, groupBy))
   const values = new Map<string, ReadonlyArray<FacetCount>>()
   for (const { column, limit } of request.values) {
     if (groups === null) {
-      values.set(column, countValues(members.map((m) => m.columns[column]), limit))
+      values.set(
+        column,
+        countValues(
+          members.map((m) => m.columns[column]),
+          limit
+        )
+      )
       continue
     }
     const holders = new Map<string, Set<string>>()
@@ -124,7 +141,13 @@ export const tallyFacets = (members: ReadonlyArray<Member>, request: FacetReques
         set.add(groups[i])
       }
     })
-    values.set(column, rankCounts([...holders].map(([value, set]) => ({ value, count: set.size })), limit))
+    values.set(
+      column,
+      rankCounts(
+        [...holders].map(([value, set]) => ({ value, count: set.size })),
+        limit
+      )
+    )
   }
   const intervals = new Map<string, Intervals | null>()
   for (const { column, buckets } of request.intervals) {
@@ -138,7 +161,12 @@ export const tallyFacets = (members: ReadonlyArray<Member>, request: FacetReques
       continue
     }
     const edges = niceEdges(stats.min, stats.max, buckets)
-    intervals.set(column, { min: stats.min, max: stats.max, edges, counts: groups === null ? bucketCounts(numbers, edges) : groupBuckets(numbers, groups, edges) })
+    intervals.set(column, {
+      min: stats.min,
+      max: stats.max,
+      edges,
+      counts: groups === null ? bucketCounts(numbers, edges) : groupBuckets(numbers, groups, edges)
+    })
   }
   return { values, intervals }
 }
@@ -147,7 +175,11 @@ export const rankCounts = (counts: Array<FacetCount>, limit: number): Array<Face
   counts.sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value)).slice(0, Math.max(0, limit))
 
 /** Per interval, the groups (any keys) with a number in it: a group counts once per interval. */
-export const groupBuckets = <K>(numbers: ReadonlyArray<number>, groups: ReadonlyArray<K>, edges: ReadonlyArray<number>): Array<number> => {
+export const groupBuckets = <K>(
+  numbers: ReadonlyArray<number>,
+  groups: ReadonlyArray<K>,
+  edges: ReadonlyArray<number>
+): Array<number> => {
   const seen = edges.slice(1).map(() => new Set<K>())
   numbers.forEach((x, i) => {
     const bucket = bucketOf(x, edges)

@@ -9,7 +9,6 @@ import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/Embedded
 import { SiteIndex } from "./embedded/SiteIndex.js"
 import { inSlices } from "../../platform/YieldToIo.js"
 
-
 /** Documents applied between two chances for other requests to run. */
 const UPSERT_SLICE = 16
 
@@ -64,10 +63,15 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
   const upsert = (docs: ReadonlyArray<IndexDocument>) =>
     Effect.suspend(() => {
       const groups = bySite(docs)
-      return check(groups).pipe(Effect.zipRight(inSlices(docs, UPSERT_SLICE, (slice) =>
-        attempt("upsert", () => {
-          for (const doc of slice) site(doc.siteId).upsert(doc)
-        }))))
+      return check(groups).pipe(
+        Effect.zipRight(
+          inSlices(docs, UPSERT_SLICE, (slice) =>
+            attempt("upsert", () => {
+              for (const doc of slice) site(doc.siteId).upsert(doc)
+            })
+          )
+        )
+      )
     })
 
   return {
@@ -77,10 +81,14 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
     refreshColumns: (updates) =>
       Effect.suspend(() => {
         const applied: Array<boolean> = []
-        return Effect.as(inSlices(updates, REFRESH_SLICE, (slice) =>
-          attempt("refreshColumns", () => {
-            for (const update of slice) applied.push(site(update.siteId).refreshColumns(update))
-          })), applied)
+        return Effect.as(
+          inSlices(updates, REFRESH_SLICE, (slice) =>
+            attempt("refreshColumns", () => {
+              for (const update of slice) applied.push(site(update.siteId).refreshColumns(update))
+            })
+          ),
+          applied
+        )
       }),
     remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
     search: (query) => attempt("search", () => search(site(query.siteId), query, options)),

@@ -8,7 +8,11 @@ import { kthSmallest } from "./TopK.js"
  */
 
 /** Per sort key, each entry's key: its number, negated for "desc", a missing one Infinity (last either way). */
-export const sortKeys = (sort: ReadonlyArray<SortKey>, count: number, numberOf: (index: number, column: string) => number): Array<Float64Array> =>
+export const sortKeys = (
+  sort: ReadonlyArray<SortKey>,
+  count: number,
+  numberOf: (index: number, column: string) => number
+): Array<Float64Array> =>
   sort.map(({ column, order }) => {
     const sign = order === "asc" ? 1 : -1
     const keys = new Float64Array(count)
@@ -50,7 +54,12 @@ export const sortPrefix = (
 }
 
 /** `members` in the order of `sort` (see sortKeys and sortPrefix), the first `end` of them. */
-export const sortOrder = (members: ReadonlyArray<Member>, sort: ReadonlyArray<SortKey>, scoreOf: (index: number) => number, end = members.length): Int32Array =>
+export const sortOrder = (
+  members: ReadonlyArray<Member>,
+  sort: ReadonlyArray<SortKey>,
+  scoreOf: (index: number) => number,
+  end = members.length
+): Int32Array =>
   sortPrefix(
     sortKeys(sort, members.length, (i, column) => {
       const value = members[i].columns[column]
@@ -107,7 +116,13 @@ export const spreadDuplicates = (hits: ReadonlyArray<SearchHit>, complete: boole
  * `groupBy`) from the best `length` hits, or null when they do not settle that many and more
  * matches remain (`available`): the caller asks again with `nextLength`.
  */
-export const relevancePrefix = (hits: ReadonlyArray<SearchHit>, length: number, available: number, end: number, groupBy: string | undefined): Array<SearchHit> | null => {
+export const relevancePrefix = (
+  hits: ReadonlyArray<SearchHit>,
+  length: number,
+  available: number,
+  end: number,
+  groupBy: string | undefined
+): Array<SearchHit> | null => {
   const complete = hits.length < length || length >= available
   const spread = spreadDuplicates(hits, complete)
   const listed = groupBy === undefined ? spread : firstOfEachGroup(spread, groupBy)
@@ -118,7 +133,8 @@ export const relevancePrefix = (hits: ReadonlyArray<SearchHit>, length: number, 
  * The ranking depth asked for a page ending at `end`: the page itself first (it settles unless
  * copies or variants were pushed off it), then four times deeper each time.
  */
-export const nextLength = (previous: number | null, end: number): number => (previous === null ? end : Math.max(8, previous * 4))
+export const nextLength = (previous: number | null, end: number): number =>
+  previous === null ? end : Math.max(8, previous * 4)
 
 /** Distinct groups among members. */
 export const countGroups = (members: ReadonlyArray<Member>, groupBy: string): number =>

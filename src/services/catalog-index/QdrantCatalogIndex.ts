@@ -14,7 +14,6 @@ import { newerKept, pointBytes, productIdOf, toDocument, toPoint, upsertChunks }
 import { facets, matchIds, search } from "./qdrant/Query.js"
 import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 
-
 /** Most points per upsert request (fewer when their JSON reaches `maxRequestBytes`). */
 const UPSERT_CHUNK = 256
 
@@ -26,7 +25,8 @@ const rejection = (q: Qdrant, docs: ReadonlyArray<IndexDocument>): string | null
       ...(doc.vectors.image ?? []).map((image) => ["image", image.length, q.options.imageDimension] as const)
     ]
     for (const [name, size, expected] of sizes) {
-      if (size !== expected) return `${name} vector of ${doc.productId} has ${size} dimensions, the index uses ${expected}`
+      if (size !== expected)
+        return `${name} vector of ${doc.productId} has ${size} dimensions, the index uses ${expected}`
     }
   }
   return null
@@ -37,10 +37,16 @@ const make = (q: Qdrant): CatalogIndexService => {
     productIds.length === 0
       ? Effect.succeed([])
       : call("retrieve", () =>
-          q.client.retrieve(q.collection, { ids: pointIds(siteId, productIds), with_payload: true, with_vector: [TEXT_VECTOR, IMAGE_VECTOR] })
+          q.client.retrieve(q.collection, {
+            ids: pointIds(siteId, productIds),
+            with_payload: true,
+            with_vector: [TEXT_VECTOR, IMAGE_VECTOR]
+          })
         ).pipe(
           Effect.map((records) => {
-            const byProduct = new Map(records.map((record) => [productIdOf(record.payload), toDocument(siteId, record)]))
+            const byProduct = new Map(
+              records.map((record) => [productIdOf(record.payload), toDocument(siteId, record)])
+            )
             return productIds.flatMap((id) => byProduct.get(id) ?? [])
           })
         )
@@ -61,22 +67,36 @@ const make = (q: Qdrant): CatalogIndexService => {
     // for a whole-point upsert of 100. So the caller upserts whole documents here.
     refreshColumns: (updates) => Effect.succeed(updates.map(() => false)),
     upsert: (docs) =>
-      invalidating(docs.map((doc) => doc.siteId), Effect.gen(function*() {
-        // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).
-        const rejected = rejection(q, docs)
-        if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
-        yield* q.columns.ensure(docs)
-        const points = docs.map((doc) => toPoint(doc, q.options.imageDatatype))
-        for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
-          const guard = newerKept(chunk)
-          yield* call("upsert", () => q.writer.upsert(q.collection, { wait: true, points: chunk, ...(guard === undefined ? {} : { update_filter: guard }) }))
-        }
-      })),
+      invalidating(
+        docs.map((doc) => doc.siteId),
+        Effect.gen(function* () {
+          // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).
+          const rejected = rejection(q, docs)
+          if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
+          yield* q.columns.ensure(docs)
+          const points = docs.map((doc) => toPoint(doc, q.options.imageDatatype))
+          for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
+            const guard = newerKept(chunk)
+            yield* call("upsert", () =>
+              q.writer.upsert(q.collection, {
+                wait: true,
+                points: chunk,
+                ...(guard === undefined ? {} : { update_filter: guard })
+              })
+            )
+          }
+        })
+      ),
     // Point ids derive from (site, product), so deleting by id is already scoped to the site.
     remove: (siteId, productIds) =>
       productIds.length === 0
         ? Effect.void
-        : invalidating([siteId], call("delete", () => q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })).pipe(Effect.asVoid)),
+        : invalidating(
+            [siteId],
+            call("delete", () =>
+              q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })
+            ).pipe(Effect.asVoid)
+          ),
     search: (query) => search(q, query),
     // Qdrant matches words and vectors in one batch of requests: nothing to start ahead.
     prepare: () => Effect.void,
@@ -87,7 +107,7 @@ const make = (q: Qdrant): CatalogIndexService => {
     histogram: (siteId, column, scope, edges) => histogram(q, siteId, column, scope, edges),
     retrieve,
     scroll: (siteId, filter, limit, after) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (limit < 1) return { docs: [], next: null }
         const { records, more } = yield* byProductId(q, toQdrantFilter(siteId, filter), limit, [], after)
         const page = records.map((record) => productIdOf(record.payload))
@@ -114,7 +134,7 @@ export const QdrantCatalogIndex = {
   layer: (given: QdrantIndexOptions): Layer.Layer<CatalogIndex, IndexError | ConfigError.ConfigError> =>
     Layer.effect(
       CatalogIndex,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const options = withTuning(yield* QdrantTuning, given)
         const resolved = resolveOptions(options)
         const { client, writer } = clients(options, resolved)
@@ -122,7 +142,14 @@ export const QdrantCatalogIndex = {
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
         const statistics = new StatisticsCache(resolved.statisticsCapacity, resolved.statisticsTtlMs)
-        return make({ client, writer, collection: resolved.collection, options: { ...resolved, imageDatatype }, columns, statistics })
+        return make({
+          client,
+          writer,
+          collection: resolved.collection,
+          options: { ...resolved, imageDatatype },
+          columns,
+          statistics
+        })
       })
     )
 } as const

@@ -11,7 +11,7 @@ export const kthSmallest = (values: ArrayLike<number>, rank: number): number => 
     // Median of three as the pivot; Hoare's partition splits runs of equal values evenly.
     const mid = (lo + hi) >>> 1
     const [x, y, z] = [a[lo], a[mid], a[hi]]
-    const pivot = x < y ? (y < z ? y : Math.max(x , z)) : x < z ? x : Math.max(y , z)
+    const pivot = x < y ? (y < z ? y : Math.max(x, z)) : x < z ? x : Math.max(y, z)
     let i = lo
     let j = hi
     while (i <= j) {

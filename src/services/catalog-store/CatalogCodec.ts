@@ -20,7 +20,8 @@ const StoredRecord: Schema.Schema<ProductRecord> = Schema.encodedSchema(ProductR
 const decodeStoredRecord = compiledDecoder(StoredRecord)
 
 /** A stored record from its JSON; throws (naming the field) when it is not one. */
-export const decodeRecord = (json: string): ProductRecord => Either.getOrThrowWith(decodeStoredRecord(JSON.parse(json)), (e) => e)
+export const decodeRecord = (json: string): ProductRecord =>
+  Either.getOrThrowWith(decodeStoredRecord(JSON.parse(json)), (e) => e)
 
 /**
  * A record is written as its JSON text: it is a decoded ProductRecord (checked against every
@@ -32,7 +33,8 @@ export const encodeRecord = (record: ProductRecord): string => JSON.stringify(re
 const ImagesJson = Schema.parseJson(Schema.Array(StoredImage))
 const decodeStoredImages = compiledDecoder(Schema.Array(StoredImage))
 /** A product's stored images from their JSON; throws (naming the field) when they are not. */
-export const decodeImages = (json: string): ReadonlyArray<StoredImage> => Either.getOrThrowWith(decodeStoredImages(JSON.parse(json)), (e) => e)
+export const decodeImages = (json: string): ReadonlyArray<StoredImage> =>
+  Either.getOrThrowWith(decodeStoredImages(JSON.parse(json)), (e) => e)
 export const encodeImages = Schema.encodeSync(ImagesJson)
 
 /** A vector as raw Float32 bytes (an SQLite blob, a Redis hash field); null when there is none. */
@@ -52,9 +54,13 @@ export const encodeViews = (views: ReadonlyArray<Float32Array>): Buffer | null =
   return vectorBytes(all)
 }
 /** The views of an `encodeViews` blob, given the embedding's length; throws when the blob does not divide into them. */
-export const splitViews = (all: Float32Array | null, dims: number | undefined): ReadonlyArray<Float32Array> | undefined => {
+export const splitViews = (
+  all: Float32Array | null,
+  dims: number | undefined
+): ReadonlyArray<Float32Array> | undefined => {
   if (all === null || dims === undefined) return undefined
-  if (dims === 0 || all.length % dims !== 0) throw new Error(`image views: ${all.length} values are not whole vectors of ${dims}`)
+  if (dims === 0 || all.length % dims !== 0)
+    throw new Error(`image views: ${all.length} values are not whole vectors of ${dims}`)
   return Array.from({ length: all.length / dims }, (_, i) => all.subarray(i * dims, (i + 1) * dims))
 }
 
@@ -70,7 +76,11 @@ export const encodeObjects = Schema.encodeSync(ObjectsJson)
 
 /** A whole image analysis as one JSON document, its embedding as base64 of its Float32 bytes. */
 const AnalysisJson = Schema.parseJson(
-  Schema.Struct({ ...ImageAnalysisRecord.fields, embedding: Schema.NullOr(VectorFromBase64), colorSignature: Schema.optional(Schema.Uint8ArrayFromBase64) })
+  Schema.Struct({
+    ...ImageAnalysisRecord.fields,
+    embedding: Schema.NullOr(VectorFromBase64),
+    colorSignature: Schema.optional(Schema.Uint8ArrayFromBase64)
+  })
 )
 export const decodeAnalysis = Schema.decodeUnknownSync(AnalysisJson)
 export const encodeAnalysis = Schema.encodeSync(AnalysisJson)

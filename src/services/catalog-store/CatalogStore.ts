@@ -23,27 +23,27 @@ export interface ProductFields {
 
 /** One write of `writeMany`. */
 export type CatalogWrite =
-  | { readonly _tag: "Put"; readonly productId: string } & ProductFields
+  | ({ readonly _tag: "Put"; readonly productId: string } & ProductFields)
   /**
    * A read-modify-write of an existing product (a merge patch): `modify` gets the current
    * record and returns the new fields, or why it cannot. It is applied over the version it
    * read, never over a write that came in between (from any process): then it reads again.
    */
   | {
-    readonly _tag: "Modify"
-    readonly productId: string
-    readonly modify: (current: StoredProduct) => Either.Either<ProductFields, string>
-  }
+      readonly _tag: "Modify"
+      readonly productId: string
+      readonly modify: (current: StoredProduct) => Either.Either<ProductFields, string>
+    }
   | { readonly _tag: "Remove"; readonly productId: string }
 
 export type CatalogWriteResult =
   | {
-    readonly _tag: "Written"
-    readonly product: StoredProduct
-    readonly created: boolean
-    /** A Modify's product as it read and changed it (what the index holds unless a write failed). */
-    readonly previous?: StoredProduct
-  }
+      readonly _tag: "Written"
+      readonly product: StoredProduct
+      readonly created: boolean
+      /** A Modify's product as it read and changed it (what the index holds unless a write failed). */
+      readonly previous?: StoredProduct
+    }
   | { readonly _tag: "Removed"; readonly product: StoredProduct }
   /** Modify or Remove of a product that does not exist. */
   | { readonly _tag: "Absent" }
@@ -74,10 +74,16 @@ export interface CatalogStoreService {
    * PATCH. The embedded store writes them in one transaction; Redis one script per write,
    * writes of different products pipelined. Results in the order of `writes`.
    */
-  readonly writeMany: (siteId: number, writes: ReadonlyArray<CatalogWrite>) => Effect.Effect<ReadonlyArray<CatalogWriteResult>, StoreError>
+  readonly writeMany: (
+    siteId: number,
+    writes: ReadonlyArray<CatalogWrite>
+  ) => Effect.Effect<ReadonlyArray<CatalogWriteResult>, StoreError>
   readonly get: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
   /** Products in the order of `productIds`; unknown ids are skipped. */
-  readonly getMany: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>
+  readonly getMany: (
+    siteId: number,
+    productIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>
   readonly byItemGroup: (siteId: number, itemGroupId: string) => Effect.Effect<ReadonlyArray<StoredProduct>, StoreError>
   /** Deletes the product with its derived data; returns what was deleted. */
   readonly remove: (siteId: number, productId: string) => Effect.Effect<Option.Option<StoredProduct>, StoreError>
@@ -90,13 +96,17 @@ export interface CatalogStoreService {
    * vector fits or the product is no longer at `version`; nothing changes for those. In the
    * order of `items`. One statement or script per product: the vector is not written again.
    */
-  readonly reuseTextVectors: (items: ReadonlyArray<TextVectorKey>) => Effect.Effect<ReadonlyArray<Float32Array | null>, StoreError>
+  readonly reuseTextVectors: (
+    items: ReadonlyArray<TextVectorKey>
+  ) => Effect.Effect<ReadonlyArray<Float32Array | null>, StoreError>
   /**
    * The index did not take these versions (its write failed after the derived data was saved):
    * they count as stale again, so the reconcile pass re-enqueues them. A newer version is left
    * alone (its own indexing decides).
    */
-  readonly markStale: (keys: ReadonlyArray<ProductKey & { readonly version: number }>) => Effect.Effect<void, StoreError>
+  readonly markStale: (
+    keys: ReadonlyArray<ProductKey & { readonly version: number }>
+  ) => Effect.Effect<void, StoreError>
   /** Products whose derived data is missing or older than the record: the reconcile pass re-enqueues these. */
   readonly stale: (limit: number) => Effect.Effect<ReadonlyArray<ProductKey & { readonly version: number }>, StoreError>
   /**
@@ -113,7 +123,13 @@ export interface CatalogStoreService {
    */
   readonly forEachProduct: (
     pageSize: number,
-    visit: (page: ReadonlyArray<{ readonly product: StoredProduct; readonly derived: DerivedProduct | null; readonly images: ReadonlyArray<ImageAnalysisRecord> }>) => Effect.Effect<void, unknown>
+    visit: (
+      page: ReadonlyArray<{
+        readonly product: StoredProduct
+        readonly derived: DerivedProduct | null
+        readonly images: ReadonlyArray<ImageAnalysisRecord>
+      }>
+    ) => Effect.Effect<void, unknown>
   ) => Effect.Effect<number, StoreError | unknown>
   readonly count: (siteId: number) => Effect.Effect<number, StoreError>
   /**
@@ -122,28 +138,50 @@ export interface CatalogStoreService {
    * id stands for its URL, so two analyses of it agree, except that one racing job may have
    * detected objects and the other not; the first saved is kept. Returns how many were saved.
    */
-  readonly saveImageAnalyses: (siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => Effect.Effect<number, StoreError>
+  readonly saveImageAnalyses: (
+    siteId: number,
+    productId: string,
+    analyses: ReadonlyArray<ImageAnalysisRecord>
+  ) => Effect.Effect<number, StoreError>
   /**
    * Fills in the objects of analysed images whose detection is still pending: only for images
    * the product still has, whose analysis is "ok" and has no objects yet, so a late or
    * repeated detection never replaces what is there. Returns how many images were updated.
    */
-  readonly saveImageObjects: (siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => Effect.Effect<number, StoreError>
+  readonly saveImageObjects: (
+    siteId: number,
+    productId: string,
+    detections: ReadonlyArray<ImageObjects>
+  ) => Effect.Effect<number, StoreError>
   /** Analyses of the product's current images (images not analysed yet are absent). */
-  readonly imageAnalyses: (siteId: number, productId: string) => Effect.Effect<ReadonlyArray<ImageAnalysisRecord>, StoreError>
+  readonly imageAnalyses: (
+    siteId: number,
+    productId: string
+  ) => Effect.Effect<ReadonlyArray<ImageAnalysisRecord>, StoreError>
   /** A page of the site's product ids in their order, after `after` ("" for the first page). */
-  readonly productIds: (siteId: number, after: string, limit: number) => Effect.Effect<ReadonlyArray<string>, StoreError>
+  readonly productIds: (
+    siteId: number,
+    after: string,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<string>, StoreError>
   /**
    * The training samples of these products' analysed photos (each photo's features, then its
    * views' once saved): what a fit of the site's visual space reads.
    */
-  readonly imageSamples: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ImageSamples>, StoreError>
+  readonly imageSamples: (
+    siteId: number,
+    productIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<ImageSamples>, StoreError>
   /**
    * Saves the features of photos' views beside their analyses: only for images the product has,
    * analysed with features and without views yet (a late or repeated fit changes nothing; the
    * views go when the image does). Returns how many were saved.
    */
-  readonly saveImageViews: (siteId: number, productId: string, views: ReadonlyArray<ImageViews>) => Effect.Effect<number, StoreError>
+  readonly saveImageViews: (
+    siteId: number,
+    productId: string,
+    views: ReadonlyArray<ImageViews>
+  ) => Effect.Effect<number, StoreError>
 }
 
 export class CatalogStore extends Context.Tag("CatalogStore")<CatalogStore, CatalogStoreService>() {}

@@ -1,11 +1,35 @@
 import { Effect, Either, Layer, Option, Schema } from "effect"
 import type { ProductRecord } from "../../domain/Product.js"
-import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, StoreError, type TextVectorKey } from "./CatalogStore.js"
 import {
-  ColorsJson, decodeImages, decodeRecord, decodeVector, encodeColors, encodeImages, encodeObjects, encodeRecord, encodeVector, encodeViews, splitViews,
-  ObjectsJson, VectorBlob
+  CatalogStore,
+  type CatalogStoreService,
+  type CatalogWrite,
+  type CatalogWriteResult,
+  StoreError,
+  type TextVectorKey
+} from "./CatalogStore.js"
+import {
+  ColorsJson,
+  decodeImages,
+  decodeRecord,
+  decodeVector,
+  encodeColors,
+  encodeImages,
+  encodeObjects,
+  encodeRecord,
+  encodeVector,
+  encodeViews,
+  splitViews,
+  ObjectsJson,
+  VectorBlob
 } from "./CatalogCodec.js"
-import { type DerivedProduct, dedupeImages, type ProductKey, type StoredImage, type StoredProduct } from "../../model/StoredProduct.js"
+import {
+  type DerivedProduct,
+  dedupeImages,
+  type ProductKey,
+  type StoredImage,
+  type StoredProduct
+} from "../../model/StoredProduct.js"
 import { ImageAnalysisRecord, type ImageObjects, type ImageSamples } from "../../model/ImageAnalysis.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { compiledDecoder } from "../../domain/CompiledCheck.js"
@@ -88,7 +112,10 @@ const decodeProductRow = compiledDecoder(ProductRow)
 const PRODUCT_COLUMNS = Object.keys(ProductRow.fields).join(", ")
 
 const toProduct = (row: ProductRow): StoredProduct => {
-  const { site_id, product_id, data, images, version, updated_at, created_at, text_version } = Either.getOrThrowWith(decodeProductRow(row), (e) => e)
+  const { site_id, product_id, data, images, version, updated_at, created_at, text_version } = Either.getOrThrowWith(
+    decodeProductRow(row),
+    (e) => e
+  )
   return {
     siteId: site_id,
     productId: product_id,
@@ -120,33 +147,52 @@ const decodeAnalysisRow = Schema.decodeUnknownSync(AnalysisRow)
 const toAnalysis = (row: AnalysisRow): ImageAnalysisRecord => {
   const r = decodeAnalysisRow(row)
   return {
-    imageId: r.image_id, url: r.url, status: r.status, reason: r.reason, embedding: r.embedding,
+    imageId: r.image_id,
+    url: r.url,
+    status: r.status,
+    reason: r.reason,
+    embedding: r.embedding,
     ...(r.color_signature === null ? {} : { colorSignature: r.color_signature }),
-    adult: r.adult, colors: r.colors, objects: r.objects, analyzedAt: r.analyzed_at
+    adult: r.adult,
+    colors: r.colors,
+    objects: r.objects,
+    analyzedAt: r.analyzed_at
   }
 }
 
 const attempt = <A>(what: string, f: () => A) =>
-  Effect.try({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
+  Effect.try({
+    try: f,
+    catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause })
+  })
 
 /** The embedded CatalogStore: SQLite tables in the process's data directory. */
 const layer = Layer.effect(
   CatalogStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Sqlite
-    const hadImageWork = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'product_image_work'").get() !== undefined
+    const hadImageWork =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'product_image_work'").get() !== undefined
     db.exec(schema)
     // Stores made before products kept their creation time gain the column (null until pushed again).
     const productColumns = db.prepare("SELECT name FROM pragma_table_info('products')").all() as Array<{ name: string }>
-    if (!productColumns.some((c) => c.name === "created_at")) db.exec("ALTER TABLE products ADD COLUMN created_at INTEGER")
+    if (!productColumns.some((c) => c.name === "created_at"))
+      db.exec("ALTER TABLE products ADD COLUMN created_at INTEGER")
     // Likewise the key of the text a vector came from (none: the next change of the product re-embeds it).
-    const derivedColumns = db.prepare("SELECT name FROM pragma_table_info('product_derived')").all() as Array<{ name: string }>
-    if (!derivedColumns.some((c) => c.name === "text_key")) db.exec("ALTER TABLE product_derived ADD COLUMN text_key TEXT")
+    const derivedColumns = db.prepare("SELECT name FROM pragma_table_info('product_derived')").all() as Array<{
+      name: string
+    }>
+    if (!derivedColumns.some((c) => c.name === "text_key"))
+      db.exec("ALTER TABLE product_derived ADD COLUMN text_key TEXT")
     // And an image's colour signature and the features of its views, in this order (older
     // analyses have neither: their photo counts once, without its colours).
-    const analysisColumns = db.prepare("SELECT name FROM pragma_table_info('product_image_analyses')").all() as Array<{ name: string }>
-    if (!analysisColumns.some((c) => c.name === "color_signature")) db.exec("ALTER TABLE product_image_analyses ADD COLUMN color_signature BLOB")
-    if (!analysisColumns.some((c) => c.name === "views")) db.exec("ALTER TABLE product_image_analyses ADD COLUMN views BLOB")
+    const analysisColumns = db.prepare("SELECT name FROM pragma_table_info('product_image_analyses')").all() as Array<{
+      name: string
+    }>
+    if (!analysisColumns.some((c) => c.name === "color_signature"))
+      db.exec("ALTER TABLE product_image_analyses ADD COLUMN color_signature BLOB")
+    if (!analysisColumns.some((c) => c.name === "views"))
+      db.exec("ALTER TABLE product_image_analyses ADD COLUMN views BLOB")
     // And the text version (until then every write counted as a new text: derived data fits the version it was saved for).
     if (!productColumns.some((c) => c.name === "text_version")) {
       db.transaction(() => {
@@ -156,22 +202,29 @@ const layer = Layer.effect(
       })()
     }
     db.exec("CREATE INDEX IF NOT EXISTS products_versions ON products (site_id, product_id, text_version, version)")
-    const nextVersion = db.prepare("UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value")
+    const nextVersion = db.prepare(
+      "UPDATE store_sequence SET value = value + 1 WHERE name = 'product_version' RETURNING value"
+    )
     const selectOne = db.prepare(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE site_id = ? AND product_id = ?`)
-    const upsert = db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at, text_version)
+    const upsert =
+      db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at, text_version)
       VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at, @created_at, @text_version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET data = excluded.data, images = excluded.images,
         item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at,
         text_version = excluded.text_version`)
     const deleteProduct = db.prepare("DELETE FROM products WHERE site_id = ? AND product_id = ?")
     const deleteDerived = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ?")
-    const deleteDerivedVersion = db.prepare(`DELETE FROM product_derived WHERE site_id = @site_id AND product_id = @product_id
+    const deleteDerivedVersion =
+      db.prepare(`DELETE FROM product_derived WHERE site_id = @site_id AND product_id = @product_id
       AND version = (SELECT text_version FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)`)
     const markStaleTx = db.transaction((keys: ReadonlyArray<ProductKey & { readonly version: number }>) => {
       for (const k of keys) deleteDerivedVersion.run({ site_id: k.siteId, product_id: k.productId, version: k.version })
     })
-    const selectGroup = db.prepare(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id`)
-    const saveDerivedStmt = db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector, text_key)
+    const selectGroup = db.prepare(
+      `SELECT ${PRODUCT_COLUMNS} FROM products WHERE site_id = ? AND item_group_id = ? ORDER BY product_id`
+    )
+    const saveDerivedStmt =
+      db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector, text_key)
       SELECT @site_id, @product_id, @version, @text_vector, @text_key
       WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector,
@@ -182,25 +235,41 @@ const layer = Layer.effect(
       RETURNING text_vector`)
     const reuseTx = db.transaction((items: ReadonlyArray<TextVectorKey>) =>
       items.map((k) => {
-        const row = reuseVector.get({ site_id: k.siteId, product_id: k.productId, version: k.version, text_key: k.textKey }) as { text_vector: Buffer | null } | undefined
+        const row = reuseVector.get({
+          site_id: k.siteId,
+          product_id: k.productId,
+          version: k.version,
+          text_key: k.textKey
+        }) as { text_vector: Buffer | null } | undefined
         return row === undefined ? null : decodeVector(row.text_vector)
-      }))
+      })
+    )
     // INDEXED BY: SQLite prefers a WITHOUT ROWID table's primary key for the join, which reads the rows.
-    const selectStale = db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_versions
+    const selectStale =
+      db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_versions
       LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE d.version IS NULL OR d.version <> p.text_version LIMIT ?`)
-    const selectProductPage = db.prepare(`SELECT p.*, d.version AS derived_version, d.text_vector, d.text_key FROM products p
+    const selectProductPage =
+      db.prepare(`SELECT p.*, d.version AS derived_version, d.text_vector, d.text_key FROM products p
       LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
-    const selectAnalyses = db.prepare(`SELECT image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at
+    const selectAnalyses =
+      db.prepare(`SELECT image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at
       FROM product_image_analyses WHERE site_id = ? AND product_id = ?`)
-    const selectSamples = db.prepare<[number, string], { image_id: string; url: string; embedding: Buffer; views: Buffer | null }>(
-      "SELECT image_id, url, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL")
+    const selectSamples = db.prepare<
+      [number, string],
+      { image_id: string; url: string; embedding: Buffer; views: Buffer | null }
+    >(
+      "SELECT image_id, url, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL"
+    )
     const selectIds = db.prepare<[number, string, number], { product_id: string }>(
-      "SELECT product_id FROM products WHERE site_id = ? AND product_id > ? ORDER BY product_id LIMIT ?")
+      "SELECT product_id FROM products WHERE site_id = ? AND product_id > ? ORDER BY product_id LIMIT ?"
+    )
     const deleteAnalyses = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ?")
-    const deleteAnalysis = db.prepare("DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?")
+    const deleteAnalysis = db.prepare(
+      "DELETE FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND image_id = ?"
+    )
     // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
     const insertAnalysis = db.prepare(`INSERT OR IGNORE INTO product_image_analyses
       (site_id, product_id, image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at)
@@ -218,8 +287,12 @@ const layer = Layer.effect(
     const upsertImageWork = db.prepare(`INSERT INTO product_image_work VALUES (?, ?, ?, ?)
       ON CONFLICT (site_id, product_id) DO UPDATE SET unanalysed = excluded.unanalysed, undetected = excluded.undetected`)
     const deleteImageWork = db.prepare("DELETE FROM product_image_work WHERE site_id = ? AND product_id = ?")
-    const selectUnanalysed = db.prepare("SELECT site_id, product_id FROM product_image_work WHERE unanalysed = 1 LIMIT ?")
-    const selectUndetected = db.prepare("SELECT site_id, product_id FROM product_image_work WHERE undetected = 1 LIMIT ?")
+    const selectUnanalysed = db.prepare(
+      "SELECT site_id, product_id FROM product_image_work WHERE unanalysed = 1 LIMIT ?"
+    )
+    const selectUndetected = db.prepare(
+      "SELECT site_id, product_id FROM product_image_work WHERE undetected = 1 LIMIT ?"
+    )
 
     /** Files the product in product_image_work from its current images and analyses (inside a write's transaction). */
     const refreshImageWork = (siteId: number, productId: string, images: ReadonlyArray<StoredImage>) => {
@@ -237,7 +310,9 @@ const layer = Layer.effect(
     // The table came after the data: a store that did not have it files every product once.
     if (!hadImageWork) {
       db.transaction(() => {
-        const all = db.prepare("SELECT site_id, product_id, images FROM products WHERE images <> '[]'").all() as Array<Pick<ProductRow, "site_id" | "product_id" | "images">>
+        const all = db.prepare("SELECT site_id, product_id, images FROM products WHERE images <> '[]'").all() as Array<
+          Pick<ProductRow, "site_id" | "product_id" | "images">
+        >
         for (const row of all) refreshImageWork(row.site_id, row.product_id, decodeImages(row.images))
       })()
     }
@@ -263,9 +338,12 @@ const layer = Layer.effect(
        */
       previous?: StoredProduct
     ) => {
-      const storedImages: ReadonlyArray<StoredImage> = images === undefined
-        ? (existing ? (previous?.images ?? decodeImages(existing.images)) : [])
-        : dedupeImages(images)
+      const storedImages: ReadonlyArray<StoredImage> =
+        images === undefined
+          ? existing
+            ? (previous?.images ?? decodeImages(existing.images))
+            : []
+          : dedupeImages(images)
       const { value: version } = nextVersion.get() as { value: number }
       const now = Date.now()
       const row: ProductRow & { item_group_id: string | null } = {
@@ -291,7 +369,14 @@ const layer = Layer.effect(
       }
       // The record as given (already decoded): decoding the row just encoded would cost as much again.
       const product: StoredProduct = {
-        siteId, productId, data, images: storedImages, version, textVersion: row.text_version, updatedAt: now, createdAt: row.created_at ?? now
+        siteId,
+        productId,
+        data,
+        images: storedImages,
+        version,
+        textVersion: row.text_version,
+        updatedAt: now,
+        createdAt: row.created_at ?? now
       }
       return { product, created: existing === undefined }
     }
@@ -331,7 +416,8 @@ const layer = Layer.effect(
             return product === undefined ? { _tag: "Absent" } : { _tag: "Removed", product }
           }
         }
-      }))
+      })
+    )
 
     const saveDerivedTx = db.transaction((items: ReadonlyArray<DerivedProduct>) => {
       let saved = 0
@@ -347,47 +433,61 @@ const layer = Layer.effect(
       return saved
     })
 
-    const saveAnalysesTx = db.transaction((siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
-      const row = selectOne.get(siteId, productId) as ProductRow | undefined
-      if (row === undefined) return 0
-      const images = decodeImages(row.images)
-      const current = new Set(images.map((i) => i.id))
-      let kept = 0
-      for (const a of analyses) {
-        if (!current.has(a.imageId)) continue
-        kept += insertAnalysis.run({
-          site_id: siteId,
-          product_id: productId,
-          image_id: a.imageId,
-          url: a.url,
-          status: a.status,
-          reason: a.reason,
-          embedding: encodeVector(a.embedding),
-          color_signature: a.colorSignature === undefined ? null : Buffer.from(a.colorSignature.buffer, a.colorSignature.byteOffset, a.colorSignature.byteLength),
-          adult: a.adult,
-          colors: encodeColors(a.colors),
-          objects: encodeObjects(a.objects),
-          analyzed_at: a.analyzedAt
-        }).changes
+    const saveAnalysesTx = db.transaction(
+      (siteId: number, productId: string, analyses: ReadonlyArray<ImageAnalysisRecord>) => {
+        const row = selectOne.get(siteId, productId) as ProductRow | undefined
+        if (row === undefined) return 0
+        const images = decodeImages(row.images)
+        const current = new Set(images.map((i) => i.id))
+        let kept = 0
+        for (const a of analyses) {
+          if (!current.has(a.imageId)) continue
+          kept += insertAnalysis.run({
+            site_id: siteId,
+            product_id: productId,
+            image_id: a.imageId,
+            url: a.url,
+            status: a.status,
+            reason: a.reason,
+            embedding: encodeVector(a.embedding),
+            color_signature:
+              a.colorSignature === undefined
+                ? null
+                : Buffer.from(a.colorSignature.buffer, a.colorSignature.byteOffset, a.colorSignature.byteLength),
+            adult: a.adult,
+            colors: encodeColors(a.colors),
+            objects: encodeObjects(a.objects),
+            analyzed_at: a.analyzedAt
+          }).changes
+        }
+        if (kept > 0) refreshImageWork(siteId, productId, images)
+        return kept
       }
-      if (kept > 0) refreshImageWork(siteId, productId, images)
-      return kept
-    })
+    )
 
-    const saveObjectsTx = db.transaction((siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => {
-      let saved = 0
-      for (const d of detections) {
-        saved += fillObjects.run({ site_id: siteId, product_id: productId, image_id: d.imageId, objects: encodeObjects(d.objects) }).changes
+    const saveObjectsTx = db.transaction(
+      (siteId: number, productId: string, detections: ReadonlyArray<ImageObjects>) => {
+        let saved = 0
+        for (const d of detections) {
+          saved += fillObjects.run({
+            site_id: siteId,
+            product_id: productId,
+            image_id: d.imageId,
+            objects: encodeObjects(d.objects)
+          }).changes
+        }
+        if (saved > 0) refreshImageWork(siteId, productId, imagesOf(siteId, productId))
+        return saved
       }
-      if (saved > 0) refreshImageWork(siteId, productId, imagesOf(siteId, productId))
-      return saved
-    })
+    )
 
     const service: CatalogStoreService = {
       put: (siteId, productId, data, images) => attempt("put", () => putTx(siteId, productId, data, images)!),
       writeMany: (siteId, writes) => attempt("writeMany", () => writeManyTx(siteId, writes)),
       get: (siteId, productId) =>
-        attempt("get", () => Option.fromNullable(selectOne.get(siteId, productId) as ProductRow | undefined).pipe(Option.map(toProduct))),
+        attempt("get", () =>
+          Option.fromNullable(selectOne.get(siteId, productId) as ProductRow | undefined).pipe(Option.map(toProduct))
+        ),
       getMany: (siteId, productIds) =>
         attempt("getMany", () => {
           const out: Array<StoredProduct> = []
@@ -409,39 +509,50 @@ const layer = Layer.effect(
             siteId: r.site_id,
             productId: r.product_id,
             version: r.version
-          }))),
+          }))
+        ),
       pendingImageWork: (limit) =>
         attempt("pendingImageWork", () => {
-          const keys = (rows: Array<Pick<ProductRow, "site_id" | "product_id">>) => rows.map((r) => ({ siteId: r.site_id, productId: r.product_id }))
+          const keys = (rows: Array<Pick<ProductRow, "site_id" | "product_id">>) =>
+            rows.map((r) => ({ siteId: r.site_id, productId: r.product_id }))
           return {
             analyze: keys(selectUnanalysed.all(limit) as Array<ProductRow>),
             detect: keys(selectUndetected.all(limit) as Array<ProductRow>)
           }
         }),
       forEachProduct: (pageSize, visit) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           let after: [number, string] = [-1, ""]
           let total = 0
           while (true) {
-            const rows = yield* attempt("scan", () =>
-              selectProductPage.all(after[0], after[1], pageSize) as Array<
-                ProductRow & { derived_version: number | null; text_vector: Buffer | null; text_key: string | null }
-              >)
+            const rows = yield* attempt(
+              "scan",
+              () =>
+                selectProductPage.all(after[0], after[1], pageSize) as Array<
+                  ProductRow & { derived_version: number | null; text_vector: Buffer | null; text_key: string | null }
+                >
+            )
             if (rows.length === 0) return total
-            const page = yield* attempt("scan", () => rows.map((row) => {
-              const product = toProduct(row)
-              return {
-                product,
-                derived: row.derived_version === null ? null : {
-                  siteId: row.site_id,
-                  productId: row.product_id,
-                  version: row.derived_version,
-                  textVector: decodeVector(row.text_vector),
-                  ...(row.text_key === null ? {} : { textKey: row.text_key })
-                },
-                images: product.images.length === 0 ? [] : currentAnalyses(row.site_id, row.product_id, product.images)
-              }
-            }))
+            const page = yield* attempt("scan", () =>
+              rows.map((row) => {
+                const product = toProduct(row)
+                return {
+                  product,
+                  derived:
+                    row.derived_version === null
+                      ? null
+                      : {
+                          siteId: row.site_id,
+                          productId: row.product_id,
+                          version: row.derived_version,
+                          textVector: decodeVector(row.text_vector),
+                          ...(row.text_key === null ? {} : { textKey: row.text_key })
+                        },
+                  images:
+                    product.images.length === 0 ? [] : currentAnalyses(row.site_id, row.product_id, product.images)
+                }
+              })
+            )
             yield* visit(page)
             total += rows.length
             const last = rows[rows.length - 1]
@@ -449,24 +560,37 @@ const layer = Layer.effect(
           }
         }),
       count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n),
-      saveImageAnalyses: (siteId, productId, analyses) => attempt("saveImageAnalyses", () => saveAnalysesTx(siteId, productId, analyses)),
-      saveImageObjects: (siteId, productId, detections) => attempt("saveImageObjects", () => saveObjectsTx(siteId, productId, detections)),
+      saveImageAnalyses: (siteId, productId, analyses) =>
+        attempt("saveImageAnalyses", () => saveAnalysesTx(siteId, productId, analyses)),
+      saveImageObjects: (siteId, productId, detections) =>
+        attempt("saveImageObjects", () => saveObjectsTx(siteId, productId, detections)),
       imageAnalyses: (siteId, productId) =>
         attempt("imageAnalyses", () => {
           const row = selectOne.get(siteId, productId) as ProductRow | undefined
           return row ? currentAnalyses(siteId, productId, decodeImages(row.images)) : []
         }),
-      productIds: (siteId, after, limit) => attempt("productIds", () => selectIds.all(siteId, after, limit).map((r) => r.product_id)),
+      productIds: (siteId, after, limit) =>
+        attempt("productIds", () => selectIds.all(siteId, after, limit).map((r) => r.product_id)),
       imageSamples: (siteId, productIds) =>
         attempt("imageSamples", () =>
           productIds.flatMap((productId) =>
             selectSamples.all(siteId, productId).map((r): ImageSamples => {
               const embedding = decodeVector(r.embedding)!
-              return { productId, imageId: r.image_id, url: r.url, vectors: [embedding, ...(splitViews(decodeVector(r.views), embedding.length) ?? [])] }
-            }))),
+              return {
+                productId,
+                imageId: r.image_id,
+                url: r.url,
+                vectors: [embedding, ...(splitViews(decodeVector(r.views), embedding.length) ?? [])]
+              }
+            })
+          )
+        ),
       saveImageViews: (siteId, productId, views) =>
         attempt("saveImageViews", () =>
-          db.transaction(() => views.reduce((n, v) => n + fillViews.run(encodeViews(v.views), siteId, productId, v.imageId).changes, 0))())
+          db.transaction(() =>
+            views.reduce((n, v) => n + fillViews.run(encodeViews(v.views), siteId, productId, v.imageId).changes, 0)
+          )()
+        )
     }
     return service
   })

@@ -2,17 +2,46 @@ import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { execAll } from "../../platform/redis/Transaction.js"
 import { Effect, Either, Layer, Option } from "effect"
 import type { Redis } from "ioredis"
-import { CatalogStore, type CatalogStoreService, type CatalogWrite, type CatalogWriteResult, MODIFY_ATTEMPTS, StoreError } from "./CatalogStore.js"
+import {
+  CatalogStore,
+  type CatalogStoreService,
+  type CatalogWrite,
+  type CatalogWriteResult,
+  MODIFY_ATTEMPTS,
+  StoreError
+} from "./CatalogStore.js"
 import { type DerivedProduct, dedupeImages, type ProductKey, type StoredProduct } from "../../model/StoredProduct.js"
 import type { ImageAnalysisRecord, ImageSamples } from "../../model/ImageAnalysis.js"
 import type { ProductRecord } from "../../domain/Product.js"
 import { inImageOrder, toProduct } from "./redis/RedisCodec.js"
 import { sameEmbeddedText } from "../../model/ProductDocument.js"
-import { decodeAnalysis, decodeImages, decodeVector, encodeAnalysis, encodeImages, encodeRecord, encodeVector, encodeViews, splitViews } from "./CatalogCodec.js"
+import {
+  decodeAnalysis,
+  decodeImages,
+  decodeVector,
+  encodeAnalysis,
+  encodeImages,
+  encodeRecord,
+  encodeVector,
+  encodeViews,
+  splitViews
+} from "./CatalogCodec.js"
 import { batchedScript, bufferScript, script } from "../../platform/redis/LuaScript.js"
 import {
-  imageWorkKey, markStaleLua, productFields, reuseTextVectorLua, putLua, refreshImageWorkLua, removeLua, saveAnalysesLua, saveDerivedLua, saveViewsLua, saveObjectsLua, seqKey,
-  siteKeys, sitesKey
+  imageWorkKey,
+  markStaleLua,
+  productFields,
+  reuseTextVectorLua,
+  putLua,
+  refreshImageWorkLua,
+  removeLua,
+  saveAnalysesLua,
+  saveDerivedLua,
+  saveViewsLua,
+  saveObjectsLua,
+  seqKey,
+  siteKeys,
+  sitesKey
 } from "./redis/CatalogLayout.js"
 
 /**
@@ -21,7 +50,10 @@ import {
  * restart, and a crash of the Redis host may lose about the last second.
  */
 const call = <A>(what: string, f: () => Promise<A>) =>
-  Effect.tryPromise({ try: f, catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause }) })
+  Effect.tryPromise({
+    try: f,
+    catch: (cause) => new StoreError({ message: `catalog store: ${what} failed: ${String(cause)}`, cause })
+  })
 
 const exec = execAll
 
@@ -40,19 +72,22 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   const sites = call("sites", () => client.smembers(sitesKey)).pipe(
     Effect.map((ids) => ids.map(Number).sort((a, b) => a - b))
   )
-  const getMany = (siteId: number, productIds: ReadonlyArray<string>): Effect.Effect<ReadonlyArray<StoredProduct>, StoreError> =>
+  const getMany = (
+    siteId: number,
+    productIds: ReadonlyArray<string>
+  ): Effect.Effect<ReadonlyArray<StoredProduct>, StoreError> =>
     productIds.length === 0
       ? Effect.succeed([] as ReadonlyArray<StoredProduct>)
       : call("getMany", async () => {
-        const keys = siteKeys(siteId)
-        const tx = client.pipeline()
-        for (const id of productIds) tx.hmget(keys.product(id), ...productFields)
-        const rows = await exec(tx)
-        return rows.flatMap((row, i) => {
-          const product = toProduct(siteId, productIds[i], row as Array<string | null>)
-          return product === null ? [] : [product]
+          const keys = siteKeys(siteId)
+          const tx = client.pipeline()
+          for (const id of productIds) tx.hmget(keys.product(id), ...productFields)
+          const rows = await exec(tx)
+          return rows.flatMap((row, i) => {
+            const product = toProduct(siteId, productIds[i], row as Array<string | null>)
+            return product === null ? [] : [product]
+          })
         })
-      })
 
   /**
    * The image-work sets came after the data: the first reader files every product once (a
@@ -67,19 +102,24 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       while (true) {
         const ids = await client.zrangebylex(keys.ids, after, "+", "LIMIT", 0, 1_000)
         if (ids.length === 0) break
-        await Promise.all(ids.map((id) =>
-          refreshImageWorkScript([keys.product(id), keys.images(id), keys.unanalysed, keys.undetected], [id])))
+        await Promise.all(
+          ids.map((id) =>
+            refreshImageWorkScript([keys.product(id), keys.images(id), keys.unanalysed, keys.undetected], [id])
+          )
+        )
         after = `(${ids[ids.length - 1]}`
       }
     }
     await client.set(imageWorkKey, "1")
   })
   const membersOf = (set: "unanalysed" | "undetected", limit: number) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const out: Array<ProductKey> = []
       for (const siteId of yield* sites) {
         if (out.length >= limit) break
-        const ids = yield* call("pendingImageWork", () => client.zrange(siteKeys(siteId)[set], 0, limit - out.length - 1))
+        const ids = yield* call("pendingImageWork", () =>
+          client.zrange(siteKeys(siteId)[set], 0, limit - out.length - 1)
+        )
         for (const productId of ids) out.push({ siteId, productId })
       }
       return out
@@ -102,27 +142,73 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     const replaced = images === undefined ? undefined : dedupeImages(images)
     const updatedAt = Date.now()
     return call("put", () =>
-      (putScript(
-        [seqKey, sitesKey, keys.ids, keys.stale, keys.product(productId), keys.images(productId),
-          group === null ? "" : keys.group(group), keys.unanalysed, keys.undetected, keys.views(productId)],
-        [siteId, productId, encodeRecord(data), updatedAt, keys.base, group ?? "", replaced ? "1" : "0",
-          encodeImages(replaced ?? []), expectedVersion === undefined ? "" : String(expectedVersion), sameText ? "1" : "0",
-          ...(replaced ?? []).map((i) => i.id)]
-      ) as Promise<[number, number, string, string, number]>).then(([existed, version, storedImages, created, textVersion]) =>
-        existed === -1 ? undefined : {
-          created: existed === 0,
-          product: { siteId, productId, data, images: decodeImages(storedImages), version, textVersion, updatedAt, createdAt: Number(created) }
-        }))
+      (
+        putScript(
+          [
+            seqKey,
+            sitesKey,
+            keys.ids,
+            keys.stale,
+            keys.product(productId),
+            keys.images(productId),
+            group === null ? "" : keys.group(group),
+            keys.unanalysed,
+            keys.undetected,
+            keys.views(productId)
+          ],
+          [
+            siteId,
+            productId,
+            encodeRecord(data),
+            updatedAt,
+            keys.base,
+            group ?? "",
+            replaced ? "1" : "0",
+            encodeImages(replaced ?? []),
+            expectedVersion === undefined ? "" : String(expectedVersion),
+            sameText ? "1" : "0",
+            ...(replaced ?? []).map((i) => i.id)
+          ]
+        ) as Promise<[number, number, string, string, number]>
+      ).then(([existed, version, storedImages, created, textVersion]) =>
+        existed === -1
+          ? undefined
+          : {
+              created: existed === 0,
+              product: {
+                siteId,
+                productId,
+                data,
+                images: decodeImages(storedImages),
+                version,
+                textVersion,
+                updatedAt,
+                createdAt: Number(created)
+              }
+            }
+      )
+    )
   }
 
   const remove = (siteId: number, productId: string) => {
     const keys = siteKeys(siteId)
     return call("remove", () =>
-      (removeScript(
-        [keys.ids, keys.stale, keys.product(productId), keys.derived(productId), keys.images(productId),
-          keys.unanalysed, keys.undetected, keys.views(productId)],
-        [productId, keys.base]
-      ) as Promise<Array<string> | null>).then((row) => (row === null ? null : toProduct(siteId, productId, row))))
+      (
+        removeScript(
+          [
+            keys.ids,
+            keys.stale,
+            keys.product(productId),
+            keys.derived(productId),
+            keys.images(productId),
+            keys.unanalysed,
+            keys.undetected,
+            keys.views(productId)
+          ],
+          [productId, keys.base]
+        ) as Promise<Array<string> | null>
+      ).then((row) => (row === null ? null : toProduct(siteId, productId, row)))
+    )
   }
 
   /**
@@ -130,27 +216,49 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
    * reads again. `read`: the record as read for a whole batch beforehand (null: absent then).
    */
   const modify = (siteId: number, write: Extract<CatalogWrite, { _tag: "Modify" }>, read?: StoredProduct | null) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (let attempt = 0; attempt < MODIFY_ATTEMPTS; attempt++) {
-        const [current] = attempt === 0 && read !== undefined ? (read === null ? [] : [read]) : yield* getMany(siteId, [write.productId])
+        const [current] =
+          attempt === 0 && read !== undefined
+            ? read === null
+              ? []
+              : [read]
+            : yield* getMany(siteId, [write.productId])
         if (current === undefined) return { _tag: "Absent" } as const
         const fields = write.modify(current)
         if (Either.isLeft(fields)) return { _tag: "Refused", message: fields.left } as const
         const sameText = sameEmbeddedText(current.data, fields.right.data)
-        const written = yield* putAt(siteId, write.productId, fields.right.data, fields.right.images, current.version, sameText)
-        if (written !== undefined) return { _tag: "Written", product: written.product, created: false, previous: current } as const
+        const written = yield* putAt(
+          siteId,
+          write.productId,
+          fields.right.data,
+          fields.right.images,
+          current.version,
+          sameText
+        )
+        if (written !== undefined)
+          return { _tag: "Written", product: written.product, created: false, previous: current } as const
       }
       return { _tag: "Contended" } as const
     })
 
-  const writeOne = (siteId: number, write: CatalogWrite, read?: StoredProduct | null): Effect.Effect<CatalogWriteResult, StoreError> => {
+  const writeOne = (
+    siteId: number,
+    write: CatalogWrite,
+    read?: StoredProduct | null
+  ): Effect.Effect<CatalogWriteResult, StoreError> => {
     switch (write._tag) {
       case "Put":
-        return Effect.map(putAt(siteId, write.productId, write.data, write.images, undefined), (w) => ({ _tag: "Written", ...w! }))
+        return Effect.map(putAt(siteId, write.productId, write.data, write.images, undefined), (w) => ({
+          _tag: "Written",
+          ...w!
+        }))
       case "Modify":
         return modify(siteId, write, read)
       case "Remove":
-        return Effect.map(remove(siteId, write.productId), (product) => (product === null ? { _tag: "Absent" } : { _tag: "Removed", product }))
+        return Effect.map(remove(siteId, write.productId), (product) =>
+          product === null ? { _tag: "Absent" } : { _tag: "Removed", product }
+        )
     }
   }
 
@@ -162,21 +270,28 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       if (ids.length === 0) return { ids, rows: [] }
       const tx = client.multi()
       for (const id of ids) {
-        tx.hmget(keys.product(id), ...productFields).hmgetBuffer(keys.derived(id), "version", "vec", "key").hgetall(keys.images(id))
+        tx.hmget(keys.product(id), ...productFields)
+          .hmgetBuffer(keys.derived(id), "version", "vec", "key")
+          .hgetall(keys.images(id))
       }
       const replies = await exec(tx)
       const rows = ids.flatMap((id, i) => {
         const product = toProduct(siteId, id, replies[3 * i] as Array<string | null>)
         if (product === null) return []
         const [version, vec, key] = replies[3 * i + 1] as Array<Buffer | null>
-        const derived: DerivedProduct | null = version === null ? null : {
-          siteId,
-          productId: id,
-          version: Number(version.toString()),
-          textVector: decodeVector(vec),
-          ...(key === null ? {} : { textKey: key.toString() })
-        }
-        return [{ product, derived, images: inImageOrder(product.images, replies[3 * i + 2] as Record<string, string>) }]
+        const derived: DerivedProduct | null =
+          version === null
+            ? null
+            : {
+                siteId,
+                productId: id,
+                version: Number(version.toString()),
+                textVector: decodeVector(vec),
+                ...(key === null ? {} : { textKey: key.toString() })
+              }
+        return [
+          { product, derived, images: inImageOrder(product.images, replies[3 * i + 2] as Record<string, string>) }
+        ]
       })
       return { ids, rows }
     })
@@ -192,13 +307,27 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       writes.forEach((w, i) => byProduct.set(w.productId, [...(byProduct.get(w.productId) ?? []), i]))
       // The records that products' first writes modify, read in one pipeline (a batch of price
       // patches: one read for all of them, not one round trip each).
-      const modified = [...byProduct.entries()].flatMap(([id, [first]]) => (writes[first]._tag === "Modify" ? [id] : []))
-      return Effect.gen(function*() {
+      const modified = [...byProduct.entries()].flatMap(([id, [first]]) =>
+        writes[first]._tag === "Modify" ? [id] : []
+      )
+      return Effect.gen(function* () {
         const read = new Map<string, StoredProduct | null>(modified.map((id) => [id, null]))
-        for (const product of modified.length === 0 ? [] : yield* getMany(siteId, modified)) read.set(product.productId, product)
-        yield* Effect.forEach([...byProduct.values()], (positions) =>
-          Effect.forEach(positions, (i, k) => Effect.map(writeOne(siteId, writes[i], k === 0 ? read.get(writes[i].productId) : undefined), (r) => (results[i] = r)), { discard: true }),
-          { concurrency: "unbounded", discard: true })
+        for (const product of modified.length === 0 ? [] : yield* getMany(siteId, modified))
+          read.set(product.productId, product)
+        yield* Effect.forEach(
+          [...byProduct.values()],
+          (positions) =>
+            Effect.forEach(
+              positions,
+              (i, k) =>
+                Effect.map(
+                  writeOne(siteId, writes[i], k === 0 ? read.get(writes[i].productId) : undefined),
+                  (r) => (results[i] = r)
+                ),
+              { discard: true }
+            ),
+          { concurrency: "unbounded", discard: true }
+        )
         return results as ReadonlyArray<CatalogWriteResult>
       })
     },
@@ -211,35 +340,54 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     remove: (siteId, productId) => Effect.map(remove(siteId, productId), Option.fromNullable),
     saveDerived: (items) =>
       call("saveDerived", () =>
-        Promise.all(items.map((d) => {
-          const keys = siteKeys(d.siteId)
-          return saveDerivedScript(
-            [keys.product(d.productId), keys.derived(d.productId), keys.stale],
-            [d.productId, d.version, d.textVector === null ? "0" : "1", encodeVector(d.textVector) ?? "", d.textKey ?? ""]
-          ) as Promise<number>
-        }))).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
+        Promise.all(
+          items.map((d) => {
+            const keys = siteKeys(d.siteId)
+            return saveDerivedScript(
+              [keys.product(d.productId), keys.derived(d.productId), keys.stale],
+              [
+                d.productId,
+                d.version,
+                d.textVector === null ? "0" : "1",
+                encodeVector(d.textVector) ?? "",
+                d.textKey ?? ""
+              ]
+            ) as Promise<number>
+          })
+        )
+      ).pipe(Effect.map((saved) => saved.reduce((a, b) => a + b, 0))),
     reuseTextVectors: (items) =>
       call("reuseTextVectors", () =>
-        Promise.all(items.map((k) => {
-          const keys = siteKeys(k.siteId)
-          return reuseTextVectorScript([keys.product(k.productId), keys.derived(k.productId), keys.stale], [k.productId, k.version, k.textKey])
-            .then(decodeVector)
-        }))),
+        Promise.all(
+          items.map((k) => {
+            const keys = siteKeys(k.siteId)
+            return reuseTextVectorScript(
+              [keys.product(k.productId), keys.derived(k.productId), keys.stale],
+              [k.productId, k.version, k.textKey]
+            ).then(decodeVector)
+          })
+        )
+      ),
     markStale: (keys) =>
       call("markStale", () =>
-        Promise.all(keys.map((k) => {
-          const site = siteKeys(k.siteId)
-          return markStaleScript([site.product(k.productId), site.stale], [k.productId, k.version])
-        }))).pipe(Effect.asVoid),
+        Promise.all(
+          keys.map((k) => {
+            const site = siteKeys(k.siteId)
+            return markStaleScript([site.product(k.productId), site.stale], [k.productId, k.version])
+          })
+        )
+      ).pipe(Effect.asVoid),
     stale: (limit) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const out: Array<{ siteId: number; productId: string; version: number }> = []
         for (const siteId of yield* sites) {
           if (out.length >= limit) break
           const keys = siteKeys(siteId)
           const ids = yield* call("stale", () => client.zrange(keys.stale, 0, limit - out.length - 1))
           if (ids.length === 0) continue
-          const versions = yield* call("stale", () => client.pipeline(ids.map((id) => ["hget", keys.product(id), "version"])).exec())
+          const versions = yield* call("stale", () =>
+            client.pipeline(ids.map((id) => ["hget", keys.product(id), "version"])).exec()
+          )
           ids.forEach((productId, i) => {
             const version = versions?.[i]?.[1]
             if (typeof version === "string") out.push({ siteId, productId, version: Number(version) })
@@ -248,9 +396,12 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         return out
       }),
     pendingImageWork: (limit) =>
-      Effect.zipRight(fillImageWork, Effect.all({ analyze: membersOf("unanalysed", limit), detect: membersOf("undetected", limit) })),
+      Effect.zipRight(
+        fillImageWork,
+        Effect.all({ analyze: membersOf("unanalysed", limit), detect: membersOf("undetected", limit) })
+      ),
     forEachProduct: (pageSize, visit) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         let total = 0
         for (const siteId of yield* sites) {
           let after = ""
@@ -267,11 +418,14 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     count: (siteId) => call("count", () => client.zcard(siteKeys(siteId).ids)),
     saveImageAnalyses: (siteId, productId, analyses) => {
       const keys = siteKeys(siteId)
-      return call("saveImageAnalyses", () =>
-        saveAnalysesScript(
-          [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected],
-          [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])]
-        ) as Promise<number>)
+      return call(
+        "saveImageAnalyses",
+        () =>
+          saveAnalysesScript(
+            [keys.product(productId), keys.images(productId), keys.unanalysed, keys.undetected],
+            [productId, ...analyses.flatMap((a) => [a.imageId, encodeAnalysis(a)])]
+          ) as Promise<number>
+      )
     },
     saveImageObjects: (siteId, productId, detections) => {
       const keys = siteKeys(siteId)
@@ -288,13 +442,18 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         })
         return writes.length === 0
           ? 0
-          : ((await saveObjectsScript([key, keys.product(productId), keys.unanalysed, keys.undetected], [productId, ...writes])) as number)
+          : ((await saveObjectsScript(
+              [key, keys.product(productId), keys.unanalysed, keys.undetected],
+              [productId, ...writes]
+            )) as number)
       })
     },
     imageAnalyses: (siteId, productId) => {
       const keys = siteKeys(siteId)
       return call("imageAnalyses", async () => {
-        const [images, stored] = await exec(client.multi().hget(keys.product(productId), "images").hgetall(keys.images(productId)))
+        const [images, stored] = await exec(
+          client.multi().hget(keys.product(productId), "images").hgetall(keys.images(productId))
+        )
         return images === null
           ? ([] as ReadonlyArray<ImageAnalysisRecord>)
           : inImageOrder(decodeImages(images as string), stored as Record<string, string>)
@@ -308,10 +467,15 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
       })
       return args.length === 0
         ? Effect.succeed(0)
-        : call("saveImageViews", () => saveViewsScript([keys.images(productId), keys.views(productId)], args) as Promise<number>)
+        : call(
+            "saveImageViews",
+            () => saveViewsScript([keys.images(productId), keys.views(productId)], args) as Promise<number>
+          )
     },
     productIds: (siteId, after, limit) =>
-      call("productIds", () => client.zrangebylex(siteKeys(siteId).ids, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, limit)),
+      call("productIds", () =>
+        client.zrangebylex(siteKeys(siteId).ids, after === "" ? "-" : `(${after}`, "+", "LIMIT", 0, limit)
+      ),
     imageSamples: (siteId, productIds) => {
       const keys = siteKeys(siteId)
       return call("imageSamples", async () => {
@@ -325,7 +489,8 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           return Object.entries(analyses).flatMap(([imageId, json]): Array<ImageSamples> => {
             const { embedding, url } = decodeAnalysis(json)
             if (embedding === null) return []
-            const own = views[imageId] === undefined ? undefined : splitViews(decodeVector(views[imageId]), embedding.length)
+            const own =
+              views[imageId] === undefined ? undefined : splitViews(decodeVector(views[imageId]), embedding.length)
             return [{ productId, imageId, url, vectors: [embedding, ...(own ?? [])] }]
           })
         })
@@ -340,8 +505,10 @@ export const RedisCatalogStore = {
     Layer.scoped(
       CatalogStore,
       // A 5 s command timeout leaves room for a page of products with their vectors.
-      connectFailFast(url, { commandTimeoutMs: 5_000 }, (cause) =>
-        new StoreError({ message: `catalog store: cannot connect to Redis: ${String(cause)}`, cause })
+      connectFailFast(
+        url,
+        { commandTimeoutMs: 5_000 },
+        (cause) => new StoreError({ message: `catalog store: cannot connect to Redis: ${String(cause)}`, cause })
       ).pipe(Effect.map(makeRedisCatalogStore))
     )
 }

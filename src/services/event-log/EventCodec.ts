@@ -11,4 +11,5 @@ const decodeStored = compiledDecoder(ShopperEvent)
 export const encodeEvent = (event: ShopperEvent): string => JSON.stringify(event)
 
 /** A stored event from its JSON; throws (naming the field) when it is not one. */
-export const decodeEvent = (json: string): ShopperEvent => Either.getOrThrowWith(decodeStored(JSON.parse(json)), (e) => e)
+export const decodeEvent = (json: string): ShopperEvent =>
+  Either.getOrThrowWith(decodeStored(JSON.parse(json)), (e) => e)

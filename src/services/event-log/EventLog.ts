@@ -25,9 +25,17 @@ export interface AppendedEvents {
  * append returns. Aggregation (popularity, co-purchases, analytics) reads it in sequence order.
  */
 export interface EventLogService {
-  readonly append: (siteId: number, events: ReadonlyArray<ShopperEvent>, receivedAt: number) => Effect.Effect<AppendedEvents, EventLogError>
+  readonly append: (
+    siteId: number,
+    events: ReadonlyArray<ShopperEvent>,
+    receivedAt: number
+  ) => Effect.Effect<AppendedEvents, EventLogError>
   /** Up to `limit` of the site's events stored after `sequence` (0: from the start), in order. */
-  readonly read: (siteId: number, sequence: number, limit: number) => Effect.Effect<ReadonlyArray<StoredEvent>, EventLogError>
+  readonly read: (
+    siteId: number,
+    sequence: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<StoredEvent>, EventLogError>
   /** The sequence of the site's latest event (0: none): aggregation is behind while its cursor is lower. */
   readonly last: (siteId: number) => Effect.Effect<number, EventLogError>
 }

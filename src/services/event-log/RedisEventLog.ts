@@ -34,25 +34,46 @@ type StreamEntry = [id: string, fields: Array<string>]
 
 const toStored = ([id, fields]: StreamEntry): StoredEvent => {
   const field = (name: string) => fields[fields.indexOf(name) + 1]
-  return { sequence: Number(id.slice(2)), time: Number(field("t")), receivedAt: Number(field("r")), event: decodeEvent(field("e")) }
+  return {
+    sequence: Number(id.slice(2)),
+    time: Number(field("t")),
+    receivedAt: Number(field("r")),
+    event: decodeEvent(field("e"))
+  }
 }
 
 export const makeRedisEventLog = (client: Redis): EventLogService => {
   const call = <A>(what: string, f: () => Promise<A>) =>
-    Effect.tryPromise({ try: f, catch: (cause) => new EventLogError({ message: `events: ${what} failed: ${String(cause)}`, cause }) })
+    Effect.tryPromise({
+      try: f,
+      catch: (cause) => new EventLogError({ message: `events: ${what} failed: ${String(cause)}`, cause })
+    })
   const append = script(client, appendLua)
   return {
     append: (siteId, events, receivedAt) =>
-      call("append", () => append(keys(siteId), [receivedAt, ...events.flatMap((e) => [e.eventId, eventTime(e, receivedAt), encodeEvent(e)])]))
-        .pipe(Effect.map((reply) => {
+      call("append", () =>
+        append(keys(siteId), [
+          receivedAt,
+          ...events.flatMap((e) => [e.eventId, eventTime(e, receivedAt), encodeEvent(e)])
+        ])
+      ).pipe(
+        Effect.map((reply) => {
           const [accepted, duplicates] = reply as [number, number]
           return { accepted, duplicates }
-        })),
+        })
+      ),
     last: (siteId) => call("last", async () => Number((await client.get(keys(siteId)[2])) ?? 0)),
     read: (siteId, sequence, limit) =>
       Effect.flatMap(
-        call("read", () => client.xrange(keys(siteId)[1], `(0-${sequence}`, "+", "COUNT", limit) as Promise<Array<StreamEntry>>),
-        (entries) => Effect.try({ try: () => entries.map(toStored), catch: (cause) => new EventLogError({ message: `events: read failed: ${String(cause)}`, cause }) })
+        call(
+          "read",
+          () => client.xrange(keys(siteId)[1], `(0-${sequence}`, "+", "COUNT", limit) as Promise<Array<StreamEntry>>
+        ),
+        (entries) =>
+          Effect.try({
+            try: () => entries.map(toStored),
+            catch: (cause) => new EventLogError({ message: `events: read failed: ${String(cause)}`, cause })
+          })
       )
   }
 }
@@ -62,8 +83,14 @@ export const RedisEventLog = {
   layer: (url: string): Layer.Layer<EventLog, EventLogError> =>
     Layer.scoped(
       EventLog,
-      connectFailFast(url, { commandTimeoutMs: 5_000 }, (cause) =>
-        new EventLogError({ message: `events: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
+      connectFailFast(
+        url,
+        { commandTimeoutMs: 5_000 },
+        (cause) =>
+          new EventLogError({
+            message: `events: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+            cause
+          })
       ).pipe(Effect.map(makeRedisEventLog))
     )
 }

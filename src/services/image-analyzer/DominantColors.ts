@@ -1,7 +1,6 @@
 import { nearestColorName } from "../../model/ColorNames.js"
 import type { DominantColor, RgbImage } from "./ImageAnalyzer.js"
 
-
 const K = 5
 const ITERATIONS = 8
 const MIN_SHARE = 0.1
@@ -9,7 +8,9 @@ const MAX_COLORS = 3
 
 /** Studio white after JPEG and lighting: bright and nearly grey. */
 const isNearWhite = (data: Uint8Array, p: number) => {
-  const r = data[p * 3], g = data[p * 3 + 1], b = data[p * 3 + 2]
+  const r = data[p * 3],
+    g = data[p * 3 + 1],
+    b = data[p * 3 + 2]
   const low = Math.min(r, g, b)
   return low >= 220 && Math.max(r, g, b) - low <= 24
 }
@@ -51,14 +52,23 @@ const seedCentres = (data: Uint8Array, pixels: ReadonlyArray<number>): Array<Arr
   for (const p of pixels) {
     const key = (data[p * 3] >> 6) * 16 + (data[p * 3 + 1] >> 6) * 4 + (data[p * 3 + 2] >> 6)
     const cell = cells.get(key) ?? [0, 0, 0, 0]
-    cell[0] += data[p * 3]; cell[1] += data[p * 3 + 1]; cell[2] += data[p * 3 + 2]; cell[3]++
+    cell[0] += data[p * 3]
+    cell[1] += data[p * 3 + 1]
+    cell[2] += data[p * 3 + 2]
+    cell[3]++
     cells.set(key, cell)
   }
-  return [...cells.values()].sort((a, b) => b[3] - a[3]).slice(0, K).map((c) => [c[0] / c[3], c[1] / c[3], c[2] / c[3], 0])
+  return [...cells.values()]
+    .sort((a, b) => b[3] - a[3])
+    .slice(0, K)
+    .map((c) => [c[0] / c[3], c[1] / c[3], c[2] / c[3], 0])
 }
 
 const toHex = (rgb: ReadonlyArray<number>) =>
-  `#${rgb.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("")}`
+  `#${rgb
+    .slice(0, 3)
+    .map((v) => Math.round(v).toString(16).padStart(2, "0"))
+    .join("")}`
 
 /**
  * Dominant colours by k-means in RGB on a small swatch, named with the shop palette.
@@ -73,7 +83,9 @@ export const dominantColors = (swatch: RgbImage): Array<DominantColor> => {
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
     const sums = centres.map(() => [0, 0, 0, 0])
     for (const p of pixels) {
-      const r = data[p * 3], g = data[p * 3 + 1], b = data[p * 3 + 2]
+      const r = data[p * 3],
+        g = data[p * 3 + 1],
+        b = data[p * 3 + 2]
       let nearest = sums[0]
       let nearestDistance = Infinity
       for (let k = 0; k < centres.length; k++) {
@@ -83,9 +95,14 @@ export const dominantColors = (swatch: RgbImage): Array<DominantColor> => {
           nearest = sums[k]
         }
       }
-      nearest[0] += r; nearest[1] += g; nearest[2] += b; nearest[3]++
+      nearest[0] += r
+      nearest[1] += g
+      nearest[2] += b
+      nearest[3]++
     }
-    sums.forEach((s, k) => (centres[k] = s[3] > 0 ? [s[0] / s[3], s[1] / s[3], s[2] / s[3], s[3]] : [...centres[k].slice(0, 3), 0]))
+    sums.forEach(
+      (s, k) => (centres[k] = s[3] > 0 ? [s[0] / s[3], s[1] / s[3], s[2] / s[3], s[3]] : [...centres[k].slice(0, 3), 0])
+    )
   }
 
   const byName = new Map<string, Array<number>>()
@@ -95,11 +112,12 @@ export const dominantColors = (swatch: RgbImage): Array<DominantColor> => {
     const merged = byName.get(name) ?? [0, 0, 0, 0]
     byName.set(name, [merged[0] + r * count, merged[1] + g * count, merged[2] + b * count, merged[3] + count])
   }
-  return [...byName].map(([name, [r, g, b, count]]) => ({
-    name,
-    hex: toHex([r / count, g / count, b / count]),
-    share: Math.round((count / pixels.length) * 1000) / 1000
-  }))
+  return [...byName]
+    .map(([name, [r, g, b, count]]) => ({
+      name,
+      hex: toHex([r / count, g / count, b / count]),
+      share: Math.round((count / pixels.length) * 1000) / 1000
+    }))
     .filter((color) => color.share >= MIN_SHARE)
     .sort((a, b) => b.share - a.share)
     .slice(0, MAX_COLORS)

@@ -79,9 +79,15 @@ export interface ImageAnalyzerService {
   readonly dimensions: number
   readonly analyze: (image: RgbImage, options?: AnalyzeOptions) => Effect.Effect<ImageAnalysis, AnalyzeError>
   /** Features only, for a visual-search query; defaults to "query" priority. */
-  readonly embed: (image: RgbImage, options?: Pick<AnalyzeOptions, "priority">) => Effect.Effect<Float32Array, AnalyzeError>
+  readonly embed: (
+    image: RgbImage,
+    options?: Pick<AnalyzeOptions, "priority">
+  ) => Effect.Effect<Float32Array, AnalyzeError>
   /** Objects only; defaults to "query" priority (the catalog's detection pass asks for "background"). */
-  readonly detect: (image: RgbImage, options?: Pick<AnalyzeOptions, "priority">) => Effect.Effect<ReadonlyArray<DetectedObject>, AnalyzeError>
+  readonly detect: (
+    image: RgbImage,
+    options?: Pick<AnalyzeOptions, "priority">
+  ) => Effect.Effect<ReadonlyArray<DetectedObject>, AnalyzeError>
   readonly stats: Effect.Effect<ImageAnalyzerStats>
 }
 

@@ -28,7 +28,8 @@ export const validationError = (image: RgbImage): string | undefined => {
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     return `image size must be positive integers, got ${width}×${height}`
   }
-  if (data.length !== width * height * 3) return `expected ${width * height * 3} RGB bytes for ${width}×${height}, got ${data.length}`
+  if (data.length !== width * height * 3)
+    return `expected ${width * height * 3} RGB bytes for ${width}×${height}, got ${data.length}`
   return undefined
 }
 
@@ -46,7 +47,10 @@ const resized = async (image: RgbImage, width: number, height: number, fit: "fil
  * stays free, and with area-averaging filters instead of the aliasing a 224-px bilinear
  * sample of a 2,000-px photo would give.
  */
-export const prepare = async (image: RgbImage, what: { features: boolean; detection: boolean }): Promise<PreparedImage> => {
+export const prepare = async (
+  image: RgbImage,
+  what: { features: boolean; detection: boolean }
+): Promise<PreparedImage> => {
   const [features, swatch, detection] = await Promise.all([
     what.features ? resized(image, FEATURE_SIZE, FEATURE_SIZE, "fill") : undefined,
     what.features ? resized(image, SWATCH_SIZE, SWATCH_SIZE, "fill") : undefined,

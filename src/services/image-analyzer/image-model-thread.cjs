@@ -26,7 +26,8 @@ const tf = require("@tensorflow/tfjs")
 const { setWasmPaths } = require("@tensorflow/tfjs-backend-wasm")
 
 // Both packages' exports maps hide the files needed here, so they are found by path.
-const packageDir = (name, entryDepth) => path.resolve(path.dirname(require.resolve(name)), ...Array(entryDepth).fill(".."))
+const packageDir = (name, entryDepth) =>
+  path.resolve(path.dirname(require.resolve(name)), ...Array(entryDepth).fill(".."))
 const wasmDir = path.join(packageDir("@tensorflow/tfjs-backend-wasm", 1), "dist") + path.sep
 const nsfwDir = packageDir("nsfwjs", 2) // main is dist/cjs/index.js
 const humanDir = packageDir("@vladmandic/human", 1) // main is dist/human.node.js
@@ -50,14 +51,16 @@ const loadFeatureModel = async () => {
     group.paths.map((shard) => Buffer.from(require(path.join(dir, `${shard}.min.js`)), "base64"))
   )
   const weights = Buffer.concat(shards)
-  return tf.loadGraphModel(tf.io.fromMemory({
-    modelTopology: model.modelTopology,
-    format: model.format,
-    generatedBy: model.generatedBy,
-    convertedBy: model.convertedBy,
-    weightSpecs: model.weightsManifest.flatMap((group) => group.weights),
-    weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)
-  }))
+  return tf.loadGraphModel(
+    tf.io.fromMemory({
+      modelTopology: model.modelTopology,
+      format: model.format,
+      generatedBy: model.generatedBy,
+      convertedBy: model.convertedBy,
+      weightSpecs: model.weightsManifest.flatMap((group) => group.weights),
+      weightData: weights.buffer.slice(weights.byteOffset, weights.byteOffset + weights.byteLength)
+    })
+  )
 }
 
 const loadDetector = async () => {
@@ -152,7 +155,11 @@ const main = async () => {
   })
   parentPort.postMessage({
     type: "ready",
-    loadMs: { features: featuresLoaded - started, detector: detectorLoaded - featuresLoaded, total: performance.now() - started }
+    loadMs: {
+      features: featuresLoaded - started,
+      detector: detectorLoaded - featuresLoaded,
+      total: performance.now() - started
+    }
   })
 }
 

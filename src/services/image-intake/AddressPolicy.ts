@@ -21,8 +21,16 @@ export const parseCidr = (text: string): Cidr | undefined => {
 // Everything a server-side fetch must not reach: "this network", private, carrier-grade NAT,
 // loopback, link-local, IETF protocol assignments, benchmarking, multicast and reserved.
 const PRIVATE_V4 = [
-  "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
-  "172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16", "198.18.0.0/15", "224.0.0.0/3"
+  "0.0.0.0/8",
+  "10.0.0.0/8",
+  "100.64.0.0/10",
+  "127.0.0.0/8",
+  "169.254.0.0/16",
+  "172.16.0.0/12",
+  "192.0.0.0/24",
+  "192.168.0.0/16",
+  "198.18.0.0/15",
+  "224.0.0.0/3"
 ]
 // ::/96 covers ::, ::1 and the deprecated IPv4-compatible form; ULA; link-local; multicast.
 const PRIVATE_V6 = ["::/96", "fc00::/7", "fe80::/10", "ff00::/8"]

@@ -16,7 +16,9 @@ export const base64Bytes = (data: string, field: string, maxBytes: number): Effe
     if (/^data:/i.test(data)) {
       const comma = data.indexOf(",")
       if (comma < 0 || !DATA_URL_HEADER.test(data.slice(0, comma))) {
-        return Effect.fail(imageFailure(ImageMalformed, field, "a data URL must have the form data:image/<type>;base64,<data>"))
+        return Effect.fail(
+          imageFailure(ImageMalformed, field, "a data URL must have the form data:image/<type>;base64,<data>")
+        )
       }
       payload = data.slice(comma + 1)
     }
@@ -29,7 +31,13 @@ export const base64Bytes = (data: string, field: string, maxBytes: number): Effe
     const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0
     const size = Math.floor((text.length * 3) / 4) - padding
     if (size > maxBytes) {
-      return Effect.fail(imageFailure(ImageTooLarge, field, `the image is ${megabytes(size)}, more than the limit of ${megabytes(maxBytes)}`))
+      return Effect.fail(
+        imageFailure(
+          ImageTooLarge,
+          field,
+          `the image is ${megabytes(size)}, more than the limit of ${megabytes(maxBytes)}`
+        )
+      )
     }
     return Effect.succeed(Buffer.from(text, "base64"))
   })

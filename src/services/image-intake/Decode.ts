@@ -29,17 +29,26 @@ export const sniffFormat = (bytes: Uint8Array): ImageFormat | undefined => {
 }
 
 const corrupt = (field: string, format: ImageFormat) => (cause: unknown) =>
-  imageFailure(ImageUndecodable, field, `is not a readable ${format.toUpperCase()} image (${cause instanceof Error ? cause.message : String(cause)})`)
+  imageFailure(
+    ImageUndecodable,
+    field,
+    `is not a readable ${format.toUpperCase()} image (${cause instanceof Error ? cause.message : String(cause)})`
+  )
 
 /**
  * Accepts a JPEG, PNG, WebP or GIF (the first frame of an animation) that decodes cleanly.
  * The pixel count is read from the header and judged before any pixel is decoded, so a
  * small file declaring a huge canvas costs nothing.
  */
-export const decodeImage = (bytes: Uint8Array, field: string, maxPixels: number): Effect.Effect<DecodedImage, ImageRejected> =>
-  Effect.gen(function*() {
+export const decodeImage = (
+  bytes: Uint8Array,
+  field: string,
+  maxPixels: number
+): Effect.Effect<DecodedImage, ImageRejected> =>
+  Effect.gen(function* () {
     const format = sniffFormat(bytes)
-    if (format === undefined) return yield* imageFailure(ImageUnsupported, field, "is not a JPEG, PNG, WebP or GIF image")
+    if (format === undefined)
+      return yield* imageFailure(ImageUnsupported, field, "is not a JPEG, PNG, WebP or GIF image")
     // Header only; the limit is ours to judge below, with a message that gives the numbers.
     const meta = yield* Effect.tryPromise({
       try: () => sharp(bytes, { limitInputPixels: false, failOn: "error" }).metadata(),
@@ -59,7 +68,10 @@ export const decodeImage = (bytes: Uint8Array, field: string, maxPixels: number)
     // at intake with a 415, rather than later inside a model.
     yield* Effect.tryPromise({
       try: () =>
-        sharp(bytes, { limitInputPixels: maxPixels, failOn: "error" }).resize(64, 64, { fit: "inside" }).raw().toBuffer(),
+        sharp(bytes, { limitInputPixels: maxPixels, failOn: "error" })
+          .resize(64, 64, { fit: "inside" })
+          .raw()
+          .toBuffer(),
       catch: corrupt(field, format)
     })
     return {

@@ -9,16 +9,28 @@ import { fetchImageBytes } from "./SafeFetch.js"
 
 const makeImageIntake = (settings: ImageIntakeSettings): ImageIntakeService => {
   const policy = makeAddressPolicy({ allowPrivate: settings.allowPrivateUrls, allowedCidrs: settings.allowedCidrs })
-  const limits = { maxBytes: settings.maxBytes, timeoutMs: settings.fetchTimeoutMs, maxRedirects: settings.maxRedirects }
+  const limits = {
+    maxBytes: settings.maxBytes,
+    timeoutMs: settings.fetchTimeoutMs,
+    maxRedirects: settings.maxRedirects
+  }
   // Raw bytes (a multipart upload) meet the same size limit as base64 and urls.
   const decode = (bytes: Uint8Array, field: string) =>
     bytes.length > settings.maxBytes
-      ? Effect.fail(imageFailure(ImageTooLarge, field, `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`))
+      ? Effect.fail(
+          imageFailure(
+            ImageTooLarge,
+            field,
+            `the image is ${megabytes(bytes.length)}, more than the limit of ${megabytes(settings.maxBytes)}`
+          )
+        )
       : decodeImage(bytes, field, settings.maxPixels)
   return {
     decode,
-    fromData: (data, field) => Effect.flatMap(base64Bytes(data, field, settings.maxBytes), (bytes) => decode(bytes, field)),
-    fromUrl: (url, field) => Effect.flatMap(fetchImageBytes(url, field, policy, limits), (bytes) => decode(bytes, field))
+    fromData: (data, field) =>
+      Effect.flatMap(base64Bytes(data, field, settings.maxBytes), (bytes) => decode(bytes, field)),
+    fromUrl: (url, field) =>
+      Effect.flatMap(fetchImageBytes(url, field, policy, limits), (bytes) => decode(bytes, field))
   }
 }
 

@@ -43,7 +43,7 @@ const positive = (name: string, fallback: number) =>
 export class ImageIntakeConfig extends Context.Tag("ImageIntakeConfig")<ImageIntakeConfig, ImageIntakeSettings>() {
   static readonly fromEnv = Layer.effect(
     ImageIntakeConfig,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return {
         allowPrivateUrls: yield* Config.boolean("IMAGE_ALLOW_PRIVATE_URLS").pipe(Config.withDefault(false)),
         allowedCidrs: yield* cidrList,

@@ -70,8 +70,11 @@ export const isImageUnavailable = (e: ImageFailure): e is ImageUnavailable =>
   e instanceof ImageHostUnreachable || e instanceof ImageHostBadResponse || e instanceof ImageHostTimedOut
 
 /** `new Failure({ field, message: "<field>: <text>" })`. */
-export const imageFailure = <E extends ImageFailure>(Failure: new(props: ImageFailureProps) => E, field: string, text: string): E =>
-  new Failure({ field, message: `${field}: ${text}` })
+export const imageFailure = <E extends ImageFailure>(
+  Failure: new (props: ImageFailureProps) => E,
+  field: string,
+  text: string
+): E => new Failure({ field, message: `${field}: ${text}` })
 
 export const megabytes = (bytes: number) =>
   bytes < 1_048_576 ? `${Math.ceil(bytes / 1024)} kB` : `${Math.round((bytes / 1_048_576) * 10) / 10} MB`

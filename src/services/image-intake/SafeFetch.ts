@@ -25,7 +25,9 @@ export interface FetchLimits {
 }
 
 type Resolved = ReadonlyArray<{ readonly address: string; readonly family: number }>
-type Hop = { readonly _tag: "Redirect"; readonly location: string } | { readonly _tag: "Body"; readonly bytes: Uint8Array }
+type Hop =
+  | { readonly _tag: "Redirect"; readonly location: string }
+  | { readonly _tag: "Body"; readonly bytes: Uint8Array }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 // Only what we decode, so a negotiating CDN does not answer with AVIF or HEIC.
@@ -43,7 +45,9 @@ const parseTarget = (raw: string, field: string, base?: URL): Effect.Effect<URL,
       return Effect.fail(imageFailure(ImageUrlInvalid, field, `${via}not a valid URL`))
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      return Effect.fail(imageFailure(ImageUrlInvalid, field, `${via}only http and https URLs are allowed, not ${url.protocol}`))
+      return Effect.fail(
+        imageFailure(ImageUrlInvalid, field, `${via}only http and https URLs are allowed, not ${url.protocol}`)
+      )
     }
     // The URL parser keeps empty labels ("localhost..", "a..b"), which no DNS name has.
     if (net.isIP(url.hostname.replace(/^\[(.*)\]$/, "$1")) === 0 && /^\.|\.\./.test(url.hostname)) {
@@ -59,16 +63,17 @@ const resolveChecked = (
   policy: AddressPolicy,
   via: string
 ): Effect.Effect<Resolved, ImageRejected | ImageUnavailable> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1") // IPv6 literals keep their brackets
     const byName = policy.hostRefusal(host)
     if (byName !== undefined) return yield* imageFailure(ImageAddressRefused, field, via + byName)
-    const addresses: Resolved = net.isIP(host) !== 0
-      ? [{ address: host, family: net.isIP(host) }]
-      : yield* Effect.tryPromise({
-        try: () => dns.promises.lookup(host, { all: true, verbatim: true }),
-        catch: () => imageFailure(ImageHostUnreachable, field, `the host ${host} could not be resolved`)
-      })
+    const addresses: Resolved =
+      net.isIP(host) !== 0
+        ? [{ address: host, family: net.isIP(host) }]
+        : yield* Effect.tryPromise({
+            try: () => dns.promises.lookup(host, { all: true, verbatim: true }),
+            catch: () => imageFailure(ImageHostUnreachable, field, `the host ${host} could not be resolved`)
+          })
     for (const { address } of addresses) {
       const refusal = policy.addressRefusal(address)
       if (refusal !== undefined) return yield* imageFailure(ImageAddressRefused, field, via + refusal)
@@ -80,11 +85,17 @@ const resolveChecked = (
  * Hands the socket the addresses already checked, so a DNS answer that changes between the
  * check and the connect (rebinding) is never used. Host header and SNI keep the real name.
  */
-const pinnedLookup = (addresses: Resolved): net.LookupFunction => (_hostname, options, callback) => {
-  // Node's happy-eyeballs connect asks for all addresses; a plain connect for one.
-  if (options.all) callback(null, addresses.map(({ address, family }) => ({ address, family })))
-  else callback(null, addresses[0].address, addresses[0].family)
-}
+const pinnedLookup =
+  (addresses: Resolved): net.LookupFunction =>
+  (_hostname, options, callback) => {
+    // Node's happy-eyeballs connect asks for all addresses; a plain connect for one.
+    if (options.all)
+      callback(
+        null,
+        addresses.map(({ address, family }) => ({ address, family }))
+      )
+    else callback(null, addresses[0].address, addresses[0].family)
+  }
 
 const requestOnce = (url: URL, addresses: Resolved, field: string, maxBytes: number) =>
   Effect.async<Hop, ImageRejected | ImageUnavailable>((resume) => {
@@ -96,35 +107,50 @@ const requestOnce = (url: URL, addresses: Resolved, field: string, maxBytes: num
       resume(result)
     }
     const client = url.protocol === "https:" ? https : http
-    const req = client.request(url, {
-      // No pooled sockets: each hop connects to the addresses it checked, and nothing lingers.
-      agent: false,
-      lookup: pinnedLookup(addresses),
-      headers: { accept: ACCEPT, "accept-encoding": "identity", "user-agent": "commerce-search-image-intake/1" }
-    }, (res) => {
-      const status = res.statusCode ?? 0
-      const location = res.headers.location
-      if (REDIRECTS.has(status) && location) return settle(Effect.succeed({ _tag: "Redirect", location }))
-      if (status < 200 || status > 299) return settle(imageFailure(ImageHostBadResponse, field, `the image server answered ${status}`))
-      const type = res.headers["content-type"]
-      if (type !== undefined && !imageLike(type)) {
-        return settle(imageFailure(ImageUnsupported, field, `the URL returned ${type.split(";")[0]}, not an image`))
+    const req = client.request(
+      url,
+      {
+        // No pooled sockets: each hop connects to the addresses it checked, and nothing lingers.
+        agent: false,
+        lookup: pinnedLookup(addresses),
+        headers: { accept: ACCEPT, "accept-encoding": "identity", "user-agent": "commerce-search-image-intake/1" }
+      },
+      (res) => {
+        const status = res.statusCode ?? 0
+        const location = res.headers.location
+        if (REDIRECTS.has(status) && location) return settle(Effect.succeed({ _tag: "Redirect", location }))
+        if (status < 200 || status > 299)
+          return settle(imageFailure(ImageHostBadResponse, field, `the image server answered ${status}`))
+        const type = res.headers["content-type"]
+        if (type !== undefined && !imageLike(type)) {
+          return settle(imageFailure(ImageUnsupported, field, `the URL returned ${type.split(";")[0]}, not an image`))
+        }
+        const tooLarge = () =>
+          imageFailure(ImageTooLarge, field, `the image is larger than the limit of ${megabytes(maxBytes)}`)
+        if (Number(res.headers["content-length"]) > maxBytes) return settle(tooLarge())
+        // Counted while streaming: a missing or lying Content-Length cannot make us buffer more.
+        const chunks: Array<Buffer> = []
+        let size = 0
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length
+          if (size > maxBytes) settle(tooLarge())
+          else chunks.push(chunk)
+        })
+        res.on("end", () => settle(Effect.succeed({ _tag: "Body", bytes: Buffer.concat(chunks) })))
+        res.on("error", () =>
+          settle(imageFailure(ImageHostUnreachable, field, "the image server closed the connection early"))
+        )
       }
-      const tooLarge = () => imageFailure(ImageTooLarge, field, `the image is larger than the limit of ${megabytes(maxBytes)}`)
-      if (Number(res.headers["content-length"]) > maxBytes) return settle(tooLarge())
-      // Counted while streaming: a missing or lying Content-Length cannot make us buffer more.
-      const chunks: Array<Buffer> = []
-      let size = 0
-      res.on("data", (chunk: Buffer) => {
-        size += chunk.length
-        if (size > maxBytes) settle(tooLarge())
-        else chunks.push(chunk)
-      })
-      res.on("end", () => settle(Effect.succeed({ _tag: "Body", bytes: Buffer.concat(chunks) })))
-      res.on("error", () => settle(imageFailure(ImageHostUnreachable, field, "the image server closed the connection early")))
-    })
+    )
     req.on("error", (error: NodeJS.ErrnoException) =>
-      settle(imageFailure(ImageHostUnreachable, field, `the image server could not be reached (${error.code ?? error.message})`)))
+      settle(
+        imageFailure(
+          ImageHostUnreachable,
+          field,
+          `the image server could not be reached (${error.code ?? error.message})`
+        )
+      )
+    )
     req.end()
     // Interruption (the overall timeout, a client gone) closes the socket.
     return Effect.sync(() => req.destroy())
@@ -140,22 +166,27 @@ export const fetchImageBytes = (
   policy: AddressPolicy,
   limits: FetchLimits
 ): Effect.Effect<Uint8Array, ImageRejected | ImageUnavailable> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let url = yield* parseTarget(raw, field)
-    for (let redirects = 0;; redirects++) {
+    for (let redirects = 0; ; redirects++) {
       // A refused redirect target is named: the client only knows the URL it sent.
       const via = redirects === 0 ? "" : `redirected to ${url.href}: `
       const addresses = yield* resolveChecked(url, field, policy, via)
       const hop = yield* requestOnce(url, addresses, field, limits.maxBytes)
       if (hop._tag === "Body") return hop.bytes
       if (redirects >= limits.maxRedirects) {
-        return yield* imageFailure(ImageHostBadResponse, field, `the URL redirected more than ${limits.maxRedirects} times`)
+        return yield* imageFailure(
+          ImageHostBadResponse,
+          field,
+          `the URL redirected more than ${limits.maxRedirects} times`
+        )
       }
       url = yield* parseTarget(hop.location, field, url)
     }
   }).pipe(
     Effect.timeoutFail({
       duration: Duration.millis(limits.timeoutMs),
-      onTimeout: () => imageFailure(ImageHostTimedOut, field, `the image server did not answer within ${limits.timeoutMs} ms`)
+      onTimeout: () =>
+        imageFailure(ImageHostTimedOut, field, `the image server did not answer within ${limits.timeoutMs} ms`)
     })
   )

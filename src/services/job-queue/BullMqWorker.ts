@@ -37,10 +37,16 @@ const DEFAULT_CONCURRENCY: Record<Lane, number> = { index: 8, images: 2, detect:
 /** WORKER_QUEUES: the lanes this worker process serves (default all). */
 export const WorkerQueues = Config.string("WORKER_QUEUES").pipe(
   Config.withDefault(LANES.join(",")),
-  Config.map((list) => list.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
+  Config.map((list) =>
+    list
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0)
+  ),
   Config.validate({
     message: `WORKER_QUEUES must list some of: ${LANES.join(", ")}`,
-    validation: (names): names is Array<Lane> => names.length > 0 && names.every((n) => (LANES as ReadonlyArray<string>).includes(n))
+    validation: (names): names is Array<Lane> =>
+      names.length > 0 && names.every((n) => (LANES as ReadonlyArray<string>).includes(n))
   })
 )
 
@@ -69,27 +75,36 @@ const asError = (cause: Cause.Cause<unknown>): Error => {
  */
 export const BullMqWorker = {
   layer: (url: string, options: BullMqWorkerOptions = {}) =>
-    Layer.scopedDiscard(Effect.gen(function*() {
-      const base = options.queueName ?? DEFAULT_QUEUE_NAME
-      const lanes = options.lanes ?? (yield* WorkerQueues)
-      // Follow-up jobs a handler returns go to their own lane's queue through a producer of its own.
-      const producer = Context.get(yield* Layer.build(BullMqJobQueue.layer(url, { queueName: base })), JobQueue)
-      const configured = yield* WorkerTimings
-      const timing = {
-        lockDurationMs: options.lockDurationMs ?? configured.lockDurationMs,
-        stalledIntervalMs: options.stalledIntervalMs ?? configured.stalledIntervalMs
-      }
-      for (const lane of lanes) {
-        const concurrency = options.concurrency ?? (yield* LaneConcurrency(lane))
-        yield* serveLane(url, lane, laneQueueName(base, lane), concurrency, producer, { ...options, ...timing })
-      }
-      yield* Effect.logInfo("worker serving", { lanes })
-    }))
+    Layer.scopedDiscard(
+      Effect.gen(function* () {
+        const base = options.queueName ?? DEFAULT_QUEUE_NAME
+        const lanes = options.lanes ?? (yield* WorkerQueues)
+        // Follow-up jobs a handler returns go to their own lane's queue through a producer of its own.
+        const producer = Context.get(yield* Layer.build(BullMqJobQueue.layer(url, { queueName: base })), JobQueue)
+        const configured = yield* WorkerTimings
+        const timing = {
+          lockDurationMs: options.lockDurationMs ?? configured.lockDurationMs,
+          stalledIntervalMs: options.stalledIntervalMs ?? configured.stalledIntervalMs
+        }
+        for (const lane of lanes) {
+          const concurrency = options.concurrency ?? (yield* LaneConcurrency(lane))
+          yield* serveLane(url, lane, laneQueueName(base, lane), concurrency, producer, { ...options, ...timing })
+        }
+        yield* Effect.logInfo("worker serving", { lanes })
+      })
+    )
 }
 
 /** One BullMQ Worker on one lane's queue, its jobs batched into handler calls. */
-const serveLane = (url: string, lane: Lane, queueName: string, concurrency: number, producer: JobQueue["Type"], options: BullMqWorkerOptions) =>
-  Effect.gen(function*() {
+const serveLane = (
+  url: string,
+  lane: Lane,
+  queueName: string,
+  concurrency: number,
+  producer: JobQueue["Type"],
+  options: BullMqWorkerOptions
+) =>
+  Effect.gen(function* () {
     const handler = yield* JobHandler
     const handleWithFollowUps = (jobs: ReadonlyArray<Job>) =>
       handler.handle(jobs).pipe(
@@ -97,7 +112,10 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
         Effect.timed,
         // One line per batch: what ops watch to see each worker's share and speed.
         Effect.flatMap(([elapsed]) =>
-          Effect.logInfo("jobs handled").pipe(Effect.annotateLogs({ lane, jobs: jobs.length, ms: Math.round(Duration.toMillis(elapsed)) })))
+          Effect.logInfo("jobs handled").pipe(
+            Effect.annotateLogs({ lane, jobs: jobs.length, ms: Math.round(Duration.toMillis(elapsed)) })
+          )
+        )
       )
     const runtime = yield* Effect.runtime<never>()
     const log = (effect: Effect.Effect<void>) => Runtime.runFork(runtime)(effect)
@@ -108,11 +126,15 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
     // one job at a time, so one bad product fails only its own job and not its neighbours (which
     // would otherwise share its retries and finally its failure): BullMQ retries only those.
     const handleBatch = (jobs: ReadonlyArray<Job>) =>
-      Effect.exit(handleWithFollowUps(jobs)).pipe(Effect.flatMap((exit) =>
-        Exit.isSuccess(exit) || jobs.length === 1
-          ? Effect.succeed(jobs.map(() => outcome(exit)))
-          : Effect.forEach(jobs, (job) => Effect.map(Effect.exit(handleWithFollowUps([job])), outcome), { concurrency: "unbounded" })
-      ))
+      Effect.exit(handleWithFollowUps(jobs)).pipe(
+        Effect.flatMap((exit) =>
+          Exit.isSuccess(exit) || jobs.length === 1
+            ? Effect.succeed(jobs.map(() => outcome(exit)))
+            : Effect.forEach(jobs, (job) => Effect.map(Effect.exit(handleWithFollowUps([job])), outcome), {
+                concurrency: "unbounded"
+              })
+        )
+      )
     // The number of jobs BullMQ hands out (`concurrency`) bounds the batches in flight.
     const batcher = makeBatcher<Job, void>((jobs) => Runtime.runPromise(runtime)(handleBatch(jobs)), {
       maxBatch: concurrency,
@@ -126,7 +148,9 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
       const decoded = decodeJob(job.data)
       // A payload that does not decode will never decode: fail it now instead of 5 times.
       if (Either.isLeft(decoded)) {
-        throw new UnrecoverableError(`malformed ${job.name} payload: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+        throw new UnrecoverableError(
+          `malformed ${job.name} payload: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+        )
       }
       await batcher.submit(decoded.right)
     }
@@ -134,32 +158,46 @@ const serveLane = (url: string, lane: Lane, queueName: string, concurrency: numb
     // Acquired after the batcher, so released before it: close() waits for active jobs,
     // whose batches must still be running.
     const worker = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        new Worker(queueName, processor, {
-          // null: a worker waits in blocking commands and must outlive any Redis outage.
-          connection: { url, maxRetriesPerRequest: null },
-          concurrency,
-          lockDuration: options.lockDurationMs,
-          stalledInterval: options.stalledIntervalMs,
-          // Twice: one stall is usually the process (a deploy's SIGKILL, a neighbour's OOM);
-          // a job that keeps killing its worker is failed rather than passed round forever.
-          maxStalledCount: 2,
-          // After a Redis outage the worker's loop retries on this delay; BullMQ's 15 s default
-          // would leave the queues idle for up to that long once Redis is back.
-          runRetryDelay: 1_000
-        })
+      Effect.sync(
+        () =>
+          new Worker(queueName, processor, {
+            // null: a worker waits in blocking commands and must outlive any Redis outage.
+            connection: { url, maxRetriesPerRequest: null },
+            concurrency,
+            lockDuration: options.lockDurationMs,
+            stalledInterval: options.stalledIntervalMs,
+            // Twice: one stall is usually the process (a deploy's SIGKILL, a neighbour's OOM);
+            // a job that keeps killing its worker is failed rather than passed round forever.
+            maxStalledCount: 2,
+            // After a Redis outage the worker's loop retries on this delay; BullMQ's 15 s default
+            // would leave the queues idle for up to that long once Redis is back.
+            runRetryDelay: 1_000
+          })
       ),
       (worker) => Effect.promise(() => worker.close())
     )
-    worker.on("error", (error) => log(Effect.logWarning("job worker error", { queue: queueName, error: error.message })))
+    worker.on("error", (error) =>
+      log(Effect.logWarning("job worker error", { queue: queueName, error: error.message }))
+    )
     worker.on("failed", (job, error) =>
-      log(Effect.logWarning("job failed", { queue: queueName, id: job?.id, name: job?.name, attemptsMade: job?.attemptsMade, reason: error.message })))
+      log(
+        Effect.logWarning("job failed", {
+          queue: queueName,
+          id: job?.id,
+          name: job?.name,
+          attemptsMade: job?.attemptsMade,
+          reason: error.message
+        })
+      )
+    )
 
     yield* Effect.tryPromise({
       try: () => worker.waitUntilReady(),
       catch: (cause) => new QueueError({ message: "cannot connect to the job queue's Redis", cause })
-    }).pipe(Effect.timeoutFail({
-      duration: Duration.seconds(10),
-      onTimeout: () => new QueueError({ message: "timed out connecting to the job queue's Redis" })
-    }))
+    }).pipe(
+      Effect.timeoutFail({
+        duration: Duration.seconds(10),
+        onTimeout: () => new QueueError({ message: "timed out connecting to the job queue's Redis" })
+      })
+    )
   })

@@ -8,8 +8,11 @@ import { SiteRegistry } from "../site-registry/SiteRegistry.js"
  * a crash or a lost job dropped (events not aggregated, a re-indexing cut short). Returns how
  * many it queued.
  */
-export const queueCatchUp = <E, R>(behind: (siteId: number) => Effect.Effect<boolean, E, R>, job: (siteId: number) => Job) =>
-  Effect.gen(function*() {
+export const queueCatchUp = <E, R>(
+  behind: (siteId: number) => Effect.Effect<boolean, E, R>,
+  job: (siteId: number) => Job
+) =>
+  Effect.gen(function* () {
     const sites = yield* Effect.flatMap(SiteRegistry, (registry) => registry.all)
     const jobs: Array<Job> = []
     for (const site of sites) if (yield* behind(site.id)) jobs.push(job(site.id))

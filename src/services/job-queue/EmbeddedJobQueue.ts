@@ -19,7 +19,9 @@ export interface EmbeddedJobQueueOptions {
 }
 
 /** Batch size and fibers of each lane (model/Jobs.ts). */
-const laneSizes = (options: EmbeddedJobQueueOptions): Record<Lane, { readonly batchSize: number; readonly concurrency: number }> => ({
+const laneSizes = (
+  options: EmbeddedJobQueueOptions
+): Record<Lane, { readonly batchSize: number; readonly concurrency: number }> => ({
   index: { batchSize: options.batchSize, concurrency: options.concurrency },
   // Two image batches at a time: one batch's fetches, saves and re-indexing overlap the
   // other's model calls, and one slow image host does not stall every image.
@@ -42,7 +44,7 @@ const laneSizes = (options: EmbeddedJobQueueOptions): Record<Lane, { readonly ba
 const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 2 }) =>
   Layer.scoped(
     JobQueue,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const handler = yield* JobHandler
       const lanes = {} as Record<Lane, Queue.Queue<string>>
       for (const lane of LANES) lanes[lane] = yield* Queue.unbounded<string>()
@@ -56,13 +58,13 @@ const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 
       const inFlight = yield* Ref.make(0)
       const idleWaiters: Array<Deferred.Deferred<void>> = []
 
-      const notifyIfIdle = Effect.gen(function*() {
+      const notifyIfIdle = Effect.gen(function* () {
         if (waiting.size > 0 || (yield* Ref.get(inFlight)) > 0) return
         for (const d of idleWaiters.splice(0)) yield* Deferred.succeed(d, undefined)
       })
 
       const enqueue = (jobs: ReadonlyArray<Job>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           for (const job of jobs) {
             const key = dedupKey(job)
             const known = waiting.has(key)
@@ -71,43 +73,46 @@ const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 
           }
         })
 
-      const worker = (lane: Lane, batchSize: number) => Effect.gen(function*() {
-        const first = yield* Queue.take(lanes[lane])
-        const rest = yield* Queue.takeUpTo(lanes[lane], batchSize - 1)
-        const jobs: Array<Job> = []
-        const keys: Array<string> = []
-        for (const key of [first, ...rest]) {
-          const job = waiting.get(key)
-          if (job === undefined) continue
-          if (running.has(key)) {
-            blocked.add(key)
-            continue
-          }
-          waiting.delete(key)
-          running.add(key)
-          keys.push(key)
-          jobs.push(job)
-        }
-        if (jobs.length === 0) return
-        yield* Ref.update(inFlight, (n) => n + jobs.length)
-        const release = Effect.gen(function*() {
-          for (const key of keys) running.delete(key)
-          for (const key of blocked) {
-            if (running.has(key)) continue
-            blocked.delete(key)
+      const worker = (lane: Lane, batchSize: number) =>
+        Effect.gen(function* () {
+          const first = yield* Queue.take(lanes[lane])
+          const rest = yield* Queue.takeUpTo(lanes[lane], batchSize - 1)
+          const jobs: Array<Job> = []
+          const keys: Array<string> = []
+          for (const key of [first, ...rest]) {
             const job = waiting.get(key)
-            if (job !== undefined) yield* offer(key, job)
+            if (job === undefined) continue
+            if (running.has(key)) {
+              blocked.add(key)
+              continue
+            }
+            waiting.delete(key)
+            running.add(key)
+            keys.push(key)
+            jobs.push(job)
           }
-          yield* Ref.update(inFlight, (n) => n - jobs.length)
-          yield* notifyIfIdle
-        })
-        yield* handler.handle(jobs).pipe(
-          // Follow-ups are queued before this batch counts as done, so `drained` waits for them.
-          Effect.flatMap((followUps) => (followUps && followUps.length > 0 ? enqueue(followUps) : Effect.void)),
-          Effect.catchAllCause((cause) => Effect.logError("job batch failed; the reconcile pass will retry it", cause)),
-          Effect.ensuring(release)
-        )
-      }).pipe(Effect.forever)
+          if (jobs.length === 0) return
+          yield* Ref.update(inFlight, (n) => n + jobs.length)
+          const release = Effect.gen(function* () {
+            for (const key of keys) running.delete(key)
+            for (const key of blocked) {
+              if (running.has(key)) continue
+              blocked.delete(key)
+              const job = waiting.get(key)
+              if (job !== undefined) yield* offer(key, job)
+            }
+            yield* Ref.update(inFlight, (n) => n - jobs.length)
+            yield* notifyIfIdle
+          })
+          yield* handler.handle(jobs).pipe(
+            // Follow-ups are queued before this batch counts as done, so `drained` waits for them.
+            Effect.flatMap((followUps) => (followUps && followUps.length > 0 ? enqueue(followUps) : Effect.void)),
+            Effect.catchAllCause((cause) =>
+              Effect.logError("job batch failed; the reconcile pass will retry it", cause)
+            ),
+            Effect.ensuring(release)
+          )
+        }).pipe(Effect.forever)
 
       const sizes = laneSizes(options)
       for (const lane of LANES) {
@@ -121,9 +126,10 @@ const layer = (options: EmbeddedJobQueueOptions = { batchSize: 32, concurrency: 
             jobs.map((job) => {
               const key = dedupKey(job)
               return waiting.has(key) || running.has(key)
-            })),
+            })
+          ),
         pending: Effect.map(Ref.get(inFlight), (n) => n + waiting.size),
-        drained: Effect.gen(function*() {
+        drained: Effect.gen(function* () {
           const d = yield* Deferred.make<void>()
           idleWaiters.push(d)
           yield* notifyIfIdle

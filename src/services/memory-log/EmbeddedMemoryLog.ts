@@ -1,10 +1,26 @@
 import { Effect, Layer } from "effect"
-import { type AppendResult, type ConversationInfo, MemoryError, MemoryLimits, MemoryLog, MemoryRejected } from "./MemoryLog.js"
+import {
+  type AppendResult,
+  type ConversationInfo,
+  MemoryError,
+  MemoryLimits,
+  MemoryLog,
+  MemoryRejected
+} from "./MemoryLog.js"
 import { Sqlite } from "../../platform/Sqlite.js"
 import { emptySummary, foldSummary, renderSummary, type SummaryState } from "./Summary.js"
 import {
-  checkConversationId, checkOffset, checkReadSize, conversationFull, decodeCursor, encodeCursor, keyReused, type PreparedItem,
-  prepareAppend, sameBatch, storedItem
+  checkConversationId,
+  checkOffset,
+  checkReadSize,
+  conversationFull,
+  decodeCursor,
+  encodeCursor,
+  keyReused,
+  type PreparedItem,
+  prepareAppend,
+  sameBatch,
+  storedItem
 } from "./Validation.js"
 
 /**
@@ -48,11 +64,24 @@ CREATE TABLE IF NOT EXISTS memory_idempotency (
 ) WITHOUT ROWID;
 `
 
-interface ConversationRow { conversation_id: string; created_at: number; last_appended_at: number; length: number; summary: string }
-interface ItemRow { role: PreparedItem["role"]; content: string; metadata: string | null; position: number; appended_at: number }
+interface ConversationRow {
+  conversation_id: string
+  created_at: number
+  last_appended_at: number
+  length: number
+  summary: string
+}
+interface ItemRow {
+  role: PreparedItem["role"]
+  content: string
+  metadata: string | null
+  position: number
+  appended_at: number
+}
 
 const range = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i)
-const toItem = (r: ItemRow) => storedItem({ role: r.role, content: r.content, metadataJson: r.metadata }, r.position, r.appended_at)
+const toItem = (r: ItemRow) =>
+  storedItem({ role: r.role, content: r.content, metadataJson: r.metadata }, r.position, r.appended_at)
 const toInfo = (r: ConversationRow): ConversationInfo => ({
   conversationId: r.conversation_id,
   createdAt: new Date(r.created_at).toISOString(),
@@ -64,18 +93,23 @@ const attempt = <A>(what: string, f: () => A) =>
   Effect.try({
     try: f,
     // A rejection thrown inside a transaction has already rolled it back; pass it through.
-    catch: (cause) => cause instanceof MemoryRejected ? cause : new MemoryError({ message: `memory: ${what} failed: ${String(cause)}`, cause })
+    catch: (cause) =>
+      cause instanceof MemoryRejected
+        ? cause
+        : new MemoryError({ message: `memory: ${what} failed: ${String(cause)}`, cause })
   })
 
 const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
   MemoryLog,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Sqlite
     db.exec(schema)
     const selectConversation = db.prepare<[number, string], ConversationRow>(
-      "SELECT * FROM memory_conversations WHERE site_id = ? AND conversation_id = ?")
+      "SELECT * FROM memory_conversations WHERE site_id = ? AND conversation_id = ?"
+    )
     const selectKey = db.prepare<[number, string, string], { first_position: number; count: number }>(
-      "SELECT first_position, count FROM memory_idempotency WHERE site_id = ? AND conversation_id = ? AND idempotency_key = ?")
+      "SELECT first_position, count FROM memory_idempotency WHERE site_id = ? AND conversation_id = ? AND idempotency_key = ?"
+    )
     const insertItem = db.prepare("INSERT INTO memory_items VALUES (?, ?, ?, ?, ?, ?, ?)")
     const saveConversation = db.prepare(`INSERT INTO memory_conversations VALUES (?, ?, @now, @now, ?, ?)
       ON CONFLICT DO UPDATE SET last_appended_at = excluded.last_appended_at, length = excluded.length, summary = excluded.summary`)
@@ -84,17 +118,29 @@ const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
       WHERE site_id = ? AND conversation_id = ? ORDER BY position DESC LIMIT ?`)
     const selectFrom = db.prepare<[number, string, number, number], ItemRow>(`SELECT * FROM memory_items
       WHERE site_id = ? AND conversation_id = ? AND position >= ? ORDER BY position LIMIT ?`)
-    const selectPage = db.prepare<[number, number, number, string, number], ConversationRow>(`SELECT * FROM memory_conversations
+    const selectPage = db.prepare<
+      [number, number, number, string, number],
+      ConversationRow
+    >(`SELECT * FROM memory_conversations
       WHERE site_id = ? AND (last_appended_at < ? OR (last_appended_at = ? AND conversation_id < ?))
       ORDER BY last_appended_at DESC, conversation_id DESC LIMIT ?`)
 
     const appendTx = db.transaction(
-      (siteId: number, conversationId: string, items: ReadonlyArray<PreparedItem>, key: string | undefined): AppendResult => {
+      (
+        siteId: number,
+        conversationId: string,
+        items: ReadonlyArray<PreparedItem>,
+        key: string | undefined
+      ): AppendResult => {
         const seen = key === undefined ? undefined : selectKey.get(siteId, conversationId, key)
         if (seen) {
           const stored = selectFrom.all(siteId, conversationId, seen.first_position, seen.count).map(toItem)
           if (!sameBatch(stored, items)) throw keyReused(seen.first_position, seen.count)
-          return { positions: range(seen.first_position, seen.count), duplicate: true, length: seen.first_position + seen.count }
+          return {
+            positions: range(seen.first_position, seen.count),
+            duplicate: true,
+            length: seen.first_position + seen.count
+          }
         }
         const conversation = selectConversation.get(siteId, conversationId)
         const length = conversation?.length ?? 0
@@ -106,7 +152,13 @@ const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
           return storedItem(item, length + i, now)
         })
         const state: SummaryState = conversation ? JSON.parse(conversation.summary) : emptySummary
-        saveConversation.run(siteId, conversationId, length + items.length, JSON.stringify(foldSummary(state, stored)), { now })
+        saveConversation.run(
+          siteId,
+          conversationId,
+          length + items.length,
+          JSON.stringify(foldSummary(state, stored)),
+          { now }
+        )
         if (key !== undefined) insertKey.run(siteId, conversationId, key, length, items.length)
         return { positions: range(length, items.length), duplicate: false, length: length + items.length }
       }
@@ -115,7 +167,9 @@ const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
     return {
       append: (siteId, conversationId, items, idempotencyKey) =>
         prepareAppend(conversationId, items, idempotencyKey).pipe(
-          Effect.flatMap((prepared) => attempt("append", () => appendTx.immediate(siteId, conversationId, prepared, idempotencyKey)))
+          Effect.flatMap((prepared) =>
+            attempt("append", () => appendTx.immediate(siteId, conversationId, prepared, idempotencyKey))
+          )
         ),
       recall: (siteId, conversationId, count) =>
         Effect.zipRight(
@@ -128,16 +182,20 @@ const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
           attempt("replay", () => selectFrom.all(siteId, conversationId, offset, limit).map(toItem))
         ),
       list: (siteId, limit, cursor) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* checkReadSize("limit", limit)
           const after = (yield* decodeCursor(cursor)) ?? { lastAppendedAt: Number.MAX_SAFE_INTEGER, conversationId: "" }
           const rows = yield* attempt("list", () =>
-            selectPage.all(siteId, after.lastAppendedAt, after.lastAppendedAt, after.conversationId, limit + 1))
+            selectPage.all(siteId, after.lastAppendedAt, after.lastAppendedAt, after.conversationId, limit + 1)
+          )
           const page = rows.slice(0, limit)
           const last = page.at(-1)
           return {
             conversations: page.map(toInfo),
-            next: rows.length > limit && last ? encodeCursor({ lastAppendedAt: last.last_appended_at, conversationId: last.conversation_id }) : null
+            next:
+              rows.length > limit && last
+                ? encodeCursor({ lastAppendedAt: last.last_appended_at, conversationId: last.conversation_id })
+                : null
           }
         }),
       summary: (siteId, conversationId) =>

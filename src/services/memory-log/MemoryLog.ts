@@ -62,7 +62,10 @@ export const MemoryLimits = {
 } as const
 
 /** A limit or rule the caller broke; maps to JSON-RPC invalid params. */
-export class MemoryRejected extends Data.TaggedError("MemoryRejected")<{ readonly field: string; readonly message: string }> {}
+export class MemoryRejected extends Data.TaggedError("MemoryRejected")<{
+  readonly field: string
+  readonly message: string
+}> {}
 export class MemoryError extends BackendFailure("MemoryError") {}
 
 export interface AppendResult {
@@ -82,12 +85,31 @@ export interface MemoryLogService {
     idempotencyKey?: string
   ) => Effect.Effect<AppendResult, MemoryRejected | MemoryError>
   /** The last `count` items, oldest first. */
-  readonly recall: (siteId: number, conversationId: string, count: number) => Effect.Effect<ReadonlyArray<MemoryItem>, MemoryRejected | MemoryError>
+  readonly recall: (
+    siteId: number,
+    conversationId: string,
+    count: number
+  ) => Effect.Effect<ReadonlyArray<MemoryItem>, MemoryRejected | MemoryError>
   /** `limit` items from position `offset`, in order. */
-  readonly replay: (siteId: number, conversationId: string, offset: number, limit: number) => Effect.Effect<ReadonlyArray<MemoryItem>, MemoryRejected | MemoryError>
+  readonly replay: (
+    siteId: number,
+    conversationId: string,
+    offset: number,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<MemoryItem>, MemoryRejected | MemoryError>
   /** Conversations of the site, most recently appended first; `cursor` comes from the previous page. */
-  readonly list: (siteId: number, limit: number, cursor?: string) => Effect.Effect<{ readonly conversations: ReadonlyArray<ConversationInfo>; readonly next: string | null }, MemoryRejected | MemoryError>
-  readonly summary: (siteId: number, conversationId: string) => Effect.Effect<ConversationSummary | null, MemoryRejected | MemoryError>
+  readonly list: (
+    siteId: number,
+    limit: number,
+    cursor?: string
+  ) => Effect.Effect<
+    { readonly conversations: ReadonlyArray<ConversationInfo>; readonly next: string | null },
+    MemoryRejected | MemoryError
+  >
+  readonly summary: (
+    siteId: number,
+    conversationId: string
+  ) => Effect.Effect<ConversationSummary | null, MemoryRejected | MemoryError>
 }
 
 export class MemoryLog extends Context.Tag("MemoryLog")<MemoryLog, MemoryLogService>() {}

@@ -31,7 +31,13 @@ export interface SummaryState {
 }
 
 export const emptySummary: SummaryState = {
-  length: 0, lookingFor: [], products: [], filters: [], lastUser: null, lastAssistant: null, updatedAt: null
+  length: 0,
+  lookingFor: [],
+  products: [],
+  filters: [],
+  lastUser: null,
+  lastAssistant: null,
+  updatedAt: null
 }
 
 const maxRequests = 3
@@ -46,12 +52,17 @@ const clip = (text: string, max: number) => {
 }
 
 const chitChat = new Set(
-  ("thanks thank you ty thx ok okay k yes yeah yep no nope sure hi hello hey bye goodbye great cool " +
-    "nice perfect awesome good fine alright got it so much very lol hmm please").split(" ")
+  (
+    "thanks thank you ty thx ok okay k yes yeah yep no nope sure hi hello hey bye goodbye great cool " +
+    "nice perfect awesome good fine alright got it so much very lol hmm please"
+  ).split(" ")
 )
 /** A request says something beyond courtesy words: "thanks, ok" is not, "ok, in red" is. */
 const isSubstantive = (text: string) =>
-  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).some((word) => word !== "" && !chitChat.has(word))
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .some((word) => word !== "" && !chitChat.has(word))
 
 const skuPattern = /\b[A-Za-z]{1,10}[-_]\d{3,}[A-Za-z0-9]*\b/g
 const strings = (value: unknown): Array<string> =>
@@ -59,7 +70,7 @@ const strings = (value: unknown): Array<string> =>
 
 const productsOf = (item: MemoryItem) => {
   const fromMetadata = strings(item.metadata?.productIds)
-  return fromMetadata.length > 0 ? fromMetadata : item.content.match(skuPattern) ?? []
+  return fromMetadata.length > 0 ? fromMetadata : (item.content.match(skuPattern) ?? [])
 }
 
 const filtersOf = (item: MemoryItem): Array<Filter> => {

@@ -19,11 +19,7 @@ export interface PreparedItem {
  * A stored item as both layers return it. Metadata goes through JSON on the way in, so every
  * reader (and the summary fold) sees exactly what was stored, whichever layer stored it.
  */
-export const storedItem = (
-  item: PreparedItem,
-  position: number,
-  appendedAtMs: number
-): MemoryItem => ({
+export const storedItem = (item: PreparedItem, position: number, appendedAtMs: number): MemoryItem => ({
   role: item.role,
   content: item.content,
   ...(item.metadataJson === null ? {} : { metadata: JSON.parse(item.metadataJson) }),
@@ -40,21 +36,29 @@ export const rejected = (field: string, message: string) => new MemoryRejected({
  */
 export const sameBatch = (stored: ReadonlyArray<MemoryItem>, batch: ReadonlyArray<PreparedItem>): boolean =>
   stored.length === batch.length &&
-  stored.every((item, i) =>
-    item.role === batch[i].role && item.content === batch[i].content &&
-    (item.metadata === undefined ? null : JSON.stringify(item.metadata)) === batch[i].metadataJson)
+  stored.every(
+    (item, i) =>
+      item.role === batch[i].role &&
+      item.content === batch[i].content &&
+      (item.metadata === undefined ? null : JSON.stringify(item.metadata)) === batch[i].metadataJson
+  )
 
 /** A used idempotency key sent with other items. */
 export const keyReused = (first: number, count: number) =>
-  rejected("idempotencyKey", `was already used for a different batch (positions ${first}..${first + count - 1}); a retry must send the same items, a new batch needs a new key`)
+  rejected(
+    "idempotencyKey",
+    `was already used for a different batch (positions ${first}..${first + count - 1}); a retry must send the same items, a new batch needs a new key`
+  )
 const reject = (field: string, message: string) => Effect.fail(rejected(field, message))
 
 const conversationIdPattern = /^[A-Za-z0-9._:-]+$/
 const isRole = Schema.is(MemoryRole)
 
 export const checkConversationId = (id: string): Effect.Effect<void, MemoryRejected> =>
-  typeof id === "string" && id.length >= 1 && id.length <= MemoryLimits.maxConversationIdChars &&
-    conversationIdPattern.test(id)
+  typeof id === "string" &&
+  id.length >= 1 &&
+  id.length <= MemoryLimits.maxConversationIdChars &&
+  conversationIdPattern.test(id)
     ? Effect.void
     : reject("conversationId", `must be 1..${MemoryLimits.maxConversationIdChars} characters of [A-Za-z0-9._:-]`)
 
@@ -87,10 +91,14 @@ export const prepareAppend = (
   items: ReadonlyArray<MemoryItemInput>,
   idempotencyKey: string | undefined
 ): Effect.Effect<ReadonlyArray<PreparedItem>, MemoryRejected> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* checkConversationId(conversationId)
-    if (idempotencyKey !== undefined &&
-      (typeof idempotencyKey !== "string" || idempotencyKey.length < 1 || idempotencyKey.length > MemoryLimits.maxIdempotencyKeyChars)) {
+    if (
+      idempotencyKey !== undefined &&
+      (typeof idempotencyKey !== "string" ||
+        idempotencyKey.length < 1 ||
+        idempotencyKey.length > MemoryLimits.maxIdempotencyKeyChars)
+    ) {
       return yield* reject("idempotencyKey", `must be 1..${MemoryLimits.maxIdempotencyKeyChars} characters`)
     }
     if (!Array.isArray(items) || items.length < 1 || items.length > MemoryLimits.maxBatchItems) {
@@ -101,7 +109,10 @@ export const prepareAppend = (
 
 /** The length limit is checked inside each layer's atomic step, where the current length is known. */
 export const conversationFull = (current: number, adding: number) =>
-  rejected("items", `the conversation holds ${current} items; appending ${adding} would exceed ${MemoryLimits.maxConversationItems}`)
+  rejected(
+    "items",
+    `the conversation holds ${current} items; appending ${adding} would exceed ${MemoryLimits.maxConversationItems}`
+  )
 
 export const checkReadSize = (field: "count" | "limit", n: number): Effect.Effect<void, MemoryRejected> =>
   Number.isInteger(n) && n >= 1 && n <= MemoryLimits.maxReadItems

@@ -27,17 +27,23 @@ interface Row {
 }
 
 const attempt = <A>(what: string, f: () => A) =>
-  Effect.try({ try: f, catch: (cause) => new StoreError({ message: `prediction store: ${what} failed: ${String(cause)}`, cause }) })
+  Effect.try({
+    try: f,
+    catch: (cause) => new StoreError({ message: `prediction store: ${what} failed: ${String(cause)}`, cause })
+  })
 
 /** The embedded PredictionStore: a table in the process's SQLite file. */
 const layer: Layer.Layer<PredictionStore, never, Sqlite> = Layer.effect(
   PredictionStore,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* Sqlite
     db.exec(schema)
-    const selectOne = db.prepare<[number, string], Row>("SELECT * FROM prediction_results WHERE site_id = ? AND product_id = ?")
+    const selectOne = db.prepare<[number, string], Row>(
+      "SELECT * FROM prediction_results WHERE site_id = ? AND product_id = ?"
+    )
     // A late computation from an older version never replaces a newer one.
-    const upsert = db.prepare(`INSERT INTO prediction_results (site_id, product_id, version, inputs, result, computed_at)
+    const upsert =
+      db.prepare(`INSERT INTO prediction_results (site_id, product_id, version, inputs, result, computed_at)
       VALUES (@site_id, @product_id, @version, @inputs, @result, @computed_at)
       ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, inputs = excluded.inputs,
         result = excluded.result, computed_at = excluded.computed_at
@@ -51,13 +57,13 @@ const layer: Layer.Layer<PredictionStore, never, Sqlite> = Layer.effect(
           return row === undefined
             ? Option.none()
             : Option.some<StoredPrediction>({
-              siteId: row.site_id,
-              productId: row.product_id,
-              version: row.version,
-              inputs: row.inputs,
-              result: decodeResult(row.result),
-              computedAt: row.computed_at
-            })
+                siteId: row.site_id,
+                productId: row.product_id,
+                version: row.version,
+                inputs: row.inputs,
+                result: decodeResult(row.result),
+                computedAt: row.computed_at
+              })
         }),
       save: (p) =>
         attempt("save", () => {

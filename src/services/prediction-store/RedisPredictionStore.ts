@@ -30,7 +30,10 @@ return 1
 `
 
 const call = <A>(what: string, f: () => Promise<A>) =>
-  Effect.tryPromise({ try: f, catch: (cause) => new StoreError({ message: `prediction store: ${what} failed: ${String(cause)}`, cause }) })
+  Effect.tryPromise({
+    try: f,
+    catch: (cause) => new StoreError({ message: `prediction store: ${what} failed: ${String(cause)}`, cause })
+  })
 
 const make = (client: Redis): PredictionStoreService => {
   const saveScript = script(client, saveLua)
@@ -41,18 +44,20 @@ const make = (client: Redis): PredictionStoreService => {
         return version === null || inputs === null || result === null || computed === null
           ? Option.none()
           : Option.some<StoredPrediction>({
-            siteId,
-            productId,
-            version: Number(version),
-            inputs,
-            result: decodeResult(result),
-            computedAt: Number(computed)
-          })
+              siteId,
+              productId,
+              version: Number(version),
+              inputs,
+              result: decodeResult(result),
+              computedAt: Number(computed)
+            })
       }),
     save: (p) =>
-      call("save", () => saveScript([predictionKey(p.siteId, p.productId)], [p.version, p.inputs, encodeResult(p.result), p.computedAt]))
-        .pipe(Effect.asVoid),
-    remove: (siteId, productId) => call("remove", () => client.del(predictionKey(siteId, productId))).pipe(Effect.asVoid)
+      call("save", () =>
+        saveScript([predictionKey(p.siteId, p.productId)], [p.version, p.inputs, encodeResult(p.result), p.computedAt])
+      ).pipe(Effect.asVoid),
+    remove: (siteId, productId) =>
+      call("remove", () => client.del(predictionKey(siteId, productId))).pipe(Effect.asVoid)
   }
 }
 
@@ -62,8 +67,10 @@ export const RedisPredictionStore = {
     Layer.scoped(
       PredictionStore,
       // A prediction is a few kilobytes of JSON: 2 s is ample and keeps a waiting request short.
-      connectFailFast(url, { commandTimeoutMs: 2_000 }, (cause) =>
-        new StoreError({ message: `prediction store: cannot connect to Redis: ${String(cause)}`, cause })
+      connectFailFast(
+        url,
+        { commandTimeoutMs: 2_000 },
+        (cause) => new StoreError({ message: `prediction store: cannot connect to Redis: ${String(cause)}`, cause })
       ).pipe(Effect.map(make))
     )
 }

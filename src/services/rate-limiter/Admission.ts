@@ -16,10 +16,13 @@ export const RestRateLimit = Config.all({
   windowMs: Config.integer("REST_RATE_WINDOW_MS").pipe(Config.withDefault(60_000)),
   /** Reverse proxies in front of the service: the client is that many addresses from the right of X-Forwarded-For. */
   trustedProxyHops: Config.integer("TRUSTED_PROXY_HOPS").pipe(Config.withDefault(0))
-}).pipe(Config.validate({
-  message: "REST_RATE_LIMIT_SITE, REST_RATE_LIMIT_READ and REST_RATE_WINDOW_MS must be positive, TRUSTED_PROXY_HOPS at least 0",
-  validation: (c) => c.site > 0 && c.read > 0 && c.windowMs > 0 && c.trustedProxyHops >= 0
-}))
+}).pipe(
+  Config.validate({
+    message:
+      "REST_RATE_LIMIT_SITE, REST_RATE_LIMIT_READ and REST_RATE_WINDOW_MS must be positive, TRUSTED_PROXY_HOPS at least 0",
+    validation: (c) => c.site > 0 && c.read > 0 && c.windowMs > 0 && c.trustedProxyHops >= 0
+  })
+)
 export type RestRateLimit = Config.Config.Success<typeof RestRateLimit>
 
 /**
@@ -30,7 +33,10 @@ export type RestRateLimit = Config.Config.Success<typeof RestRateLimit>
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest, hops: number): string => {
   const peer = request.remoteAddress._tag === "Some" ? request.remoteAddress.value : "unknown"
   if (hops === 0) return peer
-  const forwarded = (request.headers["x-forwarded-for"] ?? "").split(",").map((a) => a.trim()).filter((a) => a !== "")
+  const forwarded = (request.headers["x-forwarded-for"] ?? "")
+    .split(",")
+    .map((a) => a.trim())
+    .filter((a) => a !== "")
   return forwarded[forwarded.length - hops] ?? forwarded[0] ?? peer
 }
 
@@ -41,9 +47,10 @@ export const restBudget = (
   defaults: RestRateLimit,
   site: RateLimits | undefined
 ) => ({
-  key: principal.scope === "read"
-    ? `rest:${principal.siteId}:${principal.subject}:${address}`
-    : `rest:${principal.siteId}:${principal.subject}`,
+  key:
+    principal.scope === "read"
+      ? `rest:${principal.siteId}:${principal.subject}:${address}`
+      : `rest:${principal.siteId}:${principal.subject}`,
   limit: (principal.scope === "read" ? site?.read : site?.site) ?? defaults[principal.scope],
   windowMs: site?.windowMs ?? defaults.windowMs
 })
@@ -52,10 +59,20 @@ export const restBudget = (
  * Counts one request, failing open: when the limiter's backend (Redis) is unreachable the
  * request is allowed and a warning logged, so a limiter outage never takes reads down.
  */
-export const consumeFailingOpen = (limiter: RateLimiterService, key: string, limit: number, windowMs: number): Effect.Effect<RateDecision | null> =>
-  limiter.consume(key, limit, windowMs).pipe(
-    Effect.catchAll((e) => Effect.logWarning("rate limiter unavailable; allowing the request", e.message).pipe(Effect.as(null)))
-  )
+export const consumeFailingOpen = (
+  limiter: RateLimiterService,
+  key: string,
+  limit: number,
+  windowMs: number
+): Effect.Effect<RateDecision | null> =>
+  limiter
+    .consume(key, limit, windowMs)
+    .pipe(
+      Effect.catchAll((e) =>
+        Effect.logWarning("rate limiter unavailable; allowing the request", e.message).pipe(Effect.as(null))
+      )
+    )
 
 /** Whole seconds to wait, at least 1 (Retry-After has no fractions). */
-export const retryAfterSeconds = (decision: RateDecision): number => Math.max(1, Math.ceil(decision.retryAfterMs / 1000))
+export const retryAfterSeconds = (decision: RateDecision): number =>
+  Math.max(1, Math.ceil(decision.retryAfterMs / 1000))

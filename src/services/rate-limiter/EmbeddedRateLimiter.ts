@@ -10,7 +10,7 @@ const nowUs = Effect.map(Clock.currentTimeNanos, (nanos) => Number(nanos / 1000n
  * fibers cannot interleave inside one decision. A background fiber drops keys whose budget is
  * full again; the interval only bounds how long an idle key lingers past its window.
  */
-const make = Effect.gen(function*() {
+const make = Effect.gen(function* () {
   const store = new GcraStore()
   yield* nowUs.pipe(
     Effect.map((now) => store.sweep(now)),

@@ -31,10 +31,11 @@ const toError = (message: string) => (cause: unknown) => new RateLimiterError({ 
 
 // The caller (the MCP endpoint) fails open on RateLimiterError, so a request must never queue
 // behind a dead connection.
-const connect = (url: string) => connectFailFast(url, { commandTimeoutMs: 1_000 }, toError("cannot connect to the rate limiter's Redis"))
+const connect = (url: string) =>
+  connectFailFast(url, { commandTimeoutMs: 1_000 }, toError("cannot connect to the rate limiter's Redis"))
 
 const make = (url: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* connect(url)
     // EVALSHA saves resending the script; a Redis that restarted or ran SCRIPT FLUSH answers
     // NOSCRIPT, and EVAL both runs and caches it again.
@@ -53,10 +54,12 @@ const make = (url: string) =>
         return Effect.tryPromise({
           try: () => run(`rl:${key}`, limit, windowMs),
           catch: toError(`rate limiter Redis failed for ${key}`)
-        }).pipe(Effect.map((reply) => {
-          const [allowed, remaining, retryAfterMs] = reply as [number, number, number]
-          return { allowed: allowed === 1, remaining, retryAfterMs }
-        }))
+        }).pipe(
+          Effect.map((reply) => {
+            const [allowed, remaining, retryAfterMs] = reply as [number, number, number]
+            return { allowed: allowed === 1, remaining, retryAfterMs }
+          })
+        )
       }
     })
   })

@@ -86,7 +86,7 @@ export const SessionStoreMaxBytes = Config.integer("SESSION_STORE_MAX_BYTES").pi
  * Memory is bounded by SESSION_STORE_MAX_BYTES (default 256 MB) of image bytes and session JSON;
  * a background sweep drops expired entries, so an expired image does not linger in memory.
  */
-const make = Effect.gen(function*() {
+const make = Effect.gen(function* () {
   const maxBytes = yield* SessionStoreMaxBytes
   // Images are kept as objects, sessions as their JSON; the key namespaces keep them apart.
   const entries = new ExpiringEntries<StoredImageRef | string>(maxBytes)
@@ -100,20 +100,27 @@ const make = Effect.gen(function*() {
     Effect.flatMap(Effect.zip(ttlMillis(ttlSeconds), Clock.currentTimeMillis), ([ttlMs, now]) =>
       entries.put(key, value, bytes, ttlMs, now)
         ? Effect.void
-        : Effect.fail(new SessionStoreError({ message: `session store: ${bytes} bytes exceed the whole budget of ${maxBytes}` })))
+        : Effect.fail(
+            new SessionStoreError({ message: `session store: ${bytes} bytes exceed the whole budget of ${maxBytes}` })
+          )
+    )
   const get = (key: string) => Effect.map(Clock.currentTimeMillis, (now) => entries.get(key, now))
 
   return SessionStore.of({
     putImage: (siteId, key, image, ttlSeconds) =>
       put(sessionStoreKeys.image(siteId, key), copyImage(image), image.bytes.byteLength, ttlSeconds),
     getImage: (siteId, key) =>
-      Effect.map(get(sessionStoreKeys.image(siteId, key)), (value) => (typeof value === "object" ? copyImage(value) : null)),
+      Effect.map(get(sessionStoreKeys.image(siteId, key)), (value) =>
+        typeof value === "object" ? copyImage(value) : null
+      ),
     putSession: (siteId, sessionId, session, ttlSeconds) =>
       Effect.flatMap(encodeSession(session), (json) =>
-        put(sessionStoreKeys.session(siteId, sessionId), json, Buffer.byteLength(json), ttlSeconds)),
+        put(sessionStoreKeys.session(siteId, sessionId), json, Buffer.byteLength(json), ttlSeconds)
+      ),
     getSession: (siteId, sessionId) =>
       Effect.flatMap(get(sessionStoreKeys.session(siteId, sessionId)), (value) =>
-        typeof value === "string" ? decodeSession(value) : Effect.succeed(null))
+        typeof value === "string" ? decodeSession(value) : Effect.succeed(null)
+      )
   })
 }).pipe(Effect.orDie) // a bad SESSION_STORE_MAX_BYTES is a configuration defect at startup
 

@@ -27,25 +27,31 @@ return redis.call('HMGET', KEYS[1], unpack(ARGV))
 const GET_SHA = createHash("sha1").update(GET_LUA).digest("hex")
 const IMAGE_FIELDS = ["format", "width", "height", "sha256", "bytes"]
 
-const toError = (message: string) => (cause: unknown) => new SessionStoreError({ message: `session store: ${message}`, cause })
+const toError = (message: string) => (cause: unknown) =>
+  new SessionStoreError({ message: `session store: ${message}`, cause })
 
 // A 2 s command timeout leaves room for multi-megabyte images on a slow link.
 const connect = (url: string) => connectFailFast(url, { commandTimeoutMs: 2_000 }, toError("cannot connect to Redis"))
 
 const make = (url: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* connect(url)
 
     const put = (key: string, fields: Record<string, string | number | Buffer>, ttlSeconds: number) =>
       Effect.flatMap(ttlMillis(ttlSeconds), (ttlMs) =>
         Effect.tryPromise({
           try: async () => {
-            const replies = await client.multi().hset(key, { ...fields, ttl: ttlMs }).pexpire(key, ttlMs).exec()
+            const replies = await client
+              .multi()
+              .hset(key, { ...fields, ttl: ttlMs })
+              .pexpire(key, ttlMs)
+              .exec()
             const failed = replies?.find(([error]) => error !== null)
             if (replies === null || failed) throw failed?.[0] ?? new Error("transaction aborted")
           },
           catch: toError(`put of ${key} failed`)
-        }))
+        })
+      )
 
     // EVALSHA saves resending the script; after a Redis restart or SCRIPT FLUSH it answers
     // NOSCRIPT, and EVAL both runs and caches it again. callBuffer keeps image bytes binary.
@@ -60,21 +66,30 @@ const make = (url: string) =>
           }
         },
         catch: toError(`get of ${key} failed`)
-      }).pipe(Effect.flatMap((reply) => {
-        if (reply === null) return Effect.succeed(null)
-        const values = reply as Array<Buffer | null>
-        return values.every((value): value is Buffer => value !== null)
-          ? Effect.succeed(values)
-          : Effect.fail(new SessionStoreError({ message: `session store: ${key} lacks fields` }))
-      }))
+      }).pipe(
+        Effect.flatMap((reply) => {
+          if (reply === null) return Effect.succeed(null)
+          const values = reply as Array<Buffer | null>
+          return values.every((value): value is Buffer => value !== null)
+            ? Effect.succeed(values)
+            : Effect.fail(new SessionStoreError({ message: `session store: ${key} lacks fields` }))
+        })
+      )
 
     return SessionStore.of({
       putImage: (siteId, key, image, ttlSeconds) =>
-        put(sessionStoreKeys.image(siteId, key), {
-          format: image.format, width: image.width, height: image.height, sha256: image.sha256,
-          // A view, not a copy: ioredis writes it to the socket as is.
-          bytes: Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength)
-        }, ttlSeconds),
+        put(
+          sessionStoreKeys.image(siteId, key),
+          {
+            format: image.format,
+            width: image.width,
+            height: image.height,
+            sha256: image.sha256,
+            // A view, not a copy: ioredis writes it to the socket as is.
+            bytes: Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength)
+          },
+          ttlSeconds
+        ),
       getImage: (siteId, key) =>
         Effect.map(get(sessionStoreKeys.image(siteId, key), IMAGE_FIELDS), (values): StoredImageRef | null => {
           if (values === null) return null
@@ -82,15 +97,20 @@ const make = (url: string) =>
           return {
             // A plain Uint8Array, like the embedded layer's, over the reply's own memory.
             bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-            format: format.toString(), width: Number(width.toString()), height: Number(height.toString()),
+            format: format.toString(),
+            width: Number(width.toString()),
+            height: Number(height.toString()),
             sha256: sha256.toString()
           }
         }),
       putSession: (siteId, sessionId, session, ttlSeconds) =>
-        Effect.flatMap(encodeSession(session), (json) => put(sessionStoreKeys.session(siteId, sessionId), { json }, ttlSeconds)),
+        Effect.flatMap(encodeSession(session), (json) =>
+          put(sessionStoreKeys.session(siteId, sessionId), { json }, ttlSeconds)
+        ),
       getSession: (siteId, sessionId) =>
         Effect.flatMap(get(sessionStoreKeys.session(siteId, sessionId), ["json"]), (values) =>
-          values === null ? Effect.succeed(null) : decodeSession(values[0].toString()))
+          values === null ? Effect.succeed(null) : decodeSession(values[0].toString())
+        )
     })
   })
 

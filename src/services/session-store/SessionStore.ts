@@ -46,13 +46,26 @@ export class SessionStoreError extends BackendFailure("SessionStoreError") {}
 
 export interface SessionStoreService {
   /** Stores (or replaces, value and TTL) the image under `key`. */
-  readonly putImage: (siteId: number, key: string, image: StoredImageRef, ttlSeconds: number) => Effect.Effect<void, SessionStoreError>
+  readonly putImage: (
+    siteId: number,
+    key: string,
+    image: StoredImageRef,
+    ttlSeconds: number
+  ) => Effect.Effect<void, SessionStoreError>
   /** The image, or null when unknown or expired; a hit restarts its TTL. */
   readonly getImage: (siteId: number, key: string) => Effect.Effect<StoredImageRef | null, SessionStoreError>
   /** Stores (or replaces, value and TTL) the session under `sessionId`. */
-  readonly putSession: (siteId: number, sessionId: string, session: LegacySessionState, ttlSeconds: number) => Effect.Effect<void, SessionStoreError>
+  readonly putSession: (
+    siteId: number,
+    sessionId: string,
+    session: LegacySessionState,
+    ttlSeconds: number
+  ) => Effect.Effect<void, SessionStoreError>
   /** The session, or null when unknown or expired; a hit restarts its TTL. */
-  readonly getSession: (siteId: number, sessionId: string) => Effect.Effect<LegacySessionState | null, SessionStoreError>
+  readonly getSession: (
+    siteId: number,
+    sessionId: string
+  ) => Effect.Effect<LegacySessionState | null, SessionStoreError>
 }
 
 export class SessionStore extends Context.Tag("SessionStore")<SessionStore, SessionStoreService>() {}

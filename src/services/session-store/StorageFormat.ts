@@ -25,10 +25,15 @@ const SessionJson = Schema.parseJson(LegacySessionState)
 
 export const encodeSession = (session: LegacySessionState): Effect.Effect<string, SessionStoreError> =>
   Schema.encode(SessionJson)(session).pipe(
-    Effect.mapError((cause) => new SessionStoreError({ message: `session store: invalid session: ${cause.message}`, cause }))
+    Effect.mapError(
+      (cause) => new SessionStoreError({ message: `session store: invalid session: ${cause.message}`, cause })
+    )
   )
 
 export const decodeSession = (json: string): Effect.Effect<LegacySessionState, SessionStoreError> =>
   Schema.decode(SessionJson)(json).pipe(
-    Effect.mapError((cause) => new SessionStoreError({ message: `session store: stored session does not decode: ${cause.message}`, cause }))
+    Effect.mapError(
+      (cause) =>
+        new SessionStoreError({ message: `session store: stored session does not decode: ${cause.message}`, cause })
+    )
   )

@@ -3,7 +3,15 @@ import type { Redis } from "ioredis"
 import { HALF_LIFE_MS } from "./Decay.js"
 import { connectFailFast } from "../../platform/redis/FailFastRedis.js"
 import { script } from "../../platform/redis/LuaScript.js"
-import { type KnownSearch, type ProductStats, type QueryFigures, SEARCH_MEMORY_MS, ShopperStats, ShopperStatsError, type ShopperStatsService } from "./ShopperStats.js"
+import {
+  type KnownSearch,
+  type ProductStats,
+  type QueryFigures,
+  SEARCH_MEMORY_MS,
+  ShopperStats,
+  ShopperStatsError,
+  type ShopperStatsService
+} from "./ShopperStats.js"
 
 /**
  * The distributed ShopperStats on Redis, per site in one hash slot (`stats:{site}:`):
@@ -58,7 +66,13 @@ redis.call('SET', KEYS[1], ARGV[2])
 return 1
 `
 
-const METRICS: Record<string, keyof Omit<QueryFigures, "query">> = { s: "searches", z: "zeroResults", c: "clicks", p: "positionSum", k: "clickedSearches" }
+const METRICS: Record<string, keyof Omit<QueryFigures, "query">> = {
+  s: "searches",
+  z: "zeroResults",
+  c: "clicks",
+  p: "positionSum",
+  k: "clickedSearches"
+}
 
 /** Days one `queries` call reads per round trip. */
 const DAYS_PER_PIPELINE = 64
@@ -70,7 +84,10 @@ const parsePop = (productId: string, value: string, orders: string | null): Prod
 
 export const makeRedisShopperStats = (client: Redis): ShopperStatsService => {
   const call = <A>(what: string, f: () => Promise<A>) =>
-    Effect.tryPromise({ try: f, catch: (cause) => new ShopperStatsError({ message: `shopper stats: ${what} failed: ${String(cause)}`, cause }) })
+    Effect.tryPromise({
+      try: f,
+      catch: (cause) => new ShopperStatsError({ message: `shopper stats: ${what} failed: ${String(cause)}`, cause })
+    })
   const apply = script(client, applyLua)
   const products = async (siteId: number, productIds: ReadonlyArray<string>) => {
     const ids = [...new Set(productIds)]
@@ -82,12 +99,23 @@ export const makeRedisShopperStats = (client: Redis): ShopperStatsService => {
   return {
     cursor: (siteId) => call("cursor", async () => Number((await client.get(`${prefix(siteId)}cursor`)) ?? 0)),
     apply: (siteId, from, to, delta) =>
-      call("apply", async () =>
-        (await apply([`${prefix(siteId)}cursor`], [
-          from, to, prefix(siteId), HALF_LIFE_MS.popularity, HALF_LIFE_MS.recent, SEARCH_MEMORY_MS,
-          // cjson decodes an empty JSON array as an object; ipairs over it is empty all the same.
-          JSON.stringify(delta)
-        ])) === 1),
+      call(
+        "apply",
+        async () =>
+          (await apply(
+            [`${prefix(siteId)}cursor`],
+            [
+              from,
+              to,
+              prefix(siteId),
+              HALF_LIFE_MS.popularity,
+              HALF_LIFE_MS.recent,
+              SEARCH_MEMORY_MS,
+              // cjson decodes an empty JSON array as an object; ipairs over it is empty all the same.
+              JSON.stringify(delta)
+            ]
+          )) === 1
+      ),
     boughtWith: (siteId, productId, minTogether, limit) =>
       call("boughtWith", async () => {
         const p = prefix(siteId)
@@ -97,7 +125,10 @@ export const makeRedisShopperStats = (client: Redis): ShopperStatsService => {
           .sort((x, y) => y.together - x.together || (x.productId < y.productId ? -1 : 1))
           .slice(0, limit)
         const orders = await client.hmget(`${p}orders`, productId, ...all.map((x) => x.productId))
-        return { orders: Number(orders[0] ?? 0), partners: all.map((x, i) => ({ ...x, orders: Number(orders[i + 1] ?? 0) })) }
+        return {
+          orders: Number(orders[0] ?? 0),
+          partners: all.map((x, i) => ({ ...x, orders: Number(orders[i + 1] ?? 0) }))
+        }
       }),
     products: (siteId, productIds) => call("products", () => products(siteId, productIds)),
     allProducts: (siteId) =>
@@ -124,7 +155,8 @@ export const makeRedisShopperStats = (client: Redis): ShopperStatsService => {
         const figures = new Map<string, { -readonly [K in keyof QueryFigures]: QueryFigures[K] }>()
         for (let start = fromDay; start <= toDay; start += DAYS_PER_PIPELINE) {
           const pipeline = client.pipeline()
-          for (let day = start; day <= Math.min(toDay, start + DAYS_PER_PIPELINE - 1); day++) pipeline.hgetall(`${prefix(siteId)}q:${day}`)
+          for (let day = start; day <= Math.min(toDay, start + DAYS_PER_PIPELINE - 1); day++)
+            pipeline.hgetall(`${prefix(siteId)}q:${day}`)
           for (const [error, reply] of (await pipeline.exec()) ?? []) {
             if (error) throw error
             for (const [field, count] of Object.entries(reply as Record<string, string>)) {
@@ -149,8 +181,14 @@ export const RedisShopperStats = {
   layer: (url: string): Layer.Layer<ShopperStats, ShopperStatsError> =>
     Layer.scoped(
       ShopperStats,
-      connectFailFast(url, { commandTimeoutMs: 10_000 }, (cause) =>
-        new ShopperStatsError({ message: `shopper stats: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`, cause })
+      connectFailFast(
+        url,
+        { commandTimeoutMs: 10_000 },
+        (cause) =>
+          new ShopperStatsError({
+            message: `shopper stats: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+            cause
+          })
       ).pipe(Effect.map(makeRedisShopperStats))
     )
 }

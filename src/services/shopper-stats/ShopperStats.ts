@@ -71,18 +71,37 @@ export interface ShopperStatsService {
   /** The last event sequence aggregated (0: none). */
   readonly cursor: (siteId: number) => Effect.Effect<number, ShopperStatsError>
   /** Adds `delta` and moves the cursor from `from` to `to`; false (nothing added) when the cursor is not at `from`. */
-  readonly apply: (siteId: number, from: number, to: number, delta: StatsDelta) => Effect.Effect<boolean, ShopperStatsError>
+  readonly apply: (
+    siteId: number,
+    from: number,
+    to: number,
+    delta: StatsDelta
+  ) => Effect.Effect<boolean, ShopperStatsError>
   /** Products bought with `productId` in at least `minTogether` orders, most often first (at most `limit`), and its own order count. */
-  readonly boughtWith: (siteId: number, productId: string, minTogether: number, limit: number) =>
-    Effect.Effect<{ readonly orders: number; readonly partners: ReadonlyArray<Partner> }, ShopperStatsError>
+  readonly boughtWith: (
+    siteId: number,
+    productId: string,
+    minTogether: number,
+    limit: number
+  ) => Effect.Effect<{ readonly orders: number; readonly partners: ReadonlyArray<Partner> }, ShopperStatsError>
   /** Stats of these products (absent: no events), in no particular order. */
-  readonly products: (siteId: number, productIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<ProductStats>, ShopperStatsError>
+  readonly products: (
+    siteId: number,
+    productIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<ProductStats>, ShopperStatsError>
   /** Every product with events (for ranking columns and trending). */
   readonly allProducts: (siteId: number) => Effect.Effect<ReadonlyArray<ProductStats>, ShopperStatsError>
   /** Searches remembered by request id (those not known, or stored more than SEARCH_MEMORY_MS ago, are absent). */
-  readonly searches: (siteId: number, requestIds: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<KnownSearch>, ShopperStatsError>
+  readonly searches: (
+    siteId: number,
+    requestIds: ReadonlyArray<string>
+  ) => Effect.Effect<ReadonlyArray<KnownSearch>, ShopperStatsError>
   /** Figures per query summed over the UTC days `fromDay`..`toDay` (inclusive). */
-  readonly queries: (siteId: number, fromDay: number, toDay: number) => Effect.Effect<ReadonlyArray<QueryFigures>, ShopperStatsError>
+  readonly queries: (
+    siteId: number,
+    fromDay: number,
+    toDay: number
+  ) => Effect.Effect<ReadonlyArray<QueryFigures>, ShopperStatsError>
 }
 
 /** How long a search is remembered (from when aggregation stored it) for the clicks on its results. */

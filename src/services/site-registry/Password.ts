@@ -12,7 +12,8 @@ const derive = (password: string, salt: Buffer, options: ScryptOptions, keyLengt
   Effect.async<Buffer, Error>((resume) => {
     // maxmem must exceed 128*N*r; the default (32 MiB) leaves no headroom for stronger params.
     scrypt(password, salt, keyLength, { ...options, maxmem: 256 * options.N! * options.r! }, (err, key) =>
-      resume(err ? Effect.fail(err) : Effect.succeed(key)))
+      resume(err ? Effect.fail(err) : Effect.succeed(key))
+    )
   })
 
 /** "scrypt$N$r$p$saltB64$hashB64": the parameters travel with the hash, so they can be raised later. */
@@ -29,11 +30,15 @@ export const verifyPassword = (password: string, stored: string): Effect.Effect<
   const [scheme, n, r, p, salt, hash] = stored.split("$")
   if (scheme !== "scrypt" || hash === undefined) return Effect.succeed(false)
   const expected = Buffer.from(hash, "base64")
-  return derive(password, Buffer.from(salt, "base64"), { N: Number(n), r: Number(r), p: Number(p) }, expected.length)
-    .pipe(
-      Effect.map((actual) => timingSafeEqual(actual, expected)),
-      Effect.orElseSucceed(() => false)
-    )
+  return derive(
+    password,
+    Buffer.from(salt, "base64"),
+    { N: Number(n), r: Number(r), p: Number(p) },
+    expected.length
+  ).pipe(
+    Effect.map((actual) => timingSafeEqual(actual, expected)),
+    Effect.orElseSucceed(() => false)
+  )
 }
 
 /** Random bytes as URL-safe text: passwords and username suffixes. */

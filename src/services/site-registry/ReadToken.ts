@@ -67,8 +67,8 @@ export const verifyReadToken = (token: string, site: Site): Effect.Effect<Verifi
       payload.site !== site.id
         ? Effect.fail(new Unauthorized({ message: "bearer token site claim does not match its key id" }))
         : payload.scope !== "read"
-        ? Effect.fail(new Unauthorized({ message: "bearer token scope must be \"read\"" }))
-        : Effect.succeed({ subject: payload.sub!, expiresAt: payload.exp! * 1000 })
+          ? Effect.fail(new Unauthorized({ message: 'bearer token scope must be "read"' }))
+          : Effect.succeed({ subject: payload.sub!, expiresAt: payload.exp! * 1000 })
     )
   )
 

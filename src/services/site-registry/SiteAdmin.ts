@@ -26,13 +26,15 @@ export const addCredential = (site: Site): Effect.Effect<{ site: Site; issued: I
   do username = `s${site.id}-${randomBytes(4).toString("hex")}`
   while (taken.has(username))
   const issued = { username, password: randomToken(18) }
-  return hashPassword(issued.password).pipe(Effect.map((passwordHash) => ({
-    issued,
-    site: {
-      ...site,
-      credentials: [...site.credentials, { username, passwordHash, createdAt: new Date().toISOString() }]
-    }
-  })))
+  return hashPassword(issued.password).pipe(
+    Effect.map((passwordHash) => ({
+      issued,
+      site: {
+        ...site,
+        credentials: [...site.credentials, { username, passwordHash, createdAt: new Date().toISOString() }]
+      }
+    }))
+  )
 }
 
 /** Appends a site with the next free id, one credential and a default campaign 0 of 100 results. */
@@ -49,11 +51,13 @@ export const createSite = (
     defaultCampaign: 0,
     campaigns: [{ id: 0, name: "default", resultsCount: 100 }]
   }
-  return addCredential(empty).pipe(Effect.map(({ issued, site }) => ({
-    file: { sites: [...file.sites, site] },
-    site,
-    issued
-  })))
+  return addCredential(empty).pipe(
+    Effect.map(({ issued, site }) => ({
+      file: { sites: [...file.sites, site] },
+      site,
+      issued
+    }))
+  )
 }
 
 /** A new token secret: every read-only token signed with the old one stops verifying. */
@@ -81,10 +85,10 @@ export const describeAccess = (site: Site, access: { issued?: IssuedCredential; 
     `Site ${site.id} (${site.name})`,
     ...(access.issued
       ? [
-        `  Basic credentials (site scope; the password is shown only now):`,
-        `    ${access.issued.username}:${access.issued.password}`,
-        `    Authorization: ${basicAuthorization(access.issued)}`
-      ]
+          `  Basic credentials (site scope; the password is shown only now):`,
+          `    ${access.issued.username}:${access.issued.password}`,
+          `    Authorization: ${basicAuthorization(access.issued)}`
+        ]
       : []),
     ...(access.token ? [`  Read-only token:`, `    Authorization: Bearer ${access.token}`] : [])
   ].join("\n")

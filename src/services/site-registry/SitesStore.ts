@@ -7,7 +7,10 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /** The sites file could not be read, decoded or written; `message` says which and why. */
 /** SITES_FILE: the site registry the api serves and `npm run site` edits (default ./config/sites.json). */
-export const SitesFilePath = Config.string("SITES_FILE").pipe(Config.withDefault("./config/sites.json"), Config.map((file) => path.resolve(file)))
+export const SitesFilePath = Config.string("SITES_FILE").pipe(
+  Config.withDefault("./config/sites.json"),
+  Config.map((file) => path.resolve(file))
+)
 
 export class SitesFileError extends BackendFailure("SitesFileError") {}
 
@@ -26,16 +29,21 @@ export const readSitesFile = (file: string): Effect.Effect<Option.Option<SitesFi
     catch: (e) => e as NodeJS.ErrnoException
   }).pipe(
     Effect.map(Option.some),
-    Effect.catchIf((e) => e.code === "ENOENT", () => Effect.succeed(Option.none<string>())),
+    Effect.catchIf(
+      (e) => e.code === "ENOENT",
+      () => Effect.succeed(Option.none<string>())
+    ),
     Effect.mapError((e) => new SitesFileError({ message: `cannot read ${file}: ${e.message}` })),
-    Effect.flatMap(Option.match({
-      onNone: () => Effect.succeedNone,
-      onSome: (text) =>
-        Schema.decode(SitesJson, { errors: "all" })(text).pipe(
-          Effect.map(Option.some),
-          Effect.mapError((e) => new SitesFileError({ message: `invalid ${file}: ${describeParseError(e)}` }))
-        )
-    }))
+    Effect.flatMap(
+      Option.match({
+        onNone: () => Effect.succeedNone,
+        onSome: (text) =>
+          Schema.decode(SitesJson, { errors: "all" })(text).pipe(
+            Effect.map(Option.some),
+            Effect.mapError((e) => new SitesFileError({ message: `invalid ${file}: ${describeParseError(e)}` }))
+          )
+      })
+    )
   )
 
 /**
@@ -43,7 +51,7 @@ export const readSitesFile = (file: string): Effect.Effect<Option.Option<SitesFi
  * (the server's watcher) never sees half a file. Mode 0600: the file holds token secrets.
  */
 export const writeSitesFile = (file: string, sites: SitesFile): Effect.Effect<void, SitesFileError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const text = yield* Schema.encode(SitesJson)(sites).pipe(Effect.orDie)
     const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
     yield* Effect.tryPromise(async () => {

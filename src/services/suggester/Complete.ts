@@ -29,7 +29,13 @@ const popularity = (v: Vocabulary, id: number, now: number): number => {
 }
 
 const sourceOf = (v: Vocabulary, id: number): SuggestionSource =>
-  v.queryCount[id] > 0 ? "query" : v.catalog[BRAND][id] > 0 ? "brand" : v.catalog[CATEGORY][id] > 0 ? "category" : "title"
+  v.queryCount[id] > 0
+    ? "query"
+    : v.catalog[BRAND][id] > 0
+      ? "brand"
+      : v.catalog[CATEGORY][id] > 0
+        ? "category"
+        : "title"
 
 /** Words of a partial-word range whose buckets are read before any pruning applies. */
 const PRESELECT = 32
@@ -44,7 +50,12 @@ const PRESELECT = 32
  */
 class Completion {
   readonly best: TopHits
-  constructor(private readonly v: Vocabulary, private readonly typed: string, limit: number, private readonly now: number) {
+  constructor(
+    private readonly v: Vocabulary,
+    private readonly typed: string,
+    limit: number,
+    private readonly now: number
+  ) {
     this.best = new TopHits(v.texts, limit)
   }
 

@@ -6,7 +6,7 @@ import { Suggester } from "./Suggester.js"
 
 const FLUSH_EVERY = "500 millis"
 
-const make = Effect.gen(function*() {
+const make = Effect.gen(function* () {
   const log = new QueryLog(yield* Sqlite)
   const vocabularies = new SiteVocabularies()
   // The catalog side is re-fed by the indexer at startup; only the searches come from disk.
@@ -20,8 +20,10 @@ const make = Effect.gen(function*() {
   yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(FLUSH_EVERY)))
 
   return Suggester.of({
-    indexProducts: (products) => Effect.sync(() => products.forEach((p) => vocabularies.indexProduct(p.siteId, p.productId, p.source))),
-    removeProducts: (siteId, productIds) => Effect.sync(() => productIds.forEach((id) => vocabularies.removeProduct(siteId, id))),
+    indexProducts: (products) =>
+      Effect.sync(() => products.forEach((p) => vocabularies.indexProduct(p.siteId, p.productId, p.source))),
+    removeProducts: (siteId, productIds) =>
+      Effect.sync(() => productIds.forEach((id) => vocabularies.removeProduct(siteId, id))),
     recordQuery: (siteId, query, resultCount) =>
       Effect.sync(() => {
         const normalized = recordableQuery(query, resultCount)

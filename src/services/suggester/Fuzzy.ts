@@ -40,7 +40,7 @@ export const corrections = (
     const isWord = words[lo].length === depth
     if (row[m] <= budget && depth > 0 && (mode === "prefix" || isWord)) found.push({ text: prefix, cost: row[m] })
     const previousChar = prefix.charCodeAt(depth - 1)
-    for (let i = isWord ? lo + 1 : lo; i < hi;) {
+    for (let i = isWord ? lo + 1 : lo; i < hi; ) {
       const code = words[i].charCodeAt(depth)
       const end = runEnd(words, i, hi, depth, code)
       const next = [depth + 1]
@@ -58,7 +58,14 @@ export const corrections = (
       i = end
     }
   }
-  if (words.length > 0 && budget > 0) visit(0, words.length, "", Array.from({ length: m + 1 }, (_, j) => j), undefined)
+  if (words.length > 0 && budget > 0)
+    visit(
+      0,
+      words.length,
+      "",
+      Array.from({ length: m + 1 }, (_, j) => j),
+      undefined
+    )
   return mode === "word" ? found : minimalPrefixes(found)
 }
 

@@ -6,7 +6,6 @@ import { decodeChange, encodeIndex, encodeRemove } from "./CatalogChanges.js"
 import { type CountedQuery, SharedQueryCounts } from "./SharedQueryCounts.js"
 import { recordableQuery, SiteVocabularies } from "./SiteVocabularies.js"
 
-
 export interface RedisSuggesterOptions {
   readonly redisUrl: string
   /** Prefix of every key (the catalog feed, the searched queries); default `suggest`. */
@@ -15,7 +14,9 @@ export interface RedisSuggesterOptions {
    * Feeds every indexed product from the source of truth into `apply` (in pages) and returns
    * how many it fed: the app pages through `CatalogStore.forEachProduct` with `suggestSource`.
    */
-  readonly rebuild: (apply: (products: ReadonlyArray<ProductSource>) => Effect.Effect<void>) => Effect.Effect<number, unknown>
+  readonly rebuild: (
+    apply: (products: ReadonlyArray<ProductSource>) => Effect.Effect<void>
+  ) => Effect.Effect<number, unknown>
   /** How often this process's searches are added to Redis (default 500 ms). */
   readonly flushEvery?: Duration.DurationInput
   /** How often other processes' searches are read from Redis (default 5 s). */
@@ -27,12 +28,15 @@ export interface RedisSuggesterOptions {
 }
 
 /** This process's copy of the vocabulary, for readiness and monitoring. */
-export class SuggestReplica extends Context.Tag("SuggestReplica")<SuggestReplica, {
-  /** Completes once the vocabulary has been filled from the store and Redis. */
-  readonly synced: Effect.Effect<void>
-  /** Catalog changes published but not applied here yet. */
-  readonly lag: Effect.Effect<number, SuggestError>
-}>() {}
+export class SuggestReplica extends Context.Tag("SuggestReplica")<
+  SuggestReplica,
+  {
+    /** Completes once the vocabulary has been filled from the store and Redis. */
+    readonly synced: Effect.Effect<void>
+    /** Catalog changes published but not applied here yet. */
+    readonly lag: Effect.Effect<number, SuggestError>
+  }
+>() {}
 
 const suggestError = (error: ChangeFeedError) => new SuggestError({ message: error.message, cause: error.cause })
 
@@ -66,15 +70,20 @@ const addPending = (pending: Pending, siteId: number, queries: ReadonlyMap<strin
 }
 
 const make = (options: RedisSuggesterOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const prefix = options.keyPrefix ?? "suggest"
     const applyTimeout = options.applyTimeout ?? Duration.seconds(10)
-    const client = yield* connectFailFast(options.redisUrl, { commandTimeoutMs: 5_000 }, (cause) =>
-      new SuggestError({ message: `suggester: cannot connect to Redis: ${String(cause)}`, cause }))
-    const counts = new SharedQueryCounts(client, `${prefix}:queries`)
-    const feed = yield* makeChangeFeed({ redisUrl: options.redisUrl, key: `${prefix}:catalog`, maxLen: options.maxLen }).pipe(
-      Effect.mapError(suggestError)
+    const client = yield* connectFailFast(
+      options.redisUrl,
+      { commandTimeoutMs: 5_000 },
+      (cause) => new SuggestError({ message: `suggester: cannot connect to Redis: ${String(cause)}`, cause })
     )
+    const counts = new SharedQueryCounts(client, `${prefix}:queries`)
+    const feed = yield* makeChangeFeed({
+      redisUrl: options.redisUrl,
+      key: `${prefix}:catalog`,
+      maxLen: options.maxLen
+    }).pipe(Effect.mapError(suggestError))
 
     // Replaced whole by a rebuild; `lock` orders flushes, refreshes and that swap, each of which
     // reads or moves `counted`.
@@ -112,51 +121,67 @@ const make = (options: RedisSuggesterOptions) =>
     // One warning per outage, not one per tick.
     const quietly = (what: string, run: () => Promise<void>) => {
       let failing = false
-      return lock.withPermits(1)(Effect.tryPromise(run)).pipe(
-        Effect.andThen(() => {
-          failing = false
-        }),
-        Effect.catchAll((error) => {
-          const first = !failing
-          failing = true
-          return first ? Effect.logWarning(`suggester: ${what} failed, will retry`, error.error) : Effect.void
-        })
-      )
+      return lock
+        .withPermits(1)(Effect.tryPromise(run))
+        .pipe(
+          Effect.andThen(() => {
+            failing = false
+          }),
+          Effect.catchAll((error) => {
+            const first = !failing
+            failing = true
+            return first ? Effect.logWarning(`suggester: ${what} failed, will retry`, error.error) : Effect.void
+          })
+        )
     }
     const flush = quietly("adding searches to Redis", flushOnce)
     const refresh = quietly("reading searches from Redis", refreshOnce)
 
-    const following = yield* feed.follow({
-      rebuild: Effect.gen(function*() {
-        const vocabularies = new SiteVocabularies()
-        const products = yield* options.rebuild((page) =>
-          Effect.sync(() => page.forEach((p) => vocabularies.indexProduct(p.siteId, p.productId, p.source)))
-        )
-        yield* lock.withPermits(1)(Effect.tryPromise(async () => {
-          const now = await counts.now()
-          const next: View = { vocabularies, counted: new Map() }
-          absorb(next, await counts.touchedSince(0))
-          const at = Date.now()
-          for (const [siteId, queries] of pending) for (const [query, count] of queries) vocabularies.addSearches(siteId, query, count, at)
-          view = next
-          refreshedAt = now
-        }))
-        yield* Effect.logInfo("suggester vocabulary rebuilt", { products })
-      }),
-      apply: (entries) =>
-        Effect.forEach(entries, (values) =>
-          Effect.try(() => {
-            const change = decodeChange(values)
-            if (change._tag === "Index") view.vocabularies.indexProduct(change.siteId, change.productId, change.source)
-            else view.vocabularies.removeProduct(change.siteId, change.productId)
-          }).pipe(Effect.catchAll((error) => Effect.logWarning("suggester: change skipped", String(error)))), { discard: true })
-    }).pipe(Effect.mapError(suggestError))
+    const following = yield* feed
+      .follow({
+        rebuild: Effect.gen(function* () {
+          const vocabularies = new SiteVocabularies()
+          const products = yield* options.rebuild((page) =>
+            Effect.sync(() => page.forEach((p) => vocabularies.indexProduct(p.siteId, p.productId, p.source)))
+          )
+          yield* lock.withPermits(1)(
+            Effect.tryPromise(async () => {
+              const now = await counts.now()
+              const next: View = { vocabularies, counted: new Map() }
+              absorb(next, await counts.touchedSince(0))
+              const at = Date.now()
+              for (const [siteId, queries] of pending)
+                for (const [query, count] of queries) vocabularies.addSearches(siteId, query, count, at)
+              view = next
+              refreshedAt = now
+            })
+          )
+          yield* Effect.logInfo("suggester vocabulary rebuilt", { products })
+        }),
+        apply: (entries) =>
+          Effect.forEach(
+            entries,
+            (values) =>
+              Effect.try(() => {
+                const change = decodeChange(values)
+                if (change._tag === "Index")
+                  view.vocabularies.indexProduct(change.siteId, change.productId, change.source)
+                else view.vocabularies.removeProduct(change.siteId, change.productId)
+              }).pipe(Effect.catchAll((error) => Effect.logWarning("suggester: change skipped", String(error)))),
+            { discard: true }
+          )
+      })
+      .pipe(Effect.mapError(suggestError))
 
     // Registered before the flusher is forked, so it runs after the flusher stops: a last flush.
     yield* Effect.addFinalizer(() => flush)
     yield* Effect.forkScoped(Effect.repeat(flush, Schedule.spaced(options.flushEvery ?? "500 millis")))
     // The rebuild reads everything; refreshing before it would only read it twice.
-    yield* Effect.forkScoped(following.synced.pipe(Effect.zipRight(Effect.repeat(refresh, Schedule.spaced(options.refreshEvery ?? "5 seconds")))))
+    yield* Effect.forkScoped(
+      following.synced.pipe(
+        Effect.zipRight(Effect.repeat(refresh, Schedule.spaced(options.refreshEvery ?? "5 seconds")))
+      )
+    )
 
     /** Visible in this process once it returns (within `applyTimeout`), in every process soon after. */
     const publish = (entries: ReadonlyArray<FeedEntry>) =>
@@ -164,13 +189,21 @@ const make = (options: RedisSuggesterOptions) =>
         Effect.mapError(suggestError),
         Effect.flatMap((id) => following.awaitApplied(id, applyTimeout)),
         Effect.flatMap((applied) =>
-          applied ? Effect.void : Effect.logWarning(`suggester: a catalog change was not applied here within ${Duration.format(applyTimeout)}`)
+          applied
+            ? Effect.void
+            : Effect.logWarning(
+                `suggester: a catalog change was not applied here within ${Duration.format(applyTimeout)}`
+              )
         )
       )
 
     const suggester = Suggester.of({
-      indexProducts: (products) => (products.length === 0 ? Effect.void : publish(products.map((p) => encodeIndex(p.siteId, p.productId, p.source)))),
-      removeProducts: (siteId, productIds) => (productIds.length === 0 ? Effect.void : publish(productIds.map((id) => encodeRemove(siteId, id)))),
+      indexProducts: (products) =>
+        products.length === 0
+          ? Effect.void
+          : publish(products.map((p) => encodeIndex(p.siteId, p.productId, p.source))),
+      removeProducts: (siteId, productIds) =>
+        productIds.length === 0 ? Effect.void : publish(productIds.map((id) => encodeRemove(siteId, id))),
       recordQuery: (siteId, query, resultCount) =>
         Effect.sync(() => {
           const normalized = recordableQuery(query, resultCount)
@@ -178,7 +211,8 @@ const make = (options: RedisSuggesterOptions) =>
           view.vocabularies.addSearches(siteId, normalized, 1, Date.now())
           addPending(pending, siteId, new Map([[normalized, 1]]))
         }),
-      suggest: (siteId, prefix, limit) => Effect.sync(() => view.vocabularies.suggest(siteId, prefix, limit, Date.now()))
+      suggest: (siteId, prefix, limit) =>
+        Effect.sync(() => view.vocabularies.suggest(siteId, prefix, limit, Date.now()))
     })
     return Context.make(Suggester, suggester).pipe(
       Context.add(SuggestReplica, { synced: following.synced, lag: following.lag.pipe(Effect.mapError(suggestError)) })
@@ -194,5 +228,6 @@ const make = (options: RedisSuggesterOptions) =>
  */
 export const RedisSuggester = {
   /** Scoped: three Redis connections (commands and feed, the follower's blocking reads). Fails if Redis is unreachable at start. */
-  layer: (options: RedisSuggesterOptions): Layer.Layer<Suggester | SuggestReplica, SuggestError> => Layer.scopedContext(make(options))
+  layer: (options: RedisSuggesterOptions): Layer.Layer<Suggester | SuggestReplica, SuggestError> =>
+    Layer.scopedContext(make(options))
 }

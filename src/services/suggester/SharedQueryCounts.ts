@@ -34,7 +34,10 @@ export class SharedQueryCounts {
   private readonly addScript: ReturnType<typeof script>
   private readonly sitesKey: string
 
-  constructor(private readonly client: Redis, private readonly prefix: string) {
+  constructor(
+    private readonly client: Redis,
+    private readonly prefix: string
+  ) {
     this.addScript = script(client, ADD_LUA)
     this.sitesKey = `${prefix}:sites`
   }

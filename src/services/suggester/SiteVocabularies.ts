@@ -15,7 +15,9 @@ export const recordableQuery = (query: string, resultCount: number): string | nu
 
 /** A 53-bit digest (cyrb53) of everything a product's phrases come from. */
 const sourceDigest = (source: ProductText): number => {
-  const text = [source.title, source.brand ?? "", ...source.categories, "\u0001", ...(source.productTypes ?? [])].join("\u0000")
+  const text = [source.title, source.brand ?? "", ...source.categories, "\u0001", ...(source.productTypes ?? [])].join(
+    "\u0000"
+  )
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
   for (let i = 0; i < text.length; i++) {

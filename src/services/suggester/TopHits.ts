@@ -11,7 +11,10 @@ export interface Hit {
 /** The best `limit` hits seen so far, best first; ties go to the shorter, then alphabetical text. */
 export class TopHits {
   readonly hits: Array<Hit> = []
-  constructor(private readonly texts: ReadonlyArray<string>, private readonly limit: number) {}
+  constructor(
+    private readonly texts: ReadonlyArray<string>,
+    private readonly limit: number
+  ) {}
 
   private before(a: Hit, b: Hit): boolean {
     const ta = this.texts[a.id]
@@ -38,4 +41,3 @@ export class TopHits {
     if (hits.length > this.limit) hits.pop()
   }
 }
-

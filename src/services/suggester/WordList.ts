@@ -31,7 +31,7 @@ export class WordList {
       const old = this.sorted
       const added = this.added.sort()
       const merged: Array<string> = []
-      for (let i = 0, j = 0; i < old.length || j < added.length;) {
+      for (let i = 0, j = 0; i < old.length || j < added.length; ) {
         const word = j === added.length || (i < old.length && old[i] < added[j]) ? old[i++] : added[j++]
         if (this.isLive(word) && merged[merged.length - 1] !== word) merged.push(word)
       }

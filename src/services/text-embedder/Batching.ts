@@ -30,14 +30,20 @@ export const QUERY_WINDOW_MS = 2_000
 
 /** Estimated per-text cost in a call whose longest text has `length` chars (fitted to the table). */
 export const estimatedMs = (length: number): number =>
-  1 + 0.06 * Math.min(length, 300) + 0.065 * Math.min(Math.max(length - 300, 0), 700) + 0.027 * Math.max(length - 1_000, 0)
+  1 +
+  0.06 * Math.min(length, 300) +
+  0.065 * Math.min(Math.max(length - 300, 0), 700) +
+  0.027 * Math.max(length - 1_000, 0)
 
 /** Whether a call of `count` texts, the longest `longest` chars, stays within budget. */
 export const withinBudget = (count: number, longest: number, budgetMs = BATCH_BUDGET_MS): boolean =>
   count <= MAX_BATCH_TEXTS && count * estimatedMs(longest) <= budgetMs
 
 /** Positions of `texts` grouped into calls: shortest first, so similar lengths share one. */
-export const planBatches = (texts: ReadonlyArray<string>, budgetMs = BATCH_BUDGET_MS): ReadonlyArray<ReadonlyArray<number>> => {
+export const planBatches = (
+  texts: ReadonlyArray<string>,
+  budgetMs = BATCH_BUDGET_MS
+): ReadonlyArray<ReadonlyArray<number>> => {
   const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length)
   const batches: Array<Array<number>> = []
   let current: Array<number> = []

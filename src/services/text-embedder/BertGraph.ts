@@ -38,7 +38,8 @@ export const readSafetensors = (bytes: Uint8Array): Weights => {
 }
 
 // The part of onnx.proto (field numbers as published by ONNX) that this graph needs.
-const schema = protobuf.parse(`
+const schema = protobuf.parse(
+  `
 syntax = "proto3";
 package onnx;
 message AttributeProto { string name = 1; float f = 2; int64 i = 3; repeated int64 ints = 8; int32 type = 20; }
@@ -52,7 +53,9 @@ message ValueInfoProto { string name = 1; TypeProto type = 2; }
 message GraphProto { repeated NodeProto node = 1; string name = 2; repeated TensorProto initializer = 5; repeated ValueInfoProto input = 11; repeated ValueInfoProto output = 12; }
 message OperatorSetIdProto { string domain = 1; int64 version = 2; }
 message ModelProto { int64 ir_version = 1; string producer_name = 2; GraphProto graph = 7; repeated OperatorSetIdProto opset_import = 8; }
-`, { keepCase: true }).root
+`,
+  { keepCase: true }
+).root
 const ModelProto = schema.lookupType("onnx.ModelProto")
 
 const FLOAT = 1
@@ -102,15 +105,36 @@ export const toFloat16 = (values: Float32Array): Uint16Array => {
 
 /** The ONNX model (serialised ModelProto) of the encoder. */
 export const bertGraph = (weights: Weights, shape: BertShape): Uint8Array => {
-  const nodes: Array<{ input: Array<string>; output: Array<string>; name: string; op_type: string; attribute: Array<Attribute> }> = []
+  const nodes: Array<{
+    input: Array<string>
+    output: Array<string>
+    name: string
+    op_type: string
+    attribute: Array<Attribute>
+  }> = []
   const initializers: Array<{ dims: Array<number>; data_type: number; name: string; raw_data: Uint8Array }> = []
   let count = 0
-  const node = (op: string, input: Array<string>, attribute: Array<Attribute> = [], output = `${op}_${++count}`): string => {
+  const node = (
+    op: string,
+    input: Array<string>,
+    attribute: Array<Attribute> = [],
+    output = `${op}_${++count}`
+  ): string => {
     nodes.push({ input, output: [output], name: output, op_type: op, attribute })
     return output
   }
-  const constant = (name: string, dims: Array<number>, values: Float32Array | BigInt64Array | Uint16Array, type = values instanceof Float32Array ? FLOAT : INT64): string => {
-    initializers.push({ dims, data_type: type, name, raw_data: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) })
+  const constant = (
+    name: string,
+    dims: Array<number>,
+    values: Float32Array | BigInt64Array | Uint16Array,
+    type = values instanceof Float32Array ? FLOAT : INT64
+  ): string => {
+    initializers.push({
+      dims,
+      data_type: type,
+      name,
+      raw_data: new Uint8Array(values.buffer, values.byteOffset, values.byteLength)
+    })
     return name
   }
   const scalar = (name: string, value: number) => constant(name, [], Float32Array.of(value))
@@ -124,13 +148,23 @@ export const bertGraph = (weights: Weights, shape: BertShape): Uint8Array => {
   const tensor = (name: string) => constant(name, [...weight(name).shape], weight(name).data)
   // A PyTorch Linear stores [out, in]; MatMul wants [in, out].
   const linear = (x: string, prefix: string) => {
-    const { shape: [rows, cols], data } = weight(`${prefix}.weight`)
+    const {
+      shape: [rows, cols],
+      data
+    } = weight(`${prefix}.weight`)
     const transposed = new Float32Array(rows * cols)
     for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) transposed[c * rows + r] = data[r * cols + c]
-    return node("Add", [node("MatMul", [x, constant(`${prefix}.weight.T`, [cols, rows], transposed)]), tensor(`${prefix}.bias`)])
+    return node("Add", [
+      node("MatMul", [x, constant(`${prefix}.weight.T`, [cols, rows], transposed)]),
+      tensor(`${prefix}.bias`)
+    ])
   }
   const layerNorm = (x: string, prefix: string) =>
-    node("LayerNormalization", [x, tensor(`${prefix}.weight`), tensor(`${prefix}.bias`)], [int("axis", -1), float("epsilon", shape.layerNormEpsilon)])
+    node(
+      "LayerNormalization",
+      [x, tensor(`${prefix}.weight`), tensor(`${prefix}.bias`)],
+      [int("axis", -1), float("epsilon", shape.layerNormEpsilon)]
+    )
 
   const { hidden, heads } = shape
   const headSize = hidden / heads
@@ -139,7 +173,11 @@ export const bertGraph = (weights: Weights, shape: BertShape): Uint8Array => {
   // (rows cast back after the lookup), it takes 23 MB instead of 47 in each model thread, at
   // a relative error under 1e-3 per entry.
   const words = weight("embeddings.word_embeddings.weight")
-  let x = node("Cast", [node("Gather", [constant("word_embeddings_fp16", [...words.shape], toFloat16(words.data), FLOAT16), ids])], [int("to", FLOAT)])
+  let x = node(
+    "Cast",
+    [node("Gather", [constant("word_embeddings_fp16", [...words.shape], toFloat16(words.data), FLOAT16), ids])],
+    [int("to", FLOAT)]
+  )
   const length = node("Gather", [node("Shape", [ids]), int64s("one_index", [1], [])])
   const positions = node("Range", [int64s("zero_index", [0], []), length, "one_index"])
   x = node("Add", [x, node("Gather", [tensor("embeddings.position_embeddings.weight"), positions])])
@@ -171,18 +209,30 @@ export const bertGraph = (weights: Weights, shape: BertShape): Uint8Array => {
     x = layerNorm(node("Add", [linear(context, `${p}.attention.output.dense`), x]), `${p}.attention.output.LayerNorm`)
     // GELU as BERT defines it: x · ½(1 + erf(x / √2)).
     const inner = linear(x, `${p}.intermediate.dense`)
-    const gelu = node("Mul", [node("Mul", [inner, half]), node("Add", [node("Erf", [node("Div", [inner, sqrt2])]), "one"])])
+    const gelu = node("Mul", [
+      node("Mul", [inner, half]),
+      node("Add", [node("Erf", [node("Div", [inner, sqrt2])]), "one"])
+    ])
     x = layerNorm(node("Add", [linear(gelu, `${p}.output.dense`), x]), `${p}.output.LayerNorm`)
   }
   // Mean of the real tokens' states, then unit length.
   const tokenAxis = int64s("axis_1", [1])
-  const summed = node("ReduceSum", [node("Mul", [x, node("Unsqueeze", [mask, int64s("axis_2", [2])])]), tokenAxis], [int("keepdims", 0)])
+  const summed = node(
+    "ReduceSum",
+    [node("Mul", [x, node("Unsqueeze", [mask, int64s("axis_2", [2])])]), tokenAxis],
+    [int("keepdims", 0)]
+  )
   const counted = node("ReduceSum", [mask, tokenAxis], [int("keepdims", 1)])
   node("LpNormalization", [node("Div", [summed, counted])], [int("axis", -1), int("p", 2)], "embedding")
 
   const valueInfo = (name: string, type: number, dims: Array<string | number>) => ({
     name,
-    type: { tensor_type: { elem_type: type, shape: { dim: dims.map((d) => (typeof d === "number" ? { dim_value: d } : { dim_param: d })) } } }
+    type: {
+      tensor_type: {
+        elem_type: type,
+        shape: { dim: dims.map((d) => (typeof d === "number" ? { dim_value: d } : { dim_param: d })) }
+      }
+    }
   })
   const model = ModelProto.fromObject({
     ir_version: 8,
@@ -192,7 +242,10 @@ export const bertGraph = (weights: Weights, shape: BertShape): Uint8Array => {
       name: "sentence-encoder",
       node: nodes,
       initializer: initializers,
-      input: [valueInfo("input_ids", INT64, ["batch", "tokens"]), valueInfo("attention_mask", INT64, ["batch", "tokens"])],
+      input: [
+        valueInfo("input_ids", INT64, ["batch", "tokens"]),
+        valueInfo("attention_mask", INT64, ["batch", "tokens"])
+      ],
       output: [valueInfo("embedding", FLOAT, ["batch", hidden])]
     }
   })

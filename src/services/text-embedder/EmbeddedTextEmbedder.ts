@@ -17,7 +17,7 @@ export interface TextEmbedderOptions {
 
 /** Scoped: waits until every thread has loaded the model; closing the scope ends them. */
 export const makeTextEmbedder = (options: TextEmbedderOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // At least one thread: with none, every request would wait forever.
     const threads = Math.max(1, options.threads)
     const pool = yield* Effect.acquireRelease(
@@ -33,8 +33,11 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
       Effect.async<ReadonlyArray<Float32Array>, EmbedError>((resume) => {
         const job = pool.submit(texts, priority, (result) =>
           resume(
-            result._tag === "Success" ? Effect.succeed(result.reply) : Effect.fail(new EmbedError({ message: result.message }))
-          ))
+            result._tag === "Success"
+              ? Effect.succeed(result.reply)
+              : Effect.fail(new EmbedError({ message: result.message }))
+          )
+        )
         // An interrupted caller (a failed sibling batch, a client gone) frees its queue places.
         return Effect.sync(() => pool.cancel(job))
       })
@@ -53,13 +56,19 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
         // All calls are queued at once; the pool, not the fibers, bounds the concurrency.
         return Effect.forEach(
           batches,
-          (positions) => run(positions.map((i) => normalised[i]), "document"),
+          (positions) =>
+            run(
+              positions.map((i) => normalised[i]),
+              "document"
+            ),
           { concurrency: "unbounded" }
-        ).pipe(Effect.map((results) => {
-          const vectors = new Array<Float32Array>(texts.length)
-          batches.forEach((positions, b) => positions.forEach((i, k) => (vectors[i] = results[b][k])))
-          return vectors
-        }))
+        ).pipe(
+          Effect.map((results) => {
+            const vectors = new Array<Float32Array>(texts.length)
+            batches.forEach((positions, b) => positions.forEach((i, k) => (vectors[i] = results[b][k])))
+            return vectors
+          })
+        )
       })
 
     // Copies leave the cache: a caller that scales or mutates its vector must not corrupt
@@ -73,20 +82,24 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
           return Effect.succeed(cached.slice())
         }
         misses++
-        return run([key], "query").pipe(Effect.map(([vector]) => {
-          cache.set(key, vector)
-          return vector.slice()
-        }))
+        return run([key], "query").pipe(
+          Effect.map(([vector]) => {
+            cache.set(key, vector)
+            return vector.slice()
+          })
+        )
       })
 
-    const stats = Effect.sync((): TextEmbedderStats => ({
-      documentsEmbedded: documents,
-      queryCacheHits: hits,
-      queryCacheMisses: misses,
-      queryCacheSize: cache.size,
-      readyWorkers: pool.readyWorkers,
-      workerRestarts: pool.restarts
-    }))
+    const stats = Effect.sync(
+      (): TextEmbedderStats => ({
+        documentsEmbedded: documents,
+        queryCacheHits: hits,
+        queryCacheMisses: misses,
+        queryCacheSize: cache.size,
+        readyWorkers: pool.readyWorkers,
+        workerRestarts: pool.restarts
+      })
+    )
 
     return TextEmbedder.of({ dimensions: TEXT_MODEL.dimensions, embed, embedQuery, stats })
   })

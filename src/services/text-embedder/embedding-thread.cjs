@@ -69,7 +69,10 @@ const main = async () => {
   parentPort.on("message", async ({ id, texts }) => {
     try {
       const vectors = await embed(texts)
-      parentPort.postMessage({ id, vectors }, vectors.map((v) => v.buffer))
+      parentPort.postMessage(
+        { id, vectors },
+        vectors.map((v) => v.buffer)
+      )
     } catch (error) {
       parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) })
     }

@@ -36,7 +36,10 @@ const rejection = async (header: string | undefined): Promise<string> => {
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url")
 const part = (token: string, i: number) => JSON.parse(Buffer.from(token.split(".")[i], "base64url").toString())
 const withPart = (token: string, i: number, value: unknown) =>
-  token.split(".").map((p, j) => (j === i ? b64url(value) : p)).join(".")
+  token
+    .split(".")
+    .map((p, j) => (j === i ? b64url(value) : p))
+    .join(".")
 
 /** A token shaped like ours, for claims mintReadToken would never produce. */
 const craft = (claims: Record<string, unknown>, secret: string, kid: string) =>
@@ -73,8 +76,12 @@ describe("Basic site credentials", () => {
 })
 
 describe("the Authorization header", () => {
-  it.each([[undefined, /missing/], ["", /missing/], ["Digest abc", /unsupported authorization scheme "Digest"/],
-    ["Bearer", /malformed Authorization header/]])("%j is rejected", async (header, message) => {
+  it.each([
+    [undefined, /missing/],
+    ["", /missing/],
+    ["Digest abc", /unsupported authorization scheme "Digest"/],
+    ["Bearer", /malformed Authorization header/]
+  ])("%j is rejected", async (header, message) => {
     expect(await rejection(header)).toMatch(message)
   })
 })
@@ -88,8 +95,11 @@ describe("Bearer read-only tokens", () => {
   })
 
   it("are rejected once expired", async () => {
-    const token = await craft({ site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() - 5 },
-      siteA.tokenSecret, "site-1")
+    const token = await craft(
+      { site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() - 5 },
+      siteA.tokenSecret,
+      "site-1"
+    )
     expect(await rejection(`Bearer ${token}`)).toBe("bearer token has expired")
   })
 
@@ -97,14 +107,20 @@ describe("Bearer read-only tokens", () => {
     const claims = { site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() + 60 }
     const { exp: _, ...noExp } = claims
     expect(await rejection(`Bearer ${await craft(noExp, siteA.tokenSecret, "site-1")}`)).toMatch(/"exp"/)
-    expect(await rejection(`Bearer ${await craft({ ...claims, iss: "x" }, siteA.tokenSecret, "site-1")}`)).toMatch(/"iss"/)
-    expect(await rejection(`Bearer ${await craft({ ...claims, scope: "site" }, siteA.tokenSecret, "site-1")}`))
-      .toMatch(/scope must be "read"/)
+    expect(await rejection(`Bearer ${await craft({ ...claims, iss: "x" }, siteA.tokenSecret, "site-1")}`)).toMatch(
+      /"iss"/
+    )
+    expect(await rejection(`Bearer ${await craft({ ...claims, scope: "site" }, siteA.tokenSecret, "site-1")}`)).toMatch(
+      /scope must be "read"/
+    )
   })
 
   it("are rejected when signed with another secret or when the payload was altered", async () => {
-    const forged = await craft({ site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() + 60 },
-      Buffer.alloc(32, 1).toString("base64"), "site-1")
+    const forged = await craft(
+      { site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() + 60 },
+      Buffer.alloc(32, 1).toString("base64"),
+      "site-1"
+    )
     expect(await rejection(`Bearer ${forged}`)).toBe("bearer token signature is invalid")
     const token = await mintReadToken(siteA, 60)
     const longer = withPart(token, 1, { ...part(token, 1), exp: now() + 10 ** 8 })
@@ -116,8 +132,11 @@ describe("Bearer read-only tokens", () => {
     const kidSwapped = withPart(token, 0, { ...part(token, 0), kid: "site-2" })
     expect(await rejection(`Bearer ${kidSwapped}`)).toBe("bearer token signature is invalid")
     // Even a token signed with B's secret must not claim site A.
-    const claimsA = await craft({ site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() + 60 },
-      siteB.tokenSecret, "site-2")
+    const claimsA = await craft(
+      { site: siteA.id, scope: "read", sub: "t", iss: "commerce-search", exp: now() + 60 },
+      siteB.tokenSecret,
+      "site-2"
+    )
     expect(await rejection(`Bearer ${claimsA}`)).toMatch(/site claim does not match/)
   })
 
@@ -128,7 +147,11 @@ describe("Bearer read-only tokens", () => {
   })
 
   it("are verified once while valid, and rejected once expired even after they were accepted", async () => {
-    const token = await craft({ site: siteA.id, scope: "read", sub: "short", iss: "commerce-search", exp: now() + 1 }, siteA.tokenSecret, "site-1")
+    const token = await craft(
+      { site: siteA.id, scope: "read", sub: "short", iss: "commerce-search", exp: now() + 1 },
+      siteA.tokenSecret,
+      "site-1"
+    )
     expect(Either.getOrThrow(await authenticate(`Bearer ${token}`)).subject).toBe("short")
     expect(Either.getOrThrow(await authenticate(`Bearer ${token}`)).subject).toBe("short")
     await eventually(async () => expect(await rejection(`Bearer ${token}`)).toBe("bearer token has expired"), 10_000)

@@ -14,7 +14,7 @@ describe("kthLargest", () => {
 describe("kthSmallest", () => {
   it("selects the value at each rank, with runs of equal values, infinities and sorted input", () => {
     let seed = 7
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31
     const inputs = [
       Array.from({ length: 1000 }, () => Math.floor(random() * 20)), // many ties
       Array.from({ length: 777 }, () => (random() < 0.1 ? Infinity : random() * 100 - 50)),

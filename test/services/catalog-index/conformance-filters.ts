@@ -6,8 +6,18 @@ import { doc, filteredIds, must, titled, upsert } from "./fixtures.js"
 
 /** f4 has no columns at all: it exercises the missing-value rules. */
 const catalog = [
-  doc("f1", { payload: { category: ["Tools", "Tools > Power"], brand: "Bosch", price: 10, in_stock: true, color: ["red", "black"] } }),
-  doc("f2", { payload: { category: ["Tools", "Tools > Hand"], brand: "Stanley", price: 20, in_stock: false, color: ["black"] } }),
+  doc("f1", {
+    payload: {
+      category: ["Tools", "Tools > Power"],
+      brand: "Bosch",
+      price: 10,
+      in_stock: true,
+      color: ["red", "black"]
+    }
+  }),
+  doc("f2", {
+    payload: { category: ["Tools", "Tools > Hand"], brand: "Stanley", price: 20, in_stock: false, color: ["black"] }
+  }),
   doc("f3", { payload: { category: ["Garden"], brand: "Bosch", price: 30, in_stock: null, color: [] } }),
   doc("f4")
 ]
@@ -20,25 +30,28 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
     it.effect(name, () => upsert(...catalog).pipe(Effect.zipRight(body()), Effect.provide(layer)))
 
   test("anyOf matches when any value of an array column is accepted", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* filteredIds(must({ column: "category", anyOf: ["Tools"] }))).toEqual(["f1", "f2"])
       expect(yield* filteredIds(must({ column: "category", anyOf: ["Tools > Power"] }))).toEqual(["f1"])
       expect(yield* filteredIds(must({ column: "color", anyOf: ["red", "green"] }))).toEqual(["f1"])
     }))
 
   test("anyOf on a single-valued string column compares the value", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* filteredIds(must({ column: "brand", anyOf: ["Bosch"] }))).toEqual(["f1", "f3"])
       expect(yield* filteredIds(must({ column: "brand", anyOf: ["Bosch", "Stanley"] }))).toEqual(["f1", "f2", "f3"])
       expect(yield* filteredIds(must({ column: "brand", anyOf: ["bosch"] }))).toEqual([])
     }))
 
   test("onlyIds narrows matching to the given products, on top of the filter", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
-      const ids = (query: Parameters<typeof index.matchIds>[0]) => Effect.map(index.matchIds(query), (found) => [...found].sort())
+      const ids = (query: Parameters<typeof index.matchIds>[0]) =>
+        Effect.map(index.matchIds(query), (found) => [...found].sort())
       expect(yield* ids({ siteId: 1, filter: emptyFilter, onlyIds: ["f2", "f3", "unknown"] })).toEqual(["f2", "f3"])
-      expect(yield* ids({ siteId: 1, filter: must({ column: "brand", anyOf: ["Bosch"] }), onlyIds: ["f2", "f3"] })).toEqual(["f3"])
+      expect(
+        yield* ids({ siteId: 1, filter: must({ column: "brand", anyOf: ["Bosch"] }), onlyIds: ["f2", "f3"] })
+      ).toEqual(["f3"])
       expect(yield* ids({ siteId: 1, filter: emptyFilter, onlyIds: [] })).toEqual([])
       const ranked = yield* index.search({ siteId: 1, filter: emptyFilter, onlyIds: ["f1", "f4"], limit: 10 })
       expect(ranked.hits.map((h) => h.productId).sort()).toEqual(["f1", "f4"])
@@ -46,20 +59,20 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("range is [gte, lt): the lower bound is included, the upper excluded", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* filteredIds(must({ column: "price", range: { gte: 10, lt: 30 } }))).toEqual(["f1", "f2"])
       expect(yield* filteredIds(must({ column: "price", range: { gte: 20 } }))).toEqual(["f2", "f3"])
       expect(yield* filteredIds(must({ column: "price", range: { lt: 20 } }))).toEqual(["f1"])
     }))
 
   test("equals matches booleans", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* filteredIds(must({ column: "in_stock", equals: true }))).toEqual(["f1"])
       expect(yield* filteredIds(must({ column: "in_stock", equals: false }))).toEqual(["f2"])
     }))
 
   test("a missing value fails every must and passes every mustNot", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* filteredIds(must({ column: "price", range: { gte: 0 } }))).toEqual(["f1", "f2", "f3"])
       expect(yield* filteredIds(mustNot({ column: "price", range: { gte: 0 } }))).toEqual(["f4"])
       expect(yield* filteredIds(mustNot({ column: "brand", anyOf: ["Bosch"] }))).toEqual(["f2", "f4"])
@@ -68,8 +81,11 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("must and mustNot combine", () =>
-    Effect.gen(function*() {
-      const filter = { must: [{ column: "category", anyOf: ["Tools"] }], mustNot: [{ column: "color", anyOf: ["red"] }] }
+    Effect.gen(function* () {
+      const filter = {
+        must: [{ column: "category", anyOf: ["Tools"] }],
+        mustNot: [{ column: "color", anyOf: ["red"] }]
+      }
       expect(yield* filteredIds(filter)).toEqual(["f2"])
       const index = yield* CatalogIndex
       expect(yield* index.count(1, filter)).toBe(1)
@@ -77,7 +93,7 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("facets count values over a filter, most frequent first, then by value", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
       expect(yield* index.facet(1, "brand", { filter: emptyFilter }, 10)).toEqual([
         { value: "Bosch", count: 2 },
@@ -96,14 +112,20 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("search hits carry each product's columns, whichever way it was found", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
-      const columnsOf = (hits: ReadonlyArray<{ productId: string; columns: unknown }>) => Object.fromEntries(hits.map((h) => [h.productId, h.columns]))
+      const columnsOf = (hits: ReadonlyArray<{ productId: string; columns: unknown }>) =>
+        Object.fromEntries(hits.map((h) => [h.productId, h.columns]))
       const browsed = columnsOf((yield* index.search({ siteId: 1, filter: emptyFilter, limit: 10 })).hits)
       expect(browsed.f1).toEqual(catalog[0].payload)
       expect(browsed.f3).toEqual(catalog[2].payload)
       expect(browsed.f4).toEqual({})
-      const boosted = yield* index.search({ siteId: 1, filter: emptyFilter, limit: 10, boosts: [{ condition: { column: "brand", anyOf: ["Stanley"] }, weight: 1 }] })
+      const boosted = yield* index.search({
+        siteId: 1,
+        filter: emptyFilter,
+        limit: 10,
+        boosts: [{ condition: { column: "brand", anyOf: ["Stanley"] }, weight: 1 }]
+      })
       expect(boosted.hits[0]).toMatchObject({ productId: "f2", columns: catalog[1].payload })
       yield* upsert(titled("f5", "Garden hose", { payload: { brand: "Acme", price: 15 } }))
       const searched = yield* index.search({ siteId: 1, text: "hose", filter: emptyFilter, limit: 10 })
@@ -111,11 +133,17 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("numeric statistics and histograms over a filter", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
       expect(yield* index.numericStats(1, "price", { filter: emptyFilter })).toEqual({ min: 10, max: 30, count: 3 })
-      expect(yield* index.numericStats(1, "price", { filter: must({ column: "brand", anyOf: ["Stanley"] }) })).toEqual({ min: 20, max: 20, count: 1 })
-      expect(yield* index.numericStats(1, "price", { filter: must({ column: "category", anyOf: ["Nowhere"] }) })).toBeNull()
+      expect(yield* index.numericStats(1, "price", { filter: must({ column: "brand", anyOf: ["Stanley"] }) })).toEqual({
+        min: 20,
+        max: 20,
+        count: 1
+      })
+      expect(
+        yield* index.numericStats(1, "price", { filter: must({ column: "category", anyOf: ["Nowhere"] }) })
+      ).toBeNull()
       expect(yield* index.histogram(1, "price", { filter: emptyFilter }, [0, 15, 30])).toEqual([1, 1])
       expect(yield* index.histogram(1, "price", { filter: emptyFilter }, [0, 15, 31])).toEqual([1, 2])
     }))

@@ -21,7 +21,7 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     it.effect(name, () => body().pipe(Effect.provide(layer)))
 
   test("fuses lexical and text-vector scores into one ranking", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       const result = yield* search({ text: "running shoe", textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })
       expect(result.hits.map((hit) => hit.productId)).toEqual(["a", "b", "c"])
@@ -36,14 +36,14 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("per-query weights change the fusion", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       const query = { text: "running shoe", textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 }
       expect(yield* searchIds({ ...query, weights: { lexical: 0.1 } })).toEqual(["a", "c", "b"])
     }))
 
   test("dense-only hits below minSimilarity are not matches", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       const textVector = vec(0.3, 0, 0.954, 0)
       expect(yield* searchIds({ textVector, minSimilarity: 0.5 })).toEqual(["d"])
@@ -51,10 +51,15 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a product's image similarity is the best of its images", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         doc("one-image", { images: [[Math.SQRT1_2, Math.SQRT1_2, 0, 0]] }),
-        doc("two-images", { images: [[1, 0, 0, 0], [0, 1, 0, 0]] })
+        doc("two-images", {
+          images: [
+            [1, 0, 0, 0],
+            [0, 1, 0, 0]
+          ]
+        })
       )
       const result = yield* search({ imageVector: vec(0, 1, 0, 0), minSimilarity: 0.5 })
       expect(result.hits.map((hit) => hit.productId)).toEqual(["two-images", "one-image"])
@@ -62,7 +67,7 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("filters restrict lexical and dense candidates alike", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       const acme = must({ column: "brand", anyOf: ["Acme"] })
       expect(yield* searchIds({ text: "running shoe", filter: acme })).toEqual(["a"])
@@ -70,14 +75,14 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("excluded ids are never returned", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       expect(yield* searchIds({ text: "running shoe", excludeIds: ["a"] })).toEqual(["b"])
       expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5, excludeIds: ["a"] })).toEqual(["c"])
     }))
 
   test("equal scores come back by product id; a boost lifts its products", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       expect(yield* searchIds({ text: "running shoe" })).toEqual(["a", "b"])
       const boosts = [{ condition: { column: "brand", anyOf: ["Zeta"] }, weight: 1 }]
@@ -85,7 +90,7 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("near prefers values close to the target", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         titled("p10", "Desk lamp", { payload: { price: 10 } }),
         titled("p50", "Desk lamp", { payload: { price: 50 } }),
@@ -98,7 +103,7 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a query without words or vectors browses the filter scope", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
       const result = yield* search({ filter: must({ column: "brand", anyOf: ["Zeta"] }), limit: 1 })
       expect(result.hits.map((hit) => hit.productId)).toEqual(["b"])
@@ -106,9 +111,15 @@ export const hybridConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("matchIds returns every match of the search, beyond its limit", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...shoes)
-      const query = { siteId: 1, text: "running shoe", textVector: vec(1, 0, 0, 0), minSimilarity: 0.5, filter: emptyFilter }
+      const query = {
+        siteId: 1,
+        text: "running shoe",
+        textVector: vec(1, 0, 0, 0),
+        minSimilarity: 0.5,
+        filter: emptyFilter
+      }
       const index = yield* CatalogIndex
       const result = yield* index.search({ ...query, limit: 1 })
       const ids = yield* index.matchIds(query)

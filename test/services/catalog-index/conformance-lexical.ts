@@ -10,14 +10,14 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     it.effect(name, () => body().pipe(Effect.provide(layer)))
 
   test("finds an upserted product by a title word", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(titled("p1", "Cordless Drill"), titled("p2", "Garden Hose"))
       expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
       expect(yield* searchIds({ text: "hose" })).toEqual(["p2"])
     }))
 
   test("words prepared ahead of their search give the search's own answer, also after a write in between", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
       yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Garden hose"))
       yield* index.prepare({ siteId: 1, text: "drill", filter: emptyFilter })
@@ -33,18 +33,22 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("stems: a plural query finds the singular and the other way round", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Set of hammers"))
       expect(yield* searchIds({ text: "drills" })).toEqual(["p1"])
       expect(yield* searchIds({ text: "hammer" })).toEqual(["p2"])
     }))
 
   test("folds plurals only: other endings name other things", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
-        titled("battery", "AA battery"), titled("box", "Storage box"), titled("bench", "Garden bench"),
-        titled("fridge", "Refrigerator water filter"), titled("gas", "Refrigerant gas"),
-        titled("light", "Porch light"), titled("lighted", "Lighted mirror")
+        titled("battery", "AA battery"),
+        titled("box", "Storage box"),
+        titled("bench", "Garden bench"),
+        titled("fridge", "Refrigerator water filter"),
+        titled("gas", "Refrigerant gas"),
+        titled("light", "Porch light"),
+        titled("lighted", "Lighted mirror")
       )
       expect(yield* searchIds({ text: "batteries" })).toEqual(["battery"])
       expect(yield* searchIds({ text: "boxes" })).toEqual(["box"])
@@ -54,14 +58,14 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("tolerates a typo in a longer word", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Corded sander"))
       expect((yield* searchIds({ text: "cordles drill" }))[0]).toBe("p1")
       expect(yield* searchIds({ text: "sandr" })).toEqual(["p2"])
     }))
 
   test("exact matches outrank fuzzy ones, even when the fuzzy term is rarer", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const drills = ["d1", "d2", "d3", "d4", "d5"].map((id) => titled(id, `Power drill ${id}`))
       yield* upsert(...drills, titled("g1", "Charcoal grill"))
       const ids = yield* searchIds({ text: "drill" })
@@ -70,7 +74,7 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a title match outranks a description-only match", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         doc("desc", { text: { title: "Tool case", description: "Holds a drill and its bits" } }),
         doc("title", { text: { title: "Drill", description: "Holds a charge all day" } })
@@ -79,7 +83,7 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a title holding the query's words side by side outranks one holding them apart, until it is rewritten", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Without the phrase, the shorter title would win on BM25 length normalisation.
       yield* upsert(titled("phrase", "Front door paint satin"), titled("apart", "Paint for a front door"))
       expect(yield* searchIds({ text: "door paint" })).toEqual(["phrase", "apart"])
@@ -87,17 +91,21 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "door paint" })).toEqual(["apart", "phrase"])
     }))
 
-  const scarfAndDresses = upsert(titled("one", "Red scarf"), titled("both", "Red summer dress"), titled("other", "Blue dress"))
+  const scarfAndDresses = upsert(
+    titled("one", "Red scarf"),
+    titled("both", "Red summer dress"),
+    titled("other", "Blue dress")
+  )
 
   test("a product matches a short query only when it holds every word", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* scarfAndDresses
       expect(yield* searchIds({ text: "red dress" })).toEqual(["both"])
       expect((yield* searchIds({ text: "dress" })).sort()).toEqual(["both", "other"])
     }))
 
   test("the forms of a hyphenated query word count as one word", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         titled("hyphen", "Black-and-Decker drill"),
         titled("spaced", "Black & Decker cordless drill"),
@@ -108,7 +116,7 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("two typed words also find their joined form when the catalog knows it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         titled("joined", "ClosetMaid wire shelf"),
         titled("code", "Halogen MR16 bulb"),
@@ -124,7 +132,7 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("when no product holds every word, those holding the most match, down to half of the words", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* scarfAndDresses
       // Nobody sells velvet: the dresses are what is left of the query, the best match first.
       const ids = yield* searchIds({ text: "velvet summer dress" })
@@ -136,35 +144,49 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a number with its unit finds the same number and unit written any other way", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
-        titled("w1", "LED bulb 65W"), titled("w2", "Floodlight 65-Watt"), titled("w3", "Reflector 65 Watts"), titled("w4", "LED bulb 40W"),
-        titled("door", "Prehung door 32 in. x 80 in."), titled("door2", "Slab door 30 in. x 80 in.")
+        titled("w1", "LED bulb 65W"),
+        titled("w2", "Floodlight 65-Watt"),
+        titled("w3", "Reflector 65 Watts"),
+        titled("w4", "LED bulb 40W"),
+        titled("door", "Prehung door 32 in. x 80 in."),
+        titled("door2", "Slab door 30 in. x 80 in.")
       )
-      for (const query of ["65w", "65-watt", "65 watt"]) expect((yield* searchIds({ text: query })).sort()).toEqual(["w1", "w2", "w3"])
+      for (const query of ["65w", "65-watt", "65 watt"])
+        expect((yield* searchIds({ text: query })).sort()).toEqual(["w1", "w2", "w3"])
       expect(yield* searchIds({ text: "32x80 door" })).toContain("door")
       expect((yield* searchIds({ text: "32x80 door" }))[0]).toBe("door")
       expect(yield* searchIds({ text: "32 inch door" })).toEqual(["door"])
     }))
 
   test("parts of a joined word are found, short and numeric ones included", () =>
-    Effect.gen(function*() {
-      yield* upsert(titled("r5", "Foam board R-5 insulation"), titled("r13", "Batt R-13 insulation"), titled("jm", "Vinyl J-Mold trim"))
+    Effect.gen(function* () {
+      yield* upsert(
+        titled("r5", "Foam board R-5 insulation"),
+        titled("r13", "Batt R-13 insulation"),
+        titled("jm", "Vinyl J-Mold trim")
+      )
       expect(yield* searchIds({ text: "r5 insulation" })).toEqual(["r5"])
       expect(yield* searchIds({ text: "r-13" })).toEqual(["r13"])
       expect(yield* searchIds({ text: "jmold" })).toEqual(["jm"])
     }))
 
   test("a 4-letter word the site does not know is corrected; one it knows keeps to itself", () =>
-    Effect.gen(function*() {
-      yield* upsert(titled("b1", "Bosch cordless drill"), titled("l1", "Desk lamp"), titled("c1", "Camp stove"), titled("r1", "Wheelchair ramp"))
+    Effect.gen(function* () {
+      yield* upsert(
+        titled("b1", "Bosch cordless drill"),
+        titled("l1", "Desk lamp"),
+        titled("c1", "Camp stove"),
+        titled("r1", "Wheelchair ramp")
+      )
       expect(yield* searchIds({ text: "bosh" })).toEqual(["b1"])
       expect(yield* searchIds({ text: "bosh drill" })).toEqual(["b1"])
       expect(yield* searchIds({ text: "lamp" })).toEqual(["l1"])
     }))
 
   test("brand and category fields are searchable", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         doc("p1", { text: { title: "Impact driver", brand: "Makita", category: "Power Tools" } }),
         doc("p2", { text: { title: "Impact driver", brand: "Bosch", category: "Power Tools" } })

@@ -10,7 +10,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     it.effect(name, () => body().pipe(Effect.provide(layer)))
 
   test("an update replaces the old words, vector and columns", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(titled("p1", "Garden hose", { vector: [1, 0, 0, 0], payload: { brand: "Acme" } }))
       yield* upsert(titled("p1", "Cordless drill", { vector: [0, 1, 0, 0], payload: { brand: "Bosch" } }))
       expect(yield* searchIds({ text: "hose" })).toEqual([])
@@ -24,7 +24,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a document of an older record version never replaces a newer one (a late indexing job); the same or a newer version does", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const brands = (brand: string) => filteredIds(must({ column: "brand", anyOf: [brand] }))
       yield* upsert(
         { ...titled("p1", "Cordless drill", { payload: { brand: "Bosch" } }), version: 5 },
@@ -52,11 +52,18 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("refreshColumns sets columns over the version it is based on only, keeping words, vectors and other columns; or answers false", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
-      const prices = (low: number, high: number) => filteredIds(must({ column: "price", range: { gte: low, lt: high } }))
+      const prices = (low: number, high: number) =>
+        filteredIds(must({ column: "price", range: { gte: low, lt: high } }))
       yield* upsert(
-        { ...titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch", price: 99, availability: "in_stock" } }), version: 5 },
+        {
+          ...titled("p1", "Cordless drill", {
+            vector: [1, 0, 0, 0],
+            payload: { brand: "Bosch", price: 99, availability: "in_stock" }
+          }),
+          version: 5
+        },
         { ...titled("p2", "Garden hose", { payload: { brand: "Acme", price: 10 } }), version: 3 },
         titled("p3", "Hammer", { payload: { brand: "Stanley", price: 20 } })
       )
@@ -85,7 +92,9 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
         yield* upsert({ ...titled("p1", "Cordless drill", { payload: { brand: "Bosch", price: 99 } }), version: 5 })
         expect(yield* prices(70, 80)).toEqual(["p1"])
         // So is a second refresh based on it.
-        expect(yield* index.refreshColumns([{ siteId: 1, productId: "p1", version: 7, basedOn: 5, columns: { price: 1 } }])).toEqual([false])
+        expect(
+          yield* index.refreshColumns([{ siteId: 1, productId: "p1", version: 7, basedOn: 5, columns: { price: 1 } }])
+        ).toEqual([false])
         expect(yield* prices(70, 80)).toEqual(["p1"])
       } else {
         expect(yield* prices(95, 100)).toEqual(["p1"])
@@ -94,7 +103,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("a removed product is gone from every read", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch" } }),
         titled("p2", "Hammer drill", { vector: [0, 1, 0, 0], payload: { brand: "Bosch" } })
@@ -109,7 +118,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("retrieve returns the stored documents; count counts them", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const stored = titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch", price: 99 } })
       yield* upsert(stored, titled("p2", "Garden hose"))
       const index = yield* CatalogIndex
@@ -122,7 +131,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("scroll pages through a filter in product id order", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ids = ["p05", "p01", "p04", "p02", "p03", "x01"]
       yield* upsert(...ids.map((id) => titled(id, "Thing", { payload: { kind: [id.startsWith("p") ? "p" : "x"] } })))
       const index = yield* CatalogIndex
@@ -140,7 +149,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("each site sees only its own products, even under the same id", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(
         titled("same", "Cordless drill", { site: 1, vector: [1, 0, 0, 0], payload: { brand: "Bosch" } }),
         titled("same", "Garden hose", { site: 2, vector: [1, 0, 0, 0], payload: { brand: "Acme" } }),
@@ -161,7 +170,7 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
     }))
 
   test("one site's products do not change another site's ranking", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const index = yield* CatalogIndex
       // On site 1 "red" is rare and "shirt" common, so the red scarf leads "red shirt".
       yield* upsert(
@@ -171,13 +180,20 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
         titled("white", "White shirt", { text: { description: "A shirt for shirt days" } })
       )
       const ranking = () =>
-        index.search({ siteId: 1, text: "red shirt", filter: emptyFilter, limit: 10 }).pipe(
-          Effect.map((result) => result.hits.map((hit) => [hit.productId, hit.score.toFixed(9), hit.lexical.toFixed(9)]))
-        )
+        index
+          .search({ siteId: 1, text: "red shirt", filter: emptyFilter, limit: 10 })
+          .pipe(
+            Effect.map((result) =>
+              result.hits.map((hit) => [hit.productId, hit.score.toFixed(9), hit.lexical.toFixed(9)])
+            )
+          )
       const before = yield* ranking()
       expect(before[0][0]).toBe("scarf")
       // Site 2 makes "red" common and "shirt" rare: collection-wide statistics would flip site 1's order.
-      yield* upsert(...Array.from({ length: 30 }, (_, i) => titled(`red${i}`, "Red cap red", { site: 2 })), titled("s2", "Shirt", { site: 2 }))
+      yield* upsert(
+        ...Array.from({ length: 30 }, (_, i) => titled(`red${i}`, "Red cap red", { site: 2 })),
+        titled("s2", "Shirt", { site: 2 })
+      )
       expect(yield* ranking()).toEqual(before)
       const site2 = yield* index.search({ siteId: 2, text: "red shirt", filter: emptyFilter, limit: 1 })
       expect(site2.hits.map((hit) => hit.productId)).toEqual(["s2"])

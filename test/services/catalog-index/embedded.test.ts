@@ -8,8 +8,11 @@ import { doc, filteredIds, must, searchIds, titled, upsert, vec } from "./fixtur
 
 catalogIndexConformance("embedded", EmbeddedCatalogIndex.layer)
 
-const test = (name: string, body: () => Effect.Effect<void, unknown, CatalogIndex>, layer: Layer.Layer<CatalogIndex> = EmbeddedCatalogIndex.layer) =>
-  it.effect(name, () => body().pipe(Effect.provide(layer)))
+const test = (
+  name: string,
+  body: () => Effect.Effect<void, unknown, CatalogIndex>,
+  layer: Layer.Layer<CatalogIndex> = EmbeddedCatalogIndex.layer
+) => it.effect(name, () => body().pipe(Effect.provide(layer)))
 
 /** Deterministic pseudo-random unit vectors (mulberry32), so failures reproduce. */
 const randomVectors = (count: number, dim: number, seed: number): Array<Array<number>> => {
@@ -29,8 +32,12 @@ const randomVectors = (count: number, dim: number, seed: number): Array<Array<nu
 
 describe("EmbeddedCatalogIndex", () => {
   test("keeps sizes, voltages and hyphenated words as searchable words", () =>
-    Effect.gen(function*() {
-      yield* upsert(titled("volt", "DeWalt 18V drill"), titled("stud", "Lumber 2x4 stud"), titled("wifi", "Wi-Fi router"))
+    Effect.gen(function* () {
+      yield* upsert(
+        titled("volt", "DeWalt 18V drill"),
+        titled("stud", "Lumber 2x4 stud"),
+        titled("wifi", "Wi-Fi router")
+      )
       expect(yield* searchIds({ text: "18v" })).toEqual(["volt"])
       expect(yield* searchIds({ text: "2x4" })).toEqual(["stud"])
       expect(yield* searchIds({ text: "wi-fi" })).toEqual(["wifi"])
@@ -38,13 +45,13 @@ describe("EmbeddedCatalogIndex", () => {
     }))
 
   test("still offers the fuzzy match, below every exact one", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(...["d1", "d2", "d3"].map((id) => titled(id, "Power drill")), titled("g1", "Charcoal grill"))
       expect(yield* searchIds({ text: "drill" })).toEqual(["d1", "d2", "d3", "g1"])
     }))
 
   test("completes only the last word, from three characters", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(titled("drill", "Cordless drill"), titled("hose", "Garden hose"))
       expect(yield* searchIds({ text: "cordless dri" })).toEqual(["drill"])
       expect(yield* searchIds({ text: "dri" })).toEqual(["drill"])
@@ -53,7 +60,7 @@ describe("EmbeddedCatalogIndex", () => {
     }))
 
   test("rejects a batch with a vector of another dimension and changes nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(doc("p1", { vector: [1, 0, 0, 0] }))
       const exit = yield* Effect.exit(upsert(doc("p2", { vector: [1, 0, 0, 0] }), doc("p3", { vector: [1, 0, 0] })))
       expect(Exit.isFailure(exit)).toBe(true)
@@ -61,7 +68,7 @@ describe("EmbeddedCatalogIndex", () => {
     }))
 
   test("a freed slot reused by a new product carries none of the old product", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* upsert(titled("old", "Garden hose", { vector: [1, 0, 0, 0], payload: { brand: "Acme" } }))
       yield* Effect.flatMap(CatalogIndex, (index) => index.remove(1, ["old"]))
       yield* upsert(titled("new", "Cordless drill", { vector: [0, 1, 0, 0] }))
@@ -71,13 +78,14 @@ describe("EmbeddedCatalogIndex", () => {
     }))
 
   test("many rewrites (which compact the postings) leave only the current words", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const filler = Array.from({ length: 40 }, (_, i) => `filler${i}`).join(" ")
       const version = (word: string) =>
         Array.from({ length: 1000 }, (_, i) => doc(`p${i}`, { text: { title: `${word} ${i}`, description: filler } }))
       for (const word of ["alpha", "bravo", "charlie"]) yield* upsert(...version(word))
       const index = yield* CatalogIndex
-      const count = (text: string) => index.search({ siteId: 1, text, filter: emptyFilter, limit: 1 }).pipe(Effect.map((r) => r.total))
+      const count = (text: string) =>
+        index.search({ siteId: 1, text, filter: emptyFilter, limit: 1 }).pipe(Effect.map((r) => r.total))
       expect(yield* count("alpha")).toBe(0)
       expect(yield* count("bravo")).toBe(0)
       expect(yield* count("charlie")).toBe(1000)
@@ -89,36 +97,48 @@ describe("EmbeddedCatalogIndex", () => {
     doc(`p${String(i).padStart(4, "0")}`, { vector, payload: { half: [i % 2 === 0 ? "even" : "odd"] } })
   )
   const nearestOdd = (path: string, layer: Layer.Layer<CatalogIndex>) =>
-    test(`filtered kNN finds a product by its own vector (${path})`, () =>
-      Effect.gen(function*() {
-        yield* upsert(...grid)
-        const odd = must({ column: "half", anyOf: ["odd"] })
-        for (const i of [1, 777, 2999]) {
-          const ids = yield* searchIds({ textVector: Float32Array.from(vectors[i]), filter: odd, limit: 5 })
-          expect(ids[0]).toBe(grid[i].productId)
-          expect(ids.every((id) => Number(id.slice(1)) % 2 === 1)).toBe(true)
-        }
-      }), layer)
+    test(
+      `filtered kNN finds a product by its own vector (${path})`,
+      () =>
+        Effect.gen(function* () {
+          yield* upsert(...grid)
+          const odd = must({ column: "half", anyOf: ["odd"] })
+          for (const i of [1, 777, 2999]) {
+            const ids = yield* searchIds({ textVector: Float32Array.from(vectors[i]), filter: odd, limit: 5 })
+            expect(ids[0]).toBe(grid[i].productId)
+            expect(ids.every((id) => Number(id.slice(1)) % 2 === 1)).toBe(true)
+          }
+        }),
+      layer
+    )
   nearestOdd("HNSW", EmbeddedCatalogIndex.layerWith({ exactScanBelow: 0 }))
   nearestOdd("exact scan", EmbeddedCatalogIndex.layerWith({ exactScanBelow: 10_000 }))
 
-  test("field weights are options of the layer", () =>
-    Effect.gen(function*() {
-      yield* upsert(
-        doc("desc", { text: { title: "Tool case", description: "Holds a drill" } }),
-        doc("title", { text: { title: "Drill" } })
-      )
-      expect(yield* searchIds({ text: "drill" })).toEqual(["desc", "title"])
-    }), EmbeddedCatalogIndex.layerWith({ fieldWeights: { title: 0.1, description: 5 } }))
+  test(
+    "field weights are options of the layer",
+    () =>
+      Effect.gen(function* () {
+        yield* upsert(
+          doc("desc", { text: { title: "Tool case", description: "Holds a drill" } }),
+          doc("title", { text: { title: "Drill" } })
+        )
+        expect(yield* searchIds({ text: "drill" })).toEqual(["desc", "title"])
+      }),
+    EmbeddedCatalogIndex.layerWith({ fieldWeights: { title: 0.1, description: 5 } })
+  )
 
-  test("signal weights are options of the layer", () =>
-    Effect.gen(function*() {
-      yield* upsert(
-        titled("words", "Running shoe", { vector: [0, 1, 0, 0] }),
-        titled("vector", "Trail sneaker", { vector: [1, 0, 0, 0] })
-      )
-      const query = { text: "running shoe", textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 }
-      expect(yield* searchIds(query)).toEqual(["words", "vector"])
-      expect(yield* searchIds({ ...query, weights: { lexical: 0.5 } })).toEqual(["vector", "words"])
-    }), EmbeddedCatalogIndex.layerWith({ weights: { lexical: 3 } }))
+  test(
+    "signal weights are options of the layer",
+    () =>
+      Effect.gen(function* () {
+        yield* upsert(
+          titled("words", "Running shoe", { vector: [0, 1, 0, 0] }),
+          titled("vector", "Trail sneaker", { vector: [1, 0, 0, 0] })
+        )
+        const query = { text: "running shoe", textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 }
+        expect(yield* searchIds(query)).toEqual(["words", "vector"])
+        expect(yield* searchIds({ ...query, weights: { lexical: 0.5 } })).toEqual(["vector", "words"])
+      }),
+    EmbeddedCatalogIndex.layerWith({ weights: { lexical: 3 } })
+  )
 })

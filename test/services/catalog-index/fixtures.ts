@@ -4,7 +4,14 @@ import { emptyFilter, type Filter } from "../../../src/model/Filter.js"
 import type { IndexDocument, PayloadValue } from "../../../src/model/IndexDocument.js"
 
 const noText: IndexDocument["text"] = {
-  title: "", brand: "", productType: "", category: "", description: "", highlights: "", details: "", extra: ""
+  title: "",
+  brand: "",
+  productType: "",
+  category: "",
+  description: "",
+  highlights: "",
+  details: "",
+  extra: ""
 }
 
 export interface DocSpec {
@@ -39,9 +46,9 @@ export const upsert = (...docs: ReadonlyArray<IndexDocument>) =>
 
 /** Ids of the hits of a site-1 query, best first. */
 export const searchIds = (query: Partial<SearchQuery>) =>
-  Effect.flatMap(CatalogIndex, (index) =>
-    index.search({ siteId: 1, filter: emptyFilter, limit: 24, ...query })
-  ).pipe(Effect.map((result) => result.hits.map((hit) => hit.productId)))
+  Effect.flatMap(CatalogIndex, (index) => index.search({ siteId: 1, filter: emptyFilter, limit: 24, ...query })).pipe(
+    Effect.map((result) => result.hits.map((hit) => hit.productId))
+  )
 
 /** Ids matching a site-1 filter (browse: no words, no vectors), sorted. */
 export const filteredIds = (filter: Filter) =>

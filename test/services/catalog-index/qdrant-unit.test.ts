@@ -16,7 +16,15 @@ import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/servi
 import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
-import { documentGrams, documentLexical, fieldTermKey, gramQuery, hashTerm, keyQuery, pairTermKey } from "../../../src/services/catalog-index/qdrant/SparseText.js"
+import {
+  documentGrams,
+  documentLexical,
+  fieldTermKey,
+  gramQuery,
+  hashTerm,
+  keyQuery,
+  pairTermKey
+} from "../../../src/services/catalog-index/qdrant/SparseText.js"
 import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
 
@@ -37,7 +45,10 @@ describe("PointIds", () => {
 
 describe("Points", () => {
   it("never writes two images as JSON that Qdrant would read as a sparse vector, yet stores them unchanged", () => {
-    const images = [[1, 0, 0, 0], [0, 1, 0, 0]]
+    const images = [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0]
+    ]
     const point = toPoint(doc("p", { images }))
     const sent = JSON.parse(JSON.stringify(point.vector)) as { image: Array<Array<number>> }
     // A sparse vector's indices are u32: one non-integral number in the first row rules it out.
@@ -45,7 +56,14 @@ describe("Points", () => {
     // Qdrant reads float32: what it stores is exactly the images given.
     expect(sent.image.map((row) => row.map(Math.fround))).toEqual(images)
     // One image, three images and non-integral images are sent as they are.
-    for (const other of [[[1, 0, 0, 0]], [...images, [0, 0, 1, 0]], [[0.6, 0.8, 0, 0], [0, 1, 0, 0]]]) {
+    for (const other of [
+      [[1, 0, 0, 0]],
+      [...images, [0, 0, 1, 0]],
+      [
+        [0.6, 0.8, 0, 0],
+        [0, 1, 0, 0]
+      ]
+    ]) {
       expect(toPoint(doc("p", { images: other })).vector).toEqual({ image: other })
     }
   })
@@ -63,9 +81,15 @@ describe("upsertChunks", () => {
 
   it("bounds a point's JSON size from above without encoding its dense vectors", () => {
     const random = (n: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + n) * 0.5)
-    const product = doc("p", { text: { title: "Cordless drill", description: "A drill ".repeat(40) }, payload: { brand: "Acme" } })
+    const product = doc("p", {
+      text: { title: "Cordless drill", description: "A drill ".repeat(40) },
+      payload: { brand: "Acme" }
+    })
     for (const datatype of ["float32", "float16"] as const) {
-      const point = toPoint({ ...product, vectors: { text: random(512), image: [random(1792), random(1792), random(1792)] } }, datatype)
+      const point = toPoint(
+        { ...product, vectors: { text: random(512), image: [random(1792), random(1792), random(1792)] } },
+        datatype
+      )
       const actual = Buffer.byteLength(JSON.stringify(point))
       expect(pointBytes(point)).toBeGreaterThanOrEqual(actual)
       expect(pointBytes(point)).toBeLessThan(actual * 1.4)
@@ -77,7 +101,10 @@ describe("denseJson", () => {
   it("sends a vector's direction at unit length, rounded well within the storage's precision", () => {
     const vector = Float32Array.from({ length: 1792 }, (_, i) => Math.cos(i * 0.37) * 3)
     const norm = Math.hypot(...vector)
-    for (const [datatype, step] of [["float32", 1e-7], ["float16", 1e-5]] as const) {
+    for (const [datatype, step] of [
+      ["float32", 1e-7],
+      ["float16", 1e-5]
+    ] as const) {
       const sent = denseJson(vector, datatype)
       sent.forEach((x, i) => expect(Math.abs(x - vector[i] / norm)).toBeLessThanOrEqual(step / 2 + 1e-12))
       // Short decimals: the JSON is the decimal, at most 10 characters a number.
@@ -91,44 +118,67 @@ describe("call", () => {
   /** A rejection shaped like the client's ApiError: the status text as message, Qdrant's body as data. */
   const apiError = (status: number, statusText: string, reason: string) =>
     Object.assign(new Error(statusText), { status, statusText, data: { status: { error: reason } } })
-  const refused = () => new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) })
+  const refused = () =>
+    new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" })
+    })
 
   it.effect("puts Qdrant's reason in the error and never retries a 4xx", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let attempts = 0
-      const error = yield* Effect.flip(call("upsert", () => {
-        attempts++
-        return Promise.reject(apiError(422, "Unprocessable Entity", "Validation error in JSON body: [indices: must be unique]"))
-      }))
-      expect(error.message).toBe("Qdrant upsert failed: 422 Unprocessable Entity: Validation error in JSON body: [indices: must be unique]")
+      const error = yield* Effect.flip(
+        call("upsert", () => {
+          attempts++
+          return Promise.reject(
+            apiError(422, "Unprocessable Entity", "Validation error in JSON body: [indices: must be unique]")
+          )
+        })
+      )
+      expect(error.message).toBe(
+        "Qdrant upsert failed: 422 Unprocessable Entity: Validation error in JSON body: [indices: must be unique]"
+      )
       expect(attempts).toBe(1)
-    }))
+    })
+  )
 
   // Live clock: the backoff really waits (some 700 ms in all).
   it.live("retries refused connections and 503s a few times, then names the cause", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let attempts = 0
-      const value = yield* call("count", () => ++attempts < 3 ? Promise.reject(attempts === 1 ? refused() : apiError(503, "Service Unavailable", "")) : Promise.resolve(7))
+      const value = yield* call("count", () =>
+        ++attempts < 3
+          ? Promise.reject(attempts === 1 ? refused() : apiError(503, "Service Unavailable", ""))
+          : Promise.resolve(7)
+      )
       expect([value, attempts]).toEqual([7, 3])
       attempts = 0
       const error = yield* Effect.flip(call("count", () => (attempts++, Promise.reject(refused()))))
       expect(attempts).toBe(4)
-      expect(error.message).toBe("Qdrant count failed: the connection failed (connect ECONNREFUSED 127.0.0.1:9) (4 attempts)")
-    }))
+      expect(error.message).toBe(
+        "Qdrant count failed: the connection failed (connect ECONNREFUSED 127.0.0.1:9) (4 attempts)"
+      )
+    })
+  )
 
   it.live("retries a timeout once: each attempt already waited a whole timeout", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let attempts = 0
-      const error = yield* Effect.flip(call("search", () => (attempts++, Promise.reject(new QdrantClientTimeoutError("aborted")))))
+      const error = yield* Effect.flip(
+        call("search", () => (attempts++, Promise.reject(new QdrantClientTimeoutError("aborted"))))
+      )
       expect(attempts).toBe(2)
       expect(error.message).toBe("Qdrant search failed: no answer within the timeout (2 attempts)")
-    }))
+    })
+  )
 })
 
 describe("FilterTranslation", () => {
   it("always scopes to the site and maps anyOf, ranges and exclusions", () => {
     const filter = {
-      must: [{ column: "brand", anyOf: ["Bosch", "Makita"] }, { column: "price", range: { gte: 10, lt: 30 } }],
+      must: [
+        { column: "brand", anyOf: ["Bosch", "Makita"] },
+        { column: "price", range: { gte: 10, lt: 30 } }
+      ],
       mustNot: [{ column: "color", anyOf: ["red"] }]
     }
     expect(toQdrantFilter(1, filter, { exceptIds: ["p-uuid"] })).toEqual({
@@ -143,16 +193,27 @@ describe("FilterTranslation", () => {
   })
 
   it("keeps one-sided and open ranges numeric-only", () => {
-    const must = (range: { gte?: number; lt?: number }) => toQdrantFilter(1, { must: [{ column: "price", range }], mustNot: [] }).must[1]
+    const must = (range: { gte?: number; lt?: number }) =>
+      toQdrantFilter(1, { must: [{ column: "price", range }], mustNot: [] }).must[1]
     expect(must({ lt: 20 })).toEqual({ key: "columns.price", range: { lt: 20 } })
     expect(must({})).toEqual({ key: "columns.price", range: { gte: -Number.MAX_VALUE } })
   })
 
   it("matches booleans by value and by their string form, as the embedded index does", () => {
     const [, equals] = toQdrantFilter(1, { must: [{ column: "adult", equals: true }], mustNot: [] }).must
-    expect(equals).toEqual({ should: [{ key: "columns.adult", match: { value: true } }, { key: "columns.adult", match: { value: "true" } }] })
+    expect(equals).toEqual({
+      should: [
+        { key: "columns.adult", match: { value: true } },
+        { key: "columns.adult", match: { value: "true" } }
+      ]
+    })
     const [, anyOf] = toQdrantFilter(1, { must: [{ column: "adult", anyOf: ["false"] }], mustNot: [] }).must
-    expect(anyOf).toEqual({ should: [{ key: "columns.adult", match: { any: ["false"] } }, { key: "columns.adult", match: { value: false } }] })
+    expect(anyOf).toEqual({
+      should: [
+        { key: "columns.adult", match: { any: ["false"] } },
+        { key: "columns.adult", match: { value: false } }
+      ]
+    })
   })
 
   it("turns an empty anyOf and an empty id scope into conditions nothing satisfies", () => {
@@ -180,8 +241,11 @@ describe("FilterTranslation", () => {
 
 describe("SparseText", () => {
   const text = (fields: Partial<ReturnType<typeof doc>["text"]>) => doc("x", { text: fields }).text
-  const weightOf = (vector: { indices: Array<number>; values: Array<number> }, term: string, field: "title" | "description" = "title") =>
-    vector.values[vector.indices.indexOf(fieldTermKey(field, term))]
+  const weightOf = (
+    vector: { indices: Array<number>; values: Array<number> },
+    term: string,
+    field: "title" | "description" = "title"
+  ) => vector.values[vector.indices.indexOf(fieldTermKey(field, term))]
 
   it("hashes terms with 32-bit FNV-1a", () => {
     expect(hashTerm("a")).toBe(0xe40c292c)
@@ -230,7 +294,14 @@ describe("SparseText", () => {
     const query = gramQuery(bulbes, false, true)!
     expect(query.threshold).toBe(2)
     expect(query.vector.indices).toContain(hashTerm("be$"))
-    expect(keyQuery(new Map([[7, 0.5], [3, 1]]))).toEqual({ indices: [3, 7], values: [1, 0.5] })
+    expect(
+      keyQuery(
+        new Map([
+          [7, 0.5],
+          [3, 1]
+        ])
+      )
+    ).toEqual({ indices: [3, 7], values: [1, 0.5] })
   })
 })
 
@@ -261,36 +332,97 @@ describe("Variants", () => {
 
 describe("Fusion", () => {
   it("scores only documents matching enough of the words, scaled by coverage, variants below exact matches", () => {
-    const scores = lexicalScores([
-      { exact: new Map([["both", 2], ["red", 4]]), variants: new Map(), group: 0, span: 1 },
-      { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]), group: 1, span: 1 }
-    ], 0.45)
+    const scores = lexicalScores(
+      [
+        {
+          exact: new Map([
+            ["both", 2],
+            ["red", 4]
+          ]),
+          variants: new Map(),
+          group: 0,
+          span: 1
+        },
+        { exact: new Map([["both", 2]]), variants: new Map([["typo", 100]]), group: 1, span: 1 }
+      ],
+      0.45
+    )
     // Two words, and a document holds both: only it matches.
     expect([...scores]).toEqual([["both", 4]])
     // Nobody holds both: each word's matches are results, at half coverage.
-    const either = lexicalScores([
-      { exact: new Map([["red", 4]]), variants: new Map(), group: 0, span: 1 },
-      { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]), group: 1, span: 1 }
-    ], 0.45)
+    const either = lexicalScores(
+      [
+        { exact: new Map([["red", 4]]), variants: new Map(), group: 0, span: 1 },
+        { exact: new Map([["shoe", 2]]), variants: new Map([["typo", 100]]), group: 1, span: 1 }
+      ],
+      0.45
+    )
     expect(either.get("red")).toBe(2)
     expect(either.get("typo")).toBeCloseTo((0.45 * 2) / 2, 9) // capped at fuzzyWeight × weakest exact, half coverage
     // "wi-fi router": "wi-fi" and "wifi" are forms of one typed word, so a document with "wifi" and
     // "router" holds both words.
-    const joined = lexicalScores([
-      { exact: new Map([["hyphen", 1]]), variants: new Map(), group: 0, span: 1 },
-      { exact: new Map([["hyphen", 1], ["joined", 1]]), variants: new Map(), group: 0, span: 1 },
-      { exact: new Map([["hyphen", 1], ["joined", 1], ["other", 1]]), variants: new Map(), group: 1, span: 1 }
-    ], 0.45)
+    const joined = lexicalScores(
+      [
+        { exact: new Map([["hyphen", 1]]), variants: new Map(), group: 0, span: 1 },
+        {
+          exact: new Map([
+            ["hyphen", 1],
+            ["joined", 1]
+          ]),
+          variants: new Map(),
+          group: 0,
+          span: 1
+        },
+        {
+          exact: new Map([
+            ["hyphen", 1],
+            ["joined", 1],
+            ["other", 1]
+          ]),
+          variants: new Map(),
+          group: 1,
+          span: 1
+        }
+      ],
+      0.45
+    )
     expect([...joined.keys()].sort()).toEqual(["hyphen", "joined"])
     expect(joined.get("joined")).toBe(2)
     // "closet maid shelf": "closetmaid" joins the first two typed words, so a document holding it
     // and "shelf" holds all three; one holding "closet" and "closetmaid" still holds two.
-    const spanning = lexicalScores([
-      { exact: new Map([["apart", 1], ["partial", 1]]), variants: new Map(), group: 0, span: 1 },
-      { exact: new Map([["together", 1], ["partial", 1]]), variants: new Map(), group: 0, span: 2 },
-      { exact: new Map([["apart", 1]]), variants: new Map(), group: 1, span: 1 },
-      { exact: new Map([["together", 1], ["apart", 1]]), variants: new Map(), group: 2, span: 1 }
-    ], 0.45)
+    const spanning = lexicalScores(
+      [
+        {
+          exact: new Map([
+            ["apart", 1],
+            ["partial", 1]
+          ]),
+          variants: new Map(),
+          group: 0,
+          span: 1
+        },
+        {
+          exact: new Map([
+            ["together", 1],
+            ["partial", 1]
+          ]),
+          variants: new Map(),
+          group: 0,
+          span: 2
+        },
+        { exact: new Map([["apart", 1]]), variants: new Map(), group: 1, span: 1 },
+        {
+          exact: new Map([
+            ["together", 1],
+            ["apart", 1]
+          ]),
+          variants: new Map(),
+          group: 2,
+          span: 1
+        }
+      ],
+      0.45
+    )
     expect(spanning.get("together")).toBe(2)
     expect(spanning.get("apart")).toBe(3)
     expect(spanning.get("partial")).toBeCloseTo((2 * 2) / 3, 9)
@@ -298,12 +430,42 @@ describe("Fusion", () => {
 
   it("multiplies a match's score by its phrase factor: the share of neighbouring word pairs its title holds", () => {
     const words = [
-      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 0, span: 1 },
-      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 1, span: 1 },
-      { exact: new Map([["phrase", 1], ["apart", 1], ["half", 1]]), variants: new Map(), group: 2, span: 1 }
+      {
+        exact: new Map([
+          ["phrase", 1],
+          ["apart", 1],
+          ["half", 1]
+        ]),
+        variants: new Map(),
+        group: 0,
+        span: 1
+      },
+      {
+        exact: new Map([
+          ["phrase", 1],
+          ["apart", 1],
+          ["half", 1]
+        ]),
+        variants: new Map(),
+        group: 1,
+        span: 1
+      },
+      {
+        exact: new Map([
+          ["phrase", 1],
+          ["apart", 1],
+          ["half", 1]
+        ]),
+        variants: new Map(),
+        group: 2,
+        span: 1
+      }
     ]
     // Pairs (0, 1) and (1, 2); a pair holder that matches too few words gains nothing.
-    const scores = lexicalScores(words, 0.45, { pairs: [new Set(["phrase", "half", "nomatch"]), new Set(["phrase"])], weight: 0.75 })
+    const scores = lexicalScores(words, 0.45, {
+      pairs: [new Set(["phrase", "half", "nomatch"]), new Set(["phrase"])],
+      weight: 0.75
+    })
     expect(scores.get("apart")).toBe(3)
     expect(scores.get("half")).toBeCloseTo(3 * (1 + 0.75 / 2), 9)
     expect(scores.get("phrase")).toBeCloseTo(3 * 1.75, 9)
@@ -321,12 +483,22 @@ describe("Fusion", () => {
     const hits = fuse(candidates, { weights, boosts: [], signalBoosts: [] }, 3)
     expect(hits.map((hit) => hit.productId)).toEqual(["a", "b", "c"])
     expect(hits[0]).toEqual({ productId: "a", score: 2, lexical: 1, text: 1, image: 0, columns: { brand: "Acme" } })
-    expect(fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [], signalBoosts: [] }, 3).map((h) => h.productId)).toEqual(["a", "c", "b"])
+    expect(
+      fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [], signalBoosts: [] }, 3).map(
+        (h) => h.productId
+      )
+    ).toEqual(["a", "c", "b"])
     const boosts = [{ condition: { column: "brand", anyOf: ["Zeta"] }, weight: 2 }]
     expect(fuse(candidates, { weights, boosts, signalBoosts: [] }, 1)[0].productId).toBe("b")
     // A per-product number lifts its product by weight × number.
-    expect(fuse(candidates, { weights, boosts: [], signalBoosts: [{ values: new Map([["c", 1]]), weight: 1.5 }] }, 1)[0].productId).toBe("c")
-    const tie = [{ productId: "y", columns: {}, lexical: 1 }, { productId: "x", columns: {}, lexical: 1 }]
+    expect(
+      fuse(candidates, { weights, boosts: [], signalBoosts: [{ values: new Map([["c", 1]]), weight: 1.5 }] }, 1)[0]
+        .productId
+    ).toBe("c")
+    const tie = [
+      { productId: "y", columns: {}, lexical: 1 },
+      { productId: "x", columns: {}, lexical: 1 }
+    ]
     expect(fuse(tie, { weights, boosts: [], signalBoosts: [] }, 2).map((h) => h.productId)).toEqual(["x", "y"])
   })
 
@@ -340,21 +512,41 @@ describe("Fusion", () => {
 })
 
 /** A Qdrant over a client double: only the methods a test needs, each recording its calls. */
-const overDouble = (methods: Record<string, (collection: string, body: never) => Promise<unknown>>, given: Partial<QdrantIndexOptions> = {}) => {
+const overDouble = (
+  methods: Record<string, (collection: string, body: never) => Promise<unknown>>,
+  given: Partial<QdrantIndexOptions> = {}
+) => {
   const client = methods as unknown as QdrantClient
-  const options = resolveOptions({ url: "http://unused", collection: "c", textDimension: 4, imageDimension: 4, ...given })
+  const options = resolveOptions({
+    url: "http://unused",
+    collection: "c",
+    textDimension: 4,
+    imageDimension: 4,
+    ...given
+  })
   const statistics = new StatisticsCache(options.statisticsCapacity, options.statisticsTtlMs)
-  const q: Qdrant = { client, writer: client, collection: "c", options, columns: new ColumnIndexes(client, "c"), statistics }
+  const q: Qdrant = {
+    client,
+    writer: client,
+    collection: "c",
+    options,
+    columns: new ColumnIndexes(client, "c"),
+    statistics
+  }
   return q
 }
 
 const point = (productId: string, score: number, columns = {}) => ({
-  id: pointId(1, productId), score, payload: { product_id: productId, columns }
+  id: pointId(1, productId),
+  score,
+  payload: { product_id: productId, columns }
 })
 
 /** Points of site 1 as the request asks for them: with payload only when it names some. */
 const answer = (request: Schemas["QueryRequest"]) => (productId: string, score: number) =>
-  request.with_payload === undefined || request.with_payload === false ? { id: pointId(1, productId), score } : point(productId, score)
+  request.with_payload === undefined || request.with_payload === false
+    ? { id: pointId(1, productId), score }
+    : point(productId, score)
 
 /** A completion: restricted to the points it fills in. */
 const restricted = (request: Schemas["QueryRequest"]) =>
@@ -369,7 +561,7 @@ const records = (ids: ReadonlyArray<string>, products: Record<string, string> = 
 
 describe("ColumnIndexes", () => {
   it.effect("reads the collection for a column without an index at most once per 30 s", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let reads = 0
       let schema: Record<string, unknown> = {}
       const client = { getCollection: async () => (reads++, { payload_schema: schema }) } as unknown as QdrantClient
@@ -385,12 +577,13 @@ describe("ColumnIndexes", () => {
       expect(yield* columns.kind("brand")).toBe("keyword")
       expect(yield* columns.kind("brand")).toBe("keyword")
       expect(reads).toBe(2)
-    }))
+    })
+  )
 })
 
 describe("Query and aggregates (against a client double)", () => {
   it.effect("weighs words with the site's statistics, bounds every list, reads the page's payload once scored", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const requests: Array<Schemas["QueryRequest"]> = []
       const retrieved: Array<Array<string>> = []
       const counted: Array<unknown> = []
@@ -414,9 +607,18 @@ describe("Query and aggregates (against a client double)", () => {
         retrieve: async (_, body: { ids: Array<string> }) => (retrieved.push(body.ids), records(body.ids))
       })
       const result = yield* search(q, {
-        siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), minSimilarity: 0.5, filter: emptyFilter, limit: 24
+        siteId: 1,
+        text: "shoe",
+        textVector: Float32Array.from([1, 0, 0, 0]),
+        minSimilarity: 0.5,
+        filter: emptyFilter,
+        limit: 24
       })
-      expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 2], ["b", 1.1], ["c", 0.95]])
+      expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([
+        ["a", 2],
+        ["b", 1.1],
+        ["c", 0.95]
+      ])
       expect(result.total).toBe(3)
       expect(counted).toHaveLength(1 + 8) // the site, and "shoe" in each field
       // "shoe" is too short for a typo but, as the last word, may be a prefix: trigram candidates without the word itself.
@@ -428,78 +630,135 @@ describe("Query and aggregates (against a client double)", () => {
       const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
       expect(requests.filter((r) => r.using !== "grams" && !restricted(r))).toEqual([
         // A word's list: the page (24) and denseCandidates (200) beyond it; the kNN list: denseCandidates.
-        { query: { indices: [titleShoe], values: [3 * idf] }, using: "lexical", filter: { must: [site] }, limit: 224, with_payload: false },
-        { query: [1, 0, 0, 0], using: "text", filter: { must: [site] }, limit: 200, score_threshold: 0.5 - 1e-6, with_payload: false }
+        {
+          query: { indices: [titleShoe], values: [3 * idf] },
+          using: "lexical",
+          filter: { must: [site] },
+          limit: 224,
+          with_payload: false
+        },
+        {
+          query: [1, 0, 0, 0],
+          using: "text",
+          filter: { must: [site] },
+          limit: 200,
+          score_threshold: 0.5 - 1e-6,
+          with_payload: false
+        }
       ])
       // The lexical list came back short: it holds every "shoe", so only b's cosine is filled in.
       expect(requests.filter(restricted)).toEqual([
-        { query: [1, 0, 0, 0], using: "text", filter: { must: [site, { has_id: [pointId(1, "b")] }] }, limit: 1, params: { exact: true } }
+        {
+          query: [1, 0, 0, 0],
+          using: "text",
+          filter: { must: [site, { has_id: [pointId(1, "b")] }] },
+          limit: 1,
+          params: { exact: true }
+        }
       ])
       expect(retrieved.map((ids) => [...ids].sort())).toEqual([["a", "b", "c"].map((id) => pointId(1, id)).sort()])
       // The site's statistics and the word's variants are remembered: the word again costs no count and no trigram query.
       yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24 })
       expect(counted).toHaveLength(1 + 8)
       expect(requests.filter((r) => r.using === "grams")).toHaveLength(1)
-    }))
+    })
+  )
 
-  it.effect("asks for the page and denseCandidates beyond it, and for 4 × the page when boosts can lift any point", () =>
-    Effect.gen(function*() {
-      const limits: Array<[string | null | undefined, number | null | undefined]> = []
-      const q = overDouble({
-        count: async () => ({ count: 5 }),
-        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-          searches.map((request) => (limits.push([request.using, request.limit]), { points: [] }))
+  it.effect(
+    "asks for the page and denseCandidates beyond it, and for 4 × the page when boosts can lift any point",
+    () =>
+      Effect.gen(function* () {
+        const limits: Array<[string | null | undefined, number | null | undefined]> = []
+        const q = overDouble({
+          count: async () => ({ count: 5 }),
+          queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
+            searches.map((request) => (limits.push([request.using, request.limit]), { points: [] }))
+        })
+        const query = {
+          siteId: 1,
+          text: "shoe",
+          textVector: Float32Array.from([1, 0, 0, 0]),
+          filter: emptyFilter,
+          limit: 100
+        }
+        yield* search(q, query)
+        expect(limits.filter(([using]) => using !== "grams")).toEqual([
+          ["lexical", 300],
+          ["text", 200]
+        ])
+        limits.length = 0
+        yield* search(q, { ...query, boosts: [{ condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }] })
+        expect(limits.filter(([using]) => using !== "grams")).toEqual([
+          ["lexical", 400],
+          ["text", 400]
+        ])
       })
-      const query = { siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), filter: emptyFilter, limit: 100 }
-      yield* search(q, query)
-      expect(limits.filter(([using]) => using !== "grams")).toEqual([["lexical", 300], ["text", 200]])
-      limits.length = 0
-      yield* search(q, { ...query, boosts: [{ condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }] })
-      expect(limits.filter(([using]) => using !== "grams")).toEqual([["lexical", 400], ["text", 400]])
-    }))
+  )
 
-  it.effect("completes only what a full list may have missed, and reads the payload of the page and its ties only", () =>
-    Effect.gen(function*() {
-      const requests: Array<Schemas["QueryRequest"]> = []
-      const retrieved: Array<string> = []
-      const counted: Array<unknown> = []
-      const held = new Set([fieldTermKey("title", "red"), fieldTermKey("title", "shoe")])
-      // Lists of at most 4 (the page, 1, and denseCandidates, 3): "red" fills its list, "shoe" does not.
-      const q = overDouble({
-        count: async (_, body: { filter: { must: Array<{ match?: { value: unknown }; should?: unknown }> } }) => {
-          const condition = body.filter.must[1]
-          counted.push(condition)
-          if (condition?.should !== undefined) return { count: 42 }
-          return { count: condition === undefined ? 10 : held.has(condition.match?.value as number) ? 3 : 0 }
-        },
-        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-          searches.map((request) => {
-            requests.push(request)
-            const p = answer(request)
-            const red = (request.query as { indices: Array<number> }).indices?.includes(fieldTermKey("title", "red"))
-            if (restricted(request)) return { points: red ? [p("v", 0.5)] : [] }
-            if (request.using !== "lexical") return { points: [] }
-            return { points: red ? [p("x", 3), p("y", 3), p("z", 1), p("w", 1), p("u", 1)] : [p("v", 0.5), p("x", 0.5), p("y", 0.5)] }
-          }),
-        retrieve: async (_, body: { ids: Array<string> }) => (retrieved.push(...body.ids), records(body.ids, { x: "b", y: "a" }))
-      }, { denseCandidates: 3 })
-      const result = yield* search(q, { siteId: 1, text: "red shoe", filter: emptyFilter, limit: 1 })
-      // x and y: 3 + 0.5, both words, tied, so the product ids decide ("a" before "b"); v: 0.5 + 0.5
-      // (its "red" completed); z, w and u hold one word of two: no match.
-      expect(result.hits.map((hit) => [hit.productId, hit.lexical])).toEqual([["a", 1]])
-      // A full list: the total is counted.
-      expect(result.total).toBe(42)
-      expect(requests.filter(restricted)).toMatchObject([{ using: "lexical", filter: { must: [site, { has_id: [pointId(1, "v")] }] }, limit: 1 }])
-      // Only the tied best are read: the other match cannot make the page.
-      expect([...retrieved].sort()).toEqual(["x", "y"].map((id) => pointId(1, id)).sort())
-    }))
+  it.effect(
+    "completes only what a full list may have missed, and reads the payload of the page and its ties only",
+    () =>
+      Effect.gen(function* () {
+        const requests: Array<Schemas["QueryRequest"]> = []
+        const retrieved: Array<string> = []
+        const counted: Array<unknown> = []
+        const held = new Set([fieldTermKey("title", "red"), fieldTermKey("title", "shoe")])
+        // Lists of at most 4 (the page, 1, and denseCandidates, 3): "red" fills its list, "shoe" does not.
+        const q = overDouble(
+          {
+            count: async (_, body: { filter: { must: Array<{ match?: { value: unknown }; should?: unknown }> } }) => {
+              const condition = body.filter.must[1]
+              counted.push(condition)
+              if (condition?.should !== undefined) return { count: 42 }
+              return { count: condition === undefined ? 10 : held.has(condition.match?.value as number) ? 3 : 0 }
+            },
+            queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
+              searches.map((request) => {
+                requests.push(request)
+                const p = answer(request)
+                const red = (request.query as { indices: Array<number> }).indices?.includes(
+                  fieldTermKey("title", "red")
+                )
+                if (restricted(request)) return { points: red ? [p("v", 0.5)] : [] }
+                if (request.using !== "lexical") return { points: [] }
+                return {
+                  points: red
+                    ? [p("x", 3), p("y", 3), p("z", 1), p("w", 1), p("u", 1)]
+                    : [p("v", 0.5), p("x", 0.5), p("y", 0.5)]
+                }
+              }),
+            retrieve: async (_, body: { ids: Array<string> }) => (
+              retrieved.push(...body.ids), records(body.ids, { x: "b", y: "a" })
+            )
+          },
+          { denseCandidates: 3 }
+        )
+        const result = yield* search(q, { siteId: 1, text: "red shoe", filter: emptyFilter, limit: 1 })
+        // x and y: 3 + 0.5, both words, tied, so the product ids decide ("a" before "b"); v: 0.5 + 0.5
+        // (its "red" completed); z, w and u hold one word of two: no match.
+        expect(result.hits.map((hit) => [hit.productId, hit.lexical])).toEqual([["a", 1]])
+        // A full list: the total is counted.
+        expect(result.total).toBe(42)
+        expect(requests.filter(restricted)).toMatchObject([
+          { using: "lexical", filter: { must: [site, { has_id: [pointId(1, "v")] }] }, limit: 1 }
+        ])
+        // Only the tied best are read: the other match cannot make the page.
+        expect([...retrieved].sort()).toEqual(["x", "y"].map((id) => pointId(1, id)).sort())
+      })
+  )
 
   it.effect("asks for a missing similarity only where it can still lift a match onto the page", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const completions: Array<Schemas["QueryRequest"]> = []
       const q = overDouble({
-        count: async (_, body: { filter: { must: Array<{ match?: { value: unknown } }> } }) =>
-          ({ count: body.filter.must[1] === undefined ? 10 : body.filter.must[1].match?.value === fieldTermKey("title", "shoe") ? 2 : 0 }),
+        count: async (_, body: { filter: { must: Array<{ match?: { value: unknown } }> } }) => ({
+          count:
+            body.filter.must[1] === undefined
+              ? 10
+              : body.filter.must[1].match?.value === fieldTermKey("title", "shoe")
+                ? 2
+                : 0
+        }),
         queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
           searches.map((request) => {
             const p = answer(request)
@@ -510,34 +769,50 @@ describe("Query and aggregates (against a client double)", () => {
         retrieve: async (_, body: { ids: Array<string> }) => records(body.ids)
       })
       const result = yield* search(q, {
-        siteId: 1, text: "shoe", textVector: Float32Array.from([1, 0, 0, 0]), minSimilarity: 0.5, filter: emptyFilter, limit: 1,
+        siteId: 1,
+        text: "shoe",
+        textVector: Float32Array.from([1, 0, 0, 0]),
+        minSimilarity: 0.5,
+        filter: emptyFilter,
+        limit: 1,
         weights: { lexical: 1, text: 1, image: 1 }
       })
       // a scores at least 1 (3/3 lexical); b at most 1/3 + 0.5 (the kNN list came back short: b is below 0.5).
       expect(completions).toMatchObject([{ using: "text", filter: { must: [site, { has_id: [pointId(1, "a")] }] } }])
       expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 1.2]])
       expect(result.total).toBe(3)
-    }))
+    })
+  )
 
   it.effect("facets over a filter through the facet API, re-sorting ties by value", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const asked: Array<unknown> = []
       const q = overDouble({
         getCollection: async () => ({ payload_schema: { "columns.brand": { data_type: "keyword", points: 3 } } }),
         facet: async (_, body) => {
           asked.push(body)
-          return { hits: [{ value: "Zeta", count: 1 }, { value: "Bosch", count: 2 }, { value: "Acme", count: 1 }] }
+          return {
+            hits: [
+              { value: "Zeta", count: 1 },
+              { value: "Bosch", count: 2 },
+              { value: "Acme", count: 1 }
+            ]
+          }
         }
       })
       const inStock = { must: [{ column: "in_stock", anyOf: ["true"] }], mustNot: [] }
-      expect(yield* facet(q, 1, "brand", { filter: inStock }, 2)).toEqual([{ value: "Bosch", count: 2 }, { value: "Acme", count: 1 }])
+      expect(yield* facet(q, 1, "brand", { filter: inStock }, 2)).toEqual([
+        { value: "Bosch", count: 2 },
+        { value: "Acme", count: 1 }
+      ])
       expect(asked).toEqual([{ key: "columns.brand", filter: toQdrantFilter(1, inStock), limit: 102, exact: true }])
       // A column no process has indexed has no values, as in the embedded index.
       expect(yield* facet(q, 1, "color", { filter: emptyFilter }, 10)).toEqual([])
-    }))
+    })
+  )
 
   it.effect("computes numeric statistics from a count and two ordered one-point scrolls", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const counted: Array<unknown> = []
       const q = overDouble({
         getCollection: async () => ({ payload_schema: { "columns.price": { data_type: "float", points: 3 } } }),
@@ -556,5 +831,6 @@ describe("Query and aggregates (against a client double)", () => {
         { key: "columns.price", range: { gte: 0, lt: 15 } },
         { key: "columns.price", range: { gte: 15, lt: 31 } }
       ])
-    }))
+    })
+  )
 })

@@ -15,15 +15,18 @@ const qdrant = qdrantForThisFile()
  * Each test builds the layer afresh, so each gets its own collection (4-d vectors, like the
  * fixtures), dropped when the test's scope closes: tests never see each other's points.
  */
-const collectionWith = (tuning: { readonly matchCap?: number; readonly denseCandidates?: number }) => Layer.unwrapScoped(
-  Effect.gen(function*() {
-    const { apiKey, url } = qdrant
-    const collection = `conformance_${randomUUID().replaceAll("-", "")}`
-    const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
-    yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
-    return QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4, ...tuning }).pipe(Layer.orDie)
-  })
-)
+const collectionWith = (tuning: { readonly matchCap?: number; readonly denseCandidates?: number }) =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const { apiKey, url } = qdrant
+      const collection = `conformance_${randomUUID().replaceAll("-", "")}`
+      const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
+      yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
+      return QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4, ...tuning }).pipe(
+        Layer.orDie
+      )
+    })
+  )
 const freshCollection = collectionWith({})
 
 if (qdrant.available) {
@@ -34,7 +37,7 @@ if (qdrant.available) {
     const ids = Array.from({ length: 60 }, (_, i) => `p${String((i * 37) % 60).padStart(2, "0")}`)
     const bounded = collectionWith({ matchCap: 20, denseCandidates: 5 })
     it.effect("browse pages by product id and counts the whole scope", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* upsert(...ids.map((id) => titled(id, "Cordless drill")))
         const index = yield* CatalogIndex
         const page = yield* index.search({ siteId: 1, filter: emptyFilter, limit: 5 })
@@ -43,10 +46,11 @@ if (qdrant.available) {
         expect(yield* index.matchIds({ siteId: 1, filter: emptyFilter })).toEqual([...ids].sort().slice(0, 20))
         const second = yield* index.scroll(1, emptyFilter, 25, "p29")
         expect(second.docs.map((doc) => doc.productId)).toEqual([...ids].sort().slice(30, 55))
-      }).pipe(Effect.provide(bounded)))
+      }).pipe(Effect.provide(bounded))
+    )
 
     it.effect("a word matching more products than a list holds counts them all", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* upsert(...ids.map((id) => titled(id, "Cordless drill")), titled("other", "Garden hose"))
         const index = yield* CatalogIndex
         const result = yield* index.search({ siteId: 1, text: "drill", filter: emptyFilter, limit: 1 })
@@ -54,7 +58,8 @@ if (qdrant.available) {
         expect(result.hits).toHaveLength(1)
         // A bounded id set: the best matchCap of the word.
         expect(yield* index.matchIds({ siteId: 1, text: "drill", filter: emptyFilter })).toHaveLength(20)
-      }).pipe(Effect.provide(bounded)))
+      }).pipe(Effect.provide(bounded))
+    )
   })
 } else {
   console.warn(qdrant.skipReason)

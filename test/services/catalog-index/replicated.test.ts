@@ -7,7 +7,11 @@ import { CatalogIndex, type CatalogIndexService, IndexError } from "../../../src
 import { emptyFilter } from "../../../src/model/Filter.js"
 import type { IndexDocument } from "../../../src/model/IndexDocument.js"
 import { makeEmbeddedCatalogIndex } from "../../../src/services/catalog-index/EmbeddedCatalogIndex.js"
-import { IndexReplica, ReplicatedCatalogIndex, type ReplicatedIndexOptions } from "../../../src/services/catalog-index/ReplicatedCatalogIndex.js"
+import {
+  IndexReplica,
+  ReplicatedCatalogIndex,
+  type ReplicatedIndexOptions
+} from "../../../src/services/catalog-index/ReplicatedCatalogIndex.js"
 import { readUntil } from "../../support/Eventually.js"
 import { quiet } from "../../support/Quiet.js"
 import { redisForThisFile } from "../../support/RedisSuite.js"
@@ -21,9 +25,14 @@ const noRebuild: ReplicatedIndexOptions["rebuild"] = () => Effect.succeed(0)
 // Each build follows its own stream, so conformance tests never see each other's writes.
 catalogIndexConformance(
   "replicated",
-  Layer.unwrapEffect(Effect.sync(() =>
-    ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey: `test:${randomUUID()}`, rebuild: noRebuild }).pipe(Layer.orDie, Layer.provide(quiet))
-  ))
+  Layer.unwrapEffect(
+    Effect.sync(() =>
+      ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey: `test:${randomUUID()}`, rebuild: noRebuild }).pipe(
+        Layer.orDie,
+        Layer.provide(quiet)
+      )
+    )
+  )
 )
 
 /** A stand-in for the CatalogStore: writers save here before they upsert, replicas rebuild from it. */
@@ -46,16 +55,25 @@ const catalogStore = () => {
 }
 
 /** One process's replica: its own connections and in-memory index on the shared stream. */
-const open = (feedKey: string, rebuild: ReplicatedIndexOptions["rebuild"], options: Partial<ReplicatedIndexOptions> = {}) =>
-  Layer.build(ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey, rebuild, ...options }).pipe(Layer.provide(quiet))).pipe(
-    Effect.map((context) => ({ index: Context.get(context, CatalogIndex), replica: Context.get(context, IndexReplica) }))
+const open = (
+  feedKey: string,
+  rebuild: ReplicatedIndexOptions["rebuild"],
+  options: Partial<ReplicatedIndexOptions> = {}
+) =>
+  Layer.build(
+    ReplicatedCatalogIndex.layer({ redisUrl: redis.url, feedKey, rebuild, ...options }).pipe(Layer.provide(quiet))
+  ).pipe(
+    Effect.map((context) => ({
+      index: Context.get(context, CatalogIndex),
+      replica: Context.get(context, IndexReplica)
+    }))
   )
 
 const ids = (index: CatalogIndexService) =>
   index.scroll(1, emptyFilter, 1000).pipe(Effect.map((page) => page.docs.map((d) => d.productId)))
 
 /** Two replicas on a fresh feed over one store, each counting its rebuilds, both synced. */
-const twoSyncedReplicas = Effect.gen(function*() {
+const twoSyncedReplicas = Effect.gen(function* () {
   const key = `test:${randomUUID()}`
   const store = catalogStore()
   const [ra, rb] = [store.rebuilder(), store.rebuilder()]
@@ -66,18 +84,22 @@ const twoSyncedReplicas = Effect.gen(function*() {
 })
 
 /** Writes made while Redis restarts: the command connection comes back within a few seconds. */
-const retried = <A, E>(write: Effect.Effect<A, E>) => write.pipe(Effect.retry(Schedule.spaced("200 millis").pipe(Schedule.upTo("15 seconds"))))
+const retried = <A, E>(write: Effect.Effect<A, E>) =>
+  write.pipe(Effect.retry(Schedule.spaced("200 millis").pipe(Schedule.upTo("15 seconds"))))
 
 describe("ReplicatedCatalogIndex", () => {
   it.scopedLive("a write through one replica is visible in the other, vectors and all", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const key = `test:${randomUUID()}`
       const a = yield* open(key, noRebuild)
       const b = yield* open(key, noRebuild)
       yield* Effect.all([a.replica.synced, b.replica.synced])
       const drill = titled("p1", "Cordless drill", {
         vector: [1, -1e-20, 0.123456, 1e-30],
-        images: [[1, 0, 0, 0], [0, 1, 0, 0]],
+        images: [
+          [1, 0, 0, 0],
+          [0, 1, 0, 0]
+        ],
         payload: { brand: "Bosch", price: 99, category: ["Tools", "Tools > Drills"], adult: false }
       })
       yield* a.index.upsert([drill, titled("p2", "Garden hose", { vector: [0, 0, 1, 0], images: [] })])
@@ -93,33 +115,43 @@ describe("ReplicatedCatalogIndex", () => {
       expect(Array.from(copy.vectors.text!)).toEqual(Array.from(expected.vectors.text!))
       expect(copy.vectors.image!.map((v) => Array.from(v))).toEqual(expected.vectors.image!.map((v) => Array.from(v)))
       expect(hose.vectors.image).toEqual([])
-      const near = yield* b.index.search({ siteId: 1, textVector: vec(0, 0, 1, 0), filter: emptyFilter, limit: 1, minSimilarity: 0.9 })
+      const near = yield* b.index.search({
+        siteId: 1,
+        textVector: vec(0, 0, 1, 0),
+        filter: emptyFilter,
+        limit: 1,
+        minSimilarity: 0.9
+      })
       expect(near.hits.map((h) => h.productId)).toEqual(["p2"])
       expect(yield* b.replica.lag).toBe(0)
 
       yield* b.index.remove(1, ["p1"])
       expect(yield* ids(b.index)).toEqual(["p2"])
       expect(yield* readUntil(ids(a.index), (found) => found.length === 1)).toEqual(["p2"])
-    }))
+    })
+  )
 
   it.scopedLive("a batch the replica refuses fails with IndexError and reaches no replica", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const key = `test:${randomUUID()}`
       const a = yield* open(key, noRebuild)
       const b = yield* open(key, noRebuild)
       yield* Effect.all([a.replica.synced, b.replica.synced])
       yield* a.index.upsert([doc("p1", { vector: [1, 0, 0, 0] })])
-      const refused = yield* Effect.flip(a.index.upsert([doc("p2", { vector: [1, 0, 0, 0] }), doc("p3", { vector: [1, 0, 0] })]))
+      const refused = yield* Effect.flip(
+        a.index.upsert([doc("p2", { vector: [1, 0, 0, 0] }), doc("p3", { vector: [1, 0, 0] })])
+      )
       expect(refused).toBeInstanceOf(IndexError)
       expect(refused.message).toContain("3 dimensions")
       // A later write arriving proves the refused one would have arrived before it.
       yield* a.index.upsert([doc("p4", { vector: [0, 1, 0, 0] })])
       expect(yield* readUntil(ids(b.index), (found) => found.includes("p4"))).toEqual(["p1", "p4"])
       expect(yield* ids(a.index)).toEqual(["p1", "p4"])
-    }))
+    })
+  )
 
   it.scopedLive("a replica started after writes rebuilds from the store, then follows", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const key = `test:${randomUUID()}`
       const store = catalogStore()
       const a = yield* open(key, store.rebuilder().rebuild)
@@ -139,10 +171,11 @@ describe("ReplicatedCatalogIndex", () => {
       yield* a.index.upsert([next])
       expect(yield* readUntil(ids(b.index), (found) => found.length === 4)).toEqual(["p1", "p2", "p3", "p4"])
       expect(late.runs()).toBe(1)
-    }))
+    })
+  )
 
   it.scopedLive("a replica that fell behind the trimmed stream rebuilds instead of skipping changes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const key = `test:${randomUUID()}`
       const store = catalogStore()
       store.save(titled("gone", "Discontinued lamp"))
@@ -153,7 +186,9 @@ describe("ReplicatedCatalogIndex", () => {
       const slow = store.rebuilder((run) => (run === 1 ? Deferred.await(release) : Effect.void))
       const b = yield* open(key, slow.rebuild, { maxLen: 10 })
       for (let batch = 0; batch < 3; batch++) {
-        const docs = Array.from({ length: 100 }, (_, i) => titled(`p${String(batch * 100 + i).padStart(3, "0")}`, "Thing"))
+        const docs = Array.from({ length: 100 }, (_, i) =>
+          titled(`p${String(batch * 100 + i).padStart(3, "0")}`, "Thing")
+        )
         store.save(...docs)
         yield* a.index.upsert(docs)
       }
@@ -165,10 +200,11 @@ describe("ReplicatedCatalogIndex", () => {
       expect(found).toHaveLength(300)
       expect(found).not.toContain("gone")
       expect(slow.runs()).toBe(2)
-    }))
+    })
+  )
 
   it.scopedLive("after a Redis restart the followers resume where they were, without rebuilding", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { store, ra, rb, a, b } = yield* twoSyncedReplicas
       store.save(titled("p1", "Cordless drill"))
       yield* a.index.upsert([titled("p1", "Cordless drill")])
@@ -180,10 +216,11 @@ describe("ReplicatedCatalogIndex", () => {
       yield* retried(a.index.upsert([titled("p2", "Garden hose")]))
       expect(yield* readUntil(ids(b.index), (found) => found.length === 2)).toEqual(["p1", "p2"])
       expect([ra.runs(), rb.runs()]).toEqual([1, 1])
-    }))
+    })
+  )
 
   it.scopedLive("after a Redis restart that lost the stream the replicas rebuild from the store", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { store, ra, rb, a, b } = yield* twoSyncedReplicas
       store.save(titled("p1", "Cordless drill"), titled("p2", "Garden hose"))
       yield* a.index.upsert([titled("p1", "Cordless drill")])
@@ -206,5 +243,6 @@ describe("ReplicatedCatalogIndex", () => {
       expect(yield* readUntil(ids(b.index), (found) => found.length === 5)).toEqual(all)
       expect(yield* readUntil(ids(a.index), (found) => found.length === 5)).toEqual(all)
       expect([ra.runs(), rb.runs()]).toEqual([2, 2])
-    }))
+    })
+  )
 })

@@ -1,16 +1,25 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, type Layer, Option } from "effect"
 import type { ProductRecord } from "../../../src/domain/Product.js"
-import { CatalogStore, type CatalogStoreService, type CatalogWriteResult } from "../../../src/services/catalog-store/CatalogStore.js"
+import {
+  CatalogStore,
+  type CatalogStoreService,
+  type CatalogWriteResult
+} from "../../../src/services/catalog-store/CatalogStore.js"
 import type { ImageAnalysisRecord } from "../../../src/model/ImageAnalysis.js"
 import type { StoredProduct } from "../../../src/model/StoredProduct.js"
 
-const record = (title: string, extra: Partial<ProductRecord> = {}): ProductRecord => ({ title, ...extra }) as ProductRecord
+const record = (title: string, extra: Partial<ProductRecord> = {}): ProductRecord =>
+  ({ title, ...extra }) as ProductRecord
 const urls = (...names: Array<string>) => names.map((n) => ({ url: `https://img.example.com/${n}.jpg` }))
 const ids = (products: ReadonlyArray<StoredProduct>) => products.map((p) => p.productId)
 const vector = (...values: Array<number>) => new Float32Array(values)
 
-const analysis = (imageId: string, url: string, embedding: Float32Array | null = vector(0.1, -2.5, 1e-7)): ImageAnalysisRecord => ({
+const analysis = (
+  imageId: string,
+  url: string,
+  embedding: Float32Array | null = vector(0.1, -2.5, 1e-7)
+): ImageAnalysisRecord => ({
   imageId,
   url,
   status: embedding === null ? "failed" : "ok",
@@ -23,17 +32,29 @@ const analysis = (imageId: string, url: string, embedding: Float32Array | null =
 })
 
 /** Puts a product and saves derived data for the version the put returned. */
-const indexed = (store: CatalogStoreService, siteId: number, productId: string, textVector: Float32Array | null = vector(1, 2, 3)) =>
-  Effect.gen(function*() {
+const indexed = (
+  store: CatalogStoreService,
+  siteId: number,
+  productId: string,
+  textVector: Float32Array | null = vector(1, 2, 3)
+) =>
+  Effect.gen(function* () {
     const { product } = yield* store.put(siteId, productId, record(productId), urls(productId))
     expect(yield* store.saveDerived([{ siteId, productId, version: product.version, textVector }])).toBe(1)
     return product
   })
 
 const collect = (store: CatalogStoreService, pageSize: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pages: Array<number> = []
-    const seen: Array<{ key: string; version: number; derivedVersion: number | null; vector: Array<number> | null; textKey: string | null; images: Array<string> }> = []
+    const seen: Array<{
+      key: string
+      version: number
+      derivedVersion: number | null
+      vector: Array<number> | null
+      textKey: string | null
+      images: Array<string>
+    }> = []
     const total = yield* store.forEachProduct(pageSize, (page) =>
       Effect.sync(() => {
         pages.push(page.length)
@@ -47,7 +68,8 @@ const collect = (store: CatalogStoreService, pageSize: number) =>
             images: images.map((i) => i.imageId)
           })
         }
-      }))
+      })
+    )
     return { total, pages, seen }
   })
 
@@ -61,13 +83,23 @@ const collect = (store: CatalogStoreService, pageSize: number) =>
  * pending work they must report.
  */
 export const seedImageWork = (store: CatalogStoreService) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const image = (n: string) => ({ url: `https://img.example.com/${n}.jpg` })
     yield* store.put(1, "new-photo", { title: "a" } as ProductRecord, [image("a")])
     const [b] = (yield* store.put(2, "undetected", { title: "b" } as ProductRecord, [image("b")])).product.images
-    yield* store.saveImageAnalyses(2, "undetected", [{
-      imageId: b.id, url: b.url, status: "ok", reason: null, embedding: new Float32Array([1]), adult: 0, colors: [], objects: null, analyzedAt: 1
-    }])
+    yield* store.saveImageAnalyses(2, "undetected", [
+      {
+        imageId: b.id,
+        url: b.url,
+        status: "ok",
+        reason: null,
+        embedding: new Float32Array([1]),
+        adult: 0,
+        colors: [],
+        objects: null,
+        analyzedAt: 1
+      }
+    ])
     yield* store.put(1, "no-photo", { title: "c" } as ProductRecord, undefined)
     return { analyze: [{ siteId: 1, productId: "new-photo" }], detect: [{ siteId: 2, productId: "undetected" }] }
   })
@@ -78,7 +110,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       it.live(title, () => Effect.flatMap(CatalogStore, body).pipe(Effect.provide(makeLayer())))
 
     test("put creates, then updates with a strictly greater version across all products", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const before = Date.now()
         const first = yield* store.put(1, "p1", record("Drill"), urls("a"))
         expect(first.created).toBe(true)
@@ -96,7 +128,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("images: omitted keeps them, [] clears them, ids are stable per URL and deduplicated", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { product } = yield* store.put(1, "p1", record("x"), [...urls("a", "b"), ...urls("a")])
         expect(product.images.map((i) => i.url)).toEqual(urls("a", "b").map((u) => u.url))
         expect(new Set(product.images.map((i) => i.id)).size).toBe(2)
@@ -114,7 +146,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("getMany keeps the order of the ids and skips unknown ones; byItemGroup follows group moves", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.put(1, "a", record("a", { item_group_id: "g1" }), undefined)
         yield* store.put(1, "c", record("c", { item_group_id: "g1" }), undefined)
         yield* store.put(1, "b", record("b", { item_group_id: "g2" }), undefined)
@@ -132,7 +164,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("remove returns the removed product and deletes its derived data and image analyses", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const product = yield* indexed(store, 1, "p1")
         expect(yield* store.saveImageAnalyses(1, "p1", [analysis(product.images[0].id, product.images[0].url)])).toBe(1)
         yield* indexed(store, 1, "p2")
@@ -151,26 +183,33 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("saveDerived saves only for the current version; stale() lists products without current derived data", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const v1 = (yield* store.put(1, "p1", record("a"), undefined)).product.version
         const p2 = (yield* store.put(1, "p2", record("b"), undefined)).product.version
-        expect(yield* store.stale(10)).toEqual(expect.arrayContaining([
-          { siteId: 1, productId: "p1", version: v1 },
-          { siteId: 1, productId: "p2", version: p2 }
-        ]))
+        expect(yield* store.stale(10)).toEqual(
+          expect.arrayContaining([
+            { siteId: 1, productId: "p1", version: v1 },
+            { siteId: 1, productId: "p2", version: p2 }
+          ])
+        )
         expect(yield* store.stale(1)).toHaveLength(1)
         const v2 = (yield* store.put(1, "p1", record("a2"), undefined)).product.version
         // A late job for v1 is refused; the one for v2 and the one for p2 are saved.
         expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(9) }])).toBe(0)
         expect(yield* store.saveDerived([{ siteId: 1, productId: "unknown", version: v2, textVector: null }])).toBe(0)
-        expect(yield* store.saveDerived([
-          { siteId: 1, productId: "p1", version: v2, textVector: vector(1, 2) },
-          { siteId: 1, productId: "p2", version: p2, textVector: null }
-        ])).toBe(2)
+        expect(
+          yield* store.saveDerived([
+            { siteId: 1, productId: "p1", version: v2, textVector: vector(1, 2) },
+            { siteId: 1, productId: "p2", version: p2, textVector: null }
+          ])
+        ).toBe(2)
         expect(yield* store.stale(10)).toEqual([])
         // Derived data of v2 is never overwritten by the late v1 job, and a newer put makes it stale again.
         expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(9) }])).toBe(0)
-        expect((yield* collect(store, 10)).seen).toMatchObject([{ key: "1/p1", vector: [1, 2] }, { key: "1/p2", vector: null }])
+        expect((yield* collect(store, 10)).seen).toMatchObject([
+          { key: "1/p1", vector: [1, 2] },
+          { key: "1/p2", vector: null }
+        ])
         const v3 = (yield* store.put(1, "p1", record("a3"), undefined)).product.version
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v3 }])
         // Still visited (searchable by its words), with the derived data of its older version.
@@ -181,13 +220,18 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("writeMany applies puts, modifications and removals in order, each with its own result", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.put(1, "kept", record("Kept"), urls("k"))
         const priceOf = (fields: { readonly data: ProductRecord }) => (fields.data as { price?: number }).price
         const results = yield* store.writeMany(1, [
           { _tag: "Put", productId: "a", data: record("A", { price: 1 } as Partial<ProductRecord>), images: urls("a") },
           // Sees the put before it (in the same call), keeps its images.
-          { _tag: "Modify", productId: "a", modify: (current) => Either.right({ data: { ...current.data, price: priceOf(current)! + 1 } as ProductRecord }) },
+          {
+            _tag: "Modify",
+            productId: "a",
+            modify: (current) =>
+              Either.right({ data: { ...current.data, price: priceOf(current)! + 1 } as ProductRecord })
+          },
           { _tag: "Put", productId: "a", data: record("A2"), images: undefined },
           { _tag: "Modify", productId: "kept", modify: () => Either.left("price: must be a number") },
           { _tag: "Modify", productId: "never", modify: (current) => Either.right({ data: current.data }) },
@@ -195,8 +239,26 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
           { _tag: "Put", productId: "b", data: record("B"), images: undefined },
           { _tag: "Remove", productId: "b" }
         ])
-        expect(results.map((r) => r._tag)).toEqual(["Written", "Written", "Written", "Refused", "Absent", "Absent", "Written", "Removed"])
-        expect(results.map((r) => (r._tag === "Written" ? r.created : null))).toEqual([true, false, false, null, null, null, true, null])
+        expect(results.map((r) => r._tag)).toEqual([
+          "Written",
+          "Written",
+          "Written",
+          "Refused",
+          "Absent",
+          "Absent",
+          "Written",
+          "Removed"
+        ])
+        expect(results.map((r) => (r._tag === "Written" ? r.created : null))).toEqual([
+          true,
+          false,
+          false,
+          null,
+          null,
+          null,
+          true,
+          null
+        ])
         expect(results[3]).toEqual({ _tag: "Refused", message: "price: must be a number" })
         const versions = results.flatMap((r) => (r._tag === "Written" ? [r.product.version] : []))
         expect(versions[1]).toBeGreaterThan(versions[0])
@@ -213,8 +275,9 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a Modify that keeps the embedded text keeps the text version and its derived data; a new text starts a new one", (store) =>
-      Effect.gen(function*() {
-        const withPrice = (price: number) => (current: StoredProduct) => Either.right({ data: { ...current.data, price } as ProductRecord })
+      Effect.gen(function* () {
+        const withPrice = (price: number) => (current: StoredProduct) =>
+          Either.right({ data: { ...current.data, price } as ProductRecord })
         const written = (results: ReadonlyArray<CatalogWriteResult>) => {
           const [result] = results
           if (result._tag !== "Written") throw new Error(`expected Written, got ${result._tag}`)
@@ -224,42 +287,68 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(v1.textVersion).toBe(v1.version)
         // A price change before the vector is saved: same text version, still stale (never embedded).
         const v2 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(10) }]))
-        expect(v2.product).toMatchObject({ version: expect.any(Number), textVersion: v1.version, data: { title: "Drill", price: 10 } })
+        expect(v2.product).toMatchObject({
+          version: expect.any(Number),
+          textVersion: v1.version,
+          data: { title: "Drill", price: 10 }
+        })
         expect(v2.product.version).toBeGreaterThan(v1.version)
         expect(v2.previous).toMatchObject({ version: v1.version, data: { title: "Drill" } })
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v2.product.version }])
         // The job that embedded the text of v1 saves it though the product moved on: the text is the same.
-        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(1, 0), textKey: "k" }])).toBe(1)
+        expect(
+          yield* store.saveDerived([
+            { siteId: 1, productId: "p1", version: v1.version, textVector: vector(1, 0), textKey: "k" }
+          ])
+        ).toBe(1)
         expect(yield* store.stale(10)).toEqual([])
         // More price changes: nothing becomes stale, the derived data stays.
-        const v3 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(12) }])).product
+        const v3 = written(
+          yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(12) }])
+        ).product
         expect(v3.textVersion).toBe(v1.version)
         expect(Option.getOrThrow(yield* store.get(1, "p1")).textVersion).toBe(v1.version)
         expect(yield* store.stale(10)).toEqual([])
-        expect((yield* collect(store, 10)).seen).toMatchObject([{ key: "1/p1", version: v3.version, derivedVersion: v1.version, vector: [1, 0] }])
+        expect((yield* collect(store, 10)).seen).toMatchObject([
+          { key: "1/p1", version: v3.version, derivedVersion: v1.version, vector: [1, 0] }
+        ])
         // A new title: a new text version, stale, and a late save for the old text is refused.
-        const v4 = written(yield* store.writeMany(1, [{
-          _tag: "Modify", productId: "p1", modify: (current) => Either.right({ data: { ...current.data, title: "Hammer drill" } as ProductRecord })
-        }])).product
+        const v4 = written(
+          yield* store.writeMany(1, [
+            {
+              _tag: "Modify",
+              productId: "p1",
+              modify: (current) => Either.right({ data: { ...current.data, title: "Hammer drill" } as ProductRecord })
+            }
+          ])
+        ).product
         expect(v4.textVersion).toBe(v4.version)
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v4.version }])
-        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(9, 9) }])).toBe(0)
-        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v4.version, textVector: vector(0, 1) }])).toBe(1)
+        expect(
+          yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(9, 9) }])
+        ).toBe(0)
+        expect(
+          yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v4.version, textVector: vector(0, 1) }])
+        ).toBe(1)
         expect(yield* store.stale(10)).toEqual([])
         // A put is a new text version whatever its text (reuseTextVectors finds the same text by its key).
         const v5 = (yield* store.put(1, "p1", record("Hammer drill"), undefined)).product
         expect(v5.textVersion).toBe(v5.version)
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v5.version }])
         // markStale takes the product version; it makes the text version's derived data stale.
-        const v6 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(3) }])).product
-        expect(yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v5.version, textVector: vector(1, 1) }])).toBe(1)
+        const v6 = written(
+          yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(3) }])
+        ).product
+        expect(
+          yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v5.version, textVector: vector(1, 1) }])
+        ).toBe(1)
         expect(yield* store.stale(10)).toEqual([])
         yield* store.markStale([{ siteId: 1, productId: "p1", version: v6.version }])
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v6.version }])
       }))
 
     test("reuseTextVectors moves a vector saved for the same text to the new version, and nothing else", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version
         const w1 = (yield* store.put(1, "w1", record("Wrench"), undefined)).product.version
         yield* store.saveDerived([
@@ -268,8 +357,10 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
           { siteId: 1, productId: "w1", version: w1, textVector: vector(0, 1) }
         ])
         // New versions (a price change): stale until their derived data is saved.
-        const v2 = (yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), undefined)).product.version
-        const w2 = (yield* store.put(1, "w1", record("Wrench", { price: 5 } as Partial<ProductRecord>), undefined)).product.version
+        const v2 = (yield* store.put(1, "p1", record("Drill", { price: 10 } as Partial<ProductRecord>), undefined))
+          .product.version
+        const w2 = (yield* store.put(1, "w1", record("Wrench", { price: 5 } as Partial<ProductRecord>), undefined))
+          .product.version
         expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["p1", "w1"])
         // Another text, an older version, another site, an unknown product, a vector without a key: none fits, nothing moves.
         const refused = yield* store.reuseTextVectors([
@@ -282,7 +373,9 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(refused).toEqual([null, null, null, null, null])
         expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["p1", "w1"])
         // The same text at the current version: the vector, now saved for that version.
-        const [reused] = yield* store.reuseTextVectors([{ siteId: 1, productId: "p1", version: v2, textKey: "k-drill" }])
+        const [reused] = yield* store.reuseTextVectors([
+          { siteId: 1, productId: "p1", version: v2, textKey: "k-drill" }
+        ])
         expect(reused === null ? null : [...reused]).toEqual([1, 0])
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "w1", version: w2 }])
         expect((yield* collect(store, 10)).seen).toMatchObject([
@@ -291,11 +384,13 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         ])
         // Gone with the product.
         yield* store.remove(1, "p1")
-        expect(yield* store.reuseTextVectors([{ siteId: 1, productId: "p1", version: v2, textKey: "k-drill" }])).toEqual([null])
+        expect(
+          yield* store.reuseTextVectors([{ siteId: 1, productId: "p1", version: v2, textKey: "k-drill" }])
+        ).toEqual([null])
       }))
 
     test("markStale makes a version whose index write failed stale again, and leaves newer versions alone", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product.version
         const other = (yield* store.put(1, "p2", record("Saw"), undefined)).product.version
         yield* store.saveDerived([
@@ -307,19 +402,24 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v1 }])
         // Replicas rebuild from every product, whether its indexing is current or not.
         const rebuilt: Array<string> = []
-        yield* store.forEachProduct(10, (page) => Effect.sync(() => void rebuilt.push(...page.map((row) => row.product.productId))))
+        yield* store.forEachProduct(10, (page) =>
+          Effect.sync(() => void rebuilt.push(...page.map((row) => row.product.productId)))
+        )
         expect(rebuilt).toEqual(["p1", "p2"])
         yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1, textVector: vector(1, 0) }])
         expect(yield* store.stale(10)).toEqual([])
         // A failure reported for an older version does not touch the current one.
         const v2 = (yield* store.put(1, "p1", record("Drill v2"), undefined)).product.version
         yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v2, textVector: vector(1, 1) }])
-        yield* store.markStale([{ siteId: 1, productId: "p1", version: v1 }, { siteId: 1, productId: "gone", version: 1 }])
+        yield* store.markStale([
+          { siteId: 1, productId: "p1", version: v1 },
+          { siteId: 1, productId: "gone", version: 1 }
+        ])
         expect(yield* store.stale(10)).toEqual([])
       }))
 
     test("forEachProduct pages through every site's products with their saved derived data and current analyses", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const exact = vector(0.1, Math.PI, -1e-30, 3.4e38)
         const names = Array.from({ length: 7 }, (_, i) => `p${i}`)
         for (const id of names) yield* indexed(store, 1, id, id === "p3" ? exact : vector(1, 2, 3))
@@ -345,21 +445,25 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("image analyses are kept only for images the product still has and saved once; a PUT that drops an image drops its analysis", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b"))
         const [a, b] = product.images
         const emb = vector(0.25, -1.5, 7e-8)
-        expect(yield* store.saveImageAnalyses(1, "p1", [
-          analysis(b.id, b.url, null),
-          analysis(a.id, a.url, emb),
-          analysis("img_gone", "https://img.example.com/gone.jpg")
-        ])).toBe(2)
+        expect(
+          yield* store.saveImageAnalyses(1, "p1", [
+            analysis(b.id, b.url, null),
+            analysis(a.id, a.url, emb),
+            analysis("img_gone", "https://img.example.com/gone.jpg")
+          ])
+        ).toBe(2)
         const stored = yield* store.imageAnalyses(1, "p1")
         // In the product's image order, every field exact (the embedding's bytes too).
         expect(stored).toEqual([analysis(a.id, a.url, emb), analysis(b.id, b.url, null)])
         expect(Array.from(stored[0].embedding!)).toEqual(Array.from(emb))
         // A second analysis of an analysed image (two jobs racing) does not replace the first.
-        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(9)), objects: null }])).toBe(0)
+        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(9)), objects: null }])).toBe(
+          0
+        )
         expect(yield* store.imageAnalyses(1, "p1")).toEqual(stored)
         expect(yield* store.saveImageAnalyses(1, "unknown", [analysis(a.id, a.url)])).toBe(0)
         expect(yield* store.imageAnalyses(1, "unknown")).toEqual([])
@@ -376,20 +480,32 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("saveImageObjects fills in pending detections once, only on current ok analyses", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b", "c"))
         const [a, b, c] = product.images
-        const pending = (image: { id: string; url: string }) => ({ ...analysis(image.id, image.url, vector(0.5, 1e-9, -3.25)), objects: null })
+        const pending = (image: { id: string; url: string }) => ({
+          ...analysis(image.id, image.url, vector(0.5, 1e-9, -3.25)),
+          objects: null
+        })
         expect(yield* store.saveImageAnalyses(1, "p1", [pending(a), analysis(b.id, b.url, null)])).toBe(2)
         expect((yield* store.imageAnalyses(1, "p1"))[0].objects).toBeNull()
-        const cup = [{ classId: 41, class: "cup", score: 0.8123456789012345, rectangle: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 } }]
+        const cup = [
+          {
+            classId: 41,
+            class: "cup",
+            score: 0.8123456789012345,
+            rectangle: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 }
+          }
+        ]
         // a: pending → filled; b: failed → untouched; c: not analysed yet → nothing to fill; unknown image → refused.
-        expect(yield* store.saveImageObjects(1, "p1", [
-          { imageId: a.id, objects: cup },
-          { imageId: b.id, objects: cup },
-          { imageId: c.id, objects: cup },
-          { imageId: "img_unknown", objects: cup }
-        ])).toBe(1)
+        expect(
+          yield* store.saveImageObjects(1, "p1", [
+            { imageId: a.id, objects: cup },
+            { imageId: b.id, objects: cup },
+            { imageId: c.id, objects: cup },
+            { imageId: "img_unknown", objects: cup }
+          ])
+        ).toBe(1)
         const [storedA, storedB] = yield* store.imageAnalyses(1, "p1")
         // Everything else of the analysis is kept exactly; the objects are exact too.
         expect(storedA).toEqual({ ...pending(a), objects: cup })
@@ -411,7 +527,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("pendingImageWork lists products with images to analyse or objects to detect, kept in step by every write", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const pending = Effect.map(store.pendingImageWork(100), ({ analyze, detect }) => ({
           analyze: analyze.map((k) => `${k.siteId}/${k.productId}`).sort(),
           detect: detect.map((k) => `${k.siteId}/${k.productId}`).sort()
@@ -451,7 +567,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("sites are isolated: the same product id in two sites, counted per site", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect(yield* store.count(1)).toBe(0)
         const one = yield* store.put(1, "same", record("site one", { item_group_id: "g" }), urls("a"))
         const two = yield* store.put(2, "same", record("site two", { item_group_id: "g" }), urls("a"))
@@ -464,21 +580,33 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(ids(yield* store.byItemGroup(2, "g"))).toEqual(["same"])
         expect((yield* store.byItemGroup(1, "g"))[0].siteId).toBe(1)
         // Derived data and analyses of one site do not count for the other.
-        expect(yield* store.saveDerived([{ siteId: 2, productId: "same", version: one.product.version, textVector: null }])).toBe(0)
-        expect(yield* store.saveDerived([{ siteId: 1, productId: "same", version: one.product.version, textVector: null }])).toBe(1)
-        expect(yield* store.saveImageAnalyses(1, "same", [analysis(one.product.images[0].id, one.product.images[0].url)])).toBe(1)
+        expect(
+          yield* store.saveDerived([{ siteId: 2, productId: "same", version: one.product.version, textVector: null }])
+        ).toBe(0)
+        expect(
+          yield* store.saveDerived([{ siteId: 1, productId: "same", version: one.product.version, textVector: null }])
+        ).toBe(1)
+        expect(
+          yield* store.saveImageAnalyses(1, "same", [analysis(one.product.images[0].id, one.product.images[0].url)])
+        ).toBe(1)
         expect(yield* store.imageAnalyses(2, "same")).toEqual([])
         expect((yield* store.stale(10)).map((s) => `${s.siteId}/${s.productId}`).sort()).toEqual(["2/other", "2/same"])
         expect(yield* store.remove(2, "same")).toEqual(Option.some(two.product))
         expect(Option.isSome(yield* store.get(1, "same"))).toBe(true)
         expect(yield* store.imageAnalyses(1, "same")).toHaveLength(1)
-        expect((yield* collect(store, 10)).seen.map((s) => [s.key, s.derivedVersion !== null])).toEqual([["1/same", true], ["2/other", false]])
+        expect((yield* collect(store, 10)).seen.map((s) => [s.key, s.derivedVersion !== null])).toEqual([
+          ["1/same", true],
+          ["2/other", false]
+        ])
       }))
 
     test("concurrent puts of one product: one creates, versions are distinct, the highest version is stored", (store) =>
-      Effect.gen(function*() {
-        const results = yield* Effect.forEach(Array.from({ length: 20 }, (_, n) => n), (n) =>
-          store.put(1, "hot", record(`t${n}`, { item_group_id: `g${n % 3}` }), urls(`i${n}`)), { concurrency: "unbounded" })
+      Effect.gen(function* () {
+        const results = yield* Effect.forEach(
+          Array.from({ length: 20 }, (_, n) => n),
+          (n) => store.put(1, "hot", record(`t${n}`, { item_group_id: `g${n % 3}` }), urls(`i${n}`)),
+          { concurrency: "unbounded" }
+        )
         expect(results.filter((r) => r.created)).toHaveLength(1)
         expect(new Set(results.map((r) => r.product.version)).size).toBe(20)
         const last = results.reduce((a, b) => (b.product.version > a.product.version ? b : a))
@@ -490,7 +618,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("product and group ids with separators do not collide", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.put(1, "a:b", record("colon", { item_group_id: "g:1" }), undefined)
         yield* store.put(1, "a", record("plain", { item_group_id: "g" }), undefined)
         yield* store.put(1, "ids", record("ids"), undefined)
@@ -503,28 +631,43 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a photo's views are kept beside its analysis: read only as training samples, saved once, dropped with the image or the product", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const first = yield* store.put(1, "p1", record("Drill"), urls("a", "b", "c"))
         const [a, b, c] = first.product.images
-        expect(yield* store.saveImageAnalyses(1, "p1", [
-          { ...analysis(a.id, a.url, vector(1, 2, 3)), colorSignature: Uint8Array.from([0, 255, 7]) },
-          analysis(b.id, b.url, vector(4, 4, 4)),
-          { ...analysis(c.id, c.url, null), status: "failed", reason: "404" }
-        ])).toBe(3)
+        expect(
+          yield* store.saveImageAnalyses(1, "p1", [
+            { ...analysis(a.id, a.url, vector(1, 2, 3)), colorSignature: Uint8Array.from([0, 255, 7]) },
+            analysis(b.id, b.url, vector(4, 4, 4)),
+            { ...analysis(c.id, c.url, null), status: "failed", reason: "404" }
+          ])
+        ).toBe(3)
         const samplesOf = (productId: string) =>
-          Effect.map(store.imageSamples(1, [productId]), (all) =>
-            new Map(all.map((s) => [s.imageId, { url: s.url, vectors: s.vectors.map((v) => Array.from(v)) }])))
+          Effect.map(
+            store.imageSamples(1, [productId]),
+            (all) => new Map(all.map((s) => [s.imageId, { url: s.url, vectors: s.vectors.map((v) => Array.from(v)) }]))
+          )
         // Before a fit saved views: each photo with features is one sample; a failed one is none.
-        expect(yield* samplesOf("p1")).toEqual(new Map([[a.id, { url: a.url, vectors: [[1, 2, 3]] }], [b.id, { url: b.url, vectors: [[4, 4, 4]] }]]))
+        expect(yield* samplesOf("p1")).toEqual(
+          new Map([
+            [a.id, { url: a.url, vectors: [[1, 2, 3]] }],
+            [b.id, { url: b.url, vectors: [[4, 4, 4]] }]
+          ])
+        )
         // Views of a photo without features, of one the product lacks, or of one not analysed: not saved.
-        expect(yield* store.saveImageViews(1, "p1", [
-          { imageId: a.id, views: [vector(5, 6, 7), vector(8, 9, 10)] },
-          { imageId: c.id, views: [vector(1, 1, 1)] },
-          { imageId: "not-an-image", views: [vector(1, 1, 1)] }
-        ])).toBe(1)
+        expect(
+          yield* store.saveImageViews(1, "p1", [
+            { imageId: a.id, views: [vector(5, 6, 7), vector(8, 9, 10)] },
+            { imageId: c.id, views: [vector(1, 1, 1)] },
+            { imageId: "not-an-image", views: [vector(1, 1, 1)] }
+          ])
+        ).toBe(1)
         // Saved once: a second fit's views change nothing.
         expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(0, 0, 0)] }])).toBe(0)
-        expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([[1, 2, 3], [5, 6, 7], [8, 9, 10]])
+        expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([
+          [1, 2, 3],
+          [5, 6, 7],
+          [8, 9, 10]
+        ])
         // The analyses read as before: no views in them; the signature round-trips.
         const read = yield* store.imageAnalyses(1, "p1")
         expect(read.map((r) => "views" in r)).toEqual([false, false, false])
@@ -545,7 +688,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("productIds pages through one site's ids in order", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (const id of ["b", "a:1", "c", "a"]) yield* store.put(1, id, record(id), undefined)
         yield* store.put(2, "z", record("z"), undefined)
         expect(yield* store.productIds(1, "", 2)).toEqual(["a", "a:1"])

@@ -23,11 +23,21 @@ describe("dominantColors", () => {
 
   it("keeps a white area that touches only one edge: it is part of the picture, not a backdrop", () => {
     const swatch = filled(64, 64, (x) => (x < 20 ? WHITE : [40, 80, 200]))
-    expect(dominantColors(swatch).map((c) => [c.name, c.share])).toEqual([["blue", 0.688], ["white", 0.313]])
+    expect(dominantColors(swatch).map((c) => [c.name, c.share])).toEqual([
+      ["blue", 0.688],
+      ["white", 0.313]
+    ])
   })
 
   it("merges shades that share a name and drops colours under a tenth, at most three", () => {
-    const stripes = [[200, 30, 30], [215, 40, 35], [40, 150, 60], [40, 80, 200], [245, 220, 40], [120, 50, 150]] as const
+    const stripes = [
+      [200, 30, 30],
+      [215, 40, 35],
+      [40, 150, 60],
+      [40, 80, 200],
+      [245, 220, 40],
+      [120, 50, 150]
+    ] as const
     // Two reds (16 columns each), then 8 columns of each other colour.
     const swatch = filled(64, 64, (x) => stripes[x < 32 ? x >> 4 : 2 + ((x - 32) >> 3)])
     const colors = dominantColors(swatch)

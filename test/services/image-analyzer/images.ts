@@ -25,7 +25,13 @@ const decode = async (pipeline: sharp.Sharp): Promise<RgbImage> => {
 }
 
 export const jpegRoundTrip = async (image: RgbImage, quality = 85) =>
-  decode(sharp(await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).jpeg({ quality }).toBuffer()))
+  decode(
+    sharp(
+      await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+        .jpeg({ quality })
+        .toBuffer()
+    )
+  )
 
 export const crop = (image: RgbImage, area: { left: number; top: number; width: number; height: number }) =>
   decode(sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).extract(area))
@@ -33,7 +39,7 @@ export const crop = (image: RgbImage, area: { left: number; top: number; width: 
 /** Deterministic noise (a linear congruential generator), so every run sees the same pixels. */
 const noise = (seed: number) => {
   let state = seed >>> 0
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) - 0.5
+  return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5
 }
 
 /** Sensor-like grain added to a rendered scene. */

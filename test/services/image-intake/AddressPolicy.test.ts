@@ -6,22 +6,54 @@ const closed = makeAddressPolicy({ allowPrivate: false, allowedCidrs: [] })
 describe("AddressPolicy", () => {
   it("refuses loopback, private, link-local, metadata, multicast and reserved addresses by default", () => {
     const refused = [
-      "0.0.0.0", "10.1.2.3", "100.64.0.1", "127.0.0.1", "127.255.255.254", "169.254.169.254", "172.16.0.1",
-      "172.31.255.255", "192.0.0.8", "192.168.1.1", "198.18.0.1", "198.19.255.255", "224.0.0.1", "240.0.0.1",
-      "255.255.255.255", "::", "::1", "fc00::1", "fd12:3456::1", "fe80::1", "ff02::1",
+      "0.0.0.0",
+      "10.1.2.3",
+      "100.64.0.1",
+      "127.0.0.1",
+      "127.255.255.254",
+      "169.254.169.254",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.0.0.8",
+      "192.168.1.1",
+      "198.18.0.1",
+      "198.19.255.255",
+      "224.0.0.1",
+      "240.0.0.1",
+      "255.255.255.255",
+      "::",
+      "::1",
+      "fc00::1",
+      "fd12:3456::1",
+      "fe80::1",
+      "ff02::1",
       // The same private targets written as IPv6: mapped, and NAT64.
-      "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "64:ff9b::169.254.169.254"
+      "::ffff:127.0.0.1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a00:1",
+      "64:ff9b::169.254.169.254"
     ]
     for (const address of refused) expect(closed.addressRefusal(address), address).toBeDefined()
   })
 
   it("lets public addresses through", () => {
-    const allowed = ["8.8.8.8", "1.1.1.1", "172.32.0.1", "100.128.0.1", "198.20.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"]
+    const allowed = [
+      "8.8.8.8",
+      "1.1.1.1",
+      "172.32.0.1",
+      "100.128.0.1",
+      "198.20.0.1",
+      "2606:4700::1111",
+      "::ffff:8.8.8.8",
+      "64:ff9b::808:808"
+    ]
     for (const address of allowed) expect(closed.addressRefusal(address), address).toBeUndefined()
   })
 
   it("names the rule in its refusal", () => {
-    expect(closed.addressRefusal("127.0.0.1")).toBe("private, loopback and link-local addresses are not allowed (127.0.0.1)")
+    expect(closed.addressRefusal("127.0.0.1")).toBe(
+      "private, loopback and link-local addresses are not allowed (127.0.0.1)"
+    )
     expect(closed.addressRefusal("169.254.169.254")).toBe("cloud metadata addresses are not allowed (169.254.169.254)")
     expect(closed.hostRefusal("metadata.google.internal.")).toMatch(/cloud metadata hosts/)
     expect(closed.hostRefusal("images.example.com")).toBeUndefined()
@@ -29,12 +61,16 @@ describe("AddressPolicy", () => {
 
   it("refuses the localhost domain by name (RFC 6761), with or without the root dot, unless loopback is allowed", () => {
     for (const host of ["localhost", "localhost.", "LOCALHOST.", "a.localhost", "a.b.localhost."]) {
-      expect(closed.hostRefusal(host), host).toBe(`private, loopback and link-local addresses are not allowed (${host} is loopback)`)
+      expect(closed.hostRefusal(host), host).toBe(
+        `private, loopback and link-local addresses are not allowed (${host} is loopback)`
+      )
     }
     expect(closed.hostRefusal("localhost.example.com")).toBeUndefined()
     expect(closed.hostRefusal("notlocalhost")).toBeUndefined()
     expect(makeAddressPolicy({ allowPrivate: true, allowedCidrs: [] }).hostRefusal("localhost.")).toBeUndefined()
-    expect(makeAddressPolicy({ allowPrivate: false, allowedCidrs: ["127.0.0.0/8"] }).hostRefusal("localhost.")).toBeUndefined()
+    expect(
+      makeAddressPolicy({ allowPrivate: false, allowedCidrs: ["127.0.0.0/8"] }).hostRefusal("localhost.")
+    ).toBeUndefined()
   })
 
   it("allowPrivate opens private ranges but not cloud metadata", () => {

@@ -5,7 +5,11 @@ import { ImageIntakeConfig } from "../../../src/services/image-intake/ImageIntak
 const read = (env: Record<string, string>) =>
   Effect.runPromiseExit(
     ImageIntakeConfig.pipe(
-      Effect.provide(ImageIntakeConfig.fromEnv.pipe(Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))))
+      Effect.provide(
+        ImageIntakeConfig.fromEnv.pipe(
+          Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        )
+      )
     )
   )
 

@@ -28,7 +28,9 @@ describe("toRgb", () => {
     const left = await Effect.runPromise(toRgb(image, { crop: { left: 0, top: 0, width: 0.5, height: 1 } }))
     expect([left.width, left.height]).toEqual([50, 60])
     expect(meanColour(left)).toEqual([255, 0, 0])
-    const right = await Effect.runPromise(toRgb(image, { size: 32, crop: { left: 0.5, top: 0, width: 0.5, height: 1 } }))
+    const right = await Effect.runPromise(
+      toRgb(image, { size: 32, crop: { left: 0.5, top: 0, width: 0.5, height: 1 } })
+    )
     expect(meanColour(right)).toEqual([0, 0, 255])
   })
 
@@ -43,16 +45,38 @@ describe("toRgb", () => {
   })
 
   it("gives three channels for grey and transparent images, transparency on white", async () => {
-    const grey = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#808080" } }).greyscale().png().toBuffer()
-    const clear = await sharp({ create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer()
+    const grey = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#808080" } })
+      .greyscale()
+      .png()
+      .toBuffer()
+    const clear = await sharp({
+      create: { width: 8, height: 8, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } }
+    })
+      .png()
+      .toBuffer()
     const greyRgb = await Effect.runPromise(toRgb(await decoded(grey)))
     expect(greyRgb.data.length).toBe(8 * 8 * 3)
     expect(meanColour(await Effect.runPromise(toRgb(await decoded(clear))))).toEqual([255, 255, 255])
   })
 
   it("rounds a crop to pixels and keeps it inside the image, never empty", () => {
-    expect(pixelArea({ left: 0.25, top: 0.1, width: 0.5, height: 0.5 }, 101, 10)).toEqual({ left: 25, top: 1, width: 51, height: 5 })
-    expect(pixelArea({ left: -0.2, top: 0.9, width: 2, height: 0.5 }, 100, 100)).toEqual({ left: 0, top: 90, width: 100, height: 10 })
-    expect(pixelArea({ left: 1, top: 1, width: 0, height: 0 }, 100, 100)).toEqual({ left: 99, top: 99, width: 1, height: 1 })
+    expect(pixelArea({ left: 0.25, top: 0.1, width: 0.5, height: 0.5 }, 101, 10)).toEqual({
+      left: 25,
+      top: 1,
+      width: 51,
+      height: 5
+    })
+    expect(pixelArea({ left: -0.2, top: 0.9, width: 2, height: 0.5 }, 100, 100)).toEqual({
+      left: 0,
+      top: 90,
+      width: 100,
+      height: 10
+    })
+    expect(pixelArea({ left: 1, top: 1, width: 0, height: 0 }, 100, 100)).toEqual({
+      left: 99,
+      top: 99,
+      width: 1,
+      height: 1
+    })
   })
 })

@@ -8,10 +8,19 @@ const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64")
 
 describe("ImageIntake.fromData", () => {
   it("accepts JPEG, PNG, WebP and GIF, detecting the format from the bytes", async () => {
-    for (const [format, make] of [["jpeg", jpeg], ["png", png], ["webp", webp], ["gif", gif]] as const) {
+    for (const [format, make] of [
+      ["jpeg", jpeg],
+      ["png", png],
+      ["webp", webp],
+      ["gif", gif]
+    ] as const) {
       const bytes = await make(64, 48)
       const image = await withIntake({}, (intake) => intake.fromData(b64(bytes), "query.image"))
-      expect({ format: image.format, width: image.width, height: image.height }).toEqual({ format, width: 64, height: 48 })
+      expect({ format: image.format, width: image.width, height: image.height }).toEqual({
+        format,
+        width: 64,
+        height: 48
+      })
       expect(Buffer.from(image.bytes).equals(bytes)).toBe(true)
       expect(image.sha256).toBe(createHash("sha256").update(bytes).digest("hex"))
     }
@@ -20,7 +29,9 @@ describe("ImageIntake.fromData", () => {
   it("accepts a data URL, whatever type it claims, and base64 wrapped over lines", async () => {
     const bytes = await png(10, 20)
     const wrapped = b64(bytes).replace(/(.{76})/g, "$1\r\n")
-    const fromUrl = await withIntake({}, (intake) => intake.fromData(`data:image/jpeg;base64,${wrapped}`, "query.image"))
+    const fromUrl = await withIntake({}, (intake) =>
+      intake.fromData(`data:image/jpeg;base64,${wrapped}`, "query.image")
+    )
     expect([fromUrl.format, fromUrl.width, fromUrl.height]).toEqual(["png", 10, 20])
   })
 
@@ -48,7 +59,10 @@ describe("ImageIntake.fromData", () => {
     const notImage = b64(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"))
     const full = await jpeg(400, 300)
     const truncated = b64(full.subarray(0, Math.floor(full.length / 2)))
-    for (const [data, tag] of [[notImage, "ImageUnsupported"], [truncated, "ImageUndecodable"]]) {
+    for (const [data, tag] of [
+      [notImage, "ImageUnsupported"],
+      [truncated, "ImageUndecodable"]
+    ]) {
       const error = await withIntake({}, (intake) => failureOf(intake.fromData(data, "query.image")))
       expect(error).toMatchObject({ _tag: tag })
     }
@@ -61,7 +75,9 @@ describe("ImageIntake.fromData", () => {
     expect(declared).toMatchObject({ _tag: "ImageTooManyPixels" })
     expect(declared.message).toContain("30000×30000 (900 megapixels), more than the limit of 40 megapixels")
     // A real one: 16 megapixels of one colour compress to a few kB.
-    const real = await sharp({ create: { width: 4000, height: 4000, channels: 3, background: "#fff" } }).png().toBuffer()
+    const real = await sharp({ create: { width: 4000, height: 4000, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer()
     expect(real.length).toBeLessThan(100_000)
     const error = await withIntake({ maxPixels: 10_000_000 }, (intake) => failureOf(intake.fromData(b64(real), "q")))
     expect(error).toMatchObject({ _tag: "ImageTooManyPixels" })
@@ -78,7 +94,9 @@ describe("ImageIntake.fromData", () => {
 
   it("refuses an image over the size limit as too large, from its base64 length", async () => {
     const bytes = await png(64, 48)
-    const error = await withIntake({ maxBytes: bytes.length - 1 }, (intake) => failureOf(intake.fromData(b64(bytes), "query.image")))
+    const error = await withIntake({ maxBytes: bytes.length - 1 }, (intake) =>
+      failureOf(intake.fromData(b64(bytes), "query.image"))
+    )
     expect(error).toMatchObject({ _tag: "ImageTooLarge" })
     const exact = await withIntake({ maxBytes: bytes.length }, (intake) => intake.fromData(b64(bytes), "query.image"))
     expect(exact.format).toBe("png")

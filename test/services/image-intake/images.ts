@@ -14,7 +14,9 @@ export const gif = (width = 64, height = 48) => solid(width, height).gif().toBuf
 export const animatedGif = async () =>
   sharp([await solid(20, 10, "#ff0000").png().toBuffer(), await solid(20, 10, "#0000ff").png().toBuffer()], {
     join: { animated: true }
-  }).gif().toBuffer()
+  })
+    .gif()
+    .toBuffer()
 
 /** Left half red, right half blue; `orientation` is written to EXIF. */
 export const halfRedHalfBlue = async (width: number, height: number, orientation?: number) => {

@@ -47,8 +47,13 @@ describe("ImageIntake.fromUrl: address checks", () => {
 
   it("refuses private, metadata and IPv6 loopback targets without connecting", async () => {
     const targets = [
-      "http://10.1.2.3/x.jpg", "http://169.254.169.254/latest/meta-data/", "http://[::1]/x.jpg",
-      "http://localhost/x.jpg", "http://0x7f.1/x.jpg", "http://[::ffff:10.0.0.1]/", "http://metadata.google.internal/"
+      "http://10.1.2.3/x.jpg",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]/x.jpg",
+      "http://localhost/x.jpg",
+      "http://0x7f.1/x.jpg",
+      "http://[::ffff:10.0.0.1]/",
+      "http://metadata.google.internal/"
     ]
     for (const url of targets) {
       const started = Date.now()
@@ -70,7 +75,9 @@ describe("ImageIntake.fromUrl: address checks", () => {
     const fine = await withIntake(loopbackOnly, (intake) => intake.fromUrl(server.url("/to-photo"), "query.url"))
     expect([fine.width, fine.height]).toEqual([320, 240])
     const started = Date.now()
-    const privateHop = await withIntake(loopbackOnly, (intake) => failureOf(intake.fromUrl(server.url("/to-private"), "query.url")))
+    const privateHop = await withIntake(loopbackOnly, (intake) =>
+      failureOf(intake.fromUrl(server.url("/to-private"), "query.url"))
+    )
     expect(privateHop).toMatchObject({ _tag: "ImageAddressRefused" })
     expect(privateHop.message).toBe(
       "query.url: redirected to http://10.0.0.1/x.jpg: private, loopback and link-local addresses are not allowed (10.0.0.1)"
@@ -82,8 +89,13 @@ describe("ImageIntake.fromUrl: address checks", () => {
   })
 
   it("stops a redirect loop after maxRedirects", async () => {
-    const error = await withIntake({ ...open, maxRedirects: 2 }, (intake) => failureOf(intake.fromUrl(server.url("/loop"), "query.url")))
-    expect(error).toMatchObject({ _tag: "ImageHostBadResponse", message: "query.url: the URL redirected more than 2 times" })
+    const error = await withIntake({ ...open, maxRedirects: 2 }, (intake) =>
+      failureOf(intake.fromUrl(server.url("/loop"), "query.url"))
+    )
+    expect(error).toMatchObject({
+      _tag: "ImageHostBadResponse",
+      message: "query.url: the URL redirected more than 2 times"
+    })
   })
 })
 
@@ -110,7 +122,9 @@ describe("ImageIntake.fromUrl: fetching", () => {
   it("refuses a body over the size limit as too large, declared or streamed", async () => {
     for (const path of ["/big", "/big-chunked"]) {
       const started = Date.now()
-      const error = await withIntake({ ...open, maxBytes: 100_000 }, (intake) => failureOf(intake.fromUrl(server.url(path), "query.url")))
+      const error = await withIntake({ ...open, maxBytes: 100_000 }, (intake) =>
+        failureOf(intake.fromUrl(server.url(path), "query.url"))
+      )
       expect(error, path).toMatchObject({ _tag: "ImageTooLarge" })
       expect(Date.now() - started, path).toBeLessThan(2_000)
     }
@@ -118,7 +132,9 @@ describe("ImageIntake.fromUrl: fetching", () => {
 
   it("times out a slow server within the configured time", async () => {
     const started = Date.now()
-    const error = await withIntake({ ...open, fetchTimeoutMs: 300 }, (intake) => failureOf(intake.fromUrl(server.url("/slow"), "query.url")))
+    const error = await withIntake({ ...open, fetchTimeoutMs: 300 }, (intake) =>
+      failureOf(intake.fromUrl(server.url("/slow"), "query.url"))
+    )
     expect(error).toMatchObject({ _tag: "ImageHostTimedOut" })
     expect(Date.now() - started).toBeGreaterThanOrEqual(290)
     expect(Date.now() - started).toBeLessThan(1_000)
@@ -135,11 +151,15 @@ describe("ImageIntake.fromUrl: fetching", () => {
     const missing = await withIntake(open, (intake) => failureOf(intake.fromUrl(server.url("/nope.jpg"), "query.url")))
     expect(missing).toMatchObject({ _tag: "ImageHostBadResponse", message: "query.url: the image server answered 404" })
     const port = await freePort()
-    const refused = await withIntake(open, (intake) => failureOf(intake.fromUrl(`http://127.0.0.1:${port}/x.jpg`, "query.url")))
+    const refused = await withIntake(open, (intake) =>
+      failureOf(intake.fromUrl(`http://127.0.0.1:${port}/x.jpg`, "query.url"))
+    )
     expect(refused).toMatchObject({ _tag: "ImageHostUnreachable" })
     expect(refused.message).toContain("ECONNREFUSED")
     // RFC 6761: .invalid never resolves. A resolver that stalls instead ends in the timeout.
-    const unknown = await withIntake({ fetchTimeoutMs: 3_000 }, (intake) => failureOf(intake.fromUrl("http://no-such-host.invalid/x.jpg", "query.url")))
+    const unknown = await withIntake({ fetchTimeoutMs: 3_000 }, (intake) =>
+      failureOf(intake.fromUrl("http://no-such-host.invalid/x.jpg", "query.url"))
+    )
     expect(isImageUnavailable(unknown)).toBe(true)
     expect(unknown.message).toMatch(/the host no-such-host\.invalid could not be resolved|did not answer/)
   })

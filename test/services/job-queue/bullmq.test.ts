@@ -21,7 +21,13 @@ const freshName = () => `test-${crypto.randomUUID()}`
 const producer = (queueName: string) => BullMqJobQueue.layer(redis.url, { queueName, backoffDelayMs: 20 })
 // Short locks and stall checks so a dead worker's job is taken over within about two seconds.
 const worker = (queueName: string, options: BullMqWorkerOptions = {}) =>
-  BullMqWorker.layer(redis.url, { queueName, concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, ...options }).pipe(Layer.provide(quiet))
+  BullMqWorker.layer(redis.url, {
+    queueName,
+    concurrency: 4,
+    lockDurationMs: 1_000,
+    stalledIntervalMs: 500,
+    ...options
+  }).pipe(Layer.provide(quiet))
 
 /** A plain BullMQ queue on the same name, to look at or add jobs behind the service's back. */
 const rawQueue = (queueName: string) =>
@@ -31,10 +37,15 @@ const rawQueue = (queueName: string) =>
   )
 /** Provided beneath a test's layers, so the queue's keys go only after its workers have closed. */
 const removedAfter = (queueName: string) =>
-  Layer.scopedDiscard(Effect.addFinalizer(() =>
-    Effect.forEach(LANES, (lane) =>
-      Effect.flatMap(rawQueue(laneQueueName(queueName, lane)), (queue) => Effect.promise(() => queue.obliterate({ force: true }))).pipe(Effect.scoped))
-  ))
+  Layer.scopedDiscard(
+    Effect.addFinalizer(() =>
+      Effect.forEach(LANES, (lane) =>
+        Effect.flatMap(rawQueue(laneQueueName(queueName, lane)), (queue) =>
+          Effect.promise(() => queue.obliterate({ force: true }))
+        ).pipe(Effect.scoped)
+      )
+    )
+  )
 const bothSides = (queueName: string, options?: BullMqWorkerOptions) =>
   Layer.merge(producer(queueName), worker(queueName, options)).pipe(Layer.provide(removedAfter(queueName)))
 
@@ -44,10 +55,11 @@ describe("BullMQ job queue", () => {
   it.live("a malformed payload fails at once as unrecoverable, without reaching the handler", () => {
     const name = freshName()
     const handler = new RecordingHandler()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const raw = yield* rawQueue(name)
       const added = yield* Effect.promise(() =>
-        raw.add("IndexProduct", { _tag: "IndexProduct", siteId: "one", productId: 7 }, { attempts: 5 }))
+        raw.add("IndexProduct", { _tag: "IndexProduct", siteId: "one", productId: 7 }, { attempts: 5 })
+      )
       yield* Effect.flatMap(JobQueue, (q) => q.drained)
       const job = (yield* Effect.promise(() => raw.getJob(added.id!)))!
       expect(yield* Effect.promise(() => job.getState())).toBe("failed")
@@ -61,7 +73,7 @@ describe("BullMQ job queue", () => {
     const name = freshName()
     const handler = new RecordingHandler()
     handler.fail("1:bad", Number.POSITIVE_INFINITY)
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       yield* queue.enqueue(["bad", "b", "c", "d"].map((p) => index(p)))
       yield* queue.drained
@@ -80,7 +92,7 @@ describe("BullMQ job queue", () => {
   it.live("a catalog-sized enqueue (sent in slices) is handled exactly once per product", () => {
     const name = freshName()
     const handler = new RecordingHandler()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       yield* queue.enqueue(Array.from({ length: 2_100 }, (_, i) => index(`p${i}`)))
       yield* queue.drained
@@ -91,7 +103,7 @@ describe("BullMQ job queue", () => {
 
   it.live("enqueues made together (concurrent PUTs) share one addBulk; each caller learns its own outcome", () => {
     const name = freshName()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       const addBulk = vi.spyOn(Queue.prototype, "addBulk")
       const one = (productId: string) => queue.enqueue([index(productId)])
@@ -119,8 +131,8 @@ describe("BullMQ job queue", () => {
 
   it.live("an enqueue accepted just before the queue closes is still sent", () => {
     const name = freshName()
-    return Effect.gen(function*() {
-      yield* Effect.gen(function*() {
+    return Effect.gen(function* () {
+      yield* Effect.gen(function* () {
         const queue = yield* JobQueue
         // Not awaited: the layer closes while the job waits for its batch to go out. The yield
         // lets the enqueue reach the batcher first (accepted), as a request's would.
@@ -142,7 +154,7 @@ describe("BullMQ job queue", () => {
       worker(name, { concurrency: 2 }).pipe(Layer.provide(first.layer)),
       worker(name, { concurrency: 2 }).pipe(Layer.provide(second.layer))
     ).pipe(Layer.provide(removedAfter(name)))
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       yield* queue.enqueue(Array.from({ length: 20 }, (_, i) => index(`p${i}`)))
       yield* queue.drained
@@ -162,7 +174,7 @@ describe("BullMQ job queue", () => {
       worker(name, { lanes: ["index"] }).pipe(Layer.provide(textOnly.layer)),
       worker(name, { lanes: ["images"] }).pipe(Layer.provide(imagesOnly.layer))
     ).pipe(Layer.provide(removedAfter(name)))
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       yield* queue.enqueue([index("a"), { _tag: "AnalyzeImages", siteId: 1, productId: "b" }, index("c")])
       yield* until(() => textOnly.done.size === 2 && imagesOnly.done.size === 1)
@@ -188,9 +200,9 @@ describe("BullMQ job queue", () => {
     const name = freshName()
     const handler = new RecordingHandler()
     handler.delayMs = 300
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
-      yield* Effect.gen(function*() {
+      yield* Effect.gen(function* () {
         yield* Layer.build(worker(name).pipe(Layer.provide(handler.layer)))
         yield* queue.enqueue([index("a")])
         yield* until(() => handler.callsWith("1:a") === 1)
@@ -203,7 +215,7 @@ describe("BullMQ job queue", () => {
   it.live("a job whose worker process is SIGKILLed mid-job is taken over by another worker", () => {
     const name = freshName()
     const handler = new RecordingHandler()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       const child = yield* Effect.acquireRelease(
         Effect.sync(() =>
@@ -231,30 +243,39 @@ describe("BullMQ job queue", () => {
     }).pipe(Effect.scoped, Effect.provide(producer(name).pipe(Layer.provide(removedAfter(name)))))
   })
 
-  it.live("an enqueue in flight when Redis goes down fails within seconds instead of waiting for Redis to return", () =>
-    Effect.gen(function*() {
-      const server = yield* scopedRedis()
-      const name = freshName()
-      // Built in the test's scope: the queue stays open until the test ends.
-      const queue = Context.get(yield* Layer.build(BullMqJobQueue.layer(server.url, { queueName: name })), JobQueue)
-      // Writes held by the server: the enqueue is sent and waits for its reply when the server dies.
-      const admin = yield* Effect.acquireRelease(Effect.sync(() => new Redis(server.url)), (c) => Effect.sync(() => c.disconnect()))
-      admin.on("error", () => {})
-      yield* Effect.promise(() => admin.call("CLIENT", "PAUSE", "60000", "WRITE"))
-      const inFlight = yield* Effect.fork(Effect.exit(queue.enqueue([index("a")])))
-      yield* Effect.promise(() => eventually(async () => expect(await admin.info("clients")).toMatch(/blocked_clients:[1-9]/), 10_000))
-      yield* Effect.promise(server.stop)
-      const started = Date.now()
-      const exit = yield* Fiber.join(inFlight)
-      expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("QueueError")
-      // Without a retry limit ioredis would resend it on reconnection, however long that takes.
-      expect(Date.now() - started).toBeLessThan(15_000)
-    }).pipe(Effect.scoped), 30_000)
+  it.live(
+    "an enqueue in flight when Redis goes down fails within seconds instead of waiting for Redis to return",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* scopedRedis()
+        const name = freshName()
+        // Built in the test's scope: the queue stays open until the test ends.
+        const queue = Context.get(yield* Layer.build(BullMqJobQueue.layer(server.url, { queueName: name })), JobQueue)
+        // Writes held by the server: the enqueue is sent and waits for its reply when the server dies.
+        const admin = yield* Effect.acquireRelease(
+          Effect.sync(() => new Redis(server.url)),
+          (c) => Effect.sync(() => c.disconnect())
+        )
+        admin.on("error", () => {})
+        yield* Effect.promise(() => admin.call("CLIENT", "PAUSE", "60000", "WRITE"))
+        const inFlight = yield* Effect.fork(Effect.exit(queue.enqueue([index("a")])))
+        yield* Effect.promise(() =>
+          eventually(async () => expect(await admin.info("clients")).toMatch(/blocked_clients:[1-9]/), 10_000)
+        )
+        yield* Effect.promise(server.stop)
+        const started = Date.now()
+        const exit = yield* Fiber.join(inFlight)
+        expect(Exit.isFailure(exit) && JSON.stringify(exit.cause)).toContain("QueueError")
+        // Without a retry limit ioredis would resend it on reconnection, however long that takes.
+        expect(Date.now() - started).toBeLessThan(15_000)
+      }).pipe(Effect.scoped),
+    30_000
+  )
 
   // Last: it stops the shared redis-server for a moment.
   it.live("enqueue fails fast while Redis is down, and works again once it is back", () => {
     const name = freshName()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const queue = yield* JobQueue
       yield* Effect.promise(() => redis.server.stop())
       const started = Date.now()

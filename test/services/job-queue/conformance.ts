@@ -37,7 +37,7 @@ export class RecordingHandler {
 
   readonly layer = Layer.succeed(JobHandler, {
     handle: (jobs) =>
-      Effect.gen(this, function*() {
+      Effect.gen(this, function* () {
         count(this.started, jobs.map(kindKey))
         for (const tag of new Set(jobs.map((j) => j._tag))) {
           const held = this.holds.get(tag)
@@ -103,10 +103,12 @@ const count = (counts: Map<string, number>, keys: ReadonlyArray<string>) => {
   for (const k of keys) counts.set(k, (counts.get(k) ?? 0) + 1)
 }
 
-
 /** Waits until `condition` holds (the live clock: a queue backend works in real time). */
 export const until = (condition: () => boolean, timeoutMs?: number) =>
-  Effect.map(readUntil(Effect.sync(condition), (ok) => ok, timeoutMs), (ok) => expect(ok).toBe(true))
+  Effect.map(
+    readUntil(Effect.sync(condition), (ok) => ok, timeoutMs),
+    (ok) => expect(ok).toBe(true)
+  )
 
 export interface QueueSemantics {
   /** Handler calls a job gets while its handler keeps failing: BullMQ retries, in-process leaves it to reconcile. */
@@ -126,11 +128,14 @@ export const jobQueueConformance = (
     const test = (title: string, body: (h: RecordingHandler) => Effect.Effect<void, unknown, JobQueue>) =>
       it.live(title, () => {
         const handler = new RecordingHandler()
-        return Effect.provide(body(handler).pipe(Effect.ensuring(handler.releaseAll)), makeLayer().pipe(Layer.provide(Layer.merge(handler.layer, quiet))))
+        return Effect.provide(
+          body(handler).pipe(Effect.ensuring(handler.releaseAll)),
+          makeLayer().pipe(Layer.provide(Layer.merge(handler.layer, quiet)))
+        )
       })
 
     test("every enqueued job is handled exactly once", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         yield* queue.enqueue(["a", "b", "c", "d"].map((p) => index(p)))
         yield* queue.enqueue([index("a", 2), { _tag: "RemoveProduct", siteId: 1, productId: "e" }])
@@ -142,7 +147,7 @@ export const jobQueueConformance = (
       }))
 
     test("pending counts jobs until they finish, and drained waits for them", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         h.delayMs = 200
         yield* queue.enqueue([index("a"), index("b"), index("c")])
@@ -153,16 +158,22 @@ export const jobQueueConformance = (
       }))
 
     test("queued tells which jobs are waiting or running, until they are finished", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         h.close()
-        const whileHeld = Effect.gen(function*() {
+        const whileHeld = Effect.gen(function* () {
           yield* queue.enqueue([index("a")])
           yield* until(() => h.callsWith("1:a") === 1)
           yield* queue.enqueue([index("b")])
           // a is being handled, b waits or is handled too; c was never enqueued; image work on a is another kind.
-          expect(yield* queue.queued([index("a"), index("b"), index("c"), { _tag: "AnalyzeImages", siteId: 1, productId: "a" }]))
-            .toEqual([true, true, false, false])
+          expect(
+            yield* queue.queued([
+              index("a"),
+              index("b"),
+              index("c"),
+              { _tag: "AnalyzeImages", siteId: 1, productId: "a" }
+            ])
+          ).toEqual([true, true, false, false])
         })
         // Opened whatever happens: a held handler would keep the queue from closing.
         yield* whileHeld.pipe(Effect.ensuring(Effect.sync(() => h.open())))
@@ -172,7 +183,7 @@ export const jobQueueConformance = (
       }))
 
     test("updates while a product is handled coalesce into exactly one follow-up, never run alongside it", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         h.close()
         yield* queue.enqueue([index("a")])
@@ -188,7 +199,7 @@ export const jobQueueConformance = (
       }))
 
     test("a burst of updates to an idle product coalesces, and a handling starts after the last one", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         h.delayMs = 50
         for (let i = 0; i < 10; i++) yield* queue.enqueue([index("a")])
@@ -202,7 +213,7 @@ export const jobQueueConformance = (
       }))
 
     test(`a failed handling is ${semantics.attempts > 1 ? "retried" : "not retried (reconcile heals it)"}`, (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         h.fail("1:a", 1)
         yield* queue.enqueue([index("a")])
@@ -212,7 +223,7 @@ export const jobQueueConformance = (
       }))
 
     test(`a job whose handler keeps failing is tried ${semantics.attempts} time(s), then given up`, (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         h.fail("1:a", Number.POSITIVE_INFINITY)
         yield* queue.enqueue([index("a")])
@@ -226,7 +237,7 @@ export const jobQueueConformance = (
       }))
 
     test("an AnalyzeImages queued behind a waiting DetectObjects of the same product is handled too", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         // One call: the DetectObjects is still waiting when the AnalyzeImages arrives (an
         // indexing's follow-ups for a product with a new photo and an undetected old one).
@@ -236,7 +247,7 @@ export const jobQueueConformance = (
       }))
 
     test("distinct kinds of one product never swallow each other, in any order", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         yield* queue.enqueue(KINDS.map((kind) => job(kind, "p")))
         yield* queue.enqueue([...KINDS].reverse().map((kind) => job(kind, "q")))
@@ -247,7 +258,7 @@ export const jobQueueConformance = (
       }))
 
     test("each kind has a lane of its own: a held job holds up no other kind of its product", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         for (const held of KINDS) {
           const product = `held-${held}`
@@ -266,7 +277,7 @@ export const jobQueueConformance = (
       }))
 
     test("jobs of one kind and product still coalesce; IndexProduct and RemoveProduct are one kind", (h) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const queue = yield* JobQueue
         yield* queue.enqueue([
           ...KINDS.flatMap((kind) => [job(kind, "p"), job(kind, "p"), job(kind, "p")]),
@@ -276,6 +287,7 @@ export const jobQueueConformance = (
         const handled = Object.fromEntries(h.handled)
         // Index and remove both reconcile the product with its record: one of them runs.
         expect((handled["IndexProduct 1:p"] ?? 0) + (handled["RemoveProduct 1:p"] ?? 0)).toBe(1)
-        for (const kind of ["AnalyzeImages", "DetectObjects", "PredictAttributes"]) expect(handled[`${kind} 1:p`]).toBe(1)
+        for (const kind of ["AnalyzeImages", "DetectObjects", "PredictAttributes"])
+          expect(handled[`${kind} 1:p`]).toBe(1)
       }))
   })

@@ -11,9 +11,11 @@ const [url, queueName] = process.argv.slice(2)
 
 const Hanging = Layer.succeed(JobHandler, {
   handle: (jobs) =>
-    Effect.sync(() => process.stdout.write(`started ${jobs.map((j) => `${j.siteId}:${isProductJob(j) ? j.productId : ""}`).join(" ")}\n`)).pipe(
-      Effect.zipRight(Effect.never)
-    )
+    Effect.sync(() =>
+      process.stdout.write(
+        `started ${jobs.map((j) => `${j.siteId}:${isProductJob(j) ? j.productId : ""}`).join(" ")}\n`
+      )
+    ).pipe(Effect.zipRight(Effect.never))
 })
 
 BullMqWorker.layer(url, { queueName, concurrency: 1, lockDurationMs: 1_000, stalledIntervalMs: 500 }).pipe(

@@ -4,13 +4,21 @@ import { contents, type MemoryTest, positions, user } from "./helpers.js"
 
 export const concurrencyConformance = (test: MemoryTest) => {
   test("50 concurrent appends to one conversation keep one total order, nothing lost or repeated", (log) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const batches = Array.from({ length: 50 }, (_, b) => [user(`b${b}-0`), user(`b${b}-1`), user(`b${b}-2`)])
-      const results = yield* Effect.all(batches.map((batch) => log.append(1, "busy", batch)), { concurrency: 50 })
+      const results = yield* Effect.all(
+        batches.map((batch) => log.append(1, "busy", batch)),
+        { concurrency: 50 }
+      )
       const stored = yield* log.replay(1, "busy", 0, 1000)
       expect(positions(stored)).toEqual(Array.from({ length: 150 }, (_, i) => i))
       expect(new Set(contents(stored)).size).toBe(150)
-      expect([...contents(stored)].sort()).toEqual(batches.flat().map((i) => i.content).sort())
+      expect([...contents(stored)].sort()).toEqual(
+        batches
+          .flat()
+          .map((i) => i.content)
+          .sort()
+      )
       // Each batch is contiguous, in its own order, at the positions its append answered.
       results.forEach((result, b) => {
         expect(result.positions).toHaveLength(3)
@@ -21,7 +29,7 @@ export const concurrencyConformance = (test: MemoryTest) => {
     }))
 
   test("concurrent retries of one keyed batch store it once", (log) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const results = yield* Effect.all(
         Array.from({ length: 20 }, () => log.append(1, "retry", [user("once"), user("twice?")], "same-key")),
         { concurrency: 20 }

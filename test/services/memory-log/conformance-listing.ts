@@ -5,7 +5,7 @@ import { contents, type MemoryTest, user } from "./helpers.js"
 
 /** Follows `next` to the end, so tests see exactly what a paging client sees. */
 const listAll = (log: MemoryLogService, siteId: number, limit: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pages: Array<ReadonlyArray<ConversationInfo>> = []
     let cursor: string | undefined
     do {
@@ -20,7 +20,7 @@ const ids = (infos: ReadonlyArray<ConversationInfo>) => infos.map((c) => c.conve
 
 export const listingConformance = (test: MemoryTest) => {
   test("lists conversations most recently appended first, page by page, with their times", (log) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const id of ["c1", "c2", "c3", "c4", "c5", "c2"]) {
         yield* log.append(1, id, [user(`to ${id}`)])
         yield* Effect.sleep("5 millis") // distinct milliseconds, so the order is by time alone
@@ -38,7 +38,7 @@ export const listingConformance = (test: MemoryTest) => {
     }))
 
   test("paging through conversations appended in the same millisecond misses and repeats none", (log) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const all = Array.from({ length: 40 }, (_, i) => `t${String(i).padStart(2, "0")}`)
       yield* Effect.forEach(all, (id) => log.append(1, id, [user("x")]), { concurrency: "unbounded" })
       const listed = (yield* listAll(log, 1, 7)).flat()
@@ -48,13 +48,17 @@ export const listingConformance = (test: MemoryTest) => {
     }))
 
   test("sites are isolated: same conversation id, separate logs, keys and listings", (log) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* log.append(1, "shared", [user("site one secret")], "k")
       expect(yield* log.recall(2, "shared", 10)).toEqual([])
       expect(yield* log.replay(2, "shared", 0, 10)).toEqual([])
       expect(yield* log.summary(2, "shared")).toBeNull()
       expect(yield* log.list(2, 10)).toEqual({ conversations: [], next: null })
-      expect(yield* log.append(2, "shared", [user("site two")], "k")).toEqual({ positions: [0], duplicate: false, length: 1 })
+      expect(yield* log.append(2, "shared", [user("site two")], "k")).toEqual({
+        positions: [0],
+        duplicate: false,
+        length: 1
+      })
       yield* log.append(2, "own", [user("mine")])
       expect(ids((yield* log.list(2, 10)).conversations).sort()).toEqual(["own", "shared"])
       expect(ids((yield* log.list(1, 10)).conversations)).toEqual(["shared"])

@@ -4,10 +4,15 @@ import { assistant, type MemoryTest, user } from "./helpers.js"
 
 export const summaryConformance = (test: MemoryTest) => {
   test("the summary follows the conversation as items are appended", (log) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       expect(yield* log.summary(1, "shop")).toBeNull()
       yield* log.append(1, "shop", [user("hi")])
-      expect(yield* log.summary(1, "shop")).toMatchObject({ length: 1, lookingFor: [], lastUser: "hi", lastAssistant: null })
+      expect(yield* log.summary(1, "shop")).toMatchObject({
+        length: 1,
+        lookingFor: [],
+        lastUser: "hi",
+        lastAssistant: null
+      })
 
       yield* log.append(1, "shop", [
         user("I need trail running shoes", { filters: [{ column: "size", values: ["42"] }] }),
@@ -15,7 +20,12 @@ export const summaryConformance = (test: MemoryTest) => {
       ])
       yield* log.append(1, "shop", [user("thanks!")])
       yield* log.append(1, "shop", [
-        user("show me red ones under 100", { filters: [{ column: "color", values: ["red"] }, { column: "size", values: ["43"] }] }),
+        user("show me red ones under 100", {
+          filters: [
+            { column: "color", values: ["red"] },
+            { column: "size", values: ["43"] }
+          ]
+        }),
         assistant("SKU-5551 is red and costs 89")
       ])
       const summary = yield* log.summary(1, "shop")
@@ -25,7 +35,10 @@ export const summaryConformance = (test: MemoryTest) => {
         length: 6,
         lookingFor: ["I need trail running shoes", "show me red ones under 100"],
         products: ["SKU-5551", "p1", "p2", "p3"],
-        filters: [{ column: "size", values: ["43"] }, { column: "color", values: ["red"] }],
+        filters: [
+          { column: "size", values: ["43"] },
+          { column: "color", values: ["red"] }
+        ],
         lastUser: "show me red ones under 100",
         lastAssistant: "SKU-5551 is red and costs 89",
         text: expect.stringContaining("“show me red ones under 100”"),

@@ -17,6 +17,5 @@ export const assistant = (content: string, metadata?: Record<string, unknown>): 
 export const rejects = (effect: Effect.Effect<unknown, unknown>, field: string) =>
   Effect.flip(effect).pipe(Effect.map((error) => expect(error).toMatchObject({ _tag: "MemoryRejected", field })))
 
-
 export const contents = (items: ReadonlyArray<{ readonly content: string }>) => items.map((i) => i.content)
 export const positions = (items: ReadonlyArray<{ readonly position: number }>) => items.map((i) => i.position)

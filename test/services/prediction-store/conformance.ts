@@ -10,11 +10,13 @@ const result = (color: string): PredictionResult => ({
     { name: "brand", value: "Zürich Tools", prediction: "Zürich Tools", confidence: 1, source: "title" },
     { name: "gender", value: null, prediction: null, confidence: null, source: null }
   ],
-  images: [{
-    url: "https://img.example.com/a.jpg",
-    imageId: "img_a",
-    attributes: [{ name: "objects", value: null, prediction: ["cup", "bowl"], confidence: 0.6, source: "image" }]
-  }],
+  images: [
+    {
+      url: "https://img.example.com/a.jpg",
+      imageId: "img_a",
+      attributes: [{ name: "objects", value: null, prediction: ["cup", "bowl"], confidence: 0.6, source: "image" }]
+    }
+  ],
   neighbours: 7
 })
 
@@ -40,19 +42,19 @@ export const predictionStoreConformance = (name: string, makeLayer: () => Layer.
       it.live(title, () => Effect.flatMap(PredictionStore, body).pipe(Effect.provide(makeLayer())))
 
     test("get of a product never predicted is none", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect(yield* store.get(1, "unknown")).toEqual(Option.none())
       }))
 
     test("save then get returns every field as saved", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const saved = prediction(1, "p1", 3)
         yield* store.save(saved)
         expect(yield* stored(store, 1, "p1")).toEqual(saved)
       }))
 
     test("a newer version replaces the stored prediction; an older one never does", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.save(prediction(1, "p", 5, "red"))
         yield* store.save(prediction(1, "p", 4, "blue"))
         expect(yield* stored(store, 1, "p")).toEqual(prediction(1, "p", 5, "red"))
@@ -61,7 +63,7 @@ export const predictionStoreConformance = (name: string, makeLayer: () => Layer.
       }))
 
     test("the same version replaces it (a recomputation with more evidence)", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.save(prediction(1, "p", 5, "red"))
         const recomputed = { ...prediction(1, "p", 5, "navy"), inputs: "v5|img_a:ok|img_b:ok" }
         yield* store.save(recomputed)
@@ -69,14 +71,17 @@ export const predictionStoreConformance = (name: string, makeLayer: () => Layer.
       }))
 
     test("concurrent saves in any order keep the highest version", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const versions = [7, 2, 11, 5, 12, 1, 9, 3, 10, 4, 8, 6]
-        yield* Effect.all(versions.map((v) => store.save(prediction(1, "p", v, `c${v}`))), { concurrency: "unbounded" })
+        yield* Effect.all(
+          versions.map((v) => store.save(prediction(1, "p", v, `c${v}`))),
+          { concurrency: "unbounded" }
+        )
         expect(yield* stored(store, 1, "p")).toEqual(prediction(1, "p", 12, "c12"))
       }))
 
     test("sites are separate: the same product id on two sites, and removal on one", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.save(prediction(1, "p", 3, "red"))
         yield* store.save(prediction(2, "p", 1, "blue"))
         expect(yield* stored(store, 1, "p")).toEqual(prediction(1, "p", 3, "red"))
@@ -87,15 +92,16 @@ export const predictionStoreConformance = (name: string, makeLayer: () => Layer.
       }))
 
     test("product ids are opaque: ids sharing prefixes or holding ':' and braces stay apart", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const ids = ["a", "a:b", "a:b:c", "{2}:a", "ä b/ç"]
         for (const [i, id] of ids.entries()) yield* store.save(prediction(1, id, i + 1, `c${i}`))
-        for (const [i, id] of ids.entries()) expect(yield* stored(store, 1, id)).toEqual(prediction(1, id, i + 1, `c${i}`))
+        for (const [i, id] of ids.entries())
+          expect(yield* stored(store, 1, id)).toEqual(prediction(1, id, i + 1, `c${i}`))
         expect(yield* store.get(2, "a")).toEqual(Option.none())
       }))
 
     test("remove forgets the prediction, so any version can be saved again; removing twice is fine", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* store.save(prediction(1, "p", 8))
         yield* store.remove(1, "p")
         yield* store.remove(1, "p")

@@ -16,7 +16,11 @@ describe("GcraStore", () => {
     const { retryAfterMs } = burst[7]
     expect(retryAfterMs).toBe(143) // 1000 / 7 ms, rounded up
     expect(store.consume("k", t0 + (retryAfterMs - 1) * 1000, 7, 1000).allowed).toBe(false)
-    expect(store.consume("k", t0 + retryAfterMs * 1000, 7, 1000)).toEqual({ allowed: true, remaining: 0, retryAfterMs: 0 })
+    expect(store.consume("k", t0 + retryAfterMs * 1000, 7, 1000)).toEqual({
+      allowed: true,
+      remaining: 0,
+      retryAfterMs: 0
+    })
   })
 
   it("sweep forgets only keys whose budget is full again", () => {

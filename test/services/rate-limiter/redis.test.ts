@@ -15,7 +15,7 @@ const replica = (url: string) => Effect.map(Layer.build(RedisRateLimiter.layer(u
 
 describe("RedisRateLimiter", () => {
   it.scopedLive("two replicas (two clients) share one budget", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [a, b] = [yield* replica(redis.url), yield* replica(redis.url)]
       const key = `mcp:site:1:${crypto.randomUUID()}`
       const decisions = yield* Effect.all(
@@ -23,10 +23,11 @@ describe("RedisRateLimiter", () => {
         { concurrency: 30 }
       )
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10)
-    }))
+    })
+  )
 
   it.scopedLive("stores state under rl:<key> and lets it expire once the budget is full again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const limiter = yield* replica(redis.url)
       const key = `mcp:site:1:${crypto.randomUUID()}`
       yield* limiter.consume(key, 2, 200)
@@ -35,25 +36,28 @@ describe("RedisRateLimiter", () => {
       expect(ttl).toBeLessThanOrEqual(100) // one of two requests' worth of a 200 ms window
       yield* Effect.sleep(150)
       expect(yield* Effect.promise(() => redis.client().exists(`rl:${key}`))).toBe(0)
-    }))
+    })
+  )
 
   it.scopedLive("reloads the script when Redis has forgotten it (EVALSHA falls back to EVAL)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const limiter = yield* replica(redis.url)
       const key = `mcp:site:1:${crypto.randomUUID()}`
       expect((yield* limiter.consume(key, 2, 10_000)).remaining).toBe(1)
       yield* Effect.promise(() => redis.client().script("FLUSH"))
       expect((yield* limiter.consume(key, 2, 10_000)).remaining).toBe(0)
-    }))
+    })
+  )
 
   it.live("an unreachable Redis fails the layer quickly", () =>
-    Effect.gen(function*() {
-            const exit = yield* Effect.exit(Effect.scoped(replica(yield* unreachableRedisUrl)))
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(Effect.scoped(replica(yield* unreachableRedisUrl)))
       expect(Exit.isFailure(exit)).toBe(true)
-    }).pipe(Effect.timeout("2 seconds")))
+    }).pipe(Effect.timeout("2 seconds"))
+  )
 
   it.scopedLive("a stopped Redis makes consume fail within 2 s, and a restarted one serves again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       // Its own server: stopping the shared one would break the other tests.
       const own = yield* scopedRedis()
       const limiter = yield* replica(own.url)
@@ -67,9 +71,8 @@ describe("RedisRateLimiter", () => {
 
       // ioredis keeps reconnecting in the background; the AOF kept the budget already spent.
       yield* Effect.promise(own.restart)
-      const back = yield* limiter.consume(key, 5, 10_000).pipe(
-        Effect.retry(whileReconnecting)
-      )
+      const back = yield* limiter.consume(key, 5, 10_000).pipe(Effect.retry(whileReconnecting))
       expect(back).toEqual({ allowed: true, remaining: 3, retryAfterMs: 0 })
-    }))
+    })
+  )
 })

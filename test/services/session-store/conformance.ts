@@ -2,7 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, type Layer } from "effect"
 import { createHash, randomBytes, randomUUID } from "node:crypto"
 import {
-  type LegacySessionState, SessionStore, type SessionStoreService, type StoredImageRef
+  type LegacySessionState,
+  SessionStore,
+  type SessionStoreService,
+  type StoredImageRef
 } from "../../../src/services/session-store/SessionStore.js"
 
 /** Random bytes cover every byte value (NULs, invalid UTF-8), so any text-mangling shows. */
@@ -12,7 +15,12 @@ export const image = (size: number, format = "jpeg"): StoredImageRef => {
 }
 
 export const session = (sessionId: string, more: Partial<LegacySessionState> = {}): LegacySessionState => ({
-  sessionId, siteId: 1, createdAt: "2025-01-01T00:00:00.000Z", excluded: [], imageKey: `img-${sessionId}`, ...more
+  sessionId,
+  siteId: 1,
+  createdAt: "2025-01-01T00:00:00.000Z",
+  excluded: [],
+  imageKey: `img-${sessionId}`,
+  ...more
 })
 
 /** Field by field, with the bytes compared as bytes (toEqual on 5 MB is slow). */
@@ -34,12 +42,15 @@ export const expectSameImage = (actual: StoredImageRef | null, expected: StoredI
  */
 export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Layer<SessionStore, unknown>) =>
   describe(`SessionStore conformance: ${name}`, () => {
-    const test = (title: string, body: (store: SessionStoreService) => Effect.Effect<void, unknown>, timeout?: number) =>
-      it.live(title, () => Effect.flatMap(SessionStore, body).pipe(Effect.provide(makeLayer())), timeout)
+    const test = (
+      title: string,
+      body: (store: SessionStoreService) => Effect.Effect<void, unknown>,
+      timeout?: number
+    ) => it.live(title, () => Effect.flatMap(SessionStore, body).pipe(Effect.provide(makeLayer())), timeout)
     const key = () => randomUUID()
 
     test("an image round-trips with its bytes exact", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
         const stored = image(10_000, "png")
         yield* store.putImage(1, k, stored, 60)
@@ -49,7 +60,7 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a 5 MB image round-trips", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
         const large = image(5 * 1024 * 1024)
         yield* store.putImage(1, k, large, 60)
@@ -57,11 +68,16 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("sessions round-trip, with every optional field and with none", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const [bare, full] = [key(), key()]
         const complete = session(full, {
-          siteId: 7, campaignId: 3, highResImageKey: "hi-res",
-          excluded: [{ column: "brand", values: ["acme", "Ünïcode, \"quoted\""] }, { column: "size", values: [] }],
+          siteId: 7,
+          campaignId: 3,
+          highResImageKey: "hi-res",
+          excluded: [
+            { column: "brand", values: ["acme", 'Ünïcode, "quoted"'] },
+            { column: "size", values: [] }
+          ],
           detectedObjects: [
             { classId: 1, class: "shoe", score: 93, rectangle: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 } },
             { score: 50, rectangle: { left: 0, top: 0, width: 1, height: 1 } }
@@ -74,13 +90,13 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("an unknown key is null", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         expect(yield* store.getImage(1, key())).toBeNull()
         expect(yield* store.getSession(1, key())).toBeNull()
       }))
 
     test("sites never see each other's entries, and images and sessions never collide", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const [shared, onlyA] = [key(), key()]
         const [a, b] = [image(100), image(200)]
         yield* store.putImage(1, shared, a, 60)
@@ -97,7 +113,7 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a put replaces the value and the TTL", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
         const [first, second] = [image(300, "jpeg"), image(50, "webp")]
         yield* store.putImage(1, k, first, 60)
@@ -112,7 +128,7 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("entries expire after their TTL", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
         yield* store.putImage(1, k, image(100), 1)
         yield* store.putSession(1, k, session(k), 1)
@@ -122,7 +138,7 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a get restarts the TTL (sliding expiry)", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
         const stored = image(100)
         yield* store.putImage(1, k, stored, 1)
@@ -140,7 +156,7 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a stored image is a copy: changing the caller's bytes afterwards changes nothing", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
         const stored = image(100)
         const original = new Uint8Array(stored.bytes)
@@ -152,7 +168,7 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a TTL that is not a positive number is a defect", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
           const k = key()
           const exits = [
@@ -165,9 +181,11 @@ export const sessionStoreConformance = (name: string, makeLayer: () => Layer.Lay
       }))
 
     test("a session that breaks its schema is refused with SessionStoreError", (store) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const k = key()
-        const error = yield* Effect.flip(store.putSession(1, k, session(k, { excluded: [{ column: "", values: ["x"] }] }), 60))
+        const error = yield* Effect.flip(
+          store.putSession(1, k, session(k, { excluded: [{ column: "", values: ["x"] }] }), 60)
+        )
         expect(error._tag).toBe("SessionStoreError")
         expect(yield* store.getSession(1, k)).toBeNull()
       }))

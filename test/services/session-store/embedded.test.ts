@@ -19,8 +19,12 @@ describe("ExpiringEntries", () => {
     expect(entries.get("a", t0 + 5_000)).toBe("a")
     entries.put("d", "d", 400, 60_000, t0 + 5_000)
     expect(entries.usedBytes).toBe(900)
-    expect([entries.get("a", t0 + 5_000), entries.get("b", t0 + 5_000), entries.get("c", t0 + 5_000), entries.get("d", t0 + 5_000)])
-      .toEqual([undefined, "b", "c", "d"])
+    expect([
+      entries.get("a", t0 + 5_000),
+      entries.get("b", t0 + 5_000),
+      entries.get("c", t0 + 5_000),
+      entries.get("d", t0 + 5_000)
+    ]).toEqual([undefined, "b", "c", "d"])
   })
 
   it("evicts expired entries before live ones, and never the entry just put", () => {
@@ -77,7 +81,7 @@ describe("EmbeddedSessionStore", () => {
     )
 
   it.live("SESSION_STORE_MAX_BYTES bounds images and session JSON together", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* SessionStore
       const [soon, later] = [image(600), image(600)]
       yield* store.putImage(1, "soon", soon, 10)
@@ -89,13 +93,15 @@ describe("EmbeddedSessionStore", () => {
       const error = yield* Effect.flip(store.putImage(1, "huge", image(1025), 60))
       expect(error.message).toContain("exceed the whole budget of 1024")
       expectSameImage(yield* store.getImage(1, "later"), later)
-    }).pipe(Effect.provide(withBudget("1024"))))
+    }).pipe(Effect.provide(withBudget("1024")))
+  )
 
   it.live("a budget that is not a positive integer fails the layer at startup", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       for (const bad of ["0", "-5", "lots"]) {
         const exit = yield* Effect.exit(Effect.provide(SessionStore, withBudget(bad)))
         expect(exit._tag).toBe("Failure")
       }
-    }))
+    })
+  )
 })

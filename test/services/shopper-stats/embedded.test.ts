@@ -14,13 +14,16 @@ shopperStatsConformance("embedded", () => layerOn())
 
 describe("EmbeddedShopperStats", () => {
   it.live("keeps its cursor and counts when the store is opened again", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-stats-"))
       yield* Effect.flatMap(ShopperStats, (stats) =>
-        stats.apply(1, 0, 9, { products: [], pairs: [{ a: "x", b: "y", together: 2 }], queries: [], searches: [] })).pipe(Effect.provide(layerOn(dir)))
-      const [cursor, with_] = yield* Effect.flatMap(ShopperStats, (stats) => Effect.zip(stats.cursor(1), stats.boughtWith(1, "y", 1, 5)))
-        .pipe(Effect.provide(layerOn(dir)))
+        stats.apply(1, 0, 9, { products: [], pairs: [{ a: "x", b: "y", together: 2 }], queries: [], searches: [] })
+      ).pipe(Effect.provide(layerOn(dir)))
+      const [cursor, with_] = yield* Effect.flatMap(ShopperStats, (stats) =>
+        Effect.zip(stats.cursor(1), stats.boughtWith(1, "y", 1, 5))
+      ).pipe(Effect.provide(layerOn(dir)))
       expect(cursor).toBe(9)
       expect(with_.partners).toEqual([{ productId: "x", together: 2, orders: 0 }])
-    }))
+    })
+  )
 })

@@ -2,7 +2,12 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { hashPassword, verifyPassword } from "../../../src/services/site-registry/Password.js"
 import { parseTtl } from "../../../src/services/site-registry/ReadToken.js"
-import { addCredential, createSite, putCampaign, rotateTokenSecret } from "../../../src/services/site-registry/SiteAdmin.js"
+import {
+  addCredential,
+  createSite,
+  putCampaign,
+  rotateTokenSecret
+} from "../../../src/services/site-registry/SiteAdmin.js"
 
 const run = Effect.runPromise
 
@@ -55,7 +60,13 @@ describe("site administration", () => {
 })
 
 describe("parseTtl", () => {
-  it.each([["3600", 3600], ["45s", 45], ["15m", 900], ["12h", 43200], ["30d", 2592000]])("%s -> %i", (text, seconds) => {
+  it.each([
+    ["3600", 3600],
+    ["45s", 45],
+    ["15m", 900],
+    ["12h", 43200],
+    ["30d", 2592000]
+  ])("%s -> %i", (text, seconds) => {
     expect(parseTtl(text)).toBe(seconds)
   })
   it.each(["", "0", "-5", "3w", "1.5h"])("rejects %j", (text) => {

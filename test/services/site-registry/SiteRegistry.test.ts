@@ -7,7 +7,13 @@ import { settings } from "../../support/Settings.js"
 import { Auth } from "../../../src/services/auth/Auth.js"
 import { EmbeddedAuth } from "../../../src/services/auth/EmbeddedAuth.js"
 import { mintReadToken } from "../../../src/services/site-registry/ReadToken.js"
-import { addCredential, basicAuthorization, createSite, replaceSite, rotateTokenSecret } from "../../../src/services/site-registry/SiteAdmin.js"
+import {
+  addCredential,
+  basicAuthorization,
+  createSite,
+  replaceSite,
+  rotateTokenSecret
+} from "../../../src/services/site-registry/SiteAdmin.js"
 import { readSitesFile, writeSitesFile } from "../../../src/services/site-registry/SitesStore.js"
 import { EmbeddedSiteRegistry } from "../../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { SiteRegistry } from "../../../src/services/site-registry/SiteRegistry.js"
@@ -57,7 +63,9 @@ describe("first start", () => {
     const printed: Array<string> = []
     vi.spyOn(console, "log").mockImplementation((...args) => void printed.push(args.join(" ")))
     const sites = await run(Effect.flatMap(SiteRegistry, (r) => r.all))
-    expect(sites.map((s) => [s.id, s.defaultCampaign, s.campaigns])).toEqual([[1, 0, [{ id: 0, name: "default", resultsCount: 100 }]]])
+    expect(sites.map((s) => [s.id, s.defaultCampaign, s.campaigns])).toEqual([
+      [1, 0, [{ id: 0, name: "default", resultsCount: 100 }]]
+    ])
     expect((await fs.stat(sitesFile)).mode & 0o777).toBe(0o600)
     const output = printed.join("\n")
     const [, username, password] = /^\s+([^\s:]+):(\S+)$/m.exec(output)!
@@ -80,11 +88,20 @@ describe("first start", () => {
 describe("campaign lookup", () => {
   const lookup = async (campaignId?: number) => {
     const { site } = await Effect.runPromise(createSite({ sites: [] }, "A"))
-    const withCampaigns = { ...site, defaultCampaign: 5, campaigns: [{ id: 0, resultsCount: 10 }, { id: 5, resultsCount: 20 }] }
-    return Effect.runPromise(Effect.flatMap(SiteRegistry, (r) => r.campaign(site.id, campaignId)).pipe(
-      Effect.either,
-      Effect.provide(EmbeddedSiteRegistry.fromSites([withCampaigns]))
-    ))
+    const withCampaigns = {
+      ...site,
+      defaultCampaign: 5,
+      campaigns: [
+        { id: 0, resultsCount: 10 },
+        { id: 5, resultsCount: 20 }
+      ]
+    }
+    return Effect.runPromise(
+      Effect.flatMap(SiteRegistry, (r) => r.campaign(site.id, campaignId)).pipe(
+        Effect.either,
+        Effect.provide(EmbeddedSiteRegistry.fromSites([withCampaigns]))
+      )
+    )
   }
 
   it("gives the default campaign when none is asked for, else the one asked for", async () => {
@@ -108,7 +125,7 @@ describe("reloading", () => {
     await reloaded(before)
     expect(Either.getOrThrow(await authenticate(basicAuthorization(added.issued)))).toMatchObject({ siteId: 2 })
 
-    await fs.writeFile(sitesFile, "{ \"sites\": [")
+    await fs.writeFile(sitesFile, '{ "sites": [')
     await eventually(() => expect(warnings).not.toHaveLength(0), 5000)
     expect(warnings[0]).toMatch(/invalid .*keeping the previous version/)
     expect((await run(Effect.flatMap(SiteRegistry, (r) => r.all))).map((s) => s.id)).toEqual([1, 2])

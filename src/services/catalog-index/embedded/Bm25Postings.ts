@@ -7,7 +7,14 @@ import { termCounts } from "../../../text/TextAnalysis.js"
 type TextFields = IndexDocument["text"]
 
 const FIELDS: ReadonlyArray<keyof TextFields> = [
-  "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
+  "title",
+  "brand",
+  "productType",
+  "category",
+  "description",
+  "highlights",
+  "details",
+  "extra"
 ]
 
 /** MiniSearch's BM25+ defaults, so scores read the same as MiniSearch's. */
@@ -81,7 +88,10 @@ export class Bm25Postings {
   /** One field's term counts at a time (see `termCounts`). */
   private readonly counts = new Map<string, number>()
 
-  constructor(fieldWeights: FieldWeights, private readonly vocabulary: SearchableMap<true>) {
+  constructor(
+    fieldWeights: FieldWeights,
+    private readonly vocabulary: SearchableMap<true>
+  ) {
     this.weights = FIELDS.map((field) => fieldWeights[field])
   }
 
@@ -162,7 +172,13 @@ export class Bm25Postings {
    * Adds weight × BM25 of `postings` for each allowed document into `into`, skipping
    * documents that already score in `skip`.
    */
-  score(postings: TermPostings, weight: number, allowed: SlotMask, into: LexicalScores, skip: Float64Array | null): void {
+  score(
+    postings: TermPostings,
+    weight: number,
+    allowed: SlotMask,
+    into: LexicalScores,
+    skip: Float64Array | null
+  ): void {
     const documents = this.current.size
     const { scores, slots } = into
     if (typeof postings === "number") {

@@ -1,6 +1,14 @@
 import type { FacetAnswer, FacetCount, FacetRequest, Intervals, NumericStats } from "../CatalogIndex.js"
 import type { Filter } from "../../../model/Filter.js"
-import { bucketCounts, countValues, groupBuckets, niceEdges, numberStats, rankCounts, tallyFacets } from "../ColumnValues.js"
+import {
+  bucketCounts,
+  countValues,
+  groupBuckets,
+  niceEdges,
+  numberStats,
+  rankCounts,
+  tallyFacets
+} from "../ColumnValues.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import type { SiteIndex } from "./SiteIndex.js"
 
@@ -18,14 +26,27 @@ const maskSlots = (mask: SlotMask): Int32Array => {
 }
 
 /** Value counts of a string, string-array or boolean column over the scope (see countValues). */
-export const facetCounts = (site: SiteIndex, column: string, slots: ArrayLike<number>, limit: number): Array<FacetCount> =>
-  countValues(Array.from(slots, (slot) => site.payloadAt(slot)[column]), limit)
+export const facetCounts = (
+  site: SiteIndex,
+  column: string,
+  slots: ArrayLike<number>,
+  limit: number
+): Array<FacetCount> =>
+  countValues(
+    Array.from(slots, (slot) => site.payloadAt(slot)[column]),
+    limit
+  )
 
-const numbersAt = (site: SiteIndex, column: string, slots: ArrayLike<number>) => Array.from(slots, (slot) => site.columns.numberAt(column, slot))
+const numbersAt = (site: SiteIndex, column: string, slots: ArrayLike<number>) =>
+  Array.from(slots, (slot) => site.columns.numberAt(column, slot))
 
 /** Counts of a numeric column per interval [edges[i], edges[i+1]); edges ascend. */
-export const histogram = (site: SiteIndex, column: string, slots: ArrayLike<number>, edges: ReadonlyArray<number>): Array<number> =>
-  bucketCounts(numbersAt(site, column, slots), edges)
+export const histogram = (
+  site: SiteIndex,
+  column: string,
+  slots: ArrayLike<number>,
+  edges: ReadonlyArray<number>
+): Array<number> => bucketCounts(numbersAt(site, column, slots), edges)
 
 /** min/max/count of a numeric column over the scope; null when no document has a number. */
 export const numericStats = (site: SiteIndex, column: string, slots: ArrayLike<number>): NumericStats | null =>
@@ -48,13 +69,18 @@ export const facetsOfSlots = (
   via?: "payloads" | "postings"
 ): FacetAnswer => {
   if (via === "payloads" || (via === undefined && slots.length < site.slotCount * POSTINGS_SHARE)) {
-    return tallyFacets(slots.map((slot) => ({ productId: site.docAt(slot).productId, columns: site.payloadAt(slot) })), request, groupBy)
+    return tallyFacets(
+      slots.map((slot) => ({ productId: site.docAt(slot).productId, columns: site.payloadAt(slot) })),
+      request,
+      groupBy
+    )
   }
   const mask = new Uint8Array(site.slotCount)
   for (const slot of slots) mask[slot] = 1
   const groups = groupBy === undefined ? undefined : site.columns.groupNumbers(groupBy, mask)
   const values = new Map<string, ReadonlyArray<FacetCount>>()
-  for (const { column, limit } of request.values) values.set(column, rankCounts(site.columns.termCounts(column, mask, slots, groups), limit))
+  for (const { column, limit } of request.values)
+    values.set(column, rankCounts(site.columns.termCounts(column, mask, slots, groups), limit))
   const intervals = new Map<string, Intervals | null>()
   for (const { column, buckets } of request.intervals) {
     const held = site.columns.numbers(column)
@@ -66,9 +92,14 @@ export const facetsOfSlots = (
     }
     const edges = niceEdges(stats.min, stats.max, buckets)
     // A slot without a group is a group of its own.
-    const counts = groups === undefined
-      ? bucketCounts(numbers, edges)
-      : groupBuckets(numbers, slots.map((slot) => (groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)), edges)
+    const counts =
+      groups === undefined
+        ? bucketCounts(numbers, edges)
+        : groupBuckets(
+            numbers,
+            slots.map((slot) => (groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)),
+            edges
+          )
     intervals.set(column, { min: stats.min, max: stats.max, edges, counts })
   }
   return { values, intervals }

@@ -32,7 +32,8 @@ interface Matching {
  * the filter matches (a category page).
  */
 const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedIndexOptions): Matching => {
-  const { allowed, restricted, allowedCount, lexical } = site.takePrepared(() => scopeKey(query)) ?? matchWords(site, query)
+  const { allowed, restricted, allowedCount, lexical } =
+    site.takePrepared(() => scopeKey(query)) ?? matchWords(site, query)
   // The lexical slot list is this query's own: dense matches are appended to it.
   const slots = lexical?.slots ?? []
   const matched = new Uint8Array(allowed.length)
@@ -66,20 +67,24 @@ const matchWords = (site: SiteIndex, scope: PreparedScope): PreparedWords => {
     const slot = site.slotOf(id)
     if (slot !== undefined) allowed[slot] = 0
   }
-  const restricted = scope.onlyIds !== undefined || scope.filter.must.length + scope.filter.mustNot.length + (scope.excludeIds?.length ?? 0) > 0
+  const restricted =
+    scope.onlyIds !== undefined ||
+    scope.filter.must.length + scope.filter.mustNot.length + (scope.excludeIds?.length ?? 0) > 0
   const allowedCount = restricted ? countMask(allowed) : site.count
   const lexical = scope.text ? site.lexical.score(scope.text, allowed) : null
   return { allowed, restricted, allowedCount, lexical }
 }
 
-const scopeKey = (scope: PreparedScope): string => JSON.stringify([scope.text ?? "", scope.filter, scope.onlyIds ?? null, scope.excludeIds ?? null])
+const scopeKey = (scope: PreparedScope): string =>
+  JSON.stringify([scope.text ?? "", scope.filter, scope.onlyIds ?? null, scope.excludeIds ?? null])
 
 /**
  * Matches the scope's words ahead of its search (CatalogIndex.prepare): the text model
  * embeds the query on another thread meanwhile, so a text search waits for the longer of
  * the two instead of their sum.
  */
-export const prepare = (site: SiteIndex, scope: PreparedScope): void => site.keepPrepared(scopeKey(scope), matchWords(site, scope))
+export const prepare = (site: SiteIndex, scope: PreparedScope): void =>
+  site.keepPrepared(scopeKey(scope), matchWords(site, scope))
 
 const maskSlots = (mask: SlotMask): Array<number> => {
   const slots: Array<number> = []
@@ -99,7 +104,12 @@ interface Scorer {
   readonly exact: (slot: number) => { readonly score: number; readonly text: number; readonly image: number }
 }
 
-const scorerOf = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions, { lexical, dense, slots }: Matching): Scorer => {
+const scorerOf = (
+  site: SiteIndex,
+  query: SearchQuery,
+  options: EmbeddedIndexOptions,
+  { lexical, dense, slots }: Matching
+): Scorer => {
   const weights = {
     lexical: query.weights?.lexical ?? options.weights.lexical,
     text: query.weights?.text ?? options.weights.text,
@@ -126,7 +136,8 @@ const scorerOf = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOpt
     }
     if (near !== undefined) {
       const x = site.columns.numberAt(near.column, slot)
-      if (!Number.isNaN(x)) score += near.weight * (1 - Math.min(1, Math.abs(x - near.value) / (Math.abs(near.value) || 1)))
+      if (!Number.isNaN(x))
+        score += near.weight * (1 - Math.min(1, Math.abs(x - near.value) / (Math.abs(near.value) || 1)))
     }
     return score
   }
@@ -143,7 +154,14 @@ const scorerOf = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOpt
 
 const hitAt = (site: SiteIndex, scorer: Scorer, slot: number): SearchHit => {
   const { score, text, image } = scorer.exact(slot)
-  return { productId: site.docAt(slot).productId, score, lexical: scorer.lexicalShare(slot), text, image, columns: site.payloadAt(slot) }
+  return {
+    productId: site.docAt(slot).productId,
+    score,
+    lexical: scorer.lexicalShare(slot),
+    text,
+    image,
+    columns: site.payloadAt(slot)
+  }
 }
 
 /**
@@ -192,9 +210,16 @@ const groupCount = (site: SiteIndex, slots: ReadonlyArray<number>, groupBy: stri
 export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
   // Dense neighbours beyond the page add nothing a deeper ranking would show: a page of 20
   // needs 200 of them, not 1,200 (an HNSW walk with ef 1,200 cost ~10 ms at 100k).
-  const matching = match(site, query, Math.max(options.denseCandidates, Math.max(0, query.offset ?? 0) + Math.max(0, query.limit)), options)
+  const matching = match(
+    site,
+    query,
+    Math.max(options.denseCandidates, Math.max(0, query.offset ?? 0) + Math.max(0, query.limit)),
+    options
+  )
   const result = page(site, query, options, matching)
-  return query.facets === undefined ? result : { ...result, facets: facetsOfSlots(site, matching.slots, query.facets, query.groupBy) }
+  return query.facets === undefined
+    ? result
+    : { ...result, facets: facetsOfSlots(site, matching.slots, query.facets, query.groupBy) }
 }
 
 const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions, matching: Matching): SearchResult => {
@@ -207,7 +232,9 @@ const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions
   const sort = query.sort
   if (sort !== undefined && sort.length > 0) {
     const signals = query.signals
-    const numbers = new Map(sort.filter(({ column }) => !signals?.has(column)).map(({ column }) => [column, site.columns.numbers(column)]))
+    const numbers = new Map(
+      sort.filter(({ column }) => !signals?.has(column)).map(({ column }) => [column, site.columns.numbers(column)])
+    )
     const keys = sortKeys(sort, slots.length, (i, column) => {
       const signal = signals?.get(column)
       if (signal !== undefined) return signal.get(site.docAt(slots[i]).productId) ?? NaN
@@ -215,7 +242,16 @@ const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions
       return slots[i] < values.length ? values[slots[i]] : NaN
     })
     const hits = (length: number) =>
-      Array.from(sortPrefix(keys, slots.length, length, (i) => scorer.exact(slots[i]).score, (i) => site.docAt(slots[i]).productId), (i) => hitAt(site, scorer, slots[i]))
+      Array.from(
+        sortPrefix(
+          keys,
+          slots.length,
+          length,
+          (i) => scorer.exact(slots[i]).score,
+          (i) => site.docAt(slots[i]).productId
+        ),
+        (i) => hitAt(site, scorer, slots[i])
+      )
     if (groupBy === undefined) return { hits: hits(end).slice(offset), total }
     for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
       const firsts = firstOfEachGroup(hits(Math.min(length, slots.length)), groupBy)
@@ -229,7 +265,10 @@ const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions
 }
 
 /** The members of the scope's result set, for exact facet counts. */
-export const facets = (site: SiteIndex, scope: MatchQuery, request: FacetRequest, options: EmbeddedIndexOptions): FacetAnswer =>
-  facetsOfSlots(
-    site, match(site, scope, options.denseCandidates, options).slots, request, scope.groupBy
-  )
+export const facets = (
+  site: SiteIndex,
+  scope: MatchQuery,
+  request: FacetRequest,
+  options: EmbeddedIndexOptions
+): FacetAnswer =>
+  facetsOfSlots(site, match(site, scope, options.denseCandidates, options).slots, request, scope.groupBy)

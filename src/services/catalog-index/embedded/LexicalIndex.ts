@@ -4,7 +4,16 @@ import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Posti
 import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { PairPostings } from "./PairPostings.js"
-import { editBudget, phraseFactor, queryPairs, queryWords, requiredWords, typedWords, withJoinedWords, type QueryWord } from "../../../text/TextAnalysis.js"
+import {
+  editBudget,
+  phraseFactor,
+  queryPairs,
+  queryWords,
+  requiredWords,
+  typedWords,
+  withJoinedWords,
+  type QueryWord
+} from "../../../text/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
 
@@ -57,7 +66,8 @@ export class LexicalIndex {
 
   /** A zeroed scratch score buffer of at least `size`. */
   private scratch(which: 0 | 1, size: number): Float64Array {
-    if (this.buffers[which].length < size) this.buffers[which] = new Float64Array(Math.max(size, this.buffers[which].length * 2))
+    if (this.buffers[which].length < size)
+      this.buffers[which] = new Float64Array(Math.max(size, this.buffers[which].length * 2))
     return this.buffers[which]
   }
 
@@ -67,7 +77,8 @@ export class LexicalIndex {
   }
 
   private scratchMatched(size: number): Uint8Array {
-    if (this.matchedBuffer.length < size) this.matchedBuffer = new Uint8Array(Math.max(size, this.matchedBuffer.length * 2))
+    if (this.matchedBuffer.length < size)
+      this.matchedBuffer = new Uint8Array(Math.max(size, this.matchedBuffer.length * 2))
     return this.matchedBuffer
   }
 
@@ -145,7 +156,8 @@ export class LexicalIndex {
     const held = new Map<number, number>()
     for (const keys of pairs) {
       // A pair of plain words has one key; the forms of hyphenated words make several, whose holders may repeat.
-      const holders = keys.length === 1 ? this.pairs.slotsOf(keys[0]) : new Set(keys.flatMap((key) => this.pairs.slotsOf(key)))
+      const holders =
+        keys.length === 1 ? this.pairs.slotsOf(keys[0]) : new Set(keys.flatMap((key) => this.pairs.slotsOf(key)))
       for (const slot of holders) if (totals[slot] > 0) held.set(slot, (held.get(slot) ?? 0) + 1)
     }
     for (const [slot, count] of held) totals[slot] *= phraseFactor(count, pairs.length, this.settings.phraseWeight)
@@ -167,7 +179,8 @@ export class LexicalIndex {
     if (variants.size === 0) return exact
     const variant: LexicalScores = { slots: [], scores: this.scratch(1, allowed.length) }
     this.inUse[1] = variant
-    for (const [postings, weight] of variants.values()) this.postings.score(postings, weight, allowed, variant, exact.scores)
+    for (const [postings, weight] of variants.values())
+      this.postings.score(postings, weight, allowed, variant, exact.scores)
     let factor = 1
     if (exact.slots.length > 0 && variant.slots.length > 0) {
       const ceiling = this.settings.fuzzyWeight * extreme(exact, Math.min)
@@ -189,7 +202,8 @@ export class LexicalIndex {
     // Keyed by term: a single posting is a number, which two terms may share.
     const weights = new Map<string, readonly [TermPostings, number]>()
     const offer = (term: string, postings: TermPostings, weight: number) => {
-      if (term !== word.stem && !((weights.get(term)?.[1] ?? Number.NEGATIVE_INFINITY) >= weight)) weights.set(term, [postings, weight])
+      if (term !== word.stem && !((weights.get(term)?.[1] ?? Number.NEGATIVE_INFINITY) >= weight))
+        weights.set(term, [postings, weight])
     }
     const distance = editBudget(word.typed, known)
     if (distance > 0) {
@@ -199,7 +213,11 @@ export class LexicalIndex {
           // shorter term ("bulbes" → "bulbe" → "bulb"): a typo fix that drops letters the
           // shopper typed is a poor guess, so it counts far less.
           const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
-          offer(term, this.postings.of(term)!, (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits))
+          offer(
+            term,
+            this.postings.of(term)!,
+            (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits)
+          )
         }
       }
     }

@@ -61,7 +61,11 @@ export class PayloadColumns {
    * price change leaves the category, brand and availability lists alone (removing a slot
    * from a long list costs the list).
    */
-  replace(slot: number, previous: Readonly<Record<string, PayloadValue>>, next: Readonly<Record<string, PayloadValue>>): void {
+  replace(
+    slot: number,
+    previous: Readonly<Record<string, PayloadValue>>,
+    next: Readonly<Record<string, PayloadValue>>
+  ): void {
     for (const [name, value] of Object.entries(previous)) {
       if (!sameValue(value, next[name])) this.deleteValue(slot, name, value)
     }
@@ -127,14 +131,16 @@ export class PayloadColumns {
       const tally = new Int32Array(column.terms.length + 1)
       const codes = column.codes
       for (const slot of slots) if (slot < codes.length) tally[codes[slot]]++
-      for (let code = 1; code < tally.length; code++) if (tally[code] > 0) counts.push({ value: column.terms[code - 1], count: tally[code] })
+      for (let code = 1; code < tally.length; code++)
+        if (tally[code] > 0) counts.push({ value: column.terms[code - 1], count: tally[code] })
       return counts
     }
     const stamp = groups === undefined ? null : new Int32Array(groups.count).fill(-1)
     let serial = 0
     for (const [value, slots] of column.postings) {
       let count = 0
-      if (groups === undefined) count = typeof slots === "number" ? (slots < mask.length ? mask[slots] : 0) : slots.countIn(mask)
+      if (groups === undefined)
+        count = typeof slots === "number" ? (slots < mask.length ? mask[slots] : 0) : slots.countIn(mask)
       else {
         serial++
         for (const slot of typeof slots === "number" ? [slots] : slots.view()) {
@@ -211,9 +217,10 @@ export class PayloadColumns {
       const slots = column.postings.get(value)
       if (typeof slots === "number") {
         if (slots < size) mask[slots] = 1
-      } else slots?.forEach((slot) => {
-        if (slot < size) mask[slot] = 1
-      })
+      } else
+        slots?.forEach((slot) => {
+          if (slot < size) mask[slot] = 1
+        })
     }
     return mask
   }

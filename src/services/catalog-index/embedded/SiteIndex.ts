@@ -16,7 +16,14 @@ const vectorsOf = (doc: IndexDocument, name: VectorName): ReadonlyArray<Float32A
 type TextFields = IndexDocument["text"]
 
 const TEXT_FIELDS: ReadonlyArray<keyof TextFields> = [
-  "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
+  "title",
+  "brand",
+  "productType",
+  "category",
+  "description",
+  "highlights",
+  "details",
+  "extra"
 ]
 const SEPARATOR = "\u0000"
 
@@ -68,7 +75,7 @@ const vectorDigest = (vectors: ReadonlyArray<Float32Array>): number => {
       b = Math.imul(b ^ words[i], 0x5bd1e995) + i
     }
   }
-  return ((a >>> 0) * 0x100000) + ((b >>> 12) & 0xfffff) + 1
+  return (a >>> 0) * 0x100000 + ((b >>> 12) & 0xfffff) + 1
 }
 
 /** Whether two payloads hold the same values (arrays element by element). */
@@ -220,11 +227,20 @@ export class SiteIndex {
       else this.columns.replace(slot, previous.payload, payload)
     }
     const digests = { text: vectorDigest(vectorsOf(doc, "text")), image: vectorDigest(vectorsOf(doc, "image")) }
-    this.docs[slot] = { siteId: doc.siteId, productId: doc.productId, version: doc.version, text, payload, image: doc.vectors.image !== undefined, digests }
+    this.docs[slot] = {
+      siteId: doc.siteId,
+      productId: doc.productId,
+      version: doc.version,
+      text,
+      payload,
+      image: doc.vectors.image !== undefined,
+      digests
+    }
     this.payloads[slot] = payload
     if (!sameText) this.lexical.put(slot, doc.text, previous === undefined ? undefined : unpackText(previous.text))
     for (const name of vectorNames) {
-      if (previous === undefined || previous.digests[name] !== digests[name]) this.vectors[name].put(slot, vectorsOf(doc, name))
+      if (previous === undefined || previous.digests[name] !== digests[name])
+        this.vectors[name].put(slot, vectorsOf(doc, name))
     }
     return true
   }
@@ -352,7 +368,6 @@ export class SiteIndex {
     return { docs, next: null }
   }
 }
-
 
 /** Index of the first id greater than `after` in sorted `ids`. */
 const firstAfter = (ids: ReadonlyArray<string>, after: string): number => {

@@ -30,7 +30,8 @@ export class SlotList {
     if (at === -1) return
     this.slots[at] = this.slots[--this.length]
     // Give memory back once a list has shrunk to a quarter of its capacity.
-    if (this.slots.length > 16 && this.length <= this.slots.length / 4) this.slots = this.slots.slice(0, this.slots.length / 2)
+    if (this.slots.length > 16 && this.length <= this.slots.length / 4)
+      this.slots = this.slots.slice(0, this.slots.length / 2)
   }
 
   /** How many members `mask` holds (1 = in). */

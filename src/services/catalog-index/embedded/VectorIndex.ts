@@ -92,7 +92,10 @@ export class VectorIndex {
   private readonly freeRows: Array<number> = []
   private nextRow = 0
 
-  constructor(private readonly settings: HnswSettings, private readonly exactScanBelow: number) {}
+  constructor(
+    private readonly settings: HnswSettings,
+    private readonly exactScanBelow: number
+  ) {}
 
   /** The dimension fixed by the first vector seen, or null before any. */
   dimension(): number | null {
@@ -148,7 +151,10 @@ export class VectorIndex {
   private rowCosine(row: number, query: QueryVector): number {
     const norm = this.rowNorms[row]
     if (norm <= 0) return -1
-    return dotCodes(this.chunks[row >>> CHUNK_BITS], (row & ROW_MASK) * query.values.length, query.values) / (norm * query.norm)
+    return (
+      dotCodes(this.chunks[row >>> CHUNK_BITS], (row & ROW_MASK) * query.values.length, query.values) /
+      (norm * query.norm)
+    )
   }
 
   /**
@@ -237,8 +243,7 @@ export class VectorIndex {
  * per-capacity structures (levels, locks, visited list) are sized to it, so a large graph
  * reserves at most a quarter more than it holds instead of up to twice.
  */
-const grownCapacity = (current: number): number =>
-  current < 65_536 ? current * 2 : current + Math.ceil(current / 4)
+const grownCapacity = (current: number): number => (current < 65_536 ? current * 2 : current + Math.ceil(current / 4))
 
 const growLabels = (labels: Int32Array): Int32Array => {
   const grown = new Int32Array(labels.length * 2)

@@ -22,7 +22,7 @@ export const facet = (q: Qdrant, siteId: number, column: string, scope: Scope, l
 
 /** `facet` over any Qdrant filter (a result set's, see Query.ts). */
 export const facetOver = (q: Qdrant, filter: QdrantFilter, column: string, limit: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const kind = limit < 1 ? undefined : yield* q.columns.kind(column)
     if (kind !== "keyword" && kind !== "bool") return []
     return yield* facetOf(q, filter, column, limit)
@@ -52,17 +52,23 @@ const countOf = (q: Qdrant, filter: QdrantFilter) =>
 /** The first value of `column` in `direction`: a one-point scroll ordered by the float index. */
 const extreme = (q: Qdrant, filter: QdrantFilter, column: string, direction: "asc" | "desc") =>
   call("scroll", () =>
-    q.client.scroll(q.collection, { filter, limit: 1, with_payload: false, order_by: { key: columnKey(column), direction } })
+    q.client.scroll(q.collection, {
+      filter,
+      limit: 1,
+      with_payload: false,
+      order_by: { key: columnKey(column), direction }
+    })
   ).pipe(Effect.map(({ points }) => Number(points[0]?.order_value)))
 
 /**
  * Qdrant has no aggregation API: the count is a count request, min and max are one-point
  * scrolls ordered by the column's float index (which `order_by` requires).
  */
-export const numericStats = (q: Qdrant, siteId: number, column: string, scope: Scope) => statsOver(q, scopeFilter(siteId, scope), column)
+export const numericStats = (q: Qdrant, siteId: number, column: string, scope: Scope) =>
+  statsOver(q, scopeFilter(siteId, scope), column)
 
 const statsOver = (q: Qdrant, scope: QdrantFilter, column: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if ((yield* q.columns.kind(column)) !== "float") return null
     const filter = withNumber(scope, column)
     // One round: an empty scope's extremes are NaN, and its count says to ignore them.
@@ -83,18 +89,26 @@ export const histogram = (
   edges: ReadonlyArray<number>
 ): Effect.Effect<ReadonlyArray<number>, IndexError> => histogramOver(q, scopeFilter(siteId, scope), column, edges)
 
-const histogramOver = (q: Qdrant, filter: QdrantFilter, column: string, edges: ReadonlyArray<number>): Effect.Effect<ReadonlyArray<number>, IndexError> => {
+const histogramOver = (
+  q: Qdrant,
+  filter: QdrantFilter,
+  column: string,
+  edges: ReadonlyArray<number>
+): Effect.Effect<ReadonlyArray<number>, IndexError> => {
   const buckets = edges.slice(1).map((upper, i) => ({ gte: edges[i], lt: upper }))
-  return Effect.forEach(
-    buckets,
-    (range) => countOf(q, andAlso(filter, { key: columnKey(column), range })),
-    { concurrency: 8 }
-  )
+  return Effect.forEach(buckets, (range) => countOf(q, andAlso(filter, { key: columnKey(column), range })), {
+    concurrency: 8
+  })
 }
 
 /** A numeric facet over any Qdrant filter: its range, then a count per nice interval of it (two rounds). */
-export const intervalsOver = (q: Qdrant, filter: QdrantFilter, column: string, buckets: number): Effect.Effect<Intervals | null, IndexError> =>
-  Effect.gen(function*() {
+export const intervalsOver = (
+  q: Qdrant,
+  filter: QdrantFilter,
+  column: string,
+  buckets: number
+): Effect.Effect<Intervals | null, IndexError> =>
+  Effect.gen(function* () {
     const stats = yield* statsOver(q, filter, column)
     if (stats === null) return null
     const edges = niceEdges(stats.min, stats.max, buckets)

@@ -3,7 +3,17 @@ import { Clock, Effect } from "effect"
 import { IndexError } from "../CatalogIndex.js"
 import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
 import { call } from "./Request.js"
-import { COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, ORDER_KEY, SITE_KEY, TERMS_KEY, TEXT_VECTOR, columnKey } from "./Layout.js"
+import {
+  COLUMNS_KEY,
+  GRAMS_VECTOR,
+  IMAGE_VECTOR,
+  LEXICAL_VECTOR,
+  ORDER_KEY,
+  SITE_KEY,
+  TERMS_KEY,
+  TEXT_VECTOR,
+  columnKey
+} from "./Layout.js"
 import type { ResolvedOptions } from "./QdrantOptions.js"
 
 type IndexKind = "keyword" | "float" | "bool"
@@ -36,12 +46,15 @@ export class ColumnIndexes {
   /** When each column was last found without an index. */
   private readonly absent = new Map<string, number>()
 
-  constructor(private readonly client: QdrantClient, private readonly collection: string) {}
+  constructor(
+    private readonly client: QdrantClient,
+    private readonly collection: string
+  ) {}
 
   /** The column's index kind, or undefined when no process has indexed it yet (as of ABSENT_FOR_MS ago at most). */
   kind(column: string): Effect.Effect<IndexKind | undefined, IndexError> {
     if (this.kinds.has(column)) return Effect.succeed(this.kinds.get(column))
-    return Effect.gen(this, function*() {
+    return Effect.gen(this, function* () {
       const now = yield* Clock.currentTimeMillis
       if (now - (this.absent.get(column) ?? -Infinity) < ABSENT_FOR_MS) return undefined
       yield* this.refresh()
@@ -181,7 +194,9 @@ export const layoutMismatches = (params: Schemas["CollectionParams"], options: R
     const actual = sparse[name]
     if (actual === undefined) problems.push(`no sparse vector "${name}"`)
     else if ((actual.modifier ?? "none") !== (wanted.modifier ?? "none")) {
-      problems.push(`sparse vector "${name}" has modifier ${show(actual.modifier ?? "none")}, the index needs ${show(wanted.modifier ?? "none")}`)
+      problems.push(
+        `sparse vector "${name}" has modifier ${show(actual.modifier ?? "none")}, the index needs ${show(wanted.modifier ?? "none")}`
+      )
     }
   }
   return problems
@@ -196,12 +211,16 @@ export const layoutMismatches = (params: Schemas["CollectionParams"], options: R
  * image vectors' datatype (which decides how finely they are sent).
  */
 export const ensureCollection = (client: QdrantClient, options: ResolvedOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const name = options.collection
     const { exists } = yield* call("checking the collection", () => client.collectionExists(name))
     if (!exists) {
       yield* call("creating the collection", () =>
-        client.createCollection(name, { vectors: vectorParams(options), sparse_vectors: SPARSE_VECTORS, hnsw_config: HNSW })
+        client.createCollection(name, {
+          vectors: vectorParams(options),
+          sparse_vectors: SPARSE_VECTORS,
+          hnsw_config: HNSW
+        })
       ).pipe(
         // Another replica may have created it in between: that is as good.
         Effect.catchAll((error) =>
@@ -216,7 +235,8 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
     if (problems.length > 0) {
       return yield* Effect.fail(
         new IndexError({
-          message: `Qdrant collection "${name}" does not have the layout this index needs: ${problems.join("; ")}. ` +
+          message:
+            `Qdrant collection "${name}" does not have the layout this index needs: ${problems.join("; ")}. ` +
             "Point QDRANT_COLLECTION to a new collection (it is created) and reindex, or delete this one."
         })
       )
@@ -242,10 +262,19 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
     for (const [field, wanted] of Object.entries(INTEGER_INDEXES)) {
       const actual = info.payload_schema[field]
       const params = actual?.params as Schemas["IntegerIndexParams"] | undefined
-      if (actual?.data_type === "integer" && params?.enable_hnsw === false && params.lookup === wanted.lookup && params.range === wanted.range) continue
+      if (
+        actual?.data_type === "integer" &&
+        params?.enable_hnsw === false &&
+        params.lookup === wanted.lookup &&
+        params.range === wanted.range
+      )
+        continue
       // An index of other parameters (one made before HNSW was turned off for it) is replaced.
-      if (actual !== undefined) yield* call(`replacing the ${field} index`, () => client.deletePayloadIndex(name, field, { wait: true }))
-      yield* call(`creating the ${field} index`, () => client.createPayloadIndex(name, { field_name: field, field_schema: wanted, wait: true }))
+      if (actual !== undefined)
+        yield* call(`replacing the ${field} index`, () => client.deletePayloadIndex(name, field, { wait: true }))
+      yield* call(`creating the ${field} index`, () =>
+        client.createPayloadIndex(name, { field_name: field, field_schema: wanted, wait: true })
+      )
     }
     const imageDatatype: ResolvedOptions["imageDatatype"] = image?.datatype === "float16" ? "float16" : "float32"
     return { schema: info.payload_schema, imageDatatype }

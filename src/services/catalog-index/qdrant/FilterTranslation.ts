@@ -25,11 +25,19 @@ export const toQdrantCondition = (condition: Condition): QdrantCondition => {
   const key = columnKey(condition.column)
   if ("range" in condition) {
     const { gte, lt } = condition.range
-    const range = gte === undefined && lt === undefined ? { gte: LOWEST } : { ...(gte !== undefined && { gte }), ...(lt !== undefined && { lt }) }
+    const range =
+      gte === undefined && lt === undefined
+        ? { gte: LOWEST }
+        : { ...(gte !== undefined && { gte }), ...(lt !== undefined && { lt }) }
     return { key, range }
   }
   if ("equals" in condition) {
-    return { should: [{ key, match: { value: condition.equals } }, { key, match: { value: String(condition.equals) } }] }
+    return {
+      should: [
+        { key, match: { value: condition.equals } },
+        { key, match: { value: String(condition.equals) } }
+      ]
+    }
   }
   if (condition.anyOf.length === 0) return NEVER
   const strings: QdrantCondition = { key, match: { any: [...condition.anyOf] } }
@@ -50,7 +58,10 @@ export interface PointScope {
  * tenants share the collection, so this is the isolation between them.
  */
 export const toQdrantFilter = (siteId: number, filter: Filter, scope: PointScope = {}): QdrantFilter => {
-  const must: Array<QdrantCondition> = [{ key: SITE_KEY, match: { value: siteValue(siteId) } }, ...filter.must.map(toQdrantCondition)]
+  const must: Array<QdrantCondition> = [
+    { key: SITE_KEY, match: { value: siteValue(siteId) } },
+    ...filter.must.map(toQdrantCondition)
+  ]
   const mustNot = filter.mustNot.map(toQdrantCondition)
   if (scope.onlyIds !== undefined) must.push(scope.onlyIds.length === 0 ? NEVER : { has_id: [...scope.onlyIds] })
   if (scope.exceptIds !== undefined && scope.exceptIds.length > 0) mustNot.push({ has_id: [...scope.exceptIds] })

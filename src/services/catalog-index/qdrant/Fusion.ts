@@ -35,7 +35,11 @@ export interface PhraseHolders {
  * as in the embedded index) have one. Variant-only scores are scaled so the best is worth at most `fuzzyWeight`
  * of the weakest exact match of the same word: exact matches always outrank typos and prefixes.
  */
-export const lexicalScores = (words: ReadonlyArray<WordScores>, fuzzyWeight: number, phrases?: PhraseHolders): Map<string, number> => {
+export const lexicalScores = (
+  words: ReadonlyArray<WordScores>,
+  fuzzyWeight: number,
+  phrases?: PhraseHolders
+): Map<string, number> => {
   const totals = new Map<string, number>()
   for (const { exact, variants } of words) {
     const variantOnly = [...variants].filter(([id]) => !exact.has(id))
@@ -114,7 +118,11 @@ export const nearBonus = (near: NonNullable<Ranking["near"]>, value: PayloadValu
     : 0
 
 /** A candidate's score without its boosts and `near` bonus (which need its columns). */
-export const signalScore = (candidate: Omit<Candidate, "productId" | "columns">, weights: SignalWeights, best: number): number =>
+export const signalScore = (
+  candidate: Omit<Candidate, "productId" | "columns">,
+  weights: SignalWeights,
+  best: number
+): number =>
   weights.lexical * (best === 0 ? 0 : candidate.lexical / best) +
   weights.text * Math.max(0, candidate.text ?? 0) +
   weights.image * Math.max(0, candidate.image ?? 0)
@@ -128,14 +136,20 @@ export const bestLexical = (candidates: ReadonlyArray<Pick<Candidate, "lexical">
  * negative cosines counting as 0; the best `limit` by score, then product id. `best` is the
  * best lexical score of every candidate when only some are passed (see Query.ts).
  */
-export const fuse = (candidates: ReadonlyArray<Candidate>, ranking: Ranking, limit: number, best = bestLexical(candidates)): Array<SearchHit> => {
+export const fuse = (
+  candidates: ReadonlyArray<Candidate>,
+  ranking: Ranking,
+  limit: number,
+  best = bestLexical(candidates)
+): Array<SearchHit> => {
   const { weights, boosts, near, signalBoosts } = ranking
   const hits = candidates.map((candidate): SearchHit => {
     const lexical = best === 0 ? 0 : candidate.lexical / best
     const text = Math.max(0, candidate.text ?? 0)
     const image = Math.max(0, candidate.image ?? 0)
     let score = signalScore(candidate, weights, best)
-    for (const boost of boosts) if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
+    for (const boost of boosts)
+      if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
     if (near !== undefined) score += nearBonus(near, candidate.columns[near.column])
     for (const { values, weight } of signalBoosts) score += weight * (values.get(candidate.productId) ?? 0)
     return { productId: candidate.productId, score, lexical, text, image, columns: candidate.columns }

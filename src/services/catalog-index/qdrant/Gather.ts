@@ -74,7 +74,12 @@ export const wordsOf = (query: MatchQuery): Array<QueryWord> => (query.text ? qu
 
 export const denseSignals = (query: MatchQuery, q: Qdrant): Array<DenseSignal> => {
   const signal = (name: VectorName, using: string, vector: Schemas["VectorInput"]): DenseSignal => ({
-    name, using, vector, minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name], found: new Map(), ceiling: 0
+    name,
+    using,
+    vector,
+    minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name],
+    found: new Map(),
+    ceiling: 0
   })
   return [
     ...(query.textVector ? [signal("text", TEXT_VECTOR, Array.from(query.textVector))] : []),
@@ -132,8 +137,13 @@ export interface GatherLimits {
  * `lexical` variant-only matches. The variants a word has in a site are remembered with the
  * site's statistics, so a word seen lately costs one round on each path.
  */
-export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limits: GatherLimits): Effect.Effect<Gathered, IndexError> =>
-  Effect.gen(function*() {
+export const gather = (
+  q: Qdrant,
+  query: MatchQuery,
+  filter: QdrantFilter,
+  limits: GatherLimits
+): Effect.Effect<Gathered, IndexError> =>
+  Effect.gen(function* () {
     const typedForms = wordsOf(query)
     // Every join of two typed words is asked for: one the site does not know has no statistics,
     // so no list, and no point holds its keys (see `withJoinedWords`).
@@ -144,7 +154,8 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     const keep = (point: ScoredPoint) => {
       const id = String(point.id)
       matched.add(id)
-      if (point.payload != null && !points.has(id)) points.set(id, { productId: productIdOf(point.payload), columns: columnsOf(point.payload) })
+      if (point.payload != null && !points.has(id))
+        points.set(id, { productId: productIdOf(point.payload), columns: columnsOf(point.payload) })
       return id
     }
     const withPayload = limits.payload.length === 0 ? false : [...limits.payload]
@@ -152,15 +163,29 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       readonly request: Request
       readonly handle: (found: ReadonlyArray<ScoredPoint>) => void
     }
-    const list = (vector: SparseVector, listFilter: QdrantFilter, into: Map<string, number>, full: () => void): Ask => ({
-      request: { query: vector, using: LEXICAL_VECTOR, filter: listFilter, limit: limits.lexical, with_payload: withPayload },
+    const list = (
+      vector: SparseVector,
+      listFilter: QdrantFilter,
+      into: Map<string, number>,
+      full: () => void
+    ): Ask => ({
+      request: {
+        query: vector,
+        using: LEXICAL_VECTOR,
+        filter: listFilter,
+        limit: limits.lexical,
+        with_payload: withPayload
+      },
       handle: (found: ReadonlyArray<ScoredPoint>) => {
         if (found.length >= limits.lexical) full()
         for (const point of found) into.set(keep(point), point.score)
       }
     })
     const run = (asks: ReadonlyArray<Ask>) =>
-      batch(q, asks.map((ask) => ask.request)).pipe(Effect.map((responses) => responses.forEach((response, i) => asks[i].handle(response.points))))
+      batch(
+        q,
+        asks.map((ask) => ask.request)
+      ).pipe(Effect.map((responses) => responses.forEach((response, i) => asks[i].handle(response.points))))
 
     const gathered: Array<WordMatches> = words.map((word) => ({
       word,
@@ -180,8 +205,14 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
     }))
 
     // The words' statistics: the exact path weighs with them, the variant path asks whether a short word is known.
-    const stemStatistics = yield* Effect.cached(keyWeights(q, query.siteId, words.map((word) => word.stem)).pipe(timed("statistics")))
-    const exactPath = Effect.gen(function*() {
+    const stemStatistics = yield* Effect.cached(
+      keyWeights(
+        q,
+        query.siteId,
+        words.map((word) => word.stem)
+      ).pipe(timed("statistics"))
+    )
+    const exactPath = Effect.gen(function* () {
       const stems = yield* stemStatistics
       const asks = gathered.flatMap((word): Array<Ask> => {
         const weights = stems.get(word.word.stem)!
@@ -202,13 +233,18 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       for (const signal of dense) {
         // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
         const request: Request = {
-          query: signal.vector, using: signal.using, filter, limit: limits.dense, score_threshold: signal.minSimilarity - 1e-6,
+          query: signal.vector,
+          using: signal.using,
+          filter,
+          limit: limits.dense,
+          score_threshold: signal.minSimilarity - 1e-6,
           with_payload: withPayload
         }
         asks.push({
           request,
           handle: (found) => {
-            for (const point of found) if (point.score >= signal.minSimilarity) signal.found.set(keep(point), point.score)
+            for (const point of found)
+              if (point.score >= signal.minSimilarity) signal.found.set(keep(point), point.score)
             signal.ceiling = found.length >= limits.dense ? found[found.length - 1].score : signal.minSimilarity
           }
         })
@@ -216,26 +252,43 @@ export const gather = (q: Qdrant, query: MatchQuery, filter: QdrantFilter, limit
       yield* run(asks).pipe(timed("lists"))
     })
 
-    const variantPath = Effect.gen(function*() {
+    const variantPath = Effect.gen(function* () {
       // Whether the site knows a 4-letter word decides whether it has typo variants (see editBudget).
       const known = (word: QueryWord) =>
-        word.typed.length !== 4 ? Effect.succeed(true) : Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
+        word.typed.length !== 4
+          ? Effect.succeed(true)
+          : Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
       const last = typedForms[typedForms.length - 1]
-      const variantTerms = yield* Effect.forEach(words, (word) => (word.span > 1 ? Effect.succeed(new Map<string, number>()) : variantsOf(q, query.siteId, word, word === last, known(word))), {
-        concurrency: "unbounded"
-      }).pipe(timed("variants"))
-      const variantStats = yield* keyWeights(q, query.siteId, [...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))]).pipe(
-        timed("variant-statistics")
-      )
+      const variantTerms = yield* Effect.forEach(
+        words,
+        (word) =>
+          word.span > 1
+            ? Effect.succeed(new Map<string, number>())
+            : variantsOf(q, query.siteId, word, word === last, known(word)),
+        {
+          concurrency: "unbounded"
+        }
+      ).pipe(timed("variants"))
+      const variantStats = yield* keyWeights(q, query.siteId, [
+        ...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))
+      ]).pipe(timed("variant-statistics"))
       const asks = gathered.flatMap((word, i): Array<Ask> => {
         const variants = new Map<number, number>()
         for (const [term, weight] of variantTerms[i]) {
-          for (const [key, keyWeight] of variantStats.get(term)!) variants.set(key, Math.max(variants.get(key) ?? 0, weight * keyWeight))
+          for (const [key, keyWeight] of variantStats.get(term)!)
+            variants.set(key, Math.max(variants.get(key) ?? 0, weight * keyWeight))
         }
         if (variants.size === 0) return []
         word.variantQuery = keyQuery(variants)
         // Exact matches take precedence over variants of the same word (as in the embedded index).
-        return [list(word.variantQuery, without(filter, holdsAny(word.exactKeys)), word.variants, () => (word.variantsFull = true))]
+        return [
+          list(
+            word.variantQuery,
+            without(filter, holdsAny(word.exactKeys)),
+            word.variants,
+            () => (word.variantsFull = true)
+          )
+        ]
       })
       yield* run(asks).pipe(timed("variant-lists"))
     })
@@ -260,7 +313,8 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
   const { typed, required } = wordCoverage(wordScoresOf(words))
   const keys = Array.from({ length: typed }, () => [] as Array<number>)
   for (const { word, exactKeys, variantQuery } of words) {
-    for (let group = word.group; group < word.group + word.span; group++) keys[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
+    for (let group = word.group; group < word.group + word.span; group++)
+      keys[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
   }
   return required <= 1 ? holdsAny(keys.flat()) : { min_should: { conditions: keys.map(holdsAny), min_count: required } }
 }
@@ -272,19 +326,37 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
  * site's statistics: the trigram query is the costliest request of a search (13–22 ms at
  * 100k products for a 7-letter word, even when it proposes nothing).
  */
-const variantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean, known: Effect.Effect<boolean, IndexError>): Effect.Effect<ReadonlyMap<string, number>, IndexError> =>
+const variantsOf = (
+  q: Qdrant,
+  siteId: number,
+  word: QueryWord,
+  isLast: boolean,
+  known: Effect.Effect<boolean, IndexError>
+): Effect.Effect<ReadonlyMap<string, number>, IndexError> =>
   Effect.flatMap(known, (isKnown) => knownVariantsOf(q, siteId, word, isLast, isKnown))
 
-const knownVariantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boolean, known: boolean): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
+const knownVariantsOf = (
+  q: Qdrant,
+  siteId: number,
+  word: QueryWord,
+  isLast: boolean,
+  known: boolean
+): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
   const gram = gramQuery(word, isLast, known)
   if (gram === null) return Effect.succeed(new Map())
   const exactKeys = termKeys(word.stem)
-  const discover = Effect.gen(function*() {
+  const discover = Effect.gen(function* () {
     // Shared trigram counts are whole numbers: half below the bound avoids float edge cases.
-    const [response] = yield* batch(q, [{
-      query: gram.vector, using: GRAMS_VECTOR, filter: without(toQdrantFilter(siteId, emptyFilter), holdsAny(exactKeys)),
-      limit: GRAM_CANDIDATES, score_threshold: gram.threshold - 0.5, with_payload: [TEXT_KEY]
-    }])
+    const [response] = yield* batch(q, [
+      {
+        query: gram.vector,
+        using: GRAMS_VECTOR,
+        filter: without(toQdrantFilter(siteId, emptyFilter), holdsAny(exactKeys)),
+        limit: GRAM_CANDIDATES,
+        score_threshold: gram.threshold - 0.5,
+        with_payload: [TEXT_KEY]
+      }
+    ])
     const weights = new Map<string, number>()
     for (const point of response.points) {
       for (const [term, weight] of variantWeights(word, isLast, docTerms(textOf(point.payload)), q.options, known)) {
@@ -293,5 +365,9 @@ const knownVariantsOf = (q: Qdrant, siteId: number, word: QueryWord, isLast: boo
     }
     return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_VARIANTS))
   })
-  return q.statistics.remember(siteId, `variants:${isLast ? "last" : "inner"}:${known ? "known" : "new"}:${word.typed}:${word.stem}`, discover)
+  return q.statistics.remember(
+    siteId,
+    `variants:${isLast ? "last" : "inner"}:${known ? "known" : "new"}:${word.typed}:${word.stem}`,
+    discover
+  )
 }

@@ -20,10 +20,15 @@ export const byProductId = (
   payload: ReadonlyArray<string>,
   after?: string
 ): Effect.Effect<{ readonly records: Array<Schemas["Record"]>; readonly more: boolean }, IndexError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const withPayload = [...new Set([PRODUCT_KEY, ...payload])]
     const tying = (key: number, scope: QdrantFilter) =>
-      scrollAll(q, andAlso(scope, { key: ORDER_KEY, range: { gte: key, lte: key } }), withPayload, Number.MAX_SAFE_INTEGER)
+      scrollAll(
+        q,
+        andAlso(scope, { key: ORDER_KEY, range: { gte: key, lte: key } }),
+        withPayload,
+        Number.MAX_SAFE_INTEGER
+      )
     const records: Array<Schemas["Record"]> = []
     let rest = filter
     if (after !== undefined) {
@@ -34,7 +39,12 @@ export const byProductId = (
     // One beyond the page tells whether more follow.
     const want = limit + 1
     const { points } = yield* call("scroll", () =>
-      q.client.scroll(q.collection, { filter: rest, limit: want, with_payload: withPayload, order_by: { key: ORDER_KEY, direction: "asc" } })
+      q.client.scroll(q.collection, {
+        filter: rest,
+        limit: want,
+        with_payload: withPayload,
+        order_by: { key: ORDER_KEY, direction: "asc" }
+      })
     )
     records.push(...points)
     if (points.length === want) {

@@ -6,7 +6,19 @@ import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import type { QdrantFilter } from "./FilterTranslation.js"
 import {
-  COLUMNS_KEY, GRAMS_VECTOR, IMAGE_VECTOR, idOrder, LEXICAL_VECTOR, ORDER_KEY, PRODUCT_KEY, SITE_KEY, TERMS_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY, siteValue
+  COLUMNS_KEY,
+  GRAMS_VECTOR,
+  IMAGE_VECTOR,
+  idOrder,
+  LEXICAL_VECTOR,
+  ORDER_KEY,
+  PRODUCT_KEY,
+  SITE_KEY,
+  TERMS_KEY,
+  TEXT_KEY,
+  TEXT_VECTOR,
+  VERSION_KEY,
+  siteValue
 } from "./Layout.js"
 import { pointId } from "./PointIds.js"
 import { documentGrams, documentLexical } from "./SparseText.js"
@@ -96,7 +108,9 @@ export const toPoint = (doc: IndexDocument, imageDatatype: Datatype = "float32")
 export const newerKept = (points: ReadonlyArray<Schemas["PointStruct"]>): Schemas["Filter"] | undefined => {
   const clauses = points.flatMap((point) => {
     const version = point.payload?.[VERSION_KEY]
-    return typeof version === "number" ? [{ must: [{ has_id: [point.id] }, { key: VERSION_KEY, range: { gt: version } }] }] : []
+    return typeof version === "number"
+      ? [{ must: [{ has_id: [point.id] }, { key: VERSION_KEY, range: { gt: version } }] }]
+      : []
   })
   return clauses.length === 0 ? undefined : { must_not: [{ should: clauses }] }
 }
@@ -111,7 +125,10 @@ export const textOf = (payload: Schemas["Payload"] | null | undefined): IndexDoc
 
 /** Qdrant returns cosine vectors normalised: direction, all a cosine index keeps, survives. */
 export const toDocument = (siteId: number, record: Schemas["Record"]): IndexDocument => {
-  const vectors = (record.vector ?? {}) as Record<string, ReadonlyArray<number> | ReadonlyArray<ReadonlyArray<number>> | undefined>
+  const vectors = (record.vector ?? {}) as Record<
+    string,
+    ReadonlyArray<number> | ReadonlyArray<ReadonlyArray<number>> | undefined
+  >
   const text = vectors[TEXT_VECTOR] as ReadonlyArray<number> | undefined
   const images = vectors[IMAGE_VECTOR] as ReadonlyArray<ReadonlyArray<number>> | undefined
   const version = record.payload?.[VERSION_KEY]
@@ -140,7 +157,7 @@ export const scrollAll = (
   withPayload: Schemas["WithPayloadInterface"],
   cap: number
 ): Effect.Effect<Array<Schemas["Record"]>, IndexError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const records: Array<Schemas["Record"]> = []
     let offset: Schemas["ExtendedPointId"] | undefined
     do {

@@ -1,6 +1,11 @@
 import { Config } from "effect"
 import { TEXT_MODEL } from "../../text-embedder/TextModel.js"
-import { defaultOptions, type FieldWeights, type SignalWeights, type VectorName } from "../embedded/EmbeddedIndexOptions.js"
+import {
+  defaultOptions,
+  type FieldWeights,
+  type SignalWeights,
+  type VectorName
+} from "../embedded/EmbeddedIndexOptions.js"
 
 export interface QdrantIndexOptions {
   readonly url: string
@@ -115,7 +120,10 @@ const positive = (name: string, fallback: number) =>
     Config.withDefault(fallback)
   )
 
-type Tuning = Pick<QdrantIndexOptions, "imageDatatype" | "imageOnDisk" | "maxRequestBytes" | "queryTimeoutMs" | "writeTimeoutMs" | "statisticsTtlMs">
+type Tuning = Pick<
+  QdrantIndexOptions,
+  "imageDatatype" | "imageOnDisk" | "maxRequestBytes" | "queryTimeoutMs" | "writeTimeoutMs" | "statisticsTtlMs"
+>
 
 /**
  * The Qdrant index's operational settings (config/settings.env), read once by its layer;
@@ -123,7 +131,11 @@ type Tuning = Pick<QdrantIndexOptions, "imageDatatype" | "imageOnDisk" | "maxReq
  * collection gets float16, an existing one keeps its own.
  */
 export const QdrantTuning: Config.Config<Tuning> = Config.all({
-  imageDatatype: Config.literal("float32", "float16", "")("QDRANT_IMAGE_DATATYPE").pipe(
+  imageDatatype: Config.literal(
+    "float32",
+    "float16",
+    ""
+  )("QDRANT_IMAGE_DATATYPE").pipe(
     Config.withDefault(""),
     Config.map((value) => (value === "" ? undefined : value))
   ),

@@ -11,7 +11,15 @@ import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
 import { bestLexical, byColumns, fuse, lexicalScores, signalScore, type Candidate, type Ranking } from "./Fusion.js"
-import { gather, wordsOf, wordScoresOf, denseSignals, type Gathered, type GatherLimits, type MatchQuery } from "./Gather.js"
+import {
+  gather,
+  wordsOf,
+  wordScoresOf,
+  denseSignals,
+  type Gathered,
+  type GatherLimits,
+  type MatchQuery
+} from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
 import { kthLargest } from "../TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
@@ -37,11 +45,15 @@ const browses = (query: MatchQuery, q: Qdrant) => wordsOf(query).length === 0 &&
 export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<string>, IndexError> => {
   const filter = filterOf(query)
   if (browses(query, q)) {
-    return byProductId(q, filter, q.options.matchCap, []).pipe(Effect.map(({ records }) => records.map((r) => productIdOf(r.payload))))
+    return byProductId(q, filter, q.options.matchCap, []).pipe(
+      Effect.map(({ records }) => records.map((r) => productIdOf(r.payload)))
+    )
   }
-  return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates, payload: [PRODUCT_KEY] }).pipe(
-    Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId))
-  )
+  return gather(q, query, filter, {
+    lexical: q.options.matchCap,
+    dense: q.options.denseCandidates,
+    payload: [PRODUCT_KEY]
+  }).pipe(Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId)))
 }
 
 /**
@@ -52,7 +64,12 @@ export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<stri
  * lists gave in full, a similarity is only asked for where it can still lift a match onto the
  * page (see `mayReach`).
  */
-const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readonly ranking: Ranking; readonly limit: number }): Effect.Effect<void, IndexError> => {
+const complete = (
+  q: Qdrant,
+  siteId: number,
+  gathered: Gathered,
+  page?: { readonly ranking: Ranking; readonly limit: number }
+): Effect.Effect<void, IndexError> => {
   const searches: Array<Schemas["QueryRequest"]> = []
   const handlers: Array<(points: ReadonlyArray<Schemas["ScoredPoint"]>) => void> = []
   const restricted = (ids: ReadonlyArray<string>, except?: QdrantCondition): QdrantFilter => {
@@ -67,12 +84,23 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readon
   for (const word of gathered.words) {
     const noExact = [...gathered.matched].filter((id) => !word.exact.has(id))
     if (word.exactQuery !== null && word.exactFull && noExact.length > 0) {
-      fill({ query: word.exactQuery, using: LEXICAL_VECTOR, filter: restricted(noExact), limit: noExact.length }, word.exact)
+      fill(
+        { query: word.exactQuery, using: LEXICAL_VECTOR, filter: restricted(noExact), limit: noExact.length },
+        word.exact
+      )
     }
     const noVariant = noExact.filter((id) => !word.variants.has(id))
     if (word.variantQuery !== null && word.variantsFull && noVariant.length > 0) {
       const holdsWord: QdrantCondition = { key: TERMS_KEY, match: { any: [...word.exactKeys] } }
-      fill({ query: word.variantQuery, using: LEXICAL_VECTOR, filter: restricted(noVariant, holdsWord), limit: noVariant.length }, word.variants)
+      fill(
+        {
+          query: word.variantQuery,
+          using: LEXICAL_VECTOR,
+          filter: restricted(noVariant, holdsWord),
+          limit: noVariant.length
+        },
+        word.variants
+      )
     }
   }
   for (const pair of gathered.pairs) {
@@ -88,7 +116,16 @@ const complete = (q: Qdrant, siteId: number, gathered: Gathered, page?: { readon
   for (const signal of gathered.dense) {
     const missing = [...gathered.matched].filter((id) => !signal.found.has(id) && needed(id))
     if (missing.length === 0) continue
-    fill({ query: signal.vector, using: signal.using, filter: restricted(missing), limit: missing.length, params: { exact: true } }, signal.found)
+    fill(
+      {
+        query: signal.vector,
+        using: signal.using,
+        filter: restricted(missing),
+        limit: missing.length,
+        params: { exact: true }
+      },
+      signal.found
+    )
   }
   if (searches.length === 0) return Effect.void
   return call("query", () => q.client.queryBatch(q.collection, { searches })).pipe(
@@ -109,11 +146,14 @@ const mayReach = (q: Qdrant, gathered: Gathered, ranking: Ranking, limit: number
   const scored = scoredOf(q, gathered)
   const best = bestLexical(scored)
   const lowest = scored.map((point) => signalScore(point, ranking.weights, best))
-  const highest = new Map(scored.map((point, i) => {
-    let high = lowest[i]
-    for (const signal of gathered.dense) if (!signal.found.has(point.id)) high += ranking.weights[signal.name] * Math.max(0, signal.ceiling)
-    return [point.id, high]
-  }))
+  const highest = new Map(
+    scored.map((point, i) => {
+      let high = lowest[i]
+      for (const signal of gathered.dense)
+        if (!signal.found.has(point.id)) high += ranking.weights[signal.name] * Math.max(0, signal.ceiling)
+      return [point.id, high]
+    })
+  )
   const cut = kthLargest(lowest, limit)
   return (id) => highest.get(id)! >= cut
 }
@@ -141,13 +181,18 @@ const countOf = (q: Qdrant, filter: QdrantFilter) =>
  * ranked (Qdrant cannot order by a boost sum and an id at once).
  */
 const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ranking) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const ranked = byColumns(ranking)
-    const [{ records }, total] = yield* Effect.all([
-      byProductId(q, filter, ranked ? Math.max(q.options.matchCap, query.limit) : query.limit, [COLUMNS_KEY]),
-      countOf(q, filter)
-    ], { concurrency: 2 })
-    const candidates = records.map((r): Candidate => ({ productId: productIdOf(r.payload), columns: columnsOf(r.payload), lexical: 0 }))
+    const [{ records }, total] = yield* Effect.all(
+      [
+        byProductId(q, filter, ranked ? Math.max(q.options.matchCap, query.limit) : query.limit, [COLUMNS_KEY]),
+        countOf(q, filter)
+      ],
+      { concurrency: 2 }
+    )
+    const candidates = records.map(
+      (r): Candidate => ({ productId: productIdOf(r.payload), columns: columnsOf(r.payload), lexical: 0 })
+    )
     return { hits: fuse(candidates, ranking, query.limit), total }
   })
 
@@ -165,9 +210,12 @@ const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
     weight: q.options.phraseWeight
   })
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
-  const denseHit = (id: string) => gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
+  const denseHit = (id: string) =>
+    gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
   return [...gathered.matched].flatMap((id) =>
-    lexical.has(id) || denseHit(id) ? [{ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }] : []
+    lexical.has(id) || denseHit(id)
+      ? [{ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }]
+      : []
   )
 }
 
@@ -187,8 +235,17 @@ const contenders = (scored: ReadonlyArray<Scored>, ranking: Ranking, limit: numb
 const readPayloads = (q: Qdrant, ids: ReadonlyArray<string>, points: Gathered["points"]) =>
   ids.length === 0
     ? Effect.void
-    : call("retrieve", () => q.client.retrieve(q.collection, { ids: [...ids], with_payload: [PRODUCT_KEY, COLUMNS_KEY], with_vector: false })).pipe(
-        Effect.map((records) => records.forEach((record) => points.set(String(record.id), { productId: productIdOf(record.payload), columns: columnsOf(record.payload) })))
+    : call("retrieve", () =>
+        q.client.retrieve(q.collection, { ids: [...ids], with_payload: [PRODUCT_KEY, COLUMNS_KEY], with_vector: false })
+      ).pipe(
+        Effect.map((records) =>
+          records.forEach((record) =>
+            points.set(String(record.id), {
+              productId: productIdOf(record.payload),
+              columns: columnsOf(record.payload)
+            })
+          )
+        )
       )
 
 /**
@@ -202,7 +259,9 @@ const readPayloads = (q: Qdrant, ids: ReadonlyArray<string>, points: Gathered["p
  */
 const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherLimits, "lexical" | "dense"> => {
   const wide = Math.max(q.options.denseCandidates, 4 * limit)
-  return byColumns ? { lexical: wide, dense: wide } : { lexical: limit + q.options.denseCandidates, dense: Math.max(q.options.denseCandidates, limit) }
+  return byColumns
+    ? { lexical: wide, dense: wide }
+    : { lexical: limit + q.options.denseCandidates, dense: Math.max(q.options.denseCandidates, limit) }
 }
 
 /**
@@ -214,28 +273,44 @@ const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherL
  * (and its ties) is read once the scores are known.
  */
 const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
     if (browses(query, q)) return yield* browse(q, query, filter, ranking)
     const lifted = byColumns(ranking)
-    const gathered = yield* gather(q, query, filter, { ...listLengths(q, query.limit, lifted), payload: lifted ? [PRODUCT_KEY, COLUMNS_KEY] : [] })
-    const rank = Effect.gen(function*() {
-      yield* complete(q, query.siteId, gathered, lifted ? undefined : { ranking, limit: query.limit }).pipe(timed("complete"))
+    const gathered = yield* gather(q, query, filter, {
+      ...listLengths(q, query.limit, lifted),
+      payload: lifted ? [PRODUCT_KEY, COLUMNS_KEY] : []
+    })
+    const rank = Effect.gen(function* () {
+      yield* complete(q, query.siteId, gathered, lifted ? undefined : { ranking, limit: query.limit }).pipe(
+        timed("complete")
+      )
       const scored = scoredOf(q, gathered)
       const best = bestLexical(scored)
       const page = lifted ? scored : contenders(scored, ranking, query.limit, best)
-      yield* readPayloads(q, page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id), gathered.points).pipe(timed("payload"))
+      yield* readPayloads(
+        q,
+        page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id),
+        gathered.points
+      ).pipe(timed("payload"))
       // A point deleted since it was listed has no payload any more: it is no hit.
       const found = page.flatMap((point) => {
         const payload = gathered.points.get(point.id)
-        return payload === undefined ? [] : [{ ...payload, lexical: point.lexical, text: point.text, image: point.image }]
+        return payload === undefined
+          ? []
+          : [{ ...payload, lexical: point.lexical, text: point.text, image: point.image }]
       })
       return fuse(found, ranking, query.limit, best)
     })
     // The count needs only what was gathered (completing scores adds no match), so it runs beside.
     const [hits, matches] = yield* Effect.all(
-      [rank, gathered.saturated ? total(q, query.siteId, filter, gathered).pipe(timed("total")) : Effect.sync(() => scoredOf(q, gathered).length)],
+      [
+        rank,
+        gathered.saturated
+          ? total(q, query.siteId, filter, gathered).pipe(timed("total"))
+          : Effect.sync(() => scoredOf(q, gathered).length)
+      ],
       { concurrency: 2 }
     )
     return { hits, total: matches }
@@ -249,12 +324,16 @@ const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Inde
 const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gathered) => {
   const matches = matchFilter(filter, gathered)
   const digest = createHash("sha256").update(JSON.stringify(matches)).digest("base64")
-  return q.statistics.counts(siteId, [{ name: `total:${digest}`, count: countOf(q, matches) }]).pipe(Effect.map(([count]) => count))
+  return q.statistics
+    .counts(siteId, [{ name: `total:${digest}`, count: countOf(q, matches) }])
+    .pipe(Effect.map(([count]) => count))
 }
 
 /** Every match of a text/vector query as one filter: in the scope, and a lexical match or a dense hit. */
 const matchFilter = (filter: QdrantFilter, gathered: Gathered): QdrantFilter => {
-  const denseHits = gathered.dense.flatMap((signal) => [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id))
+  const denseHits = gathered.dense.flatMap((signal) =>
+    [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id)
+  )
   const any: Array<QdrantCondition> = [
     ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
     ...(denseHits.length === 0 ? [] : [{ has_id: denseHits }])
@@ -264,7 +343,7 @@ const matchFilter = (filter: QdrantFilter, gathered: Gathered): QdrantFilter => 
 
 /** The result set of `scope` as one filter, and what gathering its words and vectors learnt (null for a browse). */
 const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const filter = filterOf(scope)
     if (browses(scope, q)) return { filter, gathered: null }
     const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates, payload: [] })
@@ -274,7 +353,13 @@ const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
 /** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */
 const membersOf = (q: Qdrant, filter: QdrantFilter) =>
   scrollAll(q, filter, [PRODUCT_KEY, COLUMNS_KEY], Number.MAX_SAFE_INTEGER).pipe(
-    Effect.map((records) => records.map((record) => ({ id: String(record.id), productId: productIdOf(record.payload), columns: columnsOf(record.payload) })))
+    Effect.map((records) =>
+      records.map((record) => ({
+        id: String(record.id),
+        productId: productIdOf(record.payload),
+        columns: columnsOf(record.payload)
+      }))
+    )
   )
 
 /**
@@ -286,10 +371,12 @@ const membersOf = (q: Qdrant, filter: QdrantFilter) =>
 export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   query.facets === undefined
     ? listing(q, query)
-    : Effect.all([listing(q, query), facets(q, query, query.facets)], { concurrency: 2 }).pipe(Effect.map(([result, counted]) => ({ ...result, facets: counted })))
+    : Effect.all([listing(q, query), facets(q, query, query.facets)], { concurrency: 2 }).pipe(
+        Effect.map(([result, counted]) => ({ ...result, facets: counted }))
+      )
 
 const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const offset = Math.max(0, query.offset ?? 0)
     const end = offset + Math.max(0, query.limit)
     const sorted = query.sort !== undefined && query.sort.length > 0
@@ -316,19 +403,38 @@ const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Ind
     const scored = new Map((gathered === null ? [] : scoredOf(q, gathered)).map((point) => [point.id, point]))
     const candidates = members.map((member): Candidate => {
       const point = scored.get(member.id)
-      return { productId: member.productId, columns: member.columns, lexical: point?.lexical ?? 0, text: point?.text, image: point?.image }
+      return {
+        productId: member.productId,
+        columns: member.columns,
+        lexical: point?.lexical ?? 0,
+        text: point?.text,
+        image: point?.image
+      }
     })
     const fused = fuse(candidates, rankingOf(query, q), candidates.length)
     const byProduct = new Map(fused.map((hit) => [hit.productId, hit]))
     // Per-product numbers sort like columns.
     const signals = query.signals
-    const sortable = signals === undefined || !query.sort!.some((key) => signals.has(key.column))
-      ? members
-      : members.map((member) => ({
-        ...member,
-        columns: { ...member.columns, ...Object.fromEntries(query.sort!.flatMap((key) => (signals.has(key.column) ? [[key.column, signals.get(key.column)!.get(member.productId) ?? null]] : []))) }
-      }))
-    const order = sortOrder(sortable, query.sort!, (i) => byProduct.get(members[i].productId)!.score, query.groupBy === undefined ? end : members.length)
+    const sortable =
+      signals === undefined || !query.sort!.some((key) => signals.has(key.column))
+        ? members
+        : members.map((member) => ({
+            ...member,
+            columns: {
+              ...member.columns,
+              ...Object.fromEntries(
+                query.sort!.flatMap((key) =>
+                  signals.has(key.column) ? [[key.column, signals.get(key.column)!.get(member.productId) ?? null]] : []
+                )
+              )
+            }
+          }))
+    const order = sortOrder(
+      sortable,
+      query.sort!,
+      (i) => byProduct.get(members[i].productId)!.score,
+      query.groupBy === undefined ? end : members.length
+    )
     const hits = Array.from(order, (i) => byProduct.get(members[i].productId)!)
     const page = query.groupBy === undefined ? hits.slice(0, end) : firstOfEachGroup(hits, query.groupBy).slice(0, end)
     return { hits: page.slice(offset), total }
@@ -341,16 +447,28 @@ const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Ind
  * set's columns are read and counted here.
  */
 export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { filter } = yield* resultSet(q, scope, q.options.denseCandidates)
     if (scope.groupBy !== undefined) return tallyFacets(yield* membersOf(q, filter), request, scope.groupBy)
-    const [values, intervals] = yield* Effect.all([
-      Effect.forEach(request.values, ({ column, limit }) => Effect.map(facetOver(q, filter, column, limit), (counts) => [column, counts] as const), {
-        concurrency: "unbounded"
-      }),
-      Effect.forEach(request.intervals, ({ column, buckets }) => Effect.map(intervalsOver(q, filter, column, buckets), (found) => [column, found] as const), {
-        concurrency: "unbounded"
-      })
-    ], { concurrency: 2 })
+    const [values, intervals] = yield* Effect.all(
+      [
+        Effect.forEach(
+          request.values,
+          ({ column, limit }) => Effect.map(facetOver(q, filter, column, limit), (counts) => [column, counts] as const),
+          {
+            concurrency: "unbounded"
+          }
+        ),
+        Effect.forEach(
+          request.intervals,
+          ({ column, buckets }) =>
+            Effect.map(intervalsOver(q, filter, column, buckets), (found) => [column, found] as const),
+          {
+            concurrency: "unbounded"
+          }
+        )
+      ],
+      { concurrency: 2 }
+    )
     return { values: new Map(values), intervals: new Map(intervals) }
   })

@@ -18,7 +18,10 @@ const describe = (cause: unknown): Failure => {
   if (typeof error.status === "number") {
     const body = error.data as { status?: { error?: unknown } } | string | undefined
     const detail = typeof body === "string" ? body : body?.status?.error
-    const reason = [`${error.status} ${String(error.statusText ?? error.message ?? "")}`.trim(), typeof detail === "string" ? detail : undefined]
+    const reason = [
+      `${error.status} ${String(error.statusText ?? error.message ?? "")}`.trim(),
+      typeof detail === "string" ? detail : undefined
+    ]
     return { kind: "status", status: error.status, reason: reason.filter(Boolean).join(": ") }
   }
   // fetch rejects with "fetch failed" and the socket error as its cause.
@@ -31,7 +34,9 @@ const describe = (cause: unknown): Failure => {
 
 /** Worth another attempt: the connection failed (refused, reset), the server is overloaded or restarting, or too slow. */
 const transient = (failure: Failure): boolean =>
-  failure.kind === "connection" || failure.kind === "timeout" || (failure.kind === "status" && [502, 503, 504].includes(failure.status))
+  failure.kind === "connection" ||
+  failure.kind === "timeout" ||
+  (failure.kind === "status" && [502, 503, 504].includes(failure.status))
 
 const explain = (failure: Failure): string => {
   switch (failure.kind) {
@@ -50,7 +55,10 @@ const explain = (failure: Failure): string => {
 const RETRIES = 3
 /** A timeout costs a whole timeout per attempt: it is retried once, so a search fails in ~2 timeouts. */
 const TIMEOUT_RETRIES = 1
-const retrySchedule = Schedule.exponential("100 millis").pipe(Schedule.jittered, Schedule.intersect(Schedule.recurs(RETRIES)))
+const retrySchedule = Schedule.exponential("100 millis").pipe(
+  Schedule.jittered,
+  Schedule.intersect(Schedule.recurs(RETRIES))
+)
 
 /**
  * A Qdrant request as an Effect: rejections become IndexErrors naming the operation and

@@ -9,7 +9,14 @@ export type SparseVector = Schemas["SparseVector"]
 export type TextField = keyof TextFields
 
 export const FIELDS: ReadonlyArray<TextField> = [
-  "title", "brand", "productType", "category", "description", "highlights", "details", "extra"
+  "title",
+  "brand",
+  "productType",
+  "category",
+  "description",
+  "highlights",
+  "details",
+  "extra"
 ]
 
 /** The embedded index's BM25+ constants (MiniSearch's), so field scores read alike. */
@@ -23,7 +30,14 @@ const D = 0.5
  * the averages; the IDF (per site and field) and the field weight come with the query.
  */
 const REFERENCE_LENGTHS: { readonly [K in keyof TextFields]: number } = {
-  title: 8, brand: 2, productType: 4, category: 6, description: 60, highlights: 20, details: 20, extra: 8
+  title: 8,
+  brand: 2,
+  productType: 4,
+  category: 6,
+  description: 60,
+  highlights: 20,
+  details: 20,
+  extra: 8
 }
 
 /** FNV-1a: a stable 32-bit sparse index per term; the u32 space makes collisions negligible. */
@@ -95,11 +109,16 @@ export const keyQuery = (weights: ReadonlyMap<number, number>): SparseVector => 
  * Null when the word has no variants. Candidates are verified client-side (Variants.ts), so
  * this only has to propose a superset.
  */
-export const gramQuery = (word: QueryWord, isLast: boolean, known: boolean): { readonly vector: SparseVector; readonly threshold: number } | null => {
+export const gramQuery = (
+  word: QueryWord,
+  isLast: boolean,
+  known: boolean
+): { readonly vector: SparseVector; readonly threshold: number } | null => {
   const budget = editBudget(word.typed, known)
   const prefix = isLast && word.typed.length >= 3
   if (budget === 0 && !prefix) return null
-  const sources = budget > 0 ? [...new Set([word.typed, word.stem])].map((source) => new Set(trigrams(`^${source}$`))) : []
+  const sources =
+    budget > 0 ? [...new Set([word.typed, word.stem])].map((source) => new Set(trigrams(`^${source}$`))) : []
   const completion = new Set(trigrams(`^${word.typed}`))
   const thresholds = [...sources.map((grams) => grams.size - 3 * budget), ...(prefix ? [completion.size] : [])]
   const grams = new Set([...sources.flatMap((set) => [...set]), ...(prefix ? completion : [])])

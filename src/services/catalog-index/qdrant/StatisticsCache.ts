@@ -37,7 +37,10 @@ export class StatisticsCache {
   private readonly epochs = new Map<number, number>()
   private generation = 0
 
-  constructor(capacity: number, private readonly ttlMillis: number) {
+  constructor(
+    capacity: number,
+    private readonly ttlMillis: number
+  ) {
     this.entries = new LruCache(capacity)
   }
 
@@ -47,10 +50,12 @@ export class StatisticsCache {
    * only a count never asked for (or asked for before this process's last write) waits.
    */
   counts<E>(siteId: number, requests: ReadonlyArray<StatisticRequest<E>>): Effect.Effect<Array<number>, E> {
-    return Effect.gen(this, function*() {
+    return Effect.gen(this, function* () {
       const now = yield* Clock.currentTimeMillis
       const epoch = this.epochs.get(siteId) ?? 0
-      const values = requests.map(({ name, count }) => this.known(siteId, name, epoch, now, count) as number | undefined)
+      const values = requests.map(
+        ({ name, count }) => this.known(siteId, name, epoch, now, count) as number | undefined
+      )
       const missing = requests.filter((_, i) => values[i] === undefined)
       const fetched = yield* Effect.forEach(missing, (request) => request.count, { concurrency: 16 })
       missing.forEach(({ name }, i) => this.store(siteId, name, fetched[i], epoch, now))
@@ -61,7 +66,7 @@ export class StatisticsCache {
 
   /** One value derived from the site's contents, remembered under `name` as counts are. */
   remember<A, E>(siteId: number, name: string, compute: Effect.Effect<A, E>): Effect.Effect<A, E> {
-    return Effect.gen(this, function*() {
+    return Effect.gen(this, function* () {
       const now = yield* Clock.currentTimeMillis
       const epoch = this.epochs.get(siteId) ?? 0
       const known = this.known(siteId, name, epoch, now, compute)
@@ -78,16 +83,24 @@ export class StatisticsCache {
    * fresh meanwhile, so concurrent queries do not ask again; a failure leaves the old value
    * to be asked for again after another `ttlMillis`).
    */
-  private known<E>(siteId: number, name: string, epoch: number, now: number, compute: Effect.Effect<unknown, E>): unknown {
+  private known<E>(
+    siteId: number,
+    name: string,
+    epoch: number,
+    now: number,
+    compute: Effect.Effect<unknown, E>
+  ): unknown {
     const key = `${siteId}:${name}`
     const entry = this.entries.get(key)
     if (entry === undefined || entry.epoch !== epoch) return undefined
     if (entry.expires <= now) {
       this.entries.set(key, { ...entry, expires: now + this.ttlMillis })
-      Effect.runFork(compute.pipe(
-        Effect.tap((value) => Effect.sync(() => this.store(siteId, name, value, epoch, now))),
-        Effect.ignore
-      ))
+      Effect.runFork(
+        compute.pipe(
+          Effect.tap((value) => Effect.sync(() => this.store(siteId, name, value, epoch, now))),
+          Effect.ignore
+        )
+      )
     }
     return entry.value
   }

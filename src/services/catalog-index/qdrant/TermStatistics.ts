@@ -16,29 +16,42 @@ import { FIELDS, fieldTermKey } from "./SparseText.js"
  * Counts are index lookups (one small request each, run concurrently), remembered for a
  * short time per site (see StatisticsCache.ts).
  */
-const idf = (documents: number, frequency: number): number => Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
+const idf = (documents: number, frequency: number): number =>
+  Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
 /** Per term: fieldWeight × IDF of each of its field keys that some document of the site holds. */
 export type KeyWeights = ReadonlyMap<string, ReadonlyMap<number, number>>
 
-export const keyWeights = (q: Qdrant, siteId: number, terms: ReadonlyArray<string>): Effect.Effect<KeyWeights, IndexError> => {
+export const keyWeights = (
+  q: Qdrant,
+  siteId: number,
+  terms: ReadonlyArray<string>
+): Effect.Effect<KeyWeights, IndexError> => {
   if (terms.length === 0) return Effect.succeed(new Map())
   const site = toQdrantFilter(siteId, emptyFilter)
   const count = (filter: typeof site) =>
-    call("count", () => q.client.count(q.collection, { filter, exact: true })).pipe(Effect.map((result) => result.count))
+    call("count", () => q.client.count(q.collection, { filter, exact: true })).pipe(
+      Effect.map((result) => result.count)
+    )
   const keys = terms.flatMap((term) => FIELDS.map((field) => ({ term, field, key: fieldTermKey(field, term) })))
-  return q.statistics.counts(siteId, [
-    { name: "documents", count: count(site) },
-    ...keys.map(({ key }) => ({ name: String(key), count: count(andAlso(site, { key: TERMS_KEY, match: { value: key } })) }))
-  ]).pipe(
-    Effect.map(([documents, ...frequencies]) => {
-      const weights = new Map<string, Map<number, number>>(terms.map((term) => [term, new Map()]))
-      keys.forEach(({ term, field, key }, i) => {
-        if (frequencies[i] > 0) weights.get(term)!.set(key, q.options.fieldWeights[field] * idf(documents, frequencies[i]))
+  return q.statistics
+    .counts(siteId, [
+      { name: "documents", count: count(site) },
+      ...keys.map(({ key }) => ({
+        name: String(key),
+        count: count(andAlso(site, { key: TERMS_KEY, match: { value: key } }))
+      }))
+    ])
+    .pipe(
+      Effect.map(([documents, ...frequencies]) => {
+        const weights = new Map<string, Map<number, number>>(terms.map((term) => [term, new Map()]))
+        keys.forEach(({ term, field, key }, i) => {
+          if (frequencies[i] > 0)
+            weights.get(term)!.set(key, q.options.fieldWeights[field] * idf(documents, frequencies[i]))
+        })
+        return weights
       })
-      return weights
-    })
-  )
+    )
 }
 
 /** Every field key of `term`, held by the site or not: the condition "holds the term". */

@@ -45,7 +45,12 @@ export const encodeUpsert = (doc: IndexDocument): FeedEntry => {
     hasTextVector: text !== undefined,
     images: image === undefined ? null : image.length
   }
-  return ["U", JSON.stringify(header), ...(text === undefined ? [] : [vectorBytes(text)]), ...(image ?? []).map(vectorBytes)]
+  return [
+    "U",
+    JSON.stringify(header),
+    ...(text === undefined ? [] : [vectorBytes(text)]),
+    ...(image ?? []).map(vectorBytes)
+  ]
 }
 
 /** `R` and `{siteId, productIds}` as JSON. */
@@ -55,7 +60,10 @@ export const encodeRemove = (siteId: number, productIds: ReadonlyArray<string>):
 ]
 
 /** `C` and the update as JSON. */
-export const encodeColumns = (update: ColumnsUpdate): FeedEntry => ["C", JSON.stringify(update satisfies typeof ColumnsUpdate.Encoded)]
+export const encodeColumns = (update: ColumnsUpdate): FeedEntry => [
+  "C",
+  JSON.stringify(update satisfies typeof ColumnsUpdate.Encoded)
+]
 
 /** Throws on an entry this codec did not write. */
 export const decodeChange = (values: ReadonlyArray<Buffer>): IndexChange => {
@@ -66,7 +74,9 @@ export const decodeChange = (values: ReadonlyArray<Buffer>): IndexChange => {
       const vectors = [...decodeVectors(bytes)]
       const textVector = header.hasTextVector ? vectors.shift() : undefined
       if (vectors.length !== (header.images ?? 0) || (header.hasTextVector && textVector === undefined)) {
-        throw new Error(`upsert of ${header.productId} carries ${values.length - 2} vectors, its header announces others`)
+        throw new Error(
+          `upsert of ${header.productId} carries ${values.length - 2} vectors, its header announces others`
+        )
       }
       return {
         _tag: "Upsert",

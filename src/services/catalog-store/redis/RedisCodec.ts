@@ -10,17 +10,17 @@ export const toProduct = (
   data === null || images === null || version === null
     ? null
     : {
-      siteId,
-      productId,
-      data: decodeRecord(data),
-      images: decodeImages(images),
-      version: Number(version),
-      // A hash written before text versions were kept: every write counted as a new text.
-      textVersion: Number(textVersion ?? version),
-      updatedAt: Number(updated),
-      // A product stored before creation times were kept: its update time stands in.
-      createdAt: Number(created ?? updated)
-    }
+        siteId,
+        productId,
+        data: decodeRecord(data),
+        images: decodeImages(images),
+        version: Number(version),
+        // A hash written before text versions were kept: every write counted as a new text.
+        textVersion: Number(textVersion ?? version),
+        updatedAt: Number(updated),
+        // A product stored before creation times were kept: its update time stands in.
+        createdAt: Number(created ?? updated)
+      }
 
 /** Analyses in the product's image order; images not analysed yet are absent. Throws on malformed data. */
 export const inImageOrder = (images: ReadonlyArray<StoredImage>, stored: Record<string, string>) =>
