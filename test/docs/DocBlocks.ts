@@ -1,7 +1,7 @@
 /**
  * The shell examples of the README and docs/, as the docs test runs them.
  *
- * Conventions (README.md "Reading the examples" states them for readers):
+ * Conventions (the README's tour and docs/api.md explain them to readers):
  * - A ```sh block runs, in the order written, in one bash session shared by every block
  *   (variables and the working directory carry over, as in a reader's terminal).
  * - `# → <answer>` after a command documents what the commands since the previous answer print:
