@@ -84,7 +84,10 @@ const gc = (globalThis as { gc?: () => void }).gc
 const memory = () => {
   const m = process.memoryUsage()
   const mb = (n: number) => Math.round(n / 2 ** 20)
-  return `${mb(m.rss)} MB (heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)}, external ${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)} MB)`
+  return (
+    `${mb(m.rss)} MB (heap used ${mb(m.heapUsed)} / total ${mb(m.heapTotal)}, external ` +
+    `${mb(m.external)}, arrayBuffers ${mb(m.arrayBuffers)} MB)`
+  )
 }
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]
@@ -99,7 +102,8 @@ const report = (label: string, times: Array<number>, extra = "") => {
   times.sort((a, b) => a - b)
   const f = (ms: number) => ms.toFixed(1).padStart(6)
   console.log(
-    `${label.padEnd(34)} p50 ${f(percentile(times, 0.5))}  p95 ${f(percentile(times, 0.95))}  p99 ${f(percentile(times, 0.99))} ms ${extra}`
+    `${label.padEnd(34)} p50 ${f(percentile(times, 0.5))}  p95 ${f(percentile(times, 0.95))}  p99 ` +
+      `${f(percentile(times, 0.99))} ms ${extra}`
   )
 }
 

@@ -27,10 +27,13 @@ const syntheticJpeg = async (seed: number) => {
   const shapes = Array.from({ length: 12 }, () =>
     next() < 0.5
       ? `<circle cx="${next() * SIZE}" cy="${next() * SIZE}" r="${20 + next() * 150}" fill="${hue(next)}"/>`
-      : `<rect x="${next() * SIZE}" y="${next() * SIZE}" width="${30 + next() * 300}" height="${30 + next() * 300}" fill="${hue(next)}"/>`
+      : `<rect x="${next() * SIZE}" y="${next() * SIZE}" width="${30 + next() * 300}" ` +
+        `height="${30 + next() * 300}" fill="${hue(next)}"/>`
   )
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}">
-    <defs><linearGradient id="g" x1="0" y1="0" x2="${next()}" y2="1"><stop offset="0" stop-color="${hue(next)}"/><stop offset="1" stop-color="${hue(next)}"/></linearGradient></defs>
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${SIZE}" height="${SIZE}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="${next()}" y2="1">` +
+    `<stop offset="0" stop-color="${hue(next)}"/><stop offset="1" stop-color="${hue(next)}"/></linearGradient></defs>
     <rect width="${SIZE}" height="${SIZE}" fill="url(#g)"/>${shapes.join("")}</svg>`
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer()
 }
@@ -65,7 +68,8 @@ const startUp = (label: string, threads: number) =>
     const { modelLoadMs } = yield* analyzer.stats
     console.log(
       `  ${label}: ready in ${ms(performance.now() - start)} ` +
-        `(features ${ms(modelLoadMs!.features)}, detector ${ms(modelLoadMs!.detector)}, with warm-up ${ms(modelLoadMs!.total)})`
+        `(features ${ms(modelLoadMs!.features)}, detector ${ms(modelLoadMs!.detector)}, with warm-up ` +
+        `${ms(modelLoadMs!.total)})`
     )
     return analyzer
   })
@@ -84,7 +88,8 @@ const throughput = (threads: number, images: ReadonlyArray<RgbImage>) =>
         const elapsed = yield* timed(Effect.forEach(images, pass, { concurrency: "unbounded" }))
         const perSecond = images.length / (elapsed / 1_000)
         console.log(
-          `  ${threads} thread(s), ${label.padEnd(38)} ${perSecond.toFixed(1)} images/s (${(perSecond / threads).toFixed(1)} per thread)`
+          `  ${threads} thread(s), ${label.padEnd(38)} ${perSecond.toFixed(1)} images/s ` +
+            `(${(perSecond / threads).toFixed(1)} per thread)`
         )
       }
     })
@@ -100,7 +105,8 @@ const main = Effect.gen(function* () {
     decodeTimes.push(performance.now() - start)
   }
   console.log(
-    `${COUNT} synthetic ${SIZE}×${SIZE} JPEGs, ${(jpegs.reduce((n, j) => n + j.length, 0) / COUNT / 1024).toFixed(0)} KB average`
+    `${COUNT} synthetic ${SIZE}×${SIZE} JPEGs, ` +
+      `${(jpegs.reduce((n, j) => n + j.length, 0) / COUNT / 1024).toFixed(0)} KB average`
   )
   report("sharp decode to RGB", decodeTimes)
 

@@ -13,9 +13,9 @@
  * - images: image indexing throughput of the in-process worker (photos on a loopback host);
  * - bulk: the same catalog (into another site) through one streamed POST /products/bulk while
  *   shoppers search, then price and stock patches; MiniSearch indexing it is the peer.
- *   `--only bulk --products 1000000` pushes a million (about 10 GB of RSS);
+ *   `--only bulk --products 1000000` pushes a million;
  *   `--embed-wait-seconds N` caps the wait for the embeddings (the rate so far is reported).
- * Prints markdown tables for the README.
+ * Prints markdown tables for docs/figures.md.
  */
 import * as os from "node:os"
 import { LogLevel } from "effect"
@@ -52,7 +52,8 @@ type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
 
 const usage =
   `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
-  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] [--embed-wait-seconds N] [--events N] [--event-products N]`
+  `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] ` +
+  `[--embed-wait-seconds N] [--events N] [--event-products N]`
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const options = {
@@ -90,7 +91,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
 }
 
 const main = async () => {
-  // The api runs in this process, so it gets the api's heap setting (see src/runtime/HeapTuning.ts).
+  // The api runs in this process, so it gets the api's heap setting (see src/platform/HeapTuning.ts).
   const heapGrowingPercent = tuneHeap()
   // `--distributed`: the multi-process topology benchmark (bench/distributed/main.ts).
   if (process.argv.includes("--distributed"))
@@ -156,18 +157,22 @@ const main = async () => {
         "Precomputed image vectors written and indexed",
         `${seeded.products} products, one 1792-d vector each, ${fmtRate(seeded.products / seeded.seconds)}/s ` +
           `(store ${seeded.storeSeconds.toFixed(0)} s, index ${seeded.indexSeconds.toFixed(0)} s)` +
-          `${run("text") ? "" : " (catalog written through the store, without text vectors)"}; ${memory().replace(/^rss /, "RSS ")}`,
+          `${run("text") ? "" : " (catalog written through the store, without text vectors)"}; ` +
+          `${memory().replace(/^rss /, "RSS ")}`,
         "",
         ""
       ])
       noteLoad("after writing the image vectors")
       const fitted = await fitVisualSpace(server, seeded.products)
       log(
-        `learned visual space: ${fitted.dims} dimensions on ${fitted.samples} vectors, fitted and the catalog re-indexed in ${fitted.seconds.toFixed(1)} s, ${memory()}`
+        `learned visual space: ${fitted.dims} dimensions on ${fitted.samples} vectors, ` +
+          `fitted and the catalog re-indexed in ${fitted.seconds.toFixed(1)} s, ${memory()}`
       )
       catalogRows.push([
         "Learned visual space fitted, catalog re-indexed in it",
-        `${fitted.dims} dims from ${fitted.samples} photos of a ${fitted.sampled}-product sample; fit + re-index of ${seeded.products} products ${fitted.seconds.toFixed(0)} s; ${memory().replace(/^rss /, "RSS ")}`,
+        `${fitted.dims} dims from ${fitted.samples} photos of a ${fitted.sampled}-product sample; ` +
+          `fit + re-index of ${seeded.products} products ${fitted.seconds.toFixed(0)} s; ` +
+          `${memory().replace(/^rss /, "RSS ")}`,
         "",
         ""
       ])
@@ -233,11 +238,19 @@ const main = async () => {
       "",
       `## Benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
       "",
-      `Options: \`--products ${options.products} --queries ${options.queries} --seed ${options.seed} --page ${options.page} --only ${[...options.only].join(",")}\`` +
-        ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, IMAGE_THREADS ${options.imageThreads}, ${options.recommendations} similar + ${options.recommendations} cross-selling, ${options.suggests} auto-suggest requests, ` +
+      `Options: \`--products ${options.products} --queries ${options.queries} --seed ${options.seed} ` +
+        `--page ${options.page} --only ${[...options.only].join(",")}\`` +
+        ` (PUT concurrency ${options.concurrency}, embed threads ${options.embedThreads}, IMAGE_THREADS ` +
+        `${options.imageThreads}, ${options.recommendations} similar + ${options.recommendations} ` +
+        `cross-selling, ${options.suggests} auto-suggest requests, ` +
         `${options.visualQueries} visual searches, ${options.imageProducts} photos indexed).`,
-      `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}, HEAP_GROWING_PERCENT ${heapGrowingPercent}, MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? "unset"}; load average ${loads.join(", ")} (other workloads share the cores, so figures are noisy).`,
-      `All requests over HTTP/1.1 keep-alive on loopback; latencies are sequential (one request in flight) after a warm-up; RSS is this whole process (api + load generator; ${mb(rssStart)} before the api started, ${mb(rssReady)} once ready).`,
+      `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), Node ${process.version}, ` +
+        `HEAP_GROWING_PERCENT ${heapGrowingPercent}, ` +
+        `MALLOC_ARENA_MAX ${process.env.MALLOC_ARENA_MAX ?? "unset"}; ` +
+        `load average ${loads.join(", ")} (other workloads share the cores, so figures are noisy).`,
+      `All requests over HTTP/1.1 keep-alive on loopback; latencies are sequential (one request in flight) ` +
+        `after a warm-up; RSS is this whole process (api + load generator; ${mb(rssStart)} before the api ` +
+        `started, ${mb(rssReady)} once ready).`,
       "",
       markdownTable(["Metric", "Value", "Target", ""], summaryRows),
       "",

@@ -79,7 +79,8 @@ const embedded = EmbeddedMemoryLog.layer.pipe(
 )
 
 console.log(
-  "| layer | append items/s (batch 1) | append items/s (batch 10) | recall 20 p50/p99 ms | replay 20 p50/p99 ms | summary p50/p99 ms |"
+  "| layer | append items/s (batch 1) | append items/s (batch 10) | recall 20 p50/p99 ms | replay 20 " +
+    "p50/p99 ms | summary p50/p99 ms |"
 )
 console.log("|---|---|---|---|---|---|")
 await Effect.runPromise(measure("embedded (SQLite)", 1).pipe(Effect.provide(embedded)))

@@ -106,7 +106,8 @@ const main = Effect.gen(function* () {
     sizes.sort((a, b) => a - b)
     const kb = (n: number) => `${(n / 1024).toFixed(0)} KB`
     console.log(
-      `${label.padEnd(30)} p50 ${percentile(times, 0.5).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 0.99).toFixed(1).padStart(7)} ms` +
+      `${label.padEnd(30)} p50 ${percentile(times, 0.5).toFixed(1).padStart(7)} ms  p99 ` +
+        `${percentile(times, 0.99).toFixed(1).padStart(7)} ms` +
         `  response p50 ${kb(percentile(sizes, 0.5))}, max ${kb(sizes[sizes.length - 1])}`
     )
   }

@@ -52,7 +52,8 @@ const main = Effect.gen(function* () {
   for (const [stage, times] of Object.entries(stages)) {
     times.sort((a, b) => a - b)
     console.log(
-      `${stage.padEnd(12)} p50 ${percentile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ${percentile(times, 0.99).toFixed(1).padStart(6)} ms`
+      `${stage.padEnd(12)} p50 ${percentile(times, 0.5).toFixed(1).padStart(6)} ms  p99 ` +
+        `${percentile(times, 0.99).toFixed(1).padStart(6)} ms`
     )
   }
 })

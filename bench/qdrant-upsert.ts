@@ -1,9 +1,10 @@
 /**
- * Qdrant upsert size and throughput: `PATH=/path/to/qdrant-dir:$PATH npx tsx bench/qdrant-upsert.ts [products] [images]`
- * (or QDRANT_URL=… for a running server). Products of 3 (or [images]) random 1792-d image vectors, a 512-d
- * text vector and a short text (default 2,000); prints the JSON size of a point and of a
- * 256-point request (Qdrant's default limit is 32 MiB) before and after rounding, then upserts the catalog through the
- * CatalogIndex for each image storage setting and prints requests, time and products/s.
+ * Qdrant upsert size and throughput: `PATH=/path/to/qdrant-dir:$PATH npx tsx bench/qdrant-upsert.ts
+ * [products] [images]` (or QDRANT_URL=… for a running server). Products of 3 (or [images]) random
+ * 1792-d image vectors, a 512-d text vector and a short text (default 2,000); prints the JSON size
+ * of a point and of a 256-point request (Qdrant's default limit is 32 MiB) before and after
+ * rounding, then upserts the catalog through the CatalogIndex for each image storage setting and
+ * prints requests, time and products/s.
  */
 import { randomUUID } from "node:crypto"
 import { QdrantClient } from "@qdrant/js-client-rest"
@@ -61,11 +62,14 @@ const products: Array<IndexDocument> = Array.from({ length: count }, (_, i) => (
 }))
 
 const MiB = 1024 * 1024
-/** JSON of the first 256 products as the index writes them, and as the float32 arrays did before. */
+/** JSON of the first 256 products as the index writes them, and as unrounded float32 arrays. */
 const sizes = (encode: (doc: IndexDocument) => unknown) => {
   const bytes = products.slice(0, 256).map((doc) => Buffer.byteLength(JSON.stringify(encode(doc))))
   const total = bytes.reduce((a, b) => a + b, 0)
-  return `${(total / bytes.length / 1024).toFixed(1)} KB a product, ${(total / MiB).toFixed(1)} MiB for 256 (Qdrant's default limit: 32 MiB)`
+  return (
+    `${(total / bytes.length / 1024).toFixed(1)} KB a product, ${(total / MiB).toFixed(1)} MiB for ` +
+    `256 (Qdrant's default limit: 32 MiB)`
+  )
 }
 const exactDoubles = (doc: IndexDocument) => ({
   ...toPoint(doc),
@@ -96,7 +100,7 @@ const run = async (url: string, label: string, options: Partial<QdrantIndexOptio
   await new QdrantClient({ url, checkCompatibility: false }).deleteCollection(collection)
 }
 
-/** The old write path: exact doubles, 256 products a request, whatever their size. */
+/** The unrounded write path for comparison: exact doubles, 256 products a request, whatever their size. */
 const runBefore = async (url: string) => {
   const collection = `bench_${randomUUID().replaceAll("-", "")}`
   const setup = Effect.provide(
@@ -116,7 +120,8 @@ const runBefore = async (url: string) => {
     result = `FAILED: ${String((error as { data?: { status?: { error?: string } } }).data?.status?.error ?? error)}`
   }
   console.log(
-    `| exact doubles, float32 in RAM, 256 products a request (before) | ${Math.ceil(count / 256)} | ${((performance.now() - started) / 1000).toFixed(2)} s | ${result} |`
+    `| exact doubles, float32 in RAM, 256 products a request (before) | ${Math.ceil(count / 256)} | ` +
+      `${((performance.now() - started) / 1000).toFixed(2)} s | ${result} |`
   )
   await client.deleteCollection(collection)
 }
@@ -128,7 +133,8 @@ const main = async () => {
   const url = "binary" in availability ? (server = await startQdrant(availability.binary)).url : availability.url
   try {
     console.log(
-      `\n${count} products of ${imagesPerProduct} images → | image storage, request cap | requests | time | throughput |`
+      `\n${count} products of ${imagesPerProduct} images → | image storage, ` +
+        `request cap | requests | time | throughput |`
     )
     await runBefore(url)
     await run(url, "float32 in RAM, 8 MiB a request", { imageDatatype: "float32", imageOnDisk: false })

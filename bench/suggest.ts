@@ -104,7 +104,8 @@ console.log(
   `indexed ${PRODUCTS} products in ${indexMs.toFixed(0)} ms: ${(PRODUCTS / (indexMs / 1000)).toFixed(0)} products/s`
 )
 console.log(
-  `memory: rss ${mb(loaded.rss)} (+${mb(loaded.rss - baseline.rss)}), heap ${mb(loaded.heapUsed)} (+${mb(loaded.heapUsed - baseline.heapUsed)} for the index)`
+  `memory: rss ${mb(loaded.rss)} (+${mb(loaded.rss - baseline.rss)}), ` +
+    `heap ${mb(loaded.heapUsed)} (+${mb(loaded.heapUsed - baseline.heapUsed)} for the index)`
 )
 
 const words = [...adjectives, ...nouns.map((n) => n.noun), ...brands.map((b) => b.toLowerCase())]

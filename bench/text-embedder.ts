@@ -57,7 +57,8 @@ const latencies = (
   Effect.gen(function* () {
     const times = (yield* Effect.forEach(texts, (text) => timed(embedQuery(text)))).sort((a, b) => a - b)
     console.log(
-      `  ${label.padEnd(34)} p50 ${ms(percentile(times, 0.5))}  p99 ${ms(percentile(times, 0.99))}  (${times.length} queries)`
+      `  ${label.padEnd(34)} p50 ${ms(percentile(times, 0.5))}  p99 ${ms(percentile(times, 0.99))}  ` +
+        `(${times.length} queries)`
     )
   })
 
@@ -67,7 +68,8 @@ const throughput = (threads: number) =>
       const embedder = yield* makeTextEmbedder({ threads })
       const elapsed = yield* timed(embedder.embed(catalog))
       console.log(
-        `  ${threads} thread(s): ${(catalog.length / (elapsed / 1_000)).toFixed(1)} texts/s (${(elapsed / 1_000).toFixed(1)} s)`
+        `  ${threads} thread(s): ${(catalog.length / (elapsed / 1_000)).toFixed(1)} texts/s ` +
+          `(${(elapsed / 1_000).toFixed(1)} s)`
       )
     })
   )

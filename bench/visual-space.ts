@@ -49,9 +49,11 @@ const n = 2_000
 for (let i = 0; i < n; i++) project(space, samples[i % samples.length].vector)
 const projectUs = ((performance.now() - t) / n) * 1000
 console.log(
-  `fit: ${samples.length} samples of ${products} products (${JSON.stringify(DEFAULT_FIT)}) in ${(fitMs / 1000).toFixed(1)} s → ${space.outputDims} dimensions`
+  `fit: ${samples.length} samples of ${products} products (${JSON.stringify(DEFAULT_FIT)}) in ` +
+    `${(fitMs / 1000).toFixed(1)} s → ${space.outputDims} dimensions`
 )
 console.log(`event loop during the fit: longest stall ${(loop.max / 1e6).toFixed(0)} ms`)
 console.log(
-  `projection: ${projectUs.toFixed(0)} µs a vector; peak RSS ${(peak / 2 ** 20).toFixed(0)} MB (samples ${((samples.length * D * 4) / 2 ** 20).toFixed(0)} MB)`
+  `projection: ${projectUs.toFixed(0)} µs a vector; peak RSS ${(peak / 2 ** 20).toFixed(0)} MB ` +
+    `(samples ${((samples.length * D * 4) / 2 ** 20).toFixed(0)} MB)`
 )

@@ -15,8 +15,9 @@
  * Popularity in ranking, on a search task: for one product of each validation order (its own
  * seeded draw), a shopper's short query: the last word of its title ("holder", "cases": a
  * generic query many products match) or its last two ("t-light holder"), judged by where the
- * bought product ranks in the first 10 of POST /text-search, for several popularity boosts (campaigns; the default one is
- * DEFAULT_POPULARITY_BOOST), beside BM25 over the titles (MiniSearch) in the same run.
+ * bought product ranks in the first 10 of POST /text-search, for several popularity boosts
+ * (campaigns; the default one is DEFAULT_POPULARITY_BOOST), beside BM25 over the titles
+ * (MiniSearch) in the same run.
  *
  * Options: --validate-share F (0.15), --seed N (7), --max-queries N (all), --search-queries N (1,000).
  */
@@ -127,7 +128,9 @@ const peers: Record<string, (source: string) => ReadonlyArray<string>> = {
 // ---- The service -----------------------------------------------------------------------------------
 const log = (line: string) => process.stderr.write(`[baskets] ${line}\n`)
 log(
-  `${products.length} products; ${orders.length} train orders: ${fit.length} replayed (to ${fit.at(-1)?.ts}), ${validation.length} validate (${validation[0]?.ts} .. ${validation.at(-1)?.ts}); ${queries.length} judged pairs`
+  `${products.length} products; ${orders.length} train orders: ` +
+    `${fit.length} replayed (to ${fit.at(-1)?.ts}), ${validation.length} validate ` +
+    `(${validation[0]?.ts} .. ${validation.at(-1)?.ts}); ${queries.length} judged pairs`
 )
 const server = await startInProcessApi({
   prefix: "commerce-baskets-",
@@ -226,7 +229,8 @@ try {
   for (const [name, recommend] of Object.entries(peers)) await judge(name, recommend)
 
   console.log(
-    `\nCross-selling judged by ${queries.length} held-out baskets (hide one product, recommend for another of the same basket); seed ${seed}\n`
+    `\nCross-selling judged by ${queries.length} held-out baskets (hide one product, recommend for another ` +
+      `of the same basket); seed ${seed}\n`
   )
   console.log("| method | hit rate@10 | MRR@10 | ms a query |")
   console.log("|---|---|---|---|")
@@ -273,7 +277,8 @@ try {
     bm25.search(query, { combineWith: "AND" }).map((r) => String(r.id))
   )
   console.log(
-    `\nSearch task: ${searches.length} bought products of validation orders; the query is the last word of the title, or its last two; the bought product judged in the first 10\n`
+    `\nSearch task: ${searches.length} bought products of validation orders; ` +
+      `the query is the last word of the title, or its last two; the bought product judged in the first 10\n`
   )
   console.log("| ranking | one word: hit rate@10 | MRR@10 | two words: hit rate@10 | MRR@10 |")
   console.log("|---|---|---|---|---|")

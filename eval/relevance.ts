@@ -1,12 +1,13 @@
 /**
  * Relevance evaluation: `npm run eval:relevance -- <set dir | set name> [options]`.
  *
- * Loads a relevance set (see /work/shared/data/README.md) into a fresh site of the real
- * service layers (temp dir, deleted at the end), ingests it the way PUT /product does, runs
- * the dev queries through textSearch (the POST /text-search code path) and prints nDCG@10,
- * judged-only nDCG@10 and recall@100 beside plain BM25 (MiniSearch defaults) computed in
- * the same run, and the precision of the whole result set (matches per query, the share of
- * returned judged products with gain 0, what 50 made-up two-word queries return). Extra runs call CatalogIndex.search directly and are labelled as such.
+ * Loads a relevance set (see /work/shared/data/README.md) into a fresh site of the real service
+ * layers (temp dir, deleted at the end), ingests it the way PUT /product does, runs the dev
+ * queries through textSearch (the POST /text-search code path) and prints nDCG@10, judged-only
+ * nDCG@10 and recall@100 beside plain BM25 (MiniSearch defaults) computed in the same run, and
+ * the precision of the whole result set (matches per query, the share of returned judged
+ * products with gain 0, what 50 made-up two-word queries return). Extra runs call
+ * CatalogIndex.search directly and are labelled as such.
  *
  * Options:
  *   --limit-queries N        first N scorable dev queries only (quick runs)
@@ -80,7 +81,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
   }
   if (positional.length !== 1)
     throw new Error(
-      "usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] [--sweep] [--variants] [--qdrant URL]"
+      "usage: npm run eval:relevance -- <set dir> [--limit-queries N] [--weights L,T] [--min-similarity X] " +
+        "[--sweep] [--variants] [--qdrant URL]"
     )
   return { setDir: resolveSetDir(positional[0]), ...options }
 }
@@ -107,11 +109,14 @@ const main = async () => {
   const withJudgement = set.queries.filter((q) => scorable(q.id, set.qrels))
   const queries = withJudgement.slice(0, args.limit)
   console.log(
-    `relevance set ${set.name} (${set.dir}): ${count(set.products.length)} products (${set.hasDescription ? "title + description" : "title only"}), ` +
-      `${count(set.queries.length)} dev queries, ${count(withJudgement.length)} with a product of gain > 0; evaluating ${count(queries.length)}`
+    `relevance set ${set.name} (${set.dir}): ${count(set.products.length)} products ` +
+      `(${set.hasDescription ? "title + description" : "title only"}), ` +
+      `${count(set.queries.length)} dev queries, ${count(withJudgement.length)} with a product of gain > ` +
+      `0; evaluating ${count(queries.length)}`
   )
   console.log(
-    "metrics: exponential gains 2^g - 1, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, recall@100 of gain > 0; mean over queries"
+    "metrics: exponential gains 2^g - 1, nDCG@10 (unjudged = gain 0), judged-only nDCG@10, " +
+      "recall@100 of gain > 0; mean over queries"
   )
 
   const baseline = baselineRankings(set.products, queries, set.hasDescription, 100)
@@ -121,12 +126,15 @@ const main = async () => {
   const program = Effect.gen(function* () {
     const ready = performance.now()
     console.log(
-      `ready to ingest after ${((ready - started) / 1000).toFixed(1)} s (data load, BM25 baseline, services with 2 embedding threads)`
+      `ready to ingest after ${((ready - started) / 1000).toFixed(1)} s ` +
+        `(data load, BM25 baseline, services with 2 embedding threads)`
     )
     const ingestion = yield* ingest(workspace.siteId, set.products)
     console.log(
-      `ingestion: ${count(ingestion.indexed)}/${count(ingestion.products)} searchable in ${(ingestion.totalMs / 1000).toFixed(1)} s ` +
-        `= ${(ingestion.products / (ingestion.totalMs / 1000)).toFixed(0)} products/s (store writes + enqueue ${(ingestion.putMs / 1000).toFixed(1)} s)`
+      `ingestion: ${count(ingestion.indexed)}/${count(ingestion.products)} searchable in ` +
+        `${(ingestion.totalMs / 1000).toFixed(1)} s ` +
+        `= ${(ingestion.products / (ingestion.totalMs / 1000)).toFixed(0)} products/s ` +
+        `(store writes + enqueue ${(ingestion.putMs / 1000).toFixed(1)} s)`
     )
 
     const product = yield* productRankings(workspace.siteId, queries)
@@ -145,7 +153,8 @@ const main = async () => {
       const qdrantScores = score(inQdrant.rankings, set.qrels)
       console.log(row("hybrid: textSearch, index in Qdrant", qdrantScores, inQdrant.ms, baselineScores))
       console.log(
-        `  (Qdrant collection loaded in ${(inQdrant.loadMs / 1000).toFixed(1)} s; nDCG@10 Qdrant − embedded ${(qdrantScores.ndcg10 - productScores.ndcg10).toFixed(4)}, ` +
+        `  (Qdrant collection loaded in ${(inQdrant.loadMs / 1000).toFixed(1)} s; nDCG@10 Qdrant − ` +
+          `embedded ${(qdrantScores.ndcg10 - productScores.ndcg10).toFixed(4)}, ` +
           `same top 10 on ${sameTop(product.rankings, inQdrant.rankings)}/${queries.length} queries)`
       )
     }
@@ -155,7 +164,8 @@ const main = async () => {
     console.log("")
     console.log(
       header(
-        `QUERY GROUPS: joined-token words (${count(joined.size)} queries) / the other ${count(queries.length - joined.size)}`
+        `QUERY GROUPS: joined-token words (${count(joined.size)} queries) / the other ` +
+          `${count(queries.length - joined.size)}`
       )
     )
     for (const [label, inGroup] of [
@@ -179,7 +189,8 @@ const main = async () => {
     const direct = (config: DirectConfig) => directRankings(index, workspace.siteId, queries, vectors, config)
     const same = yield* direct({ label: "direct, defaults" })
     console.log(
-      `check: direct CatalogIndex.search with textSearch's inputs reproduces the product top 10 on ${same.rankings.size === 0 ? 0 : sameTop(product.rankings, same.rankings)}/${queries.length} queries`
+      `check: direct CatalogIndex.search with textSearch's inputs reproduces the product top 10 on ` +
+        `${same.rankings.size === 0 ? 0 : sameTop(product.rankings, same.rankings)}/${queries.length} queries`
     )
 
     // Precision of the whole returned set, and what made-up words return, beside BM25.

@@ -1,5 +1,6 @@
 /**
- * Visual-search evaluation: `npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] [--limit N]`.
+ * Visual-search evaluation: `npm run eval:visual -- <grocery dir> [--split val|train]
+ * [--with-train-images] [--limit N]`.
  *
  * Builds a catalog from the Grocery Store Dataset (see /work/shared/data/README.md): each fine
  * class is a product (information-file title and description, category path
@@ -49,7 +50,8 @@ import { learnedSpaceRows } from "./visual/LearnedSpace.js"
 import { makeEvalWorkspace } from "./Workspace.js"
 
 const usage =
-  "usage: npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] [--train-per-class N] [--limit N] [--no-text-check] [--no-learned]"
+  "usage: npm run eval:visual -- <grocery dir> [--split val|train] [--with-train-images] " +
+  "[--train-per-class N] [--limit N] [--no-text-check] [--no-learned]"
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const positional: Array<string> = []
@@ -83,7 +85,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
 }
 
 const accuracyRow = (name: string, a: Accuracy, msPerQuery: number) =>
-  `${name.padEnd(46)} ${pct(a.top1)}  ${pct(a.top5)}  ${pct(a.coarseTop1)}  ${String(a.queries).padStart(7)}  ${(Number.isNaN(msPerQuery) ? "-" : msPerQuery.toFixed(1)).padStart(8)}`
+  `${name.padEnd(46)} ${pct(a.top1)}  ${pct(a.top5)}  ${pct(a.coarseTop1)}  ` +
+  `${String(a.queries).padStart(7)}  ${(Number.isNaN(msPerQuery) ? "-" : msPerQuery.toFixed(1)).padStart(8)}`
 
 const main = async () => {
   const args = parseArgs(process.argv.slice(2))
@@ -151,12 +154,15 @@ const main = async () => {
   const program = Effect.gen(function* () {
     const ready = performance.now()
     console.log(
-      `services ready after ${((ready - started) / 1000).toFixed(1)} s (data, baseline histograms, models); image server on 127.0.0.1`
+      `services ready after ${((ready - started) / 1000).toFixed(1)} s ` +
+        `(data, baseline histograms, models); image server on 127.0.0.1`
     )
     const ingestion = yield* ingest(workspace.siteId, products)
     console.log(
-      `ingestion: ${ingestion.indexed}/${ingestion.products} products indexed, ${ingestion.analysedOk}/${ingestion.images} images analysed ok` +
-        ` (${ingestion.analysedFailed} failed; ${server.served()} fetched from the image server) in ${(ingestion.totalMs / 1000).toFixed(1)} s` +
+      `ingestion: ${ingestion.indexed}/${ingestion.products} products indexed, ` +
+        `${ingestion.analysedOk}/${ingestion.images} images analysed ok` +
+        ` (${ingestion.analysedFailed} failed; ${server.served()} fetched from the image server) in ` +
+        `${(ingestion.totalMs / 1000).toFixed(1)} s` +
         ` = ${(ingestion.images / (ingestion.totalMs / 1000)).toFixed(2)} images/s (PUT → analysed and re-indexed)`
     )
     for (const failure of ingestion.failures.slice(0, 5)) console.log(`  failed: ${failure}`)
@@ -179,11 +185,15 @@ const main = async () => {
     console.log(
       fitted === undefined
         ? "learned visual space: none fitted (too few products with photos); the index holds the raw features"
-        : `learned visual space: version ${fitted.version}, fitted on ${fitted.samples} vectors (photos and their views; ${fitted.photos} photos counted), ` +
+        : `learned visual space: version ${fitted.version}, fitted on ${fitted.samples} vectors ` +
+            `(photos and their views; ${fitted.photos} photos counted), ` +
             `${fitted.space.outputDims} dimensions: the index holds the catalog's photos in it`
     )
     const space = (yield* (yield* SiteVisualSpaces).projections([workspace.siteId]))(workspace.siteId)
-    /** Diagnostic, not the product path: the query photo alone (no mirror) in the site's space, image cosine only, no colour boost. */
+    /**
+     * Diagnostic, not the product path: the query photo alone (no mirror) in the site's space,
+     * image cosine only, no colour boost.
+     */
     const directRanking = (file: string) =>
       Effect.gen(function* () {
         const decoded = yield* intake.decode(fs.readFileSync(file), "query.image")
@@ -230,17 +240,21 @@ const main = async () => {
     console.log(accuracyRow("baseline: RGB 8×8×8 histogram intersection", rgb.accuracy, rgb.msPerQuery))
     console.log(accuracyRow("baseline: HSV 8×8×8 histogram intersection", hsv.accuracy, hsv.msPerQuery))
     console.log(
-      `${accuracyRow("diagnostic: index cosine, no mirror, no colour", direct, NaN)}  (the photo alone in the site's space, direct index search)`
+      `${accuracyRow("diagnostic: index cosine, no mirror, no colour", direct, NaN)}  ` +
+        `(the photo alone in the site's space, direct index search)`
     )
     console.log(
-      `self-check: the ${self.queries} iconic photos as queries find their own product top-1 ${pct(self.top1).trim()}, top-5 ${pct(self.top5).trim()}`
+      `self-check: the ${self.queries} iconic photos as queries find their own product top-1 ` +
+        `${pct(self.top1).trim()}, top-5 ${pct(self.top5).trim()}`
     )
     console.log(
-      `chance: top-1 ${pct(1 / products.length)}, top-5 ${pct(5 / products.length)}; empty result lists: ${visual.empty}`
+      `chance: top-1 ${pct(1 / products.length)}, top-5 ${pct(5 / products.length)}; empty result lists: ` +
+        `${visual.empty}`
     )
     console.log(
       `image indexing throughput: ${(ingestion.images / (ingestion.totalMs / 1000)).toFixed(2)} images/s ` +
-        `(${ingestion.images} images, fetch + decode + MobileNetV2 + nsfw + CenterNet + colours + re-index, IMAGE_THREADS=${process.env.IMAGE_THREADS ?? 1})`
+        `(${ingestion.images} images, fetch + decode + MobileNetV2 + nsfw + CenterNet + colours + ` +
+        `re-index, IMAGE_THREADS=${process.env.IMAGE_THREADS ?? 1})`
     )
 
     if (args.learned) {
@@ -251,8 +265,10 @@ const main = async () => {
       )
       console.log("")
       console.log(
-        `ABLATION (computed here as the service does, over every catalog photo: the space fitted on the catalog's ${gallery.length} products' ` +
-          `photos only, ${learned.samples} samples with their views, ${learned.dims} dimensions, ${(learned.fitMs / 1000).toFixed(1)} s; nothing fitted on the ${args.split} photos)`
+        `ABLATION (computed here as the service does, over every catalog photo: the space fitted on the ` +
+          `catalog's ${gallery.length} products' ` +
+          `photos only, ${learned.samples} samples with their views, ${learned.dims} dimensions, ` +
+          `${(learned.fitMs / 1000).toFixed(1)} s; nothing fitted on the ${args.split} photos)`
       )
       console.log(`${"".padEnd(46)}  top-1   top-5  coarse@1  queries  ms/query`)
       for (const row of learned.rows)
@@ -272,15 +288,20 @@ const main = async () => {
       console.log("")
       console.log("TEXT-OVER-VISUAL CHECK (textSearch; colour words come only from the product photos)")
       console.log(
-        `${cases.length} products with an indexed photo colour that their title, description and category do not contain ` +
-          `(skipped: ${noColor} without an indexed colour, ${onlyTextColors} whose photo colours all appear in their text)`
+        `${cases.length} products with an indexed photo colour that their title, ` +
+          `description and category do not contain ` +
+          `(skipped: ${noColor} without an indexed colour, ${onlyTextColors} whose photo colours all ` +
+          `appear in their text)`
       )
       console.log(
-        `${"".padEnd(40)}  all ${String(cases.length).padStart(2)} products: top-1  top-5  MRR@10 | ${shared} sharing a class word: top-1  top-5  MRR@10`
+        `${"".padEnd(40)}  all ${String(cases.length).padStart(2)} products: ` +
+          `top-1  top-5  MRR@10 | ${shared} sharing a class word: top-1  top-5  MRR@10`
       )
       for (const row of check.rows) {
         console.log(
-          `${row.label.padEnd(40)}  ${"".padStart(16)}${pct(row.all.top1)} ${pct(row.all.top5)}  ${row.all.mrr.toFixed(3)} | ${"".padStart(23)}${pct(row.shared.top1)} ${pct(row.shared.top5)}  ${row.shared.mrr.toFixed(3)}`
+          `${row.label.padEnd(40)}  ${"".padStart(16)}${pct(row.all.top1)} ${pct(row.all.top5)}  ` +
+            `${row.all.mrr.toFixed(3)} | ${"".padStart(23)}${pct(row.shared.top1)} ` +
+            `${pct(row.shared.top5)}  ${row.shared.mrr.toFixed(3)}`
         )
       }
       for (const example of check.examples) console.log(`  e.g. ${example}`)

@@ -21,7 +21,8 @@ fi
 # downloaded ones: point node-gyp at the headers that ship with the installed Node.
 node_prefix="$(dirname "$(dirname "$(command -v node)")")"
 if [ ! -f "$node_prefix/include/node/node.h" ]; then
-  echo "setup: no Node headers under $node_prefix/include/node (Debian: they come with the nodejs package; nvm installs them too)" >&2
+  echo "setup: no Node headers under $node_prefix/include/node" \
+    "(Debian: they come with the nodejs package; nvm installs them too)" >&2
   exit 1
 fi
 # onnxruntime-node ships its CPU binary in the package; its install script would only try to

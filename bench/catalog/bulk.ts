@@ -189,9 +189,13 @@ export const runBulkSection = async (
   await searches
   const acceptRate = push.answered / push.seconds
   const lag = { p50: loopDelay.percentile(50) / 1e6, p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 }
-  const bound = `main thread busy ${(100 * mainBusy).toFixed(0)} % of the push, process CPU ${cores.toFixed(2)} cores (api, load generator and embedding threads)`
+  const bound =
+    `main thread busy ${(100 * mainBusy).toFixed(0)} % of the push, ` +
+    `process CPU ${cores.toFixed(2)} cores (api, load generator and embedding threads)`
   log(
-    `bulk push: ${push.answered} answered (${push.failed} failed) in ${push.seconds.toFixed(1)} s: ${fmtRate(acceptRate)}/s; event loop delay p50 ${ms(lag.p50)} / p99 ${ms(lag.p99)} / max ${ms(lag.max)} ms; ${bound}; ${memory()}`
+    `bulk push: ${push.answered} answered (${push.failed} failed) in ${push.seconds.toFixed(1)} s: ` +
+      `${fmtRate(acceptRate)}/s; event loop delay p50 ${ms(lag.p50)} / p99 ${ms(lag.p99)} / max ` +
+      `${ms(lag.max)} ms; ${bound}; ${memory()}`
   )
   for (const e of push.firstErrors) log(`  bulk error ${e}`)
   log(`text search during the push, stages (mean / p99 ms): ${stageBreakdown(stages)}`)
@@ -208,7 +212,8 @@ export const runBulkSection = async (
   }
   const lexicalRate = options.products / lexicalSeconds
   log(
-    `all ${options.products} listed and searchable by their words after ${lexicalSeconds.toFixed(1)} s (${fmtRate(lexicalRate)}/s)`
+    `all ${options.products} listed and searchable by their words after ${lexicalSeconds.toFixed(1)} s ` +
+      `(${fmtRate(lexicalRate)}/s)`
   )
 
   // ---- Embedded: the queue drained ------------------------------------------------------------
@@ -231,7 +236,9 @@ export const runBulkSection = async (
   const embedRate = embeddedNow / embedElapsed
   log(
     Number.isNaN(embeddedSeconds)
-      ? `embedding not finished after ${embedElapsed.toFixed(0)} s: ${embeddedNow} embedded (${fmtRate(embedRate)}/s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
+      ? `embedding not finished after ${embedElapsed.toFixed(0)} s: ` +
+          `${embeddedNow} embedded (${fmtRate(embedRate)}/s; all in about ` +
+          `${(options.products / embedRate / 60).toFixed(0)} min)`
       : `all embedded after ${embeddedSeconds.toFixed(1)} s (${fmtRate(embedRate)}/s), ${memory()}`
   )
   const peakPush = rss.peak
@@ -244,7 +251,10 @@ export const runBulkSection = async (
     patchFile,
     (function* () {
       for (let i = 0; i < patchCount; i++)
-        yield `${JSON.stringify({ id: `p${String(i).padStart(7, "0")}`, patch: { data: patchData(i, patchRandom) } })}\n`
+        yield `${JSON.stringify({
+          id: `p${String(i).padStart(7, "0")}`,
+          patch: { data: patchData(i, patchRandom) }
+        })}\n`
     })()
   )
   const embeddedBeforePatches = await embeddedCount(client)
@@ -268,7 +278,9 @@ export const runBulkSection = async (
     ? String((await embeddedCount(client)) - embeddedBeforePatches)
     : "not counted (the push's embeddings still running)"
   log(
-    `patches: ${patches.answered} answered (${patches.failed} failed) in ${patches.seconds.toFixed(1)} s: ${fmtRate(patchRate)}/s; last price visible to a filter at once: ${visible}; texts embedded for them: ${patchEmbeddings}`
+    `patches: ${patches.answered} answered (${patches.failed} failed) in ${patches.seconds.toFixed(1)} s: ` +
+      `${fmtRate(patchRate)}/s; last price visible to a filter at once: ${visible}; ` +
+      `texts embedded for them: ${patchEmbeddings}`
   )
   rss.stop()
   rmSync(dir, { recursive: true, force: true })
@@ -283,7 +295,8 @@ export const runBulkSection = async (
     summary: [
       [
         "Bulk push accepted (POST /products/bulk, one streamed request)",
-        `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ${push.failed} refused; ${bound})${vsPeer(acceptRate)}`,
+        `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ` +
+          `${push.failed} refused; ${bound})${vsPeer(acceptRate)}`,
         "≥ 5,000 products/s",
         check(acceptRate >= 5_000)
       ],
@@ -296,20 +309,23 @@ export const runBulkSection = async (
       [
         "Bulk push: all text-embedded",
         Number.isNaN(embeddedSeconds)
-          ? `${fmtRate(embedRate)} products/s (${embeddedNow} after ${embedElapsed.toFixed(0)} s; all in about ${(options.products / embedRate / 60).toFixed(0)} min)`
+          ? `${fmtRate(embedRate)} products/s (${embeddedNow} after ${embedElapsed.toFixed(0)} s; all in ` +
+            `about ${(options.products / embedRate / 60).toFixed(0)} min)`
           : `${fmtRate(embedRate)} products/s (${embeddedSeconds.toFixed(1)} s after the push started)`,
         "",
         ""
       ],
       [
         "Text search while the push runs p50 / p99",
-        `${ms(s.p50)} / ${ms(s.p99)} ms (${s.count} searches, one in flight; event loop delay p99 ${ms(lag.p99)} ms, max ${ms(lag.max)} ms)`,
+        `${ms(s.p50)} / ${ms(s.p99)} ms (${s.count} searches, one in flight; event loop delay p99 ` +
+          `${ms(lag.p99)} ms, max ${ms(lag.max)} ms)`,
         "p99 ≤ 150 ms",
         check(s.p99 <= 150)
       ],
       [
         "Price and stock patches (bulk)",
-        `${fmtRate(patchRate)} patches/s (${patches.answered}; ${patchEmbeddings} texts embedded for them; new price found by a filter at once: ${visible ? "yes" : "no"})`,
+        `${fmtRate(patchRate)} patches/s (${patches.answered}; ${patchEmbeddings} texts embedded for them; ` +
+          `new price found by a filter at once: ${visible ? "yes" : "no"})`,
         "≥ 10,000/s",
         check(patchRate >= 10_000)
       ],

@@ -148,7 +148,8 @@ export const runEventsSection = async (
   const aggregateSeconds = (performance.now() - started) / 1000
   const acceptRate = accepted / sendSeconds
   log(
-    `events: ${accepted} accepted in ${sendSeconds.toFixed(1)} s (${fmtRate(acceptRate)}/s), all aggregated after ${aggregateSeconds.toFixed(1)} s, ${memory()}`
+    `events: ${accepted} accepted in ${sendSeconds.toFixed(1)} s (${fmtRate(acceptRate)}/s), ` +
+      `all aggregated after ${aggregateSeconds.toFixed(1)} s, ${memory()}`
   )
 
   // Popularity on: the signals are refreshed at most every 2 s after aggregation moves.
@@ -180,7 +181,8 @@ export const runEventsSection = async (
     )
   const popularBrowse = summarize(browse)
   log(
-    `events: text search with popularity p50 ${ms(after.p50)} p99 ${ms(after.p99)} ms, without ${ms(without.p50)} / ${ms(without.p99)}; popular browse p50 ${ms(popularBrowse.p50)}`
+    `events: text search with popularity p50 ${ms(after.p50)} p99 ${ms(after.p99)} ms, ` +
+      `without ${ms(without.p50)} / ${ms(without.p99)}; popular browse p50 ${ms(popularBrowse.p50)}`
   )
 
   return {
@@ -199,7 +201,9 @@ export const runEventsSection = async (
       ],
       [
         "Text search p50 / p99 with popularity on, against the same searches without the boost (in turn)",
-        `${ms(after.p50)} / ${ms(after.p99)} ms against ${ms(without.p50)} / ${ms(without.p99)} ms (p50 ×${(after.p50 / without.p50).toFixed(2)}, p99 ×${(after.p99 / without.p99).toFixed(2)}); before any event ${ms(before.p50)} / ${ms(before.p99)} ms`,
+        `${ms(after.p50)} / ${ms(after.p99)} ms against ${ms(without.p50)} / ${ms(without.p99)} ms ` +
+          `(p50 ×${(after.p50 / without.p50).toFixed(2)}, p99 ×${(after.p99 / without.p99).toFixed(2)}); ` +
+          `before any event ${ms(before.p50)} / ${ms(before.p99)} ms`,
         "unchanged within noise",
         ""
       ]

@@ -39,7 +39,10 @@ export const runImageIndexingSection = async (
   const records = [...makeCatalog(options.seed + 1).generate(n)].map((g) => g.product.data)
   const ids = names.map((_, i) => `img-${String(i).padStart(6, "0")}`)
   log(
-    `image indexing: ${n} products, one photo each (${(photos.reduce((s, p) => s + p.bytes.length, 0) / n / 1024).toFixed(0)} KB average), IMAGE_THREADS=${options.imageThreads}`
+    `image indexing: ` +
+      `${n} products, ` +
+      `one photo each (${(photos.reduce((s, p) => s + p.bytes.length, 0) / n / 1024).toFixed(0)} KB ` +
+      `average), IMAGE_THREADS=${options.imageThreads}`
   )
 
   const progress = () =>
@@ -112,7 +115,8 @@ export const runImageIndexingSection = async (
   while ((await pendingJobs(client)) !== 0) await sleep(100)
   await host.close()
   log(
-    `image indexing: first pass after ${firstPass.toFixed(1)} s (${firstPassCpu.toFixed(1)} CPU-s), objects after ${bothPasses.toFixed(1)} s (${bothPassesCpu.toFixed(1)} CPU-s), ${state.failed} failed`
+    `image indexing: first pass after ${firstPass.toFixed(1)} s (${firstPassCpu.toFixed(1)} CPU-s), ` +
+      `objects after ${bothPasses.toFixed(1)} s (${bothPassesCpu.toFixed(1)} CPU-s), ${state.failed} failed`
   )
 
   const threads = options.imageThreads
@@ -125,14 +129,17 @@ export const runImageIndexingSection = async (
     summary: [
       [
         "Image indexing, first pass (fetch, decode, features, adult, colours; re-indexed)",
-        `${fmtRate(firstPerCore)} images per CPU-second; ${fmtRate(firstRate)} images/s wall clock = ${fmtRate(firstRate / threads)} per analyser thread ` +
-          `(${n} images in ${firstPass.toFixed(1)} s incl. PUTs (${pushed.toFixed(1)} s), ${firstPassCpu.toFixed(1)} CPU-s; 1 in-process worker, IMAGE_THREADS=${threads}, ${cores} cores)`,
+        `${fmtRate(firstPerCore)} images per CPU-second; ${fmtRate(firstRate)} images/s wall clock = ` +
+          `${fmtRate(firstRate / threads)} per analyser thread ` +
+          `(${n} images in ${firstPass.toFixed(1)} s incl. PUTs (${pushed.toFixed(1)} s), ` +
+          `${firstPassCpu.toFixed(1)} CPU-s; 1 in-process worker, IMAGE_THREADS=${threads}, ${cores} cores)`,
         "≥ 8 images/s per core",
         check(firstPerCore >= 8)
       ],
       [
         "Image indexing, detection pass (objects; runs after)",
-        `${fmtRate(detectPerCore)} images per CPU-second; ${fmtRate(detectRate)} images/s wall clock = ${fmtRate(detectRate / threads)} per analyser thread ` +
+        `${fmtRate(detectPerCore)} images per CPU-second; ${fmtRate(detectRate)} images/s wall clock = ` +
+          `${fmtRate(detectRate / threads)} per analyser thread ` +
           `(all objects ${bothPasses.toFixed(1)} s after the first PUT; ${state.failed} images failed)`,
         "",
         ""

@@ -19,27 +19,35 @@ const hue = (random: Random) => `hsl(${random.int(0, 359)},${random.int(40, 90)}
 
 const shape = (random: Random, width: number, height: number) =>
   random.chance(0.5)
-    ? `<circle cx="${random.next() * width}" cy="${random.next() * height}" r="${20 + (random.next() * width) / 5}" fill="${hue(random)}"/>`
-    : `<rect x="${random.next() * width}" y="${random.next() * height}" width="${30 + (random.next() * width) / 2.5}" height="${30 + (random.next() * height) / 2.5}" fill="${hue(random)}"/>`
+    ? `<circle cx="${random.next() * width}" cy="${random.next() * height}" ` +
+      `r="${20 + (random.next() * width) / 5}" fill="${hue(random)}"/>`
+    : `<rect x="${random.next() * width}" y="${random.next() * height}" ` +
+      `width="${30 + (random.next() * width) / 2.5}" height="${30 + (random.next() * height) / 2.5}" ` +
+      `fill="${hue(random)}"/>`
 
 /** A busy scene: what a shopper's photo of a shelf or a room looks like to the models' cost. */
-const sceneSvg = (
-  random: Random,
-  width: number,
-  height: number
-) => `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
-  <defs><linearGradient id="g" x1="0" y1="0" x2="${random.next()}" y2="1"><stop offset="0" stop-color="${hue(random)}"/><stop offset="1" stop-color="${hue(random)}"/></linearGradient></defs>
-  <rect width="${width}" height="${height}" fill="url(#g)"/>${Array.from({ length: 12 }, () => shape(random, width, height)).join("")}</svg>`
+const sceneSvg = (random: Random, width: number, height: number) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  <defs><linearGradient id="g" x1="0" y1="0" x2="${random.next()}" y2="1">` +
+  `<stop offset="0" stop-color="${hue(random)}"/><stop offset="1" stop-color="${hue(random)}"/></linearGradient></defs>
+  <rect width="${width}" height="${height}" fill="url(#g)"/>` +
+  `${Array.from({ length: 12 }, () => shape(random, width, height)).join("")}</svg>`
 
 /** A catalog-style shot: one or two coloured shapes centred on white. */
 const productSvg = (random: Random, width: number, height: number) => {
   const w = width * (0.4 + random.next() * 0.3)
   const h = height * (0.4 + random.next() * 0.3)
   const body = random.chance(0.5)
-    ? `<rect x="${(width - w) / 2}" y="${(height - h) / 2}" width="${w}" height="${h}" rx="${random.int(0, 40)}" fill="${hue(random)}"/>`
+    ? `<rect x="${(width - w) / 2}" y="${(height - h) / 2}" width="${w}" height="${h}" ` +
+      `rx="${random.int(0, 40)}" fill="${hue(random)}"/>`
     : `<ellipse cx="${width / 2}" cy="${height / 2}" rx="${w / 2}" ry="${h / 2}" fill="${hue(random)}"/>`
-  const detail = `<rect x="${width / 2 - w / 6}" y="${height / 2 - h / 6}" width="${w / 3}" height="${h / 3}" fill="${hue(random)}"/>`
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="#ffffff"/>${body}${detail}</svg>`
+  const detail =
+    `<rect x="${width / 2 - w / 6}" y="${height / 2 - h / 6}" width="${w / 3}" ` +
+    `height="${h / 3}" fill="${hue(random)}"/>`
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect ` +
+    `width="${width}" height="${height}" fill="#ffffff"/>${body}${detail}</svg>`
+  )
 }
 
 /**

@@ -57,7 +57,10 @@ export const measureTextSearch = async (
   return { queries, samples, hits, errors, stages }
 }
 
-/** Pages 50 of ~30% of the catalog sorted by price (see deepBrowses), one at a time: latencies and the listings' mean total. */
+/**
+ * Pages 50 of ~30% of the catalog sorted by price (see deepBrowses), one at a time: latencies and
+ * the listings' mean total.
+ */
 export const measureDeepBrowse = async (
   client: Client,
   auth: string,

@@ -53,7 +53,8 @@ export const runTextSections = async (
         lastLog = t
         const indexed = pending === null ? NaN : acked - pending
         log(
-          `t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), ${memory()}`
+          `t=${t.toFixed(0)}s acked ${acked}/${options.products} (${fmtRate(acked / t)}/s), ` +
+            `pending ${pending}, indexed ~${indexed} (${fmtRate(indexed / t)}/s), ${memory()}`
         )
       }
       if (putsDone && pending === 0) return
@@ -114,7 +115,8 @@ export const runTextSections = async (
   const indexedAtAck = atAcked ? atAcked.acked - atAcked.pending : 0
   const drainRate = (options.products - indexedAtAck) / Math.max(1e-3, (tDrained - tFirst) / 1000 - (atAcked?.t ?? 0))
   log(
-    `all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s (${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`
+    `all ${options.products} searchable after ${searchableSeconds.toFixed(1)} s ` +
+      `(${fmtRate(options.products / searchableSeconds)}/s), ${memoryIngested}`
   )
 
   // ---- Text search ---------------------------------------------------------------------------
@@ -128,12 +130,14 @@ export const runTextSections = async (
   } = await measureTextSearch(client, server.siteA.bearer, sample, options)
   const gc = searchGc.stop()
   log(
-    `text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms in ${gc.count} (${gc.major} full), ${memory()}`
+    `text search: ${queries.length} queries, ${searchErrors} errors; GC pauses ${gc.totalMs.toFixed(0)} ms ` +
+      `in ${gc.count} (${gc.major} full), ${memory()}`
   )
   log(`text search stages (mean / p99 ms): ${stageBreakdown(stages)}`)
   const browse = await measureDeepBrowse(client, server.siteA.bearer, { ...options, browses: 300 })
   log(
-    `deep browse: ${browse.samples.length} pages, ${browse.errors} errors, mean listing ${browse.meanTotal.toFixed(0)} products`
+    `deep browse: ${browse.samples.length} pages, ${browse.errors} errors, ` +
+      `mean listing ${browse.meanTotal.toFixed(0)} products`
   )
 
   // ---- Recommendations -----------------------------------------------------------------------
@@ -204,7 +208,8 @@ export const runTextSections = async (
   const summaryRows: Array<Array<string>> = [
     [
       "API acceptance (PUT acknowledged)",
-      `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, p99 ${ms(put.p99)} ms)`,
+      `${fmtRate(acked / ackSeconds)} products/s (${ackSeconds.toFixed(1)} s; PUT p50 ${ms(put.p50)} ms, ` +
+        `p99 ${ms(put.p99)} ms)`,
       "",
       ""
     ],
@@ -236,7 +241,8 @@ export const runTextSections = async (
     ],
     [
       "GC pauses during text search",
-      `${gc.totalMs.toFixed(0)} ms in ${gc.count} collections (${gc.major} full, longest ${ms(gc.longestMs)} ms): ${ms(gc.totalMs / queries.length)} ms a query`,
+      `${gc.totalMs.toFixed(0)} ms in ${gc.count} collections ` +
+        `(${gc.major} full, longest ${ms(gc.longestMs)} ms): ${ms(gc.totalMs / queries.length)} ms a query`,
       "",
       ""
     ],

@@ -190,7 +190,8 @@ export const seedImageVectors = async (
     if (performance.now() - lastLog > 10_000) {
       lastLog = performance.now()
       log(
-        `image vectors: ${done} products (${fmtRate(done / ((lastLog - started) / 1000))}/s; store ${(spent.store / 1000).toFixed(1)} s, index ${(spent.index / 1000).toFixed(1)} s), ${memory()}`
+        `image vectors: ${done} products (${fmtRate(done / ((lastLog - started) / 1000))}/s; store ` +
+          `${(spent.store / 1000).toFixed(1)} s, index ${(spent.index / 1000).toFixed(1)} s), ${memory()}`
       )
     }
   }
@@ -240,14 +241,19 @@ const searchArea = (random: Random) => {
   return { left: random.next() * (1 - width), top: random.next() * (1 - height), width, height }
 }
 
-/** The query photos of `options.queries` visual searches (real JPEG/PNG, some with a search area), and 10 more to warm up. */
+/**
+ * The query photos of `options.queries` visual searches (real JPEG/PNG, some with a search area),
+ * and 10 more to warm up.
+ */
 export const visualQueries = async (options: Pick<VisualOptions, "seed" | "queries">) => {
   const random = mulberry32(options.seed).fork(51)
   const images = await syntheticImages(random.fork(1), options.queries + 10)
   const areas = images.map(() => searchArea(random))
   const formats = images.slice(10).reduce((n, i) => n + (i.format === "png" ? 1 : 0), 0)
   log(
-    `visual search: ${options.queries} query images (${formats} PNG, ${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`
+    `visual search: ${options.queries} query images ` +
+      `(${formats} PNG, ` +
+      `${(images.reduce((n, i) => n + i.bytes.length, 0) / images.length / 1024).toFixed(0)} KB average)`
   )
   return { images, areas, count: options.queries }
 }

@@ -26,8 +26,8 @@ export const syntheticVocabulary = (pick: <A>(items: ReadonlyArray<A>) => A) => 
   const nouns =
     `drill saw hammer sander grinder wrench ladder hose mower trimmer rake shovel planter kettle toaster blender
     mixer skillet knife grater jacket shirt dress jeans sneaker boot scarf glove headphone speaker charger cable router
-    monitor keyboard mouse camera lamp rug curtain pillow blanket mattress tent backpack bottle bicycle helmet racket ball
-    puzzle doll robot kite`
+    monitor keyboard mouse camera lamp rug curtain pillow blanket mattress tent backpack bottle bicycle helmet racket
+    ball puzzle doll robot kite`
       .split(/\s+/)
       .filter(Boolean)
   const adjectives =

@@ -219,7 +219,10 @@ export const deepBrowses = (
     }
   })
 
-/** 2–8-character prefixes of brands, product nouns, category labels, title phrases and past queries; ~10% with a typo (those of 5+ letters). */
+/**
+ * 2–8-character prefixes of brands, product nouns, category labels, title phrases and past
+ * queries; ~10% with a typo (those of 5+ letters).
+ */
 export const suggestPrefixes = (
   random: Random,
   products: ReadonlyArray<ProductSummary>,

@@ -139,8 +139,10 @@ export const bulkRun = async (
     const acceptRate = push.answered / push.seconds
     const searchLatency = summarize(during)
     log(
-      `${tag}: ${push.answered} lines answered (${push.failed} not 200) in ${push.seconds.toFixed(1)} s = ${fmtRate(acceptRate)}/s; ` +
-        `text search during the push p50 ${ms(searchLatency.p50)} / p99 ${ms(searchLatency.p99)} ms (${during.length}); load ${load()}`
+      `${tag}: ${push.answered} lines answered (${push.failed} not 200) in ${push.seconds.toFixed(1)} s = ` +
+        `${fmtRate(acceptRate)}/s; ` +
+        `text search during the push p50 ${ms(searchLatency.p50)} / p99 ${ms(searchLatency.p99)} ms ` +
+        `(${during.length}); load ${load()}`
     )
 
     // Lexical first: every acknowledged line is searchable by its words; probes across the push stand for all.
@@ -148,8 +150,8 @@ export const bulkRun = async (
       items.length - 1,
       ...Array.from({ length: 9 }, (_, k) => Math.floor((k * items.length) / 9))
     ].map((i) => ({ id: items[i].id, title: items[i].title, filter: { column: "custom_label_4", value: tag } }))
-    // Timed at the start of the check that found them all: ten searches take seconds of their own
-    // when a search takes hundreds of milliseconds during the push's aftermath.
+    // Timed at the start of the check that found them all: ten searches take a while of their own
+    // when searches are slow during the push's aftermath.
     let lexicalSeconds = NaN
     for (;;) {
       const checking = performance.now()
@@ -161,7 +163,8 @@ export const bulkRun = async (
       await sleep(100)
     }
     log(
-      `${tag}: found by their words ${lexicalSeconds.toFixed(1)} s after the push started (${(lexicalSeconds - push.seconds).toFixed(1)} s after its end)`
+      `${tag}: found by their words ${lexicalSeconds.toFixed(1)} s after the push started ` +
+        `(${(lexicalSeconds - push.seconds).toFixed(1)} s after its end)`
     )
 
     let lastLog = performance.now()
@@ -184,7 +187,8 @@ export const bulkRun = async (
     const cpu = cpuDelta(cpuStart, cluster.cpu())
     const peakRss = sampler.stop()
     log(
-      `${tag}: all embedded ${embeddedSeconds.toFixed(1)} s after the push started (${fmtRate(items.length / embeddedSeconds)}/s)`
+      `${tag}: all embedded ${embeddedSeconds.toFixed(1)} s after the push started ` +
+        `(${fmtRate(items.length / embeddedSeconds)}/s)`
     )
 
     // Price and stock patches: no text changes, so no model call and no job for the workers' model.
@@ -202,7 +206,8 @@ export const bulkRun = async (
       found.body?.data?.products?.some((p: { productId?: string }) => p.productId === items[lastPriced].id) === true
     const patchRate = patches.answered / patches.seconds
     log(
-      `${tag}: ${patches.answered} patches (${patches.failed} not 200) in ${patches.seconds.toFixed(1)} s = ${fmtRate(patchRate)}/s; last price found by a filter at once: ${patchVisible}`
+      `${tag}: ${patches.answered} patches (${patches.failed} not 200) in ${patches.seconds.toFixed(1)} s ` +
+        `= ${fmtRate(patchRate)}/s; last price found by a filter at once: ${patchVisible}`
     )
     // The workers' follow-ups of the patches (none need the model) are done before the next run.
     while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0))

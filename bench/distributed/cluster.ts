@@ -76,7 +76,10 @@ export const cpuDelta = (from: CpuSnapshot, to: CpuSnapshot): CpuSnapshot => ({
 
 export interface Cluster {
   readonly baseUrl: string
-  /** What the api and the workers are configured with (REDIS_URL, QDRANT_URL, …): the bench process builds the same services from it. */
+  /**
+   * What the api and the workers are configured with (REDIS_URL, QDRANT_URL, …): the bench
+   * process builds the same services from it.
+   */
   readonly env: Readonly<Record<string, string>>
   /** The bench's site. */
   readonly siteId: number
@@ -231,7 +234,13 @@ export const startCluster = async (
       ...options.apiEnv
     })
     log(
-      `redis ${redis.url}, ${qdrantUrl === undefined ? "" : `qdrant ${qdrantUrl} (collection ${collection}${qdrantServer ? `, pid ${qdrantServer.pid()}` : ", not the bench's own"}), `}` +
+      `redis ${redis.url}, ` +
+        `${
+          qdrantUrl === undefined
+            ? ""
+            : `qdrant ${qdrantUrl} (collection ${collection}` +
+              `${qdrantServer ? `, pid ${qdrantServer.pid()}` : ", not the bench's own"}), `
+        }` +
         `api ${api.baseUrl} (pid ${api.child.pid}), data in ${dir}`
     )
     const q = queues
@@ -303,7 +312,8 @@ export const startCluster = async (
       counts: async () => {
         const entries = await Promise.all(
           LANES.map(async (lane) => {
-            // "paused" (the wait list while the queue is paused) is counted by BullMQ's script but missing from its JobType.
+            // "paused" (the wait list while the queue is paused) is counted by BullMQ's script but
+            // missing from its JobType.
             const c = await q[lane].getJobCounts(
               "waiting",
               "paused" as "waiting",

@@ -1,13 +1,13 @@
 /**
- * The bulk path that brings the catalog to its full size before anything is measured. Worker
- * indexing runs at ~70–110 text products/s and 3–6 products/s with a photo on two cores, so
- * 100,000 products through the workers would take half an hour per topology and more; instead
- * this process writes what a worker would write, through the same services a worker builds
- * (src/topology's distributedCatalog, from the cluster's own environment): the stored record,
- * the image analysis, the derived text vector, the index document (the Redis change feed every
- * replica follows, or Qdrant) and the suggester's vocabulary, in the worker's order (the store
- * before the index, which replicas rebuild from). Text vectors come from the real embedder
- * (text-vectors.ts); photo analyses are precomputed (bench/catalog/visual.ts): no image is fetched.
+ * The bulk path that brings the catalog to its full size before anything is measured. Indexing
+ * a full catalog through the workers (a model call per product, an image pass per photo) would
+ * take too long per topology; instead this process writes what a worker would write, through
+ * the same services a worker builds (src/topology's distributedCatalog, from the cluster's own
+ * environment): the stored record, the image analysis, the derived text vector, the index
+ * document (the Redis change feed every replica follows, or Qdrant) and the suggester's
+ * vocabulary, in the worker's order (the store before the index, which replicas rebuild from).
+ * Text vectors come from the real embedder (text-vectors.ts); photo analyses are precomputed
+ * (bench/catalog/visual.ts): no image is fetched.
  */
 import { ConfigProvider, Effect, Layer, Logger, LogLevel, ManagedRuntime } from "effect"
 import { suggestSource } from "../../src/indexing/ProductIndexer.js"
@@ -51,7 +51,10 @@ export interface FillResult {
   readonly suggestSeconds: number
 }
 
-/** The services a worker of this cluster builds, with the cluster's environment over this process's, and image models for the photo analyses. */
+/**
+ * The services a worker of this cluster builds, with the cluster's environment over this process's,
+ * and image models for the photo analyses.
+ */
 const workerServices = (env: Readonly<Record<string, string>>) => {
   const catalog = Layer.unwrapEffect(
     Effect.flatMap(TopologyConfig, (topology) =>
@@ -135,8 +138,10 @@ export const fillCatalog = async (cluster: Cluster, catalog: FillCatalog, seed: 
         lastLog = performance.now()
         const done = Math.min(total, from + PAGE)
         log(
-          `fill: ${done}/${total} products (${fmtRate(done / ((lastLog - writing) / 1000))}/s; store ${(spent.store / 1000).toFixed(0)} s, ` +
-            `index ${(spent.index / 1000).toFixed(0)} s, vocabulary ${(spent.suggest / 1000).toFixed(0)} s), bench ${memory()}`
+          `fill: ${done}/${total} products (${fmtRate(done / ((lastLog - writing) / 1000))}/s; store ` +
+            `${(spent.store / 1000).toFixed(0)} s, ` +
+            `index ${(spent.index / 1000).toFixed(0)} s, vocabulary ${(spent.suggest / 1000).toFixed(0)} ` +
+            `s), bench ${memory()}`
         )
       }
     }

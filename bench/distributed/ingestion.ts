@@ -87,7 +87,10 @@ export const measuredPush = async (
 export const cpuPer = (cpu: CpuSnapshot, n: number, which: ReadonlyArray<keyof CpuSnapshot>) =>
   which.map((k) => `${k} ${((cpu[k] * 1000) / n).toFixed(2)}`).join(", ")
 
-/** The processes that index: the workers, the api (it applies index changes to its replica), Redis, and Qdrant where the cluster runs it. */
+/**
+ * The processes that index: the workers, the api (it applies index changes to its replica), Redis,
+ * and Qdrant where the cluster runs it.
+ */
 export const indexingProcesses = (cluster: Cluster): ReadonlyArray<keyof CpuSnapshot> =>
   cluster.qdrant?.storageDir !== undefined ? ["workers", "api", "redis", "qdrant"] : ["workers", "api", "redis"]
 
@@ -136,8 +139,10 @@ export const indexRun = async (
   await cluster.pause()
   const pushed = await measuredPush(cluster, items, options.concurrency)
   log(
-    `${tag}: pushed ${items.length} products at ${fmtRate(pushed.rate)}/s (p50 ${ms(pushed.latency.p50)} ms, p99 ${ms(pushed.latency.p99)} ms, ` +
-      `${pushed.errors} errors, CPU ms per PUT ${cpuPer(pushed.cpu, items.length, ["api", "redis", "bench"])}; load ${pushed.load})`
+    `${tag}: pushed ${items.length} products at ${fmtRate(pushed.rate)}/s ` +
+      `(p50 ${ms(pushed.latency.p50)} ms, p99 ${ms(pushed.latency.p99)} ms, ` +
+      `${pushed.errors} errors, ` +
+      `CPU ms per PUT ${cpuPer(pushed.cpu, items.length, ["api", "redis", "bench"])}; load ${pushed.load})`
   )
   const failedBefore = await failedJobs(cluster)
   const starting = performance.now()
@@ -185,8 +190,10 @@ export const indexRun = async (
   const shares = procs.map((w, i) => Object.values(w.handled()).reduce((s, n) => s + n, 0) - handledBefore[i])
   await cluster.stopWorkers()
   log(
-    `${tag}: ${items.length} products indexed in ${seconds.toFixed(1)} s = ${fmtRate(items.length / seconds)}/s by ${workers} worker(s) ` +
-      `(jobs per worker ${shares.join("/")}, ${failed} failed, CPU ms per product ${cpuPer(cpu, items.length, indexingProcesses(cluster))}, ` +
+    `${tag}: ${items.length} products indexed in ${seconds.toFixed(1)} s = ` +
+      `${fmtRate(items.length / seconds)}/s by ${workers} worker(s) ` +
+      `(jobs per worker ${shares.join("/")}, ${failed} failed, CPU ms per product ` +
+      `${cpuPer(cpu, items.length, indexingProcesses(cluster))}, ` +
       `workers ${(cpu.workers / seconds).toFixed(2)} cores busy; load ${loadStart} → ${loadEnd})`
   )
   return {
@@ -207,7 +214,10 @@ export const indexRun = async (
   }
 }
 
-/** Resumes the queues for the running workers and waits until neither the api nor a lane has a job left; pauses them again. */
+/**
+ * Resumes the queues for the running workers and waits until neither the api nor a lane has a job
+ * left; pauses them again.
+ */
 export const runQueued = async (cluster: Cluster, client: Client) => {
   await cluster.resume()
   while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0))

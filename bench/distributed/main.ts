@@ -1,8 +1,10 @@
 /**
  * Distributed-topology benchmark:
- *   npm run bench -- --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] [--bulk-products N]
+ *   npm run bench -- --distributed [--products N] [--photo-products N] [--ingest-products N]
+ *                                  [--ingest-photo-products N] [--bulk-products N]
  *                                  [--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2]
- *                                  [--repeats N] [--seed S] [--only search,push,text,images,bulk] [--topologies redis,qdrant]
+ *                                  [--repeats N] [--seed S] [--only search,push,text,images,bulk]
+ *                                  [--topologies redis,qdrant]
  *
  * Runs each topology in turn as separate OS processes (cluster.ts): Redis-only (a real
  * redis-server, the api with REDIS_URL, the index replicated in every process's memory) and
@@ -14,10 +16,10 @@
  * For each topology:
  * - fill: the catalog is brought to `--products` text products (default 100,000) plus
  *   `--photo-products` with one photo each (default 10,000) by a bulk path in this process that
- *   writes what a worker would (fill.ts): worker indexing at ~70–110 products/s would take too
- *   long. Text vectors come from the real embedder, cached on disk (text-vectors.ts); photo
- *   vectors are precomputed (anchor embeddings + noise). Measuring starts once the api finds
- *   products across the whole catalog (and Qdrant's optimizers are idle);
+ *   writes what a worker would (fill.ts): worker indexing would take too long at this size. Text
+ *   vectors come from the real embedder, cached on disk (text-vectors.ts); photo vectors are
+ *   precomputed (anchor embeddings + noise). Measuring starts once the api finds products across
+ *   the whole catalog (and Qdrant's optimizers are idle);
  * - search: POST /text-search p50/p99 (`--queries`, default 2,000, the shopper workload of the
  *   single-process bench, one at a time after a warm-up) and POST /visual-search
  *   (`--visual-queries`, default 200 real JPEG/PNG photos) over HTTP against the api;
@@ -72,7 +74,8 @@ export interface DistributedOptions extends RunOptions {
 }
 
 const usage =
-  "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] [--ingest-photo-products N] [--bulk-products N] " +
+  "usage: bench --distributed [--products N] [--photo-products N] [--ingest-products N] " +
+  "[--ingest-photo-products N] [--bulk-products N] " +
   "[--queries N] [--visual-queries N] [--page N] [--concurrency N] [--workers 1,2] [--repeats N] [--seed S] " +
   `[--only ${SECTIONS.join(",")}] [--topologies ${TOPOLOGIES.join(",")}]`
 
@@ -151,7 +154,10 @@ const qdrantTarget = (): QdrantTarget | { readonly skip: string } => {
   return availability
 }
 
-/** The seeded catalog the fill writes: the first `products` text only, the next `photoProducts` with a photo; and products the queries draw from. */
+/**
+ * The seeded catalog the fill writes: the first `products` text only, the next `photoProducts` with
+ * a photo; and products the queries draw from.
+ */
 const fillCatalogOf = (options: DistributedOptions) => {
   const products: Array<GeneratedProduct> = []
   const sample = reservoir<ProductSummary>(mulberry32(options.seed).fork(10), 20_000)
@@ -170,7 +176,8 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
     .map((l) => l.toFixed(2))
     .join(" ")
   log(
-    `distributed bench ${JSON.stringify({ ...options, only: [...options.only] })}; ${os.cpus().length} cpus, load average ${loadAtStart}`
+    `distributed bench ${JSON.stringify({ ...options, only: [...options.only] })}; ` +
+      `${os.cpus().length} cpus, load average ${loadAtStart}`
   )
 
   const targets = options.topologies.map((name) => {
@@ -194,7 +201,8 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
   if (options.only.has("images")) {
     const photos = await makePhotos(options.ingestPhotoProducts, options.seed)
     log(
-      `${photos.length} photos, ${(photos.reduce((s, p) => s + p.length, 0) / Math.max(1, photos.length) / 1024).toFixed(0)} KB average`
+      `${photos.length} photos, ` +
+        `${(photos.reduce((s, p) => s + p.length, 0) / Math.max(1, photos.length) / 1024).toFixed(0)} KB average`
     )
     photoHost = await startPhotoHost(photos)
   }
@@ -229,21 +237,33 @@ export const runDistributedBench = async (argv: ReadonlyArray<string>) => {
     "",
     `## Distributed benchmark results (${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)`,
     "",
-    `Options: \`--distributed --products ${options.products} --photo-products ${options.photoProducts} --ingest-products ${options.ingestProducts} ` +
-      `--ingest-photo-products ${options.ingestPhotoProducts} --bulk-products ${options.bulkProducts} --queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
-      `--concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ${options.repeats} --seed ${options.seed} ` +
+    `Options: \`--distributed --products ${options.products} --photo-products ${options.photoProducts} ` +
+      `--ingest-products ${options.ingestProducts} ` +
+      `--ingest-photo-products ${options.ingestPhotoProducts} --bulk-products ${options.bulkProducts} ` +
+      `--queries ${options.queries} --visual-queries ${options.visualQueries} --page ${options.page} ` +
+      `--concurrency ${options.concurrency} --workers ${options.workers.join(",")} --repeats ` +
+      `${options.repeats} --seed ${options.seed} ` +
       `--only ${[...options.only].join(",")} --topologies ${options.topologies.join(",")}\`.`,
-    `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}; ` +
-      `load average ${loadAtStart} at start, ${loadAtEnd} at end (other workloads share the cores, so figures are noisy).`,
-    "Every process is separate on this machine: one redis-server (AOF everysec), Qdrant (Qdrant topology; telemetry off, its own temp storage), " +
-      "the api and each worker (EMBED_THREADS=1, IMAGE_THREADS=1). Redis-only keeps a replica of the whole index in the api and in every worker; " +
+    `Machine: ${os.cpus().length} cpus (${os.cpus()[0]?.model.trim()}), ` +
+      `${(os.totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}; ` +
+      `load average ${loadAtStart} at start, ${loadAtEnd} at end (other workloads share the cores, so ` +
+      `figures are noisy).`,
+    "Every process is separate on this machine: one redis-server (AOF everysec), " +
+      "Qdrant (Qdrant topology; telemetry off, its own temp storage), " +
+      "the api and each worker (EMBED_THREADS=1, IMAGE_THREADS=1). Redis-only keeps a replica of the whole " +
+      "index in the api and in every worker; " +
       "with Qdrant they keep none.",
-    "The catalog is filled by a bulk path in the bench process, not by the workers (worker indexing at ~70–110 text products/s and 3–6 products/s " +
-      "with a photo would take hours per topology at this size): it builds the worker's catalog services from src/topology with the cluster's " +
-      "environment and writes what a worker writes (record, image analysis, derived text vector from the real embedder, index document, vocabulary); " +
-      "photo vectors are precomputed (real anchor embeddings + noise). Ingestion rows go through the real path: PUT /product, queues, worker processes.",
-    "Latency is over HTTP/1.1 keep-alive on loopback, one request in flight, after a warm-up. Memory per product is each process's RSS growth " +
-      "over the fill divided by the products filled (a worker: once serving, before the warm-up's nearly empty catalog vs after the fill).",
+    "The catalog is filled by a bulk path in the bench process, not by the workers " +
+      "(worker indexing through the real models would take hours per topology at this size): it builds the worker's catalog services " +
+      "from src/topology with the cluster's " +
+      "environment and writes what a worker writes (record, image analysis, derived text vector from the " +
+      "real embedder, index document, vocabulary); " +
+      "photo vectors are precomputed (real anchor embeddings + noise). " +
+      "Ingestion rows go through the real path: PUT /product, queues, worker processes.",
+    "Latency is over HTTP/1.1 keep-alive on loopback, one request in flight, after a warm-up. " +
+      "Memory per product is each process's RSS growth " +
+      "over the fill divided by the products filled (a worker: once serving, before the warm-up's nearly " +
+      "empty catalog vs after the fill).",
     "",
     markdownTable(tableHeader(columns), distributedTable(columns, options.workers)),
     ...skipNotes(columns).map((note) => `\n${note}`)

@@ -19,13 +19,18 @@ const svg = (seed: number) => {
   const w = width * (0.35 + random.next() * 0.35)
   const h = height * (0.35 + random.next() * 0.35)
   const body = random.chance(0.5)
-    ? `<rect x="${(width - w) / 2}" y="${(height - h) / 2}" width="${w}" height="${h}" rx="${random.int(0, 30)}" fill="${colour(hue)}"/>`
+    ? `<rect x="${(width - w) / 2}" y="${(height - h) / 2}" width="${w}" height="${h}" ` +
+      `rx="${random.int(0, 30)}" fill="${colour(hue)}"/>`
     : `<ellipse cx="${width / 2}" cy="${height / 2}" rx="${w / 2}" ry="${h / 2}" fill="${colour(hue)}"/>`
-  const detail = `<circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(w, h) / 6}" fill="${colour(hue + random.int(60, 300))}"/>`
+  const detail =
+    `<circle cx="${width / 2}" cy="${height / 2}" r="${Math.min(w, h) / 6}" ` +
+    `fill="${colour(hue + random.int(60, 300))}"/>`
   return {
     width,
     height,
-    text: `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="${background}"/>${body}${detail}</svg>`
+    text:
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect ` +
+      `width="${width}" height="${height}" fill="${background}"/>${body}${detail}</svg>`
   }
 }
 

@@ -45,7 +45,8 @@ const refused = (statuses: ReadonlyMap<number, number>) => {
     text:
       bad.length === 0
         ? `none of ${total}`
-        : `${bad.map(([status, n]) => `${n} × ${status === 0 ? "no answer" : status}`).join(", ")} of ${total}${statuses.has(413) ? " (413: body rejected)" : ""}`
+        : `${bad.map(([status, n]) => `${n} × ${status === 0 ? "no answer" : status}`).join(", ")} of ` +
+          `${total}${statuses.has(413) ? " (413: body rejected)" : ""}`
   }
 }
 
@@ -65,7 +66,11 @@ export const distributedTable = (
   row("Catalog when measured (bulk fill, see notes)", "", (r) =>
     r.fill.products === 0
       ? "empty (no fill)"
-      : `${r.fill.products - r.fill.photos} text + ${r.fill.photos} with a photo: written in ${r.fill.seconds.toFixed(0)} s (${fmtRate(r.fill.products / r.fill.seconds)} products/s: store ${r.fill.storeSeconds.toFixed(0)} s, index ${r.fill.indexSeconds.toFixed(0)} s, vocabulary ${r.fill.suggestSeconds.toFixed(0)} s; photo anchors ${r.fill.anchorSeconds.toFixed(0)} s before); ` +
+      : `${r.fill.products - r.fill.photos} text + ${r.fill.photos} with a photo: ` +
+        `written in ${r.fill.seconds.toFixed(0)} s (${fmtRate(r.fill.products / r.fill.seconds)} ` +
+        `products/s: store ${r.fill.storeSeconds.toFixed(0)} s, index ${r.fill.indexSeconds.toFixed(0)} s, ` +
+        `vocabulary ${r.fill.suggestSeconds.toFixed(0)} s; ` +
+        `photo anchors ${r.fill.anchorSeconds.toFixed(0)} s before); ` +
         `api serving all of it ${r.fill.servedSeconds.toFixed(1)} s later` +
         (r.fill.settledSeconds === undefined
           ? ""
@@ -95,7 +100,10 @@ export const distributedTable = (
     `≤ ${VISUAL_P50_MS} ms`,
     (r) =>
       r.visual &&
-      `${ms(r.visual.latency.p50)} ms ${check(r.visual.latency.p50 <= VISUAL_P50_MS && r.visual.errors === 0)} (p95 ${ms(r.visual.latency.p95)}, p99 ${ms(r.visual.latency.p99)} ms; ${r.visual.meanResults.toFixed(1)} results; ${r.visual.errors} errors)`
+      `${ms(r.visual.latency.p50)} ms ` +
+        `${check(r.visual.latency.p50 <= VISUAL_P50_MS && r.visual.errors === 0)} ` +
+        `(p95 ${ms(r.visual.latency.p95)}, p99 ${ms(r.visual.latency.p99)} ms; ` +
+        `${r.visual.meanResults.toFixed(1)} results; ${r.visual.errors} errors)`
   )
   row("Visual search stages, mean / p99 ms (Server-Timing)", "", (r) => r.visual?.stages)
   row(
@@ -106,15 +114,19 @@ export const distributedTable = (
       const rates = r.pushes.map((p) => p.rate)
       const ok = r.pushes.every((p) => p.rate >= PUSH_RATE && p.errors === 0)
       return (
-        `${fmtRate(Math.min(...rates))}${rates.length > 1 ? `–${fmtRate(Math.max(...rates))}` : ""} products/s ${check(ok)} ` +
-        `(PUT p50 ${r.pushes.map((p) => ms(p.latency.p50)).join("/")} ms, p99 ${r.pushes.map((p) => ms(p.latency.p99)).join("/")} ms)`
+        `${fmtRate(Math.min(...rates))}${rates.length > 1 ? `–${fmtRate(Math.max(...rates))}` : ""} ` +
+        `products/s ${check(ok)} ` +
+        `(PUT p50 ${r.pushes.map((p) => ms(p.latency.p50)).join("/")} ms, p99 ` +
+        `${r.pushes.map((p) => ms(p.latency.p99)).join("/")} ms)`
       )
     }
   )
   const minWorkers = Math.min(...workerCounts)
   for (const kind of ["text", "images"] as const) {
     for (const w of workerCounts) {
-      const label = `Ingestion${kind === "text" ? ", text only" : ", 1 photo each"}, ${w} worker process${w > 1 ? "es" : ""} (fresh products on top of the catalog)`
+      const label =
+        `Ingestion${kind === "text" ? ", text only" : ", 1 photo each"}, ` +
+        `${w} worker process${w > 1 ? "es" : ""} (fresh products on top of the catalog)`
       row(label, w > minWorkers ? "grows with workers" : "", (r) => {
         const mine = bestOf(r.runs.filter((run) => run.kind === kind && run.workers === w))
         if (!mine) return undefined
@@ -129,55 +141,66 @@ export const distributedTable = (
             ? ` = ${fmtRate(best.images / best.seconds)} images/s, first pass ${best.firstPassSeconds.toFixed(0)} s`
             : ""
         return (
-          `${fmtRate(rate(best))} products/s${growth}${mine.range} (${best.products} in ${best.seconds.toFixed(1)} s${images}; ${best.failedJobs} failed jobs; ` +
+          `${fmtRate(rate(best))} products/s${growth}${mine.range} ` +
+          `(${best.products} in ${best.seconds.toFixed(1)} s${images}; ${best.failedJobs} failed jobs; ` +
           `CPU ms per product ${cpuPer(best.cpu, best.products, r.indexingProcesses)}; ` +
           `workers ${(best.cpu.workers / best.seconds).toFixed(2)} cores busy)`
         )
       })
     }
   }
-  // ---- Bulk pushes (issue targets of the embedded default, for comparison) ----------------------
+  // ---- Bulk pushes (against the embedded default's targets, for comparison) --------------------
   for (const w of workerCounts) {
     const runsOf = (r: TopologyResult) => r.bulk.filter((run) => run.workers === w)
     const workersLabel = `${w} worker process${w > 1 ? "es" : ""}`
     const cell = (r: TopologyResult, f: (run: BulkRun) => string) =>
       runsOf(r).length === 0 ? undefined : runsOf(r).map(f).join("; ")
     row(
-      `Bulk push, ${workersLabel}: lines accepted (${ran[0]?.bulk[0]?.products ?? 0} text products, one POST /products/bulk, one shopper searching)`,
+      `Bulk push, ${workersLabel}: lines accepted (${ran[0]?.bulk[0]?.products ?? 0} text products, one ` +
+        `POST /products/bulk, one shopper searching)`,
       `≥ ${BULK_RATE.toLocaleString("en")}/s`,
       (r) =>
         cell(
           r,
           (run) =>
-            `${fmtRate(run.acceptRate)}/s ${check(run.acceptRate >= BULK_RATE && run.failed === 0)} (${run.failed} not 200); found by their words ${run.lexicalSeconds.toFixed(1)} s after the start`
+            `${fmtRate(run.acceptRate)}/s ${check(run.acceptRate >= BULK_RATE && run.failed === 0)} ` +
+            `(${run.failed} not 200); found by their words ${run.lexicalSeconds.toFixed(1)} s after the start`
         )
     )
     row(`Bulk push, ${workersLabel}: text search during the push p50 / p99`, `p99 ≤ ${BULK_SEARCH_P99_MS} ms`, (r) =>
       cell(
         r,
         (run) =>
-          `${ms(run.searches.p50)} / ${ms(run.searches.p99)} ms ${check(run.searches.p99 <= BULK_SEARCH_P99_MS && run.searchErrors === 0)} (${run.searches.count} searches, ${run.searchErrors} errors)`
+          `${ms(run.searches.p50)} / ${ms(run.searches.p99)} ms ` +
+          `${check(run.searches.p99 <= BULK_SEARCH_P99_MS && run.searchErrors === 0)} ` +
+          `(${run.searches.count} searches, ${run.searchErrors} errors)`
       )
     )
     row(`Bulk push, ${workersLabel}: all embedded by the workers`, "as fast as the model allows", (r) =>
       cell(
         r,
         (run) =>
-          `${run.embeddedSeconds.toFixed(0)} s after the start (${fmtRate(run.products / run.embeddedSeconds)}/s; CPU ms per product ${cpuPer(run.cpu, run.products, r.indexingProcesses)})`
+          `${run.embeddedSeconds.toFixed(0)} s after the start ` +
+          `(${fmtRate(run.products / run.embeddedSeconds)}/s; CPU ms per product ` +
+          `${cpuPer(run.cpu, run.products, r.indexingProcesses)})`
       )
     )
     row(`Bulk push, ${workersLabel}: price / stock patches`, `≥ ${PATCH_RATE.toLocaleString("en")}/s`, (r) =>
       cell(
         r,
         (run) =>
-          `${fmtRate(run.patchRate)}/s ${check(run.patchRate >= PATCH_RATE && run.patchFailed === 0)} (${run.patchFailed} not 200; new price found by a filter at once: ${run.patchVisible ? "yes" : "no"})`
+          `${fmtRate(run.patchRate)}/s ${check(run.patchRate >= PATCH_RATE && run.patchFailed === 0)} ` +
+          `(${run.patchFailed} not 200; new price found by a filter at once: ${run.patchVisible ? "yes" : "no"})`
       )
     )
     row(`Bulk push, ${workersLabel}: peak RSS`, "", (r) =>
       cell(
         r,
         (run) =>
-          `api ${mb(run.peakRss.api)}, redis ${mb(run.peakRss.redis)}${run.peakRss.qdrant > 0 ? `, qdrant ${mb(run.peakRss.qdrant)}` : ""}, workers ${mb(run.peakRss.workers)}; load ${run.load}`
+          `api ${mb(run.peakRss.api)}, ` +
+          `redis ` +
+          `${mb(run.peakRss.redis)}${run.peakRss.qdrant > 0 ? `, qdrant ${mb(run.peakRss.qdrant)}` : ""}, ` +
+          `workers ${mb(run.peakRss.workers)}; load ${run.load}`
       )
     )
   }
@@ -241,12 +264,16 @@ export const distributedTable = (
         .join(", ")
     })
     row(
-      "Memory per product, whole topology: redis [+ qdrant] + api + one worker (every further api or worker adds its own share)",
+      "Memory per product, whole topology: redis [+ qdrant] + api + one worker " +
+        "(every further api or worker adds its own share)",
       "",
       (r) => {
         const p = perProduct(r)
         const parts = [p.redis, p.qdrant, p.api, p.worker].filter((v): v is number => v !== undefined)
-        return `${kb(parts.reduce((s, v) => s + v, 0))} (${mb(parts.reduce((s, v) => s + v, 0) * r.fill.products)} for ${r.fill.products} products)`
+        return (
+          `${kb(parts.reduce((s, v) => s + v, 0))} ` +
+          `(${mb(parts.reduce((s, v) => s + v, 0) * r.fill.products)} for ${r.fill.products} products)`
+        )
       }
     )
   }

@@ -1,9 +1,9 @@
 /**
  * The text vectors of the bench catalog, from the real text embedder (the text model on this
- * process's own embedding threads, as a worker runs it), cached on disk: 110,000 titles take
- * several minutes to embed on two cores, so later runs and the second topology reuse them. The
- * file lives under the OS temp dir, named by seed, count, the model's wheel hash and a hash of
- * the texts (a changed generator or model never reads stale vectors).
+ * process's own embedding threads, as a worker runs it), cached on disk: a full catalog's
+ * titles take minutes to embed, so later runs and the second topology reuse them. The file
+ * lives under the OS temp dir, named by seed, count, the model's wheel hash and a hash of the
+ * texts (a changed generator or model never reads stale vectors).
  */
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
@@ -46,14 +46,16 @@ const embedAll = (texts: ReadonlyArray<string>, threads: number) =>
           lastLog = performance.now()
           const rate = vectors.size / ((lastLog - started) / 1000)
           log(
-            `text vectors: ${vectors.size}/${distinct.length} distinct texts (${fmtRate(rate)}/s, ~${((distinct.length - vectors.size) / rate / 60).toFixed(0)} min left)`
+            `text vectors: ${vectors.size}/${distinct.length} distinct texts ` +
+              `(${fmtRate(rate)}/s, ~${((distinct.length - vectors.size) / rate / 60).toFixed(0)} min left)`
           )
         }
       }
       const out = new Float32Array(texts.length * DIMENSIONS)
       texts.forEach((text, i) => out.set(vectors.get(text)!, i * DIMENSIONS))
       log(
-        `text vectors: ${distinct.length} distinct of ${texts.length} texts embedded in ${((performance.now() - started) / 1000).toFixed(0)} s`
+        `text vectors: ${distinct.length} distinct of ${texts.length} texts embedded in ` +
+          `${((performance.now() - started) / 1000).toFixed(0)} s`
       )
       return out
     })

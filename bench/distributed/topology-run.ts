@@ -134,7 +134,7 @@ const fillProbes = (catalog: FillCatalog): Array<Probe> => {
 }
 
 const SERVE_TIMEOUT_MS = 20 * 60_000
-/** Qdrant's index build after the fill: HNSW graphs of 110,000 512-d vectors on two busy cores. */
+/** How long Qdrant's index build after the fill may take: HNSW graphs of the whole catalog's vectors. */
 const SETTLE_TIMEOUT_MS = 60 * 60_000
 
 export const runTopology = async (
@@ -179,14 +179,15 @@ export const runTopology = async (
     // ---- The full catalog, through the bulk path ---------------------------------------------
     const beforeFill = cluster.rss()
     // A bulk load as Qdrant advises: no index builds while it lasts, one when it ends. Built
-    // as the points arrive, each merge of segments re-built its HNSW graphs (110,000 products
-    // were still building 20 minutes after the fill on two cores).
+    // as the points arrive, each merge of segments would re-build its HNSW graphs.
     const threshold = await cluster.qdrant?.indexing(0)
     const filled = await fillCatalog(cluster, shared.catalog, options.seed)
     if (cluster.qdrant) await cluster.qdrant.indexing(threshold ?? null)
     log(
-      `fill: ${filled.products} products (${filled.photos} with a photo) written in ${filled.seconds.toFixed(0)} s after ${filled.anchorSeconds.toFixed(0)} s of photo anchors ` +
-        `(store ${filled.storeSeconds.toFixed(0)} s, index ${filled.indexSeconds.toFixed(0)} s, vocabulary ${filled.suggestSeconds.toFixed(0)} s); load ${load()}`
+      `fill: ${filled.products} products (${filled.photos} with a photo) written in ` +
+        `${filled.seconds.toFixed(0)} s after ${filled.anchorSeconds.toFixed(0)} s of photo anchors ` +
+        `(store ${filled.storeSeconds.toFixed(0)} s, index ${filled.indexSeconds.toFixed(0)} s, vocabulary ` +
+        `${filled.suggestSeconds.toFixed(0)} s); load ${load()}`
     )
     const filledAt = performance.now()
     const probes = fillProbes(shared.catalog)
@@ -215,8 +216,14 @@ export const runTopology = async (
     const afterFill = cluster.rss()
     const qdrantDiskBytes = cluster.qdrant?.storageDir === undefined ? undefined : diskUsage(cluster.qdrant.storageDir)
     log(
-      `RSS before → after the fill: api ${mb(beforeFill.api ?? NaN)} → ${mb(afterFill.api ?? NaN)}, redis ${mb(beforeFill.redis ?? NaN)} → ${mb(afterFill.redis ?? NaN)}` +
-        `${afterFill.qdrant === undefined ? "" : `, qdrant ${mb(beforeFill.qdrant ?? NaN)} → ${mb(afterFill.qdrant)} (storage ${mb(qdrantDiskBytes ?? NaN)} on disk)`}`
+      `RSS before → after the fill: api ${mb(beforeFill.api ?? NaN)} → ${mb(afterFill.api ?? NaN)}, ` +
+        `redis ${mb(beforeFill.redis ?? NaN)} → ${mb(afterFill.redis ?? NaN)}` +
+        `${
+          afterFill.qdrant === undefined
+            ? ""
+            : `, qdrant ${mb(beforeFill.qdrant ?? NaN)} → ${mb(afterFill.qdrant)} ` +
+              `(storage ${mb(qdrantDiskBytes ?? NaN)} on disk)`
+        }`
     )
 
     // ---- Search over HTTP ----------------------------------------------------------------------
@@ -231,7 +238,8 @@ export const runTopology = async (
         stages: stageBreakdown(measured.stages)
       }
       log(
-        `text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ${text.errors} errors; load ${load()}`
+        `text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ` +
+          `${text.errors} errors; load ${load()}`
       )
       log(`text search stages (mean / p99 ms): ${text.stages}`)
       const visualRun = await measureVisualSearch(client, cluster.bearer, shared.visual, options.page)
@@ -242,7 +250,8 @@ export const runTopology = async (
         stages: stageBreakdown(visualRun.stages)
       }
       log(
-        `visual search: p50 ${ms(visual.latency.p50)} ms, p99 ${ms(visual.latency.p99)} ms, ${visual.errors} errors; load ${load()}`
+        `visual search: p50 ${ms(visual.latency.p50)} ms, p99 ${ms(visual.latency.p99)} ms, ` +
+          `${visual.errors} errors; load ${load()}`
       )
       log(`visual search stages (mean / p99 ms): ${visual.stages}`)
     }

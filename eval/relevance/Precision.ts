@@ -72,5 +72,6 @@ export const precisionHeader = (first: string) =>
   `${first.padEnd(54)}  matches/query  unrelated (judged, returned)  nonsense answered  nonsense matches/query`
 
 export const precisionRow = (label: string, p: Precision, nonsense: NonsenseResult, nonsenseCount: number) =>
-  `${label.padEnd(54)}  ${p.meanMatches.toFixed(1).padStart(13)}  ${`${(100 * p.unrelatedShare).toFixed(1)}% of ${p.judgedReturned}`.padStart(28)}  ` +
+  `${label.padEnd(54)}  ${p.meanMatches.toFixed(1).padStart(13)}  ` +
+  `${`${(100 * p.unrelatedShare).toFixed(1)}% of ${p.judgedReturned}`.padStart(28)}  ` +
   `${`${nonsense.answered}/${nonsenseCount}`.padStart(17)}  ${nonsense.meanMatches.toFixed(1).padStart(22)}`

@@ -103,7 +103,9 @@ export const loadSplit = (dataset: GroceryDataset, split: string): ReadonlyArray
   const file = path.join(dataset.dir, `${split}.txt`)
   if (!fs.existsSync(file))
     throw new Error(
-      `no split list ${file} (this copy holds ${["train", "val"].filter((s) => fs.existsSync(path.join(dataset.dir, `${s}.txt`))).join(", ")})`
+      `no split list ${file} ` +
+        `(this copy holds ` +
+        `${["train", "val"].filter((s) => fs.existsSync(path.join(dataset.dir, `${s}.txt`))).join(", ")})`
     )
   return fs
     .readFileSync(file, "utf8")

@@ -67,7 +67,8 @@ export const ingest = (siteId: number, products: ReadonlyArray<CatalogProduct>, 
         if (performance.now() - lastReport > 20_000) {
           lastReport = performance.now()
           process.stderr.write(
-            `  images: ${state.ok + state.failed}/${expected} analysed after ${((lastReport - started) / 1000).toFixed(0)} s\n`
+            `  images: ${state.ok + state.failed}/${expected} analysed after ` +
+              `${((lastReport - started) / 1000).toFixed(0)} s\n`
           )
         }
         yield* Effect.sleep(Duration.millis(200))

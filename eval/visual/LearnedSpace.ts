@@ -36,7 +36,10 @@ const dot = (a: Float32Array, b: Float32Array) => {
   return s
 }
 
-/** The full photo, its mirror image, its centre (70 %) and its colour signature, as the service's analysis prepares a photo. */
+/**
+ * The full photo, its mirror image, its centre (70 %) and its colour signature, as the service's
+ * analysis prepares a photo.
+ */
 const views = (file: string) =>
   Effect.gen(function* () {
     const intake = yield* ImageIntake

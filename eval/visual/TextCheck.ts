@@ -5,7 +5,7 @@ import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { label, productIdOf, type FineClass } from "./Dataset.js"
 import { rankStats, type Judged } from "./Metrics.js"
 
-/** Colours the analyser can name (src/catalog/ColorNames.ts), for the wrong-colour control. */
+/** Colours the analyser can name (src/model/ColorNames.ts), for the wrong-colour control. */
 const PALETTE = [
   "black",
   "white",

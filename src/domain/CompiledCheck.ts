@@ -2,9 +2,9 @@ import { Either, Option, type ParseResult, Schema, type SchemaAST as AST } from 
 
 /**
  * A schema's rules compiled into one plain predicate, for the decoders on the write path (a
- * bulk push decodes every line): Effect's interpreter spends ~45 µs and tens of KB of garbage
- * on a product line, most of it building the per-field unions' intermediate results that a
- * valid line never needs. The predicate answers only "valid as it is": the schema's own
+ * bulk push decodes every line): Effect's interpreter spends most of its time and garbage on a
+ * product line building the per-field unions' intermediate results that a valid line never
+ * needs. The predicate answers only "valid as it is": the schema's own
  * refinement functions run on the same values, and whatever the predicate does not accept
  * (invalid input, an excess key the decoder would strip, a shape it does not know) is decoded
  * by the schema itself, so results and error messages stay Effect's.

@@ -37,7 +37,7 @@ export const FilterValue = Schema.Struct({
   label: Schema.String,
   active: Schema.Boolean,
   selected: Schema.Boolean,
-  /** Products (or variant groups) of the result set with this value: exact in text search, see the README. */
+  /** Products (or variant groups) of the result set with this value: exact in text search, see docs/api.md. */
   count: Schema.Number
 })
 export type FilterValue = typeof FilterValue.Type

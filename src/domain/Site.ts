@@ -28,7 +28,7 @@ export type Credential = typeof Credential.Type
 export const Boost = Schema.Struct({
   column: Schema.NonEmptyString,
   values: Schema.Array(Schema.String),
-  /** Multiplies the relevance of matching products; below 1 demotes them. */
+  /** Added to the score of matching products (a strong text match scores about 1–2); negative demotes them. */
   weight: Schema.Number.pipe(Schema.finite())
 })
 
@@ -78,7 +78,7 @@ export const Campaign = Schema.Struct({
 /**
  * The popularity boost of a campaign that sets none (see Campaign.popularityBoost). Chosen on
  * the validation orders of `npm run eval:baskets` (the bought product's rank for short queries):
- * every step up to 0.8 helped there, where every judged query comes from a buyer; 0.4 takes
+ * larger boosts kept helping there, where every judged query comes from a buyer; 0.4 takes
  * most of the gain while staying well under what the words and meaning of a match add.
  */
 export const DEFAULT_POPULARITY_BOOST = 0.4

@@ -14,12 +14,13 @@ export class AnalyticsApi extends HttpApiGroup.make("analytics")
       .annotate(
         OpenApi.Description,
         "Over the UTC days `from`..`to` (YYYY-MM-DD, inclusive; default the last " +
-          `${ANALYTICS_LIMITS.defaultDays} days to today; at most ${ANALYTICS_LIMITS.days} days), up to \`limit\` queries per list ` +
-          `(default ${ANALYTICS_LIMITS.defaultQueries}, at most ${ANALYTICS_LIMITS.queries}). Queries are normalised (case, accents, ` +
-          "punctuation). A search counts once per requestId: the ones this server answered (POST /text-search records them, with " +
-          "their number of results) and `search` events a front end sends. Clicks count when a `click` event names the search's " +
-          "requestId (within 7 days of it) and its position. clickThroughRate: searches with a click over searches that found " +
-          "something. Figures follow events within seconds (aggregation runs as jobs). Needs site (Basic) credentials."
+          `${ANALYTICS_LIMITS.defaultDays} days to today; at most ${ANALYTICS_LIMITS.days} days), up to \`limit\` ` +
+          `queries per list (default ${ANALYTICS_LIMITS.defaultQueries}, at most ${ANALYTICS_LIMITS.queries}). ` +
+          "Queries are normalised (case, accents, punctuation). A search counts once per requestId: the ones this " +
+          "server answered (POST /text-search records them, with their number of results) and `search` events a " +
+          "front end sends. Clicks count when a `click` event names the search's requestId (within 7 days of it) " +
+          "and its position. clickThroughRate: searches with a click over searches that found something. Figures " +
+          "follow events within seconds (aggregation runs as jobs). Needs site (Basic) credentials."
       )
       .setUrlParams(SearchAnalyticsParams)
       .addSuccess(SearchAnalyticsResponse)

@@ -44,14 +44,17 @@ import { LegacySessionApi } from "./LegacySessionApi.js"
 const productPath = Schema.Struct({ productId: ProductId })
 
 const BULK_DESCRIPTION =
-  'Body `application/x-ndjson`, one operation per line: `{"id", "data", "images"}` creates or replaces a product (as PUT), ' +
-  '`{"id", "patch": {"data", "images"}}` changes some fields (as PATCH, a JSON merge patch), `{"id", "delete": true}` deletes ' +
-  "(as DELETE). Each line is validated like its single-product counterpart; a bad line is answered with its error and never " +
-  "fails the others. The response is NDJSON, one answer per non-blank line in order, streamed while the body is still " +
-  "arriving: `{line, status, message, data?, issues?}` (status 200, 400, 404, 413 or 503; `data` is PUT's and DELETE's without " +
-  "the record). A line is durable once answered and searchable by its words at once; its text embedding follows. Of two " +
-  `lines for one product the later wins. Limits: ${BULK_LIMITS.lineBytes} bytes a line (a longer line is answered 413 and ` +
-  `skipped), ${BULK_LIMITS.lines} lines a request (the rest is not read). A body cut off midway keeps the lines answered.`
+  'Body `application/x-ndjson`, one operation per line: `{"id", "data", "images"}` creates or replaces a ' +
+  'product (as PUT), `{"id", "patch": {"data", "images"}}` changes some fields (as PATCH, a JSON merge patch), ' +
+  '`{"id", "delete": true}` deletes ' +
+  "(as DELETE). Each line is validated like its single-product counterpart; a bad line is answered with its " +
+  "error and never fails the others. The response is NDJSON, one answer per non-blank line in order, streamed " +
+  "while the body is still arriving: `{line, status, message, data?, issues?}` (status 200, 400, 404, 413 or " +
+  "503; `data` is PUT's and DELETE's without the record). A line is durable once answered and searchable by its " +
+  "words at once; its text embedding follows. Of two " +
+  `lines for one product the later wins. Limits: ${BULK_LIMITS.lineBytes} bytes a line (a longer line is ` +
+  `answered 413 and skipped), ${BULK_LIMITS.lines} lines a request (the rest is not read). A body cut off ` +
+  `midway keeps the lines answered.`
 
 const BULK_REQUEST_BODY = {
   required: true,
@@ -59,7 +62,8 @@ const BULK_REQUEST_BODY = {
     "application/x-ndjson": {
       schema: { type: "string", description: "One JSON object per line" },
       example:
-        '{"id":"sku-1","data":{"title":"Cordless Drill 18V","price":89.9}}\n{"id":"sku-2","patch":{"data":{"price":12.5}}}\n{"id":"sku-3","delete":true}\n'
+        '{"id":"sku-1","data":{"title":"Cordless Drill 18V","price":89.9}}\n' +
+        '{"id":"sku-2","patch":{"data":{"price":12.5}}}\n{"id":"sku-3","delete":true}\n'
     }
   }
 }
@@ -133,9 +137,10 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       .annotate(OpenApi.Summary, "Change some fields of a product (JSON merge patch)")
       .annotate(
         OpenApi.Description,
-        "RFC 7396 merge patch of the product as PUT takes it: `data` members are set, a member set to null is removed, " +
-          "`images` replaces the list (null removes every image). The result must be a valid product (400 naming the field " +
-          "otherwise, nothing stored); an unknown product is 404. Content type application/merge-patch+json or application/json."
+        "RFC 7396 merge patch of the product as PUT takes it: `data` members are set, a member set to null is " +
+          "removed, `images` replaces the list (null removes every image). The result must be a valid product " +
+          "(400 naming the field otherwise, nothing stored); an unknown product is 404. Content type " +
+          "application/merge-patch+json or application/json."
       )
       .annotate(OpenApi.Override, siteCredentialsOnly)
       .setPath(productPath)

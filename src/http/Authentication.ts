@@ -46,7 +46,9 @@ export const AuthenticationLive = Layer.effect(
       if (decision !== null && !decision.allowed) {
         const seconds = retryAfterSeconds(decision)
         return yield* new TooManyRequests({
-          message: `rate limit exceeded: ${budget.limit} requests per ${budget.windowMs / 1000} s for this ${principal.scope === "read" ? "token and client" : "credential"}; retry after ${seconds} s`,
+          message:
+            `rate limit exceeded: ${budget.limit} requests per ${budget.windowMs / 1000} s for this ` +
+            `${principal.scope === "read" ? "token and client" : "credential"}; retry after ${seconds} s`,
           retryAfterSeconds: seconds
         })
       }

@@ -83,7 +83,8 @@ export const decodeBulkLine = (line: number, text: string): Either.Either<BulkOp
     return Either.left(
       failure(
         line,
-        `line: must be an object: {"id", "data", "images"} to create or replace, {"id", "patch"} to change, {"id", "delete": true} to delete`
+        `line: must be an object: {"id", "data", "images"} to create or replace, ` +
+          `{"id", "patch"} to change, {"id", "delete": true} to delete`
       )
     )
   }
@@ -121,7 +122,8 @@ export const overlongLine = (line: number): BulkResult =>
 export const tooManyLines = (line: number): BulkResult =>
   failure(
     line,
-    `a bulk request holds at most ${BULK_LIMITS.lines} lines; this line and the rest of the body were not read (send them as another request)`,
+    `a bulk request holds at most ${BULK_LIMITS.lines} lines; this line and the rest of the body were not ` +
+      `read (send them as another request)`,
     undefined,
     413
   )

@@ -175,7 +175,8 @@ const toSearchException = (siteId: number, searchId: string | null, withDebug: b
         message: e.message,
         data,
         ...debugOf(
-          `sessions belong to the site that created them and expire ${ttl} s after their last use (${LEGACY_SESSION_TTL_ENV})`
+          `sessions belong to the site that created them and expire ${ttl} s after their last use ` +
+            `(${LEGACY_SESSION_TTL_ENV})`
         )
       })
     }

@@ -15,15 +15,16 @@ export class EventsApi extends HttpApiGroup.make("events")
       .annotate(OpenApi.Summary, "Record what shoppers did: views, clicks, carts, purchases, searches")
       .annotate(
         OpenApi.Description,
-        `Body \`{"events": [...]}\`, 1 to ${EVENT_LIMITS.events} events, each \`{eventId, type, productIds?, quantity?, price?, query?, ` +
-          "requestId?, position?, orderId?, userToken?, sessionId?, timestamp?}`. `eventId` makes sending idempotent: an id the " +
-          "site already has is counted in `duplicates` and not stored again. view, click and add_to_cart name at least one " +
-          "product; a purchase names the products bought (the whole basket) and its `orderId`; a search carries its `query` " +
-          "(and `resultsCount` when a front end served it itself; the server records the searches it answers). A click naming a " +
-          "search's `requestId` (every POST /text-search answer carries one) carries its `position`, 1-based. `timestamp`: ISO 8601 with a time zone or epoch " +
-          "milliseconds, at most 5 minutes ahead (default: when received; past orders may be sent with their own dates). " +
-          "Durable once answered. Read-only tokens may send view, click, add_to_cart and search events; purchases need site " +
-          "credentials (403)."
+        `Body \`{"events": [...]}\`, 1 to ${EVENT_LIMITS.events} events, each \`{eventId, type, productIds?, ` +
+          "quantity?, price?, query?, requestId?, position?, orderId?, userToken?, sessionId?, timestamp?}`. " +
+          "`eventId` makes sending idempotent: an id the site already has is counted in `duplicates` and not " +
+          "stored again. view, click and add_to_cart name at least one product; a purchase names the products " +
+          "bought (the whole basket) and its `orderId`; a search carries its `query` (and `resultsCount` when a " +
+          "front end served it itself; the server records the searches it answers). A click naming a search's " +
+          "`requestId` (every POST /text-search answer carries one) carries its `position`, 1-based. `timestamp`: " +
+          "ISO 8601 with a time zone or epoch milliseconds, at most 5 minutes ahead (default: when received; past " +
+          "orders may be sent with their own dates). Durable once answered. Read-only tokens may send view, " +
+          "click, add_to_cart and search events; purchases need site credentials (403)."
       )
       .setPayload(EventsPayload)
       .addSuccess(EventsResponse)

@@ -87,7 +87,8 @@ const mcpPath = {
     summary: "Model Context Protocol (Streamable HTTP, stateless)",
     description:
       "One JSON-RPC 2.0 message per request (initialize, tools/list, tools/call, ping ...), answered as JSON. " +
-      "Read-only tokens reach the search and catalog tools; memory tools need site credentials. See the README's MCP section.",
+      "Read-only tokens reach the search and catalog tools; memory tools need site credentials. " +
+      "See docs/api.md, section POST /mcp.",
     security: [...readOrSite, { accessToken: [] }],
     requestBody: {
       required: true,

@@ -23,11 +23,11 @@ export class PredictionApi extends HttpApiGroup.make("prediction")
       .addError(NotFound)
       .annotate(
         OpenApi.Description,
-        "Predicts the product's attributes and each image's own attributes (color, adult, objects). " +
-          "An empty or omitted `attributes` list (or no body) returns every predictable attribute: " +
-          "color, adult, shopping_product_category, product_type, brand, gender, age_group, material, pattern. " +
-          "Unknown names → 400. `value` is the catalog's, `prediction` null without evidence, `confirmed` always null. " +
-          "The prediction runs as a job; the request waits up to 10 s (then 503, retry)."
+        "Predicts the product's attributes and each image's own attributes (color, adult, objects). An empty or " +
+          "omitted `attributes` list (or no body) returns every predictable attribute: color, adult, " +
+          "shopping_product_category, product_type, brand, gender, age_group, material, pattern. Unknown names → " +
+          "400. `value` is the catalog's, `prediction` null without evidence, `confirmed` always null. The " +
+          "prediction runs as a job; the request waits up to 10 s (then 503, retry)."
       )
   )
   .addError(BadRequest)

@@ -127,7 +127,10 @@ const finalize = (response: HttpServerResponse.HttpServerResponse) =>
       : final
   )
 
-/** An error response in its documented shape: plain issues, no Effect tags, a message even when the platform gave no body. */
+/**
+ * An error response in its documented shape: plain issues, no Effect tags, a message even when the
+ * platform gave no body.
+ */
 const documentedError = (response: HttpServerResponse.HttpServerResponse) =>
   Effect.sync(() => {
     if (response.status >= 400 && response.body._tag === "Uint8Array") {
@@ -183,7 +186,10 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
  */
 const takesOtherBodies = (path: string) => path.startsWith("/search/session") || streamsBody(path)
 
-/** The bulk endpoint reads its body as a stream, line by line, so no body limit applies to it (its lines have theirs). */
+/**
+ * The bulk endpoint reads its body as a stream, line by line, so no body limit applies to it (its
+ * lines have theirs).
+ */
 const streamsBody = (path: string) => path === "/products/bulk"
 
 /**

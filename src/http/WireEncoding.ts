@@ -4,14 +4,13 @@ import { Option, ParseResult, Schema, SchemaAST as AST } from "effect"
 /**
  * A response schema's encoder compiled once from its AST, for the answers the service builds
  * itself (search results, recommendations). Effect's encoder interprets the schema on every
- * call and re-validates our own output on both sides of each transformation: a page of 24
- * products with its facets took ~5 ms to encode (JSON.stringify: 0.2 ms), a sixth of a
- * text search. This one walks only what changes a value on the wire: struct keys (declared
- * ones only, as Effect's default drops the rest), property renames and optional-field
- * rules, arrays, and the null/undefined members of nullable fields. Refinements are not
- * re-checked (the value is typed output, not input). Any other node (a value transformation
- * such as the Base64 category paths, a general union, a record) is encoded by Effect's own
- * encoder, so the result is always the schema's encoding.
+ * call and re-validates our own output on both sides of each transformation, which costs a page
+ * of results with its facets far more than serialising it. This one walks only what changes a
+ * value on the wire: struct keys (declared ones only, as Effect's default drops the rest),
+ * property renames and optional-field rules, arrays, and the null/undefined members of nullable
+ * fields. Refinements are not re-checked (the value is typed output, not input). Any other node
+ * (a value transformation such as the Base64 category paths, a general union, a record) is
+ * encoded by Effect's own encoder, so the result is always the schema's encoding.
  */
 export const wireEncoder = <A, I>(schema: Schema.Schema<A, I, never>): ((value: A) => I) =>
   compile(schema.ast) as (value: A) => I
@@ -81,7 +80,10 @@ const union = (ast: AST.Union): Encode => {
   return (value) => (value === null || value === undefined ? value : encode(value))
 }
 
-/** A struct whose fields are renamed or made optional (Schema.optionalWith, optionalToOptional): the type side is data as is. */
+/**
+ * A struct whose fields are renamed or made optional (Schema.optionalWith, optionalToOptional): the
+ * type side is data as is.
+ */
 const renamed = (to: AST.TypeLiteral, transformation: AST.TypeLiteralTransformation, encodeFrom: Encode): Encode => {
   const steps = transformation.propertySignatureTransformations
   const keys = to.propertySignatures.map((ps) => ps.name)

@@ -18,7 +18,7 @@ export interface WrittenProduct {
   readonly previous?: StoredProduct | undefined
   /**
    * The write created the product: it has no saved vector or image analysis (a removal deletes
-   * them), so there is nothing to look up for reuse (a tenth of a bulk push's store work).
+   * them), so there is nothing to look up for reuse (the store work a bulk push saves).
    */
   readonly created?: boolean
 }
@@ -139,7 +139,8 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
         )
     }
     // Completions of a product that waits for its text vector come with it (the indexing
-    // job feeds the vocabulary): phrase extraction is a fifth of a new product's cost here.
+    // job feeds the vocabulary): phrase extraction is too large a part of a new product's
+    // cost to pay here as well.
     yield* suggester.indexProducts(reused.map(suggestSource))
     const needsModel = products.filter((_, i) => vectors[i] === null)
     for (const [siteId, productIds] of productIdsBySite(removed)) {

@@ -73,7 +73,7 @@ const OBJECT_SCORE = 0.4
  * Fingerprint of the product's own inputs to a prediction: the record version and, per current
  * image, when it was analysed (or that it is still pending) and whether its objects are still
  * to be detected. A stored prediction with the same fingerprint is current; the neighbours'
- * later changes do not invalidate it (see README).
+ * later changes do not invalidate it (see docs/api.md).
  */
 export const predictionInputs = (product: StoredProduct, analyses: ReadonlyArray<ImageAnalysisRecord>): string => {
   const byId = new Map(analyses.map((a) => [a.imageId, a]))

@@ -32,7 +32,7 @@ interface ProductImage extends StoredImage {
  *   cannot be fetched or decoded is recorded as failed with its reason (and not retried until its
  *   URL changes), so it never blocks the product.
  * - detect: objects of analysed images that have none yet, a pass of its own because detection
- *   costs about four times the rest (it only feeds text search and predicted attributes).
+ *   costs several times the rest (it only feeds text search and predicted attributes).
  * Both read the current record and save through store methods that keep only images the
  * product still has, so a late or repeated call is harmless. Both return the products whose
  * index documents changed, for re-indexing.

@@ -45,11 +45,10 @@ export const RECONCILE_BACKLOG = 10_000
 
 /**
  * The pass run every minute after startup, skipped while the queue holds more than `backlog`
- * jobs: during a large push nearly every product is stale and already queued, and a pass read
- * every stale row and built a job for each on the event loop only to find them queued (at
- * 100,000 products a few hundred milliseconds a minute, at 1,000,000 seconds, while shoppers
- * search). A job lost meanwhile is queued by the first pass once the backlog has drained. A
- * queue that cannot say how much it holds does not hold the pass back.
+ * jobs: during a large push nearly every product is stale and already queued, and a pass would
+ * read every stale row and build a job for each on the event loop, while shoppers search, only
+ * to find them queued. A job lost meanwhile is queued by the first pass once the backlog has
+ * drained. A queue that cannot say how much it holds does not hold the pass back.
  */
 export const periodicReconcile = (backlog: number = RECONCILE_BACKLOG) =>
   Effect.gen(function* () {

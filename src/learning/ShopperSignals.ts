@@ -18,7 +18,10 @@ export interface SiteSignals {
 }
 
 export const TRENDING = {
-  /** Recent weight (services/shopper-stats/Decay.ts EVENT_WEIGHTS decayed with the one-day half-life) a product needs: five views, or a cart. */
+  /**
+   * Recent weight (services/shopper-stats/Decay.ts EVENT_WEIGHTS decayed with the one-day
+   * half-life) a product needs: five views, or a cart.
+   */
   minRecent: 5,
   /** How much faster than its baseline a product must be drawing now. */
   minTrend: 1.5,

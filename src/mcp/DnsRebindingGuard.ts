@@ -44,7 +44,10 @@ export const rebindingRefusal = (
   const listed = allowed.hosts.some((h) => hostName(h) === name)
   const overLoopback = isLoopbackAddress(NodeHttpServerRequest.toIncomingMessage(request).socket.localAddress)
   if (overLoopback && !LOOPBACK_NAMES.has(name) && !listed) {
-    return `forbidden: host "${host}" is not this service's (a local connection must name localhost, or a host in MCP_ALLOWED_HOSTS)`
+    return (
+      `forbidden: host "${host}" is not this service's (a local connection must name localhost, or a ` +
+      `host in MCP_ALLOWED_HOSTS)`
+    )
   }
   if (allowed.hosts.length > 0 && !listed && !(overLoopback && LOOPBACK_NAMES.has(name))) {
     return `forbidden: host "${host}" is not in MCP_ALLOWED_HOSTS`

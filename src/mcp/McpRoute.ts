@@ -97,7 +97,8 @@ export const McpRoute = HttpLayerRouter.use((router) =>
           return rpcError(
             429,
             -32029,
-            `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; retry after ${seconds} s`,
+            `rate limit exceeded: ${config.mcpRateLimit} requests per ${config.mcpRateWindowMs / 1000} s; ` +
+              `retry after ${seconds} s`,
             {
               headers: { "retry-after": String(seconds) },
               id: yield* messageId(request),

@@ -35,15 +35,22 @@ const listing = tools.map((t) => ({
 /** What an agent reads at initialize: how the tools fit together. */
 export const INSTRUCTIONS = [
   "Product search, recommendations and catalog of one shop, plus durable conversation memory.",
-  "Find products with text_search (a query, or none to browse with filters; offset and resultsCount page through) or visual_search (an image URL or base64).",
-  'Pass detail: "compact" to search and recommendation tools for short results (id, title, brand, price, url, image, category); get_item reads a full record.',
-  "list_relevant_columns and describe_column tell which filters and sorts the catalog supports; get_item, get_items and get_item_group read records.",
+  "Find products with text_search (a query, or none to browse with filters; offset and resultsCount page " +
+    "through) or visual_search (an image URL or base64).",
+  'Pass detail: "compact" to search and recommendation tools for short results ' +
+    "(id, title, brand, price, url, image, category); get_item reads a full record.",
+  "list_relevant_columns and describe_column tell which filters and sorts the catalog supports; " +
+    "get_item, get_items and get_item_group read records.",
   "similar_products and cross_selling recommend from a product id.",
-  "Memory tools (append_memory, recall_memory, replay_memory, list_conversations, summarize_conversation) need site (Basic) credentials; pass an idempotencyKey with each append so a retry is stored once.",
+  "Memory tools (append_memory, recall_memory, replay_memory, list_conversations, summarize_conversation) " +
+    "need site (Basic) credentials; pass an idempotencyKey with each append so a retry is stored once.",
   "A 429 error carries data.retryAfterSeconds."
 ].join(" ")
 
-/** The SDK sends a thrown error's `code` and `message` as the JSON-RPC error (McpError would prefix the message twice). */
+/**
+ * The SDK sends a thrown error's `code` and `message` as the JSON-RPC error (McpError would prefix
+ * the message twice).
+ */
 const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code })
 
 /**

@@ -32,7 +32,8 @@ const baseUrl = (request: HttpServerRequest.HttpServerRequest, publicUrl: Option
  * Bearer one pointing at the resource metadata (MCP authorization, RFC 9728 §5.1).
  */
 export const mcpChallenge = (request: HttpServerRequest.HttpServerRequest, publicUrl: Option.Option<string>): string =>
-  `Bearer realm="commerce-search", resource_metadata="${baseUrl(request, publicUrl)}${MCP_METADATA_PATH}", Basic realm="commerce-search"`
+  `Bearer realm="commerce-search", resource_metadata="${baseUrl(request, publicUrl)}${MCP_METADATA_PATH}", ` +
+  `Basic realm="commerce-search"`
 
 /**
  * The credentials of an /mcp request: the Authorization header, or a read-only token in the

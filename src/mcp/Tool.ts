@@ -14,7 +14,10 @@ export interface ToolDefinition<A, I, O, OI, R> {
   readonly description: string
   /** "read": a read-only token suffices; "site": Basic site credentials only. */
   readonly scope: "read" | "site"
-  /** What a call changes, for hosts deciding whether to ask first: nothing, or it only adds (never overwrites or deletes). */
+  /**
+   * What a call changes, for hosts deciding whether to ask first: nothing, or it only adds (never
+   * overwrites or deletes).
+   */
   readonly effect: "reads" | "appends"
   readonly input: Schema.Schema<A, I, never>
   readonly output: Schema.Schema<O, OI, never>
@@ -80,7 +83,8 @@ export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonOb
   }
   const json = published(JSONSchema.make(schema)) as Record<string, unknown>
   const { $schema: _ignored, ...union } = json
-  // MCP wants `type: "object"` at the root; a union of object shapes (full or compact results) says so beside its anyOf.
+  // MCP wants `type: "object"` at the root; a union of object shapes (full or compact results) says
+  // so beside its anyOf.
   const rest = Array.isArray(union.anyOf) && union.type === undefined ? { type: "object", ...union } : union
   const ref = typeof rest.$ref === "string" ? rest.$ref.replace("#/$defs/", "") : undefined
   if (ref === undefined) return rest as JsonObjectSchema
@@ -91,9 +95,15 @@ export const toolJsonSchema = <A, I>(schema: Schema.Schema<A, I, never>): JsonOb
   return (Object.keys(otherDefs).length > 0 ? { ...root, $defs: otherDefs } : root) as JsonObjectSchema
 }
 
-/** Titles Effect derives from a refinement ("maxLength(200)") or a type ("unknown"): constraints the schema states anyway. */
+/**
+ * Titles Effect derives from a refinement ("maxLength(200)") or a type ("unknown"): constraints the
+ * schema states anyway.
+ */
 const GENERATED_TITLE = /^(?:[A-Za-z]+\(.*\)|unknown|any)$/
-/** Descriptions Effect writes for its built-in refinements ("a string at most 200 character(s) long"); ours start with a capital. */
+/**
+ * Descriptions Effect writes for its built-in refinements ("a string at most 200 character(s)
+ * long"); ours start with a capital.
+ */
 const GENERATED_DESCRIPTION =
   /^an? (?:string|array|number|integer|non[- ]?empty|positive|negative|non-negative|finite|valid|date|bigint)\b/
 

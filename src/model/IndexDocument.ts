@@ -28,6 +28,10 @@ export const IndexText = Schema.Struct({
   extra: Schema.String
 })
 export type IndexText = typeof IndexText.Type
+export type IndexTextField = keyof IndexText
+
+/** The text fields in one fixed order: both indexes keep per-field statistics in it. */
+export const INDEX_TEXT_FIELDS: ReadonlyArray<IndexTextField> = Object.keys(IndexText.fields) as Array<IndexTextField>
 
 /** Filter/facet columns by name (see Columns). */
 export const Payload = Schema.Record({ key: Schema.String, value: PayloadValue })

@@ -18,7 +18,7 @@ export const AnalyzeImages = Schema.TaggedStruct("AnalyzeImages", product)
 /**
  * Run object detection on the product's analysed images that have no objects yet, then
  * re-index it (objects become `image_object` words and values). A follow-up of AnalyzeImages:
- * detection costs about four times the rest of an analysis, so it runs as a pass of its own,
+ * detection costs several times the rest of an analysis, so it runs as a pass of its own,
  * after the images are visually searchable and in a lane of its own behind them.
  */
 export const DetectObjects = Schema.TaggedStruct("DetectObjects", product)
@@ -62,8 +62,8 @@ export const isProductJob = (job: Job): job is ProductJob =>
  * workers, and a slow kind holds up no other: text indexing is cheap and batched, image
  * analysis is slow and waits on image hosts, object detection is slower still and may lag
  * behind, attribute prediction is rare and a merchant is waiting for it; shoppers' events are
- * aggregated apart from all catalog work; a site's visual-space fit (minutes of re-indexing at
- * 100,000 products) holds up no image analysis.
+ * aggregated apart from all catalog work; a site's visual-space fit (which re-indexes the whole
+ * site) holds up no image analysis.
  */
 export type Lane = "index" | "images" | "detect" | "predict" | "events" | "spaces"
 export const LANES: ReadonlyArray<Lane> = ["index", "images", "detect", "predict", "events", "spaces"]

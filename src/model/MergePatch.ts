@@ -37,13 +37,13 @@ export const PatchProductBody = Schema.Struct({
 }).annotations({ identifier: "PatchProductBody" })
 export type PatchProductBody = typeof PatchProductBody.Type
 
-/** One decoder for every field set a patch holds: the compiled check passes the absent fields in under a microsecond. */
+/** One decoder for every field set a patch holds: the compiled check passes the absent fields in cheaply. */
 const decodeBody = compiledDecoder(SetProductBody, { errors: "all", onExcessProperty: "error" })
 
 /**
  * The product after the patch, as a PUT body, or the message naming each field the result
  * breaks. Only what the patch sets is checked: the rest of the record was checked when it was
- * stored, and a record's rules are per field (checking the whole record again made a price
+ * stored, and a record's rules are per field (checking the whole record again would make a price
  * patch cost several times its write). `images` is absent when the patch leaves them alone.
  */
 export const patchedProduct = (

@@ -40,11 +40,9 @@ const toText = (
 
 /**
  * What the text embedding sees: the title, which says what the product is. Brand, category and
- * description are left to lexical retrieval: the model's cost grows with text length (≈6 ms for
- * a 35-character title in a batch, ≈10 ms for title + brand + category, ≈40 ms with 300
- * characters of description) and indexing throughput is bound by it, while the relevance
- * evaluation showed no gain from the longer texts. A product without a title is embedded by
- * its brand and leaf categories.
+ * description are left to lexical retrieval: the model's cost grows with text length and
+ * indexing throughput is bound by it, while the relevance evaluation showed no gain from the
+ * longer texts. A product without a title is embedded by its brand and leaf categories.
  */
 export const embeddingText = (data: ProductRecord): string => {
   if (data.title && data.title.trim().length > 0) return data.title

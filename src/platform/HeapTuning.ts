@@ -2,12 +2,10 @@ import * as v8 from "node:v8"
 
 /**
  * How far V8 lets the main heap grow past what survived the last full collection, in percent.
- * V8's own factor (up to ×4 while a catalog push allocates fast) left hundreds of MB of garbage
- * room at 100,000 products. A tight bound costs CPU where it hurts: each full collection marks
- * the whole index on the two cores the push and the model share. Pushing 60,000 products with
- * searches running (bench/catalog, one search in flight): V8's factor 2 full collections, peak
- * RSS 1,166 MB, search p99 78 ms; 50 % 12, 923 MB, 150 ms; 20 % 29, 878 MB, 226 ms.
- * 0 leaves V8's default.
+ * V8's own factor (up to ×4 while a catalog push allocates fast) leaves room for a large catalog's
+ * worth of garbage. A tight bound costs CPU where it hurts: each full collection marks the whole
+ * index on the cores the push and the model share, and searches wait behind it. The default sits
+ * between the two. 0 leaves V8's default.
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 50
 

@@ -1,11 +1,11 @@
 import { Scheduler } from "effect"
 
 /**
- * How many times in a row the fibers' run queue is drained from the microtask queue before
- * the event loop gets a turn. Effect's default (2048) suits short bursts; under a bulk push the
- * indexing fibers are runnable for seconds, and a search request then waited 1 to 3 s for the
- * event loop to read it (measured with a CPU profile: stretches of 3 s without an idle
- * sample). A few drains, then setImmediate: I/O is served every few milliseconds of work.
+ * How many times in a row the fibers' run queue is drained from the microtask queue before the
+ * event loop gets a turn. Effect's default (2048) suits short bursts; under a bulk push the
+ * indexing fibers are runnable for seconds, and a search request would wait that long for the
+ * event loop to read it. A few drains, then setImmediate: I/O is served every few milliseconds
+ * of work.
  */
 const DRAINS_BEFORE_IO = 1
 

@@ -136,7 +136,7 @@ export class ThreadPool<P extends string, I, O, R = unknown> {
     for (const job of pending) job.complete({ _tag: "Failure", message: `${this.options.names.service} is shut down` })
     // A thread inside a native call (an onnxruntime run) finishes it first: terminated in the
     // middle of one, it aborts the whole process ("terminate called after throwing an instance
-    // of 'Napi::Error'"), which turned a SIGTERM during a catalog push into SIGABRT.
+    // of 'Napi::Error'"), so a SIGTERM during a catalog push would end in SIGABRT.
     await Promise.all(
       [...this.slots].map(async (slot) => {
         if (slot.inFlight !== undefined) {

@@ -148,7 +148,9 @@ const parseView = (params: Readonly<Record<string, string | undefined>>) =>
     if (given.length === 0) return { category, area: undefined }
     if (given.length < 4) {
       return yield* new BadRequest({
-        message: `search area: give all of left, top, width and height (missing: ${AREA_KEYS.filter((k) => params[k] === undefined).join(", ")})`
+        message:
+          `search area: give all of left, top, ` +
+          `width and height (missing: ${AREA_KEYS.filter((k) => params[k] === undefined).join(", ")})`
       })
     }
     const numbers: Record<string, number> = {}

@@ -47,7 +47,9 @@ const resolveImages = (siteId: number, input: VisualSearchRequest) =>
       const stored = yield* sessions.getImage(siteId, storedKey(source.requestId, false))
       if (stored === null)
         return yield* new BadRequest({
-          message: `query: no image is stored for requestId "${source.requestId}" (it expires after ${VISUAL_IMAGE_TTL_SECONDS / 60} minutes); send the image again`
+          message:
+            `query: no image is stored for requestId "${source.requestId}" ` +
+            `(it expires after ${VISUAL_IMAGE_TTL_SECONDS / 60} minutes); send the image again`
         })
       image = { ...stored, format: stored.format as DecodedImage["format"] }
     }
@@ -114,9 +116,8 @@ export const rankByImage = (
     )
     const space = (yield* Effect.flatMap(SiteVisualSpaces, (spaces) => spaces.projections([siteId])))(siteId)
     // In the site's learned space, the query is the mean direction of the photo and its mirror
-    // image (a product seen the other way round is the same product; measured there, +1.7 points
-    // of top-1), both on model threads at once, with the colour signature of the searched area's centre.
-    // Raw features: the photo alone.
+    // image (a product seen the other way round is the same product), both on model threads at
+    // once, with the colour signature of the searched area's centre. Raw features: the photo alone.
     const learned = space !== RAW_FEATURES
     const [analysis, mirror, signature] = yield* Effect.all(
       [
@@ -129,7 +130,7 @@ export const rankByImage = (
 
     // With raw features the image model says little about colour: the query's dominant colour
     // nudges products whose photos share it. In a learned space the colours are in the vectors
-    // already (the nudge on top cost 2 points of top-5 on the grocery evaluation).
+    // already (a nudge on top lowered top-5 on the grocery evaluation).
     const topColor = learned ? undefined : analysis.colors[0]?.name
     const query: Omit<SearchQuery, "limit"> = {
       siteId,
@@ -200,7 +201,9 @@ export const visualSearch = (siteId: number, input: VisualSearchRequest) =>
             { inlineData: { mimeType: "image/jpeg", data: thumbnail.toString("base64") } },
             {
               text: {
-                content: `Searched ${area ? "the selected area of " : ""}your image: ${result.total} similar products.${colorText}`,
+                content:
+                  `Searched ${area ? "the selected area of " : ""}your image: ` +
+                  `${result.total} similar products.${colorText}`,
                 annotations: []
               }
             }

@@ -143,11 +143,11 @@ const ownForms = (word: string, lower: string): Array<string> => {
 }
 
 /**
- * Catalog texts repeat their words many times over (the bench's 100k catalog: about 6 million
- * words, of which the common ones recur thousands of times), so each distinct word is analysed
- * once: indexing a product costs a lookup per word instead of several regular expressions
- * (term counting 3× faster). Bounded (~15 MB), so a stream of unique codes (gtins, mpns)
- * cannot grow it without end; frequent words come back at once after a clear.
+ * Catalog texts repeat their words many times over (the common ones recur thousands of times
+ * in a large catalog), so each distinct word is analysed once: indexing a product costs a
+ * lookup per word instead of several regular expressions. Bounded (100,000 words), so a stream
+ * of unique codes (gtins, mpns) cannot grow it without end; frequent words come back at once
+ * after a clear.
  */
 const analyses = new Map<string, WordAnalysis>()
 
@@ -214,8 +214,8 @@ const normalizeWord = (word: string): string | null => {
  * The singular of an English plural ("drills" → "drill", "batteries" → "battery", "boxes" →
  * "box", "benches" → "bench", "hoses" → "hose"). Only plurals are folded: a full stemmer
  * (Porter) also merges words a shopper keeps apart ("refrigerant" and "refrigerator",
- * "lighted" and "light", "antiquing" and "antique"). On the Home Depot dev queries this
- * measured nDCG@10 +0.003 over Porter (crowdflower: the same within 0.001).
+ * "lighted" and "light", "antiquing" and "antique"), and on the relevance evaluation's dev
+ * queries it ranked no better than plural folding.
  */
 const singular = (word: string): string => {
   // "batteries" → "battery", but "ties" → "tie" (the "es" rule below).
@@ -400,9 +400,8 @@ export const queryPairs = (words: ReadonlyArray<QueryWord>): Array<Array<string>
 /**
  * A lexical match's score grows by `weight` × the share of the query's neighbouring word
  * pairs its title holds side by side: with weight 0.75, a title holding the whole phrase
- * of a query scores 1.75 times its word scores. Measured on both relevance sets' dev
- * queries (eval/relevance), nDCG@10 +0.013 (crowdflower) and +0.006 (Home Depot), about
- * the same from 0.5 to 1.
+ * of a query scores 1.75 times its word scores. Chosen on both relevance sets' dev queries
+ * (eval/relevance), where phrase matches helped about as much at any weight from 0.5 to 1.
  */
 export const phraseFactor = (held: number, pairs: number, weight: number): number =>
   pairs === 0 ? 1 : 1 + (weight * held) / pairs

@@ -21,9 +21,10 @@ const PAGE = 1_000
 
 /**
  * The catalog as every process of the distributed topology sees it (api and workers alike):
- * records, derived data and the sites' learned visual spaces in Redis, the index in Qdrant or else a replica in each process's
- * memory fed through Redis, and the suggester's vocabulary replicated the same way. Replicas
- * rebuild from the store, so a process can start, restart or fall behind at any time.
+ * records, derived data and the sites' learned visual spaces in Redis, the index in Qdrant or
+ * else a replica in each process's memory fed through Redis, and the suggester's vocabulary
+ * replicated the same way. Replicas rebuild from the store, so a process can start, restart or
+ * fall behind at any time.
  */
 export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | undefined) => {
   const index = Layer.unwrapEffect(

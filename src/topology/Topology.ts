@@ -235,9 +235,10 @@ export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect
 )
 
 /**
- * A worker process (`npm run worker`): the same shared catalog the api reads, the event log
- * and statistics the aggregation jobs read and write, model threads of its own, and the job handlers fed from the BullMQ queues at REDIS_URL once its replicas are
- * filled. A worker without REDIS_URL has nothing to take jobs from: that fails the start.
+ * A worker process (`npm run worker`): the same shared catalog the api reads, the event log and
+ * statistics the aggregation jobs read and write, model threads of its own, and the job
+ * handlers fed from the BullMQ queues at REDIS_URL once its replicas are filled. A worker
+ * without REDIS_URL has nothing to take jobs from: that fails the start.
  */
 export const WorkerTopology = Layer.unwrapEffect(
   Effect.gen(function* () {

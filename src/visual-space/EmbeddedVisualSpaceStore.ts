@@ -43,13 +43,15 @@ const layer: Layer.Layer<VisualSpaceStore, never, Sqlite> = Layer.effect(
     const db = yield* Sqlite
     db.exec(schema)
     const select = db.prepare<[number], SpaceRow>(
-      "SELECT version, fitted_at, photos, samples, input_dims, output_dims, mean, projection FROM visual_spaces WHERE site_id = ?"
+      "SELECT version, fitted_at, photos, samples, input_dims, output_dims, mean, projection " +
+        "FROM visual_spaces WHERE site_id = ?"
     )
     const selectVersion = db.prepare<[number], { version: number }>(
       "SELECT version FROM visual_spaces WHERE site_id = ?"
     )
     const upsert = db.prepare<[number, number, number, number, number, number, Buffer, Buffer], { version: number }>(
-      `INSERT INTO visual_spaces (site_id, version, fitted_at, photos, samples, input_dims, output_dims, mean, projection)
+      `INSERT INTO visual_spaces (site_id, version, fitted_at, photos, samples, input_dims, output_dims, mean,
+         projection)
        VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (site_id) DO UPDATE SET version = visual_spaces.version + 1, fitted_at = excluded.fitted_at,
        photos = excluded.photos, samples = excluded.samples, input_dims = excluded.input_dims,

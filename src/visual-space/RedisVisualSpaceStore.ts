@@ -107,7 +107,9 @@ export const RedisVisualSpaceStore = {
         { commandTimeoutMs: 10_000 },
         (cause) =>
           new VisualSpaceStoreError({
-            message: `visual space store: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+            message: `visual space store: cannot connect to Redis: ${
+              cause instanceof Error ? cause.message : String(cause)
+            }`,
             cause
           })
       ).pipe(Effect.map(makeRedisVisualSpaceStore))

@@ -15,8 +15,7 @@ export const RAW_FEATURES: ImageProjection = (vector) => vector
 /**
  * How much the colours count beside the learned features: the cosine of two photos' vectors is
  * (learned cosine + COLOR_WEIGHT × colour similarity) / (1 + COLOR_WEIGHT). Chosen on the
- * grocery evaluation's val photos (0.5 to 1.5 all help; 1 lifts top-5 most across catalogs with
- * one, six and eleven photos a product).
+ * grocery evaluation's val photos, across catalogs with one to eleven photos a product.
  */
 export const COLOR_WEIGHT = 1
 

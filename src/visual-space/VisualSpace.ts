@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads"
 
 /**
- * A learned space for a site's image features (issue: visual search that beats its backbone).
+ * A learned space for a site's image features, so that visual search beats its backbone.
  * The backbone's features (MobileNetV2 of an image-safety model) mix what tells products
  * apart with what varies between photos of one product (light, angle, background, crop). A
  * regularised linear discriminant (LDA) learnt from the catalog's own photos — every product
@@ -12,7 +12,7 @@ import { Worker } from "node:worker_threads"
  *
  * Bounded work: the within-product scatter is read from at most `maxSamples` photos and the
  * between-product directions from at most `maxClasses` products (a fixed sample); the costs are
- * then a d×d accumulation over those samples, one Cholesky factorisation (d = 1792: ~3 s) and
+ * then a d×d accumulation over those samples, one Cholesky factorisation of a d×d matrix and
  * the eigenvectors of a classes×classes Gram matrix, whatever the catalog's size.
  */
 export interface VisualSpace {
@@ -43,7 +43,7 @@ export interface LabelledVector {
 
 /**
  * Fits a space in a thread of its own (fit-thread.cjs holds the arithmetic): a catalog-scale fit
- * is half a minute of work that must not hold the event loop. Deterministic for the same
+ * is long arithmetic that must not hold the event loop. Deterministic for the same
  * samples. Fails when there is nothing to fit on.
  */
 export const fitVisualSpace = (

@@ -28,7 +28,7 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  * that a growing catalog changes little, the same for the same catalog), at most
  * PHOTOS_PER_PRODUCT each and SAMPLE_PHOTOS in all, every photo with its views (its mirror image
  * and its centre: computed by the first fit that samples the photo, then stored): at most 12,288
- * vectors of 1,792 floats (88 MB), whatever the catalog's size. Views are computed for sampled
+ * vectors of 1,792 floats, whatever the catalog's size. Views are computed for sampled
  * photos only, so a 100,000-product catalog pays for at most 4,096 photos' views, not for every
  * photo's at analysis. The fit runs in a thread of its own (VisualSpace.ts).
  *
@@ -36,8 +36,8 @@ import { fitVisualSpace, type LabelledVector } from "./VisualSpace.js"
  * with its image vectors projected into it, from the stored features (no model call: text vectors
  * reused, a product whose text waits for its embedding indexed without, as it was; then the site
  * is marked as wholly in that version: a re-indexing cut short by a crash is finished by the next
- * job, which the reconcile pass queues; about 250 products a second on this machine, a few at a
- * time with the event loop served between). Api processes see the new version within two seconds
+ * job, which the reconcile pass queues; a few products at a time, with the event loop served
+ * between). Api processes see the new version within two seconds
  * (SiteVisualSpaces) and project queries with it.
  */
 
@@ -53,7 +53,10 @@ export class StoredReindexing extends Context.Tag("StoredReindexing")<
   { readonly reindex: (keys: ReadonlyArray<ProductKey>) => Effect.Effect<void, unknown> }
 >() {}
 
-/** Fewer products with photos than this: no space, the raw features serve (an LDA of a handful of products has a handful of directions). */
+/**
+ * Fewer products with photos than this: no space, the raw features serve (an LDA of a handful of
+ * products has a handful of directions).
+ */
 export const MIN_PRODUCTS = 48
 const REFIT_SHARE = 0.5
 const SETTLED_SHARE = 0.05
@@ -66,7 +69,7 @@ const ID_PAGE = 5_000
 const SAMPLE_PAGE = 100
 /**
  * Products re-indexed at a time, the event loop served between: each one's projection and graph
- * insertion take about two milliseconds, which the embedded index spends on the api's loop.
+ * insertion are work that the embedded index does on the api's loop.
  */
 const REINDEX_SLICE = 8
 /** Photos fetched and embedded at once for their views (the model threads are the bottleneck). */

@@ -44,8 +44,8 @@ export interface VisualSpaceStoreService {
   ) => Effect.Effect<number, VisualSpaceStoreError>
   /**
    * Counts photos analysed for the site (a refit is due when enough came since the last fit);
-   * returns the count since then, and the photos of the last fit. `put` takes off the `counted` photos its fit read the count
-   * as (photos noted while a fit ran count towards the next one).
+   * returns the count since then, and the photos of the last fit. `put` takes off the `counted`
+   * photos its fit read the count as (photos noted while a fit ran count towards the next one).
    */
   readonly notePhotos: (siteId: number, added: number) => Effect.Effect<PhotoCount, VisualSpaceStoreError>
   /**

@@ -1,7 +1,7 @@
 "use strict"
 /**
  * The fit of a learned visual space (see VisualSpace.ts for what it is and why), in a thread of
- * its own: at catalog scale it is half a minute of arithmetic, which must not hold the event
+ * its own: at catalog scale it is long arithmetic, which must not hold the event
  * loop that serves searches. Plain CommonJS on purpose: worker_threads cannot load .ts under
  * tsx or vitest.
  *
@@ -97,7 +97,7 @@ const fit = ({ d, labels, vectors, options }) => {
   for (let s = 0; s < count; s++) if (byClass.get(labels[s]).length > 1) several.push(s)
   const spreadSamples = spread(several, options.maxSamples)
   // Eight deviations at a time: each cell of the triangle is read and written once per eight
-  // samples (the accumulation is most of a fit's time; ~4 times faster than one at a time).
+  // samples (the accumulation is most of a fit's time, and blocks of eight run it far faster).
   const BLOCK = 8
   const devs = Array.from({ length: BLOCK }, () => new Float64Array(d))
   for (let start = 0; start < spreadSamples.length; start += BLOCK) {

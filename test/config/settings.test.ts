@@ -131,7 +131,7 @@ describe("example registry files", () => {
     ])
   })
 
-  it("config/campaign.example.json is the example registry's campaign, ready for `npm run site -- set-campaign`", () => {
+  it("config/campaign.example.json: the example registry's campaign, ready for `npm run site -- set-campaign`", () => {
     const campaign = Schema.decodeUnknownSync(Campaign)(
       JSON.parse(fs.readFileSync(path.join(repoRoot, "config/campaign.example.json"), "utf8"))
     )

@@ -52,7 +52,7 @@ const crossSell = async (site: { basic: string }, productId: string, campaigns?:
 }
 
 describe("bought together in POST /cross-selling", () => {
-  it("appears once two orders hold the pair, not after one; in its own site only; campaign pairs still win", async () => {
+  it("appears once two orders hold the pair, not after one; in its own site only; campaign pairs win", async () => {
     // The content rule never offers the source's own leaf category: another candle comes only from orders.
     expect(await crossSell(server.siteA, "vanilla")).not.toContain("pine")
     expect((await order(server.siteA, "o1", ["vanilla", "pine", "mug"])).status).toBe(200)

@@ -186,7 +186,7 @@ describe("POST /products/bulk", () => {
     expect((await product("t-1")).status).toBe(404)
   })
 
-  it("makes products searchable by their words as soon as they are answered, before their text is embedded", async () => {
+  it("makes products searchable by their words once answered, before their text is embedded", async () => {
     await drained()
     const before = await embedded()
     const lines = Array.from({ length: 1_000 }, (_, i) => ({

@@ -220,7 +220,7 @@ describe("routing and operations", () => {
     expect(Object.keys(invalid.body).sort()).toEqual(["issues", "message"])
   })
 
-  it("serves this process's metrics in the Prometheus text format, the indexing backlog and embeddings among them", async () => {
+  it("serves the process's metrics as Prometheus text, the indexing backlog and embeddings among them", async () => {
     const metrics = async () => {
       const res = await fetch(`${server.baseUrl}/metrics`)
       expect(res.status).toBe(200)

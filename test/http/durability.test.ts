@@ -46,7 +46,7 @@ describe("durability of acknowledged writes", () => {
     }
   }, 180_000)
 
-  it("keeps every event acknowledged by POST /events across SIGKILL and restart: sent again, all are duplicates", async () => {
+  it("keeps every event POST /events acknowledged across SIGKILL and restart: resent, all are duplicates", async () => {
     const { siteA, env } = await makeWorkspace({ prefix: "commerce-durable-events-" })
     const batches = Array.from({ length: 20 }, (_, b) =>
       Array.from({ length: 10 }, (_, n) => ({

@@ -57,7 +57,7 @@ describe("deeply nested JSON", () => {
   })
 
   for (const [method, path, body] of jsonEndpoints) {
-    it(`gets 400 naming the rule on ${method} ${path}, for arrays and objects, and the server keeps serving`, async () => {
+    it(`gets 400 naming the rule on ${method} ${path}, for arrays and objects; the server keeps serving`, async () => {
       for (const value of [nested(100_000), nested(3_000, '{"a":', "}").replace(/\{"a":\}/, '{"a":1}')]) {
         const answer = await call(server.baseUrl, method, path, { auth: server.siteA.basic, rawBody: body(value) })
         expect(answer.status).toBe(400)
@@ -150,7 +150,8 @@ describe("malformed multipart", () => {
 
   it("answers a body that ends before its closing boundary with 400, on both session endpoints", async () => {
     const truncated =
-      '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabcdef'
+      '--XYZ\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n' +
+      "Content-Type: image/jpeg\r\n\r\nabcdef"
     for (const [method, path] of [
       ["POST", "/search/session"],
       ["PUT", "/search/session/no-such-id/upload-image"]
@@ -228,7 +229,7 @@ describe("unicode and NUL", () => {
     expect(got.body.data).toMatchObject({ "product-id": id, data: { title: "Grüner Tee 緑茶 🍵", brand: "Ōkubo" } })
   })
 
-  it("refuses NUL, lone surrogates and bytes that are not UTF-8 with 400 naming the field, storing nothing", async () => {
+  it("refuses NUL, lone surrogates and non-UTF-8 bytes with 400 naming the field, storing nothing", async () => {
     const cases: ReadonlyArray<readonly [string, string, string, string | Buffer, string]> = [
       [
         "PUT",
@@ -276,7 +277,8 @@ describe("unicode and NUL", () => {
         "POST",
         "/mcp",
         "Basic",
-        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"append_memory","arguments":{"conversationId":"c1","items":[{"role":"user","content":"hi\\u0000"}]}}}',
+        '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"append_memory",' +
+          '"arguments":{"conversationId":"c1","items":[{"role":"user","content":"hi\\u0000"}]}}}',
         "params.arguments.items.0.content: must not contain the NUL character (U+0000)"
       ]
     ]

@@ -70,7 +70,7 @@ afterAll(async () => {
 })
 
 describe("POST /product/{id}/predicted-attributes", () => {
-  it("predicts red for a plainly red product image whose record names no colour, and describes each image", async () => {
+  it("predicts red for a plainly red product image whose record names no colour; describes each image", async () => {
     // Called straight after the PUT: the job indexes the product and analyses its image itself.
     expect(
       (await put("mug-red", { title: "Ceramic tea mug", product_type: "Kitchen > Mugs" }, "/red.jpg")).status

@@ -463,41 +463,48 @@ describe("POST /auto-suggest", () => {
     )
   })
 
-  it("learns a query from searches shoppers clicked a result of, not from searches alone; never words the catalog lacks", async () => {
-    const completions = async (query: string) =>
-      (
-        await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query } })
-      ).body.data.completions.map((c: any) => c.suggestion)
-    const searched: Record<string, Array<string>> = {}
-    for (let i = 0; i < 3; i++) {
-      for (const query of ["drill quillon", "cordless circular"]) {
-        // Both find products ("drill" matches); each answer names its requestId.
-        const found = await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query } })
-        expect(found.body.data.products.length, query).toBeGreaterThan(0)
-        expect(typeof found.body.requestId).toBe("string")
-        ;(searched[query] ??= []).push(found.body.requestId)
+  it(
+    "learns a query from searches shoppers clicked a result of, " +
+      "not from searches alone; never words the catalog lacks",
+    async () => {
+      const completions = async (query: string) =>
+        (
+          await call(server.baseUrl, "POST", "/auto-suggest", { auth: server.siteA.bearer, body: { query } })
+        ).body.data.completions.map((c: any) => c.suggestion)
+      const searched: Record<string, Array<string>> = {}
+      for (let i = 0; i < 3; i++) {
+        for (const query of ["drill quillon", "cordless circular"]) {
+          // Both find products ("drill" matches); each answer names its requestId.
+          const found = await call(server.baseUrl, "POST", "/text-search", {
+            auth: server.siteA.bearer,
+            body: { query }
+          })
+          expect(found.body.data.products.length, query).toBeGreaterThan(0)
+          expect(typeof found.body.requestId).toBe("string")
+          ;(searched[query] ??= []).push(found.body.requestId)
+        }
       }
+      // Searched three times with the public token and never clicked: no completion.
+      await server.run(Effect.flatMap(JobQueue, (queue) => queue.drained))
+      expect(await completions("cordless c")).not.toContain("cordless circular")
+      // A shopper clicks a result of each query's first search.
+      const clicks = Object.entries(searched).map(([query, [requestId]], i) => ({
+        eventId: `click-${i}`,
+        type: "click",
+        productIds: ["drill-1"],
+        requestId,
+        position: 1,
+        query
+      }))
+      expect(
+        (await call(server.baseUrl, "POST", "/events", { auth: server.siteA.bearer, body: { events: clicks } })).status
+      ).toBe(200)
+      await eventually(async () => expect(await completions("cordless c")).toContain("cordless circular"), 30_000)
+      // Clicked, but its words are not the catalog's: never offered.
+      expect(await completions("drill")).not.toContain("drill quillon")
+      expect(await completions("drill q")).toEqual([])
     }
-    // Searched three times with the public token and never clicked: no completion.
-    await server.run(Effect.flatMap(JobQueue, (queue) => queue.drained))
-    expect(await completions("cordless c")).not.toContain("cordless circular")
-    // A shopper clicks a result of each query's first search.
-    const clicks = Object.entries(searched).map(([query, [requestId]], i) => ({
-      eventId: `click-${i}`,
-      type: "click",
-      productIds: ["drill-1"],
-      requestId,
-      position: 1,
-      query
-    }))
-    expect(
-      (await call(server.baseUrl, "POST", "/events", { auth: server.siteA.bearer, body: { events: clicks } })).status
-    ).toBe(200)
-    await eventually(async () => expect(await completions("cordless c")).toContain("cordless circular"), 30_000)
-    // Clicked, but its words are not the catalog's: never offered.
-    expect(await completions("drill")).not.toContain("drill quillon")
-    expect(await completions("drill q")).toEqual([])
-  })
+  )
 
   it("needs credentials", async () => {
     const res = await call(server.baseUrl, "POST", "/auto-suggest", { body: { query: "dr" } })

@@ -56,7 +56,10 @@ const authorizedPage = async (credentials: {
   return page
 }
 
-/** Expands an operation, fills it in, executes it; returns the status Swagger UI shows and the Authorization it sent. */
+/**
+ * Expands an operation, fills it in, executes it; returns the status Swagger UI shows and the
+ * Authorization it sent.
+ */
 const tryOut = async (page: Page, operationId: string, fill: (operation: Handle) => Promise<void>) => {
   // Swagger UI escapes the dot of "group.operation" in the element id.
   const handle = await page.waitForFunction(
@@ -95,7 +98,7 @@ const typeProductId = (id: string) => async (operation: Handle) => {
 }
 
 describe("Swagger UI", () => {
-  it("authorized with the read-only token, tries reads with Bearer and leaves Basic-only operations unauthorized", async () => {
+  it("with the read-only token authorized, tries reads with Bearer; Basic-only ones stay unauthorized", async () => {
     const page = await authorizedPage({ bearer: server.siteA.bearer.replace(/^Bearer /, "") })
     expect(await tryOut(page, "autoSuggest", typeBody(page, '{"query":"dri"}'))).toEqual({
       status: 200,

@@ -94,7 +94,8 @@ describe("ProductIndexer", () => {
   })
 
   it.live(
-    "a price change while the model embeds keeps the embedding: the current version is indexed with it; a new title discards it",
+    "a price change while the model embeds keeps the embedding: the current version is indexed with it; " +
+      "a new title discards it",
     () => {
       const meanwhile: { run: Effect.Effect<void, unknown, CatalogStore> | null } = { run: null }
       return Effect.gen(function* () {

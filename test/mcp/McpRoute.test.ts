@@ -102,7 +102,7 @@ describe("tools/list", () => {
     }
   })
 
-  it("publishes what each search field means and its limits, without generated constraint text or repeated schemas", async () => {
+  it("publishes each search field's meaning and limits, no generated constraint text or repeated schemas", async () => {
     const { tools } = await reader.listTools()
     const listing = JSON.stringify(tools)
     expect(listing).not.toMatch(/"title":"(?:[A-Za-z]+\(|unknown)/)

@@ -69,7 +69,7 @@ describe("column table", () => {
     ).toEqual(["12345678", "4006381333931,", "Red/Black"].sort())
   })
 
-  it("orders titles A–Z by a number (case and accents folded, a shorter title first) and keeps the time a product was added", () => {
+  it("orders titles A–Z by number (case and accents folded, shorter first); keeps when a product was added", () => {
     const order = (title: string) => titleOrder(title)!
     expect(order("apple") < order("Banana")).toBe(true)
     expect(order("Écran 24") < order("ecran 27")).toBe(true)

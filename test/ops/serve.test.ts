@@ -30,7 +30,8 @@ describe("compiled service (npm run build, npm run serve)", () => {
     }
   })
 
-  it("serves on the embedded default, prints the demo site on first start, and stops cleanly on SIGTERM to npm start", async () => {
+  it("serves on the embedded default, prints the demo site on first start, " +
+    "and stops cleanly on SIGTERM to npm start", async () => {
     // `npm start` itself (build, then serve): its shell must hand the signal on, not leave
     // npm and node running as orphans.
     const { baseUrl, exited, output, child } = await startServerProcess(

@@ -101,7 +101,7 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
     if (!c || c.exitCode !== null || c.signalCode !== null) return
     const exited = new Promise((r) => c.once("exit", r))
     c.kill("SIGTERM")
-    // A graceful shutdown on a loaded machine has been seen to outlast a test hook's two minutes.
+    // A graceful shutdown on a loaded machine can outlast a test hook's two minutes.
     const kill = setTimeout(() => c.kill("SIGKILL"), STOP_GRACE_MS)
     await exited
     clearTimeout(kill)

@@ -28,9 +28,12 @@ export const shapeShots = (count: number, seed = 16) => {
         : s.kind === 1
           ? `<rect x="${at.x - r}" y="${at.y - r * 0.7}" width="${2 * r}" height="${1.4 * r}" fill="${s.fill}"/>`
           : `<polygon points="${at.x},${at.y - r} ${at.x + r},${at.y + r} ${at.x - r},${at.y + r}" fill="${s.fill}"/>`
-    const stripe = `<rect x="${at.x - r * 0.6}" y="${at.y - r * 0.12}" width="${r * 1.2}" height="${r * 0.24}" fill="${s.stripe}"/>`
+    const stripe =
+      `<rect x="${at.x - r * 0.6}" y="${at.y - r * 0.12}" width="${r * 1.2}" ` +
+      `height="${r * 0.24}" fill="${s.stripe}"/>`
     return Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" fill="${at.background}"/>${body}${stripe}</svg>`
+      `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><rect width="400" height="400" ` +
+        `fill="${at.background}"/>${body}${stripe}</svg>`
     )
   }
   return {

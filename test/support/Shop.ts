@@ -48,7 +48,10 @@ const tempDataDir = Layer.unwrapScoped(
   ).pipe(Effect.map((dataDir) => settings({ DATA_DIR: dataDir })))
 )
 
-/** The embedded queue running the aggregation jobs that searches and events ask for (products are indexed by `stock` itself). */
+/**
+ * The embedded queue running the aggregation jobs that searches and events ask for (products are
+ * indexed by `stock` itself).
+ */
 const aggregationQueue = EmbeddedJobQueue.layer().pipe(
   Layer.provide(
     Layer.effect(

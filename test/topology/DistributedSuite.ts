@@ -174,7 +174,8 @@ export const distributedTopologySuite = (
       expect(other.body.data.products).toEqual([])
     }, 120_000)
 
-    it("a site's learned visual space: fitted by a worker once its photos are analysed, queries projected into it by the api", async () => {
+    it("a site's learned visual space: fitted by a worker once its photos are analysed, " +
+      "queries projected into it by the api", async () => {
       for (let i = 0; i < SHAPES; i++) {
         const res = await call(api.baseUrl, "PUT", `/product/shape-${i}`, {
           auth: sites.siteB.basic,
@@ -213,7 +214,7 @@ export const distributedTopologySuite = (
       expect(api.output()).not.toContain("visual space fitted")
     }, 300_000)
 
-    it("a bulk push to the api: searchable by its words at once through the index, embedded by the workers", async () => {
+    it("a bulk push to the api: searchable by its words at once via the index, embedded by the workers", async () => {
       const lines = Array.from({ length: 60 }, (_, i) =>
         JSON.stringify({ id: `mug-${i}`, data: { title: `Speckled stoneware mug ${i}`, price: 5 + i } })
       )
@@ -243,7 +244,8 @@ export const distributedTopologySuite = (
       }, 90_000)
     }, 180_000)
 
-    it("events sent to the api are stored in Redis (sent again, they are duplicates, per site) and aggregated by a worker", async () => {
+    it("events sent to the api are stored in Redis (sent again, " +
+      "they are duplicates, per site) and aggregated by a worker", async () => {
       const events = [
         { eventId: "d-view", type: "view", productIds: ["lamp-1"] },
         { eventId: "d-order", type: "purchase", orderId: "d-order", productIds: ["lamp-1", "lamp-2"] }
@@ -293,7 +295,8 @@ export const distributedTopologySuite = (
       }
     }, 60_000)
 
-    it("a worker killed with SIGKILL mid-job: another worker takes the job over and the product ends indexed exactly once", async () => {
+    it("a worker killed with SIGKILL mid-job: " +
+      "another worker takes the job over and the product ends indexed exactly once", async () => {
       const [a] = workers
       expect(await put("vase-1", { title: "Glazed flower vase" }, [images.url("/held.jpg")])).toMatchObject({
         status: 200
@@ -319,7 +322,8 @@ export const distributedTopologySuite = (
       expect(res.body.data.products.find((p: any) => p.productId === "vase-1").images).toHaveLength(1)
     }, 180_000)
 
-    it("Redis restarted under load: the api answers what it can, 503 with Retry-After otherwise, and every process recovers by itself", async () => {
+    it("Redis restarted under load: the api answers what it can, " +
+      "503 with Retry-After otherwise, and every process recovers by itself", async () => {
       // Load: a merchant pushing products and a shopper searching, throughout the outage.
       const load = underLoad({ put, search }, "load", "Walnut cutting board")
       await new Promise((r) => setTimeout(r, 500))

@@ -17,7 +17,8 @@ if (!qdrant.available) {
     () => ({ QDRANT_URL: qdrant.url, QDRANT_COLLECTION: `topology_${process.pid}_${Date.now()}` }),
     ({ put, search }) =>
       it.runIf(qdrant.ownsServer)(
-        "Qdrant stopped under load: the api answers 200 or 503 with Retry-After, never a 500, and every acknowledged push is indexed once Qdrant is back",
+        "Qdrant stopped under load: the api answers 200 or 503 with Retry-After, never a 500, " +
+          "and every acknowledged push is indexed once Qdrant is back",
         async () => {
           const server = qdrant.server!
           const load = underLoad({ put, search }, "teapot", "Cast iron teapot")

@@ -38,8 +38,8 @@ const indexAndAnswer = (
     }
     // Sent as it is rather than encoded through SetProductResponse: that would validate the
     // whole record a second time, though it is the payload this request just decoded (and
-    // a product record's wire and decoded forms are the same JSON). Under a bulk push that
-    // second pass was about a twentieth of the api's work per PUT.
+    // a product record's wire and decoded forms are the same JSON): a bulk push would pay
+    // that second pass on every PUT.
     return HttpServerResponse.unsafeJson(response)
   })
 

@@ -15,7 +15,9 @@ export const EventsHandlers = HttpApiBuilder.group(CommerceApi, "events", (handl
       for (const [i, event] of payload.events.entries()) {
         if (principal.scope !== "site" && !SHOPPER_SIDE_TYPES.has(event.type)) {
           return yield* new Forbidden({
-            message: `events.${i}.type: a ${event.type} event needs site (Basic) credentials; a read-only token sends view, click, add_to_cart and search events`
+            message:
+              `events.${i}.type: a ${event.type} event needs site (Basic) credentials; ` +
+              `a read-only token sends view, click, add_to_cart and search events`
           })
         }
         if (eventTime(event, receivedAt) > receivedAt + EVENT_LIMITS.futureMs) {

@@ -92,7 +92,9 @@ export const catalogTools = [
     name: "list_relevant_columns",
     title: "List relevant columns",
     description:
-      "Product columns worth filtering on for this site's actual catalog, each with its type, a human-readable label, how many products have a value and how many distinct values there are. Use the names as `column` in text_search filters.",
+      "Product columns worth filtering on for this site's actual catalog, each with its type, " +
+      "a human-readable label, how many products have a value and how many distinct values there are. " +
+      "Use the names as `column` in text_search filters.",
     scope: "read",
     effect: "reads",
     input: Schema.Struct({}),
@@ -126,7 +128,9 @@ export const catalogTools = [
     name: "describe_column",
     title: "Describe a column",
     description:
-      "Catalog-wide values of one column: distinct values with counts (strings, colours), the category tree with counts (category columns; paths Base64-URL encoded), the numeric range (numbers) or the true/false split (booleans).",
+      "Catalog-wide values of one column: distinct values with counts (strings, colours), " +
+      "the category tree with counts (category columns; paths Base64-URL encoded), " +
+      "the numeric range (numbers) or the true/false split (booleans).",
     scope: "read",
     effect: "reads",
     input: Schema.Struct({ column: ColumnName, limit: Schema.optional(Schema.Int.pipe(Schema.between(1, 1000))) }),
@@ -167,7 +171,9 @@ export const catalogTools = [
   defineTool({
     name: "get_items",
     title: "Get products",
-    description: `The full stored records of a batch of products (at most ${MAX_GET_ITEMS} ids), in the order asked; unknown ids are listed in \`missing\`.`,
+    description:
+      `The full stored records of a batch of products (at most ${MAX_GET_ITEMS} ids), ` +
+      `in the order asked; unknown ids are listed in \`missing\`.`,
     scope: "read",
     effect: "reads",
     input: Schema.Struct({

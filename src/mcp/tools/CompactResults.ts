@@ -13,7 +13,8 @@ import type { SearchResponse } from "../../domain/Search.js"
  */
 export const Detail = Schema.Literal("full", "compact").annotations({
   description:
-    '"compact": each product as {productId, title, brand, price, url, image, category, groupId} and the top facet values, ' +
+    '"compact": each product as {productId, title, brand, price, url, image, category, groupId} and the ' +
+    "top facet values, " +
     'about a tenth of the size; "full" (default): the REST response'
 })
 

@@ -32,7 +32,10 @@ export const insightTools = [
     name: "list_trending",
     title: "Trending products and searches",
     description:
-      'Products and search queries whose recent rate (views, clicks, carts, purchases; searches) rises against their own baseline, most rising first; `trend` is the ratio (about 1 for steady interest). 10 of each unless `resultsCount` says otherwise. A text_search with `sort: [{column: "trending", order: "desc"}]` lists trending products within a scope.',
+      "Products and search queries whose recent rate (views, clicks, carts, purchases; searches) rises " +
+      "against their own baseline, most rising first; `trend` is the ratio " +
+      "(about 1 for steady interest). 10 of each unless `resultsCount` says otherwise. " +
+      'A text_search with `sort: [{column: "trending", order: "desc"}]` lists trending products within a scope.',
     scope: "read",
     effect: "reads",
     input: TrendingInput,
@@ -59,7 +62,10 @@ export const insightTools = [
     name: "search_analytics",
     title: "Search analytics",
     description:
-      "What shoppers searched over the UTC days from..to (YYYY-MM-DD; default the last 30 days): totals, top queries, queries that found nothing, queries never clicked, each with click-through rate and average click position; same as GET /analytics/searches. Needs site (Basic) credentials.",
+      "What shoppers searched over the UTC days from..to (YYYY-MM-DD; default the last 30 days): " +
+      "totals, top queries, queries that found nothing, queries never clicked, " +
+      "each with click-through rate and average click position; same as GET /analytics/searches. " +
+      "Needs site (Basic) credentials.",
     scope: "site",
     effect: "reads",
     input: SearchAnalyticsInput,

@@ -33,7 +33,9 @@ const ConversationId = Schema.String.pipe(
   }),
   Schema.pattern(/^[A-Za-z0-9._:-]+$/, { message: () => "must use only the characters A-Z a-z 0-9 . _ : -" })
 ).annotations({
-  description: `Your id for the conversation: 1–${MemoryLimits.maxConversationIdChars} characters of A-Z a-z 0-9 . _ : -`
+  description: `Your id for the conversation: 1–${
+    MemoryLimits.maxConversationIdChars
+  } characters of A-Z a-z 0-9 . _ : -`
 })
 
 const ItemInput = Schema.Struct({
@@ -45,7 +47,9 @@ const ItemInput = Schema.Struct({
   ).annotations({ description: `The text, at most ${MemoryLimits.maxContentChars} characters` }),
   metadata: Schema.optional(
     MemoryItemInput.fields.metadata.from.annotations({
-      description: `Any JSON object (at most ${MemoryLimits.maxMetadataBytes} bytes); the summary reads productIds (string[]) and filters ([{column, values}])`
+      description:
+        `Any JSON object (at most ${MemoryLimits.maxMetadataBytes} bytes); ` +
+        `the summary reads productIds (string[]) and filters ([{column, values}])`
     })
   )
 })
@@ -60,7 +64,11 @@ export const memoryTools = [
     name: "append_memory",
     title: "Append to a conversation",
     description:
-      "Appends a batch of items (role user|assistant|system|tool, content, optional metadata) to a conversation's durable log, atomically. Pass an idempotencyKey per batch: a retry with the same key and items is stored once and returns the same positions; the same key with other items is an error. Metadata conventions used by the summary: productIds (string[]), filters ([{column, values}]). Needs site (Basic) credentials.",
+      "Appends a batch of items (role user|assistant|system|tool, content, optional metadata) to a " +
+      "conversation's durable log, atomically. Pass an idempotencyKey per batch: " +
+      "a retry with the same key and items is stored once and returns the same positions; " +
+      "the same key with other items is an error. Metadata conventions used by the summary: " +
+      "productIds (string[]), filters ([{column, values}]). Needs site (Basic) credentials.",
     scope: "site",
     effect: "appends",
     input: Schema.Struct({
@@ -112,7 +120,8 @@ export const memoryTools = [
     name: "replay_memory",
     title: "Replay items from a position",
     description:
-      "`limit` items of a conversation starting at position `offset` (0-based), in order. Needs site (Basic) credentials.",
+      "`limit` items of a conversation starting at position `offset` (0-based), in order. " +
+      "Needs site (Basic) credentials.",
     scope: "site",
     effect: "reads",
     input: Schema.Struct({
@@ -132,7 +141,8 @@ export const memoryTools = [
     name: "list_conversations",
     title: "List conversations",
     description:
-      "Conversation ids of the site with created and last-appended timestamps and length, most recently appended first; pass `cursor` from the previous page. Needs site (Basic) credentials.",
+      "Conversation ids of the site with created and last-appended timestamps and length, " +
+      "most recently appended first; pass `cursor` from the previous page. Needs site (Basic) credentials.",
     scope: "site",
     effect: "reads",
     input: Schema.Struct({
@@ -147,7 +157,8 @@ export const memoryTools = [
     name: "summarize_conversation",
     title: "Summarize a conversation",
     description:
-      "A condensed, current, extractive summary of a conversation: what the user is looking for, products and filters mentioned, and the latest state. Needs site (Basic) credentials.",
+      "A condensed, current, extractive summary of a conversation: what the user is looking for, " +
+      "products and filters mentioned, and the latest state. Needs site (Basic) credentials.",
     scope: "site",
     effect: "reads",
     input: Schema.Struct({ conversationId: ConversationId }),

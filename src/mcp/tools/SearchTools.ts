@@ -53,7 +53,12 @@ export const searchTools = [
     name: "text_search",
     title: "Text search",
     description:
-      "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; same as POST /text-search. Without a query it lists the filtered scope (a category page). Pages with `offset` and `resultsCount` (10 unless given); `sort` by price, title, newest, popular or trending; `collapseVariants` lists one product per item group; `data.total` and every facet value's `count` are exact over the whole result set. Category paths in filters and results are Base64-URL encoded.",
+      "Searches the catalog by text (hybrid lexical and semantic ranking) with optional filters; " +
+      "same as POST /text-search. Without a query it lists the filtered scope (a category page). " +
+      "Pages with `offset` and `resultsCount` (10 unless given); `sort` by price, title, newest, " +
+      "popular or trending; `collapseVariants` lists one product per item group; " +
+      "`data.total` and every facet value's `count` are exact over the whole result set. " +
+      "Category paths in filters and results are Base64-URL encoded.",
     scope: "read",
     effect: "reads",
     input: withDetail(TextSearchRequest),
@@ -64,7 +69,9 @@ export const searchTools = [
     name: "visual_search",
     title: "Visual search",
     description:
-      "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` (fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; same as POST /visual-search, 10 products unless `resultsCount` says otherwise.",
+      "Searches the catalog with an image: `query.image` (base64 or data URL) or `query.url` " +
+      "(fetched server-side), optional `searchArea` (relative rectangle) and `objectDetection.include`; " +
+      "same as POST /visual-search, 10 products unless `resultsCount` says otherwise.",
     scope: "read",
     effect: "reads",
     input: withDetail(VisualSearchRequest),
@@ -75,7 +82,8 @@ export const searchTools = [
     name: "similar_products",
     title: "Similar products",
     description:
-      "Products similar to a source product (same kind, close in meaning, attributes and price); same as POST /similar-products.",
+      "Products similar to a source product (same kind, close in meaning, attributes and price); " +
+      "same as POST /similar-products.",
     scope: "read",
     effect: "reads",
     input: withDetail(SimilarProductsRequest),
@@ -91,7 +99,9 @@ export const searchTools = [
     name: "cross_selling",
     title: "Cross-selling",
     description:
-      "Complementary products for a source product: those shoppers bought with it first (once two or more orders show it), then complements by content (never from its own leaf category); never its own item group; same as POST /cross-selling.",
+      "Complementary products for a source product: those shoppers bought with it first " +
+      "(once two or more orders show it), then complements by content " +
+      "(never from its own leaf category); never its own item group; same as POST /cross-selling.",
     scope: "read",
     effect: "reads",
     input: withDetail(CrossSellingRequest),

@@ -39,7 +39,8 @@ export const describeFinding = RedisSettingsFinding.$match({
     `since the last snapshot are lost when Redis restarts. Set "appendonly yes" with "appendfsync everysec".`,
   Unverified: ({ reason }) =>
     `Could not verify the Redis settings (${reason}). Make sure the server runs with "maxmemory-policy noeviction" ` +
-    `(otherwise BullMQ jobs and conversation memory can be evicted) and "appendonly yes" (otherwise they can be lost on restart).`
+    `(otherwise BullMQ jobs and conversation memory can be evicted) and "appendonly yes" ` +
+    `(otherwise they can be lost on restart).`
 })
 
 const judge = ({ appendOnly, policy }: Observed): ReadonlyArray<RedisSettingsFinding> => [

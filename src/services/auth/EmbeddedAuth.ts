@@ -73,7 +73,7 @@ export const EmbeddedAuth: { readonly layer: Layer.Layer<Auth, never, SiteRegist
         })
 
       // A front end sends the same token with every request, and HS256 through WebCrypto costs
-      // a thread-pool round trip (~1 ms under load): a verified token is remembered, with the
+      // a thread-pool round trip: a verified token is remembered, with the
       // secret it was verified against (a rotated secret voids it) and its expiry (checked on use).
       const tokens = new LruCache<
         string,

@@ -63,8 +63,8 @@ const make = (q: Qdrant): CatalogIndexService => {
 
   return {
     // A point's payload could be set alone, but set_payload is one operation per point (each
-    // its own payload): 100 of them in one batch request measured 1,228 points/s against 2,671
-    // for a whole-point upsert of 100. So the caller upserts whole documents here.
+    // its own payload): a batch request of them is slower than a whole-point upsert of as many.
+    // So the caller upserts whole documents here.
     refreshColumns: (updates) => Effect.succeed(updates.map(() => false)),
     upsert: (docs) =>
       invalidating(

@@ -159,7 +159,10 @@ const make = (options: ReplicatedIndexOptions) =>
   })
 
 export const ReplicatedCatalogIndex = {
-  /** Scoped: two Redis connections (commands, and the follower's blocking reads). Fails if Redis is unreachable at start. */
+  /**
+   * Scoped: two Redis connections (commands, and the follower's blocking reads). Fails if Redis is
+   * unreachable at start.
+   */
   layer: (options: ReplicatedIndexOptions): Layer.Layer<CatalogIndex | IndexReplica, IndexError> =>
     Layer.scopedContext(make(options))
 }

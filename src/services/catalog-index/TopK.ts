@@ -1,7 +1,7 @@
 /**
  * The value at `rank` (0-based) of `values` in ascending order, without sorting them all:
  * quickselect on a copy, O(n) expected. A page 50 of a 31,000-product category needs the
- * 1,200th price: sorting every price for it cost ~4 ms, most of such a listing's time.
+ * 1,200th price: sorting every price for it would be most of such a listing's time.
  */
 export const kthSmallest = (values: ArrayLike<number>, rank: number): number => {
   const a = Float64Array.from(values)

@@ -193,7 +193,8 @@ const layer = Layer.effect(
       db.exec("ALTER TABLE product_image_analyses ADD COLUMN color_signature BLOB")
     if (!analysisColumns.some((c) => c.name === "views"))
       db.exec("ALTER TABLE product_image_analyses ADD COLUMN views BLOB")
-    // And the text version (until then every write counted as a new text: derived data fits the version it was saved for).
+    // And the text version (until then every write counted as a new text: derived data fits the
+    // version it was saved for).
     if (!productColumns.some((c) => c.name === "text_version")) {
       db.transaction(() => {
         db.exec("ALTER TABLE products ADD COLUMN text_version INTEGER")
@@ -207,7 +208,8 @@ const layer = Layer.effect(
     )
     const selectOne = db.prepare(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE site_id = ? AND product_id = ?`)
     const upsert =
-      db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at, created_at, text_version)
+      db.prepare(`INSERT INTO products (site_id, product_id, data, images, item_group_id, version, updated_at,
+        created_at, text_version)
       VALUES (@site_id, @product_id, @data, @images, @item_group_id, @version, @updated_at, @created_at, @text_version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET data = excluded.data, images = excluded.images,
         item_group_id = excluded.item_group_id, version = excluded.version, updated_at = excluded.updated_at,
@@ -216,7 +218,8 @@ const layer = Layer.effect(
     const deleteDerived = db.prepare("DELETE FROM product_derived WHERE site_id = ? AND product_id = ?")
     const deleteDerivedVersion =
       db.prepare(`DELETE FROM product_derived WHERE site_id = @site_id AND product_id = @product_id
-      AND version = (SELECT text_version FROM products WHERE site_id = @site_id AND product_id = @product_id AND version = @version)`)
+      AND version = (SELECT text_version FROM products
+        WHERE site_id = @site_id AND product_id = @product_id AND version = @version)`)
     const markStaleTx = db.transaction((keys: ReadonlyArray<ProductKey & { readonly version: number }>) => {
       for (const k of keys) deleteDerivedVersion.run({ site_id: k.siteId, product_id: k.productId, version: k.version })
     })
@@ -226,12 +229,14 @@ const layer = Layer.effect(
     const saveDerivedStmt =
       db.prepare(`INSERT INTO product_derived (site_id, product_id, version, text_vector, text_key)
       SELECT @site_id, @product_id, @version, @text_vector, @text_key
-      WHERE EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
+      WHERE EXISTS (SELECT 1 FROM products
+        WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
       ON CONFLICT (site_id, product_id) DO UPDATE SET version = excluded.version, text_vector = excluded.text_vector,
         text_key = excluded.text_key`)
     const reuseVector = db.prepare(`UPDATE product_derived SET version = @version
       WHERE site_id = @site_id AND product_id = @product_id AND text_key = @text_key
-        AND EXISTS (SELECT 1 FROM products WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
+        AND EXISTS (SELECT 1 FROM products
+          WHERE site_id = @site_id AND product_id = @product_id AND text_version = @version)
       RETURNING text_vector`)
     const reuseTx = db.transaction((items: ReadonlyArray<TextVectorKey>) =>
       items.map((k) => {
@@ -247,7 +252,8 @@ const layer = Layer.effect(
     // INDEXED BY: SQLite prefers a WITHOUT ROWID table's primary key for the join, which reads the rows.
     const selectStale =
       db.prepare(`SELECT p.site_id, p.product_id, p.version FROM products p INDEXED BY products_versions
-      LEFT JOIN product_derived d INDEXED BY product_derived_version ON d.site_id = p.site_id AND d.product_id = p.product_id
+      LEFT JOIN product_derived d INDEXED BY product_derived_version
+        ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE d.version IS NULL OR d.version <> p.text_version LIMIT ?`)
     const selectProductPage =
       db.prepare(`SELECT p.*, d.version AS derived_version, d.text_vector, d.text_key FROM products p
@@ -261,7 +267,8 @@ const layer = Layer.effect(
       [number, string],
       { image_id: string; url: string; embedding: Buffer; views: Buffer | null }
     >(
-      "SELECT image_id, url, embedding, views FROM product_image_analyses WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL"
+      "SELECT image_id, url, embedding, views FROM product_image_analyses " +
+        "WHERE site_id = ? AND product_id = ? AND embedding IS NOT NULL"
     )
     const selectIds = db.prepare<[number, string, number], { product_id: string }>(
       "SELECT product_id FROM products WHERE site_id = ? AND product_id > ? ORDER BY product_id LIMIT ?"
@@ -272,20 +279,24 @@ const layer = Layer.effect(
     )
     // The first of two racing analyses of an image wins (see CatalogStore.saveImageAnalyses).
     const insertAnalysis = db.prepare(`INSERT OR IGNORE INTO product_image_analyses
-      (site_id, product_id, image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at)
-      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @color_signature, @adult, @colors, @objects, @analyzed_at)`)
+      (site_id, product_id, image_id, url, status, reason, embedding, color_signature, adult, colors, objects,
+        analyzed_at)
+      VALUES (@site_id, @product_id, @image_id, @url, @status, @reason, @embedding, @color_signature, @adult, @colors,
+        @objects, @analyzed_at)`)
     const fillViews = db.prepare(`UPDATE product_image_analyses SET views = ?
       WHERE site_id = ? AND product_id = ? AND image_id = ? AND views IS NULL AND embedding IS NOT NULL`)
     // Rows exist only for images the product has (put deletes the others in its transaction),
     // so the row's existence is the "still has it" check. Pending detection is stored as JSON null.
     const fillObjects = db.prepare(`UPDATE product_image_analyses SET objects = @objects
-      WHERE site_id = @site_id AND product_id = @product_id AND image_id = @image_id AND status = 'ok' AND objects = 'null'`)
+      WHERE site_id = @site_id AND product_id = @product_id AND image_id = @image_id
+        AND status = 'ok' AND objects = 'null'`)
 
     const selectAnalysisState = db.prepare(
       "SELECT image_id, objects = 'null' AS undetected FROM product_image_analyses WHERE site_id = ? AND product_id = ?"
     )
     const upsertImageWork = db.prepare(`INSERT INTO product_image_work VALUES (?, ?, ?, ?)
-      ON CONFLICT (site_id, product_id) DO UPDATE SET unanalysed = excluded.unanalysed, undetected = excluded.undetected`)
+      ON CONFLICT (site_id, product_id) DO UPDATE SET unanalysed = excluded.unanalysed,
+        undetected = excluded.undetected`)
     const deleteImageWork = db.prepare("DELETE FROM product_image_work WHERE site_id = ? AND product_id = ?")
     const selectUnanalysed = db.prepare(
       "SELECT site_id, product_id FROM product_image_work WHERE unanalysed = 1 LIMIT ?"

@@ -44,7 +44,8 @@ const layer: Layer.Layer<EventLog, never, Sqlite> = Layer.effect(
       "INSERT OR IGNORE INTO shopper_events (site_id, event_id, time, received_at, event) VALUES (?, ?, ?, ?, ?)"
     )
     const select = db.prepare<[number, number, number], EventRow>(
-      "SELECT sequence, time, received_at, event FROM shopper_events WHERE site_id = ? AND sequence > ? ORDER BY sequence LIMIT ?"
+      "SELECT sequence, time, received_at, event FROM shopper_events " +
+        "WHERE site_id = ? AND sequence > ? ORDER BY sequence LIMIT ?"
     )
     const last = db.prepare<[number], { sequence: number | null }>(
       "SELECT MAX(sequence) AS sequence FROM shopper_events WHERE site_id = ?"

@@ -78,8 +78,8 @@ export const makeImageAnalyzer = (options: ImageAnalyzerOptions) =>
         Effect.gen(function* () {
           const detect = options?.detect ?? true
           const { features, swatch, detection } = yield* prepared(image, { features: true, detection: detect })
-          // Two calls, not one: a query then waits behind at most one model run (about 50 or
-          // 150 ms) rather than both, and two threads can share one image.
+          // Two calls, not one: a query then waits behind at most one model run rather than
+          // both, and two threads can share one image.
           const [classified, detected] = yield* Effect.all(
             [
               run({ features }, priority),
@@ -132,9 +132,9 @@ export const makeImageAnalyzer = (options: ImageAnalyzerOptions) =>
 
 /**
  * Starts the model threads on first use rather than at startup: a process that never sees an
- * image (a text-only catalog, a worker serving only the `index` queue) never pays their ~220 MB
- * per thread, and the first image waits about a second for them. A start that fails is not
- * remembered: the next image tries again.
+ * image (a text-only catalog, a worker serving only the `index` queue) never pays their memory,
+ * and the first image waits for them to load. A start that fails is not remembered: the next
+ * image tries again.
  */
 export const makeLazyImageAnalyzer = (options: ImageAnalyzerOptions) =>
   Effect.gen(function* () {
@@ -178,8 +178,8 @@ export const ImageModelSettings = Config.all({
 /** The image models on this process's own worker threads (ImageModelThreads). */
 export const EmbeddedImageAnalyzer = {
   /**
-   * IMAGE_THREADS threads (default 1), each with both models, about 0.9 s to start (mostly
-   * warm-up, see bench); started at the first image unless IMAGE_MODELS=eager.
+   * IMAGE_THREADS threads (default 1), each with both models loaded and warmed up; started at
+   * the first image unless IMAGE_MODELS=eager.
    */
   layer: Layer.scoped(
     ImageAnalyzer,

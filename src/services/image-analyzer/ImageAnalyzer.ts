@@ -4,8 +4,7 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
 /**
  * What the catalog and visual search learn from a picture: a feature vector (nsfwjs's
  * MobileNetV2Mid), an adult score (its own classifier), dominant colours, and COCO objects
- * (Human's CenterNet). The models run on worker threads (0.1-0.4 s an image), never on the
- * api's event loop.
+ * (Human's CenterNet). The models run on worker threads, never on the api's event loop.
  */
 
 /** A dominant colour of an image: its palette name, the cluster centre's hex, its share. */
@@ -57,7 +56,7 @@ export interface LoadTimes {
 export class AnalyzeError extends BackendFailure("AnalyzeError") {}
 
 export interface AnalyzeOptions {
-  /** Run object detection too (default true): it makes an image about 4× as costly. */
+  /** Run object detection too (default true): it makes an image several times as costly. */
   readonly detect?: boolean
   /**
    * Queries (a shopper waits) go before catalog images ("batch"), and those before

@@ -5,8 +5,8 @@ import type { DetectedObject, LoadTimes, Priority, RgbImage } from "./ImageAnaly
 /**
  * The image-model threads: a ThreadPool with three queues, shopper queries first, then catalog
  * images (what makes a product visually searchable), then background work (object detection of
- * catalog images, which only refines text search). One image per call (a call is 0.1-0.4 s;
- * batching would only make a query wait longer behind it).
+ * catalog images, which only refines text search). One image per call (a model run is long
+ * already: batching would only make a query wait longer behind it).
  */
 
 /** What to compute; buffers are transferred, so they must be the caller's own copies. */

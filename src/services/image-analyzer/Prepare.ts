@@ -3,7 +3,7 @@ import type { RgbImage } from "./ImageAnalyzer.js"
 
 /** MobileNetV2Mid's input side. */
 export const FEATURE_SIZE = 224
-/** Colours are clustered on this square: 4,096 pixels keep k-means well under a millisecond. */
+/** Colours are clustered on this square: 4,096 pixels keep k-means cheap. */
 export const SWATCH_SIZE = 64
 /**
  * CenterNet's input side; a larger image would only be shrunk again inside the thread. It is

@@ -33,7 +33,8 @@ const nsfwDir = packageDir("nsfwjs", 2) // main is dist/cjs/index.js
 const humanDir = packageDir("@vladmandic/human", 1) // main is dist/human.node.js
 
 const FEATURE_NODE =
-  "StatefulPartitionedCall/sequential/keras_layer/StatefulPartitionedCall/StatefulPartitionedCall/StatefulPartitionedCall/predict/feature_vector/SpatialSqueeze"
+  "StatefulPartitionedCall/sequential/keras_layer/StatefulPartitionedCall/StatefulPartitionedCall/" +
+  "StatefulPartitionedCall/predict/feature_vector/SpatialSqueeze"
 const FEATURE_SIZE = 224
 const { NSFW_CLASSES } = require(path.join(nsfwDir, "dist/cjs/nsfw_classes.js"))
 const classIndex = (name) => Object.keys(NSFW_CLASSES).find((key) => NSFW_CLASSES[key] === name)
@@ -41,8 +42,8 @@ const [HENTAI, PORN, SEXY] = ["Hentai", "Porn", "Sexy"].map(classIndex)
 
 /**
  * nsfwjs ships its weights as base64 inside JS bundles and its own loader decodes them one
- * character at a time (about 20 s here). Buffer decodes the same bundles in ~10 ms, so the
- * whole load takes ~0.2 s and a converted copy on disk would buy nothing.
+ * character at a time, which is slow. Buffer decodes the same bundles at native speed, so a
+ * converted copy on disk would buy nothing.
  */
 const loadFeatureModel = async () => {
   const dir = path.join(nsfwDir, "dist/models/mobilenet_v2_mid")
@@ -135,7 +136,7 @@ const main = async () => {
     }
   }
 
-  // The first runs of each graph are 2-4x slower (kernel and buffer setup); pay that here,
+  // The first runs of each graph are slower (kernel and buffer setup); pay that here,
   // not on a shopper's query.
   const blank = new Uint8Array(FEATURE_SIZE * FEATURE_SIZE * 3)
   for (let i = 0; i < 2; i++) {

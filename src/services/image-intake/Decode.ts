@@ -61,7 +61,8 @@ export const decodeImage = (
       return yield* imageFailure(
         ImageTooManyPixels,
         field,
-        `the image is ${width}×${height} (${megapixels(width * height)}), more than the limit of ${megapixels(maxPixels)}`
+        `the image is ${width}×${height} (${megapixels(width * height)}), ` +
+          `more than the limit of ${megapixels(maxPixels)}`
       )
     }
     // A full decode at reduced scale reads every byte: truncated or damaged data fails here,

@@ -49,7 +49,10 @@ export class ImageHostBadResponse extends ImageFailure("ImageHostBadResponse") {
 /** The image server did not deliver within the fetch timeout. */
 export class ImageHostTimedOut extends ImageFailure("ImageHostTimedOut") {}
 
-/** The client's image will not be taken: the image or its address is at fault, and asking again gets the same answer. */
+/**
+ * The client's image will not be taken: the image or its address is at fault, and asking again gets
+ * the same answer.
+ */
 export type ImageRejected =
   | ImageMalformed
   | ImageUrlInvalid

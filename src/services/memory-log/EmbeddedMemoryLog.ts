@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS memory_conversations (
   summary TEXT NOT NULL,
   PRIMARY KEY (site_id, conversation_id)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS memory_conversations_recent ON memory_conversations (site_id, last_appended_at, conversation_id);
+CREATE INDEX IF NOT EXISTS memory_conversations_recent
+  ON memory_conversations (site_id, last_appended_at, conversation_id);
 CREATE TABLE IF NOT EXISTS memory_items (
   site_id INTEGER NOT NULL,
   conversation_id TEXT NOT NULL,
@@ -108,11 +109,13 @@ const layer: Layer.Layer<MemoryLog, never, Sqlite> = Layer.effect(
       "SELECT * FROM memory_conversations WHERE site_id = ? AND conversation_id = ?"
     )
     const selectKey = db.prepare<[number, string, string], { first_position: number; count: number }>(
-      "SELECT first_position, count FROM memory_idempotency WHERE site_id = ? AND conversation_id = ? AND idempotency_key = ?"
+      "SELECT first_position, count FROM memory_idempotency " +
+        "WHERE site_id = ? AND conversation_id = ? AND idempotency_key = ?"
     )
     const insertItem = db.prepare("INSERT INTO memory_items VALUES (?, ?, ?, ?, ?, ?, ?)")
     const saveConversation = db.prepare(`INSERT INTO memory_conversations VALUES (?, ?, @now, @now, ?, ?)
-      ON CONFLICT DO UPDATE SET last_appended_at = excluded.last_appended_at, length = excluded.length, summary = excluded.summary`)
+      ON CONFLICT DO UPDATE SET last_appended_at = excluded.last_appended_at, length = excluded.length,
+        summary = excluded.summary`)
     const insertKey = db.prepare("INSERT INTO memory_idempotency VALUES (?, ?, ?, ?, ?)")
     const selectLast = db.prepare<[number, string, number], ItemRow>(`SELECT * FROM memory_items
       WHERE site_id = ? AND conversation_id = ? ORDER BY position DESC LIMIT ?`)

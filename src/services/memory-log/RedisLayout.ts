@@ -59,7 +59,8 @@ now = math.max(now, tonumber(redis.call('HGET', KEYS[2], 'lastAppendedAt') or '0
 local stamp = string.format('%d', now)
 for i = 0, count - 1 do
   local a = 4 + i * 3
-  redis.call('XADD', KEYS[1], string.format('%d-1', length + i), 'r', ARGV[a], 'c', ARGV[a + 1], 'm', ARGV[a + 2], 't', stamp)
+  redis.call('XADD', KEYS[1], string.format('%d-1', length + i),
+    'r', ARGV[a], 'c', ARGV[a + 1], 'm', ARGV[a + 2], 't', stamp)
 end
 if length == 0 then redis.call('HSET', KEYS[2], 'createdAt', stamp) end
 redis.call('HSET', KEYS[2], 'lastAppendedAt', stamp, 'length', length + count)

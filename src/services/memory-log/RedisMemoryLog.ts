@@ -185,7 +185,10 @@ export const makeRedisMemoryLog = (client: Redis): MemoryLogService => {
 }
 
 export const RedisMemoryLog = {
-  /** Its own fail-fast ioredis connection to `url` (a dead server fails a call, never holds it), closed with the layer. */
+  /**
+   * Its own fail-fast ioredis connection to `url` (a dead server fails a call, never holds it),
+   * closed with the layer.
+   */
   layer: (url: string): Layer.Layer<MemoryLog, MemoryError> =>
     Layer.scoped(
       MemoryLog,

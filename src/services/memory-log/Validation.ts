@@ -47,7 +47,8 @@ export const sameBatch = (stored: ReadonlyArray<MemoryItem>, batch: ReadonlyArra
 export const keyReused = (first: number, count: number) =>
   rejected(
     "idempotencyKey",
-    `was already used for a different batch (positions ${first}..${first + count - 1}); a retry must send the same items, a new batch needs a new key`
+    `was already used for a different batch (positions ${first}..${first + count - 1}); ` +
+      `a retry must send the same items, a new batch needs a new key`
   )
 const reject = (field: string, message: string) => Effect.fail(rejected(field, message))
 

@@ -19,7 +19,8 @@ export const RestRateLimit = Config.all({
 }).pipe(
   Config.validate({
     message:
-      "REST_RATE_LIMIT_SITE, REST_RATE_LIMIT_READ and REST_RATE_WINDOW_MS must be positive, TRUSTED_PROXY_HOPS at least 0",
+      "REST_RATE_LIMIT_SITE, REST_RATE_LIMIT_READ and REST_RATE_WINDOW_MS must be positive, " +
+      "TRUSTED_PROXY_HOPS at least 0",
     validation: (c) => c.site > 0 && c.read > 0 && c.windowMs > 0 && c.trustedProxyHops >= 0
   })
 )

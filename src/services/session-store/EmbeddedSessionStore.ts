@@ -15,8 +15,8 @@ interface Entry<V> {
  * Over budget, entries are evicted soonest-expiring first: expired ones go first for free, then
  * those closest to expiring anyway. The entry just put is never the one evicted (it may expire
  * before long-lived ones, but a put must hold); one larger than the whole budget is refused.
- * Finding the soonest-expiring entry is a linear scan, done only while over budget: about a
- * millisecond per 100k entries, and simpler than a heap whose keys move on every get.
+ * Finding the soonest-expiring entry is a linear scan, done only while over budget: cheap, and
+ * simpler than a heap whose keys move on every get.
  */
 export class ExpiringEntries<V> {
   private readonly entries = new Map<string, Entry<V>>()

@@ -32,8 +32,8 @@ CREATE TABLE IF NOT EXISTS query_stats (
   PRIMARY KEY (site_id, day, query)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS known_searches (
-  site_id INTEGER NOT NULL, request_id TEXT NOT NULL, query TEXT NOT NULL, day INTEGER NOT NULL, clicked INTEGER NOT NULL,
-  expires INTEGER NOT NULL,
+  site_id INTEGER NOT NULL, request_id TEXT NOT NULL, query TEXT NOT NULL, day INTEGER NOT NULL,
+  clicked INTEGER NOT NULL, expires INTEGER NOT NULL,
   PRIMARY KEY (site_id, request_id)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS known_searches_expiry ON known_searches (expires);
@@ -86,24 +86,30 @@ const layer: Layer.Layer<ShopperStats, never, Sqlite> = Layer.effect(
     db.exec(schema)
     const getCursor = db.prepare<[number], { sequence: number }>("SELECT sequence FROM stats_cursor WHERE site_id = ?")
     const setCursor = db.prepare(
-      "INSERT INTO stats_cursor (site_id, sequence) VALUES (?, ?) ON CONFLICT (site_id) DO UPDATE SET sequence = excluded.sequence"
+      "INSERT INTO stats_cursor (site_id, sequence) VALUES (?, ?) " +
+        "ON CONFLICT (site_id) DO UPDATE SET sequence = excluded.sequence"
     )
     const getProduct = db.prepare<[number, string], ProductRow>(
       "SELECT product_id, orders, popularity, recent, at FROM product_stats WHERE site_id = ? AND product_id = ?"
     )
     const putProduct = db.prepare(
-      "INSERT OR REPLACE INTO product_stats (site_id, product_id, orders, popularity, recent, at) VALUES (?, ?, ?, ?, ?, ?)"
+      "INSERT OR REPLACE INTO product_stats (site_id, product_id, orders, popularity, recent, at) VALUES " +
+        "(?, ?, ?, ?, ?, ?)"
     )
     const addPair = db.prepare(
-      "INSERT INTO copurchases (site_id, a, b, together) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET together = together + excluded.together"
+      "INSERT INTO copurchases (site_id, a, b, together) VALUES (?, ?, ?, ?) " +
+        "ON CONFLICT DO UPDATE SET together = together + excluded.together"
     )
     const addQuery =
-      db.prepare(`INSERT INTO query_stats (site_id, day, query, searches, zero_results, clicks, position_sum, clicked_searches)
+      db.prepare(`INSERT INTO query_stats (site_id, day, query, searches, zero_results, clicks, position_sum,
+        clicked_searches)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET searches = searches + excluded.searches,
       zero_results = zero_results + excluded.zero_results, clicks = clicks + excluded.clicks,
-      position_sum = position_sum + excluded.position_sum, clicked_searches = clicked_searches + excluded.clicked_searches`)
+      position_sum = position_sum + excluded.position_sum,
+      clicked_searches = clicked_searches + excluded.clicked_searches`)
     const putSearch = db.prepare(
-      "INSERT OR REPLACE INTO known_searches (site_id, request_id, query, day, clicked, expires) VALUES (?, ?, ?, ?, ?, ?)"
+      "INSERT OR REPLACE INTO known_searches (site_id, request_id, query, day, clicked, expires) VALUES " +
+        "(?, ?, ?, ?, ?, ?)"
     )
     const forgetSearches = db.prepare("DELETE FROM known_searches WHERE expires < ?")
     const partners = db.prepare<
@@ -182,7 +188,8 @@ const layer: Layer.Layer<ShopperStats, never, Sqlite> = Layer.effect(
         attempt("products", () =>
           selectIn<ProductRow>(
             (marks) =>
-              `SELECT product_id, orders, popularity, recent, at FROM product_stats WHERE site_id = ? AND product_id IN (${marks})`,
+              "SELECT product_id, orders, popularity, recent, at FROM product_stats " +
+              `WHERE site_id = ? AND product_id IN (${marks})`,
             siteId,
             [...new Set(productIds)]
           ).map(toProduct)
@@ -193,7 +200,8 @@ const layer: Layer.Layer<ShopperStats, never, Sqlite> = Layer.effect(
           const now = Date.now()
           return selectIn<SearchRow>(
             (marks) =>
-              `SELECT request_id, query, day, clicked, expires FROM known_searches WHERE site_id = ? AND request_id IN (${marks})`,
+              "SELECT request_id, query, day, clicked, expires FROM known_searches " +
+              `WHERE site_id = ? AND request_id IN (${marks})`,
             siteId,
             [...new Set(requestIds)]
           )

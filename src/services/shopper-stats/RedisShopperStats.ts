@@ -60,7 +60,8 @@ for _, q in ipairs(delta.queries) do
   if q.clickedSearches > 0 then redis.call('HINCRBY', key, 'k\\n' .. q.query, q.clickedSearches) end
 end
 for _, s in ipairs(delta.searches) do
-  redis.call('SET', p .. 'req:' .. s.requestId, s.day .. '\\n' .. (s.clicked and '1' or '0') .. '\\n' .. s.query, 'PX', ARGV[6])
+  redis.call('SET', p .. 'req:' .. s.requestId,
+    s.day .. '\\n' .. (s.clicked and '1' or '0') .. '\\n' .. s.query, 'PX', ARGV[6])
 end
 redis.call('SET', KEYS[1], ARGV[2])
 return 1
@@ -186,7 +187,9 @@ export const RedisShopperStats = {
         { commandTimeoutMs: 10_000 },
         (cause) =>
           new ShopperStatsError({
-            message: `shopper stats: cannot connect to Redis: ${cause instanceof Error ? cause.message : String(cause)}`,
+            message: `shopper stats: cannot connect to Redis: ${
+              cause instanceof Error ? cause.message : String(cause)
+            }`,
             cause
           })
       ).pipe(Effect.map(makeRedisShopperStats))

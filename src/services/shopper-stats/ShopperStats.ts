@@ -77,7 +77,10 @@ export interface ShopperStatsService {
     to: number,
     delta: StatsDelta
   ) => Effect.Effect<boolean, ShopperStatsError>
-  /** Products bought with `productId` in at least `minTogether` orders, most often first (at most `limit`), and its own order count. */
+  /**
+   * Products bought with `productId` in at least `minTogether` orders, most often first (at most
+   * `limit`), and its own order count.
+   */
   readonly boughtWith: (
     siteId: number,
     productId: string,

@@ -2,8 +2,8 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:c
 import { Effect } from "effect"
 
 /**
- * scrypt with N=2^14, r=8, p=1 costs ~16 MiB and tens of milliseconds per check: cheap
- * enough for a login, expensive for someone guessing passwords from a stolen file.
+ * scrypt with N=2^14, r=8, p=1 costs 16 MiB (128·N·r) and noticeable CPU time per check:
+ * cheap enough for a login, expensive for someone guessing passwords from a stolen file.
  */
 const COST = { N: 16384, r: 8, p: 1 }
 const KEY_LENGTH = 32

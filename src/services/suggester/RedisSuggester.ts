@@ -227,7 +227,10 @@ const make = (options: RedisSuggesterOptions) =>
  * every other within `refreshEvery`, and survives restarts.
  */
 export const RedisSuggester = {
-  /** Scoped: three Redis connections (commands and feed, the follower's blocking reads). Fails if Redis is unreachable at start. */
+  /**
+   * Scoped: three Redis connections (commands and feed, the follower's blocking reads). Fails if
+   * Redis is unreachable at start.
+   */
   layer: (options: RedisSuggesterOptions): Layer.Layer<Suggester | SuggestReplica, SuggestError> =>
     Layer.scopedContext(make(options))
 }

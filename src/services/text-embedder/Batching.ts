@@ -1,18 +1,12 @@
 /**
  * How texts are grouped into one model call. A call pads every text to the longest one,
- * so it costs about (texts × cost of the longest). Measured per text on this machine
- * (one thread; 2,000 characters reach the model's 256-token limit):
- *
- *   length (chars)      20    80    300   1,000  2,000
- *   alone (ms)           8    13     20      61     91
- *   in a batch (ms/text) 2.4   6     18      64     91
- *
- * So batching pays only for short texts (queries, titles), and a fixed count of 32 lets
- * one call run for seconds (32 descriptions ≈ 2 s), which every query arriving during a
- * catalog push then waits for. Calls are therefore filled up to an estimated duration:
- * short texts still share calls, a long text goes alone, and a query waits at most about
- * one budget (or one long text) for a thread to come free. 100 ms lets a call hold ~16
- * product titles (≈6 ms each in a batch, ≈13 ms alone).
+ * so it costs about (texts × cost of the longest), and a text's cost grows with its length
+ * up to 2,000 characters (the model's 256-token limit). Batching saves much per text for
+ * short texts (queries, titles) and next to nothing for long ones, and a fixed count of 32
+ * would let one call of long descriptions run for seconds, which every query arriving during
+ * a catalog push then waits for. Calls are therefore filled up to an estimated duration
+ * (`estimatedMs`): short texts still share calls, a long text goes alone, and a query waits
+ * at most about one budget (or one long text) for a thread to come free.
  */
 export const MAX_BATCH_TEXTS = 32
 export const BATCH_BUDGET_MS = 100
@@ -20,15 +14,14 @@ export const BATCH_BUDGET_MS = 100
 /**
  * The budget of a document call while shoppers are searching (a query came in the last
  * QUERY_WINDOW_MS): a query waits for the call a thread is running, and during a bulk push
- * every thread is running one. Measured in a push of 20,000 products with searches running:
- * the query's embed stage took 71 ms on average (p99 231 ms) with 100 ms calls. Documents are
- * planned in requests of this size, which the pool packs up to BATCH_BUDGET_MS when no
+ * every thread is running one, so a shorter call is a shorter wait. Documents are planned in
+ * requests of this size, which the pool packs up to BATCH_BUDGET_MS when no
  * shopper is waiting, so throughput is kept when nobody searches.
  */
 export const SHARED_BUDGET_MS = 30
 export const QUERY_WINDOW_MS = 2_000
 
-/** Estimated per-text cost in a call whose longest text has `length` chars (fitted to the table). */
+/** Estimated per-text cost in a call whose longest text has `length` chars (fitted to measured costs). */
 export const estimatedMs = (length: number): number =>
   1 +
   0.06 * Math.min(length, 300) +

@@ -43,16 +43,24 @@ const schema = protobuf.parse(
 syntax = "proto3";
 package onnx;
 message AttributeProto { string name = 1; float f = 2; int64 i = 3; repeated int64 ints = 8; int32 type = 20; }
-message NodeProto { repeated string input = 1; repeated string output = 2; string name = 3; string op_type = 4; repeated AttributeProto attribute = 5; }
+message NodeProto {
+  repeated string input = 1; repeated string output = 2; string name = 3; string op_type = 4;
+  repeated AttributeProto attribute = 5;
+}
 message TensorProto { repeated int64 dims = 1; int32 data_type = 2; string name = 8; bytes raw_data = 9; }
 message Dimension { int64 dim_value = 1; string dim_param = 2; }
 message TensorShapeProto { repeated Dimension dim = 1; }
 message TensorType { int32 elem_type = 1; TensorShapeProto shape = 2; }
 message TypeProto { TensorType tensor_type = 1; }
 message ValueInfoProto { string name = 1; TypeProto type = 2; }
-message GraphProto { repeated NodeProto node = 1; string name = 2; repeated TensorProto initializer = 5; repeated ValueInfoProto input = 11; repeated ValueInfoProto output = 12; }
+message GraphProto {
+  repeated NodeProto node = 1; string name = 2; repeated TensorProto initializer = 5;
+  repeated ValueInfoProto input = 11; repeated ValueInfoProto output = 12;
+}
 message OperatorSetIdProto { string domain = 1; int64 version = 2; }
-message ModelProto { int64 ir_version = 1; string producer_name = 2; GraphProto graph = 7; repeated OperatorSetIdProto opset_import = 8; }
+message ModelProto {
+  int64 ir_version = 1; string producer_name = 2; GraphProto graph = 7; repeated OperatorSetIdProto opset_import = 8;
+}
 `,
   { keepCase: true }
 ).root
@@ -71,7 +79,10 @@ const float = (name: string, f: number): Attribute => ({ name, f, type: ATTRIBUT
 const int = (name: string, i: number): Attribute => ({ name, i, type: ATTRIBUTE_INT })
 const ints = (name: string, values: Array<number>): Attribute => ({ name, ints: values, type: ATTRIBUTE_INTS })
 
-/** IEEE half-precision bits of each value, rounded to nearest even (the table's values are far from half's range limits). */
+/**
+ * IEEE half-precision bits of each value, rounded to nearest even (the table's values are far from
+ * half's range limits).
+ */
 export const toFloat16 = (values: Float32Array): Uint16Array => {
   const bits = new Uint32Array(values.buffer, values.byteOffset, values.length)
   const out = new Uint16Array(values.length)

@@ -9,7 +9,7 @@ import { TEXT_MODEL } from "./TextModel.js"
 
 export interface TextEmbedderOptions {
   readonly threads: number
-  /** Recent distinct queries kept; 20,000 vectors take about 41 MB. */
+  /** Recent distinct queries kept (one vector each): the bound on the query cache's memory. */
   readonly queryCacheCapacity?: number
   /** Starts one embedding thread; tests substitute threads that crash or fail to load. */
   readonly spawnWorker?: () => Worker
@@ -112,7 +112,7 @@ export const EmbedThreads = Config.integer("EMBED_THREADS").pipe(
 
 /** The text model (TextModel.ts) on this process's own pool of worker threads (EmbeddingThreads). */
 export const EmbeddedTextEmbedder = {
-  /** EMBED_THREADS threads (default 2), each with its own model: about 115 MB RSS and 0.5 s to load. */
+  /** EMBED_THREADS threads (default 2), each with its own model. */
   layer: Layer.scoped(
     TextEmbedder,
     Effect.flatMap(EmbedThreads, (threads) => makeTextEmbedder({ threads }))

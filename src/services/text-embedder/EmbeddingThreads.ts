@@ -14,19 +14,18 @@ import { MODEL_FILES, TEXT_MODEL, textModelDir } from "./TextModel.js"
  * While the process's own thread is saturated (a bulk catalog push: decoding, storing and
  * indexing every line), documents get every model thread but one. On a 2-core machine that is
  * one core for the model and one for the service, instead of two model threads and the service
- * contending for two cores: the push is accepted ~40 % faster (20,000 products: 1,073 → 1,533
- * per second measured with one thread against two), the spare thread answers shoppers' queries
- * at once instead of behind a document call, and the model takes both threads again as soon as
- * the push ends.
+ * contending for two cores: the push is accepted faster, the spare thread answers shoppers'
+ * queries at once instead of behind a document call, and the model takes both threads again as
+ * soon as the push ends.
  */
 export type Priority = "query" | "document"
 
 /**
  * A thread's own V8 heap. The model allocates a burst of short-lived tensors per call; with
- * V8's default limits each thread let its young generation and heap slack grow to ~180 MB of
- * RSS under a catalog push. These limits hold it near 65 MB at the same throughput (two
- * threads, 4,000 titles: 447 → 323 MB peak, 226 → 223 texts/s), and a call of 32 texts of
- * 2,000 characters (the longest a call can be) still runs in well under the old-generation cap.
+ * V8's default limits each thread lets its young generation and heap slack grow far past what
+ * a call needs under a catalog push. These limits keep it small at the same throughput, and a
+ * call of 32 texts of 2,000 characters (the longest a call can be) still runs well under the
+ * old-generation cap.
  */
 export const EMBEDDING_THREAD_LIMITS = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 }
 

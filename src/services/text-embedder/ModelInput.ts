@@ -1,7 +1,6 @@
 /**
- * The model's cost grows with text length (its attention is quadratic in tokens, about
- * 100 ms for 2,000 characters), and the head of a product text carries most of its
- * meaning, so longer texts are cut here.
+ * The model's cost grows with text length (its attention is quadratic in tokens), and the
+ * head of a product text carries most of its meaning, so longer texts are cut here.
  */
 export const MAX_TEXT_CHARS = 2_000
 

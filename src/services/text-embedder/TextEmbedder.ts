@@ -3,7 +3,7 @@ import { BackendFailure } from "../../platform/BackendFailure.js"
 
 /**
  * Dense text vectors from all-MiniLM-L6-v2 (384-d, English; see TextModel.ts), computed on a
- * pool of worker threads so the api's event loop never runs the model (2-90 ms a text).
+ * pool of worker threads so the api's event loop never runs the model.
  */
 export class EmbedError extends BackendFailure("EmbedError") {}
 

@@ -23,84 +23,92 @@ export const lifecycleConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* index.count(1, emptyFilter)).toBe(1)
     }))
 
-  test("a document of an older record version never replaces a newer one (a late indexing job); the same or a newer version does", () =>
-    Effect.gen(function* () {
-      const brands = (brand: string) => filteredIds(must({ column: "brand", anyOf: [brand] }))
-      yield* upsert(
-        { ...titled("p1", "Cordless drill", { payload: { brand: "Bosch" } }), version: 5 },
-        { ...titled("p2", "Garden hose", { payload: { brand: "Acme" } }), version: 3 },
-        titled("p3", "Hammer", { payload: { brand: "Stanley" } })
-      )
-      // One batch: p1 from an older version (kept as it is), p2 from the same one and p3 without
-      // a version (both replaced), p4 new (inserted).
-      yield* upsert(
-        { ...titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Makita" } }), version: 4 },
-        { ...titled("p2", "Garden hose", { vector: [0, 1, 0, 0], payload: { brand: "Gardena" } }), version: 3 },
-        titled("p3", "Claw hammer", { payload: { brand: "Estwing" } }),
-        { ...titled("p4", "Saw", { payload: { brand: "Makita" } }), version: 1 }
-      )
-      expect(yield* brands("Bosch")).toEqual(["p1"])
-      expect(yield* brands("Makita")).toEqual(["p4"])
-      expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual([])
-      expect(yield* brands("Gardena")).toEqual(["p2"])
-      expect(yield* searchIds({ textVector: vec(0, 1, 0, 0), minSimilarity: 0.5 })).toEqual(["p2"])
-      expect(yield* brands("Estwing")).toEqual(["p3"])
-      // A newer version replaces.
-      yield* upsert({ ...titled("p1", "Cordless drill", { payload: { brand: "Metabo" } }), version: 6 })
-      expect(yield* brands("Metabo")).toEqual(["p1"])
-      expect(yield* brands("Bosch")).toEqual([])
-    }))
+  test(
+    "a document of an older record version never replaces a newer one (a late indexing job); " +
+      "the same or a newer version does",
+    () =>
+      Effect.gen(function* () {
+        const brands = (brand: string) => filteredIds(must({ column: "brand", anyOf: [brand] }))
+        yield* upsert(
+          { ...titled("p1", "Cordless drill", { payload: { brand: "Bosch" } }), version: 5 },
+          { ...titled("p2", "Garden hose", { payload: { brand: "Acme" } }), version: 3 },
+          titled("p3", "Hammer", { payload: { brand: "Stanley" } })
+        )
+        // One batch: p1 from an older version (kept as it is), p2 from the same one and p3 without
+        // a version (both replaced), p4 new (inserted).
+        yield* upsert(
+          { ...titled("p1", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Makita" } }), version: 4 },
+          { ...titled("p2", "Garden hose", { vector: [0, 1, 0, 0], payload: { brand: "Gardena" } }), version: 3 },
+          titled("p3", "Claw hammer", { payload: { brand: "Estwing" } }),
+          { ...titled("p4", "Saw", { payload: { brand: "Makita" } }), version: 1 }
+        )
+        expect(yield* brands("Bosch")).toEqual(["p1"])
+        expect(yield* brands("Makita")).toEqual(["p4"])
+        expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual([])
+        expect(yield* brands("Gardena")).toEqual(["p2"])
+        expect(yield* searchIds({ textVector: vec(0, 1, 0, 0), minSimilarity: 0.5 })).toEqual(["p2"])
+        expect(yield* brands("Estwing")).toEqual(["p3"])
+        // A newer version replaces.
+        yield* upsert({ ...titled("p1", "Cordless drill", { payload: { brand: "Metabo" } }), version: 6 })
+        expect(yield* brands("Metabo")).toEqual(["p1"])
+        expect(yield* brands("Bosch")).toEqual([])
+      })
+  )
 
-  test("refreshColumns sets columns over the version it is based on only, keeping words, vectors and other columns; or answers false", () =>
-    Effect.gen(function* () {
-      const index = yield* CatalogIndex
-      const prices = (low: number, high: number) =>
-        filteredIds(must({ column: "price", range: { gte: low, lt: high } }))
-      yield* upsert(
-        {
-          ...titled("p1", "Cordless drill", {
-            vector: [1, 0, 0, 0],
-            payload: { brand: "Bosch", price: 99, availability: "in_stock" }
-          }),
-          version: 5
-        },
-        { ...titled("p2", "Garden hose", { payload: { brand: "Acme", price: 10 } }), version: 3 },
-        titled("p3", "Hammer", { payload: { brand: "Stanley", price: 20 } })
-      )
-      const answers = yield* index.refreshColumns([
-        { siteId: 1, productId: "p1", version: 6, basedOn: 5, columns: { price: 79, availability: "out_of_stock" } },
-        // Based on a version the index does not hold (a write in between), on no version, on nothing.
-        { siteId: 1, productId: "p2", version: 5, basedOn: 4, columns: { price: 5 } },
-        { siteId: 1, productId: "p3", version: 2, basedOn: 1, columns: { price: 5 } },
-        { siteId: 1, productId: "p9", version: 2, basedOn: 1, columns: { price: 5 } },
-        // Older than the version held: nothing to do (true), or refused.
-        { siteId: 1, productId: "p2", version: 2, basedOn: 1, columns: { price: 5 } }
-      ])
-      expect(answers.slice(1, 4)).toEqual([false, false, false])
-      expect(yield* prices(4, 6)).toEqual([])
-      expect(yield* prices(10, 21)).toEqual(["p2", "p3"])
-      if (answers[0]) {
-        expect(yield* prices(70, 80)).toEqual(["p1"])
-        expect(yield* filteredIds(must({ column: "availability", anyOf: ["out_of_stock"] }))).toEqual(["p1"])
-        expect(yield* filteredIds(must({ column: "brand", anyOf: ["Bosch"] }))).toEqual(["p1"])
-        expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
-        expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual(["p1"])
-        const [held] = yield* index.retrieve(1, ["p1"])
-        expect(held.version).toBe(6)
-        expect(held.payload).toMatchObject({ brand: "Bosch", price: 79, availability: "out_of_stock" })
-        // A whole document of the version the refresh replaced is older now: ignored.
-        yield* upsert({ ...titled("p1", "Cordless drill", { payload: { brand: "Bosch", price: 99 } }), version: 5 })
-        expect(yield* prices(70, 80)).toEqual(["p1"])
-        // So is a second refresh based on it.
-        expect(
-          yield* index.refreshColumns([{ siteId: 1, productId: "p1", version: 7, basedOn: 5, columns: { price: 1 } }])
-        ).toEqual([false])
-        expect(yield* prices(70, 80)).toEqual(["p1"])
-      } else {
-        expect(yield* prices(95, 100)).toEqual(["p1"])
-        expect((yield* index.retrieve(1, ["p1"]))[0].version).toBe(5)
-      }
-    }))
+  test(
+    "refreshColumns sets columns over the version it is based on only, " +
+      "keeping words, vectors and other columns; or answers false",
+    () =>
+      Effect.gen(function* () {
+        const index = yield* CatalogIndex
+        const prices = (low: number, high: number) =>
+          filteredIds(must({ column: "price", range: { gte: low, lt: high } }))
+        yield* upsert(
+          {
+            ...titled("p1", "Cordless drill", {
+              vector: [1, 0, 0, 0],
+              payload: { brand: "Bosch", price: 99, availability: "in_stock" }
+            }),
+            version: 5
+          },
+          { ...titled("p2", "Garden hose", { payload: { brand: "Acme", price: 10 } }), version: 3 },
+          titled("p3", "Hammer", { payload: { brand: "Stanley", price: 20 } })
+        )
+        const answers = yield* index.refreshColumns([
+          { siteId: 1, productId: "p1", version: 6, basedOn: 5, columns: { price: 79, availability: "out_of_stock" } },
+          // Based on a version the index does not hold (a write in between), on no version, on nothing.
+          { siteId: 1, productId: "p2", version: 5, basedOn: 4, columns: { price: 5 } },
+          { siteId: 1, productId: "p3", version: 2, basedOn: 1, columns: { price: 5 } },
+          { siteId: 1, productId: "p9", version: 2, basedOn: 1, columns: { price: 5 } },
+          // Older than the version held: nothing to do (true), or refused.
+          { siteId: 1, productId: "p2", version: 2, basedOn: 1, columns: { price: 5 } }
+        ])
+        expect(answers.slice(1, 4)).toEqual([false, false, false])
+        expect(yield* prices(4, 6)).toEqual([])
+        expect(yield* prices(10, 21)).toEqual(["p2", "p3"])
+        if (answers[0]) {
+          expect(yield* prices(70, 80)).toEqual(["p1"])
+          expect(yield* filteredIds(must({ column: "availability", anyOf: ["out_of_stock"] }))).toEqual(["p1"])
+          expect(yield* filteredIds(must({ column: "brand", anyOf: ["Bosch"] }))).toEqual(["p1"])
+          expect(yield* searchIds({ text: "drill" })).toEqual(["p1"])
+          expect(yield* searchIds({ textVector: vec(1, 0, 0, 0), minSimilarity: 0.5 })).toEqual(["p1"])
+          const [held] = yield* index.retrieve(1, ["p1"])
+          expect(held.version).toBe(6)
+          expect(held.payload).toMatchObject({ brand: "Bosch", price: 79, availability: "out_of_stock" })
+          // A whole document of the version the refresh replaced is older now: ignored.
+          yield* upsert({ ...titled("p1", "Cordless drill", { payload: { brand: "Bosch", price: 99 } }), version: 5 })
+          expect(yield* prices(70, 80)).toEqual(["p1"])
+          // So is a second refresh based on it.
+          expect(
+            yield* index.refreshColumns([{ siteId: 1, productId: "p1", version: 7, basedOn: 5, columns: { price: 1 } }])
+          ).toEqual([false])
+          expect(yield* prices(70, 80)).toEqual(["p1"])
+        } else {
+          expect(yield* prices(95, 100)).toEqual(["p1"])
+          expect((yield* index.retrieve(1, ["p1"]))[0].version).toBe(5)
+        }
+      })
+  )
 
   test("a removed product is gone from every read", () =>
     Effect.gen(function* () {

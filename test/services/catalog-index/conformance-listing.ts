@@ -42,7 +42,7 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       Effect.map((result) => ({ ids: result.hits.map((hit) => hit.productId), total: result.total }))
     )
 
-  test("a browse sorted by price lists every product in price order, those without a price last, ties by product id", () =>
+  test("a browse sorted by price lists every product by price, those without one last, ties by product id", () =>
     Effect.gen(function* () {
       expect(yield* listing({ sort: [{ column: "price", order: "asc" }] })).toEqual({
         ids: ["p7", "p2", "p3", "p1", "p5", "p4", "p6"],

@@ -82,7 +82,8 @@ const unitVector = (dimension: number, seed: number): Array<number> => {
 if (qdrant.available) {
   describe("Qdrant index setup and transport (real server)", () => {
     it.scopedLive(
-      "a new collection has the multitenant layout in effect: per-site graphs, float16 images on disk, per-site IDF, tenant and lexical indexes",
+      "a new collection has the multitenant layout in effect: per-site graphs, float16 images on disk, " +
+        "per-site IDF, tenant and lexical indexes",
       () =>
         Effect.gen(function* () {
           const name = yield* freshName

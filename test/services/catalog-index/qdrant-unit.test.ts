@@ -621,7 +621,8 @@ describe("Query and aggregates (against a client double)", () => {
       ])
       expect(result.total).toBe(3)
       expect(counted).toHaveLength(1 + 8) // the site, and "shoe" in each field
-      // "shoe" is too short for a typo but, as the last word, may be a prefix: trigram candidates without the word itself.
+      // "shoe" is too short for a typo but, as the last word, may be a prefix: trigram candidates
+      // without the word itself.
       expect(requests.filter((r) => r.using === "grams")).toMatchObject([
         { limit: 50, filter: { must: [site], must_not: [{ key: "terms", match: { any: expect.any(Array) } }] } }
       ])
@@ -657,7 +658,8 @@ describe("Query and aggregates (against a client double)", () => {
         }
       ])
       expect(retrieved.map((ids) => [...ids].sort())).toEqual([["a", "b", "c"].map((id) => pointId(1, id)).sort()])
-      // The site's statistics and the word's variants are remembered: the word again costs no count and no trigram query.
+      // The site's statistics and the word's variants are remembered: the word again costs no count
+      // and no trigram query.
       yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24 })
       expect(counted).toHaveLength(1 + 8)
       expect(requests.filter((r) => r.using === "grams")).toHaveLength(1)

@@ -182,7 +182,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.remove(3, "never")).toEqual(Option.none())
       }))
 
-    test("saveDerived saves only for the current version; stale() lists products without current derived data", (store) =>
+    test("saveDerived saves the current version's data only; stale() lists products lacking current data", (store) =>
       Effect.gen(function* () {
         const v1 = (yield* store.put(1, "p1", record("a"), undefined)).product.version
         const p2 = (yield* store.put(1, "p2", record("b"), undefined)).product.version
@@ -274,78 +274,82 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["a", "kept"])
       }))
 
-    test("a Modify that keeps the embedded text keeps the text version and its derived data; a new text starts a new one", (store) =>
-      Effect.gen(function* () {
-        const withPrice = (price: number) => (current: StoredProduct) =>
-          Either.right({ data: { ...current.data, price } as ProductRecord })
-        const written = (results: ReadonlyArray<CatalogWriteResult>) => {
-          const [result] = results
-          if (result._tag !== "Written") throw new Error(`expected Written, got ${result._tag}`)
-          return result
-        }
-        const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product
-        expect(v1.textVersion).toBe(v1.version)
-        // A price change before the vector is saved: same text version, still stale (never embedded).
-        const v2 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(10) }]))
-        expect(v2.product).toMatchObject({
-          version: expect.any(Number),
-          textVersion: v1.version,
-          data: { title: "Drill", price: 10 }
+    test(
+      "a Modify that keeps the embedded text keeps the text version and its derived data; " +
+        "a new text starts a new one",
+      (store) =>
+        Effect.gen(function* () {
+          const withPrice = (price: number) => (current: StoredProduct) =>
+            Either.right({ data: { ...current.data, price } as ProductRecord })
+          const written = (results: ReadonlyArray<CatalogWriteResult>) => {
+            const [result] = results
+            if (result._tag !== "Written") throw new Error(`expected Written, got ${result._tag}`)
+            return result
+          }
+          const v1 = (yield* store.put(1, "p1", record("Drill"), undefined)).product
+          expect(v1.textVersion).toBe(v1.version)
+          // A price change before the vector is saved: same text version, still stale (never embedded).
+          const v2 = written(yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(10) }]))
+          expect(v2.product).toMatchObject({
+            version: expect.any(Number),
+            textVersion: v1.version,
+            data: { title: "Drill", price: 10 }
+          })
+          expect(v2.product.version).toBeGreaterThan(v1.version)
+          expect(v2.previous).toMatchObject({ version: v1.version, data: { title: "Drill" } })
+          expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v2.product.version }])
+          // The job that embedded the text of v1 saves it though the product moved on: the text is the same.
+          expect(
+            yield* store.saveDerived([
+              { siteId: 1, productId: "p1", version: v1.version, textVector: vector(1, 0), textKey: "k" }
+            ])
+          ).toBe(1)
+          expect(yield* store.stale(10)).toEqual([])
+          // More price changes: nothing becomes stale, the derived data stays.
+          const v3 = written(
+            yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(12) }])
+          ).product
+          expect(v3.textVersion).toBe(v1.version)
+          expect(Option.getOrThrow(yield* store.get(1, "p1")).textVersion).toBe(v1.version)
+          expect(yield* store.stale(10)).toEqual([])
+          expect((yield* collect(store, 10)).seen).toMatchObject([
+            { key: "1/p1", version: v3.version, derivedVersion: v1.version, vector: [1, 0] }
+          ])
+          // A new title: a new text version, stale, and a late save for the old text is refused.
+          const v4 = written(
+            yield* store.writeMany(1, [
+              {
+                _tag: "Modify",
+                productId: "p1",
+                modify: (current) => Either.right({ data: { ...current.data, title: "Hammer drill" } as ProductRecord })
+              }
+            ])
+          ).product
+          expect(v4.textVersion).toBe(v4.version)
+          expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v4.version }])
+          expect(
+            yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(9, 9) }])
+          ).toBe(0)
+          expect(
+            yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v4.version, textVector: vector(0, 1) }])
+          ).toBe(1)
+          expect(yield* store.stale(10)).toEqual([])
+          // A put is a new text version whatever its text (reuseTextVectors finds the same text by its key).
+          const v5 = (yield* store.put(1, "p1", record("Hammer drill"), undefined)).product
+          expect(v5.textVersion).toBe(v5.version)
+          expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v5.version }])
+          // markStale takes the product version; it makes the text version's derived data stale.
+          const v6 = written(
+            yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(3) }])
+          ).product
+          expect(
+            yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v5.version, textVector: vector(1, 1) }])
+          ).toBe(1)
+          expect(yield* store.stale(10)).toEqual([])
+          yield* store.markStale([{ siteId: 1, productId: "p1", version: v6.version }])
+          expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v6.version }])
         })
-        expect(v2.product.version).toBeGreaterThan(v1.version)
-        expect(v2.previous).toMatchObject({ version: v1.version, data: { title: "Drill" } })
-        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v2.product.version }])
-        // The job that embedded the text of v1 saves it though the product moved on: the text is the same.
-        expect(
-          yield* store.saveDerived([
-            { siteId: 1, productId: "p1", version: v1.version, textVector: vector(1, 0), textKey: "k" }
-          ])
-        ).toBe(1)
-        expect(yield* store.stale(10)).toEqual([])
-        // More price changes: nothing becomes stale, the derived data stays.
-        const v3 = written(
-          yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(12) }])
-        ).product
-        expect(v3.textVersion).toBe(v1.version)
-        expect(Option.getOrThrow(yield* store.get(1, "p1")).textVersion).toBe(v1.version)
-        expect(yield* store.stale(10)).toEqual([])
-        expect((yield* collect(store, 10)).seen).toMatchObject([
-          { key: "1/p1", version: v3.version, derivedVersion: v1.version, vector: [1, 0] }
-        ])
-        // A new title: a new text version, stale, and a late save for the old text is refused.
-        const v4 = written(
-          yield* store.writeMany(1, [
-            {
-              _tag: "Modify",
-              productId: "p1",
-              modify: (current) => Either.right({ data: { ...current.data, title: "Hammer drill" } as ProductRecord })
-            }
-          ])
-        ).product
-        expect(v4.textVersion).toBe(v4.version)
-        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v4.version }])
-        expect(
-          yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v1.version, textVector: vector(9, 9) }])
-        ).toBe(0)
-        expect(
-          yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v4.version, textVector: vector(0, 1) }])
-        ).toBe(1)
-        expect(yield* store.stale(10)).toEqual([])
-        // A put is a new text version whatever its text (reuseTextVectors finds the same text by its key).
-        const v5 = (yield* store.put(1, "p1", record("Hammer drill"), undefined)).product
-        expect(v5.textVersion).toBe(v5.version)
-        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v5.version }])
-        // markStale takes the product version; it makes the text version's derived data stale.
-        const v6 = written(
-          yield* store.writeMany(1, [{ _tag: "Modify", productId: "p1", modify: withPrice(3) }])
-        ).product
-        expect(
-          yield* store.saveDerived([{ siteId: 1, productId: "p1", version: v5.version, textVector: vector(1, 1) }])
-        ).toBe(1)
-        expect(yield* store.stale(10)).toEqual([])
-        yield* store.markStale([{ siteId: 1, productId: "p1", version: v6.version }])
-        expect(yield* store.stale(10)).toEqual([{ siteId: 1, productId: "p1", version: v6.version }])
-      }))
+    )
 
     test("reuseTextVectors moves a vector saved for the same text to the new version, and nothing else", (store) =>
       Effect.gen(function* () {
@@ -362,7 +366,8 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         const w2 = (yield* store.put(1, "w1", record("Wrench", { price: 5 } as Partial<ProductRecord>), undefined))
           .product.version
         expect((yield* store.stale(10)).map((k) => k.productId).sort()).toEqual(["p1", "w1"])
-        // Another text, an older version, another site, an unknown product, a vector without a key: none fits, nothing moves.
+        // Another text, an older version, another site, an unknown product, a vector without a key:
+        // none fits, nothing moves.
         const refused = yield* store.reuseTextVectors([
           { siteId: 1, productId: "p1", version: v2, textKey: "k-hammer" },
           { siteId: 1, productId: "p1", version: v1, textKey: "k-drill" },
@@ -418,7 +423,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.stale(10)).toEqual([])
       }))
 
-    test("forEachProduct pages through every site's products with their saved derived data and current analyses", (store) =>
+    test("forEachProduct pages through every site's products with saved derived data and current analyses", (store) =>
       Effect.gen(function* () {
         const exact = vector(0.1, Math.PI, -1e-30, 3.4e38)
         const names = Array.from({ length: 7 }, (_, i) => `p${i}`)
@@ -444,40 +449,44 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.forEachProduct(5, () => Effect.void).pipe(Effect.map((n) => n))).toBe(9)
       }))
 
-    test("image analyses are kept only for images the product still has and saved once; a PUT that drops an image drops its analysis", (store) =>
-      Effect.gen(function* () {
-        const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b"))
-        const [a, b] = product.images
-        const emb = vector(0.25, -1.5, 7e-8)
-        expect(
-          yield* store.saveImageAnalyses(1, "p1", [
-            analysis(b.id, b.url, null),
-            analysis(a.id, a.url, emb),
-            analysis("img_gone", "https://img.example.com/gone.jpg")
-          ])
-        ).toBe(2)
-        const stored = yield* store.imageAnalyses(1, "p1")
-        // In the product's image order, every field exact (the embedding's bytes too).
-        expect(stored).toEqual([analysis(a.id, a.url, emb), analysis(b.id, b.url, null)])
-        expect(Array.from(stored[0].embedding!)).toEqual(Array.from(emb))
-        // A second analysis of an analysed image (two jobs racing) does not replace the first.
-        expect(yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(9)), objects: null }])).toBe(
-          0
-        )
-        expect(yield* store.imageAnalyses(1, "p1")).toEqual(stored)
-        expect(yield* store.saveImageAnalyses(1, "unknown", [analysis(a.id, a.url)])).toBe(0)
-        expect(yield* store.imageAnalyses(1, "unknown")).toEqual([])
-        // Omitting images keeps the analyses.
-        yield* store.put(1, "p1", record("y"), undefined)
-        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id, b.id])
-        // Dropping b removes its analysis for good: re-adding b later does not bring it back.
-        yield* store.put(1, "p1", record("y"), urls("a", "c"))
-        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
-        yield* store.put(1, "p1", record("y"), urls("a", "b"))
-        expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
-        yield* store.put(1, "p1", record("y"), [])
-        expect(yield* store.imageAnalyses(1, "p1")).toEqual([])
-      }))
+    test(
+      "image analyses are kept only for images the product still has and saved once; " +
+        "a PUT that drops an image drops its analysis",
+      (store) =>
+        Effect.gen(function* () {
+          const { product } = yield* store.put(1, "p1", record("x"), urls("a", "b"))
+          const [a, b] = product.images
+          const emb = vector(0.25, -1.5, 7e-8)
+          expect(
+            yield* store.saveImageAnalyses(1, "p1", [
+              analysis(b.id, b.url, null),
+              analysis(a.id, a.url, emb),
+              analysis("img_gone", "https://img.example.com/gone.jpg")
+            ])
+          ).toBe(2)
+          const stored = yield* store.imageAnalyses(1, "p1")
+          // In the product's image order, every field exact (the embedding's bytes too).
+          expect(stored).toEqual([analysis(a.id, a.url, emb), analysis(b.id, b.url, null)])
+          expect(Array.from(stored[0].embedding!)).toEqual(Array.from(emb))
+          // A second analysis of an analysed image (two jobs racing) does not replace the first.
+          expect(
+            yield* store.saveImageAnalyses(1, "p1", [{ ...analysis(a.id, a.url, vector(9)), objects: null }])
+          ).toBe(0)
+          expect(yield* store.imageAnalyses(1, "p1")).toEqual(stored)
+          expect(yield* store.saveImageAnalyses(1, "unknown", [analysis(a.id, a.url)])).toBe(0)
+          expect(yield* store.imageAnalyses(1, "unknown")).toEqual([])
+          // Omitting images keeps the analyses.
+          yield* store.put(1, "p1", record("y"), undefined)
+          expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id, b.id])
+          // Dropping b removes its analysis for good: re-adding b later does not bring it back.
+          yield* store.put(1, "p1", record("y"), urls("a", "c"))
+          expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
+          yield* store.put(1, "p1", record("y"), urls("a", "b"))
+          expect((yield* store.imageAnalyses(1, "p1")).map((x) => x.imageId)).toEqual([a.id])
+          yield* store.put(1, "p1", record("y"), [])
+          expect(yield* store.imageAnalyses(1, "p1")).toEqual([])
+        })
+    )
 
     test("saveImageObjects fills in pending detections once, only on current ok analyses", (store) =>
       Effect.gen(function* () {
@@ -497,7 +506,8 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
             rectangle: { left: 0.1, top: 0.2, width: 0.3, height: 0.4 }
           }
         ]
-        // a: pending → filled; b: failed → untouched; c: not analysed yet → nothing to fill; unknown image → refused.
+        // a: pending → filled; b: failed → untouched; c: not analysed yet → nothing to fill;
+        // unknown image → refused.
         expect(
           yield* store.saveImageObjects(1, "p1", [
             { imageId: a.id, objects: cup },
@@ -526,7 +536,7 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(yield* store.saveImageObjects(2, "p1", [])).toBe(0)
       }))
 
-    test("pendingImageWork lists products with images to analyse or objects to detect, kept in step by every write", (store) =>
+    test("pendingImageWork: products with images to analyse or objects to detect, in step with every write", (store) =>
       Effect.gen(function* () {
         const pending = Effect.map(store.pendingImageWork(100), ({ analyze, detect }) => ({
           analyze: analyze.map((k) => `${k.siteId}/${k.productId}`).sort(),
@@ -630,62 +640,67 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(ids(yield* store.getMany(1, ["a:b", "ids"]))).toEqual(["a:b", "ids"])
       }))
 
-    test("a photo's views are kept beside its analysis: read only as training samples, saved once, dropped with the image or the product", (store) =>
-      Effect.gen(function* () {
-        const first = yield* store.put(1, "p1", record("Drill"), urls("a", "b", "c"))
-        const [a, b, c] = first.product.images
-        expect(
-          yield* store.saveImageAnalyses(1, "p1", [
-            { ...analysis(a.id, a.url, vector(1, 2, 3)), colorSignature: Uint8Array.from([0, 255, 7]) },
-            analysis(b.id, b.url, vector(4, 4, 4)),
-            { ...analysis(c.id, c.url, null), status: "failed", reason: "404" }
-          ])
-        ).toBe(3)
-        const samplesOf = (productId: string) =>
-          Effect.map(
-            store.imageSamples(1, [productId]),
-            (all) => new Map(all.map((s) => [s.imageId, { url: s.url, vectors: s.vectors.map((v) => Array.from(v)) }]))
+    test(
+      "a photo's views are kept beside its analysis: read only as training samples, " +
+        "saved once, dropped with the image or the product",
+      (store) =>
+        Effect.gen(function* () {
+          const first = yield* store.put(1, "p1", record("Drill"), urls("a", "b", "c"))
+          const [a, b, c] = first.product.images
+          expect(
+            yield* store.saveImageAnalyses(1, "p1", [
+              { ...analysis(a.id, a.url, vector(1, 2, 3)), colorSignature: Uint8Array.from([0, 255, 7]) },
+              analysis(b.id, b.url, vector(4, 4, 4)),
+              { ...analysis(c.id, c.url, null), status: "failed", reason: "404" }
+            ])
+          ).toBe(3)
+          const samplesOf = (productId: string) =>
+            Effect.map(
+              store.imageSamples(1, [productId]),
+              (all) =>
+                new Map(all.map((s) => [s.imageId, { url: s.url, vectors: s.vectors.map((v) => Array.from(v)) }]))
+            )
+          // Before a fit saved views: each photo with features is one sample; a failed one is none.
+          expect(yield* samplesOf("p1")).toEqual(
+            new Map([
+              [a.id, { url: a.url, vectors: [[1, 2, 3]] }],
+              [b.id, { url: b.url, vectors: [[4, 4, 4]] }]
+            ])
           )
-        // Before a fit saved views: each photo with features is one sample; a failed one is none.
-        expect(yield* samplesOf("p1")).toEqual(
-          new Map([
-            [a.id, { url: a.url, vectors: [[1, 2, 3]] }],
-            [b.id, { url: b.url, vectors: [[4, 4, 4]] }]
+          // Views of a photo without features, of one the product lacks, or of one not analysed: not saved.
+          expect(
+            yield* store.saveImageViews(1, "p1", [
+              { imageId: a.id, views: [vector(5, 6, 7), vector(8, 9, 10)] },
+              { imageId: c.id, views: [vector(1, 1, 1)] },
+              { imageId: "not-an-image", views: [vector(1, 1, 1)] }
+            ])
+          ).toBe(1)
+          // Saved once: a second fit's views change nothing.
+          expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(0, 0, 0)] }])).toBe(0)
+          expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([
+            [1, 2, 3],
+            [5, 6, 7],
+            [8, 9, 10]
           ])
-        )
-        // Views of a photo without features, of one the product lacks, or of one not analysed: not saved.
-        expect(
-          yield* store.saveImageViews(1, "p1", [
-            { imageId: a.id, views: [vector(5, 6, 7), vector(8, 9, 10)] },
-            { imageId: c.id, views: [vector(1, 1, 1)] },
-            { imageId: "not-an-image", views: [vector(1, 1, 1)] }
-          ])
-        ).toBe(1)
-        // Saved once: a second fit's views change nothing.
-        expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(0, 0, 0)] }])).toBe(0)
-        expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([
-          [1, 2, 3],
-          [5, 6, 7],
-          [8, 9, 10]
-        ])
-        // The analyses read as before: no views in them; the signature round-trips.
-        const read = yield* store.imageAnalyses(1, "p1")
-        expect(read.map((r) => "views" in r)).toEqual([false, false, false])
-        expect(Array.from(read[0].colorSignature ?? [])).toEqual([0, 255, 7])
-        // A photo the product no longer has is no sample, and gets no views; nor anything of a removed product.
-        yield* store.put(1, "p1", record("Drill"), urls("b"))
-        expect([...(yield* samplesOf("p1")).keys()]).toEqual([b.id])
-        expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(1, 1, 1)] }])).toBe(0)
-        yield* store.put(1, "p1", record("Drill"), urls("a", "b"))
-        expect(yield* store.saveImageAnalyses(1, "p1", [analysis(a.id, a.url, vector(1, 2, 3))])).toBe(1)
-        expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([[1, 2, 3]])
-        yield* store.saveImageViews(1, "p1", [{ imageId: b.id, views: [vector(2, 2, 2)] }])
-        yield* store.remove(1, "p1")
-        expect(yield* store.imageSamples(1, ["p1", "absent"])).toEqual([])
-        yield* store.put(1, "p1", record("Drill"), urls("b"))
-        expect(yield* store.saveImageAnalyses(1, "p1", [analysis(b.id, b.url, vector(4, 4, 4))])).toBe(1)
-        expect((yield* samplesOf("p1")).get(b.id)?.vectors).toEqual([[4, 4, 4]])
-      }))
+          // The analyses read as before: no views in them; the signature round-trips.
+          const read = yield* store.imageAnalyses(1, "p1")
+          expect(read.map((r) => "views" in r)).toEqual([false, false, false])
+          expect(Array.from(read[0].colorSignature ?? [])).toEqual([0, 255, 7])
+          // A photo the product no longer has is no sample, and gets no views; nor anything of a removed product.
+          yield* store.put(1, "p1", record("Drill"), urls("b"))
+          expect([...(yield* samplesOf("p1")).keys()]).toEqual([b.id])
+          expect(yield* store.saveImageViews(1, "p1", [{ imageId: a.id, views: [vector(1, 1, 1)] }])).toBe(0)
+          yield* store.put(1, "p1", record("Drill"), urls("a", "b"))
+          expect(yield* store.saveImageAnalyses(1, "p1", [analysis(a.id, a.url, vector(1, 2, 3))])).toBe(1)
+          expect((yield* samplesOf("p1")).get(a.id)?.vectors).toEqual([[1, 2, 3]])
+          yield* store.saveImageViews(1, "p1", [{ imageId: b.id, views: [vector(2, 2, 2)] }])
+          yield* store.remove(1, "p1")
+          expect(yield* store.imageSamples(1, ["p1", "absent"])).toEqual([])
+          yield* store.put(1, "p1", record("Drill"), urls("b"))
+          expect(yield* store.saveImageAnalyses(1, "p1", [analysis(b.id, b.url, vector(4, 4, 4))])).toBe(1)
+          expect((yield* samplesOf("p1")).get(b.id)?.vectors).toEqual([[4, 4, 4]])
+        })
+    )
 
     test("productIds pages through one site's ids in order", (store) =>
       Effect.gen(function* () {

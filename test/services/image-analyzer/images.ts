@@ -50,8 +50,10 @@ const grainy = (image: RgbImage, seed: number, amplitude = 24): RgbImage => {
 
 /** Two distinct synthetic scenes: gradients, shapes and grain, 800×800 like a catalog photo. */
 const scenes = {
-  landscape: `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">
-    <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2a6fd6"/><stop offset="1" stop-color="#e8f2ff"/></linearGradient></defs>
+  landscape:
+    `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">
+    <defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1">` +
+    `<stop offset="0" stop-color="#2a6fd6"/><stop offset="1" stop-color="#e8f2ff"/></linearGradient></defs>
     <rect width="800" height="800" fill="url(#sky)"/>
     <circle cx="620" cy="160" r="90" fill="#ffd23a"/>
     <ellipse cx="300" cy="820" rx="700" ry="330" fill="#2f8f3a"/>
@@ -59,11 +61,18 @@ const scenes = {
     <polygon points="160,420 290,310 420,420" fill="#5a2a1a"/>
     <rect x="250" y="500" width="60" height="90" fill="#3b2412"/>
   </svg>`,
-  interior: `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">
-    <defs><radialGradient id="lamp" cx="0.3" cy="0.3" r="0.9"><stop offset="0" stop-color="#ffb347"/><stop offset="1" stop-color="#3a1850"/></radialGradient></defs>
+  interior:
+    `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">
+    <defs><radialGradient id="lamp" cx="0.3" cy="0.3" r="0.9">` +
+    `<stop offset="0" stop-color="#ffb347"/><stop offset="1" stop-color="#3a1850"/></radialGradient></defs>
     <rect width="800" height="800" fill="url(#lamp)"/>
-    ${Array.from({ length: 8 }, (_, i) => `<rect x="${i * 100}" y="520" width="50" height="280" fill="#9a9a9a"/>`).join("")}
-    ${Array.from({ length: 6 }, (_, i) => `<circle cx="${120 + i * 110}" cy="${200 + (i % 2) * 120}" r="40" fill="#1fb5a8"/>`).join("")}
+    ${Array.from({ length: 8 }, (_, i) => `<rect x="${i * 100}" y="520" width="50" height="280" fill="#9a9a9a"/>`).join(
+      ""
+    )}
+    ${Array.from(
+      { length: 6 },
+      (_, i) => `<circle cx="${120 + i * 110}" cy="${200 + (i % 2) * 120}" r="40" fill="#1fb5a8"/>`
+    ).join("")}
   </svg>`
 }
 

@@ -59,7 +59,7 @@ describe("AddressPolicy", () => {
     expect(closed.hostRefusal("images.example.com")).toBeUndefined()
   })
 
-  it("refuses the localhost domain by name (RFC 6761), with or without the root dot, unless loopback is allowed", () => {
+  it("refuses the localhost domain by name (RFC 6761), with or without the root dot, unless loopback is open", () => {
     for (const host of ["localhost", "localhost.", "LOCALHOST.", "a.localhost", "a.b.localhost."]) {
       expect(closed.hostRefusal(host), host).toBe(
         `private, loopback and link-local addresses are not allowed (${host} is loopback)`

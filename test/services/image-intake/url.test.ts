@@ -80,7 +80,8 @@ describe("ImageIntake.fromUrl: address checks", () => {
     )
     expect(privateHop).toMatchObject({ _tag: "ImageAddressRefused" })
     expect(privateHop.message).toBe(
-      "query.url: redirected to http://10.0.0.1/x.jpg: private, loopback and link-local addresses are not allowed (10.0.0.1)"
+      "query.url: redirected to http://10.0.0.1/x.jpg: private, loopback and link-local addresses are not " +
+        "allowed (10.0.0.1)"
     )
     expect(Date.now() - started).toBeLessThan(1_000)
     const ftpHop = await withIntake(open, (intake) => failureOf(intake.fromUrl(server.url("/to-ftp"), "query.url")))

@@ -124,8 +124,9 @@ describe("extractive summary", () => {
       lastUser: "a kettle for camping",
       lastAssistant: "The KT-2001 fits",
       text:
-        "The user asked for: “a kettle for camping” (latest last). Products mentioned (most recent first): KT-2001. " +
-        "Filters: capacity = 1l. Last from the user: “a kettle for camping”. Last from the assistant: “The KT-2001 fits”.",
+        "The user asked for: “a kettle for camping” (latest last). Products mentioned (most recent first): " +
+        "KT-2001. Filters: capacity = 1l. Last from the user: “a kettle for camping”. " +
+        "Last from the assistant: “The KT-2001 fits”.",
       updatedAt: "2025-01-01T00:00:01.000Z"
     })
     expect(renderSummary("c2", foldSummary(emptySummary, log({ role: "system", content: "be nice" }))).text).toBe(

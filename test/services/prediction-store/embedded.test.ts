@@ -6,7 +6,10 @@ import { Sqlite } from "../../../src/platform/Sqlite.js"
 import { predictionStoreConformance } from "./conformance.js"
 import { onSqlite } from "../../support/SqliteLayer.js"
 
-/** The embedded PredictionStore on a fresh temporary data dir (with its SQLite database, for tests that reach into it). */
+/**
+ * The embedded PredictionStore on a fresh temporary data dir (with its SQLite database, for tests
+ * that reach into it).
+ */
 const embeddedPredictionStoreLayer = (dataDir?: string) =>
   onSqlite(EmbeddedPredictionStore.layer, "commerce-prediction-", dataDir)
 

@@ -8,7 +8,7 @@ import {
 import { MAX_TEXT_CHARS, normaliseText } from "../../../src/services/text-embedder/ModelInput.js"
 
 describe("normaliseText", () => {
-  it("collapses whitespace, lowercases (the model is uncased) and cuts long texts without splitting a surrogate pair", () => {
+  it("collapses whitespace, lowercases (the model is uncased), cuts long texts keeping surrogate pairs whole", () => {
     expect(normaliseText("  Cordless \n\t DRILL ")).toBe("cordless drill")
     expect(normaliseText("x".repeat(5_000))).toHaveLength(MAX_TEXT_CHARS)
     expect(normaliseText(`${"x".repeat(MAX_TEXT_CHARS - 1)}🙂`)).toBe("x".repeat(MAX_TEXT_CHARS - 1))

@@ -1,21 +1,10 @@
 import type SearchableMap from "minisearch/SearchableMap"
-import type { IndexDocument } from "../../../model/IndexDocument.js"
+import { INDEX_TEXT_FIELDS, type IndexDocument } from "../../../model/IndexDocument.js"
 import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { termCounts } from "../../../text/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
-
-const FIELDS: ReadonlyArray<keyof TextFields> = [
-  "title",
-  "brand",
-  "productType",
-  "category",
-  "description",
-  "highlights",
-  "details",
-  "extra"
-]
 
 /** MiniSearch's BM25+ defaults, so scores read the same as MiniSearch's. */
 const K = 1.2
@@ -43,8 +32,8 @@ export interface LexicalScores {
 
 /**
  * One term's postings per field (by field position), or — for a term held by a single
- * document in a single field, which most terms are (part numbers, GTINs, rare words: 385k of
- * 386k terms in a 100k catalog) — that one posting as a number, (doc × 8 + field) × 256 +
+ * document in a single field, which nearly all terms of a large catalog are (part numbers,
+ * GTINs, rare words) — that one posting as a number, (doc × 8 + field) × 256 +
  * count, so the long tail costs no arrays at all. Plain arithmetic, not bit operations: doc
  * numbers only grow and may pass 2^23 in a long-lived index.
  */
@@ -61,8 +50,8 @@ const unpackSingle = (posting: number) => {
 
 /**
  * BM25 postings in flat arrays scored in one tight loop. MiniSearch's own search builds
- * several objects per matching document (about 7 µs each: 0.7 s for a word found in all
- * 100k documents), far beyond a 15 ms budget, so only its radix tree is kept.
+ * several objects per matching document, far too slow for a word found in most documents of a
+ * large catalog, so only its radix tree is kept.
  *
  * Every put gets a fresh document number; replaced and removed numbers map to slot -1 and
  * their postings are skipped until a vacuum drops them, so updates never search lists.
@@ -70,8 +59,8 @@ const unpackSingle = (posting: number) => {
 export class Bm25Postings {
   private readonly weights: ReadonlyArray<number>
   private docSlots = new Int32Array(1024)
-  private lengths: Array<Uint16Array> = FIELDS.map(() => new Uint16Array(1024))
-  private readonly totalLengths = new Float64Array(FIELDS.length)
+  private lengths: Array<Uint16Array> = INDEX_TEXT_FIELDS.map(() => new Uint16Array(1024))
+  private readonly totalLengths = new Float64Array(INDEX_TEXT_FIELDS.length)
   /** Slot → its current document number. Texts are not kept: `delete` is given the text. */
   private readonly current = new Map<number, number>()
   private nextDoc = 0
@@ -92,7 +81,7 @@ export class Bm25Postings {
     fieldWeights: FieldWeights,
     private readonly vocabulary: SearchableMap<true>
   ) {
-    this.weights = FIELDS.map((field) => fieldWeights[field])
+    this.weights = INDEX_TEXT_FIELDS.map((field) => fieldWeights[field])
   }
 
   /** The postings of `term`, if a document holds it. */
@@ -111,8 +100,8 @@ export class Bm25Postings {
     if (doc >= this.docSlots.length) this.grow()
     this.docSlots[doc] = slot
     this.current.set(slot, doc)
-    for (let f = 0; f < FIELDS.length; f++) {
-      const counts = termCounts(text[FIELDS[f]], this.counts)
+    for (let f = 0; f < INDEX_TEXT_FIELDS.length; f++) {
+      const counts = termCounts(text[INDEX_TEXT_FIELDS[f]], this.counts)
       let length = 0
       for (const [term, count] of counts) {
         this.add(term, doc, f, count)
@@ -149,8 +138,8 @@ export class Bm25Postings {
     if (doc === undefined) return
     this.current.delete(slot)
     this.docSlots[doc] = -1
-    for (let f = 0; f < FIELDS.length; f++) {
-      const counts = termCounts(text[FIELDS[f]], this.counts)
+    for (let f = 0; f < INDEX_TEXT_FIELDS.length; f++) {
+      const counts = termCounts(text[INDEX_TEXT_FIELDS[f]], this.counts)
       for (const term of counts.keys()) {
         const postings = this.terms.get(term)!
         // A single posting is this document's own: the term goes with it, no vacuum needed.
@@ -190,7 +179,7 @@ export class Bm25Postings {
       scores[slot] += score
       return
     }
-    for (let f = 0; f < FIELDS.length; f++) {
+    for (let f = 0; f < INDEX_TEXT_FIELDS.length; f++) {
       const list = postings[f]
       if (list === undefined || list.live === 0) continue
       const idf = Math.log(1 + (documents - list.live + 0.5) / (list.live + 0.5))

@@ -52,14 +52,17 @@ export const histogram = (
 export const numericStats = (site: SiteIndex, column: string, slots: ArrayLike<number>): NumericStats | null =>
   numberStats(numbersAt(site, column, slots))
 
-/** Below this share of the site's slots, a set is counted from its members' payloads; above, from the columns' postings. */
+/**
+ * Below this share of the site's slots, a set is counted from its members' payloads; above, from
+ * the columns' postings.
+ */
 const POSTINGS_SHARE = 1 / 64
 
 /**
  * Exact facets of a result set (`slots`). A small set reads its members' payloads (see
  * tallyFacets); a large one (a common word, a department page) counts each value's postings
- * within the set's mask and each number column's array, with no object per member: 15,000
- * matches of 100,000 took ~60 ms through payload objects. `via` forces a path (tests).
+ * within the set's mask and each number column's array, with no object per member, as reading
+ * thousands of payload objects would be slow. `via` forces a path (tests).
  */
 export const facetsOfSlots = (
   site: SiteIndex,

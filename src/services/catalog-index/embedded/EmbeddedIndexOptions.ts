@@ -45,11 +45,10 @@ export const defaultOptions: EmbeddedIndexOptions = {
     extra: 1
   },
   weights: { lexical: 1, text: 1, image: 1 },
-  // A text neighbour matches on meaning alone only above what made-up words reach: 300
-  // made-up queries of one to three pronounceable words ("ruge hada falaca") come as close as
-  // 0.37 (median) and 0.53 (max) to a Home Depot or CrowdFlower title, while judged-relevant
-  // titles sit at 0.52 (median): below 0.6 the text model cannot tell a shopper's meaning
-  // from noise, so there it only ranks the lexical matches.
+  // A text neighbour matches on meaning alone only above what made-up words reach: made-up
+  // queries of one to three pronounceable words ("ruge hada falaca") come about as close to a
+  // catalog title as judged-relevant titles do to their queries: below 0.6 the text model
+  // cannot tell a shopper's meaning from noise, so there it only ranks the lexical matches.
   // Image features (MobileNet) are non-negative, so unrelated images are rarely far apart;
   // visual search sets its own threshold.
   minSimilarity: { text: 0.6, image: 0.35 },
@@ -57,10 +56,10 @@ export const defaultOptions: EmbeddedIndexOptions = {
   fuzzyWeight: 0.45,
   prefixWeight: 0.3,
   phraseWeight: 0.75,
-  // M 12 / efConstruction 64 keeps a text-vector insert near 1 ms at 100k documents (M 16 / 100
-  // halves the build rate); queries use ef = max(efSearch, candidates) anyway.
+  // M 12 / efConstruction 64 keeps text-vector inserts cheap on a large catalog (M 16 / 100
+  // builds far slower); queries use ef = max(efSearch, candidates) anyway.
   hnsw: { m: 12, efConstruction: 64, efSearch: 64 },
-  // About 5 ms of text-vector dot products; HNSW needed 20 ms at 5% selectivity of 100k documents.
+  // Below this, exact text-vector dot products cost less than an HNSW walk under a selective filter.
   exactScanBelow: 15_000
 }
 

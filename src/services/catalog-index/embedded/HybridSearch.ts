@@ -209,7 +209,7 @@ const groupCount = (site: SiteIndex, slots: ReadonlyArray<number>, groupBy: stri
  */
 export const search = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions): SearchResult => {
   // Dense neighbours beyond the page add nothing a deeper ranking would show: a page of 20
-  // needs 200 of them, not 1,200 (an HNSW walk with ef 1,200 cost ~10 ms at 100k).
+  // needs 200 of them, not 1,200 (an HNSW walk's cost grows with its ef).
   const matching = match(
     site,
     query,

@@ -10,7 +10,7 @@ class Column {
   /**
    * value → slots holding it: `anyOf` costs the size of the answer, not of the site. A value
    * held by one slot (a GTIN, a part number) is that slot's number rather than a list: most
-   * values of such columns are unique, and a collection each cost ~800 bytes per product.
+   * values of such columns are unique, and a collection each would cost memory per product.
    */
   readonly postings = new Map<string, number | SlotList>()
   /** NaN marks a missing or non-numeric value, which no range accepts. */

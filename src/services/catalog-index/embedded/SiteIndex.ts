@@ -1,6 +1,11 @@
 import { allColumns } from "../../../model/Columns.js"
 import type { Filter } from "../../../model/Filter.js"
-import type { ColumnsUpdate, IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
+import {
+  type ColumnsUpdate,
+  INDEX_TEXT_FIELDS,
+  type IndexDocument,
+  type PayloadValue
+} from "../../../model/IndexDocument.js"
 import type { LexicalScores } from "./Bm25Postings.js"
 import { LexicalIndex } from "./LexicalIndex.js"
 import type { EmbeddedIndexOptions, VectorName } from "./EmbeddedIndexOptions.js"
@@ -15,16 +20,6 @@ const vectorsOf = (doc: IndexDocument, name: VectorName): ReadonlyArray<Float32A
 
 type TextFields = IndexDocument["text"]
 
-const TEXT_FIELDS: ReadonlyArray<keyof TextFields> = [
-  "title",
-  "brand",
-  "productType",
-  "category",
-  "description",
-  "highlights",
-  "details",
-  "extra"
-]
 const SEPARATOR = "\u0000"
 
 /**
@@ -32,7 +27,7 @@ const SEPARATOR = "\u0000"
  * field holds the separator itself, then as given: either way `unpackText` returns them.
  */
 const packText = (text: TextFields): string | TextFields => {
-  const values = TEXT_FIELDS.map((field) => text[field])
+  const values = INDEX_TEXT_FIELDS.map((field) => text[field])
   return values.some((value) => typeof value !== "string" || value.includes(SEPARATOR)) ? text : values.join(SEPARATOR)
 }
 
@@ -91,8 +86,8 @@ const UNIQUE_COLUMNS = new Set(allColumns.filter((c) => c.identifying).map((c) =
 
 /**
  * Payload values shared between documents: a 100k catalog repeats a few hundred category
- * paths, brands and colours in every payload (as fresh strings and arrays per product), which
- * cost ~1.2 KB per product before. Payload values are never mutated, so sharing is safe.
+ * paths, brands and colours in every payload (as fresh strings and arrays per product, unless
+ * shared). Payload values are never mutated, so sharing is safe.
  */
 class PayloadInterner {
   private readonly strings = new Map<string, string>()
@@ -100,8 +95,8 @@ class PayloadInterner {
 
   /**
    * Built in one go (`fromEntries`), not key by key: V8 turns an object that gains more than a
-   * dozen properties by computed keys into a hash table, ~1.4 KB a payload instead of ~0.3 KB
-   * (110 MB over 100,000 products).
+   * dozen properties by computed keys into a hash table, several times the memory of an
+   * object built whole.
    */
   payload(payload: IndexDocument["payload"]): IndexDocument["payload"] {
     return Object.fromEntries(Object.entries(payload).map(([column, value]) => [column, this.shared(column, value)]))

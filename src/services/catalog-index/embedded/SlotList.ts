@@ -1,10 +1,10 @@
 /**
- * The slots holding one payload value, unordered, 4 bytes each: a Set<number> costs about
- * 20 bytes per member, and the category, brand and availability values of a 100,000-product
- * site hold about a million members between them. Adding is O(1); removing searches the list
- * (a native scan, ~30 µs at 100,000 members), which happens only when a product changes or
- * goes. Callers never add a slot twice: a product's old values are removed before its new ones
- * are added, and a value repeated within one payload is caught as the list's last member.
+ * The slots holding one payload value, unordered, 4 bytes each: a Set<number> costs several
+ * times that per member, and the category, brand and availability values of a large site hold
+ * many members between them. Adding is O(1); removing searches the list (a native scan), which
+ * happens only when a product changes or goes. Callers never add a slot twice: a product's old
+ * values are removed before its new ones are added, and a value repeated within one payload is
+ * caught as the list's last member.
  */
 export class SlotList {
   private slots = new Int32Array(4)

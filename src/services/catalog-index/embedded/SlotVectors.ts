@@ -11,8 +11,8 @@ const NO_REFS: ReadonlyArray<VectorRef> = []
 /**
  * Which vectors each slot holds in one vector space. Nearly every document has one vector
  * per space (its title; its one photo), so each slot's first vector lives in typed arrays
- * indexed by slot and only further vectors (more photos) in a Map. An object and three
- * one-element arrays per document cost about 530 bytes of heap: 53 MB at 100,000 products.
+ * indexed by slot and only further vectors (more photos) in a Map: an object and three
+ * one-element arrays per document would cost many times the heap of a typed-array row.
  */
 export class SlotVectors {
   private labels = new Int32Array(1024).fill(NONE)

@@ -17,7 +17,7 @@ export interface QueryVector {
 
 export const queryVector = (values: Float32Array): QueryVector => ({ values, norm: Math.sqrt(dot(values, values)) })
 
-/** Four running sums: independent additions pipeline better (about 1.5× on 512-d). */
+/** Four running sums: independent additions pipeline better. */
 const dot = (a: Float32Array, b: Float32Array): number => {
   let s0 = 0
   let s1 = 0
@@ -36,11 +36,10 @@ const dot = (a: Float32Array, b: Float32Array): number => {
 
 /**
  * Rescoring copies are quantised to 16-bit integers with a per-vector scale (the graph
- * holds the full-precision vector): half the memory of Float32, with cosine errors about
- * 2e-6 (rankings and match counts equalled Float32's on every query of a 5k-product
- * comparison, updates and removals included). Int8 (Int8Array, 127)
- * would save another 50 MB per 100k 512-d vectors, but its ~1e-3 cosine errors reorder
- * near-ties and move dense matches across `minSimilarity`.
+ * holds the full-precision vector): half the memory of Float32, with cosine errors too small
+ * to change rankings or match counts. Int8 (Int8Array, 127) would save another 50 MB per 100k
+ * 512-d vectors, but its coarser cosine errors reorder near-ties and move dense matches across
+ * `minSimilarity`.
  */
 type Codes = Int16Array
 const Codes = Int16Array

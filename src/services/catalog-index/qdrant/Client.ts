@@ -26,11 +26,9 @@ export const clients = (
       ...(connection.apiKey !== undefined && { apiKey: connection.apiKey }),
       timeout,
       // Uncompressed answers: fetch asks for gzip by default, and Qdrant streams a compressed
-      // answer in pieces that, on a kept-alive connection, often stall ~44 ms (the delayed-ACK
-      // timer's mark; the request itself leaves in one write, TCP_NODELAY set). One query batch
-      // over loopback: 44 ms with gzip, 1.5 ms without; text searches over 20k products 5–9×
-      // faster (bench/qdrant-lexical.ts). Answers are tens of KB: a few more bytes on the wire
-      // cost far less than one stall.
+      // answer in pieces that, on a kept-alive connection, often stall until the delayed-ACK
+      // timer fires (the request itself leaves in one write, TCP_NODELAY set). Answers are tens
+      // of KB: a few more bytes on the wire cost far less than one stall.
       headers: { "accept-encoding": "identity" },
       // The client's own check only logs; a mismatch shows up as request errors instead.
       checkCompatibility: false

@@ -35,9 +35,8 @@ const kindOf = (value: PayloadValue): IndexKind | null => {
  */
 /**
  * How long a column found without an index is taken to have none. Facets ask for every facet
- * column on every search, and reading the collection costs 5–13 ms at 100k products (8 such
- * reads made most of a text search's facet time, bench/qdrant-text-search.ts); a column another
- * process indexes meanwhile gets its facet this much later.
+ * column on every search, and reading the collection for each would be most of a text search's
+ * facet time; a column another process indexes meanwhile gets its facet this much later.
  */
 const ABSENT_FOR_MS = 30_000
 
@@ -150,8 +149,8 @@ const TENANT_INDEX: Schemas["KeywordIndexParams"] = { type: "keyword", is_tenant
 /**
  * The layer's own integer keys: "terms" is matched by value, "id_order" ordered and ranged.
  * Neither gets HNSW links: with payload_m set, Qdrant builds a graph for every value (or
- * range block) of an indexed key that holds enough points, and a common term is such a value.
- * With them, the index build after a 110,000-product fill ran for over 20 minutes on two cores.
+ * range block) of an indexed key that holds enough points, and a common term is such a value:
+ * with them, the index build after a large fill would run for a very long time.
  */
 const INTEGER_INDEXES: Record<string, Schemas["IntegerIndexParams"]> = {
   [TERMS_KEY]: { type: "integer", lookup: true, range: false, enable_hnsw: false },
@@ -195,7 +194,8 @@ export const layoutMismatches = (params: Schemas["CollectionParams"], options: R
     if (actual === undefined) problems.push(`no sparse vector "${name}"`)
     else if ((actual.modifier ?? "none") !== (wanted.modifier ?? "none")) {
       problems.push(
-        `sparse vector "${name}" has modifier ${show(actual.modifier ?? "none")}, the index needs ${show(wanted.modifier ?? "none")}`
+        `sparse vector "${name}" has modifier ${show(actual.modifier ?? "none")}, ` +
+          `the index needs ${show(wanted.modifier ?? "none")}`
       )
     }
   }

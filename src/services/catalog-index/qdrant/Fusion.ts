@@ -107,7 +107,10 @@ export interface Ranking {
   readonly signalBoosts: ReadonlyArray<{ readonly values: ReadonlyMap<string, number>; readonly weight: number }>
 }
 
-/** Whether a ranking reads a point's columns or product id (boosts, `near`, per-product numbers): any point may be lifted. */
+/**
+ * Whether a ranking reads a point's columns or product id (boosts, `near`, per-product numbers):
+ * any point may be lifted.
+ */
 export const byColumns = (ranking: Ranking): boolean =>
   ranking.boosts.length > 0 || ranking.near !== undefined || ranking.signalBoosts.length > 0
 

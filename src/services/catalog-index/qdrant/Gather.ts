@@ -35,7 +35,10 @@ export interface WordMatches {
   readonly word: QueryWord
   /** The word's stem in every field: a point holding any of them matches the word exactly. */
   readonly exactKeys: ReadonlyArray<number>
-  /** Weighted keys (fieldWeight × site IDF) of the stem, and of its verified variants (× variant weight): set by gather. */
+  /**
+   * Weighted keys (fieldWeight × site IDF) of the stem, and of its verified variants (× variant
+   * weight): set by gather.
+   */
   exactQuery: SparseVector | null
   variantQuery: SparseVector | null
   /** Exact score by point id. */
@@ -122,8 +125,8 @@ export interface GatherLimits {
   /**
    * Payload keys returned with matches: the product id, and the columns when ranking; none
    * when the caller reads the payload of the few it keeps (Query.ts). Qdrant reads a point's
-   * whole payload to return any key of it (~14 µs a point at 100k products): a 1,200-point
-   * list takes 21 ms with the product id and columns, 5 ms without.
+   * whole payload to return any key of it, so a long list with the product id and columns
+   * takes several times as long as one without.
    */
   readonly payload: ReadonlyArray<string>
 }
@@ -323,8 +326,8 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
  * A word's verified typo and prefix variants in the site, best weighted first (at most
  * MAX_VARIANTS): proposed by the trigram query (the closest spellings, never points holding
  * the word itself), decided by the embedded index's rules (Variants.ts). Remembered with the
- * site's statistics: the trigram query is the costliest request of a search (13–22 ms at
- * 100k products for a 7-letter word, even when it proposes nothing).
+ * site's statistics: the trigram query is the costliest request of a search, even when it
+ * proposes nothing.
  */
 const variantsOf = (
   q: Qdrant,

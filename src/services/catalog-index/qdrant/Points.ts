@@ -29,9 +29,8 @@ type Vectors = Record<string, Schemas["Vector"]>
  * Rounding steps of dense vectors in requests, by storage type. Cosine keeps only a vector's
  * direction, so it is sent at unit length and rounded to 1e-7 (float32) or 1e-5 (float16,
  * whose own step is already 1.5e-5 at 0.03): "-0.0123457" instead of the float32's exact
- * double "-0.012345678918063641" halves the JSON (bench/qdrant-upsert.ts: 123 → 61 KB a
- * product of three 1792-d images, 51 KB for float16) while a cosine typically moves by under 1e-5
- * beyond what the storage type itself moves it (float16: ~1e-4).
+ * double "-0.012345678918063641" halves the JSON, while a cosine moves little beyond what the
+ * storage type itself moves it.
  */
 const SCALE = { float32: 1e7, float16: 1e5 } as const
 /** Most characters a rounded number takes in JSON, its comma included ("-0.1234567,"). */
@@ -53,7 +52,7 @@ export const denseJson = (vector: Float32Array, datatype: Datatype): Array<numbe
  * A product's images as a multivector that Qdrant cannot misread. Its JSON takes a named
  * vector as the first shape that parses, and a sparse vector `{indices, values}` also parses
  * from a two-element array: two images whose first is all non-negative integers (one-hot or
- * quantised vectors) became the sparse vector {indices: image 1, values: image 2}, refused
+ * quantised vectors) would become the sparse vector {indices: image 1, values: image 2}, refused
  * with "indices: must be unique" (or "Conversion between sparse and regular vectors failed").
  * Writing one number of that image as the next double up makes it non-integral in the JSON
  * while Qdrant, which reads float32, stores the very same vector.
@@ -196,7 +195,7 @@ export const pointBytes = (point: Schemas["PointStruct"]): number => {
 /**
  * `points` cut into upsert requests of at most `maxPoints` points and `maxBytes` of JSON by
  * `sizeOf` (a point above `maxBytes` on its own goes alone). Qdrant refuses a body over its
- * request limit whatever the retry: 256 products of three 1792-d images were ~31 MiB.
+ * request limit whatever the retry, and a few hundred products of several 1792-d images reach it.
  */
 export const upsertChunks = <P>(
   points: ReadonlyArray<P>,

@@ -18,17 +18,16 @@ export interface QdrantIndexOptions {
   /**
    * How image vectors are stored (fixed at creation): "float16" halves their memory, the bulk
    * of the collection (3 images of 1792 dimensions: 21 KB a product as float32), for cosines
-   * that move by ~2e-4 (at most 1.6e-4 over 4,000 products measured); "float32" keeps them exact. Unset, a new collection gets float16
-   * and an existing one keeps its own (collections made before this setting are float32);
-   * set, an existing collection must have it.
+   * that move slightly; "float32" keeps them exact. Unset, a new collection gets float16 and an
+   * existing one keeps its own (collections made before this setting are float32); set, an
+   * existing collection must have it.
    */
   readonly imageDatatype?: "float32" | "float16" | undefined
   /**
    * Image vectors memory-mapped from disk (default true): a catalog's images outgrow RAM long
    * before its text does, and the page cache keeps the ones searched. Changeable on restart.
    * Qdrant pairs this with an int8 copy in RAM, which is left out: unless a query asks for
-   * rescoring, searches then return the copy's scores (measured: cosines off by up to 0.012,
-   * recall@10 0.89 against 0.96 without the copy).
+   * rescoring, searches then return the copy's coarser scores, and recall suffers.
    */
   readonly imageOnDisk?: boolean | undefined
   /**

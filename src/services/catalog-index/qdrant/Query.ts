@@ -137,8 +137,8 @@ const complete = (
  * Whether a match may still make the page of `limit` once its missing similarities are known.
  * A missing similarity lies between 0 (cosines count from 0) and its list's ceiling, so a
  * match's score lies between its score without them and that plus weight × ceiling each; one
- * whose highest possible score is below the `limit`-th best lowest score cannot make the page.
- * At 100k products a one-word hybrid search asks for ~1,000 similarities without this.
+ * whose highest possible score is below the `limit`-th best lowest score cannot make the page,
+ * so a hybrid search does not ask for a similarity of every match.
  */
 const mayReach = (q: Qdrant, gathered: Gathered, ranking: Ranking, limit: number): ((id: string) => boolean) => {
   if (limit === 0) return () => false
@@ -254,8 +254,7 @@ const readPayloads = (q: Qdrant, ids: ReadonlyArray<string>, points: Gathered["p
  * similarity), so that list needs `limit` (and at least denseCandidates, the embedded index's
  * minimum); a word's list keeps denseCandidates beyond the page for matches that another
  * word or a similarity lifts. Boosts and `near` can lift any point: the embedded index's
- * max(denseCandidates, 4 × limit) for both then. At 100k products and a 300-hit page, the
- * shorter lists cut text-search latency over HTTP by a third (p50 110 → 74 ms).
+ * max(denseCandidates, 4 × limit) for both then. Shorter lists are faster searches.
  */
 const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherLimits, "lexical" | "dense"> => {
   const wide = Math.max(q.options.denseCandidates, 4 * limit)
@@ -317,9 +316,9 @@ const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Inde
   })
 
 /**
- * Every lexical match (a point holding enough of the words or their searched variants) or dense hit, counted by
- * Qdrant. The slowest request of a common word's search (100k products, "quality": 13–27 ms of
- * ~38), so it is remembered with the site's statistics, by a digest of the count's filter.
+ * Every lexical match (a point holding enough of the words or their searched variants) or dense
+ * hit, counted by Qdrant. The slowest request of a common word's search, so it is remembered
+ * with the site's statistics, by a digest of the count's filter.
  */
 const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gathered) => {
   const matches = matchFilter(filter, gathered)
@@ -366,7 +365,7 @@ const membersOf = (q: Qdrant, filter: QdrantFilter) =>
  * One page of the query's matches: by relevance, or by `sort`, from `offset`, one per group
  * with `groupBy`. A sorted or grouped listing reads its whole result set's ids and columns
  * (Qdrant orders by one indexed number at a time and cannot group a fused ranking), so its
- * cost grows with the set (~15 µs a product); a plain ranking asks for the page's depth only.
+ * cost grows with the set; a plain ranking asks for the page's depth only.
  */
 export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   query.facets === undefined

@@ -32,7 +32,10 @@ const describe = (cause: unknown): Failure => {
   return { kind: "other", reason: String(error.message ?? cause) }
 }
 
-/** Worth another attempt: the connection failed (refused, reset), the server is overloaded or restarting, or too slow. */
+/**
+ * Worth another attempt: the connection failed (refused, reset), the server is overloaded or
+ * restarting, or too slow.
+ */
 const transient = (failure: Failure): boolean =>
   failure.kind === "connection" ||
   failure.kind === "timeout" ||

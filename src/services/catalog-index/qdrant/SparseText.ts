@@ -1,5 +1,5 @@
 import type { Schemas } from "@qdrant/js-client-rest"
-import type { IndexDocument } from "../../../model/IndexDocument.js"
+import { INDEX_TEXT_FIELDS, type IndexDocument } from "../../../model/IndexDocument.js"
 import { editBudget, indexTerms, termCounts, titlePairs, type QueryWord } from "../../../text/TextAnalysis.js"
 import { fnv1a } from "../../../platform/Fnv1a.js"
 
@@ -7,17 +7,6 @@ type TextFields = IndexDocument["text"]
 export type SparseVector = Schemas["SparseVector"]
 
 export type TextField = keyof TextFields
-
-export const FIELDS: ReadonlyArray<TextField> = [
-  "title",
-  "brand",
-  "productType",
-  "category",
-  "description",
-  "highlights",
-  "details",
-  "extra"
-]
 
 /** The embedded index's BM25+ constants (MiniSearch's), so field scores read alike. */
 const K = 1.2
@@ -66,7 +55,7 @@ export const pairTermKey = (pair: string): number => hashTerm(`pair:${pair}`)
  */
 export const documentLexical = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
-  for (const field of FIELDS) {
+  for (const field of INDEX_TEXT_FIELDS) {
     const counts = termCounts(text[field])
     let length = 0
     for (const count of counts.values()) length += count
@@ -90,7 +79,7 @@ export const trigrams = (padded: string): Array<string> => {
 /** Presence (1) of each trigram of each distinct term of the document. */
 export const documentGrams = (text: TextFields): SparseVector => {
   const values = new Map<number, number>()
-  for (const field of FIELDS) {
+  for (const field of INDEX_TEXT_FIELDS) {
     for (const term of indexTerms(text[field])) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
   }
   return toSparse(values)

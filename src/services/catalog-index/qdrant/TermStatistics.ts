@@ -5,7 +5,8 @@ import { call } from "./Request.js"
 import { toQdrantFilter, andAlso } from "./FilterTranslation.js"
 import { emptyFilter } from "../../../model/Filter.js"
 import { TERMS_KEY } from "./Layout.js"
-import { FIELDS, fieldTermKey } from "./SparseText.js"
+import { INDEX_TEXT_FIELDS } from "../../../model/IndexDocument.js"
+import { fieldTermKey } from "./SparseText.js"
 
 /**
  * Per-site BM25 statistics. Qdrant's IDF modifier counts document frequencies over the whole
@@ -33,7 +34,9 @@ export const keyWeights = (
     call("count", () => q.client.count(q.collection, { filter, exact: true })).pipe(
       Effect.map((result) => result.count)
     )
-  const keys = terms.flatMap((term) => FIELDS.map((field) => ({ term, field, key: fieldTermKey(field, term) })))
+  const keys = terms.flatMap((term) =>
+    INDEX_TEXT_FIELDS.map((field) => ({ term, field, key: fieldTermKey(field, term) }))
+  )
   return q.statistics
     .counts(siteId, [
       { name: "documents", count: count(site) },
@@ -55,4 +58,4 @@ export const keyWeights = (
 }
 
 /** Every field key of `term`, held by the site or not: the condition "holds the term". */
-export const termKeys = (term: string): Array<number> => FIELDS.map((field) => fieldTermKey(field, term))
+export const termKeys = (term: string): Array<number> => INDEX_TEXT_FIELDS.map((field) => fieldTermKey(field, term))

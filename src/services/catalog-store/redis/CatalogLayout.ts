@@ -75,8 +75,16 @@ local function refreshImageWork(productKey, analysesKey, unanalysedKey, undetect
       end
     end
   end
-  if unanalysed then redis.call('ZADD', unanalysedKey, 0, productId) else redis.call('ZREM', unanalysedKey, productId) end
-  if undetected then redis.call('ZADD', undetectedKey, 0, productId) else redis.call('ZREM', undetectedKey, productId) end
+  if unanalysed then
+    redis.call('ZADD', unanalysedKey, 0, productId)
+  else
+    redis.call('ZREM', unanalysedKey, productId)
+  end
+  if undetected then
+    redis.call('ZADD', undetectedKey, 0, productId)
+  else
+    redis.call('ZREM', undetectedKey, productId)
+  end
 end
 `
 
@@ -118,7 +126,8 @@ if ARGV[7] == '1' then
 else
   images = redis.call('HGET', KEYS[5], 'images') or '[]'
 end
-redis.call('HSET', KEYS[5], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4], 'tver', keptText or version)
+redis.call('HSET', KEYS[5], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4],
+  'tver', keptText or version)
 redis.call('HSETNX', KEYS[5], 'created', ARGV[4])
 if KEYS[7] ~= '' then
   redis.call('HSET', KEYS[5], 'group', ARGV[6])

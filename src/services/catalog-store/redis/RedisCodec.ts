@@ -1,7 +1,10 @@
 import type { StoredImage, StoredProduct } from "../../../model/StoredProduct.js"
 import { decodeAnalysis, decodeImages, decodeRecord } from "../CatalogCodec.js"
 
-/** The product hash's fields (data, images, version, updated, created, tver) back to a product; null when absent. Throws on malformed data. */
+/**
+ * The product hash's fields (data, images, version, updated, created, tver) back to a product; null
+ * when absent. Throws on malformed data.
+ */
 export const toProduct = (
   siteId: number,
   productId: string,

@@ -49,7 +49,7 @@ describe("embedded facets of a result set", () => {
     (slot) => index.docAt(slot) !== undefined && slot % 3 !== 1
   )
 
-  it("counts the same through the columns' postings as through the members' payloads, per product and per group", () => {
+  it("counts the same through the columns' postings as through the members' payloads, per product and group", () => {
     for (const groupBy of [undefined, "item_group_id"]) {
       const byPayloads = facetsOfSlots(index, slots, request, groupBy, "payloads")
       const byPostings = facetsOfSlots(index, slots, request, groupBy, "postings")
