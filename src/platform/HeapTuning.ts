@@ -11,9 +11,11 @@ export const DEFAULT_HEAP_GROWING_PERCENT = 50
 
 export class HeapTuningError extends Error {}
 
+const HEAP_GROWING_PERCENT = "HEAP_GROWING_PERCENT"
+
 /** Reads HEAP_GROWING_PERCENT (a whole number ≥ 0; empty or unset: the default). */
 export const heapGrowingPercent = (env: Record<string, string | undefined>): number => {
-  const raw = env.HEAP_GROWING_PERCENT?.trim()
+  const raw = env[HEAP_GROWING_PERCENT]?.trim()
   if (raw === undefined || raw === "") return DEFAULT_HEAP_GROWING_PERCENT
   if (!/^\d+$/.test(raw))
     throw new HeapTuningError(`HEAP_GROWING_PERCENT must be a whole number ≥ 0 (0: V8's default), got "${raw}"`)

@@ -44,9 +44,12 @@ const projectRoot = (): string => {
   return dir
 }
 
+/** The setting naming the text model's folder (read from the environment: the threads and the CLI need it too). */
+const TEXT_MODEL_DIR = "TEXT_MODEL_DIR"
+
 /** TEXT_MODEL_DIR, or models/all-MiniLM-L6-v2 in the project. */
 export const textModelDir = (): string =>
-  process.env.TEXT_MODEL_DIR || path.join(projectRoot(), "models", TEXT_MODEL.name)
+  process.env[TEXT_MODEL_DIR] || path.join(projectRoot(), "models", TEXT_MODEL.name)
 
 /** Whether `dir` holds the model built from the pinned wheel. */
 export const isTextModelInstalled = (dir: string): boolean => {
