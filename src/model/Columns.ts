@@ -86,7 +86,8 @@ export const effectivePrice = (data: ProductRecord): number | null => {
 /**
  * A title's place in A–Z order as a number (Qdrant orders by numbers only): its first ten
  * letters and digits, case and accents folded, other characters one space, in base 38, below
- * 2^53 so JSON keeps it exact. Titles alike in those ten tie, and relevance orders them.
+ * 2^53 so JSON keeps it exact. Titles alike in those ten are ordered by their whole folded
+ * text (the `title_sort` column, see Listing.sortPrefix), then by relevance.
  */
 export const titleOrder = (title: string | null | undefined): number | null => {
   const folded = foldTitle(title)
@@ -116,6 +117,9 @@ export const titleKey = (title: string | null | undefined): number | null => {
   if (folded.length === 0) return null
   return fnv1a(folded)
 }
+/** A title as A–Z order compares it whole: case, accents and punctuation folded; null when blank. */
+export const titleSortKey = (title: string | null | undefined): string | null => foldTitle(title) || null
+
 /** 0 ends the title, so "saw" comes before "saw blade": space 1, digits 2–11, letters 12–37. */
 const titleDigit = (code: number): number => (code === 32 ? 1 : code <= 57 ? code - 46 : code - 85)
 
@@ -233,6 +237,10 @@ const columns: ReadonlyArray<Column> = [
     field: "title",
     identifying: true
   }),
+  column("title_sort", "string", "Title (folded, for sorting)", ({ record }) => titleSortKey(record.title), {
+    field: "title",
+    identifying: true
+  }),
   column("title_key", "number", "Title key", ({ record }) => titleKey(record.title), {
     field: "title",
     identifying: true
@@ -256,6 +264,9 @@ export const facetColumns: ReadonlyArray<Column & { readonly facet: FacetRule }>
  * popular and trending name shoppers' signals (learning/ShopperSignals.ts), which the index
  * sorts by like columns.
  */
+/** The sort column whose ties are ordered by a text column (a number cannot hold a whole title). */
+export const TEXT_TIE_BREAKS: Readonly<Record<string, string>> = { title_order: "title_sort" }
+
 export const sortColumns = {
   price: "price",
   title: "title_order",

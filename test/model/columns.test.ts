@@ -60,7 +60,7 @@ describe("column table", () => {
       image_color: [],
       image_object: []
     })
-    expect(Object.keys(doc.payload)).toHaveLength(35)
+    expect(Object.keys(doc.payload)).toHaveLength(36)
     expect(
       doc.text.extra
         .split(/\s+/)
@@ -80,7 +80,12 @@ describe("column table", () => {
     expect(titleOrder("  ")).toBeNull()
     expect(order("zzzzzzzzzzzzzz")).toBeLessThan(2 ** 53)
     const doc = toIndexDocument({ ...product({ title: "Mug" }), createdAt: 1234 }, null)
-    expect(doc.payload).toMatchObject({ title_order: order("mug"), added_at: 1234, title_key: titleKey("MUG") })
+    expect(doc.payload).toMatchObject({
+      title_order: order("mug"),
+      title_sort: "mug",
+      added_at: 1234,
+      title_key: titleKey("MUG")
+    })
     expect(titleKey("LED Bulb, 60W")).toBe(titleKey("led bulb 60w"))
     expect(titleKey("LED Bulb 60W")).not.toBe(titleKey("LED Bulb 40W"))
   })

@@ -1,3 +1,4 @@
+import { TEXT_TIE_BREAKS } from "../../model/Columns.js"
 import type { SearchHit, SortKey } from "./CatalogIndex.js"
 import { byCodeUnits, groupOf, type Member } from "./ColumnValues.js"
 import { kthSmallest } from "./TopK.js"
@@ -24,16 +25,40 @@ export const sortKeys = (
   })
 
 /**
- * The first `end` of `count` entries in the order of their keys, ties by score (highest first,
- * asked for tied entries only), then id. Only entries whose first key is at most the `end`-th
- * smallest can place, so only those are sorted: a page 50 of 37,000 products sorts ~1,200.
+ * Per sort key, how entries tying on its number compare by the text column that refines it
+ * (TEXT_TIE_BREAKS: a title's number holds its first ten characters), or undefined; `textOf`
+ * reads an entry's text column, asked for tied entries only.
+ */
+export const textTieBreaks = (
+  sort: ReadonlyArray<SortKey>,
+  textOf: (index: number, column: string) => string | undefined
+): Array<((a: number, b: number) => number) | undefined> =>
+  sort.map(({ column, order }) => {
+    const text = TEXT_TIE_BREAKS[column]
+    if (text === undefined) return undefined
+    const sign = order === "asc" ? 1 : -1
+    return (a, b) => {
+      const [x, y] = [textOf(a, text), textOf(b, text)]
+      if (x === y) return 0
+      if (x === undefined) return 1
+      if (y === undefined) return -1
+      return sign * byCodeUnits(x, y)
+    }
+  })
+
+/**
+ * The first `end` of `count` entries in the order of their keys (a tie on a key's number
+ * broken by its text, see textTieBreaks), ties by score (highest first, asked for tied entries
+ * only), then id. Only entries whose first key is at most the `end`-th smallest can place, so
+ * only those are sorted: a page 50 of 37,000 products sorts ~1,200.
  */
 export const sortPrefix = (
   keys: ReadonlyArray<Float64Array>,
   count: number,
   end: number,
   scoreOf: (index: number) => number,
-  idOf: (index: number) => string
+  idOf: (index: number) => string,
+  tieBreaks: ReadonlyArray<((a: number, b: number) => number) | undefined> = []
 ): Int32Array => {
   const first = keys[0]
   let cut = Infinity
@@ -47,7 +72,12 @@ export const sortPrefix = (
     return known
   }
   candidates.sort((a, b) => {
-    for (const values of keys) if (values[a] !== values[b]) return values[a] < values[b] ? -1 : 1
+    for (let k = 0; k < keys.length; k++) {
+      const values = keys[k]
+      if (values[a] !== values[b]) return values[a] < values[b] ? -1 : 1
+      const byText = tieBreaks[k]?.(a, b) ?? 0
+      if (byText !== 0) return byText
+    }
     return score(b) - score(a) || byCodeUnits(idOf(a), idOf(b))
   })
   return Int32Array.from(candidates.slice(0, end))
@@ -68,7 +98,11 @@ export const sortOrder = (
     members.length,
     end,
     scoreOf,
-    (i) => members[i].productId
+    (i) => members[i].productId,
+    textTieBreaks(sort, (i, column) => {
+      const value = members[i].columns[column]
+      return typeof value === "string" ? value : undefined
+    })
   )
 
 /** The first hit of each group, in the hits' order (see groupOf). */

@@ -2,6 +2,7 @@ import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { CatalogIndex, type SearchQuery } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
+import { titleOrder, titleSortKey } from "../../../src/model/Columns.js"
 import { doc, must, upsert } from "./fixtures.js"
 
 /**
@@ -67,6 +68,34 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
         "p2"
       ])
     }))
+
+  it.effect("a sort by title orders by the whole folded title, not its first ten characters", () =>
+    Effect.gen(function* () {
+      // Titles sharing a brand prefix longer than the number key holds; sizes S, M, L, XL.
+      const titles = {
+        t1: "Classic Crew T-Shirt Black S",
+        t2: "Classic Crew T-Shirt Black M",
+        t3: "classic crew t-shirt black l",
+        t4: "Classic Crew T-Shirt Black XL",
+        t5: "Classic Crew Sweater"
+      }
+      yield* upsert(
+        ...Object.entries(titles).map(([id, title]) =>
+          doc(id, {
+            site: 2,
+            text: { title },
+            payload: { title_order: titleOrder(title), title_sort: titleSortKey(title) }
+          })
+        )
+      )
+      const sorted = (order: "asc" | "desc") =>
+        Effect.flatMap(CatalogIndex, (index) =>
+          index.search({ siteId: 2, filter: emptyFilter, limit: 10, sort: [{ column: "title_order", order }] })
+        ).pipe(Effect.map((result) => result.hits.map((hit) => hit.productId)))
+      expect(yield* sorted("asc")).toEqual(["t5", "t3", "t2", "t1", "t4"])
+      expect(yield* sorted("desc")).toEqual(["t4", "t1", "t2", "t3", "t5"])
+    }).pipe(Effect.provide(layer))
+  )
 
   test("a sorted text search lists only the matches, relevance breaking ties of the order", () =>
     Effect.gen(function* () {

@@ -1,7 +1,7 @@
 import type { FacetAnswer, FacetRequest, PreparedScope, SearchHit, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import { byCodeUnits } from "../ColumnValues.js"
 import { facetsOfSlots } from "./ColumnCounts.js"
-import { firstOfEachGroup, nextLength, relevancePrefix, sortKeys, sortPrefix } from "../Listing.js"
+import { firstOfEachGroup, nextLength, relevancePrefix, sortKeys, sortPrefix, textTieBreaks } from "../Listing.js"
 import type { EmbeddedIndexOptions, VectorName } from "./EmbeddedIndexOptions.js"
 import { countMask, type SlotMask } from "./PayloadColumns.js"
 import { vectorNames, type PreparedWords, type SiteIndex } from "./SiteIndex.js"
@@ -241,6 +241,10 @@ const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions
       const values = numbers.get(column)!
       return slots[i] < values.length ? values[slots[i]] : NaN
     })
+    const tieBreaks = textTieBreaks(sort, (i, column) => {
+      const value = site.payloadAt(slots[i])[column]
+      return typeof value === "string" ? value : undefined
+    })
     const hits = (length: number) =>
       Array.from(
         sortPrefix(
@@ -248,7 +252,8 @@ const page = (site: SiteIndex, query: SearchQuery, options: EmbeddedIndexOptions
           slots.length,
           length,
           (i) => scorer.exact(slots[i]).score,
-          (i) => site.docAt(slots[i]).productId
+          (i) => site.docAt(slots[i]).productId,
+          tieBreaks
         ),
         (i) => hitAt(site, scorer, slots[i])
       )
