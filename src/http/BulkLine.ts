@@ -68,7 +68,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** One line of the body, its operation or the answer that refuses it (naming the field and rule). */
-export const decodeBulkLine = (line: number, text: string): Either.Either<BulkOperation, BulkResult> => {
+export const decodeBulkLine = (line: number, text: string, utf8 = true): Either.Either<BulkOperation, BulkResult> => {
   if (nestsDeeperThan(text, MAX_JSON_DEPTH))
     return Either.left(
       failure(line, `line: JSON must not nest arrays and objects deeper than ${MAX_JSON_DEPTH} levels`)
@@ -88,7 +88,7 @@ export const decodeBulkLine = (line: number, text: string): Either.Either<BulkOp
       )
     )
   }
-  const unsafe = unsafeTextIn(text)
+  const unsafe = unsafeTextIn(text, utf8)
   if (unsafe !== undefined) return Either.left(failure(line, unsafe.replace(/^body/, "line")))
   if (!("id" in value)) return Either.left(failure(line, "id: is missing", [{ path: ["id"], message: "is missing" }]))
   const id = decodeId(value.id)

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer"
 import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Either, Queue, Stream } from "effect"
@@ -17,7 +18,9 @@ import {
 } from "./BulkLine.js"
 
 /** A line of the body as read: its text, or why it was not kept. */
-type ReadLine = { readonly line: number; readonly text: string } | { readonly line: number; readonly overlong: true }
+type ReadLine =
+  | { readonly line: number; readonly text: string; readonly utf8: boolean }
+  | { readonly line: number; readonly overlong: true }
 
 const NEWLINE = 0x0a
 
@@ -71,10 +74,11 @@ class LineReader {
     if (this.overlong) {
       out.push({ line, overlong: true })
     } else {
-      // Bytes that are not UTF-8 become U+FFFD, which the line's text check refuses.
-      const text = this.decoder.decode(Buffer.concat(this.parts)).replace(/\r$/, "")
+      // Bytes that are not UTF-8 become U+FFFD, which the line's text check then refuses.
+      const bytes = Buffer.concat(this.parts)
+      const text = this.decoder.decode(bytes).replace(/\r$/, "")
       // Blank lines (a trailing newline, spacing) are numbered but need no answer.
-      if (text.trim() !== "") out.push({ line, text })
+      if (text.trim() !== "") out.push({ line, text, utf8: isUtf8(bytes) })
     }
     this.parts = []
     this.bytes = 0
@@ -131,7 +135,7 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
         answers.push(overlongLine(read.line))
         continue
       }
-      const decoded = decodeBulkLine(read.line, read.text)
+      const decoded = decodeBulkLine(read.line, read.text, read.utf8)
       if (Either.isLeft(decoded)) {
         answers.push(decoded.left)
       } else {

@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer"
 import { Headers, HttpLayerRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import type { FileSystem, Path } from "@effect/platform"
@@ -228,7 +229,7 @@ const rejectUnreadableBody = (
     )
   }
   if (!JSON_TYPE.test(type)) return Effect.void
-  return Effect.flatMap(boundedText(request, maxBodyBytes), (text) => {
+  return Effect.flatMap(boundedText(request, maxBodyBytes), ({ text, utf8 }) => {
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
       return Effect.fail(
         new UnreadableBody({
@@ -237,22 +238,25 @@ const rejectUnreadableBody = (
         })
       )
     }
-    const unsafe = unsafeTextIn(text)
+    const unsafe = unsafeTextIn(text, utf8)
     return unsafe === undefined ? Effect.void : Effect.fail(new UnreadableBody({ status: 400, message: unsafe }))
   })
 }
 
 /**
- * The request's text, read by the platform (which keeps it for the handler), with one change:
- * a body that outgrows the limit while arriving (chunked, so no Content-Length said so first)
- * is drained instead of destroyed. The platform destroys it, which resets the connection before
+ * The request's text and whether its bytes were UTF-8. The bytes are read through the platform
+ * and decoded here, and the text is kept on the request as the body the handler reads (the
+ * platform's own text decoding would turn bytes that are not UTF-8 into U+FFFD, which a
+ * catalog may also hold as a real character). One change besides: a body that outgrows the
+ * limit while arriving (chunked, so no Content-Length said so first) is drained instead of
+ * destroyed. The platform destroys it, which resets the connection before
  * any answer; drained, the client reads its 413 and the connection stays usable (the HTTP
  * parser knows where the chunked body ends). Node's requestTimeout bounds the drain.
  */
 const boundedText = (
   request: HttpServerRequest.HttpServerRequest,
   maxBodyBytes: number
-): Effect.Effect<string, UnreadableBody | RequestError> =>
+): Effect.Effect<{ readonly text: string; readonly utf8: boolean }, UnreadableBody | RequestError> =>
   Effect.suspend(() => {
     const incoming = NodeHttpServerRequest.toIncomingMessage(request)
     const destroy = incoming.destroy
@@ -263,7 +267,14 @@ const boundedText = (
       incoming.resume()
       return this
     }
-    return request.text.pipe(
+    return request.arrayBuffer.pipe(
+      Effect.map((bytes) => {
+        const utf8 = isUtf8(bytes)
+        const text = Buffer.from(bytes).toString("utf8")
+        // The handler's json/text read this instead of the consumed stream.
+        Object.defineProperty(request, "text", { value: Effect.succeed(text), configurable: true })
+        return { text, utf8 }
+      }),
       Effect.catchAll(
         (error): Effect.Effect<never, UnreadableBody | RequestError> =>
           overflowed

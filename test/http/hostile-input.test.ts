@@ -229,6 +229,45 @@ describe("unicode and NUL", () => {
     expect(got.body.data).toMatchObject({ "product-id": id, data: { title: "Grüner Tee 緑茶 🍵", brand: "Ōkubo" } })
   })
 
+  it("keeps U+FFFD sent as UTF-8 or escaped (scraped feeds hold it), in a PUT and in a bulk line", async () => {
+    const title = "Cr\uFFFDme br\uFFFDl\uFFFDe torch"
+    const put = await rawRequest("PUT", "/product/fffd-1", Buffer.from(JSON.stringify({ data: { title } }), "utf8"), {
+      "content-type": "application/json",
+      authorization: server.siteA.basic
+    })
+    expect(put.status, put.body).toBe(200)
+    const escaped = await rawRequest("PUT", "/product/fffd-2", '{"data":{"title":"a \\ufffd b"}}', {
+      "content-type": "application/json",
+      authorization: server.siteA.basic
+    })
+    expect(escaped.status, escaped.body).toBe(200)
+    const bulk = await rawRequest(
+      "POST",
+      "/products/bulk",
+      Buffer.concat([
+        Buffer.from(`${JSON.stringify({ id: "fffd-3", data: { title } })}\n`, "utf8"),
+        Buffer.from('{"id":"fffd-4","data":{"title":"a'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from('b"}}\n')
+      ]),
+      { "content-type": "application/x-ndjson", authorization: server.siteA.basic }
+    )
+    expect(
+      bulk.body
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+    ).toMatchObject([
+      { line: 1, status: 200 },
+      { line: 2, status: 400, message: "data.title: must be UTF-8 (the body holds bytes that are not UTF-8 here)" }
+    ])
+    for (const id of ["fffd-1", "fffd-3"]) {
+      const got = await call(server.baseUrl, "GET", `/product/${id}`, { auth: server.siteA.basic })
+      expect(got.body.data.data.title, id).toBe(title)
+    }
+    expect((await call(server.baseUrl, "GET", "/product/fffd-4", { auth: server.siteA.basic })).status).toBe(404)
+  })
+
   it("refuses NUL, lone surrogates and non-UTF-8 bytes with 400 naming the field, storing nothing", async () => {
     const cases: ReadonlyArray<readonly [string, string, string, string | Buffer, string]> = [
       [
@@ -250,7 +289,7 @@ describe("unicode and NUL", () => {
         "/product/nul-3",
         "Basic",
         Buffer.concat([Buffer.from('{"data":{"title":"a'), Buffer.from([0xff, 0xfe]), Buffer.from('b"}}')]),
-        "data.title: must be UTF-8 (it holds U+FFFD, which bytes that were not UTF-8 became)"
+        "data.title: must be UTF-8 (the body holds bytes that are not UTF-8 here)"
       ],
       [
         "POST",
