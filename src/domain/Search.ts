@@ -89,6 +89,17 @@ export const TextSearchRequest = Schema.Struct({
       description: "One product per item group (its best-placed variant); counts and totals then count groups"
     })
   ),
+  /**
+   * The query is being typed (search as you type): its last word also matches the words it
+   * begins ("cordl" → "cordless"). A submitted search matches whole words only.
+   */
+  asYouType: optionalField(
+    Schema.Boolean.annotations({
+      description:
+        "The query is being typed (search as you type): its last word also matches the words it begins. " +
+        "Absent or false: a submitted search, whole words only"
+    })
+  ),
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
   dynamicFilters: optionalField(DynamicFilters)

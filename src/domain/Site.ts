@@ -72,8 +72,24 @@ export const Campaign = Schema.Struct({
    * browse): added to its score, the most popular product getting all of it (a strong text
    * match scores about 1 to 2). 0 turns it off; default DEFAULT_POPULARITY_BOOST.
    */
-  popularityBoost: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 2)), { exact: true })
-})
+  popularityBoost: Schema.optionalWith(Schema.Number.pipe(Schema.between(0, 2)), { exact: true }),
+  /**
+   * Typo variants of a query word the site has no products for ("sneekers" → "sneakers"): true
+   * (default), false (none), or "min" (only the variants with the fewest edits found). A word
+   * with products of its own never matches another word one edit away, and a word holding a
+   * digit never matches fuzzily, whatever this says.
+   */
+  typoTolerance: Schema.optionalWith(Schema.Union(Schema.Boolean, Schema.Literal("min")), { exact: true }),
+  /** Letters a query word needs before one typo is tolerated (default 4), and two (default 9). */
+  minWordSizeFor1Typo: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 30)), { exact: true }),
+  minWordSizeFor2Typos: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 30)), { exact: true })
+}).pipe(
+  Schema.filter(
+    (campaign) =>
+      (campaign.minWordSizeFor2Typos ?? 9) >= (campaign.minWordSizeFor1Typo ?? 4) ||
+      "minWordSizeFor2Typos: must be at least minWordSizeFor1Typo"
+  )
+)
 
 /**
  * The popularity boost of a campaign that sets none (see Campaign.popularityBoost). Chosen on

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { Campaign } from "../domain/Site.js"
+import { DEFAULT_WORD_MATCHING, type WordMatching } from "../text/TextAnalysis.js"
 import { columnCondition } from "./Scope.js"
 
 /** Campaign boosts as index boosts; a broken boost in the site config is a configuration error, not the caller's. */
@@ -9,3 +10,11 @@ export const campaignBoosts = (campaign: Campaign) =>
       Effect.map((condition) => ({ condition, weight: b.weight }))
     )
   )
+
+/** How a search's words match other words under the campaign; `live` when the query is being typed. */
+export const campaignWordMatching = (campaign: Campaign, live: boolean): WordMatching => ({
+  typoTolerance: campaign.typoTolerance ?? DEFAULT_WORD_MATCHING.typoTolerance,
+  minWordSizeFor1Typo: campaign.minWordSizeFor1Typo ?? DEFAULT_WORD_MATCHING.minWordSizeFor1Typo,
+  minWordSizeFor2Typos: campaign.minWordSizeFor2Typos ?? DEFAULT_WORD_MATCHING.minWordSizeFor2Typos,
+  live
+})

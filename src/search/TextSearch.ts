@@ -9,7 +9,7 @@ import { recordSearch } from "../learning/SearchRecording.js"
 import { shopperRanking } from "../learning/ShopperRanking.js"
 import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
-import { campaignBoosts } from "./Campaigns.js"
+import { campaignBoosts, campaignWordMatching } from "./Campaigns.js"
 import { exactFacets, facetRequest, facetValueCondition } from "./DynamicFilters.js"
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
@@ -25,6 +25,8 @@ export interface TextSearchInput {
   readonly sort?:
     | ReadonlyArray<{ readonly column: keyof typeof sortColumns; readonly order: "asc" | "desc" }>
     | undefined
+  /** The query is being typed: its last word may be a prefix. */
+  readonly asYouType?: boolean | undefined
   /** One product per item group; absent: the campaign's choice (off unless it says so). */
   readonly collapseVariants?: boolean | undefined
   readonly campaign?: number | undefined
@@ -63,10 +65,13 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     // The index matches the words while the text model embeds them (see CatalogIndex.prepare):
     // the embedding is asked for first, the words are matched once it waits on its thread.
+    const matching = campaignWordMatching(campaign, input.asYouType ?? false)
     const textVector = browsing
       ? undefined
       : yield* Effect.gen(function* () {
-          const words = yield* Effect.fork(index.prepare({ siteId, text, filter }).pipe(timed("words")))
+          const words = yield* Effect.fork(
+            index.prepare({ siteId, text, words: matching, filter }).pipe(timed("words"))
+          )
           const vector = yield* embedder.embedQuery(text).pipe(timed("embed"))
           yield* Fiber.join(words)
           return vector
@@ -82,7 +87,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const pinned = pins.length === 0 ? [] : yield* inScope({ siteId, filter }, pins)
     const scope: MatchScope = {
       siteId,
-      ...(browsing ? {} : { text, textVector }),
+      ...(browsing ? {} : { text, words: matching, textVector }),
       filter,
       ...(groupBy ? { groupBy } : {})
     }

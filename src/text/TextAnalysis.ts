@@ -283,14 +283,74 @@ export const queryWords = (text: string): Array<QueryWord> => {
 }
 
 /**
- * How many edits a typo variant of a typed word may be away: none under 4 letters (too
- * ambiguous), one from 4 letters for a word the site does not know ("bosh" → "bosch"; a known
- * 4-letter word such as "lamp" keeps to itself, or "camp" and "ramp" would match it), one from
- * 5, two from 9. A word with a digit (a size, a model) has none: "32inch" is not "30inch".
+ * How a query's words may match words they are not: typo variants and, while a shopper types,
+ * completions of the last word. A campaign sets it (`typoTolerance`, the minimum word lengths).
+ */
+export interface WordMatching {
+  /** true: typo variants of words the site does not know; false: none; "min": only the fewest edits found. */
+  readonly typoTolerance: boolean | "min"
+  /** Letters a word needs for one typo, and for two. */
+  readonly minWordSizeFor1Typo: number
+  readonly minWordSizeFor2Typos: number
+  /** The request is typed live (auto-suggest, search as you type): the last word may be a prefix. */
+  readonly live: boolean
+}
+
+export const DEFAULT_WORD_MATCHING: WordMatching = {
+  typoTolerance: true,
+  minWordSizeFor1Typo: 4,
+  minWordSizeFor2Typos: 9,
+  live: false
+}
+
+/**
+ * How many edits (insertions, deletions, substitutions, swaps of neighbours) a typo variant of
+ * a typed word may be away. None for a word the site knows: a word with products of its own is
+ * what the shopper meant, and a word one edit away is another word ("sneakers" is not
+ * "speakers", "drill" not "grill", "beans" not "jeans"); what means the same is the dense model's
+ * to find. None for a word with a digit (a size, a model: "32inch" is not "30inch"), none under
+ * `minWordSizeFor1Typo` letters (too ambiguous); one, then two from `minWordSizeFor2Typos`.
  * The embedded and the Qdrant index both look variants up with it.
  */
-export const editBudget = (typed: string, known: boolean): number =>
-  /\p{N}/u.test(typed) ? 0 : typed.length >= 9 ? 2 : typed.length >= 5 ? 1 : typed.length === 4 && !known ? 1 : 0
+export const editBudget = (typed: string, known: boolean, matching: WordMatching = DEFAULT_WORD_MATCHING): number =>
+  known || matching.typoTolerance === false || /\p{N}/u.test(typed)
+    ? 0
+    : typed.length >= matching.minWordSizeFor2Typos
+      ? 2
+      : typed.length >= matching.minWordSizeFor1Typo
+        ? 1
+        : 0
+
+/**
+ * Whether a query word is completed as a prefix: only the last word of a request typed live
+ * ("cordl" → "cordless" as the shopper types), never a word of a submitted search ("pan" is not
+ * "pantry"), and not under 3 characters.
+ */
+export const completesPrefix = (typed: string, isLast: boolean, matching: WordMatching): boolean =>
+  matching.live && isLast && typed.length >= 3
+
+/** The word with two neighbouring letters swapped, each way: typos a single edit distance counts as two. */
+export const swaps = (word: string): Array<string> => {
+  const found: Array<string> = []
+  for (let i = 0; i + 1 < word.length; i++) {
+    if (word[i] === word[i + 1]) continue
+    found.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2))
+  }
+  return found
+}
+
+/**
+ * Of typo variants found at `edits` each, those a `typoTolerance` of "min" keeps: the ones at
+ * the fewest edits found; every one otherwise.
+ */
+export const fewestEdits = <T extends { readonly edits: number }>(
+  variants: ReadonlyArray<T>,
+  matching: WordMatching
+) => {
+  if (matching.typoTolerance !== "min" || variants.length === 0) return variants
+  const least = Math.min(...variants.map((variant) => variant.edits))
+  return variants.filter((variant) => variant.edits === least)
+}
 
 /** A plain word of letters or digits: what two typed words may be joined from. */
 const PLAIN = /^[\p{L}\p{N}]+$/u

@@ -2,6 +2,7 @@ import { Context, type Effect } from "effect"
 import { BackendFailure } from "../../platform/BackendFailure.js"
 import type { Condition, Filter } from "../../model/Filter.js"
 import type { ColumnsUpdate, IndexDocument, PayloadValue } from "../../model/IndexDocument.js"
+import type { WordMatching } from "../../text/TextAnalysis.js"
 
 /**
  * The searchable, derived view of one site's catalog. Everything here can be rebuilt from
@@ -16,6 +17,8 @@ export interface SearchQuery {
   readonly siteId: number
   /** Free text for lexical retrieval (stemmed, typo tolerant). */
   readonly text?: string | undefined
+  /** How the text's words match other words (typos, completions); absent: a submitted search's defaults. */
+  readonly words?: WordMatching | undefined
   /** Dense query vectors; a query may carry several and the index fuses them. */
   readonly textVector?: Float32Array | undefined
   readonly imageVector?: Float32Array | undefined
@@ -73,7 +76,7 @@ export type MatchScope = Omit<
 >
 
 /** What `prepare` matches ahead: a result set's scope and words, without its vectors. */
-export type PreparedScope = Pick<SearchQuery, "siteId" | "text" | "filter" | "onlyIds" | "excludeIds">
+export type PreparedScope = Pick<SearchQuery, "siteId" | "text" | "words" | "filter" | "onlyIds" | "excludeIds">
 
 /** The facets of a result set: value counts of some columns, interval counts of numeric ones. */
 export interface FacetRequest {

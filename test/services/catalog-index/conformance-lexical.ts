@@ -2,6 +2,7 @@ import { expect, it } from "@effect/vitest"
 import { Effect, type Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
+import { DEFAULT_WORD_MATCHING, type WordMatching } from "../../../src/text/TextAnalysis.js"
 import { doc, searchIds, titled, upsert } from "./fixtures.js"
 
 /** Words: finding, stemming, typos, and how lexical matches rank against each other. */
@@ -62,6 +63,47 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Corded sander"))
       expect((yield* searchIds({ text: "cordles drill" }))[0]).toBe("p1")
       expect(yield* searchIds({ text: "sandr" })).toEqual(["p2"])
+    }))
+
+  test("a word with products of its own never matches another word one edit away (no text vector to agree)", () =>
+    Effect.gen(function* () {
+      yield* upsert(
+        titled("sneakers", "Canvas sneakers"),
+        titled("speakers", "Bluetooth speakers"),
+        titled("drill", "Power drill"),
+        titled("grill", "Charcoal grill"),
+        titled("jeans", "Slim jeans"),
+        titled("beans", "Baked beans")
+      )
+      expect(yield* searchIds({ text: "sneakers" })).toEqual(["sneakers"])
+      expect(yield* searchIds({ text: "speakers" })).toEqual(["speakers"])
+      expect(yield* searchIds({ text: "drill" })).toEqual(["drill"])
+      expect(yield* searchIds({ text: "beans" })).toEqual(["beans"])
+      // A word without products of its own keeps its typos: an edit, or a swap of neighbours.
+      expect(yield* searchIds({ text: "sneekers" })).toEqual(["sneakers"])
+      expect(yield* searchIds({ text: "drlil" })).toEqual(["drill"])
+    }))
+
+  test("typo tolerance follows the campaign's settings; words holding digits never match fuzzily", () =>
+    Effect.gen(function* () {
+      yield* upsert(titled("cordless", "Cordless drill"), titled("r5", "Insulation R-5 roll"), titled("r6", "R-6 roll"))
+      const words = (settings: Partial<WordMatching>) => ({ ...DEFAULT_WORD_MATCHING, ...settings })
+      expect(yield* searchIds({ text: "cordles" })).toEqual(["cordless"])
+      expect(yield* searchIds({ text: "cordles", words: words({ typoTolerance: false }) })).toEqual([])
+      expect(yield* searchIds({ text: "cordles", words: words({ minWordSizeFor1Typo: 8 }) })).toEqual([])
+      expect(yield* searchIds({ text: "cordles", words: words({ typoTolerance: "min" }) })).toEqual(["cordless"])
+      expect(yield* searchIds({ text: "r-7" })).toEqual([])
+      expect(yield* searchIds({ text: "r-5" })).toEqual(["r5"])
+    }))
+
+  test("completes the last word only of a query typed live", () =>
+    Effect.gen(function* () {
+      yield* upsert(titled("pan", "Frying pan"), titled("pantry", "Pantry shelf"))
+      expect(yield* searchIds({ text: "pan" })).toEqual(["pan"])
+      expect((yield* searchIds({ text: "pan", words: { ...DEFAULT_WORD_MATCHING, live: true } })).sort()).toEqual([
+        "pan",
+        "pantry"
+      ])
     }))
 
   test("exact matches outrank fuzzy ones, even when the fuzzy term is rarer", () =>

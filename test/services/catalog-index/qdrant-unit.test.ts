@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
 import { Effect, TestClock } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
-import { queryWords } from "../../../src/text/TextAnalysis.js"
+import { DEFAULT_WORD_MATCHING, editBudget, type QueryWord, queryWords } from "../../../src/text/TextAnalysis.js"
 import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
 import { call } from "../../../src/services/catalog-index/qdrant/Request.js"
 import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
@@ -25,7 +25,11 @@ import {
   keyQuery,
   pairTermKey
 } from "../../../src/services/catalog-index/qdrant/SparseText.js"
-import { boundedEditDistance, variantWeights } from "../../../src/services/catalog-index/qdrant/Variants.js"
+import {
+  boundedEditDistance,
+  type Variant,
+  variantWeights
+} from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
 
 const site = { key: "site_id", match: { value: "1" } }
@@ -279,20 +283,21 @@ describe("SparseText", () => {
   })
 
   it("asks for enough shared trigrams to allow the typo budget or the prefix", () => {
+    const budget = (word: QueryWord, known: boolean) => editBudget(word.typed, known, DEFAULT_WORD_MATCHING)
     const [drill] = queryWords("drill")
-    expect(gramQuery(drill, false, true)?.threshold).toBe(2) // 5 trigrams, 1 edit destroys 3
-    expect(gramQuery(drill, true, true)?.threshold).toBe(2)
+    expect(gramQuery(drill, false, budget(drill, true))).toBeNull() // a known word has no typos
+    expect(gramQuery(drill, false, budget(drill, false))?.threshold).toBe(1) // 5 trigrams, a swap destroys 4
+    expect(gramQuery(drill, true, budget(drill, true))?.threshold).toBe(4) // ^dr dri ril ill: a completion
     const [dri] = queryWords("dri")
-    expect(gramQuery(dri, false, false)).toBeNull() // too short for a typo, not being typed
-    expect(gramQuery(dri, true, false)?.threshold).toBe(2) // ^dr and dri
-    // A 4-letter word has a typo budget only when the site does not know it.
+    expect(gramQuery(dri, false, budget(dri, false))).toBeNull() // too short for a typo, not being typed
+    expect(gramQuery(dri, true, budget(dri, false))?.threshold).toBe(2) // ^dr and dri
     const [bosh] = queryWords("bosh")
-    expect(gramQuery(bosh, false, true)).toBeNull()
-    expect(gramQuery(bosh, false, false)?.threshold).toBe(1) // ^bo bos osh sh$: 4 trigrams, 1 edit destroys 3
+    expect(gramQuery(bosh, false, budget(bosh, true))).toBeNull()
+    expect(gramQuery(bosh, false, budget(bosh, false))?.threshold).toBe(1) // at least one shared trigram
     // The stem "bulbe" (5 trigrams, vs 6 of "bulbes") reaches "bulb" within one edit: it sets the bound.
     const [bulbes] = queryWords("bulbes")
-    const query = gramQuery(bulbes, false, true)!
-    expect(query.threshold).toBe(2)
+    const query = gramQuery(bulbes, false, budget(bulbes, false))!
+    expect(query.threshold).toBe(1)
     expect(query.vector.indices).toContain(hashTerm("be$"))
     expect(
       keyQuery(
@@ -308,25 +313,39 @@ describe("SparseText", () => {
 describe("Variants", () => {
   const settings = { fuzzyWeight: 0.45, prefixWeight: 0.3 }
 
-  it("bounds the edit distance", () => {
+  it("bounds the edit distance, a swap of neighbours one edit", () => {
     expect(boundedEditDistance("cordles", "cordless", 1)).toBe(1)
     expect(boundedEditDistance("drill", "still", 1)).toBe(2)
     expect(boundedEditDistance("a", "abcd", 1)).toBe(2)
+    expect(boundedEditDistance("candel", "candle", 1)).toBe(1)
+    expect(boundedEditDistance("ab", "ba", 2)).toBe(1)
   })
 
-  it("accepts typos within budget and completions of the last word, never the exact stem", () => {
+  const weights = (variants: ReadonlyArray<Variant>) => new Map(variants.map((v) => [v.term, v.weight]))
+  const submitted = DEFAULT_WORD_MATCHING
+
+  it("accepts typos of words the site does not know and completions only while typing, never the exact stem", () => {
     const [cordles] = queryWords("cordles")
-    const cordless = variantWeights(cordles, false, ["cordless", "cord", "drill"], settings)
+    const cordless = weights(variantWeights(cordles, false, ["cordless", "cord", "drill"], settings, false, submitted))
     expect([...cordless.keys()]).toEqual(["cordless"])
     expect(cordless.get("cordless")).toBeCloseTo((0.45 * 8) / 9, 9)
     // "bulb" is one edit from the stem "bulbe" of "bulbes" but drops typed letters: it counts far less.
     const [bulbes] = queryWords("bulbes")
-    expect(variantWeights(bulbes, false, ["bulb"], settings).get("bulb")).toBeCloseTo((0.3 * 0.45 * 4) / 5, 9)
+    expect(weights(variantWeights(bulbes, false, ["bulb"], settings, false, submitted)).get("bulb")).toBeCloseTo(
+      (0.3 * 0.45 * 4) / 5,
+      9
+    )
+    // A word the site knows is what the shopper meant: "grill" is another word, not a typo of "drill".
     const [drill] = queryWords("drill")
-    expect([...variantWeights(drill, false, ["drill", "grill", "still"], settings).keys()]).toEqual(["grill"])
+    expect(variantWeights(drill, false, ["drill", "grill", "still"], settings, true, submitted)).toEqual([])
+    expect([
+      ...weights(variantWeights(drill, false, ["drill", "grill", "still"], settings, false, submitted)).keys()
+    ]).toEqual(["grill"])
     const [dri] = queryWords("dri")
-    expect(variantWeights(dri, true, ["drill", "grill"], settings)).toEqual(new Map([["drill", (0.3 * 5) / (5 + 0.6)]]))
-    expect(variantWeights(dri, false, ["drill"], settings).size).toBe(0)
+    expect(weights(variantWeights(dri, true, ["drill", "grill"], settings, false, submitted))).toEqual(
+      new Map([["drill", (0.3 * 5) / (5 + 0.6)]])
+    )
+    expect(variantWeights(dri, false, ["drill"], settings, false, submitted)).toEqual([])
   })
 })
 
@@ -609,6 +628,7 @@ describe("Query and aggregates (against a client double)", () => {
       const result = yield* search(q, {
         siteId: 1,
         text: "shoe",
+        words: { ...DEFAULT_WORD_MATCHING, live: true },
         textVector: Float32Array.from([1, 0, 0, 0]),
         minSimilarity: 0.5,
         filter: emptyFilter,
@@ -621,7 +641,7 @@ describe("Query and aggregates (against a client double)", () => {
       ])
       expect(result.total).toBe(3)
       expect(counted).toHaveLength(1 + 8) // the site, and "shoe" in each field
-      // "shoe" is too short for a typo but, as the last word, may be a prefix: trigram candidates
+      // "shoe" is known (no typo) but, as the last word typed live, may be a prefix: trigram candidates
       // without the word itself.
       expect(requests.filter((r) => r.using === "grams")).toMatchObject([
         { limit: 50, filter: { must: [site], must_not: [{ key: "terms", match: { any: expect.any(Array) } }] } }

@@ -28,6 +28,12 @@ const pack = (doc: number, count: number) => doc * COUNT_SPAN + Math.min(count, 
 export interface LexicalScores {
   readonly slots: Array<number>
   readonly scores: Float64Array
+  /**
+   * Matches that hold some word only as a variant of a word the site knows ("philips" for
+   * "phillips"): another word, kept only where the dense model says the product means what the
+   * query means (see HybridSearch's variant gate).
+   */
+  readonly gated?: ReadonlySet<number> | undefined
 }
 
 /**

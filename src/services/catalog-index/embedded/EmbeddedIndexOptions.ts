@@ -25,6 +25,12 @@ export interface EmbeddedIndexOptions {
   readonly prefixWeight: number
   /** How much a title holding the query's words side by side adds (see `phraseFactor`). */
   readonly phraseWeight: number
+  /**
+   * The text cosine above which a product matching a known word only through another word one
+   * edit away ("philips" for "phillips") still matches: the dense model says it means what the
+   * query means. Below it, "speakers" stays out of "sneakers".
+   */
+  readonly variantGate: number
   readonly hnsw: { readonly m: number; readonly efConstruction: number; readonly efSearch: number }
   /**
    * Below this many allowed documents, filtered kNN scans the allowed documents exactly:
@@ -56,6 +62,7 @@ export const defaultOptions: EmbeddedIndexOptions = {
   fuzzyWeight: 0.45,
   prefixWeight: 0.3,
   phraseWeight: 0.75,
+  variantGate: 0.5,
   // M 12 / efConstruction 64 keeps text-vector inserts cheap on a large catalog (M 16 / 100
   // builds far slower); queries use ef = max(efSearch, candidates) anyway.
   hnsw: { m: 12, efConstruction: 64, efSearch: 64 },
@@ -78,6 +85,7 @@ export const resolveOptions = (overrides: EmbeddedIndexOverrides = {}): Embedded
   fuzzyWeight: overrides.fuzzyWeight ?? defaultOptions.fuzzyWeight,
   prefixWeight: overrides.prefixWeight ?? defaultOptions.prefixWeight,
   phraseWeight: overrides.phraseWeight ?? defaultOptions.phraseWeight,
+  variantGate: overrides.variantGate ?? defaultOptions.variantGate,
   hnsw: { ...defaultOptions.hnsw, ...overrides.hnsw },
   exactScanBelow: overrides.exactScanBelow ?? defaultOptions.exactScanBelow
 })

@@ -53,7 +53,23 @@ const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedI
     dense.push({ name, query: signal, found, floor: Math.max(0, floor) })
   }
   if (lexical === null && dense.length === 0) return { lexical: null, dense, slots: maskSlots(allowed) }
-  return { lexical: lexical?.scores ?? null, dense, slots }
+  const gated = lexical?.gated
+  if (lexical === null || gated === undefined || gated.size === 0)
+    return { lexical: lexical?.scores ?? null, dense, slots }
+  // The variant gate (EmbeddedIndexOptions.variantGate): a match through another word needs the meaning too.
+  const text = dense.find((signal) => signal.name === "text")
+  const dropped = new Set<number>()
+  for (const slot of gated) {
+    const cosine = text === undefined ? -1 : (text.found.get(slot) ?? site.vectors.text.similarity(slot, text.query))
+    if (cosine >= options.variantGate) continue
+    lexical.scores[slot] = 0
+    if (matched[slot] === 1) dropped.add(slot)
+  }
+  return {
+    lexical: lexical.scores,
+    dense,
+    slots: dropped.size === 0 ? slots : slots.filter((slot) => !dropped.has(slot))
+  }
 }
 
 /** The scope's allowed slots and the words' matches in it: what needs no query vector. */
@@ -71,12 +87,12 @@ const matchWords = (site: SiteIndex, scope: PreparedScope): PreparedWords => {
     scope.onlyIds !== undefined ||
     scope.filter.must.length + scope.filter.mustNot.length + (scope.excludeIds?.length ?? 0) > 0
   const allowedCount = restricted ? countMask(allowed) : site.count
-  const lexical = scope.text ? site.lexical.score(scope.text, allowed) : null
+  const lexical = scope.text ? site.lexical.score(scope.text, allowed, scope.words) : null
   return { allowed, restricted, allowedCount, lexical }
 }
 
 const scopeKey = (scope: PreparedScope): string =>
-  JSON.stringify([scope.text ?? "", scope.filter, scope.onlyIds ?? null, scope.excludeIds ?? null])
+  JSON.stringify([scope.text ?? "", scope.words ?? null, scope.filter, scope.onlyIds ?? null, scope.excludeIds ?? null])
 
 /**
  * Matches the scope's words ahead of its search (CatalogIndex.prepare): the text model

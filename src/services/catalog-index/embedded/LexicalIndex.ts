@@ -5,7 +5,12 @@ import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { PairPostings } from "./PairPostings.js"
 import {
+  completesPrefix,
+  DEFAULT_WORD_MATCHING,
   editBudget,
+  fewestEdits,
+  swaps,
+  type WordMatching,
   phraseFactor,
   queryPairs,
   queryWords,
@@ -97,7 +102,7 @@ export class LexicalIndex {
    * the text has no searchable word. A title holding neighbouring query words side by side
    * scores more (see `phraseFactor`).
    */
-  score(text: string, allowed: SlotMask): LexicalScores | null {
+  score(text: string, allowed: SlotMask, matching: WordMatching = DEFAULT_WORD_MATCHING): LexicalScores | null {
     const typedForms = queryWords(text)
     if (typedForms.length === 0) return null
     const typed = typedWords(typedForms)
@@ -109,10 +114,12 @@ export class LexicalIndex {
     const matched = this.scratchMatched(allowed.length)
     const lastGroup = this.scratchGroups(allowed.length)
     const slots: Array<number> = []
+    const gatedBy = new Set<number>()
     try {
       for (const word of words) {
-        const { slots: wordSlots, scores } = this.wordScores(word, word === last, allowed)
+        const { slots: wordSlots, scores, gatedFrom } = this.wordScores(word, word === last, allowed, matching)
         const through = word.group + word.span
+        for (let i = gatedFrom; i < wordSlots.length; i++) gatedBy.add(wordSlots[i])
         for (const slot of wordSlots) {
           if (lastGroup[slot] < through) {
             // The groups this word covers, less its first one if an earlier form counted it.
@@ -146,7 +153,9 @@ export class LexicalIndex {
       lastGroup[slot] = 0
     }
     this.scorePhrases(typedForms, totals)
-    return { slots: kept, scores: totals }
+    const gated = new Set<number>()
+    for (const slot of gatedBy) if (totals[slot] > 0) gated.add(slot)
+    return { slots: kept, scores: totals, gated }
   }
 
   /** Multiplies the score of each match by its phrase factor (matches are the slots scoring above 0). */
@@ -168,63 +177,87 @@ export class LexicalIndex {
    * a common exact word, so variant-only matches are scaled down until the best of them is
    * worth at most `fuzzyWeight` of the weakest exact match: exact matches always outrank.
    */
-  private wordScores(word: QueryWord, isLast: boolean, allowed: SlotMask): LexicalScores {
+  private wordScores(
+    word: QueryWord,
+    isLast: boolean,
+    allowed: SlotMask,
+    matching: WordMatching
+  ): LexicalScores & { readonly gatedFrom: number } {
     const exact: LexicalScores = { slots: [], scores: this.scratch(0, allowed.length) }
     this.inUse[0] = exact
     const stemPostings = this.postings.of(word.stem)
     if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
+    const known = stemPostings !== undefined
     // A joined word is known to the index as it is: it has no variants.
-    if (word.span > 1) return exact
-    const variants = this.variantTerms(word, isLast, stemPostings !== undefined)
-    if (variants.size === 0) return exact
+    if (word.span > 1) return { ...exact, gatedFrom: exact.slots.length }
+    // Variants of a word the site knows match only where the dense model agrees (LexicalScores.gated).
+    const variants = this.variantTerms(word, isLast, matching)
+    if (variants.size === 0) return { ...exact, gatedFrom: exact.slots.length }
     const variant: LexicalScores = { slots: [], scores: this.scratch(1, allowed.length) }
     this.inUse[1] = variant
-    for (const [postings, weight] of variants.values())
-      this.postings.score(postings, weight, allowed, variant, exact.scores)
+    // Completions first, then typos: a slot first scored by a typo of a known word is gated.
+    for (const [postings, weight, typo] of variants.values())
+      if (!typo) this.postings.score(postings, weight, allowed, variant, exact.scores)
+    const completed = variant.slots.length
+    for (const [postings, weight, typo] of variants.values())
+      if (typo) this.postings.score(postings, weight, allowed, variant, exact.scores)
     let factor = 1
     if (exact.slots.length > 0 && variant.slots.length > 0) {
       const ceiling = this.settings.fuzzyWeight * extreme(exact, Math.min)
       factor = Math.min(1, ceiling / extreme(variant, Math.max))
     }
+    const variantStart = exact.slots.length
     for (const slot of variant.slots) {
       exact.scores[slot] = variant.scores[slot] * factor
       exact.slots.push(slot)
     }
-    return exact
+    return { ...exact, gatedFrom: known ? variantStart + completed : exact.slots.length }
   }
 
   /**
-   * Index terms near the word, with MiniSearch's weights: fuzzy ones from the typed form
-   * ("cordles" → "cordless") and from the stem ("bulbes" → "bulbe" → "bulb"), prefix
-   * ones for the word being typed.
+   * Index terms near the word, with MiniSearch's weights: typo variants (see editBudget; those of
+   * a word the site knows are gated by the caller), from the typed form ("cordles" → "cordless") and from the stem
+   * ("bulbes" → "bulbe" → "bulb"), a swap of neighbouring letters counting one edit ("candel" →
+   * "candle"); completions of the last word of a request typed live (see completesPrefix).
    */
-  private variantTerms(word: QueryWord, isLast: boolean, known: boolean): Map<string, readonly [TermPostings, number]> {
+  private variantTerms(
+    word: QueryWord,
+    isLast: boolean,
+    matching: WordMatching
+  ): Map<string, readonly [TermPostings, number, boolean]> {
     // Keyed by term: a single posting is a number, which two terms may share.
-    const weights = new Map<string, readonly [TermPostings, number]>()
-    const offer = (term: string, postings: TermPostings, weight: number) => {
+    // [postings, weight, whether a typo (not a completion)]
+    const weights = new Map<string, readonly [TermPostings, number, boolean]>()
+    const offer = (term: string, postings: TermPostings, weight: number, typo: boolean) => {
       if (term !== word.stem && !((weights.get(term)?.[1] ?? Number.NEGATIVE_INFINITY) >= weight))
-        weights.set(term, [postings, weight])
+        weights.set(term, [postings, weight, typo])
     }
-    const distance = editBudget(word.typed, known)
+    // A known word's variants are looked up as an unknown word's, and gated (see wordScores).
+    const distance = editBudget(word.typed, false, matching)
     if (distance > 0) {
+      const typos: Array<{ readonly term: string; readonly edits: number }> = []
       for (const source of new Set([word.typed, word.stem])) {
-        for (const [term, [, edits]] of this.terms.fuzzyGet(source, distance)) {
-          // A stem is shorter than the word typed, so a fuzzy hit from it can land on a much
-          // shorter term ("bulbes" → "bulbe" → "bulb"): a typo fix that drops letters the
-          // shopper typed is a poor guess, so it counts far less.
-          const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
-          offer(
-            term,
-            this.postings.of(term)!,
-            (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits)
-          )
-        }
+        for (const [term, [, edits]] of this.terms.fuzzyGet(source, distance)) typos.push({ term, edits })
+        for (const swapped of swaps(source)) if (this.terms.has(swapped)) typos.push({ term: swapped, edits: 1 })
+      }
+      for (const { term, edits } of fewestEdits(typos, matching)) {
+        // A stem is shorter than the word typed, so a fuzzy hit from it can land on a much
+        // shorter term ("bulbes" → "bulbe" → "bulb"): a typo fix that drops letters the
+        // shopper typed is a poor guess, so it counts far less.
+        const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
+        offer(
+          term,
+          this.postings.of(term)!,
+          (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits),
+          true
+        )
       }
     }
-    if (isLast && word.typed.length >= 3) {
+    if (completesPrefix(word.typed, isLast, matching)) {
       for (const term of this.terms.atPrefix(word.typed).keys()) {
         const extra = term.length - word.typed.length
-        offer(term, this.postings.of(term)!, (this.settings.prefixWeight * term.length) / (term.length + 0.3 * extra))
+        const weight = (this.settings.prefixWeight * term.length) / (term.length + 0.3 * extra)
+        offer(term, this.postings.of(term)!, weight, false)
       }
     }
     return weights

@@ -4,7 +4,18 @@ import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/EmbeddedIndexOptions.js"
-import { indexTerms, queryPairs, queryWords, withJoinedWords, type QueryWord } from "../../../text/TextAnalysis.js"
+import {
+  indexTerms,
+  queryPairs,
+  queryWords,
+  withJoinedWords,
+  type QueryWord,
+  completesPrefix,
+  DEFAULT_WORD_MATCHING,
+  editBudget,
+  fewestEdits,
+  type WordMatching
+} from "../../../text/TextAnalysis.js"
 import { wordCoverage, type WordScores } from "./Fusion.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
@@ -14,7 +25,7 @@ import { GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_KEY, TEXT_V
 import { columnsOf, productIdOf, textOf } from "./Points.js"
 import { gramQuery, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
 import { keyWeights, termKeys } from "./TermStatistics.js"
-import { variantWeights } from "./Variants.js"
+import { type Variant, variantWeights } from "./Variants.js"
 
 type Request = Schemas["QueryRequest"]
 type ScoredPoint = Schemas["ScoredPoint"]
@@ -256,18 +267,23 @@ export const gather = (
     })
 
     const variantPath = Effect.gen(function* () {
-      // Whether the site knows a 4-letter word decides whether it has typo variants (see editBudget).
-      const known = (word: QueryWord) =>
-        word.typed.length !== 4
-          ? Effect.succeed(true)
-          : Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
+      // A word the site knows has no typo variants (see editBudget).
+      const known = (word: QueryWord) => Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
       const last = typedForms[typedForms.length - 1]
+      const matching = query.words ?? DEFAULT_WORD_MATCHING
       const variantTerms = yield* Effect.forEach(
         words,
         (word) =>
           word.span > 1
             ? Effect.succeed(new Map<string, number>())
-            : variantsOf(q, query.siteId, word, word === last, known(word)),
+            : variantsOf(
+                q,
+                query.siteId,
+                word,
+                completesPrefix(word.typed, word === last, matching),
+                matching,
+                known(word)
+              ),
         {
           concurrency: "unbounded"
         }
@@ -333,19 +349,24 @@ const variantsOf = (
   q: Qdrant,
   siteId: number,
   word: QueryWord,
-  isLast: boolean,
+  prefix: boolean,
+  matching: WordMatching,
   known: Effect.Effect<boolean, IndexError>
 ): Effect.Effect<ReadonlyMap<string, number>, IndexError> =>
-  Effect.flatMap(known, (isKnown) => knownVariantsOf(q, siteId, word, isLast, isKnown))
+  // Nothing to look up: no statistics asked for (a submitted search of short or known words).
+  !prefix && editBudget(word.typed, false, matching) === 0
+    ? Effect.succeed(new Map())
+    : Effect.flatMap(known, (isKnown) => knownVariantsOf(q, siteId, word, prefix, matching, isKnown))
 
 const knownVariantsOf = (
   q: Qdrant,
   siteId: number,
   word: QueryWord,
-  isLast: boolean,
+  prefix: boolean,
+  matching: WordMatching,
   known: boolean
 ): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
-  const gram = gramQuery(word, isLast, known)
+  const gram = gramQuery(word, prefix, editBudget(word.typed, known, matching))
   if (gram === null) return Effect.succeed(new Map())
   const exactKeys = termKeys(word.stem)
   const discover = Effect.gen(function* () {
@@ -361,16 +382,24 @@ const knownVariantsOf = (
       }
     ])
     const weights = new Map<string, number>()
+    const typos: Array<Variant> = []
     for (const point of response.points) {
-      for (const [term, weight] of variantWeights(word, isLast, docTerms(textOf(point.payload)), q.options, known)) {
-        if (!(weights.get(term)! >= weight)) weights.set(term, weight)
+      for (const variant of variantWeights(word, prefix, docTerms(textOf(point.payload)), q.options, known, matching)) {
+        typos.push(variant)
       }
+    }
+    for (const { term, weight } of fewestEdits(typos, matching)) {
+      if (!((weights.get(term) ?? Number.NEGATIVE_INFINITY) >= weight)) weights.set(term, weight)
     }
     return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_VARIANTS))
   })
   return q.statistics.remember(
     siteId,
-    `variants:${isLast ? "last" : "inner"}:${known ? "known" : "new"}:${word.typed}:${word.stem}`,
+    `variants:${prefix ? "prefix" : "whole"}:${known ? "known" : "new"}:${JSON.stringify([
+      matching.typoTolerance,
+      matching.minWordSizeFor1Typo,
+      matching.minWordSizeFor2Typos
+    ])}:${word.typed}:${word.stem}`,
     discover
   )
 }
