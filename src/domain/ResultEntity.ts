@@ -35,6 +35,13 @@ export const EnergyCertification = Schema.Struct({
 })
 export type EnergyCertification = typeof EnergyCertification.Type
 
+export const VariantSummary = Schema.Struct({
+  count: Schema.Int,
+  colors: Schema.Array(Schema.String),
+  sizes: Schema.Array(Schema.String)
+}).annotations({ identifier: "VariantSummary" })
+export type VariantSummary = typeof VariantSummary.Type
+
 /**
  * A product-like record returned by searches and recommendations. Only what the spec marks
  * required is required. `productType` holds the product_type paths: text on the type side,
@@ -61,7 +68,16 @@ export const ResultEntity = Schema.Struct({
   custom_label_1: nullable(Schema.String),
   custom_label_2: nullable(Schema.String),
   custom_label_3: nullable(Schema.String),
-  custom_label_4: nullable(Schema.String)
+  custom_label_4: nullable(Schema.String),
+  /** What a listing tile shows without a GET per product (extension). */
+  availability: optionalField(Schema.String),
+  color: optionalField(Schema.String),
+  size: optionalField(Schema.String),
+  /**
+   * The product's item group when a listing shows one product per group (extension): how many
+   * variants it has, and their colours and sizes, for swatches.
+   */
+  variants: optionalField(VariantSummary)
 }).annotations({ identifier: "ResultEntity" })
 export type ResultEntity = typeof ResultEntity.Type
 export type ResultEntityEncoded = typeof ResultEntity.Encoded

@@ -267,6 +267,9 @@ export const facetColumns: ReadonlyArray<Column & { readonly facet: FacetRule }>
 /** The sort column whose ties are ordered by a text column (a number cannot hold a whole title). */
 export const TEXT_TIE_BREAKS: Readonly<Record<string, string>> = { title_order: "title_sort" }
 
+/** The column variants of one product share (colours and sizes of one article): listings show one per group. */
+export const VARIANT_GROUP_COLUMN = "item_group_id"
+
 export const sortColumns = {
   price: "price",
   title: "title_order",

@@ -60,6 +60,9 @@ export const toResultEntity = (product: StoredProduct): ResultEntityOut => {
     custom_label_1: d.custom_label_1 ?? null,
     custom_label_2: d.custom_label_2 ?? null,
     custom_label_3: d.custom_label_3 ?? null,
-    custom_label_4: d.custom_label_4 ?? null
+    custom_label_4: d.custom_label_4 ?? null,
+    ...(d.availability ? { availability: d.availability } : {}),
+    ...(d.color ? { color: d.color } : {}),
+    ...(d.size ? { size: d.size } : {})
   }
 }

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { colorNames, effectivePrice } from "../model/Columns.js"
+import { colorNames, effectivePrice, VARIANT_GROUP_COLUMN } from "../model/Columns.js"
 import { embeddingText, productCategories } from "../model/ProductDocument.js"
 import { categoryAncestors, formatCategoryPath, parseCategoryPath, ROOT_PATH } from "../domain/CategoryPath.js"
 import { recommendationCount, type Campaign } from "../domain/Site.js"
@@ -55,6 +55,13 @@ const leafPaths = (source: StoredProduct) => {
   const { shopping, types } = productCategories(source.data)
   return [...new Set([...shopping, ...types].filter((p) => p.length > 0).map(formatCategoryPath))]
 }
+
+/** The source's item group, as a condition its variants hold. */
+const ownGroup = (source: StoredProduct): Array<Condition> =>
+  source.data.item_group_id ? [{ column: VARIANT_GROUP_COLUMN, anyOf: [source.data.item_group_id] }] : []
+
+/** One product per item group unless the campaign lists every variant. */
+const grouping = (campaign: Campaign) => ((campaign.collapseVariants ?? true) ? { groupBy: VARIANT_GROUP_COLUMN } : {})
 
 const scope = (campaign: Campaign, input: RecommendationInput, extra: Filter) =>
   Effect.gen(function* () {
@@ -119,7 +126,8 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
       substituted && substituted.length > 0 ? substituted.filter((path) => path !== ROOT_PATH) : leafPaths(source)
     const { filter, dynamic } = yield* scope(campaign, input, {
       must: substituted && substituted.length > 0 && !wholeCatalog ? [{ column: "category", anyOf: substituted }] : [],
-      mustNot: []
+      // The source's own variants (another colour of the same shirt) are not "similar products".
+      mustNot: ownGroup(source)
     })
     const price = input.substitutions?.price ?? effectivePrice(source.data)
     const parents = categories.flatMap((c) => categoryAncestors(parseCategoryPath(c)).slice(0, -1))
@@ -144,6 +152,7 @@ export const similarProducts = (siteId: number, input: SimilarInput) =>
         limit,
         boosts,
         excludeIds: [source.productId],
+        ...grouping(campaign),
         // Looks count, but what the product is (text) counts more: a red mug is not similar to a red shoe.
         weights: { lexical: 0, text: 1, image: 0.5 },
         minSimilarity: -1,
@@ -195,12 +204,9 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
       leaves.some((leaf) => leaf === p.from || leaf.startsWith(`${p.from} > `))
     )
     const targets = pairs.flatMap((p) => p.to.map((t) => formatCategoryPath(parseCategoryPath(t))))
-    const variants: ReadonlyArray<Condition> = source.data.item_group_id
-      ? [{ column: "item_group_id", anyOf: [source.data.item_group_id] }]
-      : []
     const { filter: scoped, dynamic } = yield* scope(campaign, input, {
       must: targets.length > 0 ? [{ column: "category", anyOf: targets }] : [],
-      mustNot: variants
+      mustNot: ownGroup(source)
     })
     // Bought together may share the source's leaf category (a candle with another candle); the content rule may not.
     const evidence = yield* boughtTogether(siteId, source.productId, limit)
@@ -241,6 +247,7 @@ export const crossSelling = (siteId: number, input: RecommendationInput) =>
         limit: limit - first.length,
         boosts,
         excludeIds: [source.productId, ...first],
+        ...grouping(campaign),
         weights: { lexical: 0, text: 1, image: 0.2 },
         minSimilarity: -1
       },

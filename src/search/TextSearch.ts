@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { Effect, Fiber } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { campaignResultsCount, DEFAULT_POPULARITY_BOOST, normalizeQuery } from "../domain/Site.js"
-import { sortColumns } from "../model/Columns.js"
+import { sortColumns, VARIANT_GROUP_COLUMN } from "../model/Columns.js"
 import { CatalogIndex, type MatchScope, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { recordSearch } from "../learning/SearchRecording.js"
@@ -27,15 +27,12 @@ export interface TextSearchInput {
     | undefined
   /** The query is being typed: its last word may be a prefix. */
   readonly asYouType?: boolean | undefined
-  /** One product per item group; absent: the campaign's choice (off unless it says so). */
+  /** One product per item group; absent: the campaign's choice (on unless it says otherwise). */
   readonly collapseVariants?: boolean | undefined
   readonly campaign?: number | undefined
   readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
 }
-
-/** Variant grouping is by the item group column. */
-const GROUP_COLUMN = "item_group_id"
 
 /**
  * POST /text-search: lexical and semantic retrieval fused by the index, inside the scope of
@@ -60,7 +57,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const normalized = normalizeQuery(text)
     const browsing = normalized.length === 0
     const offset = input.offset ?? 0
-    const groupBy = (input.collapseVariants ?? campaign.collapseVariants ?? false) ? GROUP_COLUMN : undefined
+    const groupBy = (input.collapseVariants ?? campaign.collapseVariants ?? true) ? VARIANT_GROUP_COLUMN : undefined
     const sort = input.sort?.map((key) => ({ column: sortColumns[key.column], order: key.order }))
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     // The index matches the words while the text model embeds them (see CatalogIndex.prepare):

@@ -30,7 +30,7 @@ beforeAll(async () => {
         resultsCount: 10,
         crossSell: [{ from: "Tools > Power Tools > Drills", to: ["Tools > Accessories"] }]
       },
-      { id: 10, name: "one per item group", resultsCount: 50, collapseVariants: true }
+      { id: 10, name: "every variant", resultsCount: 50, collapseVariants: false }
     ]
   })
   for (const p of fixtureProducts) {
@@ -228,7 +228,7 @@ describe("POST /text-search", () => {
     expect(drills.status).toBe(200)
     expect(ids(drills).sort()).toEqual(["drill-1", "drill-2"])
     expect(drills.body.data.total).toBe(2)
-    const everything = await search({ query: "   ", resultsCount: 50 })
+    const everything = await search({ query: "   ", resultsCount: 50, collapseVariants: false })
     expect(ids(everything).sort()).toEqual(fixtureProducts.map((p) => p.id).sort())
     expect(everything.body.data.total).toBe(fixtureProducts.length)
   })
@@ -260,7 +260,7 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
   }) => res.body.data.products.map((p) => p.price?.sale ?? p.price?.actual ?? null)
 
   it("sorts by the price the shopper pays, either way, products without a price last", async () => {
-    const asc = await search({ resultsCount: 50, sort: [{ column: "price", order: "asc" }] })
+    const asc = await search({ resultsCount: 50, collapseVariants: false, sort: [{ column: "price", order: "asc" }] })
     expect(asc.status).toBe(200)
     const listed = prices(asc).filter((p): p is number => p !== null)
     expect(listed).toEqual([...listed].sort((a, b) => a - b))
@@ -316,8 +316,8 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
   })
 
   it("counts each facet value exactly over the whole result set, beyond the page", async () => {
-    const page = await search({ query: "acme", resultsCount: 1 })
-    const all = await search({ query: "acme", resultsCount: 50 })
+    const page = await search({ query: "acme", resultsCount: 1, collapseVariants: false })
+    const all = await search({ query: "acme", resultsCount: 50, collapseVariants: false })
     expect(page.body.data.total).toBe(ids(all).length)
     const colors = page.body.interactions.dynamicFilters.find((f: { column: string }) => f.column === "color")
     const expected = new Map<string, number>()
@@ -333,15 +333,15 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
     }
   })
 
-  it("collapses variants to one product per item group, counting groups, by request or campaign default", async () => {
-    const plain = await search({ query: "cotton t-shirt" })
+  it("collapses variants to one product per item group by default, with the group's swatches, counting groups", async () => {
+    const plain = await search({ query: "cotton t-shirt", collapseVariants: false })
     expect(ids(plain)).toEqual(expect.arrayContaining(["shirt-red-m", "shirt-blue-m"]))
-    const grouped = await search({ query: "cotton t-shirt", collapseVariants: true })
+    const grouped = await search({ query: "cotton t-shirt" })
     const shirts = ids(grouped).filter((id) => id.startsWith("shirt-"))
     expect(shirts).toHaveLength(1)
-    expect(grouped.body.data.products.find((p: { productId: string }) => p.productId === shirts[0]).groupId).toBe(
-      "shirt-1"
-    )
+    const tile = grouped.body.data.products.find((p: { productId: string }) => p.productId === shirts[0])
+    expect(tile.groupId).toBe("shirt-1")
+    expect(tile.variants).toEqual({ count: 2, colors: expect.arrayContaining(["red", "blue"]), sizes: ["M"] })
     expect(grouped.body.data.total).toBe(plain.body.data.total - 1)
     // Facets count groups too: the two unisex shirts are one group.
     const gender = async (collapseVariants: boolean) => {
@@ -351,14 +351,15 @@ describe("POST /text-search listings: sort, exact counts, variant groups", () =>
     }
     expect(await gender(false)).toEqual({ unisex: 2, male: 2 })
     expect(await gender(true)).toEqual({ unisex: 1, male: 2 })
+    // A campaign that lists every variant, and a request that asks for groups under it.
     expect(
       ids(await search({ query: "cotton t-shirt", campaign: 10 })).filter((id) => id.startsWith("shirt-"))
-    ).toHaveLength(1)
+    ).toHaveLength(2)
     expect(
-      ids(await search({ query: "cotton t-shirt", campaign: 10, collapseVariants: false })).filter((id) =>
+      ids(await search({ query: "cotton t-shirt", campaign: 10, collapseVariants: true })).filter((id) =>
         id.startsWith("shirt-")
       )
-    ).toHaveLength(2)
+    ).toHaveLength(1)
   })
 })
 
