@@ -3,7 +3,6 @@ import { Effect, Exit, type Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { EmbeddedCatalogIndex } from "../../../src/services/catalog-index/EmbeddedCatalogIndex.js"
-import { DEFAULT_WORD_MATCHING } from "../../../src/text/TextAnalysis.js"
 import { catalogIndexConformance } from "./conformance.js"
 import { doc, filteredIds, must, searchIds, titled, upsert, vec } from "./fixtures.js"
 
@@ -43,29 +42,6 @@ describe("EmbeddedCatalogIndex", () => {
       expect(yield* searchIds({ text: "2x4" })).toEqual(["stud"])
       expect(yield* searchIds({ text: "wi-fi" })).toEqual(["wifi"])
       expect(yield* searchIds({ text: "wifi" })).toEqual(["wifi"])
-    }))
-
-  test("a word the site knows never matches another word one edit away; an unknown word finds its typos", () =>
-    Effect.gen(function* () {
-      yield* upsert(...["d1", "d2", "d3"].map((id) => titled(id, "Power drill")), titled("g1", "Charcoal grill"))
-      expect(yield* searchIds({ text: "drill" })).toEqual(["d1", "d2", "d3"])
-      expect(yield* searchIds({ text: "grill" })).toEqual(["g1"])
-      // Unknown words: one edit, or a swap of neighbours.
-      expect(yield* searchIds({ text: "drilll" })).toEqual(["d1", "d2", "d3"])
-      expect(yield* searchIds({ text: "dirll" })).toEqual(["d1", "d2", "d3"])
-      expect(yield* searchIds({ text: "dirll", words: { ...DEFAULT_WORD_MATCHING, typoTolerance: false } })).toEqual([])
-    }))
-
-  test("completes only the last word of a query typed live, from three characters", () =>
-    Effect.gen(function* () {
-      yield* upsert(titled("drill", "Cordless drill"), titled("hose", "Garden hose"))
-      const live = { ...DEFAULT_WORD_MATCHING, live: true }
-      expect(yield* searchIds({ text: "cordless dri", words: live })).toEqual(["drill"])
-      expect(yield* searchIds({ text: "dri", words: live })).toEqual(["drill"])
-      expect(yield* searchIds({ text: "dr", words: live })).toEqual([])
-      expect(yield* searchIds({ text: "gard hose", words: live })).toEqual(["hose"])
-      // A submitted search matches whole words.
-      expect(yield* searchIds({ text: "dri" })).toEqual([])
     }))
 
   test("rejects a batch with a vector of another dimension and changes nothing", () =>
