@@ -170,7 +170,11 @@ const listed = (value: string | null | undefined): ReadonlyArray<string> =>
         .filter((entry) => entry.length > 0)
     : []
 
-const facet = (rank: number, refinementWeight = 0.7, primary = false): FacetRule => ({
+/**
+ * A facet; only the columns a shopper narrows a search by (category, brand, colour, price) carry
+ * a refinement weight: the guiding stream never proposes a size, a gender or a material alone.
+ */
+const facet = (rank: number, refinementWeight = 0, primary = false): FacetRule => ({
   rank,
   primary,
   refinementWeight

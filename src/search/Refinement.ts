@@ -18,11 +18,12 @@ export const bestRefinement = (facets: ReadonlyArray<FacetOut>, total: number): 
   if (total < 4) return null
   let best: (Refinement & { readonly score: number }) | null = null
   for (const facet of facets) {
-    if (facet.values.some((v) => v.selected)) continue
+    const weight = findColumn(facet.column)?.facet?.refinementWeight ?? 0
+    if (weight <= 0 || facet.values.some((v) => v.selected)) continue
     for (const value of facet.values) {
       const share = value.count / total
       if (share < 0.1 || share > 0.9) continue
-      const score = share * (1 - share) * (findColumn(facet.column)?.facet?.refinementWeight ?? 0)
+      const score = share * (1 - share) * weight
       if (best === null || score > best.score) best = { facet, value, share, score }
     }
   }

@@ -32,9 +32,18 @@ describe("bestRefinement", () => {
   })
 
   it("picks the value that splits the results most evenly", () => {
-    const found = bestRefinement([facet("material", value("wood", 20), value("steel", 45), value("glass", 35))], 100)
-    expect(found?.value.label).toBe("steel")
+    const found = bestRefinement([facet("brand", value("Bosch", 20), value("Makita", 45), value("Ryobi", 35))], 100)
+    expect(found?.value.label).toBe("Makita")
     expect(found?.share).toBeCloseTo(0.45)
+  })
+
+  it("proposes only columns a shopper narrows by (category, brand, colour, price), never a size alone", () => {
+    const even = (column: string) => facet(column, value("a", 50), value("b", 50))
+    for (const column of ["size", "gender", "material", "availability", "age_group"])
+      expect(bestRefinement([even(column)], 100), column).toBeNull()
+    expect(bestRefinement([even("size"), facet("color", value("red", 20), value("blue", 80))], 100)?.facet.column).toBe(
+      "color"
+    )
   })
 
   it("prefers a category split over an equally even colour split, and a colour over a price one", () => {
