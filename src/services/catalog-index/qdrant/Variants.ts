@@ -43,7 +43,7 @@ export interface Variant {
 /**
  * The typo and prefix variants of a query word among a candidate document's terms, with the
  * weights the embedded index gives them (MiniSearch's: fuzzy from the typed form and from the
- * stem, completions when `prefix`). The trigram query only proposes candidates; this decides,
+ * stem, completions when `prefix`, which the caller decides with completesPrefix). The trigram query only proposes candidates; this decides,
  * so a variant matches here exactly when it would match in the embedded index.
  */
 export const variantWeights = (
@@ -56,7 +56,6 @@ export const variantWeights = (
 ): Array<Variant> => {
   const found: Array<Variant> = []
   const budget = editBudget(word.typed, known, matching)
-  const completes = prefix && word.typed.length >= 3
   for (const term of terms) {
     if (term === word.stem) continue
     for (const source of budget > 0 ? new Set([word.typed, word.stem]) : []) {
@@ -65,7 +64,7 @@ export const variantWeights = (
       const dropped = word.typed.length - term.length > budget ? SHORTER_TERM_PENALTY : 1
       found.push({ term, weight: (dropped * settings.fuzzyWeight * term.length) / (term.length + edits), edits })
     }
-    if (completes && term.startsWith(word.typed)) {
+    if (prefix && term.startsWith(word.typed)) {
       const extra = term.length - word.typed.length
       // A completion is no typo: "min" never drops it (its edits count as none).
       found.push({ term, weight: (settings.prefixWeight * term.length) / (term.length + 0.3 * extra), edits: 0 })
