@@ -30,10 +30,11 @@ export interface LexicalScores {
   readonly scores: Float64Array
   /**
    * Matches that hold some word only as a variant of a word the site knows ("philips" for
-   * "phillips"): another word, kept only where the dense model says the product means what the
-   * query means (see HybridSearch's variant gate).
+   * "phillips"): another word, which counts only where the dense model says the product means
+   * what the query means (see HybridSearch's variant gate). By slot: the factor its score takes
+   * when the gate refuses, as if those words had not matched (0: it does not match at all).
    */
-  readonly gated?: ReadonlySet<number> | undefined
+  readonly gated?: ReadonlyMap<number, number> | undefined
 }
 
 /**

@@ -59,11 +59,11 @@ const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedI
   // The variant gate (EmbeddedIndexOptions.variantGate): a match through another word needs the meaning too.
   const text = dense.find((signal) => signal.name === "text")
   const dropped = new Set<number>()
-  for (const slot of gated) {
+  for (const [slot, refused] of gated) {
     const cosine = text === undefined ? -1 : (text.found.get(slot) ?? site.vectors.text.similarity(slot, text.query))
     if (cosine >= options.variantGate) continue
-    lexical.scores[slot] = 0
-    if (matched[slot] === 1) dropped.add(slot)
+    lexical.scores[slot] *= refused
+    if (refused === 0 && matched[slot] === 1) dropped.add(slot)
   }
   return {
     lexical: lexical.scores,

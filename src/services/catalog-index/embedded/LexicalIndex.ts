@@ -114,21 +114,29 @@ export class LexicalIndex {
     const matched = this.scratchMatched(allowed.length)
     const lastGroup = this.scratchGroups(allowed.length)
     const slots: Array<number> = []
-    const gatedBy = new Set<number>()
+    // Per slot matched through a gated variant: that part of its raw score and of its word count.
+    const gatedBy = new Map<number, { score: number; words: number }>()
     try {
       for (const word of words) {
         const { slots: wordSlots, scores, gatedFrom } = this.wordScores(word, word === last, allowed, matching)
         const through = word.group + word.span
-        for (let i = gatedFrom; i < wordSlots.length; i++) gatedBy.add(wordSlots[i])
-        for (const slot of wordSlots) {
+        for (let i = 0; i < wordSlots.length; i++) {
+          const slot = wordSlots[i]
+          let added = 0
           if (lastGroup[slot] < through) {
             // The groups this word covers, less its first one if an earlier form counted it.
-            const added = word.span - (lastGroup[slot] === word.group + 1 ? 1 : 0)
+            added = word.span - (lastGroup[slot] === word.group + 1 ? 1 : 0)
             if (matched[slot] === 0) slots.push(slot)
             matched[slot] += added
             lastGroup[slot] = through
           }
           totals[slot] += scores[slot]
+          if (i >= gatedFrom) {
+            const part = gatedBy.get(slot) ?? { score: 0, words: 0 }
+            part.score += scores[slot]
+            part.words += added
+            gatedBy.set(slot, part)
+          }
         }
         this.release()
       }
@@ -144,8 +152,16 @@ export class LexicalIndex {
     for (const slot of slots) most = Math.max(most, matched[slot])
     const required = requiredWords(typed, most)
     const kept: Array<number> = []
+    const gated = new Map<number, number>()
     for (const slot of slots) {
       if (matched[slot] >= required) {
+        const part = gatedBy.get(slot)
+        if (part !== undefined) {
+          // Without its gated words the slot keeps the rest of its score and coverage, if enough.
+          const rest = matched[slot] - part.words
+          const share = totals[slot] > 0 ? (totals[slot] - part.score) / totals[slot] : 0
+          gated.set(slot, rest < required ? 0 : share * (rest / matched[slot]))
+        }
         totals[slot] *= matched[slot] / typed
         kept.push(slot)
       } else totals[slot] = 0
@@ -153,8 +169,6 @@ export class LexicalIndex {
       lastGroup[slot] = 0
     }
     this.scorePhrases(typedForms, totals)
-    const gated = new Set<number>()
-    for (const slot of gatedBy) if (totals[slot] > 0) gated.add(slot)
     return { slots: kept, scores: totals, gated }
   }
 
