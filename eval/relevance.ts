@@ -19,6 +19,7 @@
  *   --sweep-queries N        run the sweep and variants on the first N evaluated queries only
  *                            (their rows then compare with BM25 on the same N queries)
  *   --no-components          skip the lexical-only / dense-only breakdown
+ *   --per-query FILE         write each query's nDCG@10, ours and the peer's, with its text (TSV; top 10s in FILE.json)
  *   --qdrant URL             also run the product path with the index in the Qdrant at URL (the
  *                            embedded index's documents copied into a fresh collection, dropped after)
  */
@@ -26,7 +27,9 @@ import { Effect, Logger, LogLevel } from "effect"
 import { baselineRankings } from "./relevance/Baseline.js"
 import { loadRelevanceSet, resolveSetDir } from "./relevance/Dataset.js"
 import { ingest } from "./relevance/Harness.js"
-import { score, scorable } from "./relevance/Metrics.js"
+import { ndcgAt, score, scorable } from "./relevance/Metrics.js"
+import type { EvalQuery, Qrels } from "./relevance/Dataset.js"
+import { writeFileSync } from "node:fs"
 import { count, header, row } from "./relevance/Report.js"
 import {
   directRankings,
@@ -55,7 +58,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     sweep: false,
     variants: false,
     components: true,
-    sweepLimit: Infinity
+    sweepLimit: Infinity,
+    perQuery: undefined as undefined | string
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
@@ -76,6 +80,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     else if (arg === "--sweep-queries") options.sweepLimit = Number(value())
     else if (arg === "--no-components") options.components = false
     else if (arg === "--qdrant") options.qdrant = value()
+    else if (arg === "--per-query") options.perQuery = value()
     else if (arg.startsWith("--")) throw new Error(`unknown option ${arg}`)
     else positional.push(arg)
   }
@@ -85,6 +90,23 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
         "[--sweep] [--variants] [--qdrant URL]"
     )
   return { setDir: resolveSetDir(positional[0]), ...options }
+}
+
+const writePerQuery = (
+  file: string,
+  queries: ReadonlyArray<EvalQuery>,
+  qrels: Qrels,
+  ours: ReadonlyMap<string, ReadonlyArray<string>>,
+  peer: ReadonlyMap<string, ReadonlyArray<string>>
+) => {
+  const ndcg = (rankings: ReadonlyMap<string, ReadonlyArray<string>>, id: string) =>
+    ndcgAt(rankings.get(id) ?? [], qrels.get(id) ?? new Map(), 10).toFixed(4)
+  const lines = queries.map((q) => [q.id, ndcg(ours, q.id), ndcg(peer, q.id), q.text].join("\t"))
+  writeFileSync(file, `${["query_id", "ours", "peer", "query"].join("\t")}\n${lines.join("\n")}\n`)
+  const tops = Object.fromEntries(
+    queries.map((q) => [q.id, { ours: ours.get(q.id)?.slice(0, 10), peer: peer.get(q.id)?.slice(0, 10) }])
+  )
+  writeFileSync(`${file}.json`, JSON.stringify(tops))
 }
 
 const SWEEP: ReadonlyArray<DirectConfig> = [
@@ -143,6 +165,8 @@ const main = async () => {
     console.log(header("PRODUCT PATH"))
     console.log(row("hybrid: textSearch (shipped defaults)", productScores, product.ms, baselineScores))
     console.log(row("peer: MiniSearch BM25, title boost 2", baselineScores, baseline.searchMs))
+    if (args.perQuery !== undefined)
+      writePerQuery(args.perQuery, queries, set.qrels, product.rankings, baseline.rankings)
     if (args.qdrant !== undefined) {
       const inQdrant = yield* qdrantProductRankings(
         args.qdrant,
