@@ -3,7 +3,7 @@ import { Effect, type Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { DEFAULT_WORD_MATCHING, type WordMatching } from "../../../src/text/TextAnalysis.js"
-import { doc, searchIds, titled, upsert } from "./fixtures.js"
+import { doc, searchIds, titled, upsert, vec } from "./fixtures.js"
 
 /** Words: finding, stemming, typos, and how lexical matches rank against each other. */
 export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
@@ -82,6 +82,30 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       // A word without products of its own keeps its typos: an edit, or a swap of neighbours.
       expect(yield* searchIds({ text: "sneekers" })).toEqual(["sneakers"])
       expect(yield* searchIds({ text: "drlil" })).toEqual(["drill"])
+    }))
+
+  test("another word one edit away counts where the text vector agrees, and only as that word", () =>
+    Effect.gen(function* () {
+      // "phillips" is a word of the site; "philips" one edit away is another word. The query vector
+      // is [1,0,0,0]: the Philips coffee maker means it (cosine 0.8), the Philips bulb does not (0).
+      yield* upsert(
+        titled("phillips", "Phillips screwdriver", { vector: [0, 1, 0, 0] }),
+        titled("maker", "Philips coffee maker", { vector: [0.8, 0.6, 0, 0] }),
+        titled("bulb", "Philips light bulb", { vector: [0, 0, 1, 0] }),
+        titled("beans", "Coffee beans maker blend", { vector: [0, 0, 0, 1] })
+      )
+      const textVector = vec(1, 0, 0, 0)
+      // Far above any cosine here: only words match, the vector only judges the variant.
+      const minSimilarity = 0.99
+      expect((yield* searchIds({ text: "phillips", textVector, minSimilarity })).sort()).toEqual(["maker", "phillips"])
+      // Without a vector to agree, the variant never counts.
+      expect(yield* searchIds({ text: "phillips" })).toEqual(["phillips"])
+      // Refused, a match keeps its other words: "coffee maker" still finds the bulb-free titles.
+      const refusedBulb = yield* searchIds({ text: "phillips light bulb", textVector, minSimilarity })
+      expect(refusedBulb).toEqual(["bulb"])
+      const coffee = yield* searchIds({ text: "phillips coffee maker", textVector, minSimilarity })
+      expect(coffee[0]).toBe("maker")
+      expect(coffee.sort()).toEqual(["beans", "maker"])
     }))
 
   test("typo tolerance follows the campaign's settings; words holding digits never match fuzzily", () =>

@@ -326,30 +326,60 @@ describe("Variants", () => {
 
   it("accepts typos of words the site does not know and completions only while typing, never the exact stem", () => {
     const [cordles] = queryWords("cordles")
-    const cordless = weights(variantWeights(cordles, false, ["cordless", "cord", "drill"], settings, false, submitted))
+    const cordless = weights(variantWeights(cordles, false, ["cordless", "cord", "drill"], settings, submitted))
     expect([...cordless.keys()]).toEqual(["cordless"])
     expect(cordless.get("cordless")).toBeCloseTo((0.45 * 8) / 9, 9)
     // "bulb" is one edit from the stem "bulbe" of "bulbes" but drops typed letters: it counts far less.
     const [bulbes] = queryWords("bulbes")
-    expect(weights(variantWeights(bulbes, false, ["bulb"], settings, false, submitted)).get("bulb")).toBeCloseTo(
+    expect(weights(variantWeights(bulbes, false, ["bulb"], settings, submitted)).get("bulb")).toBeCloseTo(
       (0.3 * 0.45 * 4) / 5,
       9
     )
-    // A word the site knows is what the shopper meant: "grill" is another word, not a typo of "drill".
+    // Typos of a word the site knows are found the same way (the caller gates them).
     const [drill] = queryWords("drill")
-    expect(variantWeights(drill, false, ["drill", "grill", "still"], settings, true, submitted)).toEqual([])
-    expect([
-      ...weights(variantWeights(drill, false, ["drill", "grill", "still"], settings, false, submitted)).keys()
-    ]).toEqual(["grill"])
+    expect([...weights(variantWeights(drill, false, ["drill", "grill", "still"], settings, submitted)).keys()]).toEqual(
+      ["grill"]
+    )
     const [dri] = queryWords("dri")
-    expect(weights(variantWeights(dri, true, ["drill", "grill"], settings, false, submitted))).toEqual(
+    expect(weights(variantWeights(dri, true, ["drill", "grill"], settings, submitted))).toEqual(
       new Map([["drill", (0.3 * 5) / (5 + 0.6)]])
     )
-    expect(variantWeights(dri, false, ["drill"], settings, false, submitted)).toEqual([])
+    expect(variantWeights(dri, false, ["drill"], settings, submitted)).toEqual([])
   })
 })
 
 describe("Fusion", () => {
+  it("counts a gated variant only where the text model accepts it, keeping the rest of a refused match", () => {
+    // "phillips coffee maker": "philips" is a typo of a word the site knows, so it is gated.
+    const words = [
+      { exact: new Map([["phillips", 4]]), variants: new Map(), gated: new Map([["philips", 4]]), group: 0, span: 1 },
+      {
+        exact: new Map([
+          ["phillips", 2],
+          ["philips", 2],
+          ["other", 2]
+        ]),
+        variants: new Map(),
+        group: 1,
+        span: 1
+      },
+      { exact: new Map([["philips", 2]]), variants: new Map(), group: 2, span: 1 }
+    ]
+    const accepted = lexicalScores(words, 0.45, undefined, () => false)
+    // Accepted: three words held; the variant capped at fuzzyWeight × the weakest exact score.
+    expect(accepted.get("philips")).toBeCloseTo(0.45 * 4 + 2 + 2, 9)
+    const refused = lexicalScores(words, 0.45, undefined, (id) => id === "philips")
+    // Refused: as if the typo had not matched: two of three words, still enough.
+    expect(refused.get("philips")).toBeCloseTo(((2 + 2) * 2) / 3, 9)
+    expect(refused.get("phillips")).toBe(accepted.get("phillips"))
+    // A match through the gated word alone does not match when refused.
+    const alone = [
+      { exact: new Map([["drill", 3]]), variants: new Map(), gated: new Map([["grill", 3]]), group: 0, span: 1 }
+    ]
+    expect([...lexicalScores(alone, 0.45, undefined, (id) => id === "grill").keys()]).toEqual(["drill"])
+    expect([...lexicalScores(alone, 0.45, undefined, () => false).keys()].sort()).toEqual(["drill", "grill"])
+  })
+
   it("scores only documents matching enough of the words, scaled by coverage, variants below exact matches", () => {
     const scores = lexicalScores(
       [
@@ -680,7 +710,13 @@ describe("Query and aggregates (against a client double)", () => {
       expect(retrieved.map((ids) => [...ids].sort())).toEqual([["a", "b", "c"].map((id) => pointId(1, id)).sort()])
       // The site's statistics and the word's variants are remembered: the word again costs no count
       // and no trigram query.
-      yield* search(q, { siteId: 1, text: "shoe", filter: emptyFilter, limit: 24 })
+      yield* search(q, {
+        siteId: 1,
+        text: "shoe",
+        words: { ...DEFAULT_WORD_MATCHING, live: true },
+        filter: emptyFilter,
+        limit: 24
+      })
       expect(counted).toHaveLength(1 + 8)
       expect(requests.filter((r) => r.using === "grams")).toHaveLength(1)
     })

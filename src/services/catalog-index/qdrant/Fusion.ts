@@ -17,6 +17,8 @@ import { byCodeUnits } from "../ColumnValues.js"
 export interface WordScores {
   readonly exact: ReadonlyMap<string, number>
   readonly variants: ReadonlyMap<string, number>
+  /** Matches only through a typo of a word the site knows: they count unless `refused` (see lexicalScores). */
+  readonly gated?: ReadonlyMap<string, number> | undefined
   /** The typed word it is a form of (see QueryWord): forms of one hyphenated word count once. */
   readonly group: number
   /** How many typed words from `group` on it stands for (2 for a joined word). */
@@ -34,28 +36,40 @@ export interface PhraseHolders {
  * matches, times its phrase factor; only documents matching enough of the words (`requiredWords`,
  * as in the embedded index) have one. Variant-only scores are scaled so the best is worth at most `fuzzyWeight`
  * of the weakest exact match of the same word: exact matches always outrank typos and prefixes.
+ * A document `refused` (the text model disagrees: the embedded index's variant gate) keeps what
+ * it has without its gated words, if that is still enough of the words.
  */
 export const lexicalScores = (
   words: ReadonlyArray<WordScores>,
   fuzzyWeight: number,
-  phrases?: PhraseHolders
+  phrases?: PhraseHolders,
+  refused: (id: string) => boolean = () => false
 ): Map<string, number> => {
   const totals = new Map<string, number>()
-  for (const { exact, variants } of words) {
+  const gatedParts = new Map<string, number>()
+  for (const { exact, variants, gated = new Map() } of words) {
     const variantOnly = [...variants].filter(([id]) => !exact.has(id))
+    const gatedOnly = [...gated].filter(([id]) => !exact.has(id) && !variants.has(id))
     let factor = 1
-    if (exact.size > 0 && variantOnly.length > 0) {
+    if (exact.size > 0 && variantOnly.length + gatedOnly.length > 0) {
       const ceiling = fuzzyWeight * Math.min(...exact.values())
-      factor = Math.min(1, ceiling / Math.max(...variantOnly.map(([, score]) => score)))
+      factor = Math.min(1, ceiling / Math.max(...[...variantOnly, ...gatedOnly].map(([, score]) => score)))
     }
     for (const [id, score] of exact) totals.set(id, (totals.get(id) ?? 0) + score)
     for (const [id, score] of variantOnly) totals.set(id, (totals.get(id) ?? 0) + score * factor)
+    for (const [id, score] of gatedOnly) {
+      totals.set(id, (totals.get(id) ?? 0) + score * factor)
+      gatedParts.set(id, (gatedParts.get(id) ?? 0) + score * factor)
+    }
   }
-  const { typed, held, required } = wordCoverage(words)
+  const { typed, held, ungated, required } = wordCoverage(words)
   for (const [id, total] of totals) {
-    const count = held.get(id)!
-    if (count >= required) totals.set(id, (total * count) / typed)
-    else totals.delete(id)
+    const gatedPart = gatedParts.get(id)
+    const turnedDown = gatedPart !== undefined && refused(id)
+    const count = turnedDown ? (ungated.get(id) ?? 0) : held.get(id)!
+    if (count >= required && (!turnedDown || total > gatedPart)) {
+      totals.set(id, ((turnedDown ? total - gatedPart : total) * count) / typed)
+    } else totals.delete(id)
   }
   if (phrases !== undefined && phrases.pairs.length > 0) {
     for (const [id, total] of totals) {
@@ -68,26 +82,35 @@ export const lexicalScores = (
 }
 
 /**
- * How many typed words (groups) each listed document holds, and how many a match needs
- * (`requiredWords`, as in the embedded index).
+ * How many typed words (groups) each listed document holds, with and without its gated
+ * matches, and how many a match needs (`requiredWords`, as in the embedded index, from the
+ * count with them).
  */
 export const wordCoverage = (words: ReadonlyArray<WordScores>) => {
   const typed = words.length === 0 ? 0 : Math.max(...words.map((word) => word.group + word.span))
   const groups = new Map<string, Set<number>>()
-  for (const { exact, variants, group, span } of words) {
+  const ungatedGroups = new Map<string, Set<number>>()
+  const cover = (into: Map<string, Set<number>>, id: string, group: number, span: number) => {
+    let of = into.get(id)
+    if (of === undefined) into.set(id, (of = new Set()))
+    for (let covered = group; covered < group + span; covered++) of.add(covered)
+  }
+  for (const { exact, variants, gated = new Map(), group, span } of words) {
     for (const id of [...exact.keys(), ...variants.keys()]) {
-      let of = groups.get(id)
-      if (of === undefined) groups.set(id, (of = new Set()))
-      for (let covered = group; covered < group + span; covered++) of.add(covered)
+      cover(groups, id, group, span)
+      cover(ungatedGroups, id, group, span)
     }
+    for (const id of gated.keys()) cover(groups, id, group, span)
   }
   const held = new Map<string, number>()
+  const ungated = new Map<string, number>()
   let most = 0
   for (const [id, of] of groups) {
     held.set(id, of.size)
+    ungated.set(id, ungatedGroups.get(id)?.size ?? 0)
     most = Math.max(most, of.size)
   }
-  return { typed, held, required: requiredWords(typed, most) }
+  return { typed, held, ungated, required: requiredWords(typed, most) }
 }
 
 export interface Candidate {

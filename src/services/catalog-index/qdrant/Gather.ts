@@ -25,7 +25,7 @@ import { GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_KEY, TEXT_V
 import { columnsOf, productIdOf, textOf } from "./Points.js"
 import { gramQuery, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
 import { keyWeights, termKeys } from "./TermStatistics.js"
-import { type Variant, variantWeights } from "./Variants.js"
+import { type Variant, variantWeights, type WordVariants } from "./Variants.js"
 
 type Request = Schemas["QueryRequest"]
 type ScoredPoint = Schemas["ScoredPoint"]
@@ -52,13 +52,18 @@ export interface WordMatches {
    */
   exactQuery: SparseVector | null
   variantQuery: SparseVector | null
+  /** The typos of a word the site knows (see WordVariants): set by gather when it has any. */
+  gatedQuery: SparseVector | null
   /** Exact score by point id. */
   readonly exact: Map<string, number>
-  /** The exact (variant) list came back full: points beyond its limit may score on it too. */
+  /** The exact (variant, gated) list came back full: points beyond its limit may score on it too. */
   exactFull: boolean
   variantsFull: boolean
+  gatedFull: boolean
   /** Variant score by point id, for points without an exact match of the word. */
   readonly variants: Map<string, number>
+  /** Gated variant score by point id, for points with neither an exact nor an ungated variant match. */
+  readonly gated: Map<string, number>
 }
 
 /** One pair of neighbouring query words: the points whose title holds it side by side (see `queryPairs`). */
@@ -206,10 +211,13 @@ export const gather = (
       exactKeys: termKeys(word.stem),
       exactQuery: null,
       variantQuery: null,
+      gatedQuery: null,
       exact: new Map(),
       variants: new Map(),
+      gated: new Map(),
       exactFull: false,
-      variantsFull: false
+      variantsFull: false,
+      gatedFull: false
     }))
 
     const pairs: Array<PairMatches> = queryPairs(typedForms).map((keys) => ({
@@ -275,7 +283,7 @@ export const gather = (
         words,
         (word) =>
           word.span > 1
-            ? Effect.succeed(new Map<string, number>())
+            ? Effect.succeed<WordVariants>(new Map())
             : variantsOf(
                 q,
                 query.siteId,
@@ -293,39 +301,63 @@ export const gather = (
       ]).pipe(timed("variant-statistics"))
       const asks = gathered.flatMap((word, i): Array<Ask> => {
         const variants = new Map<number, number>()
-        for (const [term, weight] of variantTerms[i]) {
+        const gated = new Map<number, number>()
+        for (const [term, variant] of variantTerms[i]) {
+          const into = variant.gated ? gated : variants
           for (const [key, keyWeight] of variantStats.get(term)!)
-            variants.set(key, Math.max(variants.get(key) ?? 0, weight * keyWeight))
+            into.set(key, Math.max(into.get(key) ?? 0, variant.weight * keyWeight))
         }
-        if (variants.size === 0) return []
-        word.variantQuery = keyQuery(variants)
-        // Exact matches take precedence over variants of the same word (as in the embedded index).
-        return [
-          list(
-            word.variantQuery,
-            without(filter, holdsAny(word.exactKeys)),
-            word.variants,
-            () => (word.variantsFull = true)
+        const asked: Array<Ask> = []
+        // Exact matches take precedence over variants of the same word (as in the embedded index),
+        // and ungated variants over gated ones.
+        if (variants.size > 0) {
+          word.variantQuery = keyQuery(variants)
+          asked.push(
+            list(word.variantQuery, without(filter, holdsAny(word.exactKeys)), word.variants, () => {
+              word.variantsFull = true
+            })
           )
-        ]
+        }
+        if (gated.size > 0) {
+          word.gatedQuery = keyQuery(gated)
+          asked.push(
+            list(word.gatedQuery, without(filter, holdsAny(ungatedKeys(word))), word.gated, () => {
+              word.gatedFull = true
+            })
+          )
+        }
+        return asked
       })
       yield* run(asks).pipe(timed("variant-lists"))
     })
 
     yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
-    const saturated = gathered.some((word) => word.exactFull || word.variantsFull)
+    const saturated = gathered.some((word) => word.exactFull || word.variantsFull || word.gatedFull)
     return { words: gathered, pairs, dense, points, matched, saturated, lexicalCondition: lexicalCondition(gathered) }
   })
 
+/** The keys of a word's exact and ungated variant matches: a point holding one is no gated match. */
+export const ungatedKeys = (word: WordMatches): Array<number> => [
+  ...word.exactKeys,
+  ...(word.variantQuery?.indices ?? [])
+]
+
 /** Each word's matches as fusion scores them, with the typed word it is a form of. */
 export const wordScoresOf = (words: ReadonlyArray<WordMatches>): Array<WordScores> =>
-  words.map((word) => ({ exact: word.exact, variants: word.variants, group: word.word.group, span: word.word.span }))
+  words.map((word) => ({
+    exact: word.exact,
+    variants: word.variants,
+    gated: word.gated,
+    group: word.word.group,
+    span: word.word.span
+  }))
 
 /**
  * "Matches enough of the words" (see `requiredWords`) as one Qdrant condition: per typed word,
  * it holds one of its forms or a searched variant, and at least the required number of those
  * hold. How many words the best match holds is read from the lists (a full list may hide a
- * point that holds more; the count then errs towards more matches).
+ * point that holds more; the count then errs towards more matches). Gated variants need the
+ * text model's word, which a count cannot ask: the count leaves them out.
  */
 const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | null => {
   if (words.length === 0) return null
@@ -341,9 +373,9 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
 /**
  * A word's verified typo and prefix variants in the site, best weighted first (at most
  * MAX_VARIANTS): proposed by the trigram query (the closest spellings, never points holding
- * the word itself), decided by the embedded index's rules (Variants.ts). Remembered with the
- * site's statistics: the trigram query is the costliest request of a search, even when it
- * proposes nothing.
+ * the word itself), decided by the embedded index's rules (Variants.ts); the typos of a word
+ * the site knows are gated. Remembered with the site's statistics: the trigram query is the
+ * costliest request of a search, even when it proposes nothing.
  */
 const variantsOf = (
   q: Qdrant,
@@ -352,7 +384,7 @@ const variantsOf = (
   prefix: boolean,
   matching: WordMatching,
   known: Effect.Effect<boolean, IndexError>
-): Effect.Effect<ReadonlyMap<string, number>, IndexError> =>
+): Effect.Effect<WordVariants, IndexError> =>
   // Nothing to look up: no statistics asked for (a submitted search of short or known words).
   !prefix && editBudget(word.typed, false, matching) === 0
     ? Effect.succeed(new Map())
@@ -365,8 +397,8 @@ const knownVariantsOf = (
   prefix: boolean,
   matching: WordMatching,
   known: boolean
-): Effect.Effect<ReadonlyMap<string, number>, IndexError> => {
-  const gram = gramQuery(word, prefix, editBudget(word.typed, known, matching))
+): Effect.Effect<WordVariants, IndexError> => {
+  const gram = gramQuery(word, prefix, editBudget(word.typed, false, matching))
   if (gram === null) return Effect.succeed(new Map())
   const exactKeys = termKeys(word.stem)
   const discover = Effect.gen(function* () {
@@ -381,17 +413,20 @@ const knownVariantsOf = (
         with_payload: [TEXT_KEY]
       }
     ])
-    const weights = new Map<string, number>()
+    const found = new Map<string, { weight: number; gated: boolean }>()
     const typos: Array<Variant> = []
     for (const point of response.points) {
-      for (const variant of variantWeights(word, prefix, docTerms(textOf(point.payload)), q.options, known, matching)) {
+      for (const variant of variantWeights(word, prefix, docTerms(textOf(point.payload)), q.options, matching)) {
         typos.push(variant)
       }
     }
-    for (const { term, weight } of fewestEdits(typos, matching)) {
-      if (!((weights.get(term) ?? Number.NEGATIVE_INFINITY) >= weight)) weights.set(term, weight)
+    for (const { term, weight, edits } of fewestEdits(typos, matching)) {
+      const before = found.get(term)
+      // A term that completes the word is no typo of it, whatever else it is.
+      const gated = known && edits > 0 && (before?.gated ?? true)
+      found.set(term, { weight: Math.max(weight, before?.weight ?? Number.NEGATIVE_INFINITY), gated })
     }
-    return new Map([...weights].sort((a, b) => b[1] - a[1]).slice(0, MAX_VARIANTS))
+    return new Map([...found].sort((a, b) => b[1].weight - a[1].weight).slice(0, MAX_VARIANTS))
   })
   return q.statistics.remember(
     siteId,

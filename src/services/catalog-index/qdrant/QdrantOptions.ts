@@ -43,6 +43,7 @@ export interface QdrantIndexOptions {
   readonly fuzzyWeight?: number | undefined
   readonly prefixWeight?: number | undefined
   readonly phraseWeight?: number | undefined
+  readonly variantGate?: number | undefined
   /**
    * Most ids `matchIds` gathers (per word for text; the first by product id for a browse, also
    * what a browse with boosts or `near` ranks): Qdrant has no "all matches" query. Totals are
@@ -84,6 +85,7 @@ export interface ResolvedOptions {
   readonly fuzzyWeight: number
   readonly prefixWeight: number
   readonly phraseWeight: number
+  readonly variantGate: number
   readonly matchCap: number
   readonly queryTimeoutMs: number
   readonly writeTimeoutMs: number
@@ -106,6 +108,7 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   fuzzyWeight: options.fuzzyWeight ?? defaultOptions.fuzzyWeight,
   prefixWeight: options.prefixWeight ?? defaultOptions.prefixWeight,
   phraseWeight: options.phraseWeight ?? defaultOptions.phraseWeight,
+  variantGate: options.variantGate ?? defaultOptions.variantGate,
   matchCap: options.matchCap ?? 10_000,
   queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   writeTimeoutMs: options.writeTimeoutMs ?? 120_000,

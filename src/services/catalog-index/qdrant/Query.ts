@@ -15,6 +15,7 @@ import {
   gather,
   wordsOf,
   wordScoresOf,
+  ungatedKeys,
   denseSignals,
   type Gathered,
   type GatherLimits,
@@ -102,6 +103,18 @@ const complete = (
         word.variants
       )
     }
+    const noGated = noVariant.filter((id) => !word.gated.has(id))
+    if (word.gatedQuery !== null && word.gatedFull && noGated.length > 0) {
+      fill(
+        {
+          query: word.gatedQuery,
+          using: LEXICAL_VECTOR,
+          filter: restricted(noGated, { key: TERMS_KEY, match: { any: ungatedKeys(word) } }),
+          limit: noGated.length
+        },
+        word.gated
+      )
+    }
   }
   for (const pair of gathered.pairs) {
     const unknown = [...gathered.matched].filter((id) => !pair.holders.has(id))
@@ -112,7 +125,11 @@ const complete = (
     })
   }
   const lexicalKnown = searches.length === 0
-  const needed = page !== undefined && lexicalKnown ? mayReach(q, gathered, page.ranking, page.limit) : () => true
+  // The variant gate asks the text model about every gated match: each similarity is needed then.
+  const needed =
+    page !== undefined && lexicalKnown && !gates(gathered)
+      ? mayReach(q, gathered, page.ranking, page.limit)
+      : () => true
   for (const signal of gathered.dense) {
     const missing = [...gathered.matched].filter((id) => !signal.found.has(id) && needed(id))
     if (missing.length === 0) continue
@@ -205,11 +222,14 @@ type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
  * minSimilarity. A point listed for too few words only is no match.
  */
 const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
-  const lexical = lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight, {
-    pairs: gathered.pairs.map((pair) => pair.holders),
-    weight: q.options.phraseWeight
-  })
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
+  const lexical = lexicalScores(
+    wordScoresOf(gathered.words),
+    q.options.fuzzyWeight,
+    { pairs: gathered.pairs.map((pair) => pair.holders), weight: q.options.phraseWeight },
+    // The embedded index's variant gate: a typo of a known word counts where the text model agrees.
+    (id) => (signal("text", id) ?? -1) < q.options.variantGate
+  )
   const denseHit = (id: string) =>
     gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
   return [...gathered.matched].flatMap((id) =>
@@ -302,6 +322,14 @@ const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Inde
       })
       return fuse(found, ranking, query.limit, best)
     })
+    if (gates(gathered)) {
+      // Which gated matches count is known once the similarities are: the count comes after.
+      const hits = yield* rank
+      const matches = gathered.saturated
+        ? yield* total(q, query.siteId, filter, gathered).pipe(timed("total"))
+        : scoredOf(q, gathered).length
+      return { hits, total: matches }
+    }
     // The count needs only what was gathered (completing scores adds no match), so it runs beside.
     const [hits, matches] = yield* Effect.all(
       [
@@ -321,18 +349,37 @@ const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Inde
  * with the site's statistics, by a digest of the count's filter.
  */
 const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gathered) => {
-  const matches = matchFilter(filter, gathered)
+  const matches = matchFilter(q, filter, gathered)
   const digest = createHash("sha256").update(JSON.stringify(matches)).digest("base64")
   return q.statistics
     .counts(siteId, [{ name: `total:${digest}`, count: countOf(q, matches) }])
     .pipe(Effect.map(([count]) => count))
 }
 
-/** Every match of a text/vector query as one filter: in the scope, and a lexical match or a dense hit. */
-const matchFilter = (filter: QdrantFilter, gathered: Gathered): QdrantFilter => {
-  const denseHits = gathered.dense.flatMap((signal) =>
-    [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id)
-  )
+/** Whether some word has gated variants (see WordMatches.gated): matches the text model decides on. */
+const gates = (gathered: Gathered): boolean => gathered.words.some((word) => word.gatedQuery !== null)
+
+/**
+ * Every match of a text/vector query as one filter: in the scope, and a lexical match, a dense
+ * hit, or a gated match the text model accepted (known once `complete` has run).
+ */
+const matchFilter = (q: Qdrant, filter: QdrantFilter, gathered: Gathered): QdrantFilter => {
+  const text = gathered.dense.find((signal) => signal.name === "text")
+  const gatedIds = new Set(gathered.words.flatMap((word) => [...word.gated.keys()]))
+  const accepted =
+    gatedIds.size === 0
+      ? []
+      : scoredOf(q, gathered)
+          .filter(({ id }) => gatedIds.has(id) && (text?.found.get(id) ?? -1) >= q.options.variantGate)
+          .map(({ id }) => id)
+  const denseHits = [
+    ...new Set([
+      ...gathered.dense.flatMap((signal) =>
+        [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id)
+      ),
+      ...accepted
+    ])
+  ]
   const any: Array<QdrantCondition> = [
     ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
     ...(denseHits.length === 0 ? [] : [{ has_id: denseHits }])
@@ -346,7 +393,8 @@ const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
     const filter = filterOf(scope)
     if (browses(scope, q)) return { filter, gathered: null }
     const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates, payload: [] })
-    return { filter: matchFilter(filter, gathered), gathered }
+    if (gates(gathered)) yield* complete(q, scope.siteId, gathered)
+    return { filter: matchFilter(q, filter, gathered), gathered }
   })
 
 /** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */

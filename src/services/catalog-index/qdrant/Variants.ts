@@ -41,6 +41,12 @@ export interface Variant {
 }
 
 /**
+ * A word's verified variants by term: weight, and whether the variant is gated (a typo of a word
+ * the site knows: another word, counted only where the text model agrees, as in the embedded index).
+ */
+export type WordVariants = ReadonlyMap<string, { readonly weight: number; readonly gated: boolean }>
+
+/**
  * The typo and prefix variants of a query word among a candidate document's terms, with the
  * weights the embedded index gives them (MiniSearch's: fuzzy from the typed form and from the
  * stem, completions when `prefix`, which the caller decides with completesPrefix). The trigram query only proposes candidates; this decides,
@@ -51,11 +57,11 @@ export const variantWeights = (
   prefix: boolean,
   terms: Iterable<string>,
   settings: VariantSettings,
-  known: boolean,
   matching: WordMatching
 ): Array<Variant> => {
   const found: Array<Variant> = []
-  const budget = editBudget(word.typed, known, matching)
+  // A known word's typos are looked up as an unknown word's; the caller gates them.
+  const budget = editBudget(word.typed, false, matching)
   for (const term of terms) {
     if (term === word.stem) continue
     for (const source of budget > 0 ? new Set([word.typed, word.stem]) : []) {
