@@ -35,6 +35,11 @@ export interface LexicalScores {
    * when the gate refuses, as if those words had not matched (0: it does not match at all).
    */
   readonly gated?: ReadonlyMap<number, number> | undefined
+  /**
+   * Documents holding some of the words but fewer than a match needs, with the score they would
+   * have: they match where the dense model says they mean what the query means (HybridSearch).
+   */
+  readonly partial?: ReadonlyMap<number, number> | undefined
 }
 
 /**

@@ -31,6 +31,13 @@ export interface EmbeddedIndexOptions {
    * query means. Below it, "speakers" stays out of "sneakers".
    */
   readonly variantGate: number
+  /**
+   * The text cosine above which a product holding some of the query's words, but fewer than a
+   * match needs ("water bottle" of "tupperware water bottle lime"), matches still; the best
+   * `partialCandidates` of them by their words' score are asked.
+   */
+  readonly partialGate: number
+  readonly partialCandidates: number
   readonly hnsw: { readonly m: number; readonly efConstruction: number; readonly efSearch: number }
   /**
    * Below this many allowed documents, filtered kNN scans the allowed documents exactly:
@@ -63,6 +70,8 @@ export const defaultOptions: EmbeddedIndexOptions = {
   prefixWeight: 0.3,
   phraseWeight: 0.75,
   variantGate: 0.5,
+  partialGate: 0.5,
+  partialCandidates: 200,
   // M 12 / efConstruction 64 keeps text-vector inserts cheap on a large catalog (M 16 / 100
   // builds far slower); queries use ef = max(efSearch, candidates) anyway.
   hnsw: { m: 12, efConstruction: 64, efSearch: 64 },
@@ -86,6 +95,8 @@ export const resolveOptions = (overrides: EmbeddedIndexOverrides = {}): Embedded
   prefixWeight: overrides.prefixWeight ?? defaultOptions.prefixWeight,
   phraseWeight: overrides.phraseWeight ?? defaultOptions.phraseWeight,
   variantGate: overrides.variantGate ?? defaultOptions.variantGate,
+  partialGate: overrides.partialGate ?? defaultOptions.partialGate,
+  partialCandidates: overrides.partialCandidates ?? defaultOptions.partialCandidates,
   hnsw: { ...defaultOptions.hnsw, ...overrides.hnsw },
   exactScanBelow: overrides.exactScanBelow ?? defaultOptions.exactScanBelow
 })

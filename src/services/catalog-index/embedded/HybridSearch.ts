@@ -53,15 +53,22 @@ const match = (site: SiteIndex, query: MatchQuery, k: number, options: EmbeddedI
     dense.push({ name, query: signal, found, floor: Math.max(0, floor) })
   }
   if (lexical === null && dense.length === 0) return { lexical: null, dense, slots: maskSlots(allowed) }
-  const gated = lexical?.gated
-  if (lexical === null || gated === undefined || gated.size === 0)
-    return { lexical: lexical?.scores ?? null, dense, slots }
-  // The variant gate (EmbeddedIndexOptions.variantGate): a match through another word needs the meaning too.
+  if (lexical === null) return { lexical: null, dense, slots }
   const text = dense.find((signal) => signal.name === "text")
+  const cosine = (slot: number) =>
+    text === undefined ? -1 : (text.found.get(slot) ?? site.vectors.text.similarity(slot, text.query))
+  // Partial matches (EmbeddedIndexOptions.partialGate): fewer of the words, and the meaning.
+  for (const [slot, score] of lexical.partial ?? []) {
+    if (cosine(slot) < options.partialGate) continue
+    lexical.scores[slot] = score
+    if (matched[slot]++ === 0) slots.push(slot)
+  }
+  const gated = lexical.gated
+  if (gated === undefined || gated.size === 0) return { lexical: lexical.scores, dense, slots }
+  // The variant gate (EmbeddedIndexOptions.variantGate): a match through another word needs the meaning too.
   const dropped = new Set<number>()
   for (const [slot, refused] of gated) {
-    const cosine = text === undefined ? -1 : (text.found.get(slot) ?? site.vectors.text.similarity(slot, text.query))
-    if (cosine >= options.variantGate) continue
+    if (cosine(slot) >= options.variantGate) continue
     lexical.scores[slot] *= refused
     if (refused === 0 && matched[slot] === 1) dropped.add(slot)
   }

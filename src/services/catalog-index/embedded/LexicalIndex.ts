@@ -3,6 +3,7 @@ import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
+import { kthLargest } from "../TopK.js"
 import { PairPostings } from "./PairPostings.js"
 import {
   completesPrefix,
@@ -29,6 +30,8 @@ export interface LexicalSettings {
   readonly fuzzyWeight: number
   readonly prefixWeight: number
   readonly phraseWeight: number
+  /** How many of the best partial matches are offered to the dense model (LexicalScores.partial). */
+  readonly partialCandidates: number
 }
 
 /**
@@ -153,6 +156,7 @@ export class LexicalIndex {
     const required = requiredWords(typed, most)
     const kept: Array<number> = []
     const gated = new Map<number, number>()
+    const partial = new Map<number, number>()
     for (const slot of slots) {
       if (matched[slot] >= required) {
         const part = gatedBy.get(slot)
@@ -164,12 +168,15 @@ export class LexicalIndex {
         }
         totals[slot] *= matched[slot] / typed
         kept.push(slot)
-      } else totals[slot] = 0
+      } else {
+        partial.set(slot, (totals[slot] * matched[slot]) / typed)
+        totals[slot] = 0
+      }
       matched[slot] = 0
       lastGroup[slot] = 0
     }
     this.scorePhrases(typedForms, totals)
-    return { slots: kept, scores: totals, gated }
+    return { slots: kept, scores: totals, gated, partial: bestOf(partial, this.settings.partialCandidates) }
   }
 
   /** Multiplies the score of each match by its phrase factor (matches are the slots scoring above 0). */
@@ -282,4 +289,11 @@ const extreme = ({ slots, scores }: LexicalScores, pick: (a: number, b: number) 
   let result = scores[slots[0]]
   for (const slot of slots) result = pick(result, scores[slot])
   return result
+}
+
+/** The `count` best-scored entries of `scores` (ties at the cut all kept). */
+const bestOf = (scores: Map<number, number>, count: number): Map<number, number> => {
+  if (scores.size <= count) return scores
+  const cut = kthLargest([...scores.values()], count)
+  return new Map([...scores].filter(([, score]) => score >= cut))
 }
