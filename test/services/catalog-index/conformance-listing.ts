@@ -254,7 +254,7 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(shirts.intervals.get("price")).toEqual({
         min: 20,
         max: 50,
-        edges: [20, 30, 40, 50, 60],
+        edges: [20, 25, 40, 50, 60],
         counts: [2, 1, 1, 1]
       })
       const groups = yield* index.facets(
@@ -268,7 +268,7 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(groups.intervals.get("price")).toEqual({
         min: 20,
         max: 50,
-        edges: [20, 30, 40, 50, 60],
+        edges: [20, 25, 40, 50, 60],
         counts: [1, 1, 1, 1]
       })
       const luma = yield* index.facets({ siteId: 1, filter: must({ column: "brand", anyOf: ["Luma"] }) }, request)
