@@ -1,7 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { encodeCategoryPath } from "../../src/domain/CategoryPath.js"
-import { niceEdges } from "../../src/services/catalog-index/ColumnValues.js"
 import { facetValueCondition, type FacetOut } from "../../src/search/DynamicFilters.js"
 import { textSearch, type TextSearchInput } from "../../src/search/TextSearch.js"
 import { stockedShop } from "../support/Shop.js"
@@ -10,20 +9,6 @@ const facets = (input: TextSearchInput) =>
   Effect.map(textSearch(1, input), (r) => r.interactions.dynamicFilters as unknown as ReadonlyArray<FacetOut>)
 const counts = (all: ReadonlyArray<FacetOut>, column: string) =>
   Object.fromEntries((all.find((f) => f.column === column)?.values ?? []).map((v) => [v.label, v.count]))
-
-describe("niceEdges", () => {
-  it("cuts a range into steps of 1, 2, 2.5 or 5 times a power of ten that cover it", () => {
-    expect(niceEdges(5, 120)).toEqual([0, 25, 50, 75, 100, 125])
-    expect(niceEdges(0.3, 0.9)).toEqual([0.2, 0.4, 0.6, 0.8, 1])
-    const edges = niceEdges(13, 987)
-    expect(edges[0]).toBeLessThanOrEqual(13)
-    expect(edges.at(-1)).toBeGreaterThan(987)
-  })
-
-  it("gives one bucket for a single value", () => {
-    expect(niceEdges(7, 7)).toEqual([7, 8])
-  })
-})
 
 describe("facetValueCondition", () => {
   it("turns a chosen facet value back into the condition it stands for", () => {
@@ -96,6 +81,32 @@ describe("facets of a search", () => {
         })).find((f) => f.column === "category")!
         expect(category.values[0]).toMatchObject({ label: "Lighting", selected: true })
         expect(category.values.slice(1).every((v) => !v.selected)).toBe(true)
+      })
+    )
+
+    it.effect("cut prices where the matches are, into buckets a shopper picks and sees picked", () =>
+      Effect.gen(function* () {
+        // The six lamps cost 15, 25, 40, 60, 80 and 120.
+        const price = (yield* facets({ query: "lamp" })).find((f) => f.column === "price")!
+        expect(price.values.map((v) => [v.value, v.label, v.count, v.selected])).toEqual([
+          [{ start: 15, end: 20 }, "15 – 20", 1, false],
+          [{ start: 20, end: 30 }, "20 – 30", 1, false],
+          [{ start: 30, end: 50 }, "30 – 50", 1, false],
+          [{ start: 50, end: 100 }, "50 – 100", 2, false],
+          [{ start: 100, end: 150 }, "100 – 150", 1, false]
+        ])
+        // Counted without its own choice, the facet keeps its buckets and marks the one chosen.
+        const chosen = (yield* facets({
+          query: "lamp",
+          dynamicFilters: [{ column: "price", values: { start: 50, end: 100 } }]
+        })).find((f) => f.column === "price")!
+        expect(chosen.values.map((v) => [v.label, v.count, v.selected])).toEqual([
+          ["15 – 20", 1, false],
+          ["20 – 30", 1, false],
+          ["30 – 50", 1, false],
+          ["50 – 100", 2, true],
+          ["100 – 150", 1, false]
+        ])
       })
     )
 

@@ -81,7 +81,10 @@ export type PreparedScope = Pick<SearchQuery, "siteId" | "text" | "words" | "fil
 /** The facets of a result set: value counts of some columns, interval counts of numeric ones. */
 export interface FacetRequest {
   readonly values: ReadonlyArray<{ readonly column: string; readonly limit: number }>
-  /** Intervals with `niceEdges` over the column's range in the set, about `buckets` of them. */
+  /**
+   * Up to `buckets` intervals at nice numbers, cut where the set's values are so that each
+   * holds a fair share of them (see IntervalEdges.ts); fewer when the values are few.
+   */
   readonly intervals: ReadonlyArray<{ readonly column: string; readonly buckets: number }>
 }
 

@@ -1,6 +1,7 @@
 import type { FacetAnswer, FacetCount, FacetRequest, Intervals, NumericStats } from "./CatalogIndex.js"
 import type { Condition } from "../../model/Filter.js"
 import type { PayloadValue } from "../../model/IndexDocument.js"
+import { edgeCandidates, intervalsFromCounts } from "./IntervalEdges.js"
 
 /**
  * What column values mean, in one place for the backends and the search layer: the terms a
@@ -82,16 +83,20 @@ export const bucketCounts = (numbers: Iterable<number>, edges: ReadonlyArray<num
   return counts
 }
 
-/** Interval bounds that read well: steps of 1, 2, 2.5 or 5 times a power of ten. */
-export const niceEdges = (min: number, max: number, buckets = 5): ReadonlyArray<number> => {
-  if (!(max > min)) return [min, min + 1]
-  const raw = (max - min) / buckets
-  const power = 10 ** Math.floor(Math.log10(raw))
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw
-  const edges: Array<number> = []
-  for (let e = Math.floor(min / step) * step; e <= max; e += step) edges.push(Math.round(e * 100) / 100)
-  edges.push(Math.round((edges[edges.length - 1] + step) * 100) / 100)
-  return edges
+/**
+ * The intervals of a numeric facet over the numbers in hand (NaN: no number), cut where they
+ * are (see IntervalEdges.ts); null when there is none. Each candidate edge's count of values
+ * below it is what Qdrant counts per candidate, summed here from one pass over the numbers.
+ */
+export const intervalsOf = (numbers: ReadonlyArray<number>, buckets: number): Intervals | null => {
+  const stats = numberStats(numbers)
+  if (stats === null) return null
+  const candidates = edgeCandidates(stats.min, stats.max)
+  // Values per gap below each candidate, summed into the values below it.
+  const gaps = bucketCounts(numbers, [-Infinity, ...candidates])
+  let sum = 0
+  const below = gaps.map((n) => (sum += n))
+  return intervalsFromCounts(stats, candidates, below, buckets)
 }
 
 /** The group a product belongs to under `groupBy`: the column's value, or the product alone. */
@@ -155,18 +160,11 @@ export const tallyFacets = (
       const value = m.columns[column]
       return typeof value === "number" ? value : NaN
     })
-    const stats = numberStats(numbers)
-    if (stats === null) {
-      intervals.set(column, null)
-      continue
-    }
-    const edges = niceEdges(stats.min, stats.max, buckets)
-    intervals.set(column, {
-      min: stats.min,
-      max: stats.max,
-      edges,
-      counts: groups === null ? bucketCounts(numbers, edges) : groupBuckets(numbers, groups, edges)
-    })
+    const found = intervalsOf(numbers, buckets)
+    intervals.set(
+      column,
+      found === null || groups === null ? found : { ...found, counts: groupBuckets(numbers, groups, found.edges) }
+    )
   }
   return { values, intervals }
 }

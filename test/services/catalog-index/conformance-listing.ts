@@ -3,7 +3,7 @@ import { Effect, type Layer } from "effect"
 import { CatalogIndex, type SearchQuery } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { titleOrder, titleSortKey } from "../../../src/model/Columns.js"
-import { doc, must, upsert } from "./fixtures.js"
+import { doc, must, skewedApparel, skewedApparelPrices, upsert } from "./fixtures.js"
 
 /**
  * A shirt in three colours (group "tee"), a hoodie in two (group "hood"), and products without
@@ -254,7 +254,7 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(shirts.intervals.get("price")).toEqual({
         min: 20,
         max: 50,
-        edges: [20, 30, 40, 50, 60],
+        edges: [20, 25, 40, 50, 60],
         counts: [2, 1, 1, 1]
       })
       const groups = yield* index.facets(
@@ -268,7 +268,7 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(groups.intervals.get("price")).toEqual({
         min: 20,
         max: 50,
-        edges: [20, 30, 40, 50, 60],
+        edges: [20, 25, 40, 50, 60],
         counts: [1, 1, 1, 1]
       })
       const luma = yield* index.facets({ siteId: 1, filter: must({ column: "brand", anyOf: ["Luma"] }) }, request)
@@ -283,6 +283,33 @@ export const listingConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(none.values.get("color")).toEqual([])
       expect(none.intervals.get("price")).toBeNull()
     }))
+
+  it.effect("price intervals follow a skewed result set, the same in a search, a browse and by group", () =>
+    Effect.gen(function* () {
+      yield* upsert(...skewedApparel)
+      const index = yield* CatalogIndex
+      const request = { values: [], intervals: [{ column: "price", buckets: 5 }] }
+      const apparel = must({ column: "category", anyOf: ["Apparel"] })
+      const searched = yield* index.facets({ siteId: 1, filter: emptyFilter, text: "apparel" }, request)
+      expect(searched.intervals.get("price")).toEqual(skewedApparelPrices)
+      const browsed = yield* index.facets({ siteId: 1, filter: apparel }, request)
+      expect(browsed.intervals.get("price")).toEqual(skewedApparelPrices)
+      // Counted with the page: the same buckets.
+      const page = yield* index.search({ siteId: 1, filter: apparel, limit: 3, facets: request })
+      expect(page.facets?.intervals.get("price")).toEqual(skewedApparelPrices)
+      // By group, the same edges; a pair of T-shirts straddling 75 counts in both buckets.
+      const grouped = yield* index.facets({ siteId: 1, filter: apparel, groupBy: "item_group_id" }, request)
+      expect(grouped.intervals.get("price")).toEqual({ ...skewedApparelPrices, counts: [4, 5, 7, 5, 5] })
+      // The coats alone (250, 288, 325, 363, 400): only 300 and 400 are nice numbers between them.
+      const coats = yield* index.facets({ siteId: 1, filter: emptyFilter, text: "coat" }, request)
+      expect(coats.intervals.get("price")).toEqual({
+        min: 250,
+        max: 400,
+        edges: [250, 300, 400, 500],
+        counts: [2, 2, 1]
+      })
+    }).pipe(Effect.provide(layer))
+  )
 
   it.effect("copies of one title are spread apart in a relevance ranking, pages staying slices of it", () =>
     Effect.gen(function* () {

@@ -55,3 +55,25 @@ export const filteredIds = (filter: Filter) =>
   Effect.flatMap(CatalogIndex, (index) => index.matchIds({ siteId: 1, filter })).pipe(
     Effect.map((ids) => [...ids].sort())
   )
+
+/**
+ * A shop's apparel, priced as shops are: 40 T-shirts at 15–90 (item groups of two, adjacent
+ * prices), 5 coats at 250–400, and two garden products outside the apparel. Equal price steps
+ * over 15–400 would put 40 of the 45 in one bucket.
+ */
+export const skewedApparel: ReadonlyArray<IndexDocument> = [
+  ...Array.from({ length: 40 }, (_, i) =>
+    titled(`tee-${String(i).padStart(2, "0")}`, "cotton tee", {
+      text: { category: "apparel" },
+      payload: { price: 15 + Math.round((75 * i) / 39), category: ["Apparel"], item_group_id: `tee-${i >> 1}` }
+    })
+  ),
+  ...[250, 288, 325, 363, 400].map((price, i) =>
+    titled(`coat-${i}`, "wool coat", { text: { category: "apparel" }, payload: { price, category: ["Apparel"] } })
+  ),
+  titled("hose", "garden hose", { payload: { price: 5, category: ["Garden"] } }),
+  titled("shed", "garden shed", { payload: { price: 1200, category: ["Garden"] } })
+]
+
+/** The price intervals of the 45 apparel products: a fair share each, the coats their own. */
+export const skewedApparelPrices = { min: 15, max: 400, edges: [15, 30, 50, 75, 100, 500], counts: [8, 10, 13, 9, 5] }

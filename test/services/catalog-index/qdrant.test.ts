@@ -4,7 +4,7 @@ import { QdrantClient } from "@qdrant/js-client-rest"
 import { Effect, Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
-import { titled, upsert } from "./fixtures.js"
+import { skewedApparel, skewedApparelPrices, titled, upsert } from "./fixtures.js"
 import { QdrantCatalogIndex } from "../../../src/services/catalog-index/QdrantCatalogIndex.js"
 import { qdrantForThisFile } from "../../support/QdrantServer.js"
 import { catalogIndexConformance } from "./conformance.js"
@@ -58,6 +58,20 @@ if (qdrant.available) {
         expect(result.hits).toHaveLength(1)
         // A bounded id set: the best matchCap of the word.
         expect(yield* index.matchIds({ siteId: 1, text: "drill", filter: emptyFilter })).toHaveLength(20)
+      }).pipe(Effect.provide(bounded))
+    )
+
+    it.effect("a result set larger than a facet reads is counted per candidate edge, cut as when read whole", () =>
+      Effect.gen(function* () {
+        // 45 apparel products, above the 20 whose values a facet reads here.
+        yield* upsert(...skewedApparel)
+        const index = yield* CatalogIndex
+        const request = { values: [], intervals: [{ column: "price", buckets: 5 }] }
+        const apparel = { must: [{ column: "category", anyOf: ["Apparel"] }], mustNot: [] }
+        const browsed = yield* index.facets({ siteId: 1, filter: apparel }, request)
+        expect(browsed.intervals.get("price")).toEqual(skewedApparelPrices)
+        const searched = yield* index.facets({ siteId: 1, filter: emptyFilter, text: "apparel" }, request)
+        expect(searched.intervals.get("price")).toEqual(skewedApparelPrices)
       }).pipe(Effect.provide(bounded))
     )
   })

@@ -4,7 +4,7 @@ import {
   bucketCounts,
   countValues,
   groupBuckets,
-  niceEdges,
+  intervalsOf,
   numberStats,
   rankCounts,
   tallyFacets
@@ -88,22 +88,21 @@ export const facetsOfSlots = (
   for (const { column, buckets } of request.intervals) {
     const held = site.columns.numbers(column)
     const numbers = slots.map((slot) => (slot < held.length ? held[slot] : NaN))
-    const stats = numberStats(numbers)
-    if (stats === null) {
-      intervals.set(column, null)
-      continue
-    }
-    const edges = niceEdges(stats.min, stats.max, buckets)
+    const found = intervalsOf(numbers, buckets)
     // A slot without a group is a group of its own.
-    const counts =
-      groups === undefined
-        ? bucketCounts(numbers, edges)
-        : groupBuckets(
-            numbers,
-            slots.map((slot) => (groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)),
-            edges
-          )
-    intervals.set(column, { min: stats.min, max: stats.max, edges, counts })
+    intervals.set(
+      column,
+      found === null || groups === undefined
+        ? found
+        : {
+            ...found,
+            counts: groupBuckets(
+              numbers,
+              slots.map((slot) => (groups.of[slot] >= 0 ? groups.of[slot] : -1 - slot)),
+              found.edges
+            )
+          }
+    )
   }
   return { values, intervals }
 }

@@ -47,7 +47,8 @@ export interface QdrantIndexOptions {
   /**
    * Most ids `matchIds` gathers (per word for text; the first by product id for a browse, also
    * what a browse with boosts or `near` ranks): Qdrant has no "all matches" query. Totals are
-   * exact counts regardless. Default 10,000.
+   * exact counts regardless. Default 10,000. Also bounds the members whose values a numeric
+   * facet reads (at most 1,000, one page; a larger set is counted per candidate edge instead).
    */
   readonly matchCap?: number | undefined
   /**

@@ -489,8 +489,8 @@ const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Ind
 
 /**
  * Exact facets of a result set. Without grouping, Qdrant counts: its facet API per value
- * column, and per numeric column a count, its extremes and a count per interval (see
- * Aggregates.ts), all over the set's filter. Grouped counts need each member's group, so the
+ * column, and per numeric column a count and its extremes, then the values below each
+ * candidate edge (read, or counted per edge: see Aggregates.ts), all over the set's filter. Grouped counts need each member's group, so the
  * set's columns are read and counted here.
  */
 export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
