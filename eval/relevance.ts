@@ -302,15 +302,19 @@ const main = async () => {
         name: "fuzzy/prefix weight 1e-6 (≈ exact words)",
         overrides: { fuzzyWeight: 1e-6, prefixWeight: 1e-6 }
       })
-      variants.push({ name: "partial gate 0.6", overrides: { partialGate: 0.6 } })
+      variants.push({ name: "partial gate 0.45", overrides: { partialGate: 0.45 } })
       variants.push({ name: "partial gate 0.4", overrides: { partialGate: 0.4 } })
+      variants.push({ name: "partial gate 0.35", overrides: { partialGate: 0.35 } })
+      variants.push({ name: "partial gate 0.4, 500 candidates", overrides: { partialGate: 0.4, partialCandidates: 500 } })
       variants.push({ name: "no partial matches", overrides: { partialGate: 2 } })
-      variants.push({ name: "phrase weight 0.3", overrides: { phraseWeight: 0.3 } })
-      variants.push({ name: "variant gate 0.4", overrides: { variantGate: 0.4 } })
+      variants.push({ name: "phrase weight 1", overrides: { phraseWeight: 1 } })
+      variants.push({ name: "fuzzy weight 0.3", overrides: { fuzzyWeight: 0.3 } })
       if (set.hasDescription) {
-        variants.push({ name: "description weight 1", overrides: { fieldWeights: { description: 1 } } })
         variants.push({ name: "description weight 0.3", overrides: { fieldWeights: { description: 0.3 } } })
-        variants.push({ name: "description weight 1.5", overrides: { fieldWeights: { description: 1.5 } } })
+        variants.push({
+          name: "description weight 0.3, partial gate 0.4",
+          overrides: { partialGate: 0.4, fieldWeights: { description: 0.3 } }
+        })
         variants.push({
           name: "embed title + description head (160 ch)",
           overrides: {},

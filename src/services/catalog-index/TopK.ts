@@ -46,3 +46,10 @@ export const kthLargest = (values: ArrayLike<number>, k: number): number => {
   }
   return best[0]
 }
+
+/** The `count` best-scored entries of `scores` (ties at the cut all kept). */
+export const bestEntries = <K>(scores: ReadonlyMap<K, number>, count: number): ReadonlyMap<K, number> => {
+  if (scores.size <= count) return scores
+  const cut = kthLargest([...scores.values()], count)
+  return new Map([...scores].filter(([, score]) => score >= cut))
+}

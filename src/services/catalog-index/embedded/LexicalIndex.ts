@@ -3,7 +3,7 @@ import type { IndexDocument } from "../../../model/IndexDocument.js"
 import { Bm25Postings, type LexicalScores, type TermPostings } from "./Bm25Postings.js"
 import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
-import { kthLargest } from "../TopK.js"
+import { bestEntries } from "../TopK.js"
 import { PairPostings } from "./PairPostings.js"
 import {
   completesPrefix,
@@ -176,7 +176,7 @@ export class LexicalIndex {
       lastGroup[slot] = 0
     }
     this.scorePhrases(typedForms, totals)
-    return { slots: kept, scores: totals, gated, partial: bestOf(partial, this.settings.partialCandidates) }
+    return { slots: kept, scores: totals, gated, partial: bestEntries(partial, this.settings.partialCandidates) }
   }
 
   /** Multiplies the score of each match by its phrase factor (matches are the slots scoring above 0). */
@@ -289,11 +289,4 @@ const extreme = ({ slots, scores }: LexicalScores, pick: (a: number, b: number) 
   let result = scores[slots[0]]
   for (const slot of slots) result = pick(result, scores[slot])
   return result
-}
-
-/** The `count` best-scored entries of `scores` (ties at the cut all kept). */
-const bestOf = (scores: Map<number, number>, count: number): Map<number, number> => {
-  if (scores.size <= count) return scores
-  const cut = kthLargest([...scores.values()], count)
-  return new Map([...scores].filter(([, score]) => score >= cut))
 }

@@ -37,13 +37,16 @@ export interface PhraseHolders {
  * as in the embedded index) have one. Variant-only scores are scaled so the best is worth at most `fuzzyWeight`
  * of the weakest exact match of the same word: exact matches always outrank typos and prefixes.
  * A document `refused` (the text model disagrees: the embedded index's variant gate) keeps what
- * it has without its gated words, if that is still enough of the words.
+ * it has without its gated words, if that is still enough of the words. Documents holding too
+ * few of the words go to `partial` with the score they would have (the embedded index's
+ * partial matches, which the text model may admit).
  */
 export const lexicalScores = (
   words: ReadonlyArray<WordScores>,
   fuzzyWeight: number,
   phrases?: PhraseHolders,
-  refused: (id: string) => boolean = () => false
+  refused: (id: string) => boolean = () => false,
+  partial?: Map<string, number>
 ): Map<string, number> => {
   const totals = new Map<string, number>()
   const gatedParts = new Map<string, number>()
@@ -69,7 +72,10 @@ export const lexicalScores = (
     const count = turnedDown ? (ungated.get(id) ?? 0) : held.get(id)!
     if (count >= required && (!turnedDown || total > gatedPart)) {
       totals.set(id, ((turnedDown ? total - gatedPart : total) * count) / typed)
-    } else totals.delete(id)
+    } else {
+      if (held.get(id)! < required) partial?.set(id, (total * held.get(id)!) / typed)
+      totals.delete(id)
+    }
   }
   if (phrases !== undefined && phrases.pairs.length > 0) {
     for (const [id, total] of totals) {

@@ -44,6 +44,8 @@ export interface QdrantIndexOptions {
   readonly prefixWeight?: number | undefined
   readonly phraseWeight?: number | undefined
   readonly variantGate?: number | undefined
+  readonly partialGate?: number | undefined
+  readonly partialCandidates?: number | undefined
   /**
    * Most ids `matchIds` gathers (per word for text; the first by product id for a browse, also
    * what a browse with boosts or `near` ranks): Qdrant has no "all matches" query. Totals are
@@ -87,6 +89,8 @@ export interface ResolvedOptions {
   readonly prefixWeight: number
   readonly phraseWeight: number
   readonly variantGate: number
+  readonly partialGate: number
+  readonly partialCandidates: number
   readonly matchCap: number
   readonly queryTimeoutMs: number
   readonly writeTimeoutMs: number
@@ -110,6 +114,8 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   prefixWeight: options.prefixWeight ?? defaultOptions.prefixWeight,
   phraseWeight: options.phraseWeight ?? defaultOptions.phraseWeight,
   variantGate: options.variantGate ?? defaultOptions.variantGate,
+  partialGate: options.partialGate ?? defaultOptions.partialGate,
+  partialCandidates: options.partialCandidates ?? defaultOptions.partialCandidates,
   matchCap: options.matchCap ?? 10_000,
   queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   writeTimeoutMs: options.writeTimeoutMs ?? 120_000,

@@ -22,7 +22,7 @@ import {
   type MatchQuery
 } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
-import { kthLargest } from "../TopK.js"
+import { bestEntries, kthLargest } from "../TopK.js"
 import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
 import { columnsOf, productIdOf, scrollAll } from "./Points.js"
 import { pointIds } from "./PointIds.js"
@@ -125,11 +125,14 @@ const complete = (
     })
   }
   const lexicalKnown = searches.length === 0
-  // The variant gate asks the text model about every gated match: each similarity is needed then.
-  const needed =
+  // The variant gate asks the text model about every gated match: each similarity is needed then,
+  // as it is for every partial match offered to it.
+  const reaches =
     page !== undefined && lexicalKnown && !gates(gathered)
       ? mayReach(q, gathered, page.ranking, page.limit)
       : () => true
+  const partial = partialCandidates(q, gathered)
+  const needed = (id: string) => partial.has(id) || reaches(id)
   for (const signal of gathered.dense) {
     const missing = [...gathered.matched].filter((id) => !signal.found.has(id) && needed(id))
     if (missing.length === 0) continue
@@ -223,13 +226,18 @@ type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
  */
 const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
   const signal = (name: "text" | "image", id: string) => gathered.dense.find((s) => s.name === name)?.found.get(id)
+  const partial = new Map<string, number>()
   const lexical = lexicalScores(
     wordScoresOf(gathered.words),
     q.options.fuzzyWeight,
     { pairs: gathered.pairs.map((pair) => pair.holders), weight: q.options.phraseWeight },
     // The embedded index's variant gate: a typo of a known word counts where the text model agrees.
-    (id) => (signal("text", id) ?? -1) < q.options.variantGate
+    (id) => (signal("text", id) ?? -1) < q.options.variantGate,
+    partial
   )
+  // The embedded index's partial matches: fewer of the words, and the meaning.
+  for (const [id, score] of bestEntries(partial, q.options.partialCandidates))
+    if ((signal("text", id) ?? -1) >= q.options.partialGate) lexical.set(id, score)
   const denseHit = (id: string) =>
     gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
   return [...gathered.matched].flatMap((id) =>
@@ -322,7 +330,7 @@ const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Inde
       })
       return fuse(found, ranking, query.limit, best)
     })
-    if (gates(gathered)) {
+    if (byMeaning(q, gathered)) {
       // Which gated matches count is known once the similarities are: the count comes after.
       const hits = yield* rank
       const matches = gathered.saturated
@@ -356,6 +364,16 @@ const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gather
     .pipe(Effect.map(([count]) => count))
 }
 
+/** The partial matches offered to the text model (see lexicalScores): the best by their words' score. */
+const partialCandidates = (q: Qdrant, gathered: Gathered): ReadonlyMap<string, number> => {
+  const partial = new Map<string, number>()
+  lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight, undefined, () => false, partial)
+  return bestEntries(partial, q.options.partialCandidates)
+}
+
+/** Whether the text model decides some matches (gated variants, partial matches): they count once it has. */
+const byMeaning = (q: Qdrant, gathered: Gathered): boolean => gates(gathered) || partialCandidates(q, gathered).size > 0
+
 /** Whether some word has gated variants (see WordMatches.gated): matches the text model decides on. */
 const gates = (gathered: Gathered): boolean => gathered.words.some((word) => word.gatedQuery !== null)
 
@@ -364,14 +382,11 @@ const gates = (gathered: Gathered): boolean => gathered.words.some((word) => wor
  * hit, or a gated match the text model accepted (known once `complete` has run).
  */
 const matchFilter = (q: Qdrant, filter: QdrantFilter, gathered: Gathered): QdrantFilter => {
-  const text = gathered.dense.find((signal) => signal.name === "text")
-  const gatedIds = new Set(gathered.words.flatMap((word) => [...word.gated.keys()]))
-  const accepted =
-    gatedIds.size === 0
-      ? []
-      : scoredOf(q, gathered)
-          .filter(({ id }) => gatedIds.has(id) && (text?.found.get(id) ?? -1) >= q.options.variantGate)
-          .map(({ id }) => id)
+  const decided = new Set([
+    ...gathered.words.flatMap((word) => [...word.gated.keys()]),
+    ...partialCandidates(q, gathered).keys()
+  ])
+  const accepted = decided.size === 0 ? [] : scoredOf(q, gathered).flatMap(({ id }) => (decided.has(id) ? [id] : []))
   const denseHits = [
     ...new Set([
       ...gathered.dense.flatMap((signal) =>
@@ -393,7 +408,7 @@ const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
     const filter = filterOf(scope)
     if (browses(scope, q)) return { filter, gathered: null }
     const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates, payload: [] })
-    if (gates(gathered)) yield* complete(q, scope.siteId, gathered)
+    if (byMeaning(q, gathered)) yield* complete(q, scope.siteId, gathered)
     return { filter: matchFilter(q, filter, gathered), gathered }
   })
 
