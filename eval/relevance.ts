@@ -305,7 +305,10 @@ const main = async () => {
       variants.push({ name: "partial gate 0.45", overrides: { partialGate: 0.45 } })
       variants.push({ name: "partial gate 0.4", overrides: { partialGate: 0.4 } })
       variants.push({ name: "partial gate 0.35", overrides: { partialGate: 0.35 } })
-      variants.push({ name: "partial gate 0.4, 500 candidates", overrides: { partialGate: 0.4, partialCandidates: 500 } })
+      variants.push({
+        name: "partial gate 0.4, 500 candidates",
+        overrides: { partialGate: 0.4, partialCandidates: 500 }
+      })
       variants.push({ name: "no partial matches", overrides: { partialGate: 2 } })
       variants.push({ name: "phrase weight 1", overrides: { phraseWeight: 1 } })
       variants.push({ name: "fuzzy weight 0.3", overrides: { fuzzyWeight: 0.3 } })

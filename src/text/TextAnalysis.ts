@@ -260,6 +260,32 @@ export interface QueryWord {
   readonly span: number
 }
 
+/**
+ * Words a shopper puts after the thing they want ("water bottle lime", "t-shirt mens large"):
+ * colours, sizes, who it is for. The head word is what is left at the end.
+ */
+const TRAILING_MODIFIERS: ReadonlySet<string> = new Set([
+  ...["black", "white", "grey", "gray", "silver", "red", "pink", "orange", "yellow", "beige", "brown", "gold"],
+  ...["green", "olive", "turquoise", "blue", "navy", "purple", "lime", "khaki", "tan", "ivory", "cream", "teal"],
+  ...["maroon", "burgundy", "charcoal", "coral", "mint", "rose", "clear", "multicolor", "multi"],
+  ...["xs", "s", "m", "l", "xl", "xxl", "xxxl", "small", "medium", "large", "mini", "big", "plus", "size"],
+  ...["men", "mens", "women", "womens", "kid", "kids", "boy", "boys", "girl", "girls", "baby", "toddler"],
+  ...["adult", "adults", "unisex", "ladies", "youth"]
+])
+
+/**
+ * The group of the query's head word: its last typed word that is no colour, size, audience or
+ * number (see TRAILING_MODIFIERS), which names the kind of product wanted ("gown" of "victorias
+ * secret lace gown", "bottle" of "water bottle lime"); null when every word is such a modifier.
+ */
+export const headGroup = (words: ReadonlyArray<QueryWord>): number | null => {
+  for (let i = words.length - 1; i >= 0; i--) {
+    const { typed, group, span } = words[i]
+    if (span === 1 && !/\p{N}/u.test(typed) && !TRAILING_MODIFIERS.has(typed)) return group
+  }
+  return null
+}
+
 export const queryWords = (text: string): Array<QueryWord> => {
   const seen = new Set<string>()
   const words: Array<QueryWord> = []

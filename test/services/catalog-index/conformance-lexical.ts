@@ -115,11 +115,14 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
         titled("cyclone", "Cyclone water bottle, lime", { vector: [0.6, 0.8, 0, 0] }),
         titled("camelbak", "CamelBak water bottle", { vector: [0.9, 0.436, 0, 0] }),
         titled("soda", "Lemon lime soda mix", { vector: [0, 0, 1, 0] }),
-        titled("tap", "Water filter for the tap", { vector: [0, 0, 0, 1] })
+        titled("tap", "Water filter for the tap", { vector: [0, 0, 0, 1] }),
+        // Close in meaning, but without the head word "bottle" ("lime" trails as a colour).
+        titled("squeezer", "Lime squeezer", { vector: [0.7, 0.714, 0, 0] })
       )
       const textVector = vec(1, 0, 0, 0)
       const found = yield* searchIds({ text: "tupperware water bottle lime", textVector, minSimilarity: 0.99 })
-      // The CamelBak bottle holds two of the words and means the query; the soda and the filter do not.
+      // The CamelBak bottle holds two of the words, the head word among them, and means the query;
+      // the soda and the filter do not, and the squeezer holds no bottle.
       expect(found.sort()).toEqual(["camelbak", "cyclone"])
       // Without a vector to agree, only the products holding enough of the words match.
       expect(yield* searchIds({ text: "tupperware water bottle lime" })).toEqual(["cyclone"])

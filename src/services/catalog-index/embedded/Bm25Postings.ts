@@ -36,8 +36,10 @@ export interface LexicalScores {
    */
   readonly gated?: ReadonlyMap<number, number> | undefined
   /**
-   * Documents holding some of the words but fewer than a match needs, with the score they would
-   * have: they match where the dense model says they mean what the query means (HybridSearch).
+   * Documents holding some of the words, the head word among them (see `headGroup`), but fewer
+   * than a match needs, with the score they would have: they match where the dense model says
+   * they mean what the query means (HybridSearch). "Baseball bat" holds "baseball" of "baseball
+   * cap" but not "cap": no partial match.
    */
   readonly partial?: ReadonlyMap<number, number> | undefined
 }

@@ -15,6 +15,7 @@ import {
   phraseFactor,
   queryPairs,
   queryWords,
+  headGroup,
   requiredWords,
   typedWords,
   withJoinedWords,
@@ -117,14 +118,19 @@ export class LexicalIndex {
     const matched = this.scratchMatched(allowed.length)
     const lastGroup = this.scratchGroups(allowed.length)
     const slots: Array<number> = []
+    // Slots holding the head word: a partial match must (see LexicalScores.partial).
+    const head = headGroup(typedForms)
+    const holdsHead = new Set<number>()
     // Per slot matched through a gated variant: that part of its raw score and of its word count.
     const gatedBy = new Map<number, { score: number; words: number }>()
     try {
       for (const word of words) {
         const { slots: wordSlots, scores, gatedFrom } = this.wordScores(word, word === last, allowed, matching)
         const through = word.group + word.span
+        const heads = head !== null && word.group <= head && head < through
         for (let i = 0; i < wordSlots.length; i++) {
           const slot = wordSlots[i]
+          if (heads) holdsHead.add(slot)
           let added = 0
           if (lastGroup[slot] < through) {
             // The groups this word covers, less its first one if an earlier form counted it.
@@ -169,7 +175,7 @@ export class LexicalIndex {
         totals[slot] *= matched[slot] / typed
         kept.push(slot)
       } else {
-        partial.set(slot, (totals[slot] * matched[slot]) / typed)
+        if (head === null || holdsHead.has(slot)) partial.set(slot, (totals[slot] * matched[slot]) / typed)
         totals[slot] = 0
       }
       matched[slot] = 0

@@ -38,15 +38,15 @@ export interface PhraseHolders {
  * of the weakest exact match of the same word: exact matches always outrank typos and prefixes.
  * A document `refused` (the text model disagrees: the embedded index's variant gate) keeps what
  * it has without its gated words, if that is still enough of the words. Documents holding too
- * few of the words go to `partial` with the score they would have (the embedded index's
- * partial matches, which the text model may admit).
+ * few of the words, the head word among them, go to `partial.into` with the score they would
+ * have (the embedded index's partial matches, which the text model may admit).
  */
 export const lexicalScores = (
   words: ReadonlyArray<WordScores>,
   fuzzyWeight: number,
   phrases?: PhraseHolders,
   refused: (id: string) => boolean = () => false,
-  partial?: Map<string, number>
+  partial?: { readonly into: Map<string, number>; readonly head: number | null }
 ): Map<string, number> => {
   const totals = new Map<string, number>()
   const gatedParts = new Map<string, number>()
@@ -73,7 +73,8 @@ export const lexicalScores = (
     if (count >= required && (!turnedDown || total > gatedPart)) {
       totals.set(id, ((turnedDown ? total - gatedPart : total) * count) / typed)
     } else {
-      if (held.get(id)! < required) partial?.set(id, (total * held.get(id)!) / typed)
+      if (partial !== undefined && held.get(id)! < required && holdsGroup(words, id, partial.head))
+        partial.into.set(id, (total * held.get(id)!) / typed)
       totals.delete(id)
     }
   }
@@ -86,6 +87,16 @@ export const lexicalScores = (
   }
   return totals
 }
+
+/** Whether a document is listed for the typed word `group` (any, when null). */
+const holdsGroup = (words: ReadonlyArray<WordScores>, id: string, group: number | null): boolean =>
+  group === null ||
+  words.some(
+    (word) =>
+      word.group <= group &&
+      group < word.group + word.span &&
+      (word.exact.has(id) || word.variants.has(id) || (word.gated?.has(id) ?? false))
+  )
 
 /**
  * How many typed words (groups) each listed document holds, with and without its gated

@@ -11,6 +11,7 @@ import {
   withJoinedWords,
   type QueryWord,
   completesPrefix,
+  headGroup,
   DEFAULT_WORD_MATCHING,
   editBudget,
   fewestEdits,
@@ -86,6 +87,8 @@ export interface Gathered {
   readonly saturated: boolean
   /** "Matches some word": the condition that counts every lexical match (see Query.ts total). */
   readonly lexicalCondition: QdrantCondition | null
+  /** The typed word a partial match must hold (see `headGroup`). */
+  readonly head: number | null
 }
 
 /** The words the shopper typed (each with its forms). */
@@ -333,7 +336,16 @@ export const gather = (
 
     yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
     const saturated = gathered.some((word) => word.exactFull || word.variantsFull || word.gatedFull)
-    return { words: gathered, pairs, dense, points, matched, saturated, lexicalCondition: lexicalCondition(gathered) }
+    return {
+      words: gathered,
+      pairs,
+      dense,
+      points,
+      matched,
+      saturated,
+      lexicalCondition: lexicalCondition(gathered),
+      head: headGroup(typedForms)
+    }
   })
 
 /** The keys of a word's exact and ungated variant matches: a point holding one is no gated match. */

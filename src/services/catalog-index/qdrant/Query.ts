@@ -233,7 +233,7 @@ const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
     { pairs: gathered.pairs.map((pair) => pair.holders), weight: q.options.phraseWeight },
     // The embedded index's variant gate: a typo of a known word counts where the text model agrees.
     (id) => (signal("text", id) ?? -1) < q.options.variantGate,
-    partial
+    { into: partial, head: gathered.head }
   )
   // The embedded index's partial matches: fewer of the words, and the meaning.
   for (const [id, score] of bestEntries(partial, q.options.partialCandidates))
@@ -367,7 +367,10 @@ const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gather
 /** The partial matches offered to the text model (see lexicalScores): the best by their words' score. */
 const partialCandidates = (q: Qdrant, gathered: Gathered): ReadonlyMap<string, number> => {
   const partial = new Map<string, number>()
-  lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight, undefined, () => false, partial)
+  lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight, undefined, () => false, {
+    into: partial,
+    head: gathered.head
+  })
   return bestEntries(partial, q.options.partialCandidates)
 }
 
