@@ -350,10 +350,21 @@ export const editBudget = (typed: string, known: boolean, matching: WordMatching
 /**
  * Whether a query word is completed as a prefix: only the last word of a request typed live
  * ("cordl" → "cordless" as the shopper types), never a word of a submitted search ("pan" is not
- * "pantry"), and not under 3 characters.
+ * "pantry"), and not under 3 characters. A model number of 5 or more characters is completed
+ * anywhere: "dcd771" finds the kit "DCD771C2", as a shopper typing a model's base number means.
  */
 export const completesPrefix = (typed: string, isLast: boolean, matching: WordMatching): boolean =>
-  matching.live && isLast && typed.length >= 3
+  (matching.live && isLast && typed.length >= 3) || isModelNumber(typed)
+
+const isModelNumber = (typed: string): boolean => typed.length >= 5 && /\p{N}/u.test(typed) && /\p{L}/u.test(typed)
+
+/**
+ * Whether an index term is the typed word numbered ("buds" → "buds2", "echo" → "echo4"): the
+ * same name with a generation or model digit, not another word, so a typo budget finding it
+ * never gates it.
+ */
+export const numberedForm = (typed: string, term: string): boolean =>
+  term.length === typed.length + 1 && term.startsWith(typed) && /^\p{L}{3,}$/u.test(typed) && /\p{N}$/u.test(term)
 
 /** The word with two neighbouring letters swapped, each way: typos a single edit distance counts as two. */
 export const swaps = (word: string): Array<string> => {

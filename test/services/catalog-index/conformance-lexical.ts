@@ -128,6 +128,22 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "tupperware water bottle lime" })).toEqual(["cyclone"])
     }))
 
+  test("a model number finds the models it starts; a name finds its numbered generations", () =>
+    Effect.gen(function* () {
+      yield* upsert(
+        titled("kit", "Cordless drill/driver kit (DCD771C2)"),
+        titled("other", "Impact driver DCF887B"),
+        titled("buds2", "Galaxy Buds2 Pro earbuds"),
+        titled("buds", "Space Buds earbuds"),
+        titled("bus", "School bus toy")
+      )
+      // Submitted, not typed live: a model number's base still finds its kits.
+      expect(yield* searchIds({ text: "dcd771" })).toEqual(["kit"])
+      expect(yield* searchIds({ text: "dcd77" })).toEqual(["kit"])
+      // "buds" is a word of the site, so its typos ("bus") stay out; "buds2" is the same name numbered.
+      expect((yield* searchIds({ text: "buds" })).sort()).toEqual(["buds", "buds2"])
+    }))
+
   test("typo tolerance follows the campaign's settings; words holding digits never match fuzzily", () =>
     Effect.gen(function* () {
       yield* upsert(titled("cordless", "Cordless drill"), titled("r5", "Insulation R-5 roll"), titled("r6", "R-6 roll"))

@@ -16,6 +16,7 @@ import {
   queryPairs,
   queryWords,
   headGroup,
+  numberedForm,
   requiredWords,
   typedWords,
   withJoinedWords,
@@ -276,7 +277,7 @@ export class LexicalIndex {
           term,
           this.postings.of(term)!,
           (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits),
-          true
+          !numberedForm(word.typed, term)
         )
       }
     }

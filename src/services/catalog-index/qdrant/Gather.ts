@@ -12,6 +12,7 @@ import {
   type QueryWord,
   completesPrefix,
   headGroup,
+  numberedForm,
   DEFAULT_WORD_MATCHING,
   editBudget,
   fewestEdits,
@@ -435,7 +436,7 @@ const knownVariantsOf = (
     for (const { term, weight, edits } of fewestEdits(typos, matching)) {
       const before = found.get(term)
       // A term that completes the word is no typo of it, whatever else it is.
-      const gated = known && edits > 0 && (before?.gated ?? true)
+      const gated = known && edits > 0 && !numberedForm(word.typed, term) && (before?.gated ?? true)
       found.set(term, { weight: Math.max(weight, before?.weight ?? Number.NEGATIVE_INFINITY), gated })
     }
     return new Map([...found].sort((a, b) => b[1].weight - a[1].weight).slice(0, MAX_VARIANTS))
