@@ -70,7 +70,7 @@ export const defaultOptions: EmbeddedIndexOptions = {
   prefixWeight: 0.3,
   phraseWeight: 0.75,
   variantGate: 0.5,
-  partialGate: 0.5,
+  partialGate: 0.4,
   partialCandidates: 200,
   // M 12 / efConstruction 64 keeps text-vector inserts cheap on a large catalog (M 16 / 100
   // builds far slower); queries use ef = max(efSearch, candidates) anyway.
