@@ -4,6 +4,7 @@ import { emptyFilter } from "../../src/model/Filter.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import { textSearch } from "../../src/search/TextSearch.js"
 import type { EvalQuery } from "./Dataset.js"
+import { DEFAULT_WORD_MATCHING, withLanguageWords } from "../../src/text/TextAnalysis.js"
 
 export type Rankings = Map<string, ReadonlyArray<string>>
 
@@ -64,12 +65,14 @@ export const directRankings = (
   Effect.gen(function* () {
     const rankings: Rankings = new Map()
     const totals = new Map<string, number>()
+    const embedder = yield* TextEmbedder
     const started = performance.now()
     for (const q of queries) {
       const result = yield* index
         .search({
           siteId,
           text: config.lexical === false ? undefined : q.text,
+          words: withLanguageWords(DEFAULT_WORD_MATCHING, q.text, embedder.isWord),
           textVector: config.dense === false ? undefined : vectors.get(q.id),
           filter: emptyFilter,
           limit,

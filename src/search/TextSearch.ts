@@ -14,6 +14,7 @@ import { exactFacets, facetRequest, facetValueCondition } from "./DynamicFilters
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
+import { withLanguageWords } from "../text/TextAnalysis.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
@@ -62,7 +63,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     // The index matches the words while the text model embeds them (see CatalogIndex.prepare):
     // the embedding is asked for first, the words are matched once it waits on its thread.
-    const matching = campaignWordMatching(campaign, input.asYouType ?? false)
+    const matching = withLanguageWords(campaignWordMatching(campaign, input.asYouType ?? false), text, embedder.isWord)
     const textVector = browsing
       ? undefined
       : yield* Effect.gen(function* () {

@@ -320,6 +320,24 @@ export interface WordMatching {
   readonly minWordSizeFor2Typos: number
   /** The request is typed live (auto-suggest, search as you type): the last word may be a prefix. */
   readonly live: boolean
+  /**
+   * The query's words that are words of the language (TextEmbedder.isWord) though the site has no
+   * products of their own: "couch" is no misspelling of "coach", so its typos are gated as a
+   * known word's are.
+   */
+  readonly languageWords?: ReadonlyArray<string> | undefined
+}
+
+/** The matching with the query's words of the language noted (see WordMatching.languageWords). */
+export const withLanguageWords = (
+  matching: WordMatching,
+  text: string,
+  isWord: (word: string) => boolean
+): WordMatching => {
+  const languageWords = queryWords(text)
+    .map((word) => word.typed)
+    .filter((typed) => isWord(typed))
+  return languageWords.length === 0 ? matching : { ...matching, languageWords }
 }
 
 export const DEFAULT_WORD_MATCHING: WordMatching = {

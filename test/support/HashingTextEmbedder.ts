@@ -34,6 +34,8 @@ export const hashingEmbedder = (dimensions = 64): TextEmbedderService => {
     dimensions,
     embed: (texts) => Effect.sync(() => texts.map(embedOne)),
     embedQuery: (text) => Effect.sync(() => embedOne(text)),
+    // No vocabulary: any word the site does not know may be a misspelling.
+    isWord: () => false,
     stats: Effect.succeed({
       documentsEmbedded: 0,
       queryCacheHits: 0,

@@ -5,7 +5,9 @@ import { planBatches, SHARED_BUDGET_MS } from "./Batching.js"
 import { makeEmbeddingThreads, type Priority, spawnEmbeddingWorker } from "./EmbeddingThreads.js"
 import { normaliseText } from "./ModelInput.js"
 import { EmbedError, TextEmbedder, type TextEmbedderStats } from "./TextEmbedder.js"
-import { TEXT_MODEL } from "./TextModel.js"
+import { MODEL_FILES, TEXT_MODEL, textModelDir } from "./TextModel.js"
+import fs from "node:fs"
+import path from "node:path"
 
 export interface TextEmbedderOptions {
   readonly threads: number
@@ -13,6 +15,19 @@ export interface TextEmbedderOptions {
   readonly queryCacheCapacity?: number
   /** Starts one embedding thread; tests substitute threads that crash or fail to load. */
   readonly spawnWorker?: () => Worker
+}
+
+/**
+ * The whole words of the model's WordPiece vocabulary (pieces that continue a word, "##…", and
+ * special tokens left out): about 20,000 common English words, names and brands.
+ */
+const modelWords = (dir: string): ReadonlySet<string> => {
+  const tokenizer = JSON.parse(fs.readFileSync(path.join(dir, MODEL_FILES.tokenizer), "utf8")) as {
+    readonly model?: { readonly vocab?: Record<string, number> }
+  }
+  const words = new Set<string>()
+  for (const token of Object.keys(tokenizer.model?.vocab ?? {})) if (/^\p{L}{2,}$/u.test(token)) words.add(token)
+  return words
 }
 
 /** Scoped: waits until every thread has loaded the model; closing the scope ends them. */
@@ -101,7 +116,8 @@ export const makeTextEmbedder = (options: TextEmbedderOptions) =>
       })
     )
 
-    return TextEmbedder.of({ dimensions: TEXT_MODEL.dimensions, embed, embedQuery, stats })
+    const words = yield* Effect.sync(() => modelWords(textModelDir()))
+    return TextEmbedder.of({ dimensions: TEXT_MODEL.dimensions, embed, embedQuery, stats, isWord: (w) => words.has(w) })
   })
 
 /** EMBED_THREADS: embedding threads in this process (default 2). */

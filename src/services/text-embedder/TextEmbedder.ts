@@ -26,6 +26,11 @@ export interface TextEmbedderService {
   /** The same model for a search query, served ahead of documents and from an LRU cache. */
   readonly embedQuery: (text: string) => Effect.Effect<Float32Array, EmbedError>
   readonly stats: Effect.Effect<TextEmbedderStats>
+  /**
+   * Whether a lower-case word is a whole word of the model's vocabulary: a word of the language
+   * ("couch", "coach"), where a misspelling ("sneekers", "cordles") is not.
+   */
+  readonly isWord: (word: string) => boolean
 }
 
 export class TextEmbedder extends Context.Tag("TextEmbedder")<TextEmbedder, TextEmbedderService>() {}

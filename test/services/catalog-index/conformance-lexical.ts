@@ -82,6 +82,12 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       // A word without products of its own keeps its typos: an edit, or a swap of neighbours.
       expect(yield* searchIds({ text: "sneekers" })).toEqual(["sneakers"])
       expect(yield* searchIds({ text: "drlil" })).toEqual(["drill"])
+      // Unless it is a word of the language: "jeams" is a misspelling, "beams" another word.
+      const beams = { ...DEFAULT_WORD_MATCHING, languageWords: ["beams"] }
+      expect(yield* searchIds({ text: "jeams", words: { ...DEFAULT_WORD_MATCHING, languageWords: [] } })).toEqual([
+        "jeans"
+      ])
+      expect(yield* searchIds({ text: "beams", words: beams })).toEqual([])
     }))
 
   test("another word one edit away counts where the text vector agrees, and only as that word", () =>

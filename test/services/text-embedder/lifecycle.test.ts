@@ -81,4 +81,14 @@ describe("TextEmbedder lifecycle", () => {
       })
     )
   )
+
+  it.live("knows the words of the language from the model's vocabulary, not misspellings", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const embedder = yield* makeTextEmbedder({ threads: 1 })
+        expect(["couch", "coach", "beams", "sofa"].filter(embedder.isWord)).toEqual(["couch", "coach", "beams", "sofa"])
+        expect(["sneekers", "cordles", "drlil", "##s", "a"].filter(embedder.isWord)).toEqual([])
+      })
+    )
+  )
 })

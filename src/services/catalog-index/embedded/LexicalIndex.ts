@@ -215,7 +215,7 @@ export class LexicalIndex {
     this.inUse[0] = exact
     const stemPostings = this.postings.of(word.stem)
     if (stemPostings !== undefined) this.postings.score(stemPostings, 1, allowed, exact, null)
-    const known = stemPostings !== undefined
+    const known = stemPostings !== undefined || (matching.languageWords?.includes(word.typed) ?? false)
     // A joined word is known to the index as it is: it has no variants.
     if (word.span > 1) return { ...exact, gatedFrom: exact.slots.length }
     // Variants of a word the site knows match only where the dense model agrees (LexicalScores.gated).

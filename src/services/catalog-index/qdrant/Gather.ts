@@ -280,9 +280,14 @@ export const gather = (
 
     const variantPath = Effect.gen(function* () {
       // A word the site knows has no typo variants (see editBudget).
-      const known = (word: QueryWord) => Effect.map(stemStatistics, (stems) => stems.get(word.stem)!.size > 0)
-      const last = typedForms[typedForms.length - 1]
       const matching = query.words ?? DEFAULT_WORD_MATCHING
+      // A word of the language is gated as a known word is (WordMatching.languageWords).
+      const known = (word: QueryWord) =>
+        Effect.map(
+          stemStatistics,
+          (stems) => stems.get(word.stem)!.size > 0 || (matching.languageWords?.includes(word.typed) ?? false)
+        )
+      const last = typedForms[typedForms.length - 1]
       const variantTerms = yield* Effect.forEach(
         words,
         (word) =>
