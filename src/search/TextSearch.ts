@@ -15,6 +15,9 @@ import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
 import { withLanguageWords } from "../text/TextAnalysis.js"
+import { queryHead, titleHead } from "../text/TitleHead.js"
+import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { SearchResult } from "../services/catalog-index/CatalogIndex.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
@@ -46,6 +49,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const registry = yield* SiteRegistry
     const embedder = yield* TextEmbedder
     const index = yield* CatalogIndex
+    const store = yield* CatalogStore
 
     const campaign = yield* registry.campaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
@@ -93,10 +97,15 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 
     // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
     // The index counts the facets of the result set with it (one matching for both).
+    const headed = !browsing && sort === undefined && pinned.length === 0
     const ranking = yield* Effect.cached(
-      (pinned.length === 0
-        ? index.search({ ...query, offset, limit, facets: facetRequest })
-        : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })
+      (headed
+        ? index
+            .search({ ...query, limit: Math.max(HEAD_WINDOW, offset + limit), facets: facetRequest })
+            .pipe(Effect.flatMap((ranked) => byTitleHead(store, siteId, text, ranked, offset, limit)))
+        : pinned.length === 0
+          ? index.search({ ...query, offset, limit, facets: facetRequest })
+          : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })
       ).pipe(timed("index"))
     )
     const [result, facets] = yield* Effect.all(
@@ -162,6 +171,45 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
   })
 
 const PREVIEW_SIZE = 3
+
+/**
+ * The first places of a relevance listing are re-ranked by what its titles name: a product whose
+ * title's head word (text/TitleHead.ts) is the query's head word gains HEAD_BONUS, so "gold dress"
+ * lists dresses before gold dress watches. Only the first HEAD_WINDOW places (the same window for
+ * every page, so pages neither repeat nor skip), whose titles are read from the catalog.
+ */
+const HEAD_WINDOW = 30
+const HEAD_BONUS = 0.3
+
+const byTitleHead = (
+  store: CatalogStore["Type"],
+  siteId: number,
+  text: string,
+  ranked: SearchResult,
+  offset: number,
+  limit: number
+) =>
+  Effect.gen(function* () {
+    const head = queryHead(text)
+    const window = ranked.hits.slice(0, HEAD_WINDOW)
+    if (head === null) return { ...ranked, hits: ranked.hits.slice(offset, offset + limit) }
+    // A catalog that cannot answer leaves the index's order: the re-ranking only refines it.
+    const products = yield* store
+      .getMany(
+        siteId,
+        window.map((hit) => hit.productId)
+      )
+      .pipe(Effect.orElseSucceed(() => []))
+    const heads = new Map(products.map((p) => [p.productId, titleHead(p.data.title ?? "")] as const))
+    const scored = window.map((hit, i) => ({
+      hit,
+      i,
+      score: hit.score + (heads.get(hit.productId) === head ? HEAD_BONUS : 0)
+    }))
+    scored.sort((a, b) => b.score - a.score || a.i - b.i)
+    const hits = [...scored.map((s) => s.hit), ...ranked.hits.slice(HEAD_WINDOW)]
+    return { ...ranked, hits: hits.slice(offset, offset + limit) }
+  })
 
 /** `ids` (in their order) that the filter accepts. */
 const inScope = (scope: Pick<MatchScope, "siteId" | "filter">, ids: ReadonlyArray<string>) =>

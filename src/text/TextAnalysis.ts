@@ -262,7 +262,7 @@ export interface QueryWord {
 
 /**
  * Words a shopper puts after the thing they want ("water bottle lime", "t-shirt mens large"):
- * colours, sizes, who it is for. The head word is what is left at the end.
+ * colours, sizes, who it is for, units and pack counts. The head word is what is left at the end.
  */
 const TRAILING_MODIFIERS: ReadonlySet<string> = new Set([
   ...["black", "white", "grey", "gray", "silver", "red", "pink", "orange", "yellow", "beige", "brown", "gold"],
@@ -270,7 +270,8 @@ const TRAILING_MODIFIERS: ReadonlySet<string> = new Set([
   ...["maroon", "burgundy", "charcoal", "coral", "mint", "rose", "clear", "multicolor", "multi"],
   ...["xs", "s", "m", "l", "xl", "xxl", "xxxl", "small", "medium", "large", "mini", "big", "plus", "size"],
   ...["men", "mens", "women", "womens", "kid", "kids", "boy", "boys", "girl", "girls", "baby", "toddler"],
-  ...["adult", "adults", "unisex", "ladies", "youth"]
+  ...["adult", "adults", "unisex", "ladies", "youth"],
+  ...["gb", "tb", "mb", "oz", "fl", "lb", "lbs", "ml", "kg", "mm", "cm", "pack", "pk", "count", "ct", "pcs"]
 ])
 
 /**

@@ -512,3 +512,31 @@ describe("POST /auto-suggest", () => {
     expect(res.status).toBe(401)
   })
 })
+
+describe("POST /text-search: what the titles name", () => {
+  it("lists products whose title names what the query names before those it only describes", async () => {
+    const products = {
+      "watch-armitron": "Gold Dress Watch",
+      "watch-seiko": "Seiko Gold Dress Watch",
+      "dress-chiasso": "Chiasso Women's Sleeveless Gold Dress"
+    }
+    for (const [id, title] of Object.entries(products)) {
+      const res = await call(server.baseUrl, "PUT", `/product/${id}`, {
+        auth: server.siteB.basic,
+        body: { data: { title } }
+      })
+      expect(res.status).toBe(200)
+    }
+    await eventually(async () => {
+      expect((await call(server.baseUrl, "GET", "/readyz")).body.pendingJobs).toBe(0)
+      const res = await search({ query: "gold dress" }, server.siteB.bearer)
+      expect(ids(res)).toHaveLength(3)
+      // The watches hold both words too (a dress watch), but the dress is what a shopper asked for.
+      expect(ids(res)[0]).toBe("dress-chiasso")
+      // Pages come from one re-ranked window: together they are the whole listing.
+      const first = await search({ query: "gold dress", resultsCount: 1 }, server.siteB.bearer)
+      const rest = await search({ query: "gold dress", resultsCount: 2, offset: 1 }, server.siteB.bearer)
+      expect([...ids(first), ...ids(rest)]).toEqual(ids(res))
+    }, 60_000)
+  })
+})
