@@ -35,6 +35,21 @@ export const EnergyCertification = Schema.Struct({
 })
 export type EnergyCertification = typeof EnergyCertification.Type
 
+/** A result's text with the query's matched words marked (extension): text search only. */
+export const Highlight = Schema.Struct({
+  title: Schema.String.annotations({
+    description: "The title, HTML-escaped, each word matching a query word in <mark>…</mark>"
+  }),
+  description: optionalField(
+    Schema.String.annotations({
+      description:
+        "On request (`snippet`): about 24 words of the description around its first matched word, " +
+        "HTML-escaped and marked as the title, with … where cut"
+    })
+  )
+}).annotations({ identifier: "Highlight" })
+export type Highlight = typeof Highlight.Type
+
 export const VariantSummary = Schema.Struct({
   count: Schema.Int,
   colors: Schema.Array(Schema.String),
@@ -77,7 +92,9 @@ export const ResultEntity = Schema.Struct({
    * The product's item group when a listing shows one product per group (extension): how many
    * variants it has, and their colours and sizes, for swatches.
    */
-  variants: optionalField(VariantSummary)
+  variants: optionalField(VariantSummary),
+  /** Text search: the title (and on request a description snippet) with the matched words marked (extension). */
+  highlight: optionalField(Highlight)
 }).annotations({ identifier: "ResultEntity" })
 export type ResultEntity = typeof ResultEntity.Type
 export type ResultEntityEncoded = typeof ResultEntity.Encoded

@@ -100,6 +100,14 @@ export const TextSearchRequest = Schema.Struct({
         "Absent or false: a submitted search, whole words only"
     })
   ),
+  /** Each result's `highlight` also holds a snippet of its description around the matched words. */
+  snippet: optionalField(
+    Schema.Boolean.annotations({
+      description:
+        "Each result's highlight also holds `description`: about 24 words of the product's description " +
+        "around its first matched word, matched words in <mark>. Absent or false: the title only"
+    })
+  ),
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
   dynamicFilters: optionalField(DynamicFilters)

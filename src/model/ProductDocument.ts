@@ -5,7 +5,8 @@ import type { IndexDocument } from "./IndexDocument.js"
 import type { ImageAnalysisRecord } from "./ImageAnalysis.js"
 import type { StoredProduct } from "./StoredProduct.js"
 
-const stripHtml = (s: string) =>
+/** The text of an HTML fragment: tags and entities dropped, whitespace collapsed. */
+export const stripHtml = (s: string) =>
   s
     .replace(/<[^>]*>/g, " ")
     .replace(/&[a-z#0-9]+;/gi, " ")

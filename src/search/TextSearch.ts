@@ -14,7 +14,10 @@ import { exactFacets, facetRequest, facetValueCondition } from "./DynamicFilters
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
-import { withLanguageWords } from "../text/TextAnalysis.js"
+import { type WordMatching, withLanguageWords } from "../text/TextAnalysis.js"
+import { highlightTitle, snippet } from "./Highlight.js"
+import { stripHtml } from "../model/ProductDocument.js"
+import type { ResultEntity } from "../domain/ResultEntity.js"
 import { queryHead, titleHead } from "../text/TitleHead.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import type { SearchResult } from "../services/catalog-index/CatalogIndex.js"
@@ -31,6 +34,8 @@ export interface TextSearchInput {
     | undefined
   /** The query is being typed: its last word may be a prefix. */
   readonly asYouType?: boolean | undefined
+  /** Highlights also carry a description snippet. */
+  readonly snippet?: boolean | undefined
   /** One product per item group; absent: the campaign's choice (on unless it says otherwise). */
   readonly collapseVariants?: boolean | undefined
   readonly campaign?: number | undefined
@@ -124,7 +129,8 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
       pinned.length === 0
         ? rankedIds
         : [...pinned, ...rankedIds.filter((id) => !pinned.includes(id))].slice(offset, offset + limit)
-    const products = yield* loadEntities(siteId, ids).pipe(timed("entities"))
+    const entities = yield* loadEntities(siteId, ids).pipe(timed("entities"))
+    const products = browsing ? entities : yield* highlighted(store, siteId, entities, text, matching, input.snippet)
 
     // Pinned products that do not match the words are listed too, so they count.
     const pinnedMatching = pinned.length === 0 ? [] : yield* index.matchIds({ ...scope, onlyIds: pinned })
@@ -171,6 +177,37 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
   })
 
 const PREVIEW_SIZE = 3
+
+/** The entities with their titles' matched words marked, and on request a description snippet. */
+const highlighted = (
+  store: CatalogStore["Type"],
+  siteId: number,
+  entities: ReadonlyArray<ResultEntity>,
+  text: string,
+  matching: WordMatching,
+  withSnippet: boolean | undefined
+) =>
+  Effect.gen(function* () {
+    const descriptions = withSnippet
+      ? new Map(
+          (yield* store.getMany(
+            siteId,
+            entities.flatMap((entity) => (entity.productId === undefined ? [] : [entity.productId]))
+          )).map((product) => [product.productId, stripHtml(product.data.description ?? "")] as const)
+        )
+      : new Map<string, string>()
+    return entities.map((entity): ResultEntity => {
+      if (entity.title === undefined) return entity
+      const description = snippet(descriptions.get(entity.productId ?? "") ?? "", text, matching)
+      return {
+        ...entity,
+        highlight: {
+          title: highlightTitle(entity.title, text, matching),
+          ...(description === null ? {} : { description })
+        }
+      }
+    })
+  })
 
 /**
  * The first places of a relevance listing are re-ranked by what its titles name: a product whose

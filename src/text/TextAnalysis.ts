@@ -193,6 +193,16 @@ const eachWord = (
   }
 }
 
+/** Each word of a text with where it stands and the lower-case forms it is found by (for marking matches). */
+export const wordSpans = (
+  text: string
+): Array<{ readonly start: number; readonly end: number; readonly forms: ReadonlyArray<string> }> =>
+  Array.from(text.matchAll(WORD), (match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+    forms: analysed(match[0]).forms.map((form) => form.toLowerCase())
+  }))
+
 /** The text's words, each with the forms it is found by (see `ownForms` and `eachWord`). */
 const wordForms = (text: string): Array<Word> => {
   const words: Array<Word> = []

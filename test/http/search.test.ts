@@ -78,6 +78,22 @@ describe("POST /text-search", () => {
     expect(first.basePrice.actual).toEqual({ price: 86, quantity: 1, measure: "kg" })
   })
 
+  it("marks the matched words of each title, and of a description snippet on request", async () => {
+    const res = await search({ query: "leather belts" })
+    const belt = res.body.data.products.find((p: { productId: string }) => p.productId === "belt-1")
+    expect(belt.highlight).toEqual({ title: "<mark>Leather</mark> <mark>Belt</mark> Brown" })
+    const withSnippet = await search({ query: "leather belts", snippet: true })
+    const snipped = withSnippet.body.data.products.find((p: { productId: string }) => p.productId === "belt-1")
+    expect(snipped.highlight).toEqual({
+      title: "<mark>Leather</mark> <mark>Belt</mark> Brown",
+      description: "Genuine <mark>leather</mark> <mark>belt</mark> with a metal buckle."
+    })
+    // A browse has no words to mark.
+    const browse = await search({})
+    expect(browse.body.data.products.every((p: { highlight?: unknown }) => p.highlight === undefined)).toBe(true)
+    expect((await search({ query: "belt", snippet: "yes" })).status).toBe(400)
+  })
+
   it("says where the time went in a Server-Timing header", async () => {
     const res = await search({ query: "cordless drill" })
     const stages = parseServerTiming(res.headers.get("server-timing") ?? "")

@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest"
+import { highlightTitle, snippet } from "../../src/search/Highlight.js"
+import { DEFAULT_WORD_MATCHING } from "../../src/text/TextAnalysis.js"
+
+const submitted = DEFAULT_WORD_MATCHING
+const live = { ...DEFAULT_WORD_MATCHING, live: true }
+
+describe("highlights", () => {
+  it("marks the title's words that match the query's, by stem, whole hyphenated words, HTML-escaped", () => {
+    expect(highlightTitle("Cordless Drills & <Drivers>", "cordless drill", submitted)).toBe(
+      "<mark>Cordless</mark> <mark>Drills</mark> &amp; &lt;Drivers&gt;"
+    )
+    expect(highlightTitle("Nike Dri-FIT Running T-Shirt", "tshirt", submitted)).toBe(
+      "Nike Dri-FIT Running <mark>T-Shirt</mark>"
+    )
+    // Stop words are no matches.
+    expect(highlightTitle("Case for the iPhone", "case for iphone", submitted)).toBe(
+      "<mark>Case</mark> for the <mark>iPhone</mark>"
+    )
+  })
+
+  it("marks typos within the word's budget, completions only while typing, digits only exactly", () => {
+    expect(highlightTitle("Cordless Drill", "cordles", submitted)).toBe("<mark>Cordless</mark> Drill")
+    expect(highlightTitle("Cordless Drill", "cordl", submitted)).toBe("Cordless Drill")
+    expect(highlightTitle("Cordless Drill", "drill cordl", live)).toBe("<mark>Cordless</mark> <mark>Drill</mark>")
+    expect(highlightTitle("R-5 Insulation, R-6 Roll", "r-5", submitted)).toBe("<mark>R-5</mark> Insulation, R-6 Roll")
+    expect(highlightTitle("Drill Kit DCD771C2", "dcd771", submitted)).toBe("Drill Kit <mark>DCD771C2</mark>")
+    expect(highlightTitle("Galaxy Buds2 Pro", "buds", submitted)).toBe("Galaxy <mark>Buds2</mark> Pro")
+  })
+
+  it("cuts a description snippet around the first matched word, with ellipses where cut", () => {
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}`)
+    words[30] = "drill"
+    const text = `${words.join(" ")}.`
+    const cut = snippet(text, "drill", submitted)!
+    expect(cut.startsWith("…w26 w27 w28 w29 <mark>drill</mark> w31")).toBe(true)
+    expect(cut.endsWith("w49…")).toBe(true)
+    expect(cut.split(" ")).toHaveLength(24)
+    // Near the start: no leading ellipsis; a short description whole.
+    expect(snippet("A compact drill for <b>every</b> job.", "drill", submitted)).toBe(
+      "A compact <mark>drill</mark> for &lt;b&gt;every&lt;/b&gt; job."
+    )
+    // No match: the opening; nothing to cut: null.
+    expect(snippet(text, "saw", submitted)!.startsWith("w0 w1")).toBe(true)
+    expect(snippet("", "drill", submitted)).toBeNull()
+  })
+})
