@@ -21,9 +21,12 @@ export const titleHead = (title: string): string | null => {
   return head === undefined ? null : head.stem
 }
 
-/** The stem of a query's head word (see `headGroup`); null when every word is a modifier. */
+/**
+ * The stem of a query's head word (see `headGroup`) in its naming phrase, as a title's ("fan"
+ * of "ceiling fan with light", "case" of "case for iphone 6"); null when every word is a modifier.
+ */
 export const queryHead = (text: string): string | null => {
-  const words = queryWords(text)
+  const words = queryWords(text.split(PHRASE_END)[0] ?? text)
   const group = headGroup(words)
   if (group === null) return null
   return words.find((word) => word.group === group)?.stem ?? null

@@ -23,3 +23,10 @@ describe("head words", () => {
     expect(titleHead("Navy Large")).toBeNull()
   })
 })
+
+describe("a query's naming phrase", () => {
+  it("ends where a title's does", () => {
+    expect(queryHead("ceiling fan with light")).toBe("fan")
+    expect(queryHead("case for iphone 6")).toBe("case")
+  })
+})
