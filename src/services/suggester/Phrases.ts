@@ -30,12 +30,33 @@ const MAX_PHRASE_CHARS = 80
 const isSalient = (word: string): boolean => word.length >= 2 && !STOPWORDS.has(word) && !/\d/.test(word)
 
 /**
+ * Where a title's phrases part ("Espresso Machine, Brushed Steel", "Coffee Maker with Milk
+ * Frother", "Headphones - Black", "(2-Pack)"): no suggestion joins words across them.
+ */
+const PHRASE_BREAK = /\s[-–—|:]\s|,\s|[()[\];]|(?<!\d)\/(?!\d)|\s(?:with|for|w\/|including)\s/i
+
+/**
+ * A title's phrases as lists of whole words: a hyphenated word ("Over-Ear", "T-Shirt") is one
+ * word, so no phrase starts or ends inside it ("ear headphones", "running t").
+ */
+const titlePhrases = (title: string): Array<Array<string>> =>
+  title
+    .split(PHRASE_BREAK)
+    .map((phrase) =>
+      phrase
+        .split(/\s+/)
+        .map(normalize)
+        .filter((word) => word.length > 0)
+    )
+    .filter((words) => words.length > 0)
+
+/**
  * The distinct (phrase, source) pairs one product contributes, each counted once per product
  * so a phrase's frequency is the number of products carrying it:
  * - brand, and every label of every category path (leaf and parents);
  * - the title's leading 1–4-word phrases, not ending in a stopword;
- * - 1–3-word n-grams starting at each later salient word ("cordless drill" inside
- *   "bosch professional cordless drill gsr12").
+ * - 1–3-word n-grams of whole words within one of the title's phrases, from and to a salient
+ *   word ("cordless drill" inside "bosch professional cordless drill gsr12").
  */
 export const productPhrases = (product: ProductText): Array<readonly [string, CatalogKind]> => {
   const seen = new Set<string>()
@@ -50,15 +71,25 @@ export const productPhrases = (product: ProductText): Array<readonly [string, Ca
   for (const paths of [product.categories, product.productTypes ?? []]) {
     for (const path of paths) for (const label of path.split(">")) add(normalize(label), CATEGORY)
   }
-  const title = normalize(product.title)
-  const words = title.length === 0 ? [] : title.split(" ").slice(0, MAX_TITLE_WORDS)
-  for (let n = 1; n <= Math.min(LEADING_WORDS, words.length); n++) {
-    if (!STOPWORDS.has(words[n - 1])) add(words.slice(0, n).join(" "), TITLE)
-  }
-  for (let i = 1; i < words.length; i++) {
-    for (let n = 1; n <= NGRAM_WORDS && i + n <= words.length && isSalient(words[i + n - 1]); n++) {
-      add(words.slice(i, i + n).join(" "), TITLE)
+  let budget = MAX_TITLE_WORDS
+  titlePhrases(product.title).forEach((phrase, p) => {
+    const words = phrase.slice(0, Math.max(0, budget))
+    budget -= words.length
+    // The title's opening names the product line; its later phrases only give inner n-grams.
+    if (p === 0) {
+      for (let n = 1; n <= Math.min(LEADING_WORDS, words.length); n++) {
+        if (!STOPWORDS.has(lastWord(words[n - 1]))) add(words.slice(0, n).join(" "), TITLE)
+      }
     }
-  }
+    for (let i = p === 0 ? 1 : 0; i < words.length; i++) {
+      if (!isSalient(firstWord(words[i]))) continue
+      for (let n = 1; n <= NGRAM_WORDS && i + n <= words.length && isSalient(lastWord(words[i + n - 1])); n++) {
+        add(words.slice(i, i + n).join(" "), TITLE)
+      }
+    }
+  })
   return out
 }
+
+const firstWord = (word: string): string => word.split(" ")[0]
+const lastWord = (word: string): string => word.slice(word.lastIndexOf(" ") + 1)

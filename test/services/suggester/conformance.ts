@@ -65,6 +65,35 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
       expect(phraseStarts(result, "cord")).toContain("corded angle grinder")
     })
 
+    it("completes to whole words within one phrase of a title, never a fragment", async () => {
+      const titles: Record<string, ProductText> = {
+        h1: { title: "Sony WH-1000XM5 Over-Ear Wireless Headphones", categories: [] },
+        h2: { title: "Bose Over-Ear Headphones - Black", categories: [] },
+        t1: { title: "Nike Performance Running T-Shirt", categories: [] },
+        e1: { title: "Breville Barista Express Espresso Machine, Brushed Stainless Steel", categories: [] },
+        c1: { title: "Nespresso Vertuo Coffee Maker with Milk Frother", categories: [] }
+      }
+      const suggest = (prefix: string) =>
+        withSuggester((s) =>
+          s.indexProducts(Object.entries(titles).map(([productId, source]) => ({ siteId: 1, productId, source }))).pipe(
+            Effect.zipRight(s.suggest(1, prefix, 10)),
+            Effect.map((r) => r.map((x) => x.suggestion))
+          )
+        )
+      // "Over-Ear" is one word: nothing starts at its second half.
+      expect((await suggest("ear")).filter((t) => t.startsWith("ear"))).toEqual([])
+      expect(await suggest("over")).toContain("over ear headphones")
+      // "T-Shirt" is one word: nothing ends at its first half.
+      const running = await suggest("nike performance running")
+      expect(running).toContain("nike performance running t shirt")
+      expect(running).not.toContain("nike performance running t")
+      // No suggestion joins words across ", " or "with", or ends in a connector.
+      const all = [...(await suggest("machine")), ...(await suggest("maker")), ...(await suggest("black"))]
+      expect(all.filter((t) => /machine brushed|maker with|maker milk|headphones black/.test(t))).toEqual([])
+      expect(await suggest("espresso")).toContain("espresso machine")
+      expect(await suggest("milk")).toContain("milk frother")
+    })
+
     it("completes brands and category labels, leaf and parent, with their source", async () => {
       const [brand, leaf, parent] = await withSuggester((s) =>
         indexCatalog(s).pipe(
