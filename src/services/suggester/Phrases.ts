@@ -40,7 +40,7 @@ const PHRASE_BREAK = /\s+[-–—|:+]\s+|:\s|,(?!\d)|[;|()[\]{}]|(?<!\d)\/|\/(?!
  * Words that join two phrases rather than belong to either ("Coffee Maker with Milk Frother",
  * "Shoes for Kids"): each starts a new phrase, and no completion ends in one.
  */
-const CONNECTORS: ReadonlySet<string> = new Set([
+export const CONNECTORS: ReadonlySet<string> = new Set([
   "with",
   "without",
   "for",
