@@ -91,7 +91,7 @@ interface TitleWord {
 }
 
 /** The title's phrases, each a run of whole words with no separator or connector inside. */
-export const titlePhrases = (title: string): Array<Array<TitleWord>> => {
+const titlePhrases = (title: string): Array<Array<TitleWord>> => {
   const phrases: Array<Array<TitleWord>> = []
   for (const part of expandShorthands(title).split(PHRASE_BREAK)) {
     let phrase: Array<TitleWord> = []
