@@ -1,4 +1,4 @@
-import type { CatalogKind } from "./Phrases.js"
+import { type CatalogKind, CONNECTORS } from "./Phrases.js"
 import { WordList } from "./WordList.js"
 
 /**
@@ -75,7 +75,11 @@ export class Vocabulary {
    */
   grounded(id: number): boolean {
     if (this.products(id) > 0) return true
-    for (const word of this.texts[id].split(" ")) if (!this.catalogWords.has(word)) return false
+    for (const word of this.texts[id].split(" ")) {
+      // Titles give no phrase holding a connector ("maker with milk"), yet a clicked
+      // "coffee maker with milk frother" is grounded; a fixed list of words plants nothing.
+      if (!this.catalogWords.has(word) && !CONNECTORS.has(word)) return false
+    }
     return true
   }
 

@@ -65,33 +65,61 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
       expect(phraseStarts(result, "cord")).toContain("corded angle grinder")
     })
 
-    it("completes to whole words within one phrase of a title, never a fragment", async () => {
+    describe("completes to whole words within one phrase of a title, never a fragment", () => {
       const titles: Record<string, ProductText> = {
         h1: { title: "Sony WH-1000XM5 Over-Ear Wireless Headphones", categories: [] },
-        h2: { title: "Bose Over-Ear Headphones - Black", categories: [] },
-        t1: { title: "Nike Performance Running T-Shirt", categories: [] },
+        t1: { title: "Nike Dri-FIT Running T-Shirt", categories: [] },
         e1: { title: "Breville Barista Express Espresso Machine, Brushed Stainless Steel", categories: [] },
         c1: { title: "Nespresso Vertuo Coffee Maker with Milk Frother", categories: [] }
       }
-      const suggest = (prefix: string) =>
+      /** Suggestion texts for each prefix, after indexing `titles` and recording `queries`. */
+      const suggestAll = (prefixes: ReadonlyArray<string>, queries: ReadonlyArray<string> = []) =>
         withSuggester((s) =>
-          s.indexProducts(Object.entries(titles).map(([productId, source]) => ({ siteId: 1, productId, source }))).pipe(
-            Effect.zipRight(s.suggest(1, prefix, 10)),
-            Effect.map((r) => r.map((x) => x.suggestion))
-          )
+          Effect.gen(function* () {
+            yield* s.indexProducts(
+              Object.entries(titles).map(([productId, source]) => ({ siteId: 1, productId, source }))
+            )
+            for (const query of queries) yield* s.recordQuery(1, query, 3)
+            return yield* Effect.forEach(prefixes, (prefix) =>
+              Effect.map(s.suggest(1, prefix, 20), (r) => r.map((x) => x.suggestion))
+            )
+          })
         )
-      // "Over-Ear" is one word: nothing starts at its second half.
-      expect((await suggest("ear")).filter((t) => t.startsWith("ear"))).toEqual([])
-      expect(await suggest("over")).toContain("over ear headphones")
-      // "T-Shirt" is one word: nothing ends at its first half.
-      const running = await suggest("nike performance running")
-      expect(running).toContain("nike performance running t shirt")
-      expect(running).not.toContain("nike performance running t")
-      // No suggestion joins words across ", " or "with", or ends in a connector.
-      const all = [...(await suggest("machine")), ...(await suggest("maker")), ...(await suggest("black"))]
-      expect(all.filter((t) => /machine brushed|maker with|maker milk|headphones black/.test(t))).toEqual([])
-      expect(await suggest("espresso")).toContain("espresso machine")
-      expect(await suggest("milk")).toContain("milk frother")
+
+      it("neither starts nor ends inside a hyphenated word", async () => {
+        const [ear, runningT, nike] = await suggestAll(["ear", "running t", "nike dri"])
+        // "Over-Ear" is one word: "ear" finds it whole, never its second half alone.
+        expect(ear).toContain("over ear wireless headphones")
+        expect(ear.filter((t) => /(^| )ear/.test(t) && !t.includes("over ear"))).toEqual([])
+        // "T-Shirt" is one word: a completion ends after it, never at its first half.
+        expect(runningT).toContain("running t shirt")
+        expect(runningT.filter((t) => t.endsWith(" t"))).toEqual([])
+        expect(nike).toContain("nike dri fit running t shirt")
+        expect(nike.filter((t) => t.endsWith(" dri") || t.endsWith(" t"))).toEqual([])
+      })
+
+      it("never joins words across a separator or connector, nor ends in one", async () => {
+        const found = await suggestAll(["espresso", "machine", "brush", "coffee", "maker", "milk", "wireless"])
+        const [espresso, machine, brushed, coffee, maker, milk, wireless] = found
+        expect(espresso).toContain("espresso machine")
+        expect(brushed).toContain("brushed stainless steel")
+        expect(coffee).toContain("coffee maker")
+        expect(milk).toContain("milk frother")
+        expect(wireless).toContain("wireless headphones")
+        const all = found.flat()
+        expect(all.filter((t) => /machine brushed|maker with|maker milk/.test(t))).toEqual([])
+        expect(all.filter((t) => /(^| )(with|and|for)$/.test(t))).toEqual([])
+        expect([...machine, ...maker].length).toBeGreaterThan(0)
+      })
+
+      it("still ranks a shopper's clicked query above the title's phrases", async () => {
+        const [coffee] = await suggestAll(
+          ["coff"],
+          ["coffee maker with milk frother", "coffee maker with milk frother"]
+        )
+        expect(coffee[0]).toBe("coffee maker with milk frother")
+        expect(coffee).toContain("coffee maker")
+      })
     })
 
     it("completes brands and category labels, leaf and parent, with their source", async () => {
