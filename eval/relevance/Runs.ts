@@ -92,13 +92,16 @@ export const directRankings = (
 export const withIndex = <A, E, R>(f: (index: CatalogIndexService) => Effect.Effect<A, E, R>) =>
   Effect.flatMap(CatalogIndex, f)
 
-/** Top-10 agreement between two runs: a check that the direct call reproduces the product path. */
-export const sameTop = (a: Rankings, b: Rankings, k = 10): number => {
+/** Queries whose top `k` of `a` is the top `k` of `b`, or (with `within`) held in its top `within`. */
+export const sameTop = (a: Rankings, b: Rankings, k = 10, within?: number): number => {
   let same = 0
   for (const [id, ranking] of a) {
     const other = b.get(id) ?? []
-    if (ranking.slice(0, k).every((p, i) => other[i] === p) && other.slice(0, k).length === ranking.slice(0, k).length)
-      same++
+    const top = ranking.slice(0, k)
+    if (within !== undefined) {
+      const held = new Set(other.slice(0, within))
+      if (top.every((p) => held.has(p))) same++
+    } else if (top.every((p, i) => other[i] === p) && other.slice(0, k).length === top.length) same++
   }
   return same
 }
