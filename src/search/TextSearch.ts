@@ -20,7 +20,7 @@ import { stripHtml } from "../model/ProductDocument.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
 import { queryHead, titleHead } from "../text/TitleHead.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { SearchResult } from "../services/catalog-index/CatalogIndex.js"
+import type { SearchHit, SearchResult } from "../services/catalog-index/CatalogIndex.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
@@ -217,6 +217,11 @@ const highlighted = (
  */
 const HEAD_WINDOW = 30
 const HEAD_BONUS = 0.3
+/**
+ * The share of the closest naming title's text cosine under which a title that names another
+ * thing only mentions the query's word.
+ */
+const PASSING_MENTION = 0.6
 
 const byTitleHead = (
   store: CatalogStore["Type"],
@@ -238,14 +243,20 @@ const byTitleHead = (
       )
       .pipe(Effect.orElseSucceed(() => []))
     const heads = new Map(products.map((p) => [p.productId, titleHead(p.data.title ?? "")] as const))
-    const scored = window.map((hit, i) => ({
-      hit,
-      i,
-      score: hit.score + (heads.get(hit.productId) === head ? HEAD_BONUS : 0)
-    }))
+    const names = (hit: SearchHit) => heads.get(hit.productId) === head
+    // When some titles name what the query names, one that names another thing and whose
+    // meaning is far below theirs holds the word only in passing: a "Vanilla Bean" candle for
+    // "beans", a baby monitor called "Dream Sock" for "socks". It leaves the listing.
+    const closest = Math.max(0, ...window.filter(names).map((hit) => hit.text))
+    const kept = window.filter((hit) => names(hit) || hit.text >= PASSING_MENTION * closest)
+    const scored = kept.map((hit, i) => ({ hit, i, score: hit.score + (names(hit) ? HEAD_BONUS : 0) }))
     scored.sort((a, b) => b.score - a.score || a.i - b.i)
     const hits = [...scored.map((s) => s.hit), ...ranked.hits.slice(HEAD_WINDOW)]
-    return { ...ranked, hits: hits.slice(offset, offset + limit) }
+    return {
+      ...ranked,
+      hits: hits.slice(offset, offset + limit),
+      total: ranked.total - (window.length - kept.length)
+    }
   })
 
 /** `ids` (in their order) that the filter accepts. */
