@@ -14,7 +14,7 @@ import { exactFacets, facetRequest, facetValueCondition } from "./DynamicFilters
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
-import { type WordMatching, withLanguageWords } from "../text/TextAnalysis.js"
+import { queryWords, typedWords, type WordMatching, withLanguageWords } from "../text/TextAnalysis.js"
 import { highlightTitle, snippet } from "./Highlight.js"
 import { stripHtml } from "../model/ProductDocument.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
@@ -244,11 +244,15 @@ const byTitleHead = (
       .pipe(Effect.orElseSucceed(() => []))
     const heads = new Map(products.map((p) => [p.productId, titleHead(p.data.title ?? "")] as const))
     const names = (hit: SearchHit) => heads.get(hit.productId) === head
-    // When some titles name what the query names, one that names another thing and whose
+    // When some titles name what a one-word query names, one that names another thing and whose
     // meaning is far below theirs holds the word only in passing: a "Vanilla Bean" candle for
     // "beans", a baby monitor called "Dream Sock" for "socks". It leaves the listing.
+    // One word says least about what a product is: only then is a passing mention told apart.
     const closest = Math.max(0, ...window.filter(names).map((hit) => hit.text))
-    const kept = window.filter((hit) => names(hit) || hit.text >= PASSING_MENTION * closest)
+    const kept =
+      typedWords(queryWords(text)) === 1
+        ? window.filter((hit) => names(hit) || hit.text >= PASSING_MENTION * closest)
+        : window
     const scored = kept.map((hit, i) => ({ hit, i, score: hit.score + (names(hit) ? HEAD_BONUS : 0) }))
     scored.sort((a, b) => b.score - a.score || a.i - b.i)
     const hits = [...scored.map((s) => s.hit), ...ranked.hits.slice(HEAD_WINDOW)]
