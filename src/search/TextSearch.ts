@@ -216,7 +216,7 @@ const highlighted = (
  * every page, so pages neither repeat nor skip), whose titles are read from the catalog.
  */
 const HEAD_WINDOW = 30
-const HEAD_BONUS = 0.2
+const HEAD_BONUS = 0.3
 /**
  * The share of the closest naming title's text cosine under which a title that names another
  * thing only mentions the query's word.
