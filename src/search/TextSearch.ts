@@ -222,6 +222,8 @@ const HEAD_BONUS = 0.3
  * thing only mentions the query's word.
  */
 const PASSING_MENTION = 0.6
+/** How many titles of the window must name a one-word query's thing for it to be a kind of product. */
+const KIND_NAMED_BY = 3
 
 const byTitleHead = (
   store: CatalogStore["Type"],
@@ -247,10 +249,13 @@ const byTitleHead = (
     // When some titles name what a one-word query names, one that names another thing and whose
     // meaning is far below theirs holds the word only in passing: a "Vanilla Bean" candle for
     // "beans", a baby monitor called "Dream Sock" for "socks". It leaves the listing.
-    // One word says least about what a product is: only then is a passing mention told apart.
-    const closest = Math.max(0, ...window.filter(names).map((hit) => hit.text))
+    // One word says least about what a product is: only then is a passing mention told apart,
+    // and only where several titles name the word as their thing (a brand or an adjective that
+    // ends a title or two by chance names no kind of product).
+    const naming = window.filter(names)
+    const closest = Math.max(0, ...naming.map((hit) => hit.text))
     const kept =
-      typedWords(queryWords(text)) === 1
+      typedWords(queryWords(text)) === 1 && naming.length >= KIND_NAMED_BY
         ? window.filter((hit) => names(hit) || hit.text >= PASSING_MENTION * closest)
         : window
     const scored = kept.map((hit, i) => ({ hit, i, score: hit.score + (names(hit) ? HEAD_BONUS : 0) }))
