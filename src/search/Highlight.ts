@@ -13,21 +13,33 @@ import {
 export const SNIPPET_WORDS = 24
 
 /**
- * Whether a text's word form matches one of the query's words as the index matches them: the
- * same stem, a typo within the word's budget, the completion of the last word typed live, a
- * model number's base, or the word numbered ("buds" → "buds2").
+ * Whether a word form of a text matches one of the query's words as the index matches them: the
+ * same stem, the completion of the last word typed live, a model number's base, or the word
+ * numbered ("buds" → "buds2"); failing all of these anywhere in the text, a typo within the
+ * word's budget (the fewest edits only under `typoTolerance: "min"`). A word the text holds
+ * whole marks no typos ("shirt" leaves "Short" of "Short Sleeve Shirt" alone), nor does a word
+ * of the language ("couch" is no typo of "coach"); words holding digits never match as typos.
  */
-const wordMatcher = (query: string, matching: WordMatching): ((form: string) => boolean) => {
+const wordMatcher = (
+  query: string,
+  matching: WordMatching,
+  spans: ReadonlyArray<{ readonly forms: ReadonlyArray<string> }>
+): ((form: string) => boolean) => {
   const words = queryWords(query)
   const last = words.at(-1)?.typed
+  const forms = [...new Set(spans.flatMap((span) => span.forms))]
   const tests = words.map((word) => {
-    const budget = editBudget(word.typed, false, matching)
     const prefix = completesPrefix(word.typed, word.typed === last, matching)
-    return (form: string) =>
-      stem(form) === word.stem ||
-      (budget > 0 && !/\p{N}/u.test(form) && boundedEditDistance(word.typed, form, budget) <= budget) ||
-      (prefix && form.startsWith(word.typed)) ||
-      numberedForm(word.typed, form)
+    const whole = (form: string) =>
+      stem(form) === word.stem || (prefix && form.startsWith(word.typed)) || numberedForm(word.typed, form)
+    const budget = matching.languageWords?.includes(word.typed) ? 0 : editBudget(word.typed, false, matching)
+    if (budget === 0 || forms.some(whole)) return whole
+    const edits = (form: string) =>
+      /\p{N}/u.test(form)
+        ? budget + 1
+        : Math.min(boundedEditDistance(word.typed, form, budget), boundedEditDistance(word.stem, stem(form), budget))
+    const limit = matching.typoTolerance === "min" ? Math.min(budget, ...forms.map(edits)) : budget
+    return (form: string) => edits(form) <= limit
   })
   return (form) => tests.some((test) => test(form))
 }
@@ -58,8 +70,8 @@ const render = (
  * each matched word in <mark>…</mark> (a hyphenated word whole when any of its forms matches).
  */
 export const highlightTitle = (title: string, query: string, matching: WordMatching): string => {
-  const matches = wordMatcher(query, matching)
   const spans = wordSpans(title)
+  const matches = wordMatcher(query, matching, spans)
   return render(
     title,
     spans,
@@ -77,7 +89,7 @@ export const highlightTitle = (title: string, query: string, matching: WordMatch
 export const snippet = (description: string, query: string, matching: WordMatching): string | null => {
   const spans = wordSpans(description)
   if (spans.length === 0) return null
-  const matches = wordMatcher(query, matching)
+  const matches = wordMatcher(query, matching, spans)
   const marked = spans.map((span) => span.forms.some(matches))
   const first = Math.max(0, marked.indexOf(true))
   // A few words of context before the first match.

@@ -28,6 +28,21 @@ describe("highlights", () => {
     expect(highlightTitle("Galaxy Buds2 Pro", "buds", submitted)).toBe("Galaxy <mark>Buds2</mark> Pro")
   })
 
+  it("marks no typos of a word the text holds whole, nor of a word of the language; the fewest edits under min", () => {
+    expect(highlightTitle("Short Sleeve Shirt", "shirt", submitted)).toBe("Short Sleeve <mark>Shirt</mark>")
+    expect(highlightTitle("Short Sleeve Top", "shirt", submitted)).toBe("<mark>Short</mark> Sleeve Top")
+    expect(highlightTitle("Coach Bag", "couch", submitted)).toBe("<mark>Coach</mark> Bag")
+    expect(highlightTitle("Coach Bag", "couch", { ...submitted, languageWords: ["couch"] })).toBe("Coach Bag")
+    expect(highlightTitle("Coach Bag", "couch", { ...submitted, typoTolerance: false })).toBe("Coach Bag")
+    const twoTypos = { ...submitted, minWordSizeFor2Typos: 4 }
+    expect(highlightTitle("Bold Belt Bell", "bolt", twoTypos)).toBe(
+      "<mark>Bold</mark> <mark>Belt</mark> <mark>Bell</mark>"
+    )
+    expect(highlightTitle("Bold Belt Bell", "bolt", { ...twoTypos, typoTolerance: "min" })).toBe(
+      "<mark>Bold</mark> <mark>Belt</mark> Bell"
+    )
+  })
+
   it("cuts a description snippet around the first matched word, with ellipses where cut", () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`)
     words[30] = "drill"
