@@ -44,6 +44,30 @@ const wordMatcher = (
   return (form) => tests.some((test) => test(form))
 }
 
+const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " }
+
+const decodeEntity = (whole: string, name: string): string => {
+  const lower = name.toLowerCase()
+  if (!lower.startsWith("#")) return ENTITIES[lower] ?? " "
+  const code = lower.startsWith("#x") ? Number.parseInt(lower.slice(2), 16) : Number.parseInt(lower.slice(1), 10)
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+    ? String.fromCodePoint(code)
+    : " "
+}
+
+/**
+ * The text of a description's HTML: scripts, styles and tags dropped, the common entities
+ * decoded ("Black &amp; Decker" → "Black & Decker"), whitespace collapsed. Snippets are cut
+ * from it and escaped again, so whatever it holds is shown as text.
+ */
+export const htmlText = (html: string): string =>
+  html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, decodeEntity)
+    .replace(/\s+/g, " ")
+    .trim()
+
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
 

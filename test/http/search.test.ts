@@ -88,6 +88,11 @@ describe("POST /text-search", () => {
       title: "<mark>Leather</mark> <mark>Belt</mark> Brown",
       description: "Genuine <mark>leather</mark> <mark>belt</mark> with a metal buckle."
     })
+    // A product without a description has no snippet to show.
+    const bare = await search({ query: "cordless drill", snippet: true }, server.siteB.bearer)
+    expect(bare.body.data.products[0].highlight).toEqual({
+      title: "<mark>Cordless</mark> <mark>Drill</mark> from site B"
+    })
     // A browse has no words to mark.
     const browse = await search({})
     expect(browse.body.data.products.every((p: { highlight?: unknown }) => p.highlight === undefined)).toBe(true)

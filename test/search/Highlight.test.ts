@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { highlightTitle, snippet } from "../../src/search/Highlight.js"
+import { highlightTitle, htmlText, snippet } from "../../src/search/Highlight.js"
 import { DEFAULT_WORD_MATCHING } from "../../src/text/TextAnalysis.js"
 
 const submitted = DEFAULT_WORD_MATCHING
@@ -58,5 +58,15 @@ describe("highlights", () => {
     // No match: the opening; nothing to cut: null.
     expect(snippet(text, "saw", submitted)!.startsWith("w0 w1")).toBe(true)
     expect(snippet("", "drill", submitted)).toBeNull()
+  })
+
+  it("cuts snippets from the description's text: tags dropped, entities decoded, then escaped again", () => {
+    const html =
+      "<p>A <b>cordless</b> drill&nbsp;&amp; driver</p><script>alert(1)</script><ul><li>2&#215;20V &lt;batteries&gt;</li></ul>"
+    expect(htmlText(html)).toBe("A cordless drill & driver 2×20V <batteries>")
+    expect(snippet(htmlText(html), "drill", submitted)).toBe(
+      "A cordless <mark>drill</mark> &amp; driver 2×20V &lt;batteries&gt;"
+    )
+    expect(htmlText("&#0; &#xD800; &bogus; ok")).toBe("ok")
   })
 })
