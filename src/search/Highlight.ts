@@ -13,18 +13,19 @@ import {
 export const SNIPPET_WORDS = 24
 
 /**
- * Whether a word form of a text matches one of the query's words as the index matches them: the
- * same stem, the completion of the last word typed live, a model number's base, or the word
- * numbered ("buds" → "buds2"); failing all of these anywhere in the text, a typo within the
- * word's budget (the fewest edits only under `typoTolerance: "min"`). A word the text holds
- * whole marks no typos ("shirt" leaves "Short" of "Short Sleeve Shirt" alone), nor does a word
- * of the language ("couch" is no typo of "coach"); words holding digits never match as typos.
+ * For each word of a text, the query's words it matches as the index matches them: the same
+ * stem, the completion of the last word typed live, a model number's base, or the word numbered
+ * ("buds" → "buds2"); failing all of these anywhere in the text, a typo within the word's budget
+ * (the fewest edits only under `typoTolerance: "min"`). A word the text holds whole marks no
+ * typos ("shirt" leaves "Short" of "Short Sleeve Shirt" alone), nor does a word of the language
+ * ("couch" is no typo of "coach"); words holding digits never match as typos. A word matches
+ * when any of its forms does, so a hyphenated word is marked whole.
  */
-const wordMatcher = (
+const matchedWords = (
   query: string,
   matching: WordMatching,
   spans: ReadonlyArray<{ readonly forms: ReadonlyArray<string> }>
-): ((form: string) => boolean) => {
+): Array<ReadonlyArray<number>> => {
   const words = queryWords(query)
   const last = words.at(-1)?.typed
   const forms = [...new Set(spans.flatMap((span) => span.forms))]
@@ -41,12 +42,12 @@ const wordMatcher = (
     const limit = matching.typoTolerance === "min" ? Math.min(budget, ...forms.map(edits)) : budget
     return (form: string) => edits(form) <= limit
   })
-  return (form) => tests.some((test) => test(form))
+  return spans.map((span) => tests.flatMap((test, i) => (span.forms.some(test) ? [i] : [])))
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " }
 
-const decodeEntity = (whole: string, name: string): string => {
+const decodeEntity = (_entity: string, name: string): string => {
   const lower = name.toLowerCase()
   if (!lower.startsWith("#")) return ENTITIES[lower] ?? " "
   const code = lower.startsWith("#x") ? Number.parseInt(lower.slice(2), 16) : Number.parseInt(lower.slice(1), 10)
@@ -95,31 +96,39 @@ const render = (
  */
 export const highlightTitle = (title: string, query: string, matching: WordMatching): string => {
   const spans = wordSpans(title)
-  const matches = wordMatcher(query, matching, spans)
-  return render(
-    title,
-    spans,
-    spans.map((span) => span.forms.some(matches)),
-    0,
-    title.length
-  )
+  const marked = matchedWords(query, matching, spans).map((words) => words.length > 0)
+  return render(title, spans, marked, 0, title.length)
 }
 
+/** Words of context a snippet shows before its first matched word. */
+const LEAD_WORDS = 4
+
 /**
- * A window of about SNIPPET_WORDS words of a (plain-text) description around its first matched
- * word, marked as a title is, with "…" where it is cut; its opening when no word matches; null
- * for an empty description.
+ * A window of about SNIPPET_WORDS words of a (plain-text) description where the most of the
+ * query's words meet (the first such place; a few words of context before its first match),
+ * marked as a title is, with "…" where it is cut; its opening when no word matches; null for an
+ * empty description.
  */
 export const snippet = (description: string, query: string, matching: WordMatching): string | null => {
   const spans = wordSpans(description)
   if (spans.length === 0) return null
-  const matches = wordMatcher(query, matching, spans)
-  const marked = spans.map((span) => span.forms.some(matches))
-  const first = Math.max(0, marked.indexOf(true))
-  // A few words of context before the first match.
-  const start = Math.max(0, Math.min(first - 4, spans.length - SNIPPET_WORDS))
+  const matched = matchedWords(query, matching, spans)
+  const windowAt = (at: number) => Math.max(0, Math.min(at - LEAD_WORDS, spans.length - SNIPPET_WORDS))
+  const covered = (start: number) => new Set(matched.slice(start, start + SNIPPET_WORDS).flat()).size
+  let start = 0
+  let best = 0
+  matched.forEach((words, at) => {
+    if (words.length === 0) return
+    const candidate = windowAt(at)
+    const count = covered(candidate)
+    if (count > best) {
+      start = candidate
+      best = count
+    }
+  })
   const end = Math.min(spans.length, start + SNIPPET_WORDS) - 1
   const from = start === 0 ? 0 : spans[start].start
   const to = end === spans.length - 1 ? description.length : spans[end].end
+  const marked = matched.map((words) => words.length > 0)
   return `${start > 0 ? "…" : ""}${render(description, spans, marked, from, to)}${to < description.length ? "…" : ""}`
 }

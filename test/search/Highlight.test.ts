@@ -43,7 +43,7 @@ describe("highlights", () => {
     )
   })
 
-  it("cuts a description snippet around the first matched word, with ellipses where cut", () => {
+  it("cuts a description snippet where the most query words meet, with ellipses where cut", () => {
     const words = Array.from({ length: 60 }, (_, i) => `w${i}`)
     words[30] = "drill"
     const text = `${words.join(" ")}.`
@@ -51,6 +51,14 @@ describe("highlights", () => {
     expect(cut.startsWith("…w26 w27 w28 w29 <mark>drill</mark> w31")).toBe(true)
     expect(cut.endsWith("w49…")).toBe(true)
     expect(cut.split(" ")).toHaveLength(24)
+    // Where the most of the query's words meet, not merely the first match.
+    const spread = Array.from({ length: 80 }, (_, i) => `w${i}`)
+    spread[5] = "drill"
+    spread[60] = "cordless"
+    spread[61] = "drill"
+    const dense = snippet(spread.join(" "), "cordless drill", submitted)!
+    expect(dense.startsWith("…w56 w57 w58 w59 <mark>cordless</mark> <mark>drill</mark> w62")).toBe(true)
+    expect(dense.endsWith(" w79")).toBe(true)
     // Near the start: no leading ellipsis; a short description whole.
     expect(snippet("A compact drill for <b>every</b> job.", "drill", submitted)).toBe(
       "A compact <mark>drill</mark> for &lt;b&gt;every&lt;/b&gt; job."
@@ -68,5 +76,18 @@ describe("highlights", () => {
       "A cordless <mark>drill</mark> &amp; driver 2×20V &lt;batteries&gt;"
     )
     expect(htmlText("&#0; &#xD800; &bogus; ok")).toBe("ok")
+  })
+  it("gives the snippet docs/api.md shows", () => {
+    const html =
+      "<p>Built for daily jobs around the house and the workshop, this kit comes with two batteries and a fast " +
+      "charger. The compact <b>cordless drill</b> driver fits tight spaces &amp; drives long screws into " +
+      "hardwood without stalling, with 15 torque settings and an LED work light.</p>"
+    expect(highlightTitle("Bosch Cordless Drill 18V", "cordless drill", submitted)).toBe(
+      "Bosch <mark>Cordless</mark> <mark>Drill</mark> 18V"
+    )
+    expect(snippet(htmlText(html), "cordless drill", submitted)).toBe(
+      "…fast charger. The compact <mark>cordless</mark> <mark>drill</mark> driver fits tight spaces &amp; drives " +
+        "long screws into hardwood without stalling, with 15 torque settings and an LED…"
+    )
   })
 })
