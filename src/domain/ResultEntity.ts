@@ -43,11 +43,17 @@ export const Highlight = Schema.Struct({
   description: optionalField(
     Schema.String.annotations({
       description:
-        "On request (`snippet`): about 24 words of the description around its first matched word, " +
-        "HTML-escaped and marked as the title, with … where cut"
+        "On request (`snippet: true`), when the product has a description: about 24 words of its text " +
+        "where the most query words meet, HTML-escaped and marked as the title, with … where cut"
     })
   )
-}).annotations({ identifier: "Highlight" })
+}).annotations({
+  identifier: "Highlight",
+  description:
+    "Text search with words: the result's text with the words that matched the query (by stem, a forgiven " +
+    "typo, the completion of a word being typed, a model number's base) in <mark>…</mark>, the rest " +
+    "HTML-escaped: safe to insert as HTML"
+})
 export type Highlight = typeof Highlight.Type
 
 export const VariantSummary = Schema.Struct({

@@ -100,12 +100,12 @@ export const TextSearchRequest = Schema.Struct({
         "Absent or false: a submitted search, whole words only"
     })
   ),
-  /** Each result's `highlight` also holds a snippet of its description around the matched words. */
+  /** Each result's `highlight` also holds a snippet of its description where the matched words are. */
   snippet: optionalField(
     Schema.Boolean.annotations({
       description:
         "Each result's highlight also holds `description`: about 24 words of the product's description " +
-        "around its first matched word, matched words in <mark>. Absent or false: the title only"
+        "where the most query words meet, matched words in <mark>. Absent or false: the title only"
     })
   ),
   campaign: optionalField(CampaignId),

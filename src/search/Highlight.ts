@@ -13,24 +13,61 @@ import {
 export const SNIPPET_WORDS = 24
 
 /**
- * Whether a text's word form matches one of the query's words as the index matches them: the
- * same stem, a typo within the word's budget, the completion of the last word typed live, a
- * model number's base, or the word numbered ("buds" → "buds2").
+ * For each word of a text, the query's words it matches as the index matches them: the same
+ * stem, the completion of the last word typed live, a model number's base, or the word numbered
+ * ("buds" → "buds2"); failing all of these anywhere in the text, a typo within the word's budget
+ * (the fewest edits only under `typoTolerance: "min"`). A word the text holds whole marks no
+ * typos ("shirt" leaves "Short" of "Short Sleeve Shirt" alone), nor does a word of the language
+ * ("couch" is no typo of "coach"); words holding digits never match as typos. A word matches
+ * when any of its forms does, so a hyphenated word is marked whole.
  */
-const wordMatcher = (query: string, matching: WordMatching): ((form: string) => boolean) => {
+const matchedWords = (
+  query: string,
+  matching: WordMatching,
+  spans: ReadonlyArray<{ readonly forms: ReadonlyArray<string> }>
+): Array<ReadonlyArray<number>> => {
   const words = queryWords(query)
   const last = words.at(-1)?.typed
+  const forms = [...new Set(spans.flatMap((span) => span.forms))]
   const tests = words.map((word) => {
-    const budget = editBudget(word.typed, false, matching)
     const prefix = completesPrefix(word.typed, word.typed === last, matching)
-    return (form: string) =>
-      stem(form) === word.stem ||
-      (budget > 0 && !/\p{N}/u.test(form) && boundedEditDistance(word.typed, form, budget) <= budget) ||
-      (prefix && form.startsWith(word.typed)) ||
-      numberedForm(word.typed, form)
+    const whole = (form: string) =>
+      stem(form) === word.stem || (prefix && form.startsWith(word.typed)) || numberedForm(word.typed, form)
+    const budget = matching.languageWords?.includes(word.typed) ? 0 : editBudget(word.typed, false, matching)
+    if (budget === 0 || forms.some(whole)) return whole
+    const edits = (form: string) =>
+      /\p{N}/u.test(form)
+        ? budget + 1
+        : Math.min(boundedEditDistance(word.typed, form, budget), boundedEditDistance(word.stem, stem(form), budget))
+    const limit = matching.typoTolerance === "min" ? Math.min(budget, ...forms.map(edits)) : budget
+    return (form: string) => edits(form) <= limit
   })
-  return (form) => tests.some((test) => test(form))
+  return spans.map((span) => tests.flatMap((test, i) => (span.forms.some(test) ? [i] : [])))
 }
+
+const ENTITIES: Readonly<Record<string, string>> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " }
+
+const decodeEntity = (_entity: string, name: string): string => {
+  const lower = name.toLowerCase()
+  if (!lower.startsWith("#")) return ENTITIES[lower] ?? " "
+  const code = lower.startsWith("#x") ? Number.parseInt(lower.slice(2), 16) : Number.parseInt(lower.slice(1), 10)
+  return Number.isInteger(code) && code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+    ? String.fromCodePoint(code)
+    : " "
+}
+
+/**
+ * The text of a description's HTML: scripts, styles and tags dropped, the common entities
+ * decoded ("Black &amp; Decker" → "Black & Decker"), whitespace collapsed. Snippets are cut
+ * from it and escaped again, so whatever it holds is shown as text.
+ */
+export const htmlText = (html: string): string =>
+  html
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, decodeEntity)
+    .replace(/\s+/g, " ")
+    .trim()
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
@@ -58,32 +95,40 @@ const render = (
  * each matched word in <mark>…</mark> (a hyphenated word whole when any of its forms matches).
  */
 export const highlightTitle = (title: string, query: string, matching: WordMatching): string => {
-  const matches = wordMatcher(query, matching)
   const spans = wordSpans(title)
-  return render(
-    title,
-    spans,
-    spans.map((span) => span.forms.some(matches)),
-    0,
-    title.length
-  )
+  const marked = matchedWords(query, matching, spans).map((words) => words.length > 0)
+  return render(title, spans, marked, 0, title.length)
 }
 
+/** Words of context a snippet shows before its first matched word. */
+const LEAD_WORDS = 4
+
 /**
- * A window of about SNIPPET_WORDS words of a (plain-text) description around its first matched
- * word, marked as a title is, with "…" where it is cut; its opening when no word matches; null
- * for an empty description.
+ * A window of about SNIPPET_WORDS words of a (plain-text) description where the most of the
+ * query's words meet (the first such place; a few words of context before its first match),
+ * marked as a title is, with "…" where it is cut; its opening when no word matches; null for an
+ * empty description.
  */
 export const snippet = (description: string, query: string, matching: WordMatching): string | null => {
   const spans = wordSpans(description)
   if (spans.length === 0) return null
-  const matches = wordMatcher(query, matching)
-  const marked = spans.map((span) => span.forms.some(matches))
-  const first = Math.max(0, marked.indexOf(true))
-  // A few words of context before the first match.
-  const start = Math.max(0, Math.min(first - 4, spans.length - SNIPPET_WORDS))
+  const matched = matchedWords(query, matching, spans)
+  const windowAt = (at: number) => Math.max(0, Math.min(at - LEAD_WORDS, spans.length - SNIPPET_WORDS))
+  const covered = (start: number) => new Set(matched.slice(start, start + SNIPPET_WORDS).flat()).size
+  let start = 0
+  let best = 0
+  matched.forEach((words, at) => {
+    if (words.length === 0) return
+    const candidate = windowAt(at)
+    const count = covered(candidate)
+    if (count > best) {
+      start = candidate
+      best = count
+    }
+  })
   const end = Math.min(spans.length, start + SNIPPET_WORDS) - 1
   const from = start === 0 ? 0 : spans[start].start
   const to = end === spans.length - 1 ? description.length : spans[end].end
+  const marked = matched.map((words) => words.length > 0)
   return `${start > 0 ? "…" : ""}${render(description, spans, marked, from, to)}${to < description.length ? "…" : ""}`
 }

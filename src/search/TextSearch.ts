@@ -15,8 +15,7 @@ import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
 import { queryWords, typedWords, type WordMatching, withLanguageWords } from "../text/TextAnalysis.js"
-import { highlightTitle, snippet } from "./Highlight.js"
-import { stripHtml } from "../model/ProductDocument.js"
+import { highlightTitle, htmlText, snippet } from "./Highlight.js"
 import type { ResultEntity } from "../domain/ResultEntity.js"
 import { queryHead, titleHead } from "../text/TitleHead.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
@@ -193,7 +192,7 @@ const highlighted = (
           (yield* store.getMany(
             siteId,
             entities.flatMap((entity) => (entity.productId === undefined ? [] : [entity.productId]))
-          )).map((product) => [product.productId, stripHtml(product.data.description ?? "")] as const)
+          )).map((product) => [product.productId, htmlText(product.data.description ?? "")] as const)
         )
       : new Map<string, string>()
     return entities.map((entity): ResultEntity => {

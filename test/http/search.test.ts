@@ -88,10 +88,29 @@ describe("POST /text-search", () => {
       title: "<mark>Leather</mark> <mark>Belt</mark> Brown",
       description: "Genuine <mark>leather</mark> <mark>belt</mark> with a metal buckle."
     })
+    // A product without a description has no snippet to show.
+    const bare = await search({ query: "cordless drill", snippet: true }, server.siteB.bearer)
+    expect(bare.body.data.products[0].highlight).toEqual({
+      title: "<mark>Cordless</mark> <mark>Drill</mark> from site B"
+    })
     // A browse has no words to mark.
     const browse = await search({})
     expect(browse.body.data.products.every((p: { highlight?: unknown }) => p.highlight === undefined)).toBe(true)
     expect((await search({ query: "belt", snippet: "yes" })).status).toBe(400)
+  })
+
+  it("documents highlight and the snippet option in the OpenAPI document", async () => {
+    const spec = (await call(server.baseUrl, "GET", "/openapi.json")).body
+    const schemas = spec.components.schemas
+    const request = spec.paths["/text-search"].post.requestBody.content["application/json"].schema
+    const requestSchema = request.$ref ? schemas[request.$ref.split("/").at(-1)] : request
+    expect(requestSchema.properties.snippet).toMatchObject({ type: "boolean" })
+    expect(requestSchema.properties.snippet.description).toContain("<mark>")
+    expect(schemas.ResultEntity.properties.highlight.$ref).toBe("#/components/schemas/Highlight")
+    expect(schemas.Highlight.description).toContain("HTML-escaped")
+    expect(schemas.Highlight.required).toEqual(["title"])
+    expect(schemas.Highlight.properties.title.description).toContain("<mark>")
+    expect(schemas.Highlight.properties.description.description).toContain("snippet")
   })
 
   it("says where the time went in a Server-Timing header", async () => {
