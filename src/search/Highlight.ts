@@ -1,4 +1,7 @@
+import { Effect } from "effect"
+import type { ResultEntity } from "../domain/ResultEntity.js"
 import { boundedEditDistance } from "../services/catalog-index/qdrant/Variants.js"
+import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import {
   completesPrefix,
   editBudget,
@@ -132,3 +135,34 @@ export const snippet = (description: string, query: string, matching: WordMatchi
   const marked = matched.map((words) => words.length > 0)
   return `${start > 0 ? "…" : ""}${render(description, spans, marked, from, to)}${to < description.length ? "…" : ""}`
 }
+
+/** The entities with their titles' matched words marked, and on request a description snippet. */
+export const highlighted = (
+  store: CatalogStore["Type"],
+  siteId: number,
+  entities: ReadonlyArray<ResultEntity>,
+  text: string,
+  matching: WordMatching,
+  withSnippet: boolean | undefined
+) =>
+  Effect.gen(function* () {
+    const descriptions = withSnippet
+      ? new Map(
+          (yield* store.getMany(
+            siteId,
+            entities.flatMap((entity) => (entity.productId === undefined ? [] : [entity.productId]))
+          )).map((product) => [product.productId, htmlText(product.data.description ?? "")] as const)
+        )
+      : new Map<string, string>()
+    return entities.map((entity): ResultEntity => {
+      if (entity.title === undefined) return entity
+      const description = snippet(descriptions.get(entity.productId ?? "") ?? "", text, matching)
+      return {
+        ...entity,
+        highlight: {
+          title: highlightTitle(entity.title, text, matching),
+          ...(description === null ? {} : { description })
+        }
+      }
+    })
+  })

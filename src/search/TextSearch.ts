@@ -14,12 +14,10 @@ import { exactFacets, facetRequest, facetValueCondition } from "./DynamicFilters
 import { loadEntities } from "./Products.js"
 import { bestRefinement, refinementStream } from "./Refinement.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
-import { queryWords, typedWords, type WordMatching, withLanguageWords } from "../text/TextAnalysis.js"
-import { highlightTitle, htmlText, snippet } from "./Highlight.js"
-import type { ResultEntity } from "../domain/ResultEntity.js"
-import { queryHead, titleHead } from "../text/TitleHead.js"
+import { withLanguageWords } from "../text/TextAnalysis.js"
+import { highlighted } from "./Highlight.js"
+import { byTitleHead, HEAD_WINDOW } from "./TitleHeadRanking.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import type { SearchHit, SearchResult } from "../services/catalog-index/CatalogIndex.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
@@ -176,96 +174,6 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
   })
 
 const PREVIEW_SIZE = 3
-
-/** The entities with their titles' matched words marked, and on request a description snippet. */
-const highlighted = (
-  store: CatalogStore["Type"],
-  siteId: number,
-  entities: ReadonlyArray<ResultEntity>,
-  text: string,
-  matching: WordMatching,
-  withSnippet: boolean | undefined
-) =>
-  Effect.gen(function* () {
-    const descriptions = withSnippet
-      ? new Map(
-          (yield* store.getMany(
-            siteId,
-            entities.flatMap((entity) => (entity.productId === undefined ? [] : [entity.productId]))
-          )).map((product) => [product.productId, htmlText(product.data.description ?? "")] as const)
-        )
-      : new Map<string, string>()
-    return entities.map((entity): ResultEntity => {
-      if (entity.title === undefined) return entity
-      const description = snippet(descriptions.get(entity.productId ?? "") ?? "", text, matching)
-      return {
-        ...entity,
-        highlight: {
-          title: highlightTitle(entity.title, text, matching),
-          ...(description === null ? {} : { description })
-        }
-      }
-    })
-  })
-
-/**
- * The first places of a relevance listing are re-ranked by what its titles name: a product whose
- * title's head word (text/TitleHead.ts) is the query's head word gains HEAD_BONUS, so "gold dress"
- * lists dresses before gold dress watches. Only the first HEAD_WINDOW places (the same window for
- * every page, so pages neither repeat nor skip), whose titles are read from the catalog.
- */
-const HEAD_WINDOW = 30
-const HEAD_BONUS = 0.3
-/**
- * The share of the closest naming title's text cosine under which a title that names another
- * thing only mentions the query's word.
- */
-const PASSING_MENTION = 0.6
-/** How many titles of the window must name a one-word query's thing for it to be a kind of product. */
-const KIND_NAMED_BY = 3
-
-const byTitleHead = (
-  store: CatalogStore["Type"],
-  siteId: number,
-  text: string,
-  ranked: SearchResult,
-  offset: number,
-  limit: number
-) =>
-  Effect.gen(function* () {
-    const head = queryHead(text)
-    const window = ranked.hits.slice(0, HEAD_WINDOW)
-    if (head === null) return { ...ranked, hits: ranked.hits.slice(offset, offset + limit) }
-    // A catalog that cannot answer leaves the index's order: the re-ranking only refines it.
-    const products = yield* store
-      .getMany(
-        siteId,
-        window.map((hit) => hit.productId)
-      )
-      .pipe(Effect.orElseSucceed(() => []))
-    const heads = new Map(products.map((p) => [p.productId, titleHead(p.data.title ?? "")] as const))
-    const names = (hit: SearchHit) => heads.get(hit.productId) === head
-    // When some titles name what a one-word query names, one that names another thing and whose
-    // meaning is far below theirs holds the word only in passing: a "Vanilla Bean" candle for
-    // "beans", a baby monitor called "Dream Sock" for "socks". It leaves the listing.
-    // One word says least about what a product is: only then is a passing mention told apart,
-    // and only where several titles name the word as their thing (a brand or an adjective that
-    // ends a title or two by chance names no kind of product).
-    const naming = window.filter(names)
-    const closest = Math.max(0, ...naming.map((hit) => hit.text))
-    const kept =
-      typedWords(queryWords(text)) === 1 && naming.length >= KIND_NAMED_BY
-        ? window.filter((hit) => names(hit) || hit.text >= PASSING_MENTION * closest)
-        : window
-    const scored = kept.map((hit, i) => ({ hit, i, score: hit.score + (names(hit) ? HEAD_BONUS : 0) }))
-    scored.sort((a, b) => b.score - a.score || a.i - b.i)
-    const hits = [...scored.map((s) => s.hit), ...ranked.hits.slice(HEAD_WINDOW)]
-    return {
-      ...ranked,
-      hits: hits.slice(offset, offset + limit),
-      total: ranked.total - (window.length - kept.length)
-    }
-  })
 
 /** `ids` (in their order) that the filter accepts. */
 const inScope = (scope: Pick<MatchScope, "siteId" | "filter">, ids: ReadonlyArray<string>) =>
