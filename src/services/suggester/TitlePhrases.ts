@@ -151,7 +151,10 @@ const phraseOf = (words: ReadonlyArray<TitleWord>, headless: boolean): TitlePhra
   const qualified = head > 0 && QUALIFIERS.has(words[head].text) && words[head - 1].plain
   return {
     words,
-    starts: words.map((w) => w.plain && !PARTICLES.has(w.text)),
+    // A qualifier after a number qualifies it ("20V MAX Cordless Drill", "Buds2 Pro True Wireless").
+    starts: words.map(
+      (w, i) => w.plain && !PARTICLES.has(w.text) && !(QUALIFIERS.has(w.text) && i > 0 && !words[i - 1].plain)
+    ),
     ends: head < 0 ? [] : qualified ? [head, head - 1] : [head],
     qualified
   }

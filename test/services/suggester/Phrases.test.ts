@@ -64,6 +64,10 @@ describe("productPhrases: what a title offers as completions", () => {
     const airpods = fromTitle("Apple AirPods Pro (2nd Generation) with MagSafe Charging Case", "Apple")
     expect(airpods).toEqual(expect.arrayContaining(["airpods pro", "airpods", "magsafe charging case"]))
     expect(airpods.filter((p) => p === "pro" || /generation|2nd/.test(p))).toEqual([])
+    // After a number it qualifies that number: no completion starts at it.
+    const drill = fromTitle("DEWALT 20V MAX Cordless Drill", "DEWALT")
+    expect(drill).toEqual(expect.arrayContaining(["cordless drill", "dewalt 20v max cordless drill"]))
+    expect(drill).not.toContain("max cordless drill")
   })
 
   it("gives no head to a word that shares the next phrase's ('Coffee and Espresso Machine')", () => {
