@@ -66,8 +66,9 @@ export interface TitlePhrase {
   readonly words: ReadonlyArray<TitleWord>
   /** Whether a completion inside the phrase may start at each word. */
   readonly starts: ReadonlyArray<boolean>
-  /** Ends, last first; the head when it is a qualifier ends a completion only after another word. */
+  /** Where completions end: the head, then the word before it when the head qualifies that word. */
   readonly ends: ReadonlyArray<number>
+  /** Whether the head qualifies the word before it ("set" of "drill driver set"): never a completion alone. */
   readonly qualified: boolean
 }
 
