@@ -58,6 +58,12 @@ const COUNTED: ReadonlySet<string> = wordSet(
 const PARTICLES: ReadonlySet<string> = wordSet("up down off out")
 
 /**
+ * Words that belong to the word after ("Over Ear Headphones" unhyphenated, "Twin over Twin"):
+ * no completion starts after one ("ear headphones") or ends at one.
+ */
+const PREFIXES: ReadonlySet<string> = wordSet("over under")
+
+/**
  * A run of whole words with no separator or connector inside, and where completions from it
  * end: at its head, the noun it names (usually its last plain word: "headphones", "t shirt"),
  * and before a qualifying head ("drill driver" of "drill driver set").
@@ -84,14 +90,15 @@ const lastWhere = (words: ReadonlyArray<TitleWord>, before: number, ok: (w: Titl
  * Black" keeps its colour), a package after a quantity ("Beans 15 oz Can"). -1 with no plain word.
  */
 const headOf = (words: ReadonlyArray<TitleWord>): number => {
-  const named = lastWhere(words, words.length, (w) => w.plain && !w.code)
-  let head = named >= 0 ? named : lastWhere(words, words.length, (w) => w.plain)
+  const nominal = (w: TitleWord) => w.plain && !w.code && !PREFIXES.has(w.text)
+  const named = lastWhere(words, words.length, nominal)
+  let head = named >= 0 ? named : lastWhere(words, words.length, (w) => w.plain && !PREFIXES.has(w.text))
   if (head > 0 && COUNTED.has(words[head].text) && words[head - 1].measure) {
-    const noun = lastWhere(words, head, (w) => w.plain && !w.code)
+    const noun = lastWhere(words, head, nominal)
     if (noun >= 0) head = noun
   }
   if (head < 0 || !ATTRIBUTES.has(words[head].text)) return head
-  const noun = lastWhere(words, head, (w) => w.plain && !w.code && !ATTRIBUTES.has(w.text))
+  const noun = lastWhere(words, head, (w) => nominal(w) && !ATTRIBUTES.has(w.text))
   if (noun < 0) return head
   const modelBetween = words.slice(noun + 1, head).some((w) => !w.plain)
   return modelBetween || lastWhere(words, noun, (w) => w.plain) >= 0 ? noun : head
@@ -153,9 +160,11 @@ const phraseOf = (words: ReadonlyArray<TitleWord>, headless: boolean): TitlePhra
   return {
     words,
     // A qualifier after a number qualifies it ("20V MAX Cordless Drill", "Buds2 Pro True Wireless").
-    starts: words.map(
-      (w, i) => w.plain && !PARTICLES.has(w.text) && !(QUALIFIERS.has(w.text) && i > 0 && !words[i - 1].plain)
-    ),
+    starts: words.map((w, i) => {
+      const after = words[i - 1]
+      if (!w.plain || PARTICLES.has(w.text) || (after !== undefined && PREFIXES.has(after.text))) return false
+      return !(QUALIFIERS.has(w.text) && after !== undefined && !after.plain)
+    }),
     ends: head < 0 ? [] : qualified ? [head, head - 1] : [head],
     qualified
   }

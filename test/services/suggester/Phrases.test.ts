@@ -79,9 +79,15 @@ describe("productPhrases: what a title offers as completions", () => {
     )
   })
 
-  it("starts no completion at a particle of the word before ('Lace Up Boots')", () => {
+  it("keeps a particle with its word: 'Lace Up Boots', 'Over Ear Headphones' unhyphenated", () => {
     const boots = fromTitle("Dr. Martens 1460 Smooth Leather Lace Up Boots", "Dr. Martens")
     expect(boots).toContain("lace up boots")
     expect(boots).not.toContain("up boots")
+    const headphones = fromTitle("Sony Over Ear Headphones", "Sony")
+    expect(headphones).toEqual(expect.arrayContaining(["over ear headphones", "headphones"]))
+    expect(headphones).not.toContain("ear headphones")
+    const bed = fromTitle("DHP Modern Metal Bunk Bed Twin over Twin", "DHP")
+    expect(bed).toEqual(expect.arrayContaining(["metal bunk bed", "bunk bed"]))
+    expect(bed.filter((p) => /over$/.test(p))).toEqual([])
   })
 })
