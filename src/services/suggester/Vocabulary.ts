@@ -1,4 +1,5 @@
-import { type CatalogKind, CONNECTORS } from "./Phrases.js"
+import type { CatalogKind } from "./Phrases.js"
+import { CONNECTORS } from "./TitlePhrases.js"
 import { WordList } from "./WordList.js"
 
 /**

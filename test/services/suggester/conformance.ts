@@ -36,7 +36,8 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
         categories: ["Tools > Power Tools > Impact Drivers"]
       },
       p4: { title: "Bosch Garden Hose Reel", brand: "Bosch", categories: ["Garden > Watering > Hoses"] },
-      p5: { title: "Makita Corded Angle Grinder", brand: "Makita", categories: [], productTypes: ["Tools > Grinders"] }
+      p5: { title: "Makita Corded Angle Grinder", brand: "Makita", categories: [], productTypes: ["Tools > Grinders"] },
+      p6: { title: "Ryobi 18V Cordless Drill", brand: "Ryobi", categories: ["Tools > Power Tools > Drills"] }
     }
 
     const indexCatalog = (s: SuggesterService, siteId = 1) =>
@@ -60,17 +61,18 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("completes from title phrases, most frequent first", async () => {
       const result = await texts("cord")
-      // "cordless drill" is in two titles, "cordless impact driver" in one.
+      // "cordless drill" is in two titles (Bosch, Ryobi), "cordless impact driver" in one.
       expect(result.indexOf("cordless drill")).toBeLessThan(result.indexOf("cordless impact driver"))
       expect(phraseStarts(result, "cord")).toContain("corded angle grinder")
     })
 
-    describe("completes to whole words within one phrase of a title, never a fragment", () => {
+    describe("completes to queries a shopper would type, never a fragment of a title", () => {
       const titles: Record<string, ProductText> = {
-        h1: { title: "Sony WH-1000XM5 Over-Ear Wireless Headphones", categories: [] },
-        t1: { title: "Nike Dri-FIT Running T-Shirt", categories: [] },
+        h1: { title: "Sony WH-1000XM5 Over-Ear Wireless Headphones", brand: "Sony", categories: [] },
+        t1: { title: "Nike Dri-FIT Running T-Shirt", brand: "Nike", categories: [] },
         e1: { title: "Breville Barista Express Espresso Machine, Brushed Stainless Steel", categories: [] },
-        c1: { title: "Nespresso Vertuo Coffee Maker with Milk Frother", categories: [] }
+        c1: { title: "Nespresso Vertuo Coffee Maker with Milk Frother", categories: [] },
+        i1: { title: "Apple iPhone 15 Pro 128 GB (Natural Titanium)", brand: "Apple", categories: [] }
       }
       /** Suggestion texts for each prefix, after indexing `titles` and recording `queries`. */
       const suggestAll = (prefixes: ReadonlyArray<string>, queries: ReadonlyArray<string> = []) =>
@@ -85,6 +87,16 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
             )
           })
         )
+      /**
+       * Whether `text` is a run of whole words inside one part of one title, the parts being
+       * what ",", brackets or "with" separate: neither across titles nor across such a part.
+       */
+      const withinOnePart = (text: string) =>
+        Object.values(titles).some((t) =>
+          t.title
+            .split(/,|\(|\)| with /)
+            .some((part) => ` ${part.toLowerCase().replace(/[^a-z0-9]+/g, " ")} `.includes(` ${text} `))
+        )
 
       it("neither starts nor ends inside a hyphenated word", async () => {
         const [ear, runningT, nike] = await suggestAll(["ear", "running t", "nike dri"])
@@ -98,18 +110,44 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
         expect(nike.filter((t) => t.endsWith(" dri") || t.endsWith(" t"))).toEqual([])
       })
 
-      it("never joins words across a separator or connector, nor ends in one", async () => {
-        const found = await suggestAll(["espresso", "machine", "brush", "coffee", "maker", "milk", "wireless"])
-        const [espresso, machine, brushed, coffee, maker, milk, wireless] = found
+      it("never joins words across titles, separators or connectors, nor ends in a connector", async () => {
+        const prefixes = ["espresso", "machine", "brush", "steel", "coffee", "maker", "milk", "wireless", "s", "n", "b"]
+        const found = await suggestAll(prefixes)
+        const [espresso, machine, brushed, steel, coffee, maker, milk, wireless] = found
         expect(espresso).toContain("espresso machine")
         expect(brushed).toContain("brushed stainless steel")
+        expect(steel).toContain("stainless steel")
         expect(coffee).toContain("coffee maker")
         expect(milk).toContain("milk frother")
         expect(wireless).toContain("wireless headphones")
         const all = found.flat()
-        expect(all.filter((t) => /machine brushed|maker with|maker milk/.test(t))).toEqual([])
+        expect(all.filter((t) => /machine brushed|steel nespresso|maker with|maker milk/.test(t))).toEqual([])
         expect(all.filter((t) => /(^| )(with|and|for)$/.test(t))).toEqual([])
+        expect(all.filter((t) => !withinOnePart(t))).toEqual([])
         expect([...machine, ...maker].length).toBeGreaterThan(0)
+      })
+
+      it("ends at the thing a phrase names, or at a product line's name, not at a word describing it", async () => {
+        const [sony, breville, nespresso, apple, over] = await suggestAll([
+          "son",
+          "breville",
+          "nespresso",
+          "apple",
+          "over"
+        ])
+        expect(sony).toEqual(
+          expect.arrayContaining(["sony", "sony wh 1000xm5", "sony wh 1000xm5 over ear wireless headphones"])
+        )
+        expect(sony.filter((t) => /(over ear|wireless)$/.test(t))).toEqual([])
+        expect(breville).toContain("breville barista express espresso machine")
+        expect(breville.filter((t) => /(barista|express|espresso)$/.test(t))).toEqual([])
+        expect(nespresso).toContain("nespresso vertuo coffee maker")
+        expect(nespresso.filter((t) => /(vertuo|coffee)$/.test(t))).toEqual([])
+        expect(over[0]).toBe("over ear wireless headphones")
+        expect(over.filter((t) => /(over ear|wireless)$/.test(t))).toEqual([])
+        // A model number names the line; a number cut from its unit ("128 GB") ends nothing.
+        expect(apple).toEqual(expect.arrayContaining(["apple iphone", "apple iphone 15", "apple iphone 15 pro"]))
+        expect(apple.filter((t) => /128|gb|titanium/.test(t))).toEqual([])
       })
 
       it("still ranks a shopper's clicked query above the title's phrases", async () => {
@@ -142,13 +180,14 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("treats the last word as partial, and as whole once followed by a space", async () => {
       const partial = await texts("cordless dr")
+      // Never "cordless drill gsr": "GSR 12V" is the drill's model, not what it is.
       expect(phraseStarts(partial, "cordless dr")).toEqual([
         "cordless drill",
-        "cordless drill gsr",
-        "cordless drill driver"
+        "cordless drill driver",
+        "cordless drill driver set"
       ])
       expect(partial).toContain("bosch professional cordless drill")
-      expect(await texts("makita cordless dr", 1)).toEqual(["makita cordless drill"])
+      expect(await texts("makita cordless dr", 1)).toEqual(["makita cordless drill driver"])
       const whole = await texts("drill ")
       expect(whole).toContain("drill driver")
       expect(whole).not.toContain("drills")
@@ -157,7 +196,7 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
 
     it("tolerates typos, ranking corrected matches below exact ones", async () => {
       // Transposition plus a partial word: "crodless" is 8 letters, so two edits are allowed.
-      expect(await texts("crodless", 2)).toEqual(["cordless", "cordless drill"])
+      expect(await texts("crodless", 2)).toEqual(["cordless drill", "cordless drill driver"])
       expect((await texts("cordlss dr"))[0]).toBe("cordless drill")
       expect(await texts("bosh", 1)).toEqual(["bosch"])
       const drill = await withSuggester((s) =>
@@ -229,8 +268,8 @@ export const suggesterConformance = (name: string, backend: SuggesterBackend) =>
         )
       )
       expect(hose).toEqual([])
-      expect(bosch.map((x) => x.suggestion)).toContain("bosch professional")
-      expect(bosch.map((x) => x.suggestion)).not.toContain("bosch garden")
+      expect(bosch.map((x) => x.suggestion)).toContain("bosch professional cordless drill")
+      expect(bosch.map((x) => x.suggestion)).not.toContain("bosch garden hose reel")
     })
 
     it("re-indexing replaces a product's contribution instead of adding to it", async () => {
