@@ -7,6 +7,7 @@ import type { ProductSummary } from "./generator.js"
 import type { Client } from "./http.js"
 import { mulberry32 } from "./random.js"
 import { addStages } from "./server-timing.js"
+import { parseRounds } from "../../src/platform/ServerTiming.js"
 import { Samples } from "./stats.js"
 import { deepBrowses, textQueries } from "./workload.js"
 import { departments } from "./taxonomy.js"
@@ -38,11 +39,23 @@ export const measureTextSearch = async (
   // Per stage of the api's Server-Timing header: its duration in each query (0 where it did not run).
   const stages = new Map<string, Array<number>>()
   const hits = new Map<string, Hits>()
+  // Per backend (the api's Server-Timing `<backend>-rounds`): dependent rounds and requests of each
+  // search, apart for a query text this run asks for the first time and one it asked before.
+  const rounds = new Map<string, BackendRounds>()
+  const seen = new Set(warmup.map((q) => JSON.stringify(q.body)))
   let errors = 0
   for (const [i, q] of queries.entries()) {
     const res = await client.request("POST", "/text-search", auth, { requestId: `bench-${i}`, ...q.body })
     samples.add(q.kind, res.ms)
     addStages(stages, i, String(res.headers["server-timing"] ?? ""))
+    const key = JSON.stringify(q.body)
+    const kind = seen.has(key) ? "repeated" : "new"
+    seen.add(key)
+    for (const [backend, counted] of parseRounds(String(res.headers["server-timing"] ?? ""))) {
+      const known = rounds.get(backend) ?? { new: [], repeated: [] }
+      known[kind].push(counted)
+      rounds.set(backend, known)
+    }
     const h = hits.get(q.kind) ?? { total: 0, zero: 0, errors: 0 }
     const n = res.status === 200 ? (res.body?.data?.products?.length ?? 0) : 0
     if (res.status !== 200) {
@@ -54,8 +67,28 @@ export const measureTextSearch = async (
     if (n === 0) h.zero++
     hits.set(q.kind, h)
   }
-  return { queries, samples, hits, errors, stages }
+  return { queries, samples, hits, errors, stages, rounds }
 }
+
+/** One backend's rounds and requests per search, for queries new to the run and repeated ones. */
+export interface BackendRounds {
+  readonly new: Array<{ readonly rounds: number; readonly requests: number }>
+  readonly repeated: Array<{ readonly rounds: number; readonly requests: number }>
+}
+
+/** "new 40: 2 / 2 rounds, 9 / 14 requests; repeated 10: …" (p50 / max of each). */
+export const roundsSummary = (rounds: BackendRounds): string =>
+  (["new", "repeated"] as const)
+    .filter((kind) => rounds[kind].length > 0)
+    .map((kind) => {
+      const list = rounds[kind]
+      const stat = (pick: (r: { rounds: number; requests: number }) => number) => {
+        const sorted = list.map(pick).sort((a, b) => a - b)
+        return `${sorted[Math.floor(sorted.length / 2)]} / ${sorted[sorted.length - 1]}`
+      }
+      return `${kind} ${list.length}: ${stat((r) => r.rounds)} rounds, ${stat((r) => r.requests)} requests`
+    })
+    .join("; ")
 
 /**
  * Pages 50 of ~30% of the catalog sorted by price (see deepBrowses), one at a time: latencies and

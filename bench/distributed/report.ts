@@ -96,6 +96,11 @@ export const distributedTable = (
   )
   row("Text search stages, mean / p99 ms (the api's Server-Timing; stages overlap)", "", (r) => r.text?.stages)
   row(
+    "Text search: dependent Qdrant rounds / requests per search, p50 / max (queries new to the run; repeated)",
+    "≤ 2 rounds",
+    (r) => r.text?.rounds
+  )
+  row(
     `Visual search p50 (HTTP, ${ran[0]?.visual?.latency.count ?? 0} JPEG/PNG queries, base64)`,
     `≤ ${VISUAL_P50_MS} ms`,
     (r) =>

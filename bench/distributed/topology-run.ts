@@ -11,7 +11,7 @@ import type { ProductSummary } from "../catalog/generator.js"
 import { makeClient } from "../catalog/http.js"
 import { mb, ms, type Summary, summarize } from "../catalog/stats.js"
 import { stageBreakdown } from "../catalog/server-timing.js"
-import { measureTextSearch, overallHits } from "../catalog/text-search.js"
+import { measureTextSearch, overallHits, roundsSummary } from "../catalog/text-search.js"
 import { measureVisualSearch, type visualQueries } from "../catalog/visual.js"
 import { type CpuSnapshot, type QdrantTarget, type RssSnapshot, startCluster } from "./cluster.js"
 import { type FillCatalog, fillCatalog, type FillResult } from "./fill.js"
@@ -86,7 +86,7 @@ export interface TopologyResult {
   readonly workerRssEmpty: number | undefined
   readonly qdrantDiskBytes: number | undefined
   /** `hits`: mean results per query / share of queries with none. */
-  readonly text: (SearchFigures & { readonly hits: string }) | undefined
+  readonly text: (SearchFigures & { readonly hits: string; readonly rounds: string | undefined }) | undefined
   readonly visual: (SearchFigures & { readonly meanResults: number }) | undefined
   readonly pushes: ReadonlyArray<MeasuredPush>
   readonly runs: ReadonlyArray<IndexRun>
@@ -235,8 +235,10 @@ export const runTopology = async (
         latency: summarize(measured.samples.all),
         errors: measured.errors,
         hits: overallHits(measured.hits, measured.queries.length),
-        stages: stageBreakdown(measured.stages)
+        stages: stageBreakdown(measured.stages),
+        rounds: measured.rounds.has("qdrant") ? roundsSummary(measured.rounds.get("qdrant")!) : undefined
       }
+      if (text.rounds !== undefined) log(`text search, Qdrant rounds / requests per search (p50 / max): ${text.rounds}`)
       log(
         `text search: p50 ${ms(text.latency.p50)} ms, p99 ${ms(text.latency.p99)} ms, ` +
           `${text.errors} errors; load ${load()}`

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { ResultEntity } from "../domain/ResultEntity.js"
-import { boundedEditDistance } from "../services/catalog-index/qdrant/Variants.js"
+import { boundedEditDistance } from "../text/EditDistance.js"
 import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import {
   completesPrefix,

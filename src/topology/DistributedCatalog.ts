@@ -30,7 +30,7 @@ export const distributedCatalog = (redisUrl: string, qdrant: QdrantSettings | un
   const index = Layer.unwrapEffect(
     Effect.map(Effect.context<CatalogStore | SiteVisualSpaces>(), (context) =>
       qdrant !== undefined
-        ? QdrantCatalogIndex.layer(qdrant)
+        ? QdrantCatalogIndex.layer(qdrant, { redisUrl })
         : ReplicatedCatalogIndex.layer({
             redisUrl,
             rebuild: (apply) =>

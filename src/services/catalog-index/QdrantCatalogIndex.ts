@@ -1,4 +1,4 @@
-import { type ConfigError, Effect, Layer } from "effect"
+import { type ConfigError, Context, Effect, Layer } from "effect"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "./CatalogIndex.js"
 import type { IndexDocument } from "../../model/IndexDocument.js"
 import { facet, histogram, numericStats } from "./qdrant/Aggregates.js"
@@ -13,6 +13,8 @@ import { byProductId } from "./qdrant/IdOrder.js"
 import { newerKept, pointBytes, productIdOf, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { facets, matchIds, search } from "./qdrant/Query.js"
 import { StatisticsCache } from "./qdrant/StatisticsCache.js"
+import { feedTermReplica, localTermReplica, type TermChange } from "./qdrant/TermReplica.js"
+import { IndexReplica } from "./ReplicatedCatalogIndex.js"
 
 /** Most points per upsert request (fewer when their JSON reaches `maxRequestBytes`). */
 const UPSERT_CHUNK = 256
@@ -31,6 +33,14 @@ const rejection = (q: Qdrant, docs: ReadonlyArray<IndexDocument>): string | null
   }
   return null
 }
+
+const termsOf = (doc: IndexDocument): TermChange => ({
+  _tag: "Put",
+  siteId: doc.siteId,
+  productId: doc.productId,
+  ...(doc.version === undefined ? {} : { version: doc.version }),
+  text: doc.text
+})
 
 const make = (q: Qdrant): CatalogIndexService => {
   const retrieve = (siteId: number, productIds: ReadonlyArray<string>) =>
@@ -75,6 +85,7 @@ const make = (q: Qdrant): CatalogIndexService => {
           if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
           yield* q.columns.ensure(docs)
           const points = docs.map((doc) => toPoint(doc, q.options.imageDatatype))
+          let written = 0
           for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
             const guard = newerKept(chunk)
             yield* call("upsert", () =>
@@ -84,6 +95,9 @@ const make = (q: Qdrant): CatalogIndexService => {
                 ...(guard === undefined ? {} : { update_filter: guard })
               })
             )
+            // The words of what Qdrant holds now (an older version it kept out is kept out here too).
+            yield* q.terms.written(docs.slice(written, written + chunk.length).map(termsOf))
+            written += chunk.length
           }
         })
       ),
@@ -95,7 +109,7 @@ const make = (q: Qdrant): CatalogIndexService => {
             [siteId],
             call("delete", () =>
               q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })
-            ).pipe(Effect.asVoid)
+            ).pipe(Effect.zipRight(q.terms.written([{ _tag: "Remove", siteId, productIds }])))
           ),
     search: (query) => search(q, query),
     // Qdrant matches words and vectors in one batch of requests: nothing to start ahead.
@@ -131,9 +145,15 @@ const make = (q: Qdrant): CatalogIndexService => {
  * qdrant/Collection.ts), and its payload indexes are made good on every start.
  */
 export const QdrantCatalogIndex = {
-  layer: (given: QdrantIndexOptions): Layer.Layer<CatalogIndex, IndexError | ConfigError.ConfigError> =>
-    Layer.effect(
-      CatalogIndex,
+  /**
+   * Scoped: with `feed`, the Redis connections of the term memory's change feed, and this
+   * process's replica (IndexReplica) is synced once its memory is filled.
+   */
+  layer: (
+    given: QdrantIndexOptions,
+    feed?: { readonly redisUrl: string }
+  ): Layer.Layer<CatalogIndex | IndexReplica, IndexError | ConfigError.ConfigError> =>
+    Layer.scopedContext(
       Effect.gen(function* () {
         const options = withTuning(yield* QdrantTuning, given)
         const resolved = resolveOptions(options)
@@ -142,14 +162,20 @@ export const QdrantCatalogIndex = {
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
         const statistics = new StatisticsCache(resolved.statisticsCapacity, resolved.statisticsTtlMs)
-        return make({
+        const base = {
           client,
           writer,
           collection: resolved.collection,
           options: { ...resolved, imageDatatype },
           columns,
           statistics
-        })
+        }
+        const terms = yield* feed === undefined
+          ? localTermReplica(base)
+          : feedTermReplica(base, feed.redisUrl, `${resolved.collection}:terms`)
+        return Context.make(CatalogIndex, make({ ...base, terms })).pipe(
+          Context.add(IndexReplica, { synced: terms.synced, lag: terms.lag })
+        )
       })
     )
 } as const

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { QdrantClientTimeoutError, type QdrantClient, type Schemas } from "@qdrant/js-client-rest"
+import { QdrantClientTimeoutError, type QdrantClient } from "@qdrant/js-client-rest"
 import { Effect, TestClock } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
-import { DEFAULT_WORD_MATCHING, editBudget, type QueryWord, queryWords } from "../../../src/text/TextAnalysis.js"
 import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
 import { call } from "../../../src/services/catalog-index/qdrant/Request.js"
 import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
@@ -15,22 +14,15 @@ import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/Po
 import { denseJson, pointBytes, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, intervalsOver, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { edgeCandidates } from "../../../src/services/catalog-index/IntervalEdges.js"
-import { search } from "../../../src/services/catalog-index/qdrant/Query.js"
 import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
+import { TermMemory } from "../../../src/services/catalog-index/qdrant/SiteTerms.js"
 import {
-  documentGrams,
   documentLexical,
   fieldTermKey,
-  gramQuery,
   hashTerm,
   keyQuery,
   pairTermKey
 } from "../../../src/services/catalog-index/qdrant/SparseText.js"
-import {
-  boundedEditDistance,
-  type Variant,
-  variantWeights
-} from "../../../src/services/catalog-index/qdrant/Variants.js"
 import { doc } from "./fixtures.js"
 
 const site = { key: "site_id", match: { value: "1" } }
@@ -277,29 +269,7 @@ describe("SparseText", () => {
     expect(weightOf(vector, "drill", "description")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 60)), 6)
   })
 
-  it("marks each trigram of each term once", () => {
-    const grams = documentGrams(text({ title: "Drill drill", brand: "Bosch" }))
-    expect(grams.indices).toHaveLength(5 + 5) // ^dr dri ril ill ll$, ^bo bos osc sch ch$
-    expect(new Set(grams.values)).toEqual(new Set([1]))
-  })
-
-  it("asks for enough shared trigrams to allow the typo budget or the prefix", () => {
-    const budget = (word: QueryWord, known: boolean) => editBudget(word.typed, known, DEFAULT_WORD_MATCHING)
-    const [drill] = queryWords("drill")
-    expect(gramQuery(drill, false, budget(drill, true))).toBeNull() // a known word has no typos
-    expect(gramQuery(drill, false, budget(drill, false))?.threshold).toBe(1) // 5 trigrams, a swap destroys 4
-    expect(gramQuery(drill, true, budget(drill, true))?.threshold).toBe(4) // ^dr dri ril ill: a completion
-    const [dri] = queryWords("dri")
-    expect(gramQuery(dri, false, budget(dri, false))).toBeNull() // too short for a typo, not being typed
-    expect(gramQuery(dri, true, budget(dri, false))?.threshold).toBe(2) // ^dr and dri
-    const [bosh] = queryWords("bosh")
-    expect(gramQuery(bosh, false, budget(bosh, true))).toBeNull()
-    expect(gramQuery(bosh, false, budget(bosh, false))?.threshold).toBe(1) // at least one shared trigram
-    // The stem "bulbe" (5 trigrams, vs 6 of "bulbes") reaches "bulb" within one edit: it sets the bound.
-    const [bulbes] = queryWords("bulbes")
-    const query = gramQuery(bulbes, false, budget(bulbes, false))!
-    expect(query.threshold).toBe(1)
-    expect(query.vector.indices).toContain(hashTerm("be$"))
+  it("builds a query from key weights, sorted by key", () => {
     expect(
       keyQuery(
         new Map([
@@ -308,44 +278,6 @@ describe("SparseText", () => {
         ])
       )
     ).toEqual({ indices: [3, 7], values: [1, 0.5] })
-  })
-})
-
-describe("Variants", () => {
-  const settings = { fuzzyWeight: 0.45, prefixWeight: 0.3 }
-
-  it("bounds the edit distance, a swap of neighbours one edit", () => {
-    expect(boundedEditDistance("cordles", "cordless", 1)).toBe(1)
-    expect(boundedEditDistance("drill", "still", 1)).toBe(2)
-    expect(boundedEditDistance("a", "abcd", 1)).toBe(2)
-    expect(boundedEditDistance("candel", "candle", 1)).toBe(1)
-    expect(boundedEditDistance("ab", "ba", 2)).toBe(1)
-  })
-
-  const weights = (variants: ReadonlyArray<Variant>) => new Map(variants.map((v) => [v.term, v.weight]))
-  const submitted = DEFAULT_WORD_MATCHING
-
-  it("accepts typos of words the site does not know and completions only while typing, never the exact stem", () => {
-    const [cordles] = queryWords("cordles")
-    const cordless = weights(variantWeights(cordles, false, ["cordless", "cord", "drill"], settings, submitted))
-    expect([...cordless.keys()]).toEqual(["cordless"])
-    expect(cordless.get("cordless")).toBeCloseTo((0.45 * 8) / 9, 9)
-    // "bulb" is one edit from the stem "bulbe" of "bulbes" but drops typed letters: it counts far less.
-    const [bulbes] = queryWords("bulbes")
-    expect(weights(variantWeights(bulbes, false, ["bulb"], settings, submitted)).get("bulb")).toBeCloseTo(
-      (0.3 * 0.45 * 4) / 5,
-      9
-    )
-    // Typos of a word the site knows are found the same way (the caller gates them).
-    const [drill] = queryWords("drill")
-    expect([...weights(variantWeights(drill, false, ["drill", "grill", "still"], settings, submitted)).keys()]).toEqual(
-      ["grill"]
-    )
-    const [dri] = queryWords("dri")
-    expect(weights(variantWeights(dri, true, ["drill", "grill"], settings, submitted))).toEqual(
-      new Map([["drill", (0.3 * 5) / (5 + 0.6)]])
-    )
-    expect(variantWeights(dri, false, ["drill"], settings, submitted)).toEqual([])
   })
 })
 
@@ -575,39 +507,24 @@ const overDouble = (
     ...given
   })
   const statistics = new StatisticsCache(options.statisticsCapacity, options.statisticsTtlMs)
+  const memory = new TermMemory()
   const q: Qdrant = {
     client,
     writer: client,
     collection: "c",
     options,
     columns: new ColumnIndexes(client, "c"),
-    statistics
+    statistics,
+    terms: { memory: () => memory, written: () => Effect.void, synced: Effect.void, lag: Effect.succeed(0) }
   }
   return q
 }
 
-const point = (productId: string, score: number, columns = {}) => ({
+const _point = (productId: string, score: number, columns = {}) => ({
   id: pointId(1, productId),
   score,
   payload: { product_id: productId, columns }
 })
-
-/** Points of site 1 as the request asks for them: with payload only when it names some. */
-const answer = (request: Schemas["QueryRequest"]) => (productId: string, score: number) =>
-  request.with_payload === undefined || request.with_payload === false
-    ? { id: pointId(1, productId), score }
-    : point(productId, score)
-
-/** A completion: restricted to the points it fills in. */
-const restricted = (request: Schemas["QueryRequest"]) =>
-  (request.filter as { must?: Array<object> } | undefined)?.must?.some((condition) => "has_id" in condition) ?? false
-
-/** Stored points of site 1 by point id; `products` names a point's product where it differs. */
-const records = (ids: ReadonlyArray<string>, products: Record<string, string> = {}) =>
-  ids.map((id) => {
-    const name = ["a", "b", "c", "v", "w", "x", "y", "z"].find((candidate) => pointId(1, candidate) === id)!
-    return { id, payload: { product_id: products[name] ?? name, columns: {} } }
-  })
 
 describe("ColumnIndexes", () => {
   it.effect("reads the collection for a column without an index at most once per 30 s", () =>
@@ -632,217 +549,6 @@ describe("ColumnIndexes", () => {
 })
 
 describe("Query and aggregates (against a client double)", () => {
-  it.effect("weighs words with the site's statistics, bounds every list, reads the page's payload once scored", () =>
-    Effect.gen(function* () {
-      const requests: Array<Schemas["QueryRequest"]> = []
-      const retrieved: Array<Array<string>> = []
-      const counted: Array<unknown> = []
-      const titleShoe = fieldTermKey("title", "shoe")
-      const q = overDouble({
-        count: async (_, body: { filter: { must: Array<{ key?: string; match?: { value: unknown } }> } }) => {
-          const condition = body.filter.must[1]
-          counted.push(condition)
-          // 10 products on the site, 2 with "shoe" in the title, none elsewhere.
-          return { count: condition === undefined ? 10 : condition.match?.value === titleShoe ? 2 : 0 }
-        },
-        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-          searches.map((request) => {
-            requests.push(request)
-            const p = answer(request)
-            // Completion: b's exact cosine, asked for by id.
-            if (restricted(request)) return { points: request.using === "text" ? [p("b", 0.1)] : [] }
-            if (request.using === "lexical") return { points: [p("a", 3), p("b", 3)] }
-            return { points: request.using === "text" ? [p("a", 1), p("c", 0.95)] : [] }
-          }),
-        retrieve: async (_, body: { ids: Array<string> }) => (retrieved.push(body.ids), records(body.ids))
-      })
-      const result = yield* search(q, {
-        siteId: 1,
-        text: "shoe",
-        words: { ...DEFAULT_WORD_MATCHING, live: true },
-        textVector: Float32Array.from([1, 0, 0, 0]),
-        minSimilarity: 0.5,
-        filter: emptyFilter,
-        limit: 24
-      })
-      expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([
-        ["a", 2],
-        ["b", 1.1],
-        ["c", 0.95]
-      ])
-      expect(result.total).toBe(3)
-      expect(counted).toHaveLength(1 + 8) // the site, and "shoe" in each field
-      // "shoe" is known (no typo) but, as the last word typed live, may be a prefix: trigram candidates
-      // without the word itself.
-      expect(requests.filter((r) => r.using === "grams")).toMatchObject([
-        { limit: 50, filter: { must: [site], must_not: [{ key: "terms", match: { any: expect.any(Array) } }] } }
-      ])
-      // Only the title holds "shoe" on this site: its key, weighted 3 (title) × IDF over 10 products, 2 holding it.
-      // Lists carry ids and scores only.
-      const idf = Math.log(1 + (10 - 2 + 0.5) / (2 + 0.5))
-      expect(requests.filter((r) => r.using !== "grams" && !restricted(r))).toEqual([
-        // A word's list: the page (24) and denseCandidates (200) beyond it; the kNN list: denseCandidates.
-        {
-          query: { indices: [titleShoe], values: [3 * idf] },
-          using: "lexical",
-          filter: { must: [site] },
-          limit: 224,
-          with_payload: false
-        },
-        {
-          query: [1, 0, 0, 0],
-          using: "text",
-          filter: { must: [site] },
-          limit: 200,
-          score_threshold: 0.5 - 1e-6,
-          with_payload: false
-        }
-      ])
-      // The lexical list came back short: it holds every "shoe", so only b's cosine is filled in.
-      expect(requests.filter(restricted)).toEqual([
-        {
-          query: [1, 0, 0, 0],
-          using: "text",
-          filter: { must: [site, { has_id: [pointId(1, "b")] }] },
-          limit: 1,
-          params: { exact: true }
-        }
-      ])
-      expect(retrieved.map((ids) => [...ids].sort())).toEqual([["a", "b", "c"].map((id) => pointId(1, id)).sort()])
-      // The site's statistics and the word's variants are remembered: the word again costs no count
-      // and no trigram query.
-      yield* search(q, {
-        siteId: 1,
-        text: "shoe",
-        words: { ...DEFAULT_WORD_MATCHING, live: true },
-        filter: emptyFilter,
-        limit: 24
-      })
-      expect(counted).toHaveLength(1 + 8)
-      expect(requests.filter((r) => r.using === "grams")).toHaveLength(1)
-    })
-  )
-
-  it.effect(
-    "asks for the page and denseCandidates beyond it, and for 4 × the page when boosts can lift any point",
-    () =>
-      Effect.gen(function* () {
-        const limits: Array<[string | null | undefined, number | null | undefined]> = []
-        const q = overDouble({
-          count: async () => ({ count: 5 }),
-          queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-            searches.map((request) => (limits.push([request.using, request.limit]), { points: [] }))
-        })
-        const query = {
-          siteId: 1,
-          text: "shoe",
-          textVector: Float32Array.from([1, 0, 0, 0]),
-          filter: emptyFilter,
-          limit: 100
-        }
-        yield* search(q, query)
-        expect(limits.filter(([using]) => using !== "grams")).toEqual([
-          ["lexical", 300],
-          ["text", 200]
-        ])
-        limits.length = 0
-        yield* search(q, { ...query, boosts: [{ condition: { column: "brand", anyOf: ["Acme"] }, weight: 1 }] })
-        expect(limits.filter(([using]) => using !== "grams")).toEqual([
-          ["lexical", 400],
-          ["text", 400]
-        ])
-      })
-  )
-
-  it.effect(
-    "completes only what a full list may have missed, and reads the payload of the page and its ties only",
-    () =>
-      Effect.gen(function* () {
-        const requests: Array<Schemas["QueryRequest"]> = []
-        const retrieved: Array<string> = []
-        const counted: Array<unknown> = []
-        const held = new Set([fieldTermKey("title", "red"), fieldTermKey("title", "shoe")])
-        // Lists of at most 4 (the page, 1, and denseCandidates, 3): "red" fills its list, "shoe" does not.
-        const q = overDouble(
-          {
-            count: async (_, body: { filter: { must: Array<{ match?: { value: unknown }; should?: unknown }> } }) => {
-              const condition = body.filter.must[1]
-              counted.push(condition)
-              if (condition?.should !== undefined) return { count: 42 }
-              return { count: condition === undefined ? 10 : held.has(condition.match?.value as number) ? 3 : 0 }
-            },
-            queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-              searches.map((request) => {
-                requests.push(request)
-                const p = answer(request)
-                const red = (request.query as { indices: Array<number> }).indices?.includes(
-                  fieldTermKey("title", "red")
-                )
-                if (restricted(request)) return { points: red ? [p("v", 0.5)] : [] }
-                if (request.using !== "lexical") return { points: [] }
-                return {
-                  points: red
-                    ? [p("x", 3), p("y", 3), p("z", 1), p("w", 1), p("u", 1)]
-                    : [p("v", 0.5), p("x", 0.5), p("y", 0.5)]
-                }
-              }),
-            retrieve: async (_, body: { ids: Array<string> }) => (
-              retrieved.push(...body.ids), records(body.ids, { x: "b", y: "a" })
-            )
-          },
-          { denseCandidates: 3 }
-        )
-        const result = yield* search(q, { siteId: 1, text: "red shoe", filter: emptyFilter, limit: 1 })
-        // x and y: 3 + 0.5, both words, tied, so the product ids decide ("a" before "b"); v: 0.5 + 0.5
-        // (its "red" completed); z, w and u hold one word of two: no match.
-        expect(result.hits.map((hit) => [hit.productId, hit.lexical])).toEqual([["a", 1]])
-        // A full list: the total is counted.
-        expect(result.total).toBe(42)
-        expect(requests.filter(restricted)).toMatchObject([
-          { using: "lexical", filter: { must: [site, { has_id: [pointId(1, "v")] }] }, limit: 1 }
-        ])
-        // Only the tied best are read: the other match cannot make the page.
-        expect([...retrieved].sort()).toEqual(["x", "y"].map((id) => pointId(1, id)).sort())
-      })
-  )
-
-  it.effect("asks for a missing similarity only where it can still lift a match onto the page", () =>
-    Effect.gen(function* () {
-      const completions: Array<Schemas["QueryRequest"]> = []
-      const q = overDouble({
-        count: async (_, body: { filter: { must: Array<{ match?: { value: unknown } }> } }) => ({
-          count:
-            body.filter.must[1] === undefined
-              ? 10
-              : body.filter.must[1].match?.value === fieldTermKey("title", "shoe")
-                ? 2
-                : 0
-        }),
-        queryBatch: async (_, { searches }: { searches: Array<Schemas["QueryRequest"]> }) =>
-          searches.map((request) => {
-            const p = answer(request)
-            if (restricted(request)) return (completions.push(request), { points: [p("a", 0.2)] })
-            if (request.using === "lexical") return { points: [p("a", 3), p("b", 1)] }
-            return { points: request.using === "text" ? [p("c", 0.95)] : [] }
-          }),
-        retrieve: async (_, body: { ids: Array<string> }) => records(body.ids)
-      })
-      const result = yield* search(q, {
-        siteId: 1,
-        text: "shoe",
-        textVector: Float32Array.from([1, 0, 0, 0]),
-        minSimilarity: 0.5,
-        filter: emptyFilter,
-        limit: 1,
-        weights: { lexical: 1, text: 1, image: 1 }
-      })
-      // a scores at least 1 (3/3 lexical); b at most 1/3 + 0.5 (the kNN list came back short: b is below 0.5).
-      expect(completions).toMatchObject([{ using: "text", filter: { must: [site, { has_id: [pointId(1, "a")] }] } }])
-      expect(result.hits.map((hit) => [hit.productId, hit.score])).toEqual([["a", 1.2]])
-      expect(result.total).toBe(3)
-    })
-  )
-
   it.effect("facets over a filter through the facet API, re-sorting ties by value", () =>
     Effect.gen(function* () {
       const asked: Array<unknown> = []

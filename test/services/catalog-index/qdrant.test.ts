@@ -4,7 +4,8 @@ import { QdrantClient } from "@qdrant/js-client-rest"
 import { Effect, Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
-import { skewedApparel, skewedApparelPrices, titled, upsert } from "./fixtures.js"
+import { skewedApparel, skewedApparelPrices, titled, upsert, vec } from "./fixtures.js"
+import { CurrentTimings, Timings } from "../../../src/platform/ServerTiming.js"
 import { QdrantCatalogIndex } from "../../../src/services/catalog-index/QdrantCatalogIndex.js"
 import { qdrantForThisFile } from "../../support/QdrantServer.js"
 import { catalogIndexConformance } from "./conformance.js"
@@ -61,6 +62,40 @@ if (qdrant.available) {
       }).pipe(Effect.provide(bounded))
     )
 
+    it.effect("a text search with facets and a cut list answers in two dependent rounds", () =>
+      Effect.gen(function* () {
+        yield* upsert(
+          ...ids.map((id, i) =>
+            titled(id, i % 2 === 0 ? "Cordless drill" : "Cordless drill driver", {
+              vector: [1, i / 60, 0, 0],
+              payload: { brand: i % 3 === 0 ? "Bosch" : "Makita", price: 10 + i }
+            })
+          )
+        )
+        const index = yield* CatalogIndex
+        const timings = new Timings()
+        const result = yield* index
+          .search({
+            siteId: 1,
+            text: "cordles drill",
+            textVector: vec(1, 0.5, 0, 0),
+            filter: emptyFilter,
+            limit: 5,
+            facets: { values: [{ column: "brand", limit: 10 }], intervals: [{ column: "price", buckets: 3 }] }
+          })
+          .pipe(Effect.locally(CurrentTimings, timings))
+        // 60 matches, more than the lists' 5 + 5: the total is counted beside the page's payload.
+        expect(result.total).toBe(60)
+        expect(result.hits).toHaveLength(5)
+        expect(result.facets?.values.get("brand")).toEqual([
+          { value: "Makita", count: 40 },
+          { value: "Bosch", count: 20 }
+        ])
+        console.log(timings.header())
+        expect(timings.rounds("qdrant").rounds).toBe(2)
+      }).pipe(Effect.provide(bounded))
+    )
+
     it.effect("a result set larger than a facet reads is counted per candidate edge, cut as when read whole", () =>
       Effect.gen(function* () {
         // 45 apparel products, above the 20 whose values a facet reads here.
@@ -73,6 +108,30 @@ if (qdrant.available) {
         const searched = yield* index.facets({ siteId: 1, filter: emptyFilter, text: "apparel" }, request)
         expect(searched.intervals.get("price")).toEqual(skewedApparelPrices)
       }).pipe(Effect.provide(bounded))
+    )
+  })
+
+  describe("qdrant term memory", () => {
+    it.scopedLive("a process starting over an existing collection learns its words from it", () =>
+      Effect.gen(function* () {
+        const { apiKey, url } = qdrant
+        const collection = `terms_${randomUUID().replaceAll("-", "")}`
+        const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
+        yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
+        const layer = QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4 })
+        const search = (text: string) =>
+          Effect.flatMap(CatalogIndex, (index) => index.search({ siteId: 1, text, filter: emptyFilter, limit: 10 }))
+        yield* upsert(
+          titled("a", "Cordless drill"),
+          titled("b", "Garden hose"),
+          titled("c", "Hose reel", { site: 2 })
+        ).pipe(Effect.provide(layer))
+        // Another process: its memory is filled from the collection before it answers.
+        const later = yield* search("cordles").pipe(Effect.provide(layer))
+        expect(later.hits.map((hit) => hit.productId)).toEqual(["a"])
+        const hoses = yield* search("hose").pipe(Effect.provide(layer))
+        expect(hoses.hits.map((hit) => hit.productId)).toEqual(["b"])
+      })
     )
   })
 } else {

@@ -5,18 +5,14 @@ import type { FieldWeights } from "./EmbeddedIndexOptions.js"
 import type { SlotMask } from "./PayloadColumns.js"
 import { bestEntries } from "../TopK.js"
 import { PairPostings } from "./PairPostings.js"
+import { variantTerms } from "../VariantTerms.js"
 import {
-  completesPrefix,
   DEFAULT_WORD_MATCHING,
-  editBudget,
-  fewestEdits,
-  swaps,
   type WordMatching,
   phraseFactor,
   queryPairs,
   queryWords,
   headGroup,
-  numberedForm,
   requiredWords,
   typedWords,
   withJoinedWords,
@@ -24,8 +20,6 @@ import {
 } from "../../../text/TextAnalysis.js"
 
 type TextFields = IndexDocument["text"]
-
-const SHORTER_TERM_PENALTY = 0.3
 
 export interface LexicalSettings {
   readonly fieldWeights: FieldWeights
@@ -242,12 +236,7 @@ export class LexicalIndex {
     return { ...exact, gatedFrom: known ? variantStart + completed : exact.slots.length }
   }
 
-  /**
-   * Index terms near the word, with MiniSearch's weights: typo variants (see editBudget; those of
-   * a word the site knows are gated by the caller), from the typed form ("cordles" → "cordless") and from the stem
-   * ("bulbes" → "bulbe" → "bulb"), a swap of neighbouring letters counting one edit ("candel" →
-   * "candle"); completions of the last word of a request typed live (see completesPrefix).
-   */
+  /** Index terms near the word (see VariantTerms.ts), with their postings. */
   private variantTerms(
     word: QueryWord,
     isLast: boolean,
@@ -256,38 +245,8 @@ export class LexicalIndex {
     // Keyed by term: a single posting is a number, which two terms may share.
     // [postings, weight, whether a typo (not a completion)]
     const weights = new Map<string, readonly [TermPostings, number, boolean]>()
-    const offer = (term: string, postings: TermPostings, weight: number, typo: boolean) => {
-      if (term !== word.stem && !((weights.get(term)?.[1] ?? Number.NEGATIVE_INFINITY) >= weight))
-        weights.set(term, [postings, weight, typo])
-    }
-    // A known word's variants are looked up as an unknown word's, and gated (see wordScores).
-    const distance = editBudget(word.typed, false, matching)
-    if (distance > 0) {
-      const typos: Array<{ readonly term: string; readonly edits: number }> = []
-      for (const source of new Set([word.typed, word.stem])) {
-        for (const [term, [, edits]] of this.terms.fuzzyGet(source, distance)) typos.push({ term, edits })
-        for (const swapped of swaps(source)) if (this.terms.has(swapped)) typos.push({ term: swapped, edits: 1 })
-      }
-      for (const { term, edits } of fewestEdits(typos, matching)) {
-        // A stem is shorter than the word typed, so a fuzzy hit from it can land on a much
-        // shorter term ("bulbes" → "bulbe" → "bulb"): a typo fix that drops letters the
-        // shopper typed is a poor guess, so it counts far less.
-        const dropped = word.typed.length - term.length > distance ? SHORTER_TERM_PENALTY : 1
-        offer(
-          term,
-          this.postings.of(term)!,
-          (dropped * this.settings.fuzzyWeight * term.length) / (term.length + edits),
-          !numberedForm(word.typed, term)
-        )
-      }
-    }
-    if (completesPrefix(word.typed, isLast, matching)) {
-      for (const term of this.terms.atPrefix(word.typed).keys()) {
-        const extra = term.length - word.typed.length
-        const weight = (this.settings.prefixWeight * term.length) / (term.length + 0.3 * extra)
-        offer(term, this.postings.of(term)!, weight, false)
-      }
-    }
+    for (const [term, { weight, typo }] of variantTerms(this.terms, word, isLast, matching, this.settings))
+      weights.set(term, [this.postings.of(term)!, weight, typo])
     return weights
   }
 }

@@ -2,6 +2,7 @@ import { QdrantClient } from "@qdrant/js-client-rest"
 import type { ColumnIndexes } from "./Collection.js"
 import type { ResolvedOptions } from "./QdrantOptions.js"
 import type { StatisticsCache } from "./StatisticsCache.js"
+import type { TermReplica } from "./TermReplica.js"
 
 /** What every Qdrant-backed operation needs: the clients, the collection and the knobs. */
 export interface Qdrant {
@@ -13,6 +14,8 @@ export interface Qdrant {
   readonly options: ResolvedOptions
   readonly columns: ColumnIndexes
   readonly statistics: StatisticsCache
+  /** The index's words in this process's memory: statistics, variants and lexical vectors (SiteTerms.ts). */
+  readonly terms: TermReplica
 }
 
 /** The two clients of `options`: each aborts a request after its own timeout. */

@@ -5,7 +5,6 @@ import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.j
 import { call } from "./Request.js"
 import {
   COLUMNS_KEY,
-  GRAMS_VECTOR,
   IMAGE_VECTOR,
   LEXICAL_VECTOR,
   ORDER_KEY,
@@ -134,8 +133,9 @@ const vectorParams = (options: ResolvedOptions): Record<string, VectorParams> =>
   }
 })
 
-// No IDF modifier: Qdrant's IDF spans every site; the query carries per-site IDF (TermStatistics.ts).
-const SPARSE_VECTORS: Record<string, SparseParams> = { [LEXICAL_VECTOR]: {}, [GRAMS_VECTOR]: {} }
+// No IDF modifier: Qdrant's IDF spans every site; the query carries per-site IDF (SiteTerms.ts).
+// (Collections made before typo variants were found in memory also hold a "grams" vector, unused.)
+const SPARSE_VECTORS: Record<string, SparseParams> = { [LEXICAL_VECTOR]: {} }
 
 /**
  * Every query filters by site, so there is no global graph (m 0) but one per site (payload_m

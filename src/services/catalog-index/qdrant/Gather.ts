@@ -5,29 +5,23 @@ import type { IndexError, SearchQuery } from "../CatalogIndex.js"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/EmbeddedIndexOptions.js"
 import {
-  indexTerms,
   queryPairs,
   queryWords,
   withJoinedWords,
   type QueryWord,
-  completesPrefix,
   headGroup,
-  numberedForm,
   DEFAULT_WORD_MATCHING,
-  editBudget,
-  fewestEdits,
   type WordMatching
 } from "../../../text/TextAnalysis.js"
 import { wordCoverage, type WordScores } from "./Fusion.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
-import { toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
-import { emptyFilter } from "../../../model/Filter.js"
-import { GRAMS_VECTOR, IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_KEY, TEXT_VECTOR } from "./Layout.js"
-import { columnsOf, productIdOf, textOf } from "./Points.js"
-import { gramQuery, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
-import { keyWeights, termKeys } from "./TermStatistics.js"
-import { type Variant, variantWeights, type WordVariants } from "./Variants.js"
+import type { QdrantCondition, QdrantFilter } from "./FilterTranslation.js"
+import { IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_VECTOR } from "./Layout.js"
+import { columnsOf, productIdOf } from "./Points.js"
+import { fieldTermKey, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
+import { QueryScorer, type SiteTerms } from "./SiteTerms.js"
+import { INDEX_TEXT_FIELDS } from "../../../model/IndexDocument.js"
 
 type Request = Schemas["QueryRequest"]
 type ScoredPoint = Schemas["ScoredPoint"]
@@ -38,10 +32,8 @@ export interface DenseSignal {
   readonly using: string
   readonly vector: Schemas["VectorInput"]
   readonly minSimilarity: number
-  /** Similarity by point id: kNN hits at or above minSimilarity, later filled in for every match. */
+  /** Similarity by point id: kNN hits at or above minSimilarity, and every other candidate's. */
   readonly found: Map<string, number>
-  /** No point missing from the kNN list is more similar: minSimilarity, or the full list's last score. */
-  ceiling: number
 }
 
 export interface WordMatches {
@@ -54,7 +46,7 @@ export interface WordMatches {
    */
   exactQuery: SparseVector | null
   variantQuery: SparseVector | null
-  /** The typos of a word the site knows (see WordVariants): set by gather when it has any. */
+  /** The typos of a word the site knows (gated: they count where the text model agrees). */
   gatedQuery: SparseVector | null
   /** Exact score by point id. */
   readonly exact: Map<string, number>
@@ -70,13 +62,10 @@ export interface WordMatches {
 
 /** One pair of neighbouring query words: the points whose title holds it side by side (see `queryPairs`). */
 export interface PairMatches {
-  readonly query: SparseVector
   readonly holders: Set<string>
-  /** The list came back full: a match beyond its limit may hold the pair too. */
-  full: boolean
 }
 
-/** What a text/vector query matched, and what is known about each match. */
+/** What a text/vector query matched, and every signal of each match. */
 export interface Gathered {
   readonly words: ReadonlyArray<WordMatches>
   readonly pairs: ReadonlyArray<PairMatches>
@@ -101,8 +90,7 @@ export const denseSignals = (query: MatchQuery, q: Qdrant): Array<DenseSignal> =
     using,
     vector,
     minSimilarity: query.minSimilarity ?? q.options.minSimilarity[name],
-    found: new Map(),
-    ceiling: 0
+    found: new Map()
   })
   return [
     ...(query.textVector ? [signal("text", TEXT_VECTOR, Array.from(query.textVector))] : []),
@@ -112,31 +100,22 @@ export const denseSignals = (query: MatchQuery, q: Qdrant): Array<DenseSignal> =
   ]
 }
 
-/**
- * Points proposed by the trigram query (the closest spellings, never points holding the word
- * itself) whose terms reveal a word's variants. Only terms are learnt from them: each variant
- * is then searched site-wide, so this many candidates only bound how many spellings are found.
- */
-const GRAM_CANDIDATES = 50
-/** Variant terms searched per word, the best weighted (the embedded index takes all). */
-const MAX_VARIANTS = 8
+/** Every field key of `term`, held by the site or not: the condition "holds the term". */
+export const termKeys = (term: string): Array<number> => INDEX_TEXT_FIELDS.map((field) => fieldTermKey(field, term))
+
+const batch = (q: Qdrant, searches: Array<Request>) =>
+  searches.length === 0
+    ? Effect.succeed([] as Array<Schemas["QueryResponse"]>)
+    : call("query", () => q.client.queryBatch(q.collection, { searches }))
+
+/** Variant terms searched per word, the best weighted: a short prefix can complete to hundreds. */
+const MAX_VARIANTS = 32
 
 const holdsAny = (keys: ReadonlyArray<number>): QdrantCondition => ({ key: TERMS_KEY, match: { any: [...keys] } })
 const without = (filter: QdrantFilter, condition: QdrantCondition): QdrantFilter => ({
   ...filter,
   must_not: [...(filter.must_not ?? []), condition]
 })
-
-const docTerms = (text: ReturnType<typeof textOf>): Set<string> => {
-  const terms = new Set<string>()
-  for (const value of Object.values(text ?? {})) for (const term of indexTerms(String(value))) terms.add(term)
-  return terms
-}
-
-const batch = (q: Qdrant, searches: Array<Request>) =>
-  searches.length === 0
-    ? Effect.succeed([] as Array<Schemas["QueryResponse"]>)
-    : call("query", () => q.client.queryBatch(q.collection, { searches }))
 
 export interface GatherLimits {
   /** Per word, for its exact and for its variant matches. */
@@ -151,14 +130,41 @@ export interface GatherLimits {
   readonly payload: ReadonlyArray<string>
 }
 
+/** A word's query weights: its stem's keys, and its variants' (ungated and gated), from the site's terms. */
+const wordQueries = (
+  q: Qdrant,
+  terms: SiteTerms,
+  word: QueryWord,
+  isLast: boolean,
+  matching: WordMatching
+): { exact: Map<number, number>; variants: Map<number, number>; gated: Map<number, number> } => {
+  const exact = terms.weights(word.stem, q.options.fieldWeights)
+  const variants = new Map<number, number>()
+  const gated = new Map<number, number>()
+  // A joined word is known to the site as it is: it has no variants.
+  if (word.span > 1) return { exact, variants, gated }
+  // A word of the language is gated as a word the site knows is (WordMatching.languageWords).
+  const known = exact.size > 0 || (matching.languageWords?.includes(word.typed) ?? false)
+  const found = [...terms.variants(word, isLast, matching, q.options)]
+    .sort((a, b) => b[1].weight - a[1].weight)
+    .slice(0, MAX_VARIANTS)
+  for (const [term, { weight, typo }] of found) {
+    const into = known && typo ? gated : variants
+    for (const [key, keyWeight] of terms.weights(term, q.options.fieldWeights))
+      into.set(key, Math.max(into.get(key) ?? 0, weight * keyWeight))
+  }
+  return { exact, variants, gated }
+}
+
 /**
- * A text/vector query, every list bounded, along two paths run side by side. Exact: the
- * words' per-site statistics, then one batch of per word its best `lexical` exact matches
- * under the filter (scored by Qdrant with the query's per-site weights) and one kNN list per
- * dense vector (minSimilarity as its threshold). Variants: trigram candidates of the words'
- * typo and prefix variants, the statistics of the verified ones, then per word its best
- * `lexical` variant-only matches. The variants a word has in a site are remembered with the
- * site's statistics, so a word seen lately costs one round on each path.
+ * A text/vector query in one batch of requests. The site's terms in memory (SiteTerms.ts) give
+ * each word's weights and variants first; then Qdrant lists per word its best `lexical` exact,
+ * variant-only and gated matches under the filter, and one kNN list per dense vector
+ * (minSimilarity as its threshold), while one more request per dense vector rescores the union
+ * of the other lists (Query API prefetch), so every candidate's similarity comes back in the
+ * same round. Lists find candidates only: every candidate's lexical scores (and the title pairs
+ * it holds) are computed from its lexical vector in memory, as Qdrant would score it on every
+ * list, so no score is missing.
  */
 export const gather = (
   q: Qdrant,
@@ -167,180 +173,106 @@ export const gather = (
   limits: GatherLimits
 ): Effect.Effect<Gathered, IndexError> =>
   Effect.gen(function* () {
+    const terms = q.terms.memory().site(query.siteId)
     const typedForms = wordsOf(query)
-    // Every join of two typed words is asked for: one the site does not know has no statistics,
-    // so no list, and no point holds its keys (see `withJoinedWords`).
-    const words = withJoinedWords(typedForms, () => true)
+    const words = withJoinedWords(typedForms, (stem) => terms.knows(stem))
     const dense = denseSignals(query, q)
+    const matching = query.words ?? DEFAULT_WORD_MATCHING
+    const last = typedForms[typedForms.length - 1]
     const points: Gathered["points"] = new Map()
+    const withPayload = limits.payload.length === 0 ? false : [...limits.payload]
+
+    const gathered: Array<WordMatches> = words.map((word) => {
+      const queries = wordQueries(q, terms, word, word === last, matching)
+      return {
+        word,
+        exactKeys: termKeys(word.stem),
+        exactQuery: queries.exact.size === 0 ? null : keyQuery(queries.exact),
+        variantQuery: queries.variants.size === 0 ? null : keyQuery(queries.variants),
+        gatedQuery: queries.gated.size === 0 ? null : keyQuery(queries.gated),
+        exact: new Map(),
+        variants: new Map(),
+        gated: new Map(),
+        exactFull: false,
+        variantsFull: false,
+        gatedFull: false
+      }
+    })
+
+    // The lexical lists: exact matches take precedence over variants of the same word (as in
+    // the embedded index), and ungated variants over gated ones.
+    interface List {
+      readonly request: Request
+      readonly full: () => void
+    }
+    const lexical: Array<List> = []
+    const lexicalList = (vector: SparseVector, listFilter: QdrantFilter, full: () => void) =>
+      lexical.push({
+        request: { query: vector, using: LEXICAL_VECTOR, filter: listFilter, limit: limits.lexical },
+        full
+      })
+    for (const word of gathered) {
+      if (word.exactQuery !== null) lexicalList(word.exactQuery, filter, () => (word.exactFull = true))
+      if (word.variantQuery !== null)
+        lexicalList(word.variantQuery, without(filter, holdsAny(word.exactKeys)), () => (word.variantsFull = true))
+      if (word.gatedQuery !== null)
+        lexicalList(word.gatedQuery, without(filter, holdsAny(ungatedKeys(word))), () => (word.gatedFull = true))
+    }
+    const knn = dense.map(
+      (signal): Request => ({
+        query: signal.vector,
+        using: signal.using,
+        filter,
+        limit: limits.dense,
+        // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
+        score_threshold: signal.minSimilarity - 1e-6
+      })
+    )
+    // Each dense vector's similarity of every candidate the other lists find.
+    const rescores = dense.flatMap((signal, i) => {
+      const others = [...lexical.map((list) => list.request), ...knn.filter((_, j) => j !== i)]
+      if (others.length === 0) return []
+      const request: Request = {
+        prefetch: others,
+        query: signal.vector,
+        using: signal.using,
+        limit: others.reduce((sum, other) => sum + (other.limit ?? 0), 0)
+      }
+      return [{ signal, request }]
+    })
+    const searches = [
+      ...lexical.map((list) => ({ ...list.request, with_payload: withPayload })),
+      ...knn.map((request) => ({ ...request, with_payload: withPayload })),
+      ...rescores.map(({ request }) => ({ ...request, with_payload: false }))
+    ]
+    const responses = yield* batch(q, searches).pipe(timed("lists"))
+
     const matched = new Set<string>()
     const keep = (point: ScoredPoint) => {
       const id = String(point.id)
       matched.add(id)
       if (point.payload != null && !points.has(id))
         points.set(id, { productId: productIdOf(point.payload), columns: columnsOf(point.payload) })
-      return id
     }
-    const withPayload = limits.payload.length === 0 ? false : [...limits.payload]
-    interface Ask {
-      readonly request: Request
-      readonly handle: (found: ReadonlyArray<ScoredPoint>) => void
-    }
-    const list = (
-      vector: SparseVector,
-      listFilter: QdrantFilter,
-      into: Map<string, number>,
-      full: () => void
-    ): Ask => ({
-      request: {
-        query: vector,
-        using: LEXICAL_VECTOR,
-        filter: listFilter,
-        limit: limits.lexical,
-        with_payload: withPayload
-      },
-      handle: (found: ReadonlyArray<ScoredPoint>) => {
-        if (found.length >= limits.lexical) full()
-        for (const point of found) into.set(keep(point), point.score)
+    lexical.forEach((list, i) => {
+      const found = responses[i].points
+      if (found.length >= limits.lexical) list.full()
+      found.forEach(keep)
+    })
+    dense.forEach((signal, i) => {
+      for (const point of responses[lexical.length + i].points) {
+        if (point.score < signal.minSimilarity) continue
+        keep(point)
+        signal.found.set(String(point.id), point.score)
       }
     })
-    const run = (asks: ReadonlyArray<Ask>) =>
-      batch(
-        q,
-        asks.map((ask) => ask.request)
-      ).pipe(Effect.map((responses) => responses.forEach((response, i) => asks[i].handle(response.points))))
-
-    const gathered: Array<WordMatches> = words.map((word) => ({
-      word,
-      exactKeys: termKeys(word.stem),
-      exactQuery: null,
-      variantQuery: null,
-      gatedQuery: null,
-      exact: new Map(),
-      variants: new Map(),
-      gated: new Map(),
-      exactFull: false,
-      variantsFull: false,
-      gatedFull: false
-    }))
-
-    const pairs: Array<PairMatches> = queryPairs(typedForms).map((keys) => ({
-      query: keyQuery(new Map(keys.map((key) => [pairTermKey(key), 1]))),
-      holders: new Set(),
-      full: false
-    }))
-
-    // The words' statistics: the exact path weighs with them, the variant path asks whether a short word is known.
-    const stemStatistics = yield* Effect.cached(
-      keyWeights(
-        q,
-        query.siteId,
-        words.map((word) => word.stem)
-      ).pipe(timed("statistics"))
-    )
-    const exactPath = Effect.gen(function* () {
-      const stems = yield* stemStatistics
-      const asks = gathered.flatMap((word): Array<Ask> => {
-        const weights = stems.get(word.word.stem)!
-        if (weights.size === 0) return []
-        word.exactQuery = keyQuery(weights)
-        return [list(word.exactQuery, filter, word.exact, () => (word.exactFull = true))]
-      })
-      for (const pair of pairs) {
-        // Holders are no matches by holding a pair: only the word lists say what matches.
-        asks.push({
-          request: { query: pair.query, using: LEXICAL_VECTOR, filter, limit: limits.lexical, with_payload: false },
-          handle: (found) => {
-            if (found.length >= limits.lexical) pair.full = true
-            for (const point of found) if (point.score > 0) pair.holders.add(String(point.id))
-          }
-        })
-      }
-      for (const signal of dense) {
-        // A hair below the bound: the threshold's inclusiveness is the server's; ours is >=.
-        const request: Request = {
-          query: signal.vector,
-          using: signal.using,
-          filter,
-          limit: limits.dense,
-          score_threshold: signal.minSimilarity - 1e-6,
-          with_payload: withPayload
-        }
-        asks.push({
-          request,
-          handle: (found) => {
-            for (const point of found)
-              if (point.score >= signal.minSimilarity) signal.found.set(keep(point), point.score)
-            signal.ceiling = found.length >= limits.dense ? found[found.length - 1].score : signal.minSimilarity
-          }
-        })
-      }
-      yield* run(asks).pipe(timed("lists"))
+    rescores.forEach(({ signal }, i) => {
+      for (const point of responses[lexical.length + dense.length + i].points)
+        signal.found.set(String(point.id), point.score)
     })
 
-    const variantPath = Effect.gen(function* () {
-      // A word the site knows has no typo variants (see editBudget).
-      const matching = query.words ?? DEFAULT_WORD_MATCHING
-      // A word of the language is gated as a known word is (WordMatching.languageWords).
-      const known = (word: QueryWord) =>
-        Effect.map(
-          stemStatistics,
-          (stems) => stems.get(word.stem)!.size > 0 || (matching.languageWords?.includes(word.typed) ?? false)
-        )
-      const last = typedForms[typedForms.length - 1]
-      const variantTerms = yield* Effect.forEach(
-        words,
-        (word) =>
-          word.span > 1
-            ? Effect.succeed<WordVariants>(new Map())
-            : variantsOf(
-                q,
-                query.siteId,
-                word,
-                completesPrefix(word.typed, word === last, matching),
-                matching,
-                known(word)
-              ),
-        {
-          concurrency: "unbounded"
-        }
-      ).pipe(timed("variants"))
-      const variantStats = yield* keyWeights(q, query.siteId, [
-        ...new Set(variantTerms.flatMap((terms) => [...terms.keys()]))
-      ]).pipe(timed("variant-statistics"))
-      const asks = gathered.flatMap((word, i): Array<Ask> => {
-        const variants = new Map<number, number>()
-        const gated = new Map<number, number>()
-        for (const [term, variant] of variantTerms[i]) {
-          const into = variant.gated ? gated : variants
-          for (const [key, keyWeight] of variantStats.get(term)!)
-            into.set(key, Math.max(into.get(key) ?? 0, variant.weight * keyWeight))
-        }
-        const asked: Array<Ask> = []
-        // Exact matches take precedence over variants of the same word (as in the embedded index),
-        // and ungated variants over gated ones.
-        if (variants.size > 0) {
-          word.variantQuery = keyQuery(variants)
-          asked.push(
-            list(word.variantQuery, without(filter, holdsAny(word.exactKeys)), word.variants, () => {
-              word.variantsFull = true
-            })
-          )
-        }
-        if (gated.size > 0) {
-          word.gatedQuery = keyQuery(gated)
-          asked.push(
-            list(word.gatedQuery, without(filter, holdsAny(ungatedKeys(word))), word.gated, () => {
-              word.gatedFull = true
-            })
-          )
-        }
-        return asked
-      })
-      yield* run(asks).pipe(timed("variant-lists"))
-    })
-
-    yield* Effect.all([exactPath, variantPath], { concurrency: 2, discard: true })
+    const pairs: Array<PairMatches> = queryPairs(typedForms).map(() => ({ holders: new Set() }))
+    scoreCandidates(terms, matched, gathered, queryPairs(typedForms), pairs)
     const saturated = gathered.some((word) => word.exactFull || word.variantsFull || word.gatedFull)
     return {
       words: gathered,
@@ -353,6 +285,41 @@ export const gather = (
       head: headGroup(typedForms)
     }
   })
+
+const asMap = (vector: SparseVector | null): Map<number, number> =>
+  new Map(vector === null ? [] : vector.indices.map((index, i) => [index, vector.values[i]]))
+
+/**
+ * Each candidate's scores on every word, as the lists would give them (exact; else ungated
+ * variants, gated ones added; else gated variants), and the title pairs it holds: from its
+ * lexical vector in memory. A candidate this process has not learnt of yet scores on no word.
+ */
+const scoreCandidates = (
+  terms: SiteTerms,
+  candidates: ReadonlySet<string>,
+  words: ReadonlyArray<WordMatches>,
+  pairKeys: ReadonlyArray<ReadonlyArray<string>>,
+  pairs: ReadonlyArray<PairMatches>
+): void => {
+  const scorer = new QueryScorer([
+    ...words.flatMap((word) => [asMap(word.exactQuery), asMap(word.variantQuery), asMap(word.gatedQuery)]),
+    ...pairKeys.map((keys) => new Map(keys.map((key) => [pairTermKey(key), 1])))
+  ])
+  for (const id of candidates) {
+    const holding = terms.holding(id)
+    if (holding === undefined) continue
+    const scores = scorer.score(holding)
+    words.forEach((word, w) => {
+      const [exact, variant, gated] = [scores[3 * w], scores[3 * w + 1], scores[3 * w + 2]]
+      if (exact > 0) word.exact.set(id, exact)
+      else if (variant > 0) word.variants.set(id, variant + gated)
+      else if (gated > 0) word.gated.set(id, gated)
+    })
+    pairs.forEach((pair, p) => {
+      if (scores[3 * words.length + p] > 0) pair.holders.add(id)
+    })
+  }
+}
 
 /** The keys of a word's exact and ungated variant matches: a point holding one is no gated match. */
 export const ungatedKeys = (word: WordMatches): Array<number> => [
@@ -386,73 +353,4 @@ const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | 
       keys[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
   }
   return required <= 1 ? holdsAny(keys.flat()) : { min_should: { conditions: keys.map(holdsAny), min_count: required } }
-}
-
-/**
- * A word's verified typo and prefix variants in the site, best weighted first (at most
- * MAX_VARIANTS): proposed by the trigram query (the closest spellings, never points holding
- * the word itself), decided by the embedded index's rules (Variants.ts); the typos of a word
- * the site knows are gated. Remembered with the site's statistics: the trigram query is the
- * costliest request of a search, even when it proposes nothing.
- */
-const variantsOf = (
-  q: Qdrant,
-  siteId: number,
-  word: QueryWord,
-  prefix: boolean,
-  matching: WordMatching,
-  known: Effect.Effect<boolean, IndexError>
-): Effect.Effect<WordVariants, IndexError> =>
-  // Nothing to look up: no statistics asked for (a submitted search of short or known words).
-  !prefix && editBudget(word.typed, false, matching) === 0
-    ? Effect.succeed(new Map())
-    : Effect.flatMap(known, (isKnown) => knownVariantsOf(q, siteId, word, prefix, matching, isKnown))
-
-const knownVariantsOf = (
-  q: Qdrant,
-  siteId: number,
-  word: QueryWord,
-  prefix: boolean,
-  matching: WordMatching,
-  known: boolean
-): Effect.Effect<WordVariants, IndexError> => {
-  const gram = gramQuery(word, prefix, editBudget(word.typed, false, matching))
-  if (gram === null) return Effect.succeed(new Map())
-  const exactKeys = termKeys(word.stem)
-  const discover = Effect.gen(function* () {
-    // Shared trigram counts are whole numbers: half below the bound avoids float edge cases.
-    const [response] = yield* batch(q, [
-      {
-        query: gram.vector,
-        using: GRAMS_VECTOR,
-        filter: without(toQdrantFilter(siteId, emptyFilter), holdsAny(exactKeys)),
-        limit: GRAM_CANDIDATES,
-        score_threshold: gram.threshold - 0.5,
-        with_payload: [TEXT_KEY]
-      }
-    ])
-    const found = new Map<string, { weight: number; gated: boolean }>()
-    const typos: Array<Variant> = []
-    for (const point of response.points) {
-      for (const variant of variantWeights(word, prefix, docTerms(textOf(point.payload)), q.options, matching)) {
-        typos.push(variant)
-      }
-    }
-    for (const { term, weight, edits } of fewestEdits(typos, matching)) {
-      const before = found.get(term)
-      // A term that completes the word is no typo of it, whatever else it is.
-      const gated = known && edits > 0 && !numberedForm(word.typed, term) && (before?.gated ?? true)
-      found.set(term, { weight: Math.max(weight, before?.weight ?? Number.NEGATIVE_INFINITY), gated })
-    }
-    return new Map([...found].sort((a, b) => b[1].weight - a[1].weight).slice(0, MAX_VARIANTS))
-  })
-  return q.statistics.remember(
-    siteId,
-    `variants:${prefix ? "prefix" : "whole"}:${known ? "known" : "new"}:${JSON.stringify([
-      matching.typoTolerance,
-      matching.minWordSizeFor1Typo,
-      matching.minWordSizeFor2Typos
-    ])}:${word.typed}:${word.stem}`,
-    discover
-  )
 }

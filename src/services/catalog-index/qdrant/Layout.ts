@@ -19,8 +19,6 @@ export const TEXT_VECTOR = "text"
 export const IMAGE_VECTOR = "image"
 /** Hashed (field, stemmed term) keys with BM25 term-frequency parts; IDF and field weights come with the query. */
 export const LEXICAL_VECTOR = "lexical"
-/** Hashed character trigrams of the terms: the candidate generator for typos and prefixes. */
-export const GRAMS_VECTOR = "grams"
 
 /** The site key is a keyword: only keyword (and uuid) indexes take `is_tenant`. */
 export const siteValue = (siteId: number): string => String(siteId)

@@ -7,7 +7,6 @@ import { call } from "./Request.js"
 import type { QdrantFilter } from "./FilterTranslation.js"
 import {
   COLUMNS_KEY,
-  GRAMS_VECTOR,
   IMAGE_VECTOR,
   idOrder,
   LEXICAL_VECTOR,
@@ -21,7 +20,7 @@ import {
   siteValue
 } from "./Layout.js"
 import { pointId } from "./PointIds.js"
-import { documentGrams, documentLexical } from "./SparseText.js"
+import { documentLexical } from "./SparseText.js"
 
 type Vectors = Record<string, Schemas["Vector"]>
 
@@ -78,10 +77,7 @@ export const toPoint = (doc: IndexDocument, imageDatatype: Datatype = "float32")
     vector[IMAGE_VECTOR] = multivector(doc.vectors.image, imageDatatype)
   }
   const lexical = documentLexical(doc.text)
-  if (lexical.indices.length > 0) {
-    vector[LEXICAL_VECTOR] = lexical
-    vector[GRAMS_VECTOR] = documentGrams(doc.text)
-  }
+  if (lexical.indices.length > 0) vector[LEXICAL_VECTOR] = lexical
   return {
     id: pointId(doc.siteId, doc.productId),
     vector,

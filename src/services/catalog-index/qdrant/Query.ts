@@ -1,12 +1,10 @@
 import { createHash } from "node:crypto"
-import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { timed } from "../../../platform/ServerTiming.js"
 import type { FacetAnswer, FacetRequest, IndexError, MatchScope, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import { tallyFacets } from "../ColumnValues.js"
 import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import { facetOver, intervalsOver } from "./Aggregates.js"
-import { emptyFilter } from "../../../model/Filter.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
@@ -15,7 +13,6 @@ import {
   gather,
   wordsOf,
   wordScoresOf,
-  ungatedKeys,
   denseSignals,
   type Gathered,
   type GatherLimits,
@@ -23,7 +20,7 @@ import {
 } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
 import { bestEntries, kthLargest } from "../TopK.js"
-import { COLUMNS_KEY, LEXICAL_VECTOR, PRODUCT_KEY, TERMS_KEY } from "./Layout.js"
+import { COLUMNS_KEY, PRODUCT_KEY, columnKey } from "./Layout.js"
 import { columnsOf, productIdOf, scrollAll } from "./Points.js"
 import { pointIds } from "./PointIds.js"
 
@@ -55,127 +52,6 @@ export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<stri
     dense: q.options.denseCandidates,
     payload: [PRODUCT_KEY]
   }).pipe(Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId)))
-}
-
-/**
- * The scores the lists could not give: a match missing from a word's list (it fell below the
- * list's cut, or came from another list) gets that word's exact or variant score, and a match
- * missing from a dense list its exact similarity. One batch, each query restricted (`has_id`)
- * to the matches it lacks. With `page` (a ranking by signals alone) and lexical scores the
- * lists gave in full, a similarity is only asked for where it can still lift a match onto the
- * page (see `mayReach`).
- */
-const complete = (
-  q: Qdrant,
-  siteId: number,
-  gathered: Gathered,
-  page?: { readonly ranking: Ranking; readonly limit: number }
-): Effect.Effect<void, IndexError> => {
-  const searches: Array<Schemas["QueryRequest"]> = []
-  const handlers: Array<(points: ReadonlyArray<Schemas["ScoredPoint"]>) => void> = []
-  const restricted = (ids: ReadonlyArray<string>, except?: QdrantCondition): QdrantFilter => {
-    const filter = toQdrantFilter(siteId, emptyFilter, { onlyIds: ids })
-    return except === undefined ? filter : { ...filter, must_not: [except] }
-  }
-  const fill = (request: Schemas["QueryRequest"], into: Map<string, number>) => {
-    searches.push(request)
-    handlers.push((points) => points.forEach((point) => into.set(String(point.id), point.score)))
-  }
-  // A list that came back short holds every point that scores on it: a point missing from it scores 0 there.
-  for (const word of gathered.words) {
-    const noExact = [...gathered.matched].filter((id) => !word.exact.has(id))
-    if (word.exactQuery !== null && word.exactFull && noExact.length > 0) {
-      fill(
-        { query: word.exactQuery, using: LEXICAL_VECTOR, filter: restricted(noExact), limit: noExact.length },
-        word.exact
-      )
-    }
-    const noVariant = noExact.filter((id) => !word.variants.has(id))
-    if (word.variantQuery !== null && word.variantsFull && noVariant.length > 0) {
-      const holdsWord: QdrantCondition = { key: TERMS_KEY, match: { any: [...word.exactKeys] } }
-      fill(
-        {
-          query: word.variantQuery,
-          using: LEXICAL_VECTOR,
-          filter: restricted(noVariant, holdsWord),
-          limit: noVariant.length
-        },
-        word.variants
-      )
-    }
-    const noGated = noVariant.filter((id) => !word.gated.has(id))
-    if (word.gatedQuery !== null && word.gatedFull && noGated.length > 0) {
-      fill(
-        {
-          query: word.gatedQuery,
-          using: LEXICAL_VECTOR,
-          filter: restricted(noGated, { key: TERMS_KEY, match: { any: ungatedKeys(word) } }),
-          limit: noGated.length
-        },
-        word.gated
-      )
-    }
-  }
-  for (const pair of gathered.pairs) {
-    const unknown = [...gathered.matched].filter((id) => !pair.holders.has(id))
-    if (!pair.full || unknown.length === 0) continue
-    searches.push({ query: pair.query, using: LEXICAL_VECTOR, filter: restricted(unknown), limit: unknown.length })
-    handlers.push((points) => {
-      for (const point of points) if (point.score > 0) pair.holders.add(String(point.id))
-    })
-  }
-  const lexicalKnown = searches.length === 0
-  // The variant gate asks the text model about every gated match: each similarity is needed then,
-  // as it is for every partial match offered to it.
-  const reaches =
-    page !== undefined && lexicalKnown && !gates(gathered)
-      ? mayReach(q, gathered, page.ranking, page.limit)
-      : () => true
-  const partial = partialCandidates(q, gathered)
-  const needed = (id: string) => partial.has(id) || reaches(id)
-  for (const signal of gathered.dense) {
-    const missing = [...gathered.matched].filter((id) => !signal.found.has(id) && needed(id))
-    if (missing.length === 0) continue
-    fill(
-      {
-        query: signal.vector,
-        using: signal.using,
-        filter: restricted(missing),
-        limit: missing.length,
-        params: { exact: true }
-      },
-      signal.found
-    )
-  }
-  if (searches.length === 0) return Effect.void
-  return call("query", () => q.client.queryBatch(q.collection, { searches })).pipe(
-    Effect.map((responses) => responses.forEach((response, i) => handlers[i](response.points)))
-  )
-}
-
-/**
- * Whether a match may still make the page of `limit` once its missing similarities are known.
- * A missing similarity lies between 0 (cosines count from 0) and its list's ceiling, so a
- * match's score lies between its score without them and that plus weight × ceiling each; one
- * whose highest possible score is below the `limit`-th best lowest score cannot make the page,
- * so a hybrid search does not ask for a similarity of every match.
- */
-const mayReach = (q: Qdrant, gathered: Gathered, ranking: Ranking, limit: number): ((id: string) => boolean) => {
-  if (limit === 0) return () => false
-  if (gathered.matched.size <= limit) return () => true
-  const scored = scoredOf(q, gathered)
-  const best = bestLexical(scored)
-  const lowest = scored.map((point) => signalScore(point, ranking.weights, best))
-  const highest = new Map(
-    scored.map((point, i) => {
-      let high = lowest[i]
-      for (const signal of gathered.dense)
-        if (!signal.found.has(point.id)) high += ranking.weights[signal.name] * Math.max(0, signal.ceiling)
-      return [point.id, high]
-    })
-  )
-  const cut = kthLargest(lowest, limit)
-  return (id) => highest.get(id)! >= cut
 }
 
 const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
@@ -292,115 +168,133 @@ const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherL
 }
 
 /**
- * Hybrid search: candidates from Qdrant (per word its best exact and variant matches, scored
- * with per-site BM25 statistics; kNN per vector; all under the filter), completed and fused
- * client-side with the embedded index's arithmetic (see Fusion.ts). Every request is bounded
- * by the candidate count; a saturated list makes the total an exact count instead. Lists
- * carry ids and scores only unless boosts or `near` rank by columns: the payload of the page
- * (and its ties) is read once the scores are known.
+ * Hybrid search in two dependent rounds: one batch finds the candidates with all their signals
+ * (Gather.ts), fused here with the embedded index's arithmetic (Fusion.ts); then, side by side,
+ * the payload the listing needs, the exact total when a list was cut, and the facets over the
+ * same matches. When no list was cut the candidates are the whole result set: with `groupBy` or
+ * facets their payload is read whole and groups and facets are counted here (exact, one
+ * request); otherwise only the page's (and its ties'). A cut set is counted by Qdrant (Query.ts
+ * total, groupTotal, facetsOf). Lists carry ids and scores only unless boosts or `near` rank by
+ * columns. With `groupBy` the hits are every candidate, ranked (the caller keeps one per group);
+ * `everyMatch` says whether they are every match.
  */
-const ranked = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
+const ranked = (
+  q: Qdrant,
+  query: SearchQuery,
+  facetRequest: FacetRequest | undefined
+): Effect.Effect<SearchResult & { readonly everyMatch: boolean }, IndexError> =>
   Effect.gen(function* () {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
-    if (browses(query, q)) return yield* browse(q, query, filter, ranking)
+    if (browses(query, q)) {
+      const [result, counted] = yield* Effect.all(
+        [browse(q, query, filter, ranking), facetsOf(q, filter, query, facetRequest)],
+        { concurrency: 2 }
+      )
+      return { ...result, ...(counted === undefined ? {} : { facets: counted }), everyMatch: false }
+    }
     const lifted = byColumns(ranking)
+    const grouped = query.groupBy !== undefined
     const gathered = yield* gather(q, query, filter, {
       ...listLengths(q, query.limit, lifted),
       payload: lifted ? [PRODUCT_KEY, COLUMNS_KEY] : []
     })
-    const rank = Effect.gen(function* () {
-      yield* complete(q, query.siteId, gathered, lifted ? undefined : { ranking, limit: query.limit }).pipe(
-        timed("complete")
-      )
-      const scored = scoredOf(q, gathered)
-      const best = bestLexical(scored)
-      const page = lifted ? scored : contenders(scored, ranking, query.limit, best)
-      yield* readPayloads(
-        q,
-        page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id),
-        gathered.points
-      ).pipe(timed("payload"))
-      // A point deleted since it was listed has no payload any more: it is no hit.
-      const found = page.flatMap((point) => {
-        const payload = gathered.points.get(point.id)
-        return payload === undefined
-          ? []
-          : [{ ...payload, lexical: point.lexical, text: point.text, image: point.image }]
-      })
-      return fuse(found, ranking, query.limit, best)
-    })
-    if (byMeaning(q, gathered)) {
-      // Which gated matches count is known once the similarities are: the count comes after.
-      const hits = yield* rank
-      const matches = gathered.saturated
-        ? yield* total(q, query.siteId, filter, gathered).pipe(timed("total"))
-        : scoredOf(q, gathered).length
-      return { hits, total: matches }
-    }
-    // The count needs only what was gathered (completing scores adds no match), so it runs beside.
-    const [hits, matches] = yield* Effect.all(
+    const scored = scoredOf(q, gathered)
+    const best = bestLexical(scored)
+    const whole = !gathered.saturated && (grouped || facetRequest !== undefined)
+    const page = lifted || whole || grouped ? scored : contenders(scored, ranking, query.limit, best)
+    const matches = gathered.saturated ? matchFilter(filter, gathered, scored) : null
+    const [, counted, cutTotal] = yield* Effect.all(
       [
-        rank,
-        gathered.saturated
-          ? total(q, query.siteId, filter, gathered).pipe(timed("total"))
-          : Effect.sync(() => scoredOf(q, gathered).length)
+        readPayloads(
+          q,
+          page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id),
+          gathered.points
+        ).pipe(timed("payload")),
+        matches === null ? Effect.succeed(undefined) : facetsOf(q, matches, query, facetRequest),
+        matches === null
+          ? Effect.succeed(undefined)
+          : (grouped ? groupTotal(q, query.siteId, matches, query.groupBy!) : total(q, query.siteId, matches)).pipe(
+              timed("total")
+            )
       ],
-      { concurrency: 2 }
+      { concurrency: "unbounded" }
     )
-    return { hits, total: matches }
+    // A point deleted since it was listed has no payload any more: it is no hit.
+    const found = page.flatMap((point) => {
+      const payload = gathered.points.get(point.id)
+      return payload === undefined ? [] : [{ ...payload, lexical: point.lexical, text: point.text, image: point.image }]
+    })
+    const members = found.map(({ productId, columns }) => ({ productId, columns }))
+    const hits = fuse(found, ranking, grouped ? found.length : query.limit, best)
+    const totalOf = cutTotal ?? (grouped ? countGroups(members, query.groupBy!) : scored.length)
+    const facetsFound =
+      facetRequest === undefined ? undefined : (counted ?? tallyFacets(members, facetRequest, query.groupBy))
+    return {
+      hits,
+      total: totalOf,
+      ...(facetsFound === undefined ? {} : { facets: facetsFound }),
+      everyMatch: !gathered.saturated
+    }
   })
 
 /**
- * Every lexical match (a point holding enough of the words or their searched variants) or dense
- * hit, counted by Qdrant. The slowest request of a common word's search, so it is remembered
- * with the site's statistics, by a digest of the count's filter.
+ * Every match of the query (`matches`, see matchFilter), counted by Qdrant. The slowest request
+ * of a common word's search, so it is remembered a short time, by a digest of the filter.
  */
-const total = (q: Qdrant, siteId: number, filter: QdrantFilter, gathered: Gathered) => {
-  const matches = matchFilter(q, filter, gathered)
-  const digest = createHash("sha256").update(JSON.stringify(matches)).digest("base64")
-  return q.statistics
-    .counts(siteId, [{ name: `total:${digest}`, count: countOf(q, matches) }])
-    .pipe(Effect.map(([count]) => count))
+const total = (q: Qdrant, siteId: number, matches: QdrantFilter): Effect.Effect<number, IndexError> =>
+  remembered(q, siteId, "total", matches, countOf(q, matches))
+
+const remembered = (
+  q: Qdrant,
+  siteId: number,
+  kind: string,
+  filter: QdrantFilter,
+  count: Effect.Effect<number, IndexError>
+) => {
+  const digest = createHash("sha256").update(JSON.stringify(filter)).digest("base64")
+  return q.statistics.counts(siteId, [{ name: `${kind}:${digest}`, count }]).pipe(Effect.map(([n]) => n))
 }
-
-/** The partial matches offered to the text model (see lexicalScores): the best by their words' score. */
-const partialCandidates = (q: Qdrant, gathered: Gathered): ReadonlyMap<string, number> => {
-  const partial = new Map<string, number>()
-  lexicalScores(wordScoresOf(gathered.words), q.options.fuzzyWeight, undefined, () => false, {
-    into: partial,
-    head: gathered.head
-  })
-  return bestEntries(partial, q.options.partialCandidates)
-}
-
-/** Whether the text model decides some matches (gated variants, partial matches): they count once it has. */
-const byMeaning = (q: Qdrant, gathered: Gathered): boolean => gates(gathered) || partialCandidates(q, gathered).size > 0
-
-/** Whether some word has gated variants (see WordMatches.gated): matches the text model decides on. */
-const gates = (gathered: Gathered): boolean => gathered.words.some((word) => word.gatedQuery !== null)
 
 /**
- * Every match of a text/vector query as one filter: in the scope, and a lexical match, a dense
- * hit, or a gated match the text model accepted (known once `complete` has run).
+ * The groups among `matches`: the distinct values of the group column (Qdrant's facet API) plus
+ * the products without one, each its own group. A set with more groups than a facet answer holds
+ * is read whole instead.
  */
-const matchFilter = (q: Qdrant, filter: QdrantFilter, gathered: Gathered): QdrantFilter => {
-  const decided = new Set([
-    ...gathered.words.flatMap((word) => [...word.gated.keys()]),
-    ...partialCandidates(q, gathered).keys()
-  ])
-  const accepted = decided.size === 0 ? [] : scoredOf(q, gathered).flatMap(({ id }) => (decided.has(id) ? [id] : []))
-  const denseHits = [
-    ...new Set([
-      ...gathered.dense.flatMap((signal) =>
-        [...signal.found].filter(([, score]) => score >= signal.minSimilarity).map(([id]) => id)
-      ),
-      ...accepted
-    ])
-  ]
+const groupTotal = (q: Qdrant, siteId: number, matches: QdrantFilter, groupBy: string) =>
+  remembered(
+    q,
+    siteId,
+    `groups:${groupBy}`,
+    matches,
+    Effect.gen(function* () {
+      const key = columnKey(groupBy)
+      const alone = andAlso(matches, { should: [{ is_empty: { key } }, { key, match: { value: "" } }] })
+      const [values, ungrouped] = yield* Effect.all(
+        [
+          (yield* q.columns.kind(groupBy)) === "keyword"
+            ? call("facet", () =>
+                q.client.facet(q.collection, { key, filter: matches, limit: q.options.matchCap, exact: true })
+              ).pipe(Effect.map(({ hits }) => hits.filter((hit) => hit.value !== "").length))
+            : Effect.succeed(0),
+          countOf(q, alone)
+        ],
+        { concurrency: 2 }
+      )
+      if (values < q.options.matchCap) return values + ungrouped
+      return countGroups(yield* membersOf(q, matches), groupBy)
+    })
+  )
+
+/**
+ * Every match of a text/vector query as one filter: in the scope, and a lexical match (a point
+ * holding enough of the words or their ungated variants, beyond the lists too) or one of the
+ * scored matches (the dense hits, and the gated and partial matches the text model accepted).
+ */
+const matchFilter = (filter: QdrantFilter, gathered: Gathered, scored: ReadonlyArray<Scored>): QdrantFilter => {
   const any: Array<QdrantCondition> = [
     ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
-    ...(denseHits.length === 0 ? [] : [{ has_id: denseHits }])
+    { has_id: scored.map(({ id }) => id) }
   ]
   return andAlso(filter, { should: any })
 }
@@ -411,8 +305,7 @@ const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
     const filter = filterOf(scope)
     if (browses(scope, q)) return { filter, gathered: null }
     const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates, payload: [] })
-    if (byMeaning(q, gathered)) yield* complete(q, scope.siteId, gathered)
-    return { filter: matchFilter(q, filter, gathered), gathered }
+    return { filter: matchFilter(filter, gathered, scoredOf(q, gathered)), gathered }
   })
 
 /** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */
@@ -429,42 +322,47 @@ const membersOf = (q: Qdrant, filter: QdrantFilter) =>
 
 /**
  * One page of the query's matches: by relevance, or by `sort`, from `offset`, one per group
- * with `groupBy`. A sorted or grouped listing reads its whole result set's ids and columns
- * (Qdrant orders by one indexed number at a time and cannot group a fused ranking), so its
- * cost grows with the set; a plain ranking asks for the page's depth only.
+ * with `groupBy`, with the facets asked for. A sorted or grouped listing reads its whole result
+ * set's ids and columns (Qdrant orders by one indexed number at a time and cannot group a
+ * fused ranking), so its cost grows with the set; a plain ranking asks for the page's depth only.
  */
 export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
-  query.facets === undefined
-    ? listing(q, query)
-    : Effect.all([listing(q, query), facets(q, query, query.facets)], { concurrency: 2 }).pipe(
-        Effect.map(([result, counted]) => ({ ...result, facets: counted }))
-      )
-
-const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, IndexError> =>
   Effect.gen(function* () {
     const offset = Math.max(0, query.offset ?? 0)
     const end = offset + Math.max(0, query.limit)
     const sorted = query.sort !== undefined && query.sort.length > 0
+    const withFacets = (result: SearchResult, counted: FacetAnswer | undefined): SearchResult =>
+      counted === undefined ? result : { ...result, facets: counted }
     if (!sorted && query.groupBy === undefined) {
       // Deeper rankings until duplicates spread apart settle the page (the first one mostly does).
+      let counted: FacetAnswer | undefined
       for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
-        const { hits, total } = yield* ranked(q, { ...query, limit: length })
-        const prefix = relevancePrefix(hits, length, total, end, undefined)
-        if (prefix !== null) return { hits: prefix.slice(offset), total }
+        const result = yield* ranked(q, { ...query, limit: length }, counted === undefined ? query.facets : undefined)
+        counted ??= result.facets
+        const prefix = relevancePrefix(result.hits, length, result.total, end, undefined)
+        if (prefix !== null) return withFacets({ hits: prefix.slice(offset), total: result.total }, counted)
       }
     }
+    if (!sorted) {
+      // Every candidate ranked, one kept per group: enough groups for the page, or all matches.
+      const result = yield* ranked(q, { ...query, limit: end }, query.facets)
+      const available = result.everyMatch ? result.hits.length : Number.POSITIVE_INFINITY
+      const settled = relevancePrefix(result.hits, result.hits.length, available, end, query.groupBy)
+      if (settled !== null) return withFacets({ hits: settled.slice(offset), total: result.total }, result.facets)
+    }
     const { filter, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
-    const members = yield* membersOf(q, filter)
+    const [members, counted] = yield* Effect.all([membersOf(q, filter), facetsOf(q, filter, query, query.facets)], {
+      concurrency: 2
+    })
     const total = query.groupBy === undefined ? members.length : countGroups(members, query.groupBy)
     if (!sorted) {
       for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
-        const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) })
+        const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) }, undefined)
         const prefix = relevancePrefix(hits, length, members.length, end, query.groupBy)
-        if (prefix !== null) return { hits: prefix.slice(offset), total }
+        if (prefix !== null) return withFacets({ hits: prefix.slice(offset), total }, counted)
       }
     }
-    // Ties of the order go by relevance: what the lists scored (a member they missed scores 0 on words).
-    if (gathered !== null) yield* complete(q, query.siteId, gathered)
+    // Ties of the order go by relevance: what was gathered scored (a member beyond it scores 0 on words).
     const scored = new Map((gathered === null ? [] : scoredOf(q, gathered)).map((point) => [point.id, point]))
     const candidates = members.map((member): Candidate => {
       const point = scored.get(member.id)
@@ -502,38 +400,45 @@ const listing = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResult, Ind
     )
     const hits = Array.from(order, (i) => byProduct.get(members[i].productId)!)
     const page = query.groupBy === undefined ? hits.slice(0, end) : firstOfEachGroup(hits, query.groupBy).slice(0, end)
-    return { hits: page.slice(offset), total }
+    return withFacets({ hits: page.slice(offset), total }, counted)
   })
 
 /**
- * Exact facets of a result set. Without grouping, Qdrant counts: its facet API per value
- * column, and per numeric column a count and its extremes, then the values below each
- * candidate edge (read, or counted per edge: see Aggregates.ts), all over the set's filter. Grouped counts need each member's group, so the
- * set's columns are read and counted here.
+ * Exact facets of a result set (its filter). Without grouping, Qdrant counts: its facet API per
+ * value column, and per numeric column a count and its extremes, then the values below each
+ * candidate edge (read, or counted per edge: see Aggregates.ts). Grouped counts need each
+ * member's group, so the set's columns are read and counted here.
  */
-export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
+const facetsOf = (
+  q: Qdrant,
+  filter: QdrantFilter,
+  scope: MatchScope,
+  request: FacetRequest | undefined
+): Effect.Effect<FacetAnswer | undefined, IndexError> =>
   Effect.gen(function* () {
-    const { filter } = yield* resultSet(q, scope, q.options.denseCandidates)
+    if (request === undefined) return undefined
     if (scope.groupBy !== undefined) return tallyFacets(yield* membersOf(q, filter), request, scope.groupBy)
     const [values, intervals] = yield* Effect.all(
       [
         Effect.forEach(
           request.values,
           ({ column, limit }) => Effect.map(facetOver(q, filter, column, limit), (counts) => [column, counts] as const),
-          {
-            concurrency: "unbounded"
-          }
+          { concurrency: "unbounded" }
         ),
         Effect.forEach(
           request.intervals,
           ({ column, buckets }) =>
             Effect.map(intervalsOver(q, filter, column, buckets), (found) => [column, found] as const),
-          {
-            concurrency: "unbounded"
-          }
+          { concurrency: "unbounded" }
         )
       ],
       { concurrency: 2 }
     )
     return { values: new Map(values), intervals: new Map(intervals) }
-  })
+  }).pipe(timed("facets"))
+
+/** Exact facets of the query's matches. */
+export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
+  Effect.flatMap(resultSet(q, scope, q.options.denseCandidates), ({ filter }) =>
+    Effect.map(facetsOf(q, filter, scope, request), (counted) => counted!)
+  )

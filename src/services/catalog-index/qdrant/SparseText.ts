@@ -1,6 +1,6 @@
 import type { Schemas } from "@qdrant/js-client-rest"
 import { INDEX_TEXT_FIELDS, type IndexDocument } from "../../../model/IndexDocument.js"
-import { indexTerms, termCounts, titlePairs, type QueryWord } from "../../../text/TextAnalysis.js"
+import { termCounts, titlePairs } from "../../../text/TextAnalysis.js"
 import { fnv1a } from "../../../platform/Fnv1a.js"
 
 type TextFields = IndexDocument["text"]
@@ -69,47 +69,5 @@ export const documentLexical = (text: TextFields): SparseVector => {
   return toSparse(values)
 }
 
-/** Character trigrams of "^term$": the start and end markers make short words and prefixes count. */
-export const trigrams = (padded: string): Array<string> => {
-  const grams: Array<string> = []
-  for (let i = 0; i + 3 <= padded.length; i++) grams.push(padded.slice(i, i + 3))
-  return grams
-}
-
-/** Presence (1) of each trigram of each distinct term of the document. */
-export const documentGrams = (text: TextFields): SparseVector => {
-  const values = new Map<number, number>()
-  for (const field of INDEX_TEXT_FIELDS) {
-    for (const term of indexTerms(text[field])) for (const gram of trigrams(`^${term}$`)) values.set(hashTerm(gram), 1)
-  }
-  return toSparse(values)
-}
-
 /** A lexical query: the weight of each field-term key (absent keys score nothing). */
 export const keyQuery = (weights: ReadonlyMap<number, number>): SparseVector => toSparse(new Map(weights))
-
-/** Typo budget by typed length, as in the embedded index: short words are too ambiguous. */
-
-/**
- * The trigram query that gathers candidates for a word's typo and prefix variants, with the
- * least number of shared trigrams a variant must have. Typos are looked up from the typed
- * form and from the stem (as the embedded index does); by the q-gram lemma a term within d
- * edits of either keeps all but 3·d of its trigrams (4·d counting swaps of neighbours as one edit), and a completion keeps all of "^typed".
- * Null when the word has no variants. Candidates are verified client-side (Variants.ts), so
- * this only has to propose a superset.
- */
-export const gramQuery = (
-  word: QueryWord,
-  prefix: boolean,
-  budget: number
-): { readonly vector: SparseVector; readonly threshold: number } | null => {
-  if (budget === 0 && !prefix) return null
-  const sources =
-    budget > 0 ? [...new Set([word.typed, word.stem])].map((source) => new Set(trigrams(`^${source}$`))) : []
-  const completion = new Set(trigrams(`^${word.typed}`))
-  // An edit changes at most 3 trigrams, a swap of neighbours (one edit here) at most 4.
-  const thresholds = [...sources.map((grams) => grams.size - 4 * budget), ...(prefix ? [completion.size] : [])]
-  const grams = new Set([...sources.flatMap((set) => [...set]), ...(prefix ? completion : [])])
-  const values = new Map([...grams].map((gram) => [hashTerm(gram), 1]))
-  return { vector: toSparse(values), threshold: Math.max(1, Math.min(...thresholds)) }
-}

@@ -1,0 +1,182 @@
+import SearchableMap from "minisearch/SearchableMap"
+import { INDEX_TEXT_FIELDS, type IndexDocument } from "../../../model/IndexDocument.js"
+import { indexTerms, type QueryWord, type WordMatching } from "../../../text/TextAnalysis.js"
+import type { FieldWeights } from "../embedded/EmbeddedIndexOptions.js"
+import { type VariantSettings, type VariantTerm, variantTerms } from "../VariantTerms.js"
+import { documentLexical, fieldTermKey } from "./SparseText.js"
+
+type TextFields = IndexDocument["text"]
+
+/**
+ * What one point holds lexically: its lexical vector as Qdrant stores it (field-term and title
+ * pair keys, sorted, with their BM25 term-frequency parts) and its distinct terms (by id).
+ */
+export interface Holding {
+  readonly version: number | undefined
+  readonly keys: Uint32Array
+  readonly values: Float32Array
+  readonly terms: Uint32Array
+}
+
+const idf = (documents: number, frequency: number): number =>
+  Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
+
+/**
+ * One site's lexical statistics, in this process's memory: its product count, each field key's
+ * document frequency, its vocabulary (MiniSearch's radix tree, for typo and prefix variants),
+ * and each point's lexical vector. A query's word weights (per-site IDF), variants and
+ * required-word count are then known before Qdrant is asked anything, and every candidate's
+ * lexical score is computed here from its vector: Qdrant's lists only find the candidates.
+ * Qdrant's own IDF counts the whole collection, which would let one site move another's
+ * ranking (see TermMemory for how the copy is kept).
+ */
+export class SiteTerms {
+  /** Term → how many points hold it in some field. */
+  private readonly vocabulary = new SearchableMap<number>()
+  private readonly frequencies = new Map<number, number>()
+  private readonly termIds = new Map<string, number>()
+  private readonly termsById: Array<string | undefined> = []
+  private readonly freeIds: Array<number> = []
+  private readonly holdings = new Map<string, Holding>()
+
+  get documents(): number {
+    return this.holdings.size
+  }
+
+  /** A point's text, unless the point holds a newer version already (as Qdrant's upsert guard decides). */
+  put(pointId: string, text: TextFields, version: number | undefined): void {
+    const before = this.holdings.get(pointId)
+    if (before?.version !== undefined && version !== undefined && before.version > version) return
+    if (before !== undefined) this.forget(before)
+    const lexical = documentLexical(text)
+    const terms = new Set<string>()
+    for (const field of INDEX_TEXT_FIELDS) for (const term of indexTerms(text[field])) terms.add(term)
+    const holding: Holding = {
+      version,
+      keys: Uint32Array.from(lexical.indices),
+      values: Float32Array.from(lexical.values),
+      terms: Uint32Array.from(terms, (term) => this.idOf(term))
+    }
+    for (const key of holding.keys) this.frequencies.set(key, (this.frequencies.get(key) ?? 0) + 1)
+    for (const id of holding.terms) {
+      const term = this.termsById[id]!
+      this.vocabulary.set(term, (this.vocabulary.get(term) ?? 0) + 1)
+    }
+    this.holdings.set(pointId, holding)
+  }
+
+  remove(pointId: string): void {
+    const holding = this.holdings.get(pointId)
+    if (holding === undefined) return
+    this.forget(holding)
+    this.holdings.delete(pointId)
+  }
+
+  holding(pointId: string): Holding | undefined {
+    return this.holdings.get(pointId)
+  }
+
+  /** Per field key of `term` some point holds: fieldWeight × IDF (the embedded index's per-site, per-field IDF). */
+  weights(term: string, fieldWeights: FieldWeights): Map<number, number> {
+    const weights = new Map<number, number>()
+    for (const field of INDEX_TEXT_FIELDS) {
+      const key = fieldTermKey(field, term)
+      const frequency = this.frequencies.get(key) ?? 0
+      if (frequency > 0) weights.set(key, fieldWeights[field] * idf(this.documents, frequency))
+    }
+    return weights
+  }
+
+  /** Whether some point holds the term in some field. */
+  knows(term: string): boolean {
+    return this.vocabulary.has(term)
+  }
+
+  /** The word's typo and prefix variants among the site's terms (VariantTerms.ts, as the embedded index finds them). */
+  variants(
+    word: QueryWord,
+    isLast: boolean,
+    matching: WordMatching,
+    settings: VariantSettings
+  ): Map<string, VariantTerm> {
+    return variantTerms(this.vocabulary, word, isLast, matching, settings)
+  }
+
+  private idOf(term: string): number {
+    const known = this.termIds.get(term)
+    if (known !== undefined) return known
+    const id = this.freeIds.pop() ?? this.termsById.length
+    this.termIds.set(term, id)
+    this.termsById[id] = term
+    return id
+  }
+
+  private forget(holding: Holding): void {
+    for (const key of holding.keys) {
+      const left = this.frequencies.get(key)! - 1
+      if (left === 0) this.frequencies.delete(key)
+      else this.frequencies.set(key, left)
+    }
+    for (const id of holding.terms) {
+      const term = this.termsById[id]!
+      const left = this.vocabulary.get(term)! - 1
+      if (left > 0) {
+        this.vocabulary.set(term, left)
+        continue
+      }
+      this.vocabulary.delete(term)
+      this.termIds.delete(term)
+      this.termsById[id] = undefined
+      this.freeIds.push(id)
+    }
+  }
+}
+
+/**
+ * Scores of sparse queries against holdings: each query's dot product with a point's lexical
+ * vector, as Qdrant would score the point on it. All queries are looked up in one pass over the
+ * point's keys.
+ */
+export class QueryScorer {
+  private readonly byKey = new Map<number, Array<readonly [number, number]>>()
+
+  constructor(readonly queries: ReadonlyArray<ReadonlyMap<number, number>>) {
+    queries.forEach((query, i) => {
+      for (const [key, weight] of query) {
+        const entries = this.byKey.get(key)
+        if (entries === undefined) this.byKey.set(key, [[i, weight]])
+        else entries.push([i, weight])
+      }
+    })
+  }
+
+  /** Each query's score of the holding (0 where it holds none of its keys). */
+  score(holding: Holding): Float64Array {
+    const scores = new Float64Array(this.queries.length)
+    const { keys, values } = holding
+    for (let k = 0; k < keys.length; k++) {
+      const entries = this.byKey.get(keys[k])
+      if (entries === undefined) continue
+      for (const [query, weight] of entries) scores[query] += weight * values[k]
+    }
+    return scores
+  }
+}
+
+/** Every site's SiteTerms: what one process knows of the index's words (see TermReplica.ts). */
+export class TermMemory {
+  private readonly sites = new Map<number, SiteTerms>()
+
+  /** Points held, over every site. */
+  get points(): number {
+    let points = 0
+    for (const site of this.sites.values()) points += site.documents
+    return points
+  }
+
+  site(siteId: number): SiteTerms {
+    let site = this.sites.get(siteId)
+    if (site === undefined) this.sites.set(siteId, (site = new SiteTerms()))
+    return site
+  }
+}

@@ -1,0 +1,144 @@
+import { Duration, Effect, Schema, type Scope } from "effect"
+import { IndexError } from "../CatalogIndex.js"
+import { IndexText } from "../../../model/IndexDocument.js"
+import { type ChangeFeedError, makeChangeFeed } from "../../../platform/redis/ChangeFeed.js"
+import type { Qdrant } from "./Client.js"
+import { call } from "./Request.js"
+import { PRODUCT_KEY, SITE_KEY, TEXT_KEY, VERSION_KEY } from "./Layout.js"
+import { pointId } from "./PointIds.js"
+import { TermMemory } from "./SiteTerms.js"
+import { productIdOf, textOf } from "./Points.js"
+
+/** One write to the index, as its words: what the term memory of every process applies. */
+export const TermChange = Schema.Union(
+  Schema.TaggedStruct("Put", {
+    siteId: Schema.Number,
+    productId: Schema.String,
+    version: Schema.optional(Schema.Number),
+    text: IndexText
+  }),
+  Schema.TaggedStruct("Remove", { siteId: Schema.Number, productIds: Schema.Array(Schema.String) })
+)
+export type TermChange = typeof TermChange.Type
+const decodeChange = Schema.decodeUnknownSync(Schema.parseJson(TermChange))
+
+const apply = (memory: TermMemory, change: TermChange): void => {
+  if (change._tag === "Put") {
+    memory.site(change.siteId).put(pointId(change.siteId, change.productId), change.text, change.version)
+  } else {
+    const site = memory.site(change.siteId)
+    for (const productId of change.productIds) site.remove(pointId(change.siteId, productId))
+  }
+}
+
+/**
+ * This process's TermMemory (see SiteTerms.ts), kept in step with the collection. Qdrant is the
+ * source of truth: the memory is filled from the collection's points at start, then every write
+ * this or another process acknowledges reaches it through `written`.
+ */
+export interface TermReplica {
+  /** The current memory (a rebuild replaces it whole, so searches read one consistent copy). */
+  readonly memory: () => TermMemory
+  /** Called once Qdrant acknowledged the write: in effect here at once, and in every process soon after. */
+  readonly written: (changes: ReadonlyArray<TermChange>) => Effect.Effect<void, IndexError>
+  /** Completes once the memory has been filled from the collection. */
+  readonly synced: Effect.Effect<void>
+  /** Changes published but not applied here yet (0 without a feed). */
+  readonly lag: Effect.Effect<number, IndexError>
+}
+
+const PAGE = 1_000
+
+/** Every point's words, read from the collection page by page (each page applied as it comes). */
+const fromCollection = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect<TermMemory, IndexError> =>
+  Effect.gen(function* () {
+    const memory = new TermMemory()
+    let offset: string | number | undefined
+    do {
+      const page = yield* call("scroll", () =>
+        // The writer: a setup step, allowed its long timeout.
+        q.writer.scroll(q.collection, {
+          limit: PAGE,
+          with_payload: [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY],
+          with_vector: false,
+          ...(offset !== undefined && { offset })
+        })
+      )
+      for (const point of page.points) {
+        const version = point.payload?.[VERSION_KEY]
+        const text = textOf(point.payload)
+        if (text === undefined) continue
+        const siteId = Number(point.payload?.[SITE_KEY])
+        memory
+          .site(siteId)
+          .put(pointId(siteId, productIdOf(point.payload)), text, typeof version === "number" ? version : undefined)
+      }
+      const next = page.next_page_offset
+      offset = typeof next === "string" || typeof next === "number" ? next : undefined
+    } while (offset !== undefined)
+    return memory
+  })
+
+/** One process writes and reads (the embedded topology with QDRANT_URL): filled before the index serves. */
+export const localTermReplica = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect<TermReplica, IndexError> =>
+  Effect.map(fromCollection(q), (memory) => ({
+    memory: () => memory,
+    written: (changes) => Effect.sync(() => changes.forEach((change) => apply(memory, change))),
+    synced: Effect.void,
+    lag: Effect.succeed(0)
+  }))
+
+const indexError = (error: ChangeFeedError) => new IndexError({ message: error.message, cause: error.cause })
+
+/**
+ * Many processes (the distributed topology): each write is published on a Redis change feed
+ * once Qdrant acknowledged it, and every process applies the feed in order; a process rebuilds
+ * from the collection at start and whenever it cannot trust the feed (see ChangeFeed.ts). The
+ * writing process waits (up to `applyTimeout`) until its own memory holds the write.
+ */
+export const feedTermReplica = (
+  q: Pick<Qdrant, "writer" | "collection">,
+  redisUrl: string,
+  key: string,
+  applyTimeout: Duration.DurationInput = Duration.seconds(10)
+): Effect.Effect<TermReplica, IndexError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const feed = yield* makeChangeFeed({ redisUrl, key }).pipe(Effect.mapError(indexError))
+    let memory = new TermMemory()
+    const following = yield* feed
+      .follow({
+        rebuild: Effect.gen(function* () {
+          memory = yield* fromCollection(q)
+          yield* Effect.logInfo("term memory rebuilt", { points: memory.points })
+        }),
+        apply: (entries) =>
+          Effect.forEach(
+            entries,
+            (values) =>
+              Effect.try(() => apply(memory, decodeChange(values[0]?.toString()))).pipe(
+                Effect.catchAll((error) => Effect.logWarning("term memory: change skipped", String(error)))
+              ),
+            { discard: true }
+          )
+      })
+      .pipe(Effect.mapError(indexError))
+    return {
+      memory: () => memory,
+      written: (changes) =>
+        changes.length === 0
+          ? Effect.void
+          : feed.publish(changes.map((change) => [JSON.stringify(Schema.encodeSync(TermChange)(change))])).pipe(
+              Effect.mapError(indexError),
+              Effect.flatMap((id) => following.awaitApplied(id, applyTimeout)),
+              Effect.flatMap((applied) =>
+                applied
+                  ? Effect.void
+                  : Effect.logWarning(
+                      `term memory: a write was not applied here within ${Duration.format(applyTimeout)}`
+                    )
+              )
+            ),
+      synced: following.synced,
+      lag: following.lag.pipe(Effect.mapError(indexError))
+    }
+  })

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "@effect/vitest"
+import { SiteTerms, QueryScorer } from "../../../src/services/catalog-index/qdrant/SiteTerms.js"
+import { documentLexical, fieldTermKey } from "../../../src/services/catalog-index/qdrant/SparseText.js"
+import { defaultOptions } from "../../../src/services/catalog-index/embedded/EmbeddedIndexOptions.js"
+import { boundedEditDistance } from "../../../src/text/EditDistance.js"
+import { DEFAULT_WORD_MATCHING, queryWords } from "../../../src/text/TextAnalysis.js"
+import { doc } from "./fixtures.js"
+
+const text = (title: string, description = "") => doc("x", { text: { title, description } }).text
+const settings = { fuzzyWeight: 0.45, prefixWeight: 0.3 }
+const submitted = DEFAULT_WORD_MATCHING
+const live = { ...DEFAULT_WORD_MATCHING, live: true }
+const word = (typed: string) => queryWords(typed)[0]
+
+const withTitles = (...titles: Array<string>) => {
+  const terms = new SiteTerms()
+  titles.forEach((title, i) => terms.put(`p${i}`, text(title), undefined))
+  return terms
+}
+
+describe("SiteTerms", () => {
+  it("weighs a term per field by the site's own IDF, and forgets what a point no longer holds", () => {
+    const terms = withTitles("Cordless drill", "Drill press", "Garden hose")
+    const idf = (documents: number, frequency: number) =>
+      Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
+    const title = defaultOptions.fieldWeights.title
+    expect(terms.weights("drill", defaultOptions.fieldWeights)).toEqual(
+      new Map([[fieldTermKey("title", "drill"), title * idf(3, 2)]])
+    )
+    expect(terms.knows("hose")).toBe(true)
+    terms.put("p2", text("Garden hose reel"), undefined)
+    terms.remove("p1")
+    expect(terms.documents).toBe(2)
+    expect(terms.weights("drill", defaultOptions.fieldWeights).get(fieldTermKey("title", "drill"))).toBeCloseTo(
+      title * idf(2, 1),
+      12
+    )
+    expect(terms.knows("press")).toBe(false)
+    expect(terms.weights("press", defaultOptions.fieldWeights).size).toBe(0)
+  })
+
+  it("keeps a point's newer version when an older one arrives late, as Qdrant's upsert guard does", () => {
+    const terms = new SiteTerms()
+    terms.put("p", text("Red kettle"), 2)
+    terms.put("p", text("Blue kettle"), 1)
+    expect(terms.knows("red")).toBe(true)
+    expect(terms.knows("blue")).toBe(false)
+    terms.put("p", text("Green kettle"), 3)
+    expect([terms.knows("red"), terms.knows("green")]).toEqual([false, true])
+  })
+
+  it("finds typos of any word and completions only while typing, never the exact stem", () => {
+    const terms = withTitles("Cordless drill", "Cord reel", "Bulb", "Grill", "Still life")
+    const cordless = terms.variants(word("cordles"), true, submitted, settings)
+    expect([...cordless.keys()]).toEqual(["cordless"])
+    expect(cordless.get("cordless")!.weight).toBeCloseTo((0.45 * 8) / 9, 9)
+    // "bulb" is one edit from the stem "bulbe" of "bulbes" but drops typed letters: it counts far less.
+    expect(terms.variants(word("bulbes"), true, submitted, settings).get("bulb")!.weight).toBeCloseTo(
+      (0.3 * 0.45 * 4) / 5,
+      9
+    )
+    // A typo of a word the site knows is found the same way (the caller gates it): a typo, not a completion.
+    expect([...terms.variants(word("drill"), true, submitted, settings)]).toEqual([
+      ["grill", { weight: (0.45 * 5) / 6, typo: true }]
+    ])
+    expect([...terms.variants(word("dri"), true, live, settings)]).toEqual([
+      ["drill", { weight: (0.3 * 5) / (5 + 0.6), typo: false }]
+    ])
+    expect(terms.variants(word("dri"), true, submitted, settings).size).toBe(0)
+  })
+
+  it("scores a point on several queries in one pass, as Qdrant's dot product would", () => {
+    const terms = withTitles("Cordless drill driver")
+    const holding = terms.holding("p0")!
+    const lexical = documentLexical(text("Cordless drill driver"))
+    const drill = fieldTermKey("title", "drill")
+    const driver = fieldTermKey("title", "driver")
+    const scores = new QueryScorer([
+      new Map([[drill, 2]]),
+      new Map([
+        [drill, 1],
+        [driver, 0.5]
+      ]),
+      new Map([[fieldTermKey("title", "hose"), 1]])
+    ]).score(holding)
+    const value = (key: number) => lexical.values[lexical.indices.indexOf(key)]
+    expect(scores[0]).toBeCloseTo(2 * value(drill), 6)
+    expect(scores[1]).toBeCloseTo(value(drill) + 0.5 * value(driver), 6)
+    expect(scores[2]).toBe(0)
+  })
+})
+
+describe("boundedEditDistance", () => {
+  it("bounds the edit distance, a swap of neighbours one edit", () => {
+    expect(boundedEditDistance("cordles", "cordless", 1)).toBe(1)
+    expect(boundedEditDistance("drill", "still", 1)).toBe(2)
+    expect(boundedEditDistance("a", "abcd", 1)).toBe(2)
+    expect(boundedEditDistance("candel", "candle", 1)).toBe(1)
+    expect(boundedEditDistance("ab", "ba", 2)).toBe(1)
+  })
+})
