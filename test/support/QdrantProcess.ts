@@ -68,8 +68,14 @@ const waitReady = async (url: string, child: ChildProcess, output: () => string,
   throw new Error(`qdrant not ready at ${url} after ${timeoutMs} ms:\n${output()}`)
 }
 
+/** A node of a Qdrant cluster: its peer-to-peer port and its arguments (`--uri`, `--bootstrap`). */
+interface ClusterNode {
+  readonly p2pPort: number
+  readonly args: ReadonlyArray<string>
+}
+
 /** A real Qdrant from `binary`, on loopback ports of its own with temporary storage and telemetry off. */
-export const startQdrant = async (binary: string): Promise<QdrantServer> => {
+export const startQdrant = async (binary: string, node?: ClusterNode): Promise<QdrantServer> => {
   const [httpPort, grpcPort] = [await freePort(), await freePort()]
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "commerce-qdrant-"))
   const url = `http://127.0.0.1:${httpPort}`
@@ -77,10 +83,11 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
   let child: ChildProcess | undefined
   let log = ""
   const launch = async () => {
-    const started = spawn(binary, [], {
+    const started = spawn(binary, [...(node?.args ?? [])], {
       cwd: dir,
       env: {
         ...process.env,
+        ...(node && { QDRANT__CLUSTER__ENABLED: "true", QDRANT__CLUSTER__P2P__PORT: String(node.p2pPort) }),
         QDRANT__SERVICE__HOST: "127.0.0.1",
         QDRANT__SERVICE__HTTP_PORT: String(httpPort),
         QDRANT__SERVICE__GRPC_PORT: String(grpcPort),
@@ -118,5 +125,30 @@ export const startQdrant = async (binary: string): Promise<QdrantServer> => {
     output: () => log,
     pid: () => (child && child.exitCode === null && child.signalCode === null ? child.pid : undefined),
     storageDir
+  }
+}
+
+/**
+ * A Qdrant cluster of `size` nodes from one binary (Qdrant's distributed mode), each on ports and
+ * storage of its own: the first starts the cluster, the others join it. Resolves once every node
+ * answers and the cluster lists them all.
+ */
+export const startQdrantCluster = async (binary: string, size = 3): Promise<Array<QdrantServer>> => {
+  const p2p = await Promise.all(Array.from({ length: size }, () => freePort()))
+  const uri = (port: number) => `http://127.0.0.1:${port}`
+  const first = await startQdrant(binary, { p2pPort: p2p[0], args: ["--uri", uri(p2p[0])] })
+  const nodes = [first]
+  // One at a time: each joins through the first, as the consensus admits peers one by one.
+  for (const port of p2p.slice(1))
+    nodes.push(await startQdrant(binary, { p2pPort: port, args: ["--bootstrap", uri(p2p[0]), "--uri", uri(port)] }))
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const peers = await fetch(`${first.url}/cluster`)
+      .then((r) => r.json() as Promise<{ result?: { peers?: Record<string, unknown> } }>)
+      .then((body) => Object.keys(body.result?.peers ?? {}).length)
+      .catch(() => 0)
+    if (peers === size) return nodes
+    if (Date.now() > deadline) throw new Error(`the Qdrant cluster has ${peers} of ${size} peers:\n${first.output()}`)
+    await new Promise((r) => setTimeout(r, 200))
   }
 }

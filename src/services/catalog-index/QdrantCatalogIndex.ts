@@ -39,7 +39,8 @@ const termsOf = (doc: IndexDocument): TermChange => ({
   siteId: doc.siteId,
   productId: doc.productId,
   ...(doc.version === undefined ? {} : { version: doc.version }),
-  text: doc.text
+  text: doc.text,
+  payload: doc.payload
 })
 
 const make = (q: Qdrant): CatalogIndexService => {

@@ -14,7 +14,7 @@ const word = (typed: string) => queryWords(typed)[0]
 
 const withTitles = (...titles: Array<string>) => {
   const terms = new SiteTerms()
-  titles.forEach((title, i) => terms.put(`p${i}`, text(title), undefined))
+  titles.forEach((title, i) => terms.put(`p${i}`, { productId: `p${i}`, text: text(title), payload: {} }))
   return terms
 }
 
@@ -28,7 +28,7 @@ describe("SiteTerms", () => {
       new Map([[fieldTermKey("title", "drill"), title * idf(3, 2)]])
     )
     expect(terms.knows("hose")).toBe(true)
-    terms.put("p2", text("Garden hose reel"), undefined)
+    terms.put("p2", { productId: "p2", text: text("Garden hose reel"), payload: {} })
     terms.remove("p1")
     expect(terms.documents).toBe(2)
     expect(terms.weights("drill", defaultOptions.fieldWeights).get(fieldTermKey("title", "drill"))).toBeCloseTo(
@@ -41,11 +41,11 @@ describe("SiteTerms", () => {
 
   it("keeps a point's newer version when an older one arrives late, as Qdrant's upsert guard does", () => {
     const terms = new SiteTerms()
-    terms.put("p", text("Red kettle"), 2)
-    terms.put("p", text("Blue kettle"), 1)
+    terms.put("p", { productId: "p", text: text("Red kettle"), payload: {}, version: 2 })
+    terms.put("p", { productId: "p", text: text("Blue kettle"), payload: {}, version: 1 })
     expect(terms.knows("red")).toBe(true)
     expect(terms.knows("blue")).toBe(false)
-    terms.put("p", text("Green kettle"), 3)
+    terms.put("p", { productId: "p", text: text("Green kettle"), payload: {}, version: 3 })
     expect([terms.knows("red"), terms.knows("green")]).toEqual([false, true])
   })
 

@@ -219,7 +219,10 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
         client.createCollection(name, {
           vectors: vectorParams(options),
           sparse_vectors: SPARSE_VECTORS,
-          hnsw_config: HNSW
+          hnsw_config: HNSW,
+          shard_number: options.shards,
+          replication_factor: options.replicationFactor,
+          write_consistency_factor: options.writeConsistencyFactor
         })
       ).pipe(
         // Another replica may have created it in between: that is as good.
@@ -257,7 +260,7 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
         client.createPayloadIndex(name, { field_name: SITE_KEY, field_schema: TENANT_INDEX, wait: true })
       )
     }
-    // Per-site document frequencies and lexical match counts (TermStatistics.ts), and browse's
+    // Lexical match counts (Query.ts matchFilter) and the variant lists' exclusions, and browse's
     // product-id order (IdOrder.ts): integer indexes, made good on every start like the site's.
     for (const [field, wanted] of Object.entries(INTEGER_INDEXES)) {
       const actual = info.payload_schema[field]

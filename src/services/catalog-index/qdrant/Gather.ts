@@ -18,7 +18,6 @@ import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import type { QdrantCondition, QdrantFilter } from "./FilterTranslation.js"
 import { IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_VECTOR } from "./Layout.js"
-import { columnsOf, productIdOf } from "./Points.js"
 import { fieldTermKey, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
 import { QueryScorer, type SiteTerms } from "./SiteTerms.js"
 import { INDEX_TEXT_FIELDS } from "../../../model/IndexDocument.js"
@@ -70,6 +69,7 @@ export interface Gathered {
   readonly words: ReadonlyArray<WordMatches>
   readonly pairs: ReadonlyArray<PairMatches>
   readonly dense: ReadonlyArray<DenseSignal>
+  /** Every candidate's product and columns, from memory (a point this process has not learnt of is none). */
   readonly points: Map<string, { readonly productId: string; readonly columns: Readonly<Record<string, PayloadValue>> }>
   /** Lexical matches plus dense hits at or above minSimilarity. */
   readonly matched: Set<string>
@@ -121,13 +121,6 @@ export interface GatherLimits {
   /** Per word, for its exact and for its variant matches. */
   readonly lexical: number
   readonly dense: number
-  /**
-   * Payload keys returned with matches: the product id, and the columns when ranking; none
-   * when the caller reads the payload of the few it keeps (Query.ts). Qdrant reads a point's
-   * whole payload to return any key of it, so a long list with the product id and columns
-   * takes several times as long as one without.
-   */
-  readonly payload: ReadonlyArray<string>
 }
 
 /** A word's query weights: its stem's keys, and its variants' (ungated and gated), from the site's terms. */
@@ -180,7 +173,6 @@ export const gather = (
     const matching = query.words ?? DEFAULT_WORD_MATCHING
     const last = typedForms[typedForms.length - 1]
     const points: Gathered["points"] = new Map()
-    const withPayload = limits.payload.length === 0 ? false : [...limits.payload]
 
     const gathered: Array<WordMatches> = words.map((word) => {
       const queries = wordQueries(q, terms, word, word === last, matching)
@@ -241,8 +233,8 @@ export const gather = (
       return [{ signal, request }]
     })
     const searches = [
-      ...lexical.map((list) => ({ ...list.request, with_payload: withPayload })),
-      ...knn.map((request) => ({ ...request, with_payload: withPayload })),
+      ...lexical.map((list) => ({ ...list.request, with_payload: false })),
+      ...knn.map((request) => ({ ...request, with_payload: false })),
       ...rescores.map(({ request }) => ({ ...request, with_payload: false }))
     ]
     const responses = yield* batch(q, searches).pipe(timed("lists"))
@@ -250,9 +242,11 @@ export const gather = (
     const matched = new Set<string>()
     const keep = (point: ScoredPoint) => {
       const id = String(point.id)
+      const holding = terms.holding(id)
+      // Written to Qdrant, not yet learnt here (another process's write still on its way): no candidate yet.
+      if (holding === undefined) return
       matched.add(id)
-      if (point.payload != null && !points.has(id))
-        points.set(id, { productId: productIdOf(point.payload), columns: columnsOf(point.payload) })
+      points.set(id, holding)
     }
     lexical.forEach((list, i) => {
       const found = responses[i].points

@@ -69,6 +69,16 @@ export interface QdrantIndexOptions {
    */
   readonly statisticsCapacity?: number | undefined
   readonly statisticsTtlMs?: number | undefined
+  /**
+   * How a new collection spreads over a Qdrant cluster (fixed when it is created; a single
+   * node ignores them): shards (default 1; 6–12 for a cluster of 3–6 nodes, so nodes can be
+   * added and shards moved), copies of each shard on different nodes (default 1; 2 keeps every
+   * shard answering while one node is down), and how many copies acknowledge a write before it
+   * counts (default 1: writes go on while a copy is down; the copy catches up when it returns).
+   */
+  readonly shards?: number | undefined
+  readonly replicationFactor?: number | undefined
+  readonly writeConsistencyFactor?: number | undefined
 }
 
 export interface ResolvedOptions {
@@ -96,6 +106,9 @@ export interface ResolvedOptions {
   readonly writeTimeoutMs: number
   readonly statisticsCapacity: number
   readonly statisticsTtlMs: number
+  readonly shards: number
+  readonly replicationFactor: number
+  readonly writeConsistencyFactor: number
 }
 
 export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => ({
@@ -120,7 +133,10 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   writeTimeoutMs: options.writeTimeoutMs ?? 120_000,
   statisticsCapacity: options.statisticsCapacity ?? 100_000,
-  statisticsTtlMs: options.statisticsTtlMs ?? 30_000
+  statisticsTtlMs: options.statisticsTtlMs ?? 30_000,
+  shards: options.shards ?? 1,
+  replicationFactor: options.replicationFactor ?? 1,
+  writeConsistencyFactor: options.writeConsistencyFactor ?? 1
 })
 
 const positive = (name: string, fallback: number) =>
@@ -131,7 +147,15 @@ const positive = (name: string, fallback: number) =>
 
 type Tuning = Pick<
   QdrantIndexOptions,
-  "imageDatatype" | "imageOnDisk" | "maxRequestBytes" | "queryTimeoutMs" | "writeTimeoutMs" | "statisticsTtlMs"
+  | "imageDatatype"
+  | "imageOnDisk"
+  | "maxRequestBytes"
+  | "queryTimeoutMs"
+  | "writeTimeoutMs"
+  | "statisticsTtlMs"
+  | "shards"
+  | "replicationFactor"
+  | "writeConsistencyFactor"
 >
 
 /**
@@ -152,7 +176,10 @@ export const QdrantTuning: Config.Config<Tuning> = Config.all({
   maxRequestBytes: positive("QDRANT_MAX_REQUEST_BYTES", 8 * 1024 * 1024),
   queryTimeoutMs: positive("QDRANT_QUERY_TIMEOUT_MS", 5_000),
   writeTimeoutMs: positive("QDRANT_WRITE_TIMEOUT_MS", 120_000),
-  statisticsTtlMs: positive("QDRANT_STATISTICS_TTL_MS", 30_000)
+  statisticsTtlMs: positive("QDRANT_STATISTICS_TTL_MS", 30_000),
+  shards: positive("QDRANT_SHARDS", 1),
+  replicationFactor: positive("QDRANT_REPLICATION_FACTOR", 1),
+  writeConsistencyFactor: positive("QDRANT_WRITE_CONSISTENCY_FACTOR", 1)
 })
 
 /** The layer's options over the settings: an option left undefined keeps the setting. */

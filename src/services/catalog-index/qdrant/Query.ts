@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto"
+import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
+import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { timed } from "../../../platform/ServerTiming.js"
 import type { FacetAnswer, FacetRequest, IndexError, MatchScope, SearchQuery, SearchResult } from "../CatalogIndex.js"
 import { tallyFacets } from "../ColumnValues.js"
@@ -8,7 +10,7 @@ import { facetOver, intervalsOver } from "./Aggregates.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
-import { bestLexical, byColumns, fuse, lexicalScores, signalScore, type Candidate, type Ranking } from "./Fusion.js"
+import { bestLexical, byColumns, fuse, lexicalScores, type Candidate, type Ranking } from "./Fusion.js"
 import {
   gather,
   wordsOf,
@@ -19,9 +21,9 @@ import {
   type MatchQuery
 } from "./Gather.js"
 import { byProductId } from "./IdOrder.js"
-import { bestEntries, kthLargest } from "../TopK.js"
-import { COLUMNS_KEY, PRODUCT_KEY, columnKey } from "./Layout.js"
-import { columnsOf, productIdOf, scrollAll } from "./Points.js"
+import { bestEntries } from "../TopK.js"
+import { COLUMNS_KEY } from "./Layout.js"
+import { columnsOf, productIdOf } from "./Points.js"
 import { pointIds } from "./PointIds.js"
 
 const filterOf = (query: MatchQuery) =>
@@ -47,11 +49,9 @@ export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<stri
       Effect.map(({ records }) => records.map((r) => productIdOf(r.payload)))
     )
   }
-  return gather(q, query, filter, {
-    lexical: q.options.matchCap,
-    dense: q.options.denseCandidates,
-    payload: [PRODUCT_KEY]
-  }).pipe(Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId)))
+  return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates }).pipe(
+    Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId))
+  )
 }
 
 const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
@@ -124,35 +124,6 @@ const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
 }
 
 /**
- * The points that can make the page: without boosts or `near` a score needs no payload, so
- * these are the best `limit` and every point tied with the last of them (ties go by product
- * id, which only the payload holds).
- */
-const contenders = (scored: ReadonlyArray<Scored>, ranking: Ranking, limit: number, best: number): Array<Scored> => {
-  if (limit === 0) return []
-  const scores = scored.map((point) => signalScore(point, ranking.weights, best))
-  const cut = kthLargest(scores, limit)
-  return scored.filter((_, i) => scores[i] >= cut)
-}
-
-/** The product ids and columns of `ids`, into `points`. */
-const readPayloads = (q: Qdrant, ids: ReadonlyArray<string>, points: Gathered["points"]) =>
-  ids.length === 0
-    ? Effect.void
-    : call("retrieve", () =>
-        q.client.retrieve(q.collection, { ids: [...ids], with_payload: [PRODUCT_KEY, COLUMNS_KEY], with_vector: false })
-      ).pipe(
-        Effect.map((records) =>
-          records.forEach((record) =>
-            points.set(String(record.id), {
-              productId: productIdOf(record.payload),
-              columns: columnsOf(record.payload)
-            })
-          )
-        )
-      )
-
-/**
  * How many points each list asks for. Ranked by signals alone, a point only the kNN list could
  * find is outranked by the `limit` more similar points ahead of it (each scores at least its
  * similarity), so that list needs `limit` (and at least denseCandidates, the embedded index's
@@ -168,15 +139,13 @@ const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherL
 }
 
 /**
- * Hybrid search in two dependent rounds: one batch finds the candidates with all their signals
- * (Gather.ts), fused here with the embedded index's arithmetic (Fusion.ts); then, side by side,
- * the payload the listing needs, the exact total when a list was cut, and the facets over the
- * same matches. When no list was cut the candidates are the whole result set: with `groupBy` or
- * facets their payload is read whole and groups and facets are counted here (exact, one
- * request); otherwise only the page's (and its ties'). A cut set is counted by Qdrant (Query.ts
- * total, groupTotal, facetsOf). Lists carry ids and scores only unless boosts or `near` rank by
- * columns. With `groupBy` the hits are every candidate, ranked (the caller keeps one per group);
- * `everyMatch` says whether they are every match.
+ * Hybrid search in at most two dependent rounds. One batch finds the candidates with all their
+ * signals (Gather.ts); their columns are in memory (SiteTerms.ts), so they are fused here with
+ * the embedded index's arithmetic (Fusion.ts) and, when no list was cut, they are the whole
+ * result set: groups and facets are counted here too, and the search took one round. A cut set
+ * takes a second: its members' ids in one request (their columns from memory) when facets or
+ * groups are asked for, else its count. With `groupBy` the hits are every candidate, ranked
+ * (the caller keeps one per group); `everyMatch` says whether they are every match.
  */
 const ranked = (
   q: Qdrant,
@@ -188,54 +157,37 @@ const ranked = (
     const ranking = rankingOf(query, q)
     if (browses(query, q)) {
       const [result, counted] = yield* Effect.all(
-        [browse(q, query, filter, ranking), facetsOf(q, filter, query, facetRequest)],
+        [
+          browse(q, query, filter, ranking),
+          facetRequest === undefined
+            ? Effect.succeed(undefined)
+            : Effect.map(setFacts(q, query.siteId, filter, query.groupBy, facetRequest), (facts) => facts.facets)
+        ],
         { concurrency: 2 }
       )
       return { ...result, ...(counted === undefined ? {} : { facets: counted }), everyMatch: false }
     }
-    const lifted = byColumns(ranking)
     const grouped = query.groupBy !== undefined
-    const gathered = yield* gather(q, query, filter, {
-      ...listLengths(q, query.limit, lifted),
-      payload: lifted ? [PRODUCT_KEY, COLUMNS_KEY] : []
-    })
+    const gathered = yield* gather(q, query, filter, listLengths(q, query.limit, byColumns(ranking)))
     const scored = scoredOf(q, gathered)
     const best = bestLexical(scored)
-    const whole = !gathered.saturated && (grouped || facetRequest !== undefined)
-    const page = lifted || whole || grouped ? scored : contenders(scored, ranking, query.limit, best)
-    const matches = gathered.saturated ? matchFilter(filter, gathered, scored) : null
-    const [, counted, cutTotal] = yield* Effect.all(
-      [
-        readPayloads(
-          q,
-          page.filter((point) => !gathered.points.has(point.id)).map((point) => point.id),
-          gathered.points
-        ).pipe(timed("payload")),
-        matches === null ? Effect.succeed(undefined) : facetsOf(q, matches, query, facetRequest),
-        matches === null
-          ? Effect.succeed(undefined)
-          : (grouped ? groupTotal(q, query.siteId, matches, query.groupBy!) : total(q, query.siteId, matches)).pipe(
-              timed("total")
-            )
-      ],
-      { concurrency: "unbounded" }
-    )
-    // A point deleted since it was listed has no payload any more: it is no hit.
-    const found = page.flatMap((point) => {
-      const payload = gathered.points.get(point.id)
-      return payload === undefined ? [] : [{ ...payload, lexical: point.lexical, text: point.text, image: point.image }]
-    })
-    const members = found.map(({ productId, columns }) => ({ productId, columns }))
+    const found = scored.map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
     const hits = fuse(found, ranking, grouped ? found.length : query.limit, best)
-    const totalOf = cutTotal ?? (grouped ? countGroups(members, query.groupBy!) : scored.length)
-    const facetsFound =
-      facetRequest === undefined ? undefined : (counted ?? tallyFacets(members, facetRequest, query.groupBy))
-    return {
-      hits,
-      total: totalOf,
-      ...(facetsFound === undefined ? {} : { facets: facetsFound }),
-      everyMatch: !gathered.saturated
+    if (!gathered.saturated) {
+      const members = found.map(({ productId, columns }) => ({ productId, columns }))
+      return {
+        hits,
+        total: grouped ? countGroups(members, query.groupBy!) : members.length,
+        ...(facetRequest === undefined ? {} : { facets: tallyFacets(members, facetRequest, query.groupBy) }),
+        everyMatch: true
+      }
     }
+    const matches = matchFilter(filter, gathered, scored)
+    const facts =
+      grouped || facetRequest !== undefined
+        ? yield* setFacts(q, query.siteId, matches, query.groupBy, facetRequest)
+        : { total: yield* total(q, query.siteId, matches).pipe(timed("total")) }
+    return { hits, ...facts, everyMatch: false }
   })
 
 /**
@@ -257,36 +209,6 @@ const remembered = (
 }
 
 /**
- * The groups among `matches`: the distinct values of the group column (Qdrant's facet API) plus
- * the products without one, each its own group. A set with more groups than a facet answer holds
- * is read whole instead.
- */
-const groupTotal = (q: Qdrant, siteId: number, matches: QdrantFilter, groupBy: string) =>
-  remembered(
-    q,
-    siteId,
-    `groups:${groupBy}`,
-    matches,
-    Effect.gen(function* () {
-      const key = columnKey(groupBy)
-      const alone = andAlso(matches, { should: [{ is_empty: { key } }, { key, match: { value: "" } }] })
-      const [values, ungrouped] = yield* Effect.all(
-        [
-          (yield* q.columns.kind(groupBy)) === "keyword"
-            ? call("facet", () =>
-                q.client.facet(q.collection, { key, filter: matches, limit: q.options.matchCap, exact: true })
-              ).pipe(Effect.map(({ hits }) => hits.filter((hit) => hit.value !== "").length))
-            : Effect.succeed(0),
-          countOf(q, alone)
-        ],
-        { concurrency: 2 }
-      )
-      if (values < q.options.matchCap) return values + ungrouped
-      return countGroups(yield* membersOf(q, matches), groupBy)
-    })
-  )
-
-/**
  * Every match of a text/vector query as one filter: in the scope, and a lexical match (a point
  * holding enough of the words or their ungated variants, beyond the lists too) or one of the
  * scored matches (the dense hits, and the gated and partial matches the text model accepted).
@@ -304,21 +226,82 @@ const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
   Effect.gen(function* () {
     const filter = filterOf(scope)
     if (browses(scope, q)) return { filter, gathered: null }
-    const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates, payload: [] })
+    const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates })
     return { filter: matchFilter(filter, gathered, scoredOf(q, gathered)), gathered }
   })
 
+type Member = {
+  readonly id: string
+  readonly productId: string
+  readonly columns: Readonly<Record<string, PayloadValue>>
+}
+
+/**
+ * Members of a result set: their point ids from Qdrant (ids only, `matchCap` a request: a set up
+ * to that size in one), their product ids and columns from memory. Up to `cap` of them, and
+ * whether that is all.
+ */
+const memberPages = (q: Qdrant, siteId: number, filter: QdrantFilter, cap: number) =>
+  Effect.gen(function* () {
+    const site = q.terms.memory().site(siteId)
+    const members: Array<Member> = []
+    let offset: Schemas["ExtendedPointId"] | undefined
+    do {
+      const page = yield* call("scroll", () =>
+        q.client.scroll(q.collection, {
+          filter,
+          limit: Math.min(q.options.matchCap, cap - members.length),
+          with_payload: false,
+          with_vector: false,
+          ...(offset !== undefined && { offset })
+        })
+      )
+      for (const point of page.points) {
+        const id = String(point.id)
+        const holding = site.holding(id)
+        if (holding !== undefined) members.push({ id, productId: holding.productId, columns: holding.columns })
+      }
+      const next = page.next_page_offset
+      offset = typeof next === "string" || typeof next === "number" ? next : undefined
+    } while (offset !== undefined && members.length < cap)
+    return { members, all: offset === undefined }
+  })
+
 /** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */
-const membersOf = (q: Qdrant, filter: QdrantFilter) =>
-  scrollAll(q, filter, [PRODUCT_KEY, COLUMNS_KEY], Number.MAX_SAFE_INTEGER).pipe(
-    Effect.map((records) =>
-      records.map((record) => ({
-        id: String(record.id),
-        productId: productIdOf(record.payload),
-        columns: columnsOf(record.payload)
-      }))
+const membersOf = (q: Qdrant, siteId: number, filter: QdrantFilter) =>
+  Effect.map(memberPages(q, siteId, filter, Number.MAX_SAFE_INTEGER), ({ members }) => members)
+
+/**
+ * A result set's size (products, or groups with `groupBy`) and exact facets. A set of up to
+ * `matchCap` members is read in one request (ids only) and counted from memory; a larger one
+ * grouped is read on, page by page; a larger one without groups is counted by Qdrant (a count,
+ * the facet API per value column, and per numeric column its count and extremes, then the
+ * values below each candidate edge: see Aggregates.ts).
+ */
+const setFacts = (
+  q: Qdrant,
+  siteId: number,
+  filter: QdrantFilter,
+  groupBy: string | undefined,
+  request: FacetRequest | undefined
+): Effect.Effect<{ readonly total: number; readonly facets?: FacetAnswer }, IndexError> =>
+  Effect.gen(function* () {
+    const first = yield* memberPages(q, siteId, filter, q.options.matchCap).pipe(timed("members"))
+    const members =
+      first.all || groupBy === undefined ? first.members : yield* membersOf(q, siteId, filter).pipe(timed("members"))
+    if (first.all || groupBy !== undefined) {
+      const total = groupBy === undefined ? members.length : countGroups(members, groupBy)
+      return request === undefined ? { total } : { total, facets: tallyFacets(members, request, groupBy) }
+    }
+    const [total, facets] = yield* Effect.all(
+      [
+        remembered(q, siteId, "total", filter, countOf(q, filter)),
+        request === undefined ? Effect.succeed(undefined) : aggregated(q, filter, request)
+      ],
+      { concurrency: 2 }
     )
-  )
+    return facets === undefined ? { total } : { total, facets }
+  })
 
 /**
  * One page of the query's matches: by relevance, or by `sort`, from `offset`, one per group
@@ -351,10 +334,9 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
       if (settled !== null) return withFacets({ hits: settled.slice(offset), total: result.total }, result.facets)
     }
     const { filter, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
-    const [members, counted] = yield* Effect.all([membersOf(q, filter), facetsOf(q, filter, query, query.facets)], {
-      concurrency: 2
-    })
+    const members = yield* membersOf(q, query.siteId, filter).pipe(timed("members"))
     const total = query.groupBy === undefined ? members.length : countGroups(members, query.groupBy)
+    const counted = query.facets === undefined ? undefined : tallyFacets(members, query.facets, query.groupBy)
     if (!sorted) {
       for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
         const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) }, undefined)
@@ -403,21 +385,9 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     return withFacets({ hits: page.slice(offset), total }, counted)
   })
 
-/**
- * Exact facets of a result set (its filter). Without grouping, Qdrant counts: its facet API per
- * value column, and per numeric column a count and its extremes, then the values below each
- * candidate edge (read, or counted per edge: see Aggregates.ts). Grouped counts need each
- * member's group, so the set's columns are read and counted here.
- */
-const facetsOf = (
-  q: Qdrant,
-  filter: QdrantFilter,
-  scope: MatchScope,
-  request: FacetRequest | undefined
-): Effect.Effect<FacetAnswer | undefined, IndexError> =>
+/** Exact facets of a large result set without groups, counted by Qdrant over its filter. */
+const aggregated = (q: Qdrant, filter: QdrantFilter, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
   Effect.gen(function* () {
-    if (request === undefined) return undefined
-    if (scope.groupBy !== undefined) return tallyFacets(yield* membersOf(q, filter), request, scope.groupBy)
     const [values, intervals] = yield* Effect.all(
       [
         Effect.forEach(
@@ -440,5 +410,5 @@ const facetsOf = (
 /** Exact facets of the query's matches. */
 export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
   Effect.flatMap(resultSet(q, scope, q.options.denseCandidates), ({ filter }) =>
-    Effect.map(facetsOf(q, filter, scope, request), (counted) => counted!)
+    Effect.map(setFacts(q, scope.siteId, filter, scope.groupBy, request), (facts) => facts.facets!)
   )

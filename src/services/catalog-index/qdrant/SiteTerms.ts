@@ -1,5 +1,5 @@
 import SearchableMap from "minisearch/SearchableMap"
-import { INDEX_TEXT_FIELDS, type IndexDocument } from "../../../model/IndexDocument.js"
+import { INDEX_TEXT_FIELDS, type IndexDocument, type PayloadValue } from "../../../model/IndexDocument.js"
 import { indexTerms, type QueryWord, type WordMatching } from "../../../text/TextAnalysis.js"
 import type { FieldWeights } from "../embedded/EmbeddedIndexOptions.js"
 import { type VariantSettings, type VariantTerm, variantTerms } from "../VariantTerms.js"
@@ -8,10 +8,13 @@ import { documentLexical, fieldTermKey } from "./SparseText.js"
 type TextFields = IndexDocument["text"]
 
 /**
- * What one point holds lexically: its lexical vector as Qdrant stores it (field-term and title
- * pair keys, sorted, with their BM25 term-frequency parts) and its distinct terms (by id).
+ * What one point holds: its product and columns (the payload a listing reads), its lexical vector
+ * as Qdrant stores it (field-term and title pair keys, sorted, with their BM25 term-frequency
+ * parts) and its distinct terms (by id).
  */
 export interface Holding {
+  readonly productId: string
+  readonly columns: Readonly<Record<string, PayloadValue>>
   readonly version: number | undefined
   readonly keys: Uint32Array
   readonly values: Float32Array
@@ -22,11 +25,12 @@ const idf = (documents: number, frequency: number): number =>
   Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
 
 /**
- * One site's lexical statistics, in this process's memory: its product count, each field key's
+ * One site's words and columns, in this process's memory: its product count, each field key's
  * document frequency, its vocabulary (MiniSearch's radix tree, for typo and prefix variants),
- * and each point's lexical vector. A query's word weights (per-site IDF), variants and
- * required-word count are then known before Qdrant is asked anything, and every candidate's
- * lexical score is computed here from its vector: Qdrant's lists only find the candidates.
+ * and each point's lexical vector and columns. A query's word weights (per-site IDF) and
+ * variants are then known before Qdrant is asked anything, every candidate's lexical score is
+ * computed here from its vector, and a listing's columns, groups and facets are read here:
+ * Qdrant's lists only find the candidates (and, for a large result set, its members).
  * Qdrant's own IDF counts the whole collection, which would let one site move another's
  * ranking (see TermMemory for how the copy is kept).
  */
@@ -43,8 +47,17 @@ export class SiteTerms {
     return this.holdings.size
   }
 
-  /** A point's text, unless the point holds a newer version already (as Qdrant's upsert guard decides). */
-  put(pointId: string, text: TextFields, version: number | undefined): void {
+  /** A point's document, unless the point holds a newer version already (as Qdrant's upsert guard decides). */
+  put(
+    pointId: string,
+    doc: {
+      readonly productId: string
+      readonly text: TextFields
+      readonly payload: Readonly<Record<string, PayloadValue>>
+      readonly version?: number | undefined
+    }
+  ): void {
+    const { text, version } = doc
     const before = this.holdings.get(pointId)
     if (before?.version !== undefined && version !== undefined && before.version > version) return
     if (before !== undefined) this.forget(before)
@@ -52,6 +65,8 @@ export class SiteTerms {
     const terms = new Set<string>()
     for (const field of INDEX_TEXT_FIELDS) for (const term of indexTerms(text[field])) terms.add(term)
     const holding: Holding = {
+      productId: doc.productId,
+      columns: doc.payload,
       version,
       keys: Uint32Array.from(lexical.indices),
       values: Float32Array.from(lexical.values),

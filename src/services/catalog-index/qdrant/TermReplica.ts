@@ -1,21 +1,22 @@
 import { Duration, Effect, Schema, type Scope } from "effect"
 import { IndexError } from "../CatalogIndex.js"
-import { IndexText } from "../../../model/IndexDocument.js"
+import { IndexText, Payload } from "../../../model/IndexDocument.js"
 import { type ChangeFeedError, makeChangeFeed } from "../../../platform/redis/ChangeFeed.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
-import { PRODUCT_KEY, SITE_KEY, TEXT_KEY, VERSION_KEY } from "./Layout.js"
+import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, VERSION_KEY } from "./Layout.js"
 import { pointId } from "./PointIds.js"
 import { TermMemory } from "./SiteTerms.js"
-import { productIdOf, textOf } from "./Points.js"
+import { columnsOf, productIdOf, textOf } from "./Points.js"
 
-/** One write to the index, as its words: what the term memory of every process applies. */
+/** One write to the index, as its words and columns: what the term memory of every process applies. */
 export const TermChange = Schema.Union(
   Schema.TaggedStruct("Put", {
     siteId: Schema.Number,
     productId: Schema.String,
     version: Schema.optional(Schema.Number),
-    text: IndexText
+    text: IndexText,
+    payload: Payload
   }),
   Schema.TaggedStruct("Remove", { siteId: Schema.Number, productIds: Schema.Array(Schema.String) })
 )
@@ -24,7 +25,7 @@ const decodeChange = Schema.decodeUnknownSync(Schema.parseJson(TermChange))
 
 const apply = (memory: TermMemory, change: TermChange): void => {
   if (change._tag === "Put") {
-    memory.site(change.siteId).put(pointId(change.siteId, change.productId), change.text, change.version)
+    memory.site(change.siteId).put(pointId(change.siteId, change.productId), change)
   } else {
     const site = memory.site(change.siteId)
     for (const productId of change.productIds) site.remove(pointId(change.siteId, productId))
@@ -59,7 +60,7 @@ const fromCollection = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect
         // The writer: a setup step, allowed its long timeout.
         q.writer.scroll(q.collection, {
           limit: PAGE,
-          with_payload: [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY],
+          with_payload: [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY, COLUMNS_KEY],
           with_vector: false,
           ...(offset !== undefined && { offset })
         })
@@ -69,9 +70,13 @@ const fromCollection = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect
         const text = textOf(point.payload)
         if (text === undefined) continue
         const siteId = Number(point.payload?.[SITE_KEY])
-        memory
-          .site(siteId)
-          .put(pointId(siteId, productIdOf(point.payload)), text, typeof version === "number" ? version : undefined)
+        const productId = productIdOf(point.payload)
+        memory.site(siteId).put(pointId(siteId, productId), {
+          productId,
+          text,
+          payload: columnsOf(point.payload),
+          version: typeof version === "number" ? version : undefined
+        })
       }
       const next = page.next_page_offset
       offset = typeof next === "string" || typeof next === "number" ? next : undefined
