@@ -11,8 +11,8 @@ export type Column =
   | { readonly name: TopologyName; readonly result: TopologyResult }
   | { readonly name: TopologyName; readonly skipped: string }
 
-const TEXT_P50_MS = 30
-const TEXT_P99_MS = 120
+const TEXT_P50_RATIO = 1.5
+const TEXT_P99_RATIO = 2
 const VISUAL_P50_MS = 200
 const PUSH_RATE = 1_000
 const BULK_RATE = 5_000
@@ -79,16 +79,23 @@ export const distributedTable = (
           ? `; ${r.fill.drainedJobs} jobs queued by reconcile meanwhile, run before measuring`
           : "")
   )
+  // The Qdrant topology is held to the Redis-only one measured in the same run (ratios hold on
+  // any machine); each absolute figure is printed beside.
+  const redisRun = columns.flatMap((c) => (c.name === "redis" && "result" in c ? [c.result] : []))[0]
+  const redisText = redisRun?.text
+  const latency = (pick: "p50" | "p99", bound: number) => (r: TopologyResult) => {
+    if (r.text === undefined) return undefined
+    const own = r.text.latency[pick]
+    if (r === redisRun || redisText === undefined) return `${ms(own)} ms`
+    const ratio = own / redisText.latency[pick]
+    return `${ms(own)} ms, ${ratio.toFixed(2)} × Redis-only ${check(ratio <= bound && r.text.errors === 0)}`
+  }
   row(
     `Text search p50 (HTTP, ${ran[0]?.text?.latency.count ?? 0} queries one at a time)`,
-    `≤ ${TEXT_P50_MS} ms`,
-    (r) => r.text && `${ms(r.text.latency.p50)} ms ${check(r.text.latency.p50 <= TEXT_P50_MS && r.text.errors === 0)}`
+    `Qdrant ≤ ${TEXT_P50_RATIO} × Redis-only`,
+    latency("p50", TEXT_P50_RATIO)
   )
-  row(
-    "Text search p99",
-    `≤ ${TEXT_P99_MS} ms`,
-    (r) => r.text && `${ms(r.text.latency.p99)} ms ${check(r.text.latency.p99 <= TEXT_P99_MS && r.text.errors === 0)}`
-  )
+  row("Text search p99", `Qdrant ≤ ${TEXT_P99_RATIO} × Redis-only`, latency("p99", TEXT_P99_RATIO))
   row(
     "Text search p95 / max; mean results / zero-result share; errors",
     "",

@@ -3,7 +3,14 @@ import { Effect, Fiber } from "effect"
 import { timed } from "../platform/ServerTiming.js"
 import { campaignResultsCount, DEFAULT_POPULARITY_BOOST, normalizeQuery } from "../domain/Site.js"
 import { sortColumns, VARIANT_GROUP_COLUMN } from "../model/Columns.js"
-import { CatalogIndex, type MatchScope, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
+import {
+  CatalogIndex,
+  type IndexError,
+  type MatchScope,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult
+} from "../services/catalog-index/CatalogIndex.js"
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { recordSearch } from "../learning/SearchRecording.js"
 import { shopperRanking } from "../learning/ShopperRanking.js"
@@ -100,16 +107,15 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
     // The index counts the facets of the result set with it (one matching for both).
     const headed = !browsing && sort === undefined && pinned.length === 0
-    const ranking = yield* Effect.cached(
-      (headed
-        ? index
-            .search({ ...query, limit: Math.max(HEAD_WINDOW, offset + limit), facets: facetRequest })
-            .pipe(Effect.flatMap((ranked) => byTitleHead(store, siteId, text, ranked, offset, limit)))
-        : pinned.length === 0
-          ? index.search({ ...query, offset, limit, facets: facetRequest })
-          : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })
-      ).pipe(timed("index"))
-    )
+    // A relevance listing keeps the whole ranking its page was cut from (`listing`).
+    const listing: Effect.Effect<SearchResult & { readonly listing?: ReadonlyArray<SearchHit> }, IndexError> = headed
+      ? index
+          .search({ ...query, limit: Math.max(HEAD_WINDOW, PREVIEW_DEPTH, offset + limit), facets: facetRequest })
+          .pipe(Effect.flatMap((ranked) => byTitleHead(store, siteId, text, ranked, offset, limit)))
+      : pinned.length === 0
+        ? index.search({ ...query, offset, limit, facets: facetRequest })
+        : index.search({ ...query, limit: offset + limit + pinned.length, facets: facetRequest })
+    const ranking = yield* Effect.cached(listing.pipe(timed("index")))
     const [result, facets] = yield* Effect.all(
       [
         ranking,
@@ -140,12 +146,11 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     let stream: ReturnType<typeof refinementStream> | undefined
     if (refinement !== null) {
       // The preview: the listing's best products holding the refinement, in the listing's order.
-      // A first page holding enough of them already shows which; otherwise the index is asked.
+      // A relevance listing is ranked PREVIEW_DEPTH deep, which mostly holds enough of them; a
+      // first page otherwise; failing both the index is asked.
       const condition = facetValueCondition(refinement.facet.column, refinement.value.value)
-      const onPage =
-        offset === 0 && pinned.length === 0
-          ? result.hits.filter((hit) => conditionHolds(condition, hit.columns[condition.column]))
-          : []
+      const listed = result.listing ?? (offset === 0 && pinned.length === 0 ? result.hits : [])
+      const onPage = listed.filter((hit) => conditionHolds(condition, hit.columns[condition.column]))
       const preview =
         onPage.length >= PREVIEW_SIZE
           ? onPage.slice(0, PREVIEW_SIZE)
@@ -174,6 +179,8 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
   })
 
 const PREVIEW_SIZE = 3
+/** How deep a relevance listing is ranked: the refinement's preview comes from it (see above). */
+const PREVIEW_DEPTH = 100
 
 /** `ids` (in their order) that the filter accepts. */
 const inScope = (scope: Pick<MatchScope, "siteId" | "filter">, ids: ReadonlyArray<string>) =>

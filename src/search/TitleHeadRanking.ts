@@ -31,7 +31,7 @@ export const byTitleHead = (
   Effect.gen(function* () {
     const head = queryHead(text)
     const window = ranked.hits.slice(0, HEAD_WINDOW)
-    if (head === null) return { ...ranked, hits: ranked.hits.slice(offset, offset + limit) }
+    if (head === null) return { ...ranked, hits: ranked.hits.slice(offset, offset + limit), listing: ranked.hits }
     // A catalog that cannot answer leaves the index's order: the re-ranking only refines it.
     const products = yield* store
       .getMany(
@@ -59,6 +59,8 @@ export const byTitleHead = (
     return {
       ...ranked,
       hits: hits.slice(offset, offset + limit),
+      /** The whole re-ranked listing the page was cut from. */
+      listing: hits,
       total: ranked.total - (window.length - kept.length)
     }
   })
