@@ -18,6 +18,7 @@ import { ms, type Summary, summarize } from "../catalog/stats.js"
 import { textQueries } from "../catalog/workload.js"
 import { type Cluster, cpuDelta, type CpuSnapshot } from "./cluster.js"
 import { allFound, load, type Probe } from "./ingestion.js"
+import { type PlainUpsert, plainUpsert } from "./plain-upsert.js"
 
 export interface BulkRun {
   readonly workers: number
@@ -40,6 +41,8 @@ export interface BulkRun {
   /** CPU seconds of each process from the push's start until embedded. */
   readonly cpu: CpuSnapshot
   readonly load: string
+  /** With Qdrant, in the first run: the same products upserted straight into it (plain-upsert.ts). */
+  readonly plain: PlainUpsert | undefined
 }
 
 const EMBED_TIMEOUT_MS = 60 * 60_000
@@ -70,10 +73,13 @@ export const bulkRun = async (
     readonly products: number
     readonly seed: number
     readonly page: number
+    /** Upsert the same products straight into Qdrant too, once the run is over. */
+    readonly plainPeer: boolean
   }
 ): Promise<BulkRun> => {
   const { tag, workers } = options
-  const items: Array<{ id: string; summary: ProductSummary; line: string; title: string }> = []
+  const items: Array<{ id: string; summary: ProductSummary; line: string; title: string; data: Record<string, unknown> }> =
+    []
   for (const [i, { product, summary }] of [...makeCatalog(options.seed).generate(options.products)].entries()) {
     const id = `${tag}-${String(i).padStart(7, "0")}`
     const data = { ...product.data, link: `https://shop.example.com/p/${id}`, custom_label_4: tag }
@@ -81,7 +87,8 @@ export const bulkRun = async (
       id,
       summary: { ...summary, id },
       line: `${JSON.stringify({ id, data })}\n`,
-      title: product.data.title ?? ""
+      title: product.data.title ?? "",
+      data
     })
   }
   const dir = mkdtempSync(join(tmpdir(), "commerce-dbulk-"))
@@ -214,7 +221,10 @@ export const bulkRun = async (
       await sleep(250)
     await cluster.pause()
     await cluster.stopWorkers()
+    // The peer, on the same machine with no worker running: the same products straight into Qdrant.
+    const plain = options.plainPeer ? await plainUpsert(cluster, items, options.seed) : undefined
     return {
+      plain,
       workers,
       products: items.length,
       acceptRate,

@@ -18,6 +18,7 @@ const PUSH_RATE = 1_000
 const BULK_RATE = 5_000
 const BULK_SEARCH_P99_MS = 150
 const PATCH_RATE = 10_000
+const PLAIN_RATIO = 0.5
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
 const plusMb = (bytes: number) => `${bytes >= 0 ? "+" : "−"}${mb(Math.abs(bytes))}`
@@ -178,6 +179,22 @@ export const distributedTable = (
             `${fmtRate(run.acceptRate)}/s ${check(run.acceptRate >= BULK_RATE && run.failed === 0)} ` +
             `(${run.failed} not 200); found by their words ${run.lexicalSeconds.toFixed(1)} s after the start`
         )
+    )
+    row(
+      `Bulk push, ${workersLabel}: against Qdrant's own upsert of the same points (words, columns, text vector; ` +
+        "batches of 256, two in flight, into a fresh collection of the same layout, no worker running)",
+      `ours ≥ ${PLAIN_RATIO} × the plain upsert`,
+      (r) =>
+        cell(r, (run) => {
+          if (run.plain === undefined) return "—"
+          const plainRate = run.plain.products / run.plain.seconds
+          const ratio = run.acceptRate / plainRate
+          return (
+            `plain ${fmtRate(plainRate)}/s; ours ${ratio.toFixed(2)} × ${check(ratio >= PLAIN_RATIO)}; Qdrant CPU ` +
+            `ms a product: plain ${((1000 * run.plain.qdrantCpu) / run.plain.products).toFixed(2)}, ours ` +
+            `${((1000 * run.cpu.qdrant) / run.products).toFixed(2)} (the push and the workers' writes until embedded)`
+          )
+        })
     )
     row(`Bulk push, ${workersLabel}: text search during the push p50 / p99`, `p99 ≤ ${BULK_SEARCH_P99_MS} ms`, (r) =>
       cell(

@@ -316,7 +316,8 @@ export const runTopology = async (
               tag: `b${w}w${r}`,
               products: options.bulkProducts,
               seed: options.seed + 5 + r,
-              page: options.page
+              page: options.page,
+              plainPeer: r === 1 && w === options.workers[0] && cluster.qdrant !== undefined
             })
           )
         }

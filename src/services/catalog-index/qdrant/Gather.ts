@@ -210,6 +210,15 @@ export const gather = (
       if (word.gatedQuery !== null)
         lexicalList(word.gatedQuery, without(filter, holdsAny(ungatedKeys(word))), () => (word.gatedFull = true))
     }
+    // The words together: a match holding several of them scores high on their sum without
+    // making any one word's list (a common word's list is cut at its best holders of that word).
+    if (gathered.length > 1) {
+      const together = new Map<number, number>()
+      for (const word of gathered)
+        for (const query of [word.exactQuery, word.variantQuery])
+          query?.indices.forEach((key, i) => together.set(key, (together.get(key) ?? 0) + query.values[i]))
+      if (together.size > 0) lexicalList(keyQuery(together), filter, () => {})
+    }
     const knn = dense.map(
       (signal): Request => ({
         query: signal.vector,
