@@ -78,8 +78,13 @@ export const bulkRun = async (
   }
 ): Promise<BulkRun> => {
   const { tag, workers } = options
-  const items: Array<{ id: string; summary: ProductSummary; line: string; title: string; data: Record<string, unknown> }> =
-    []
+  const items: Array<{
+    id: string
+    summary: ProductSummary
+    line: string
+    title: string
+    data: Record<string, unknown>
+  }> = []
   for (const [i, { product, summary }] of [...makeCatalog(options.seed).generate(options.products)].entries()) {
     const id = `${tag}-${String(i).padStart(7, "0")}`
     const data = { ...product.data, link: `https://shop.example.com/p/${id}`, custom_label_4: tag }

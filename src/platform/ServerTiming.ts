@@ -68,27 +68,13 @@ export class Timings {
 /** The current request's collector; none outside a request (workers, the CLI), where timing is skipped. */
 export const CurrentTimings = FiberRef.unsafeMake<Timings | null>(null)
 
-/** Runs `effect`, adding its wall time to `stage` of the current request's timings. */
-export const timed =
-  (stage: string) =>
-  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.flatMap(FiberRef.get(CurrentTimings), (timings) => {
-      if (timings === null) return effect
-      return Effect.suspend(() => {
-        const started = performance.now()
-        return Effect.ensuring(
-          effect,
-          Effect.sync(() => timings.add(stage, performance.now() - started))
-        )
-      })
-    })
-
 /**
- * Runs `effect`, one request to `backend`: its wall time goes to `stage`, and its span to the
+ * Runs `effect`, adding its wall time to `stage` of the current request's timings; with
+ * `backend`, it is one request to that backend (e.g. "qdrant"), and its span counts towards the
  * backend's rounds (see Timings.rounds).
  */
-export const timedRequest =
-  (backend: string, stage: string) =>
+export const timed =
+  (stage: string, backend?: string) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
     Effect.flatMap(FiberRef.get(CurrentTimings), (timings) => {
       if (timings === null) return effect
@@ -99,7 +85,7 @@ export const timedRequest =
           Effect.sync(() => {
             const ended = performance.now()
             timings.add(stage, ended - started)
-            timings.request(backend, started, ended)
+            if (backend !== undefined) timings.request(backend, started, ended)
           })
         )
       })

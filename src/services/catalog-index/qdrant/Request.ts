@@ -1,6 +1,6 @@
 import { QdrantClientTimeoutError } from "@qdrant/js-client-rest"
 import { Effect, Schedule } from "effect"
-import { timedRequest } from "../../../platform/ServerTiming.js"
+import { timed } from "../../../platform/ServerTiming.js"
 import { IndexError } from "../CatalogIndex.js"
 
 /** How a rejected request failed, as the client library reports it. */
@@ -85,6 +85,6 @@ export const call = <A>(what: string, run: () => Promise<A>): Effect.Effect<A, I
         const tries = attempts > 1 ? ` (${attempts} attempts)` : ""
         return new IndexError({ message: `Qdrant ${what} failed: ${explain(failure)}${tries}`, cause })
       }),
-      timedRequest("qdrant", `qdrant-${what}`)
+      timed(`qdrant-${what}`, "qdrant")
     )
   })
