@@ -79,6 +79,8 @@ export interface Gathered {
   readonly lexicalCondition: QdrantCondition | null
   /** The typed word a partial match must hold (see `headGroup`). */
   readonly head: number | null
+  /** The title pairs' keys, as `pairs` lists them. */
+  readonly pairKeys: ReadonlyArray<ReadonlyArray<string>>
 }
 
 /** The words the shopper typed (each with its forms). */
@@ -212,13 +214,11 @@ export const gather = (
     }
     // The words together: a match holding several of them scores high on their sum without
     // making any one word's list (a common word's list is cut at its best holders of that word).
-    if (gathered.length > 1) {
-      const together = new Map<number, number>()
-      for (const word of gathered)
-        for (const query of [word.exactQuery, word.variantQuery])
-          query?.indices.forEach((key, i) => together.set(key, (together.get(key) ?? 0) + query.values[i]))
-      if (together.size > 0) lexicalList(keyQuery(together), filter, () => {})
-    }
+    const together = new Map<number, number>()
+    for (const word of gathered)
+      for (const query of [word.exactQuery, word.variantQuery])
+        query?.indices.forEach((key, i) => together.set(key, (together.get(key) ?? 0) + query.values[i]))
+    if (gathered.length > 1 && together.size > 0) lexicalList(keyQuery(together), filter, () => {})
     const knn = dense.map(
       (signal): Request => ({
         query: signal.vector,
@@ -241,12 +241,34 @@ export const gather = (
       }
       return [{ signal, request }]
     })
-    const searches = [
-      ...lexical.map((list) => ({ ...list.request, with_payload: false })),
-      ...knn.map((request) => ({ ...request, with_payload: false })),
-      ...rescores.map(({ request }) => ({ ...request, with_payload: false }))
+    // With a text vector the lexical lists are asked for once: its rescoring of their union returns
+    // every candidate that has a text vector, and those without one (pushed, not embedded yet)
+    // come from one list of the words together restricted to them. Without, each list is asked.
+    const carried = rescores.some(({ signal }) => signal.name === "text") && lexical.length > 0
+    const textless: Request | null =
+      carried && together.size > 0
+        ? {
+            query: keyQuery(together),
+            using: LEXICAL_VECTOR,
+            filter: without(filter, { has_vector: TEXT_VECTOR }),
+            limit: limits.lexical
+          }
+        : null
+    const plain = carried ? [] : lexical.map((list) => list.request)
+    const searches = [...plain, ...(textless === null ? [] : [textless]), ...knn, ...rescores.map((r) => r.request)]
+    const responses = yield* batch(
+      q,
+      searches.map((request) => ({ ...request, with_payload: false }))
+    ).pipe(timed("lists"))
+    const [plainFound, textlessFound, knnFound, rescored] = [
+      responses.slice(0, plain.length),
+      textless === null ? [] : responses[plain.length].points,
+      responses.slice(
+        plain.length + (textless === null ? 0 : 1),
+        plain.length + (textless === null ? 0 : 1) + knn.length
+      ),
+      responses.slice(plain.length + (textless === null ? 0 : 1) + knn.length)
     ]
-    const responses = yield* batch(q, searches).pipe(timed("lists"))
 
     const matched = new Set<string>()
     const keep = (point: ScoredPoint) => {
@@ -257,25 +279,37 @@ export const gather = (
       matched.add(id)
       points.set(id, holding)
     }
-    lexical.forEach((list, i) => {
-      const found = responses[i].points
-      if (found.length >= limits.lexical) list.full()
-      found.forEach(keep)
+    plainFound.forEach((response, i) => {
+      if (response.points.length >= limits.lexical) lexical[i].full()
+      response.points.forEach(keep)
     })
+    textlessFound.forEach(keep)
     dense.forEach((signal, i) => {
-      for (const point of responses[lexical.length + i].points) {
+      for (const point of knnFound[i].points) {
         if (point.score < signal.minSimilarity) continue
         keep(point)
         signal.found.set(String(point.id), point.score)
       }
     })
     rescores.forEach(({ signal }, i) => {
-      for (const point of responses[lexical.length + dense.length + i].points)
+      for (const point of rescored[i].points) {
+        // The union of the lexical lists comes back here when they are not asked for alone.
+        if (carried && signal.name === "text") keep(point)
         signal.found.set(String(point.id), point.score)
+      }
     })
 
     const pairs: Array<PairMatches> = queryPairs(typedForms).map(() => ({ holders: new Set() }))
     scoreCandidates(terms, matched, gathered, queryPairs(typedForms), pairs)
+    if (carried) {
+      // A list not cut came back whole, so the candidates hold all its matches, fewer than its
+      // limit; a cut one gave that many. So the candidates say which lists were cut.
+      for (const word of gathered) {
+        word.exactFull = word.exact.size >= limits.lexical
+        word.variantsFull = word.variants.size >= limits.lexical
+        word.gatedFull = word.gated.size >= limits.lexical
+      }
+    }
     const saturated = gathered.some((word) => word.exactFull || word.variantsFull || word.gatedFull)
     return {
       words: gathered,
@@ -285,9 +319,27 @@ export const gather = (
       matched,
       saturated,
       lexicalCondition: lexicalCondition(gathered),
-      head: headGroup(typedForms)
+      head: headGroup(typedForms),
+      pairKeys: queryPairs(typedForms)
     }
   })
+
+/**
+ * Adds `ids` (members of the result set beyond the lists, e.g. read by a grouped listing) to
+ * what was gathered, scored on the words from memory; no similarity is known for them.
+ */
+export const widen = (q: Qdrant, siteId: number, gathered: Gathered, ids: Iterable<string>): void => {
+  const terms = q.terms.memory().site(siteId)
+  const added = new Set<string>()
+  for (const id of ids) {
+    const holding = terms.holding(id)
+    if (holding === undefined || gathered.matched.has(id)) continue
+    added.add(id)
+    gathered.matched.add(id)
+    gathered.points.set(id, holding)
+  }
+  scoreCandidates(terms, added, gathered.words, gathered.pairKeys, gathered.pairs)
+}
 
 const asMap = (vector: SparseVector | null): Map<number, number> =>
   new Map(vector === null ? [] : vector.indices.map((index, i) => [index, vector.values[i]]))

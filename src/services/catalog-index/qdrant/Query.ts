@@ -3,7 +3,15 @@ import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import type { PayloadValue } from "../../../model/IndexDocument.js"
 import { timed } from "../../../platform/ServerTiming.js"
-import type { FacetAnswer, FacetRequest, IndexError, MatchScope, SearchQuery, SearchResult } from "../CatalogIndex.js"
+import type {
+  FacetAnswer,
+  FacetRequest,
+  IndexError,
+  MatchScope,
+  SearchHit,
+  SearchQuery,
+  SearchResult
+} from "../CatalogIndex.js"
 import { tallyFacets } from "../ColumnValues.js"
 import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import { facetOver, intervalsOver } from "./Aggregates.js"
@@ -13,6 +21,7 @@ import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from
 import { bestLexical, byColumns, fuse, lexicalScores, type Candidate, type Ranking } from "./Fusion.js"
 import {
   gather,
+  widen,
   wordsOf,
   wordScoresOf,
   denseSignals,
@@ -151,7 +160,10 @@ const ranked = (
   q: Qdrant,
   query: SearchQuery,
   facetRequest: FacetRequest | undefined
-): Effect.Effect<SearchResult & { readonly everyMatch: boolean }, IndexError> =>
+): Effect.Effect<
+  SearchResult & { readonly everyMatch: boolean; readonly everyMember?: () => Array<SearchHit> },
+  IndexError
+> =>
   Effect.gen(function* () {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
@@ -183,11 +195,17 @@ const ranked = (
       }
     }
     const matches = matchFilter(filter, gathered, scored)
-    const facts =
-      grouped || facetRequest !== undefined
-        ? yield* setFacts(q, query.siteId, matches, query.groupBy, facetRequest)
-        : { total: yield* total(q, query.siteId, matches).pipe(timed("total")) }
-    return { hits, ...facts, everyMatch: false }
+    if (!grouped && facetRequest === undefined)
+      return { hits, total: yield* total(q, query.siteId, matches).pipe(timed("total")), everyMatch: false }
+    const { members, ...facts } = yield* setFacts(q, query.siteId, matches, query.groupBy, facetRequest)
+    // A grouped listing whose candidates hold too few groups ranks every member (read for the
+    // count): words from memory, no similarity beyond the candidates'.
+    const everyMember = () => {
+      widen(q, query.siteId, gathered, members?.map((member) => member.id) ?? [])
+      const all = scoredOf(q, gathered).map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
+      return fuse(all, ranking, all.length, bestLexical(all))
+    }
+    return { hits, ...facts, everyMatch: false, ...(members === undefined ? {} : { everyMember }) }
   })
 
 /**
@@ -284,14 +302,19 @@ const setFacts = (
   filter: QdrantFilter,
   groupBy: string | undefined,
   request: FacetRequest | undefined
-): Effect.Effect<{ readonly total: number; readonly facets?: FacetAnswer }, IndexError> =>
+): Effect.Effect<
+  { readonly total: number; readonly facets?: FacetAnswer; readonly members?: ReadonlyArray<Member> },
+  IndexError
+> =>
   Effect.gen(function* () {
     const first = yield* memberPages(q, siteId, filter, q.options.matchCap).pipe(timed("members"))
     const members =
       first.all || groupBy === undefined ? first.members : yield* membersOf(q, siteId, filter).pipe(timed("members"))
     if (first.all || groupBy !== undefined) {
       const total = groupBy === undefined ? members.length : countGroups(members, groupBy)
-      return request === undefined ? { total } : { total, facets: tallyFacets(members, request, groupBy) }
+      return request === undefined
+        ? { total, members }
+        : { total, members, facets: tallyFacets(members, request, groupBy) }
     }
     const [total, facets] = yield* Effect.all(
       [
@@ -330,7 +353,11 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
       // Every candidate ranked, one kept per group: enough groups for the page, or all matches.
       const result = yield* ranked(q, { ...query, limit: end }, query.facets)
       const available = result.everyMatch ? result.hits.length : Number.POSITIVE_INFINITY
-      const settled = relevancePrefix(result.hits, result.hits.length, available, end, query.groupBy)
+      const settled =
+        relevancePrefix(result.hits, result.hits.length, available, end, query.groupBy) ??
+        (result.everyMember === undefined
+          ? null
+          : relevancePrefix(result.everyMember(), Number.POSITIVE_INFINITY, 0, end, query.groupBy))
       if (settled !== null) return withFacets({ hits: settled.slice(offset), total: result.total }, result.facets)
     }
     const { filter, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
