@@ -58,6 +58,31 @@ export const filterConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(ranked.total).toBe(2)
     }))
 
+  test("an item group's members (a tile's variants), with the rest of the filter and exclusions", () =>
+    Effect.gen(function* () {
+      const index = yield* CatalogIndex
+      yield* upsert(
+        doc("t1", { payload: { item_group_id: "tee", color: ["red"] } }),
+        doc("t2", { payload: { item_group_id: "tee", color: ["blue"] } }),
+        doc("t3", { payload: { item_group_id: "tee", color: ["red"] } }),
+        doc("h1", { payload: { item_group_id: "hoodie", color: ["red"] } }),
+        doc("s1", { payload: { item_group_id: "sock" } })
+      )
+      const ids = (filter: Filter, excludeIds?: ReadonlyArray<string>) =>
+        Effect.map(index.matchIds({ siteId: 1, filter, ...(excludeIds && { excludeIds }) }), (found) =>
+          [...found].sort()
+        )
+      const groups = { column: "item_group_id", anyOf: ["tee", "hoodie"] }
+      expect(yield* ids(must(groups))).toEqual(["h1", "t1", "t2", "t3"])
+      expect(yield* ids({ must: [groups], mustNot: [{ column: "color", anyOf: ["red"] }] })).toEqual(["t2"])
+      expect(yield* ids(must(groups, { column: "color", anyOf: ["red"] }), ["t3"])).toEqual(["h1", "t1"])
+      // A later write moves a product to another group.
+      yield* upsert(doc("t2", { payload: { item_group_id: "sock" } }))
+      expect(yield* ids(must({ column: "item_group_id", anyOf: ["sock"] }))).toEqual(["s1", "t2"])
+      yield* index.remove(1, ["s1"])
+      expect(yield* ids(must({ column: "item_group_id", anyOf: ["sock", "tee"] }))).toEqual(["t1", "t2", "t3"])
+    }))
+
   test("range is [gte, lt): the lower bound is included, the upper excluded", () =>
     Effect.gen(function* () {
       expect(yield* filteredIds(must({ column: "price", range: { gte: 10, lt: 30 } }))).toEqual(["f1", "f2"])

@@ -12,7 +12,9 @@ import type {
   SearchQuery,
   SearchResult
 } from "../CatalogIndex.js"
-import { tallyFacets } from "../ColumnValues.js"
+import { byCodeUnits, conditionHolds, tallyFacets } from "../ColumnValues.js"
+import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
+import type { Condition } from "../../../model/Filter.js"
 import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import { facetOver, intervalsOver } from "./Aggregates.js"
 import type { Qdrant } from "./Client.js"
@@ -53,6 +55,8 @@ const browses = (query: MatchQuery, q: Qdrant) => wordsOf(query).length === 0 &&
  */
 export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<string>, IndexError> => {
   const filter = filterOf(query)
+  const known = browses(query, q) ? fromMemory(q, query) : null
+  if (known !== null) return Effect.succeed(known)
   if (browses(query, q)) {
     return byProductId(q, filter, q.options.matchCap, []).pipe(
       Effect.map(({ records }) => records.map((r) => productIdOf(r.payload)))
@@ -61,6 +65,34 @@ export const matchIds = (q: Qdrant, query: MatchQuery): Effect.Effect<Array<stri
   return gather(q, query, filter, { lexical: q.options.matchCap, dense: q.options.denseCandidates }).pipe(
     Effect.map((gathered) => scoredOf(q, gathered).map(({ id }) => gathered.points.get(id)!.productId))
   )
+}
+
+/**
+ * A browse whose candidates memory names (given ids, or item groups: a page's variants), decided
+ * there by the rule every backend's filters follow (conditionHolds), by product id; null for
+ * any other.
+ */
+const fromMemory = (q: Qdrant, query: MatchQuery): Array<string> | null => {
+  const site = q.terms.memory().site(query.siteId)
+  const groups = query.filter.must.find(
+    (condition) => condition.column === VARIANT_GROUP_COLUMN && "anyOf" in condition
+  )
+  const seeds =
+    query.onlyIds !== undefined
+      ? pointIds(query.siteId, query.onlyIds)
+      : groups !== undefined && "anyOf" in groups
+        ? groups.anyOf.flatMap((group) => [...site.groupMembers(group)])
+        : null
+  if (seeds === null) return null
+  const excluded = new Set(query.excludeIds ?? [])
+  const found = new Set<string>()
+  for (const id of seeds) {
+    const holding = site.holding(id)
+    if (holding === undefined || excluded.has(holding.productId)) continue
+    const holds = (condition: Condition) => conditionHolds(condition, holding.columns[condition.column])
+    if (query.filter.must.every(holds) && !query.filter.mustNot.some(holds)) found.add(holding.productId)
+  }
+  return [...found].sort(byCodeUnits).slice(0, q.options.matchCap)
 }
 
 const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({

@@ -2,6 +2,7 @@ import SearchableMap from "minisearch/SearchableMap"
 import { INDEX_TEXT_FIELDS, type IndexDocument, type PayloadValue } from "../../../model/IndexDocument.js"
 import { indexTerms, type QueryWord, type WordMatching } from "../../../text/TextAnalysis.js"
 import type { FieldWeights } from "../embedded/EmbeddedIndexOptions.js"
+import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
 import { type VariantSettings, type VariantTerm, variantTerms } from "../VariantTerms.js"
 import { documentLexical, fieldTermKey } from "./SparseText.js"
 
@@ -19,6 +20,11 @@ export interface Holding {
   readonly keys: Uint32Array
   readonly values: Float32Array
   readonly terms: Uint32Array
+}
+
+const groupOf = (holding: Holding): string | undefined => {
+  const group = holding.columns[VARIANT_GROUP_COLUMN]
+  return typeof group === "string" && group.length > 0 ? group : undefined
 }
 
 const idf = (documents: number, frequency: number): number =>
@@ -42,6 +48,8 @@ export class SiteTerms {
   private readonly termsById: Array<string | undefined> = []
   private readonly freeIds: Array<number> = []
   private readonly holdings = new Map<string, Holding>()
+  /** Point ids by item group (VARIANT_GROUP_COLUMN): a tile's variants are looked up by it. */
+  private readonly groups = new Map<string, Set<string>>()
 
   get documents(): number {
     return this.holdings.size
@@ -60,7 +68,7 @@ export class SiteTerms {
     const { text, version } = doc
     const before = this.holdings.get(pointId)
     if (before?.version !== undefined && version !== undefined && before.version > version) return
-    if (before !== undefined) this.forget(before)
+    if (before !== undefined) this.forget(pointId, before)
     const lexical = documentLexical(text)
     const terms = new Set<string>()
     for (const field of INDEX_TEXT_FIELDS) for (const term of indexTerms(text[field])) terms.add(term)
@@ -71,6 +79,12 @@ export class SiteTerms {
       keys: Uint32Array.from(lexical.indices),
       values: Float32Array.from(lexical.values),
       terms: Uint32Array.from(terms, (term) => this.idOf(term))
+    }
+    const group = groupOf(holding)
+    if (group !== undefined) {
+      const members = this.groups.get(group)
+      if (members === undefined) this.groups.set(group, new Set([pointId]))
+      else members.add(pointId)
     }
     for (const key of holding.keys) this.frequencies.set(key, (this.frequencies.get(key) ?? 0) + 1)
     for (const id of holding.terms) {
@@ -83,12 +97,17 @@ export class SiteTerms {
   remove(pointId: string): void {
     const holding = this.holdings.get(pointId)
     if (holding === undefined) return
-    this.forget(holding)
+    this.forget(pointId, holding)
     this.holdings.delete(pointId)
   }
 
   holding(pointId: string): Holding | undefined {
     return this.holdings.get(pointId)
+  }
+
+  /** The points of an item group. */
+  groupMembers(group: string): ReadonlySet<string> {
+    return this.groups.get(group) ?? new Set()
   }
 
   /** Per field key of `term` some point holds: fieldWeight × IDF (the embedded index's per-site, per-field IDF). */
@@ -126,7 +145,11 @@ export class SiteTerms {
     return id
   }
 
-  private forget(holding: Holding): void {
+  private forget(pointId: string, holding: Holding): void {
+    const group = groupOf(holding)
+    const members = group === undefined ? undefined : this.groups.get(group)
+    members?.delete(pointId)
+    if (members?.size === 0) this.groups.delete(group!)
     for (const key of holding.keys) {
       const left = this.frequencies.get(key)! - 1
       if (left === 0) this.frequencies.delete(key)
