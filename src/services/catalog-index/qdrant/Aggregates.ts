@@ -1,3 +1,4 @@
+import { columnsOf } from "./Layout.js"
 import { Effect } from "effect"
 import type { IndexError, Intervals, NumericStats } from "../CatalogIndex.js"
 import { byCodeUnits, intervalsOf } from "../ColumnValues.js"
@@ -7,7 +8,7 @@ import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import { andAlso, toQdrantFilter, type QdrantFilter } from "./FilterTranslation.js"
 import { columnKey } from "./Layout.js"
-import { columnsOf, scrollAll } from "./Points.js"
+import { scrollAll } from "./Points.js"
 
 export type Scope = { readonly filter: Filter }
 

@@ -1,3 +1,4 @@
+import { productIdOf } from "./Layout.js"
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
@@ -6,7 +7,7 @@ import { call } from "./Request.js"
 import { andAlso, type QdrantFilter } from "./FilterTranslation.js"
 import { byCodeUnits } from "../ColumnValues.js"
 import { idOrder, ORDER_KEY, PRODUCT_KEY } from "./Layout.js"
-import { productIdOf, scrollAll } from "./Points.js"
+import { scrollAll } from "./Points.js"
 
 /**
  * The first `limit` points of `filter` by product id (after `after`, when given), and whether

@@ -1,3 +1,6 @@
+import type { Schemas } from "@qdrant/js-client-rest"
+import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
+
 /**
  * Where an IndexDocument lives inside a Qdrant point. Columns are nested under `columns` so
  * a column can never collide with the keys the layer itself needs (a site may well have a
@@ -46,3 +49,12 @@ export const idOrder = (productId: string): number => {
   for (let i = 0; i < DIGITS; i++) key = key * BASE + (i < productId.length ? digit(productId.charCodeAt(i)) : 0)
   return key
 }
+
+/** A point's payload read back: its product id, columns and text. */
+export const productIdOf = (payload: Schemas["Payload"] | null | undefined): string => String(payload?.[PRODUCT_KEY])
+
+export const columnsOf = (payload: Schemas["Payload"] | null | undefined): Readonly<Record<string, PayloadValue>> =>
+  (payload?.[COLUMNS_KEY] as Record<string, PayloadValue> | undefined) ?? {}
+
+export const textOf = (payload: Schemas["Payload"] | null | undefined): IndexDocument["text"] =>
+  payload?.[TEXT_KEY] as IndexDocument["text"]

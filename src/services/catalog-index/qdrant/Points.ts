@@ -1,7 +1,8 @@
+import { columnsOf, productIdOf, textOf } from "./Layout.js"
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import type { IndexError } from "../CatalogIndex.js"
-import type { IndexDocument, PayloadValue } from "../../../model/IndexDocument.js"
+import type { IndexDocument } from "../../../model/IndexDocument.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import type { QdrantFilter } from "./FilterTranslation.js"
@@ -109,14 +110,6 @@ export const newerKept = (points: ReadonlyArray<Schemas["PointStruct"]>): Schema
   })
   return clauses.length === 0 ? undefined : { must_not: [{ should: clauses }] }
 }
-
-export const productIdOf = (payload: Schemas["Payload"] | null | undefined): string => String(payload?.[PRODUCT_KEY])
-
-export const columnsOf = (payload: Schemas["Payload"] | null | undefined): Readonly<Record<string, PayloadValue>> =>
-  (payload?.[COLUMNS_KEY] as Record<string, PayloadValue> | undefined) ?? {}
-
-export const textOf = (payload: Schemas["Payload"] | null | undefined): IndexDocument["text"] =>
-  payload?.[TEXT_KEY] as IndexDocument["text"]
 
 /** Qdrant returns cosine vectors normalised: direction, all a cosine index keeps, survives. */
 export const toDocument = (siteId: number, record: Schemas["Record"]): IndexDocument => {

@@ -1,3 +1,4 @@
+import { columnsOf, productIdOf } from "./Layout.js"
 import { createHash } from "node:crypto"
 import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
@@ -34,7 +35,6 @@ import {
 import { byProductId } from "./IdOrder.js"
 import { bestEntries } from "../TopK.js"
 import { COLUMNS_KEY } from "./Layout.js"
-import { columnsOf, productIdOf } from "./Points.js"
 import { pointIds } from "./PointIds.js"
 
 const filterOf = (query: MatchQuery) =>

@@ -1,13 +1,13 @@
+import { columnsOf, productIdOf, textOf } from "./Layout.js"
 import { Duration, Effect, Schema, type Scope } from "effect"
 import { IndexError } from "../CatalogIndex.js"
 import { IndexText, Payload } from "../../../model/IndexDocument.js"
 import { type ChangeFeedError, makeChangeFeed } from "../../../platform/redis/ChangeFeed.js"
-import type { Qdrant } from "./Client.js"
+import type { QdrantClient } from "@qdrant/js-client-rest"
 import { call } from "./Request.js"
 import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, VERSION_KEY } from "./Layout.js"
 import { pointId } from "./PointIds.js"
 import { TermMemory } from "./SiteTerms.js"
-import { columnsOf, productIdOf, textOf } from "./Points.js"
 
 /** One write to the index, as its words and columns: what the term memory of every process applies. */
 export const TermChange = Schema.Union(
@@ -50,8 +50,14 @@ export interface TermReplica {
 
 const PAGE = 1_000
 
+/** Where the points are: the writer's client (a start-up read, allowed its long timeout). */
+interface Collection {
+  readonly writer: QdrantClient
+  readonly collection: string
+}
+
 /** Every point's words, read from the collection page by page (each page applied as it comes). */
-const fromCollection = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect<TermMemory, IndexError> =>
+const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
   Effect.gen(function* () {
     const memory = new TermMemory()
     let offset: string | number | undefined
@@ -85,7 +91,7 @@ const fromCollection = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect
   })
 
 /** One process writes and reads (the embedded topology with QDRANT_URL): filled before the index serves. */
-export const localTermReplica = (q: Pick<Qdrant, "writer" | "collection">): Effect.Effect<TermReplica, IndexError> =>
+export const localTermReplica = (q: Collection): Effect.Effect<TermReplica, IndexError> =>
   Effect.map(fromCollection(q), (memory) => ({
     memory: () => memory,
     written: (changes) => Effect.sync(() => changes.forEach((change) => apply(memory, change))),
@@ -102,7 +108,7 @@ const indexError = (error: ChangeFeedError) => new IndexError({ message: error.m
  * writing process waits (up to `applyTimeout`) until its own memory holds the write.
  */
 export const feedTermReplica = (
-  q: Pick<Qdrant, "writer" | "collection">,
+  q: Collection,
   redisUrl: string,
   key: string,
   applyTimeout: Duration.DurationInput = Duration.seconds(10)
