@@ -180,7 +180,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 
 const PREVIEW_SIZE = 3
 /** How deep a relevance listing is ranked: the refinement's preview comes from it (see above). */
-const PREVIEW_DEPTH = 100
+const PREVIEW_DEPTH = 60
 
 /** `ids` (in their order) that the filter accepts. */
 const inScope = (scope: Pick<MatchScope, "siteId" | "filter">, ids: ReadonlyArray<string>) =>
