@@ -17,6 +17,9 @@ import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 import { feedTermReplica, localTermReplica, type TermChange } from "./qdrant/TermReplica.js"
 import { IndexReplica } from "./ReplicatedCatalogIndex.js"
 
+/** Result sets whose member ids are remembered (each up to matchCap ids: ~0.6 MB at 10,000). */
+const MEMBER_SETS = 64
+
 /** Most points per upsert request (fewer when their JSON reaches `maxRequestBytes`). */
 const UPSERT_CHUNK = 256
 
@@ -68,7 +71,10 @@ const make = (q: Qdrant): CatalogIndexService => {
     write.pipe(
       Effect.ensuring(
         Effect.sync(() => {
-          for (const siteId of new Set(siteIds)) q.statistics.invalidate(siteId)
+          for (const siteId of new Set(siteIds)) {
+            q.statistics.invalidate(siteId)
+            q.members.invalidate(siteId)
+          }
         })
       )
     )
@@ -164,17 +170,24 @@ export const QdrantCatalogIndex = {
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
         const statistics = new StatisticsCache(resolved.statisticsCapacity, resolved.statisticsTtlMs)
+        const members = new StatisticsCache(MEMBER_SETS, resolved.statisticsTtlMs)
         const base = {
           client,
           writer,
           collection: resolved.collection,
           options: { ...resolved, imageDatatype },
           columns,
-          statistics
+          statistics,
+          members
+        }
+        // Any process's write makes what this one remembers of the site (totals, member sets) stale.
+        const changed = (siteId: number) => {
+          statistics.invalidate(siteId)
+          members.invalidate(siteId)
         }
         const terms = yield* feed === undefined
-          ? localTermReplica(base)
-          : feedTermReplica(base, feed.redisUrl, `${resolved.collection}:terms`)
+          ? localTermReplica(base, changed)
+          : feedTermReplica(base, feed.redisUrl, `${resolved.collection}:terms`, changed)
         return Context.make(CatalogIndex, make({ ...base, terms })).pipe(
           Context.add(IndexReplica, { synced: terms.synced, lag: terms.lag })
         )

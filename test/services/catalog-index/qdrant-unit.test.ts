@@ -515,6 +515,7 @@ const overDouble = (
     options,
     columns: new ColumnIndexes(client, "c"),
     statistics,
+    members: new StatisticsCache(8, options.statisticsTtlMs),
     terms: { memory: () => memory, written: () => Effect.void, synced: Effect.void, lag: Effect.succeed(0) }
   }
   return q

@@ -14,6 +14,8 @@ export interface Qdrant {
   readonly options: ResolvedOptions
   readonly columns: ColumnIndexes
   readonly statistics: StatisticsCache
+  /** Recent result sets' member ids (a few dozen sets): a common query's second round, remembered. */
+  readonly members: StatisticsCache
   /** The index's words in this process's memory: statistics, variants and lexical vectors (SiteTerms.ts). */
   readonly terms: TermReplica
 }

@@ -294,27 +294,37 @@ type Member = {
 const memberPages = (q: Qdrant, siteId: number, filter: QdrantFilter, cap: number) =>
   Effect.gen(function* () {
     const site = q.terms.memory().site(siteId)
+    const digest = createHash("sha256").update(JSON.stringify(filter)).digest("base64")
+    // A common query's members are remembered a short time, as its total is (see StatisticsCache).
+    const { ids, all } = yield* q.members.remember(siteId, `${cap}:${digest}`, memberIds(q, filter, cap))
     const members: Array<Member> = []
+    for (const id of ids) {
+      const holding = site.holding(id)
+      if (holding !== undefined) members.push({ id, productId: holding.productId, columns: holding.columns })
+    }
+    return { members, all }
+  })
+
+/** Up to `cap` point ids of `filter`, `matchCap` a request, and whether that is all of them. */
+const memberIds = (q: Qdrant, filter: QdrantFilter, cap: number) =>
+  Effect.gen(function* () {
+    const ids: Array<string> = []
     let offset: Schemas["ExtendedPointId"] | undefined
     do {
       const page = yield* call("scroll", () =>
         q.client.scroll(q.collection, {
           filter,
-          limit: Math.min(q.options.matchCap, cap - members.length),
+          limit: Math.min(q.options.matchCap, cap - ids.length),
           with_payload: false,
           with_vector: false,
           ...(offset !== undefined && { offset })
         })
       )
-      for (const point of page.points) {
-        const id = String(point.id)
-        const holding = site.holding(id)
-        if (holding !== undefined) members.push({ id, productId: holding.productId, columns: holding.columns })
-      }
+      for (const point of page.points) ids.push(String(point.id))
       const next = page.next_page_offset
       offset = typeof next === "string" || typeof next === "number" ? next : undefined
-    } while (offset !== undefined && members.length < cap)
-    return { members, all: offset === undefined }
+    } while (offset !== undefined && ids.length < cap)
+    return { ids, all: offset === undefined }
   })
 
 /** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */

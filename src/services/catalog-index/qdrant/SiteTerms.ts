@@ -205,6 +205,10 @@ export class QueryScorer {
 export class TermMemory {
   private readonly sites = new Map<number, SiteTerms>()
 
+  siteIds(): Iterable<number> {
+    return this.sites.keys()
+  }
+
   /** Points held, over every site. */
   get points(): number {
     let points = 0

@@ -23,6 +23,9 @@ export const TermChange = Schema.Union(
 export type TermChange = typeof TermChange.Type
 const decodeChange = Schema.decodeUnknownSync(Schema.parseJson(TermChange))
 
+/** Called with the site of every change applied: what is remembered of the site's contents is stale. */
+export type OnChange = (siteId: number) => void
+
 const apply = (memory: TermMemory, change: TermChange): void => {
   if (change._tag === "Put") {
     memory.site(change.siteId).put(pointId(change.siteId, change.productId), change)
@@ -91,10 +94,16 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
   })
 
 /** One process writes and reads (the embedded topology with QDRANT_URL): filled before the index serves. */
-export const localTermReplica = (q: Collection): Effect.Effect<TermReplica, IndexError> =>
+export const localTermReplica = (q: Collection, onChange: OnChange): Effect.Effect<TermReplica, IndexError> =>
   Effect.map(fromCollection(q), (memory) => ({
     memory: () => memory,
-    written: (changes) => Effect.sync(() => changes.forEach((change) => apply(memory, change))),
+    written: (changes) =>
+      Effect.sync(() =>
+        changes.forEach((change) => {
+          apply(memory, change)
+          onChange(change.siteId)
+        })
+      ),
     synced: Effect.void,
     lag: Effect.succeed(0)
   }))
@@ -111,6 +120,7 @@ export const feedTermReplica = (
   q: Collection,
   redisUrl: string,
   key: string,
+  onChange: OnChange,
   applyTimeout: Duration.DurationInput = Duration.seconds(10)
 ): Effect.Effect<TermReplica, IndexError, Scope.Scope> =>
   Effect.gen(function* () {
@@ -120,15 +130,18 @@ export const feedTermReplica = (
       .follow({
         rebuild: Effect.gen(function* () {
           memory = yield* fromCollection(q)
+          for (const siteId of memory.siteIds()) onChange(siteId)
           yield* Effect.logInfo("term memory rebuilt", { points: memory.points })
         }),
         apply: (entries) =>
           Effect.forEach(
             entries,
             (values) =>
-              Effect.try(() => apply(memory, decodeChange(values[0]?.toString()))).pipe(
-                Effect.catchAll((error) => Effect.logWarning("term memory: change skipped", String(error)))
-              ),
+              Effect.try(() => {
+                const change = decodeChange(values[0]?.toString())
+                apply(memory, change)
+                onChange(change.siteId)
+              }).pipe(Effect.catchAll((error) => Effect.logWarning("term memory: change skipped", String(error)))),
             { discard: true }
           )
       })
