@@ -63,7 +63,7 @@ if (qdrant.available) {
       }).pipe(Effect.provide(bounded))
     )
 
-    it.effect("a text search with facets and a cut list answers in two dependent rounds", () =>
+    it.effect("a text search with facets and a cut list answers in two dependent rounds, asked again in one", () =>
       Effect.gen(function* () {
         yield* upsert(
           ...ids.map((id, i) =>
@@ -76,16 +76,15 @@ if (qdrant.available) {
         )
         const index = yield* CatalogIndex
         const timings = new Timings()
-        const result = yield* index
-          .search({
-            siteId: 1,
-            text: "cordles drill",
-            textVector: vec(1, 0.5, 0, 0),
-            filter: emptyFilter,
-            limit: 5,
-            facets: { values: [{ column: "brand", limit: 10 }], intervals: [{ column: "price", buckets: 3 }] }
-          })
-          .pipe(Effect.locally(CurrentTimings, timings))
+        const query = {
+          siteId: 1,
+          text: "cordles drill",
+          textVector: vec(1, 0.5, 0, 0),
+          filter: emptyFilter,
+          limit: 5,
+          facets: { values: [{ column: "brand", limit: 10 }], intervals: [{ column: "price", buckets: 3 }] }
+        }
+        const result = yield* index.search(query).pipe(Effect.locally(CurrentTimings, timings))
         // 60 matches, more than the lists' 5 + 5: the total is counted in a second round.
         expect(result.total).toBe(60)
         const unembedded = yield* index.search({
@@ -107,6 +106,11 @@ if (qdrant.available) {
           { value: "Bosch", count: 20 }
         ])
         expect(timings.rounds("qdrant").rounds).toBe(2)
+        // Asked again before any write: its members are remembered, one round.
+        const again = new Timings()
+        const repeated = yield* index.search(query).pipe(Effect.locally(CurrentTimings, again))
+        expect(repeated.total).toBe(60)
+        expect(again.rounds("qdrant").rounds).toBe(1)
       }).pipe(Effect.provide(shortLists))
     )
 
