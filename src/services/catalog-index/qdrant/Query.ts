@@ -266,7 +266,8 @@ const remembered = (
 const matchFilter = (filter: QdrantFilter, gathered: Gathered, scored: ReadonlyArray<Scored>): QdrantFilter => {
   const any: Array<QdrantCondition> = [
     ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
-    { has_id: scored.map(({ id }) => id) }
+    // Sorted: the same matches make the same filter (and digest), whatever order the lists gave.
+    { has_id: scored.map(({ id }) => id).sort() }
   ]
   return andAlso(filter, { should: any })
 }
