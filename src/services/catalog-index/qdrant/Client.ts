@@ -16,7 +16,7 @@ export interface Qdrant {
   readonly statistics: StatisticsCache
   /** Recent result sets' member ids (a few dozen sets): a common query's second round, remembered. */
   readonly members: StatisticsCache
-  /** The index's words in this process's memory: statistics, variants and lexical vectors (SiteTerms.ts). */
+  /** The index's words and columns in this process's memory: statistics, variants, lexical vectors (SiteTerms.ts). */
   readonly terms: TermReplica
 }
 

@@ -62,10 +62,9 @@ export interface QdrantIndexOptions {
   readonly queryTimeoutMs?: number | undefined
   readonly writeTimeoutMs?: number | undefined
   /**
-   * Per-site BM25 statistics remembered (see qdrant/StatisticsCache.ts): at most this many
-   * counts (default 100,000: a site's count, one per field of each word searched, one per
-   * common query's total), each for this long after it was asked for (default 30,000 ms;
-   * other processes' writes reach IDFs and totals within it, this process's at once).
+   * Common queries' totals remembered (see qdrant/StatisticsCache.ts): at most this many
+   * (default 100,000), each for at most this long (default 30,000 ms) or until the site's next
+   * write, whichever comes first.
    */
   readonly statisticsCapacity?: number | undefined
   readonly statisticsTtlMs?: number | undefined

@@ -247,6 +247,9 @@ const ranked = (
 const total = (q: Qdrant, siteId: number, matches: QdrantFilter): Effect.Effect<number, IndexError> =>
   remembered(q, siteId, "total", matches, countOf(q, matches))
 
+/** A filter's name among remembered values: the same filter, the same digest. */
+const digestOf = (filter: QdrantFilter): string => createHash("sha256").update(JSON.stringify(filter)).digest("base64")
+
 const remembered = (
   q: Qdrant,
   siteId: number,
@@ -254,7 +257,7 @@ const remembered = (
   filter: QdrantFilter,
   count: Effect.Effect<number, IndexError>
 ) => {
-  const digest = createHash("sha256").update(JSON.stringify(filter)).digest("base64")
+  const digest = digestOf(filter)
   return q.statistics.counts(siteId, [{ name: `${kind}:${digest}`, count }]).pipe(Effect.map(([n]) => n))
 }
 
@@ -295,7 +298,7 @@ type Member = {
 const memberPages = (q: Qdrant, siteId: number, filter: QdrantFilter, cap: number) =>
   Effect.gen(function* () {
     const site = q.terms.memory().site(siteId)
-    const digest = createHash("sha256").update(JSON.stringify(filter)).digest("base64")
+    const digest = digestOf(filter)
     // A common query's members are remembered a short time, as its total is (see StatisticsCache).
     const { ids, all } = yield* q.members.remember(siteId, `${cap}:${digest}`, memberIds(q, filter, cap))
     const members: Array<Member> = []

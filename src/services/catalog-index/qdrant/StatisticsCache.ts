@@ -15,20 +15,14 @@ interface Entry {
 }
 
 /**
- * Per-site BM25 statistics (the site's product count, each field key's document frequency)
- * remembered for a short time: without it every query word costs one exact count per field
- * before its lists can be asked for.
+ * Values derived from a site's contents and asked of Qdrant, remembered for a short time: a
+ * common query's exact total and its result set's member ids (see Query.ts), the second round
+ * of a search whose lists were cut.
  *
- * A common word's exact total is remembered here too (see Query.ts), and each word's typo and
- * prefix variants in the site (Gather.ts): values derived from the site's contents alike.
- *
- * A remembered count may be stale by what other processes wrote since (at most `ttlMillis`
- * and the time one refresh takes: an expired count is answered while it is asked again):
- * an IDF then lags the catalog by a few products' worth, a change far below what reorders a
- * ranking (IDF moves with log(N/df)), a total by as many products (the embedded index is
- * exact), and both converge once the entry expires. This process's own writes are exact:
- * `invalidate` after an upsert or removal drops the site's counts, and a count asked for before
- * an invalidation is never stored as current (it carries the old epoch).
+ * Every write to the site, by this process or another (each reaches every process through the
+ * term feed, see TermReplica.ts), calls `invalidate`, and a value asked for before an
+ * invalidation is never stored as current (it carries the old epoch). `ttlMillis` bounds the
+ * rest: an expired value is answered while it is asked again in the background.
  */
 export class StatisticsCache {
   private readonly entries: LruCache<string, Entry>
