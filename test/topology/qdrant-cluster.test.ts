@@ -1,4 +1,8 @@
+import { QdrantClient } from "@qdrant/js-client-rest"
+import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ensureCollection } from "../../src/services/catalog-index/qdrant/Collection.js"
+import { resolveOptions } from "../../src/services/catalog-index/qdrant/QdrantOptions.js"
 import { call } from "../support/Http.js"
 import { eventually } from "../support/Eventually.js"
 import { qdrantAvailability, type QdrantServer, startQdrantCluster } from "../support/QdrantProcess.js"
@@ -93,6 +97,22 @@ if (!("binary" in availability)) {
       // Every node holds some of it.
       for (const view of views) expect(view.local_shards.length).toBeGreaterThan(0)
     }, 60_000)
+
+    it("processes starting together on a new collection all start (the losers of its creation wait for its shards)", async () => {
+      // The first creator's shards open a moment after the others learn the collection exists;
+      // until then the cluster answers 500 to reads, which start-up waits out.
+      const options = resolveOptions({
+        url: nodes[0].url,
+        collection: `race_${process.pid}`,
+        shards: 6,
+        replicationFactor: 2
+      })
+      const client = new QdrantClient({ url: nodes[0].url })
+      const setups = await Promise.all(
+        [0, 1, 2].map(() => Effect.runPromise(Effect.either(ensureCollection(client, options))))
+      )
+      expect(setups.map((setup) => setup._tag)).toEqual(["Right", "Right", "Right"])
+    }, 120_000)
 
     it("a node stopped under load: searches answer 200 (or 503 with Retry-After), no acknowledged write is lost, and the node catches up", async () => {
       for (let i = 0; i < 12; i++) expect((await put(`kettle-${i}`, { title: `Enamel kettle ${i}` })).status).toBe(200)

@@ -233,7 +233,7 @@ export const ensureCollection = (client: QdrantClient, options: ResolvedOptions)
         )
       )
     }
-    const info = yield* call("reading the collection", () => client.getCollection(name))
+    const info = yield* call("reading the collection", () => client.getCollection(name), { settling: true })
     const problems = layoutMismatches(info.config.params, options)
     if (problems.length > 0) {
       return yield* Effect.fail(

@@ -64,12 +64,25 @@ const retrySchedule = Schedule.exponential("100 millis").pipe(
 )
 
 /**
+ * A collection just created in a cluster is announced before every node has opened its shards:
+ * for a few seconds reads answer 500 ("0 of 0 read operations failed"). Start-up reads retry
+ * any 5xx for this long, a quarter second apart, before the process gives up.
+ */
+const settlingSchedule = Schedule.spaced("250 millis").pipe(Schedule.upTo("60 seconds"))
+const settling = (failure: Failure): boolean =>
+  transient(failure) || (failure.kind === "status" && failure.status >= 500)
+
+/**
  * A Qdrant request as an Effect: rejections become IndexErrors naming the operation and
  * carrying the server's reason, so callers see one error type per backend. Transient
  * failures are retried a few times (every request here is idempotent: point ids derive from
  * the product, index and collection creation are checked), a 4xx never is.
  */
-export const call = <A>(what: string, run: () => Promise<A>): Effect.Effect<A, IndexError> =>
+export const call = <A>(
+  what: string,
+  run: () => Promise<A>,
+  options: { readonly settling?: boolean } = {}
+): Effect.Effect<A, IndexError> =>
   Effect.suspend(() => {
     let attempts = 0
     let timeouts = 0
@@ -77,10 +90,15 @@ export const call = <A>(what: string, run: () => Promise<A>): Effect.Effect<A, I
       try: () => (attempts++, run()),
       catch: (cause) => ({ cause, failure: describe(cause) })
     }).pipe(
-      Effect.retry({
-        schedule: retrySchedule,
-        while: ({ failure }) => transient(failure) && (failure.kind !== "timeout" || ++timeouts <= TIMEOUT_RETRIES)
-      }),
+      Effect.retry(
+        options.settling === true
+          ? { schedule: settlingSchedule, while: ({ failure }) => settling(failure) }
+          : {
+              schedule: retrySchedule,
+              while: ({ failure }) =>
+                transient(failure) && (failure.kind !== "timeout" || ++timeouts <= TIMEOUT_RETRIES)
+            }
+      ),
       Effect.mapError(({ cause, failure }) => {
         const tries = attempts > 1 ? ` (${attempts} attempts)` : ""
         return new IndexError({ message: `Qdrant ${what} failed: ${explain(failure)}${tries}`, cause })

@@ -65,14 +65,18 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
     const memory = new TermMemory()
     let offset: string | number | undefined
     do {
-      const page = yield* call("scroll", () =>
-        // The writer: a setup step, allowed its long timeout.
-        q.writer.scroll(q.collection, {
-          limit: PAGE,
-          with_payload: [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY, COLUMNS_KEY],
-          with_vector: false,
-          ...(offset !== undefined && { offset })
-        })
+      const page = yield* call(
+        "scroll",
+        () =>
+          // The writer: a setup step, allowed its long timeout.
+          q.writer.scroll(q.collection, {
+            limit: PAGE,
+            with_payload: [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY, COLUMNS_KEY],
+            with_vector: false,
+            ...(offset !== undefined && { offset })
+          }),
+        // A collection just created on a cluster may not be readable yet on every node.
+        { settling: true }
       )
       for (const point of page.points) {
         const version = point.payload?.[VERSION_KEY]
