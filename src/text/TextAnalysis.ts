@@ -505,8 +505,10 @@ const pairKey = (first: string, second: string): string => `${first} ${second}`
  * in a title ("front door paint" in "… Satin Front Door Paint") are a phrase match, which
  * outranks the same words apart ("… Painted Steel Front Door"): see `phraseFactor`.
  */
-export const titlePairs = (title: string): Set<string> => {
-  const terms = indexTerms(title)
+export const titlePairs = (title: string): Set<string> => termPairs(indexTerms(title))
+
+/** The pairs of neighbouring terms of a field's terms in order (`indexTerms`). */
+export const termPairs = (terms: ReadonlyArray<string>): Set<string> => {
   const pairs = new Set<string>()
   for (let i = 0; i + 1 < terms.length; i++) pairs.add(pairKey(terms[i], terms[i + 1]))
   return pairs

@@ -10,6 +10,7 @@ import { toQdrantFilter } from "./qdrant/FilterTranslation.js"
 import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } from "./qdrant/QdrantOptions.js"
 import { pointIds } from "./qdrant/PointIds.js"
+import { documentTerms } from "./qdrant/SparseText.js"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { newerKept, pointBytes, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { facets, matchIds, search } from "./qdrant/Query.js"
@@ -92,7 +93,9 @@ const make = (q: Qdrant): CatalogIndexService => {
           const rejected = rejection(q, docs)
           if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
           yield* q.columns.ensure(docs)
-          const points = docs.map((doc) => toPoint(doc, q.options.imageDatatype))
+          // Analysed once: the points' lexical vectors and the term memory's terms.
+          const analysed = docs.map((doc) => documentTerms(doc.text))
+          const points = docs.map((doc, i) => toPoint(doc, q.options.imageDatatype, analysed[i]))
           let written = 0
           for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
             const guard = newerKept(chunk)
@@ -104,7 +107,8 @@ const make = (q: Qdrant): CatalogIndexService => {
               })
             )
             // The words of what Qdrant holds now (an older version it kept out is kept out here too).
-            yield* q.terms.written(docs.slice(written, written + chunk.length).map(termsOf))
+            const end = written + chunk.length
+            yield* q.terms.written(docs.slice(written, end).map(termsOf), analysed.slice(written, end))
             written += chunk.length
           }
         })

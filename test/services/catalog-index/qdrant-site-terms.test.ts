@@ -1,10 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { SiteTerms, QueryScorer } from "../../../src/services/catalog-index/qdrant/SiteTerms.js"
-import { documentLexical, fieldTermKey } from "../../../src/services/catalog-index/qdrant/SparseText.js"
+import { documentTerms, fieldTermKey } from "../../../src/services/catalog-index/qdrant/SparseText.js"
 import { defaultOptions } from "../../../src/services/catalog-index/embedded/EmbeddedIndexOptions.js"
 import { boundedEditDistance } from "../../../src/text/EditDistance.js"
 import { DEFAULT_WORD_MATCHING, queryWords } from "../../../src/text/TextAnalysis.js"
 import { doc } from "./fixtures.js"
+import { VARIANT_GROUP_COLUMN } from "../../../src/model/Columns.js"
 
 const text = (title: string, description = "") => doc("x", { text: { title, description } }).text
 const settings = { fuzzyWeight: 0.45, prefixWeight: 0.3 }
@@ -49,6 +50,42 @@ describe("SiteTerms", () => {
     expect([terms.knows("red"), terms.knows("green")]).toEqual([false, true])
   })
 
+  it("a new version of the same text changes its columns and item group only; a changed text is analysed again", () => {
+    const terms = new SiteTerms()
+    const kettle = text("Red kettle")
+    terms.put("p", { productId: "p", text: kettle, payload: { [VARIANT_GROUP_COLUMN]: "g1" }, version: 1 })
+    terms.put("q", { productId: "q", text: text("Red mug"), payload: {}, version: 1 })
+    const first = terms.holding("p")!
+    const weights = terms.weights("red", defaultOptions.fieldWeights)
+    // A price patch: same words, new columns, moved to another item group.
+    terms.put("p", {
+      productId: "p",
+      text: { ...kettle },
+      payload: { [VARIANT_GROUP_COLUMN]: "g2", price: 9 },
+      version: 2
+    })
+    const second = terms.holding("p")!
+    expect(second.keys).toBe(first.keys)
+    expect(second.columns).toEqual({ [VARIANT_GROUP_COLUMN]: "g2", price: 9 })
+    expect(second.version).toBe(2)
+    expect([...terms.groupMembers("g1")]).toEqual([])
+    expect([...terms.groupMembers("g2")]).toEqual(["p"])
+    expect(terms.weights("red", defaultOptions.fieldWeights)).toEqual(weights)
+    expect(terms.documents).toBe(2)
+    // The words change: the old ones are forgotten, the new ones counted.
+    terms.put("p", { productId: "p", text: text("Blue kettle"), payload: {}, version: 3 })
+    expect(terms.knows("blue")).toBe(true)
+    expect(terms.weights("red", defaultOptions.fieldWeights).get(fieldTermKey("title", "red"))).toBeCloseTo(
+      defaultOptions.fieldWeights.title * Math.log(1 + (2 - 1 + 0.5) / (1 + 0.5)),
+      12
+    )
+    expect([...terms.groupMembers("g2")]).toEqual([])
+    // A text that differs only in which field holds a word is another text.
+    terms.put("q", { productId: "q", text: { ...text("Red"), description: "mug" }, payload: {}, version: 2 })
+    expect(terms.weights("mug", defaultOptions.fieldWeights).has(fieldTermKey("description", "mug"))).toBe(true)
+    expect(terms.weights("mug", defaultOptions.fieldWeights).has(fieldTermKey("title", "mug"))).toBe(false)
+  })
+
   it("finds typos of any word and completions only while typing, never the exact stem", () => {
     const terms = withTitles("Cordless drill", "Cord reel", "Bulb", "Grill", "Still life")
     const cordless = terms.variants(word("cordles"), true, submitted, settings)
@@ -72,7 +109,7 @@ describe("SiteTerms", () => {
   it("scores a point on several queries in one pass, as Qdrant's dot product would", () => {
     const terms = withTitles("Cordless drill driver")
     const holding = terms.holding("p0")!
-    const lexical = documentLexical(text("Cordless drill driver"))
+    const lexical = documentTerms(text("Cordless drill driver")).lexical
     const drill = fieldTermKey("title", "drill")
     const driver = fieldTermKey("title", "driver")
     const scores = new QueryScorer([

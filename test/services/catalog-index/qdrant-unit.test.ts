@@ -17,7 +17,7 @@ import { edgeCandidates } from "../../../src/services/catalog-index/IntervalEdge
 import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
 import { TermMemory } from "../../../src/services/catalog-index/qdrant/SiteTerms.js"
 import {
-  documentLexical,
+  documentTerms,
   fieldTermKey,
   hashTerm,
   keyQuery,
@@ -250,7 +250,7 @@ describe("SparseText", () => {
   })
 
   it("indexes stemmed terms once, sorted, without stop words", () => {
-    const vector = documentLexical(text({ title: "Drills for the drill press" }))
+    const vector = documentTerms(text({ title: "Drills for the drill press" })).lexical
     expect(vector.indices).toEqual([...vector.indices].sort((a, b) => a - b))
     expect(new Set(vector.indices).size).toBe(vector.indices.length)
     // "drill" (twice) and "press", and the title's neighbouring pairs "drill drill" and "drill press".
@@ -262,7 +262,7 @@ describe("SparseText", () => {
   })
 
   it("keys terms per field (weights and IDF come with the query) and normalises by field length", () => {
-    const vector = documentLexical(text({ title: "Drill", description: "Drill" }))
+    const vector = documentTerms(text({ title: "Drill", description: "Drill" })).lexical
     expect(vector.indices).toHaveLength(2) // a one-word title has no pair
     // BM25+: a one-word title scores D + tf·(K+1) / (tf + K·(1 − B + B·1/8)), a one-word description by 1/60.
     expect(weightOf(vector, "drill")).toBeCloseTo(0.5 + 2.2 / (1 + 1.2 * (0.3 + 0.7 / 8)), 6)

@@ -21,7 +21,7 @@ import {
   siteValue
 } from "./Layout.js"
 import { pointId } from "./PointIds.js"
-import { documentLexical } from "./SparseText.js"
+import { type DocumentTerms, documentTerms } from "./SparseText.js"
 
 type Vectors = Record<string, Schemas["Vector"]>
 
@@ -71,13 +71,16 @@ export const multivector = (images: ReadonlyArray<Float32Array>, datatype: Datat
  * `retrieve` rebuilds the IndexDocument; absent vectors are simply not set (named vectors
  * are optional per point), and an upsert replaces the whole point, old vectors included.
  */
-export const toPoint = (doc: IndexDocument, imageDatatype: Datatype = "float32"): Schemas["PointStruct"] => {
+export const toPoint = (
+  doc: IndexDocument,
+  imageDatatype: Datatype = "float32",
+  { lexical }: DocumentTerms = documentTerms(doc.text)
+): Schemas["PointStruct"] => {
   const vector: Vectors = {}
   if (doc.vectors.text !== undefined) vector[TEXT_VECTOR] = denseJson(doc.vectors.text, "float32")
   if (doc.vectors.image !== undefined && doc.vectors.image.length > 0) {
     vector[IMAGE_VECTOR] = multivector(doc.vectors.image, imageDatatype)
   }
-  const lexical = documentLexical(doc.text)
   if (lexical.indices.length > 0) vector[LEXICAL_VECTOR] = lexical
   return {
     id: pointId(doc.siteId, doc.productId),

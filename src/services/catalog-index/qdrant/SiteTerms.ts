@@ -1,10 +1,10 @@
 import SearchableMap from "minisearch/SearchableMap"
 import { INDEX_TEXT_FIELDS, type IndexDocument, type PayloadValue } from "../../../model/IndexDocument.js"
-import { indexTerms, type QueryWord, type WordMatching } from "../../../text/TextAnalysis.js"
+import type { QueryWord, WordMatching } from "../../../text/TextAnalysis.js"
 import type { FieldWeights } from "../embedded/EmbeddedIndexOptions.js"
 import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
 import { type VariantSettings, type VariantTerm, variantTerms } from "../VariantTerms.js"
-import { documentLexical, fieldTermKey } from "./SparseText.js"
+import { type DocumentTerms, documentTerms, fieldTermKey, textHash } from "./SparseText.js"
 
 type TextFields = IndexDocument["text"]
 
@@ -17,12 +17,14 @@ export interface Holding {
   readonly productId: string
   readonly columns: Readonly<Record<string, PayloadValue>>
   readonly version: number | undefined
+  /** Its text's hash (SparseText.textHash): a write of the same text keeps what it came to. */
+  readonly textHash: number
   readonly keys: Uint32Array
   readonly values: Float32Array
   readonly terms: Uint32Array
 }
 
-const groupOf = (holding: Holding): string | undefined => {
+const groupOf = (holding: Pick<Holding, "columns">): string | undefined => {
   const group = holding.columns[VARIANT_GROUP_COLUMN]
   return typeof group === "string" && group.length > 0 ? group : undefined
 }
@@ -55,7 +57,13 @@ export class SiteTerms {
     return this.holdings.size
   }
 
-  /** A point's document, unless the point holds a newer version already (as Qdrant's upsert guard decides). */
+  /**
+   * A point's document, unless the point holds a newer version already (as Qdrant's upsert
+   * guard decides). A document whose text the point holds already (a new version of its columns
+   * only, the worker's write of what was indexed by its words, a writer's own change coming
+   * back through the feed) changes its columns only. `analysed`: the text's terms when the
+   * caller has them (the writer, from the point it sent).
+   */
   put(
     pointId: string,
     doc: {
@@ -63,35 +71,53 @@ export class SiteTerms {
       readonly text: TextFields
       readonly payload: Readonly<Record<string, PayloadValue>>
       readonly version?: number | undefined
-    }
+    },
+    analysed?: DocumentTerms
   ): void {
     const { text, version } = doc
     const before = this.holdings.get(pointId)
     if (before?.version !== undefined && version !== undefined && before.version > version) return
+    const hash = textHash(text)
+    if (before !== undefined && before.textHash === hash) {
+      this.setGroup(pointId, groupOf(before), doc.payload)
+      this.holdings.set(pointId, { ...before, productId: doc.productId, columns: doc.payload, version })
+      return
+    }
     if (before !== undefined) this.forget(pointId, before)
-    const lexical = documentLexical(text)
-    const terms = new Set<string>()
-    for (const field of INDEX_TEXT_FIELDS) for (const term of indexTerms(text[field])) terms.add(term)
+    const { lexical, terms } = analysed ?? documentTerms(text)
     const holding: Holding = {
       productId: doc.productId,
       columns: doc.payload,
       version,
+      textHash: hash,
       keys: Uint32Array.from(lexical.indices),
       values: Float32Array.from(lexical.values),
       terms: Uint32Array.from(terms, (term) => this.idOf(term))
     }
-    const group = groupOf(holding)
-    if (group !== undefined) {
-      const members = this.groups.get(group)
-      if (members === undefined) this.groups.set(group, new Set([pointId]))
-      else members.add(pointId)
-    }
+    this.setGroup(pointId, undefined, holding.columns)
     for (const key of holding.keys) this.frequencies.set(key, (this.frequencies.get(key) ?? 0) + 1)
     for (const id of holding.terms) {
       const term = this.termsById[id]!
       this.vocabulary.set(term, (this.vocabulary.get(term) ?? 0) + 1)
     }
     this.holdings.set(pointId, holding)
+  }
+
+  /** The point moved from item group `was` to the one `columns` name. */
+  private setGroup(pointId: string, was: string | undefined, columns: Readonly<Record<string, PayloadValue>>): void {
+    const group = groupOf({ columns })
+    if (group === was) return
+    if (was !== undefined) this.leaveGroup(pointId, was)
+    if (group === undefined) return
+    const members = this.groups.get(group)
+    if (members === undefined) this.groups.set(group, new Set([pointId]))
+    else members.add(pointId)
+  }
+
+  private leaveGroup(pointId: string, group: string): void {
+    const members = this.groups.get(group)
+    members?.delete(pointId)
+    if (members?.size === 0) this.groups.delete(group)
   }
 
   remove(pointId: string): void {
@@ -147,9 +173,7 @@ export class SiteTerms {
 
   private forget(pointId: string, holding: Holding): void {
     const group = groupOf(holding)
-    const members = group === undefined ? undefined : this.groups.get(group)
-    members?.delete(pointId)
-    if (members?.size === 0) this.groups.delete(group!)
+    if (group !== undefined) this.leaveGroup(pointId, group)
     for (const key of holding.keys) {
       const left = this.frequencies.get(key)! - 1
       if (left === 0) this.frequencies.delete(key)

@@ -8,6 +8,7 @@ import { call } from "./Request.js"
 import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, VERSION_KEY } from "./Layout.js"
 import { pointId } from "./PointIds.js"
 import { TermMemory } from "./SiteTerms.js"
+import type { DocumentTerms } from "./SparseText.js"
 
 /** One write to the index, as its words and columns: what the term memory of every process applies. */
 export const TermChange = Schema.Union(
@@ -26,14 +27,25 @@ const decodeChange = Schema.decodeUnknownSync(Schema.parseJson(TermChange))
 /** Called with the site of every change applied: what is remembered of the site's contents is stale. */
 export type OnChange = (siteId: number) => void
 
-const apply = (memory: TermMemory, change: TermChange): void => {
+const apply = (memory: TermMemory, change: TermChange, analysed?: DocumentTerms): void => {
   if (change._tag === "Put") {
-    memory.site(change.siteId).put(pointId(change.siteId, change.productId), change)
+    memory.site(change.siteId).put(pointId(change.siteId, change.productId), change, analysed)
   } else {
     const site = memory.site(change.siteId)
     for (const productId of change.productIds) site.remove(pointId(change.siteId, productId))
   }
 }
+
+const applyAll = (
+  memory: TermMemory,
+  changes: ReadonlyArray<TermChange>,
+  analysed: ReadonlyArray<DocumentTerms | undefined> | undefined,
+  onChange: OnChange
+): void =>
+  changes.forEach((change, i) => {
+    apply(memory, change, analysed?.[i])
+    onChange(change.siteId)
+  })
 
 /**
  * This process's TermMemory (see SiteTerms.ts), kept in step with the collection. Qdrant is the
@@ -43,8 +55,14 @@ const apply = (memory: TermMemory, change: TermChange): void => {
 export interface TermReplica {
   /** The current memory (a rebuild replaces it whole, so searches read one consistent copy). */
   readonly memory: () => TermMemory
-  /** Called once Qdrant acknowledged the write: in effect here at once, and in every process soon after. */
-  readonly written: (changes: ReadonlyArray<TermChange>) => Effect.Effect<void, IndexError>
+  /**
+   * Called once Qdrant acknowledged the write: in effect here at once, and in every process soon
+   * after. `analysed`: each Put's terms, as the writer computed them for its points.
+   */
+  readonly written: (
+    changes: ReadonlyArray<TermChange>,
+    analysed?: ReadonlyArray<DocumentTerms | undefined>
+  ) => Effect.Effect<void, IndexError>
   /** Completes once the memory has been filled from the collection. */
   readonly synced: Effect.Effect<void>
   /** Changes published but not applied here yet (0 without a feed). */
@@ -101,13 +119,7 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
 export const localTermReplica = (q: Collection, onChange: OnChange): Effect.Effect<TermReplica, IndexError> =>
   Effect.map(fromCollection(q), (memory) => ({
     memory: () => memory,
-    written: (changes) =>
-      Effect.sync(() =>
-        changes.forEach((change) => {
-          apply(memory, change)
-          onChange(change.siteId)
-        })
-      ),
+    written: (changes, analysed) => Effect.sync(() => applyAll(memory, changes, analysed, onChange)),
     synced: Effect.void,
     lag: Effect.succeed(0)
   }))
@@ -152,20 +164,22 @@ export const feedTermReplica = (
       .pipe(Effect.mapError(indexError))
     return {
       memory: () => memory,
-      written: (changes) =>
+      // Applied here at once with the writer's own analysis, then in feed order like every other
+      // process (where this process's own change finds its text held already, and costs little):
+      // the feed order decides, whatever was applied here first.
+      written: (changes, analysed) =>
         changes.length === 0
           ? Effect.void
-          : feed.publish(changes.map((change) => [JSON.stringify(Schema.encodeSync(TermChange)(change))])).pipe(
-              Effect.mapError(indexError),
-              Effect.flatMap((id) => following.awaitApplied(id, applyTimeout)),
-              Effect.flatMap((applied) =>
-                applied
-                  ? Effect.void
-                  : Effect.logWarning(
-                      `term memory: a write was not applied here within ${Duration.format(applyTimeout)}`
-                    )
-              )
-            ),
+          : Effect.gen(function* () {
+              applyAll(memory, changes, analysed, onChange)
+              const id = yield* feed
+                .publish(changes.map((change) => [JSON.stringify(Schema.encodeSync(TermChange)(change))]))
+                .pipe(Effect.mapError(indexError))
+              if (!(yield* following.awaitApplied(id, applyTimeout)))
+                yield* Effect.logWarning(
+                  `term memory: a write was not applied here within ${Duration.format(applyTimeout)}`
+                )
+            }),
       synced: following.synced,
       lag: following.lag.pipe(Effect.mapError(indexError))
     }
