@@ -17,7 +17,12 @@ export const BULK_LIMITS = {
   /** Lines one request may hold; the rest of a longer body is not read (push it as another request). */
   lines: 1_000_000,
   /** Most lines written in one store transaction (fewer when the body arrives more slowly). */
-  batchLines: 100
+  batchLines: 100,
+  /**
+   * Most characters of lines in one batch: with a few batches in flight (one stored while the
+   * ones before it are indexed), a push of long lines holds a few of these, not 100 MiB each.
+   */
+  batchChars: 8 * 1024 * 1024
 } as const
 
 const PutLine = Schema.Struct({ id: ProductId, data: ProductRecord, images: ProductImagesField })

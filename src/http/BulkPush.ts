@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer"
 import { HttpServerResponse, type HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Effect, Either, Queue, Stream } from "effect"
+import { Effect, Either, Fiber, Queue, Stream } from "effect"
 import { patchedProduct } from "../model/MergePatch.js"
 import { afterWrite, type WrittenProduct } from "../indexing/AfterWrite.js"
 import type { ProductKey } from "../model/StoredProduct.js"
@@ -117,14 +117,23 @@ const answer = (siteId: number, line: number, op: BulkOperation, result: Catalog
   }
 }
 
+/** A batch written to the store: its answers, and what its index step (AfterWrite) takes. */
+interface StoredBatch {
+  readonly answers: Array<BulkResult>
+  /** The store refused the batch: its lines are answered 503, nothing of them was written. */
+  readonly failed: boolean
+  readonly products: ReadonlyArray<WrittenProduct>
+  readonly removed: ReadonlyArray<ProductKey>
+}
+
 /**
- * One batch: every valid line written in one `writeMany` (in order, so of two lines for one
- * product the last wins), then the products' final states indexed at once and queued for
- * embedding (AfterWrite); answers in line order. A store failure answers the batch's lines 503
- * with nothing of them written, and ends the request.
+ * One batch written: every valid line in one `writeMany` (in order, so of two lines for one
+ * product the last wins), each product's final state kept for the index step; answers in line
+ * order. A store failure answers the batch's lines 503 with nothing of them written, and ends
+ * the request.
  */
-const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
-  Effect.gen(function* () {
+const storeBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
+  Effect.gen(function* (): Effect.fn.Return<StoredBatch, never, CatalogStore> {
     const store = yield* CatalogStore
     const answers: Array<BulkResult | undefined> = []
     const ops: Array<{ readonly at: number; readonly line: number; readonly op: BulkOperation }> = []
@@ -143,7 +152,8 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
         answers.push(undefined)
       }
     }
-    if (ops.length === 0) return { answers: answers as Array<BulkResult>, failed: false }
+    const none = { products: [], removed: [] }
+    if (ops.length === 0) return { answers: answers as Array<BulkResult>, failed: false, ...none }
     const written = yield* Effect.either(
       store.writeMany(
         siteId,
@@ -158,7 +168,7 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
           status: 503,
           message: "the catalog store is unavailable; this line was not written (retry it)"
         }
-      return { answers: answers as Array<BulkResult>, failed: true }
+      return { answers: answers as Array<BulkResult>, failed: true, ...none }
     }
     // Each product's last state; the index refuses a change of columns based on a version it
     // does not hold (a line before in this batch), so the last write's own previous serves.
@@ -178,9 +188,103 @@ const applyBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
       if (product === null) removed.push({ siteId, productId })
       else products.push(product)
     }
-    yield* afterWrite(products, removed)
-    return { answers: answers as Array<BulkResult>, failed: false }
+    return { answers: answers as Array<BulkResult>, failed: false, products, removed }
   })
+
+const charsOf = (lines: ReadonlyArray<ReadLine>): number => {
+  let chars = 0
+  for (const line of lines) if ("text" in line) chars += line.text.length
+  return chars
+}
+
+/** `lines` cut into batches of at most BULK_LIMITS.batchLines lines and batchChars characters. */
+const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> => {
+  const out: Array<Array<ReadLine>> = []
+  let batch: Array<ReadLine> = []
+  let chars = 0
+  for (const line of lines) {
+    const size = "text" in line ? line.text.length : 0
+    if (batch.length > 0 && (batch.length >= BULK_LIMITS.batchLines || chars + size > BULK_LIMITS.batchChars)) {
+      out.push(batch)
+      batch = []
+      chars = 0
+    }
+    batch.push(line)
+    chars += size
+  }
+  if (batch.length > 0) out.push(batch)
+  return out
+}
+
+/** Index steps (AfterWrite) running at once while the next batch is decoded and stored. */
+const IN_FLIGHT = 2
+
+type BulkContext = CatalogStore | Effect.Effect.Context<ReturnType<typeof afterWrite>>
+
+interface Indexing {
+  readonly productIds: ReadonlySet<string>
+  /** Indexes the batch, then answers it (after the batch before it). */
+  readonly step: Fiber.RuntimeFiber<void>
+}
+
+/**
+ * A push's batches whose index step runs while the next batches are decoded and stored: the
+ * store's round trips, Qdrant's and the queue's overlap instead of adding up. Batches are
+ * stored one after the other (the later line wins); answers leave in line order, each once its
+ * batch is indexed. A batch touching a product still being indexed waits for that step first:
+ * the index and the vocabulary then see one product's writes in order (a removal applied before
+ * the put that preceded it would leave the product searchable).
+ */
+class BatchesInFlight {
+  private readonly batches: Array<Indexing> = []
+
+  constructor(private readonly out: Queue.Queue<Uint8Array | null>) {}
+
+  add(stored: StoredBatch): Effect.Effect<void, never, BulkContext> {
+    return Effect.gen(this, function* () {
+      const productIds = new Set<string>()
+      for (const written of stored.products) productIds.add(written.product.productId)
+      for (const key of stored.removed) productIds.add(key.productId)
+      while (
+        this.batches.length >= IN_FLIGHT ||
+        this.batches.some((batch) => [...productIds].some((id) => batch.productIds.has(id)))
+      )
+        yield* this.finishOldest
+      if (stored.failed) {
+        yield* this.drain
+        yield* Queue.offer(this.out, ndjson(stored.answers))
+        return
+      }
+      // Answered once indexed, and after the batch before it.
+      const before = this.batches.at(-1)?.step
+      const step = yield* Effect.fork(
+        afterWrite(stored.products, stored.removed).pipe(
+          Effect.zipRight(before === undefined ? Effect.void : Fiber.join(before)),
+          Effect.zipRight(Queue.offer(this.out, ndjson(stored.answers))),
+          Effect.asVoid
+        )
+      )
+      this.batches.push({ productIds, step })
+    })
+  }
+
+  /** Every batch indexed and answered. */
+  get drain(): Effect.Effect<void> {
+    return Effect.whileLoop({
+      while: () => this.batches.length > 0,
+      body: () => this.finishOldest,
+      step: () => {}
+    })
+  }
+
+  private get finishOldest(): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      const batch = this.batches.shift()
+      if (batch === undefined) return Effect.void
+      return Fiber.join(batch.step)
+    })
+  }
+}
 
 const encoder = new TextEncoder()
 const ndjson = (results: ReadonlyArray<BulkResult>): Uint8Array =>
@@ -189,7 +293,8 @@ const ndjson = (results: ReadonlyArray<BulkResult>): Uint8Array =>
 /**
  * POST /products/bulk for a site: reads the body as it arrives, in batches of the lines at hand
  * (at most BULK_LIMITS.batchLines), and answers each line once its batch is durable: the
- * response streams while the body is still being sent. Memory holds one batch and the answers
+ * response streams while the body is still being sent. Memory holds a few batches (the one
+ * being stored, the ones being indexed; each at most BULK_LIMITS.batchChars) and the answers
  * not yet sent. A body cut off midway keeps the lines already answered; the batch being read
  * and the partial line are not written.
  */
@@ -199,44 +304,53 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
     // Answers are small next to their lines; a client that sends everything before reading
     // (fetch with a streamed body) finds them waiting, so the queue is not bounded.
     const out = yield* Queue.unbounded<Uint8Array | null>()
-    const context = yield* Effect.context<Effect.Effect.Context<ReturnType<typeof applyBatch>>>()
+    const context = yield* Effect.context<BulkContext>()
     const pump = Effect.gen(function* () {
       const reader = new LineReader()
       const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>
       let pending: Array<ReadLine> = []
-      // What has arrived, written in batches of at most BULK_LIMITS.batchLines.
+      const indexing = new BatchesInFlight(out)
+      // What has arrived, written in batches of at most BULK_LIMITS.batchLines (and batchChars).
       const flush = Effect.gen(function* () {
         const lines = pending
         pending = []
-        for (let i = 0; i < lines.length; i += BULK_LIMITS.batchLines) {
-          const { answers, failed } = yield* applyBatch(siteId, lines.slice(i, i + BULK_LIMITS.batchLines))
-          yield* Queue.offer(out, ndjson(answers))
-          if (failed) return false
+        for (const batch of batches(lines)) {
+          const stored = yield* storeBatch(siteId, batch)
+          yield* indexing.add(stored)
+          if (stored.failed) return false
         }
         return true
       })
-      while (true) {
-        const next = yield* Effect.either(Effect.tryPromise(() => iterator.next()))
-        // The client went away mid-body: what was answered stays, the batch at hand is dropped.
-        if (Either.isLeft(next)) return
-        if (next.right.done === true) {
-          reader.end(pending)
-          yield* flush
-          return
+      const readBody = Effect.gen(function* () {
+        while (true) {
+          const next = yield* Effect.either(Effect.tryPromise(() => iterator.next()))
+          // The client went away mid-body: what was answered stays, the batch at hand is dropped.
+          if (Either.isLeft(next)) return
+          if (next.right.done === true) {
+            reader.end(pending)
+            yield* flush
+            return
+          }
+          reader.push(next.right.value, pending)
+          if (reader.lines > BULK_LIMITS.lines) {
+            const kept = pending.filter((l) => l.line <= BULK_LIMITS.lines)
+            pending = kept
+            yield* flush
+            yield* indexing.drain
+            yield* Queue.offer(out, ndjson([tooManyLines(BULK_LIMITS.lines + 1)]))
+            return
+          }
+          // Whatever has arrived is written together: big batches when the body streams in fast.
+          if (
+            pending.length >= BULK_LIMITS.batchLines ||
+            charsOf(pending) >= BULK_LIMITS.batchChars ||
+            incoming.readableLength === 0
+          ) {
+            if (!(yield* flush)) return
+          }
         }
-        reader.push(next.right.value, pending)
-        if (reader.lines > BULK_LIMITS.lines) {
-          const kept = pending.filter((l) => l.line <= BULK_LIMITS.lines)
-          pending = kept
-          yield* flush
-          yield* Queue.offer(out, ndjson([tooManyLines(BULK_LIMITS.lines + 1)]))
-          return
-        }
-        // Whatever has arrived is written together: big batches when the body streams in fast.
-        if (pending.length >= BULK_LIMITS.batchLines || incoming.readableLength === 0) {
-          if (!(yield* flush)) return
-        }
-      }
+      })
+      yield* readBody.pipe(Effect.ensuring(indexing.drain))
     }).pipe(
       Effect.provide(context),
       Effect.catchAllCause((cause) => Effect.logError("bulk push failed", cause)),

@@ -245,6 +245,33 @@ describe("POST /products/bulk", () => {
     expect(await cheapest()).toEqual(["lex-5", "lex-777"])
   })
 
+  it("applies one product's writes in line order across batches indexed at once", async () => {
+    // Batches of 100 lines: a product put in the first, renamed in the third and deleted in the
+    // fourth, another put in the first and renamed in the second, while the batches overlap.
+    const filler = (from: number, to: number) =>
+      Array.from({ length: to - from }, (_, k) => ({
+        id: `order-${from + k}`,
+        data: { title: `Ordered crate ${from + k}` }
+      }))
+    const lines = [
+      { id: "order-gone", data: { title: "Vanishing ottoman" } },
+      { id: "order-kept", data: { title: "Marigold ottoman" } },
+      ...filler(0, 98),
+      { id: "order-kept", data: { title: "Saffron ottoman" } },
+      ...filler(98, 197),
+      { id: "order-gone", data: { title: "Vanishing ottoman, renamed" } },
+      ...filler(197, 296),
+      { id: "order-gone", delete: true },
+      ...filler(296, 320)
+    ]
+    const { answers } = await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson(...lines)))
+    expect(answers.map((a) => a.line)).toEqual(lines.map((_, i) => i + 1))
+    expect(answers.filter((a) => a.status !== 200)).toEqual([])
+    expect(await search({ query: "ottoman" })).toEqual(["order-kept"])
+    expect(await search({ query: "marigold" })).toEqual([])
+    expect((await product("order-gone")).status).toBe(404)
+  })
+
   it("keeps the lines answered before the connection dropped, and nothing of the line cut off", async () => {
     const full = Array.from({ length: 50 }, (_, i) =>
       ndjson({ id: `drop-${i}`, data: { title: `Dropped Connection Lamp ${i}`, price: i } })
