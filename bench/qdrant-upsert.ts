@@ -12,7 +12,7 @@ import { Effect, Layer } from "effect"
 import { CatalogIndex } from "../src/services/catalog-index/CatalogIndex.js"
 import { QdrantCatalogIndex } from "../src/services/catalog-index/QdrantCatalogIndex.js"
 import type { QdrantIndexOptions } from "../src/services/catalog-index/qdrant/QdrantOptions.js"
-import { pointBytes, toPoint, upsertChunks } from "../src/services/catalog-index/qdrant/Points.js"
+import { encodedBytes, toPoint, upsertChunks } from "../src/services/catalog-index/qdrant/Points.js"
 import type { IndexDocument } from "../src/model/IndexDocument.js"
 import { qdrantAvailability, startQdrant, type QdrantServer } from "../test/support/QdrantProcess.js"
 import { mulberry32 } from "./catalog/random.js"
@@ -81,8 +81,8 @@ console.log(`JSON, images rounded to 1e-5 (float16): ${sizes((doc) => toPoint(do
 
 const run = async (url: string, label: string, options: Partial<QdrantIndexOptions>) => {
   const collection = `bench_${randomUUID().replaceAll("-", "")}`
-  const points = products.map((doc) => toPoint(doc, options.imageDatatype ?? "float16"))
-  const requests = upsertChunks(points, pointBytes, options.maxRequestBytes ?? 8 * MiB, 256).length
+  const points = products.map((doc) => ({ json: JSON.stringify(toPoint(doc, options.imageDatatype ?? "float16")) }))
+  const requests = upsertChunks(points, encodedBytes, options.maxRequestBytes ?? 8 * MiB, 256).length
   const program = Effect.gen(function* () {
     const index = yield* CatalogIndex
     const started = performance.now()

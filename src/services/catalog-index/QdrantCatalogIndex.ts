@@ -12,7 +12,7 @@ import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } fro
 import { pointIds } from "./qdrant/PointIds.js"
 import { documentTerms } from "./qdrant/SparseText.js"
 import { byProductId } from "./qdrant/IdOrder.js"
-import { newerKept, pointBytes, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
+import { encodedBytes, newerKept, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { facets, matchIds, search } from "./qdrant/Query.js"
 import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 import { feedTermReplica, localTermReplica, type TermChange } from "./qdrant/TermReplica.js"
@@ -95,17 +95,18 @@ const make = (q: Qdrant): CatalogIndexService => {
           yield* q.columns.ensure(docs)
           // Analysed once: the points' lexical vectors and the term memory's terms.
           const analysed = docs.map((doc) => documentTerms(doc.text))
-          const points = docs.map((doc, i) => toPoint(doc, q.options.imageDatatype, analysed[i]))
+          // Each point encoded once: its size decides the chunks, its JSON is sent as it is.
+          const points = docs.map((doc, i) => {
+            const point = toPoint(doc, q.options.imageDatatype, analysed[i])
+            return { point, json: JSON.stringify(point) }
+          })
+          const path = `/collections/${encodeURIComponent(q.collection)}/points?wait=true`
           let written = 0
-          for (const chunk of upsertChunks(points, pointBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
-            const guard = newerKept(chunk)
-            yield* call("upsert", () =>
-              q.writer.upsert(q.collection, {
-                wait: true,
-                points: chunk,
-                ...(guard === undefined ? {} : { update_filter: guard })
-              })
-            )
+          for (const chunk of upsertChunks(points, encodedBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
+            const guard = newerKept(chunk.map(({ point }) => point))
+            const filter = guard === undefined ? "" : `,"update_filter":${JSON.stringify(guard)}`
+            const body = `{"points":[${chunk.map(({ json }) => json).join(",")}]${filter}}`
+            yield* call("upsert", () => q.sendWrite("PUT", path, body))
             // The words of what Qdrant holds now (an older version it kept out is kept out here too).
             const end = written + chunk.length
             yield* q.terms.written(docs.slice(written, end).map(termsOf), analysed.slice(written, end))
@@ -169,7 +170,7 @@ export const QdrantCatalogIndex = {
       Effect.gen(function* () {
         const options = withTuning(yield* QdrantTuning, given)
         const resolved = resolveOptions(options)
-        const { client, writer } = clients(options, resolved)
+        const { client, writer, sendWrite } = clients(options, resolved)
         const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
@@ -178,6 +179,7 @@ export const QdrantCatalogIndex = {
         const base = {
           client,
           writer,
+          sendWrite,
           collection: resolved.collection,
           options: { ...resolved, imageDatatype },
           columns,

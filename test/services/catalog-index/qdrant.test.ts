@@ -129,6 +129,28 @@ if (qdrant.available) {
     )
   })
 
+  describe("qdrant writes", () => {
+    it.scopedLive("an upsert Qdrant refuses fails with Qdrant's reason, and nothing is remembered of it", () =>
+      Effect.gen(function* () {
+        const { apiKey, url } = qdrant
+        const collection = `writes_${randomUUID().replaceAll("-", "")}`
+        const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
+        yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
+        const layer = QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4 })
+        yield* Effect.gen(function* () {
+          const index = yield* CatalogIndex
+          yield* index.upsert([titled("a", "Cordless drill")])
+          // The collection goes away under the index (an operator deleting it): the write is refused.
+          yield* Effect.promise(() => client.deleteCollection(collection))
+          const error = yield* Effect.flip(index.upsert([titled("b", "Garden hose")]))
+          expect(error.message).toMatch(/^Qdrant upsert failed: 404 Not Found: .*doesn't exist/)
+          const hoses = yield* index.search({ siteId: 1, text: "hose", filter: emptyFilter, limit: 10 })
+          expect(hoses.hits).toEqual([])
+        }).pipe(Effect.provide(layer))
+      })
+    )
+  })
+
   describe("qdrant term memory", () => {
     it.scopedLive("a process starting over an existing collection learns its words from it", () =>
       Effect.gen(function* () {

@@ -1,4 +1,4 @@
-import { QdrantClient } from "@qdrant/js-client-rest"
+import { QdrantClient, QdrantClientTimeoutError } from "@qdrant/js-client-rest"
 import type { ColumnIndexes } from "./Collection.js"
 import type { ResolvedOptions } from "./QdrantOptions.js"
 import type { StatisticsCache } from "./StatisticsCache.js"
@@ -10,6 +10,8 @@ export interface Qdrant {
   readonly client: QdrantClient
   /** Upserts, deletes and the collection's setup (creation, index building): a long timeout. */
   readonly writer: QdrantClient
+  /** Upserts whose body is encoded here already, with the writer's timeout (see `sendJson`). */
+  readonly sendWrite: SendJson
   readonly collection: string
   readonly options: ResolvedOptions
   readonly columns: ColumnIndexes
@@ -20,11 +22,65 @@ export interface Qdrant {
   readonly terms: TermReplica
 }
 
+/** A request whose JSON body the caller encoded; resolves to the answer's `result`. */
+export type SendJson = (method: "POST" | "PUT", path: string, body: string) => Promise<unknown>
+
+interface Connection {
+  readonly url: string
+  readonly apiKey?: string | undefined
+}
+
+/**
+ * Requests with a body encoded by the caller. The client encodes every body with a replacer
+ * function (for bigints), which keeps JSON.stringify off its fast path: for a batch of points
+ * that costs as much as building them, and their size must be known beforehand anyway (each
+ * point is encoded once, measured, and joined). Fails as the client does (an error with the
+ * status, its text and Qdrant's answer; QdrantClientTimeoutError after `timeout`), so
+ * Request.ts reads both alike.
+ */
+const sendJson =
+  (connection: Connection, timeout: number): SendJson =>
+  async (method, path, body) => {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json",
+      "accept-encoding": "identity",
+      ...(connection.apiKey !== undefined && { "api-key": connection.apiKey })
+    }
+    let response: Response
+    try {
+      response = await fetch(new URL(path, connection.url), {
+        method,
+        headers,
+        body,
+        signal: AbortSignal.timeout(timeout)
+      })
+    } catch (cause) {
+      if (cause instanceof DOMException && cause.name === "TimeoutError")
+        throw new QdrantClientTimeoutError(`Request timed out after ${timeout} ms`)
+      throw cause
+    }
+    const text = await response.text()
+    let data: unknown = text
+    try {
+      data = JSON.parse(text)
+    } catch {
+      // Not JSON (a proxy's error page): kept as text for the error.
+    }
+    if (!response.ok)
+      throw Object.assign(new Error(response.statusText), {
+        status: response.status,
+        statusText: response.statusText,
+        data
+      })
+    return (data as { result?: unknown }).result
+  }
+
 /** The two clients of `options`: each aborts a request after its own timeout. */
 export const clients = (
-  connection: { readonly url: string; readonly apiKey?: string | undefined },
+  connection: Connection,
   options: ResolvedOptions
-): Pick<Qdrant, "client" | "writer"> => {
+): Pick<Qdrant, "client" | "writer" | "sendWrite"> => {
   const make = (timeout: number) =>
     new QdrantClient({
       url: connection.url,
@@ -38,5 +94,9 @@ export const clients = (
       // The client's own check only logs; a mismatch shows up as request errors instead.
       checkCompatibility: false
     })
-  return { client: make(options.queryTimeoutMs), writer: make(options.writeTimeoutMs) }
+  return {
+    client: make(options.queryTimeoutMs),
+    writer: make(options.writeTimeoutMs),
+    sendWrite: sendJson(connection, options.writeTimeoutMs)
+  }
 }

@@ -33,9 +33,6 @@ type Vectors = Record<string, Schemas["Vector"]>
  * storage type itself moves it.
  */
 const SCALE = { float32: 1e7, float16: 1e5 } as const
-/** Most characters a rounded number takes in JSON, its comma included ("-0.1234567,"). */
-const NUMBER_BYTES = 11
-
 export type Datatype = keyof typeof SCALE
 
 export const denseJson = (vector: Float32Array, datatype: Datatype): Array<number> => {
@@ -168,21 +165,8 @@ export const scrollAll = (
     return records
   })
 
-/**
- * An upper bound of a point's JSON size: its dense vectors counted, not encoded (encoding
- * them twice cost as much as the whole request), the rest encoded. The one number
- * `multivector` may lengthen is covered by the slack.
- */
-export const pointBytes = (point: Schemas["PointStruct"]): number => {
-  const { vector, ...rest } = point
-  let numbers = 0
-  const others: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(vector as Vectors)) {
-    if (Array.isArray(value)) for (const row of value) numbers += Array.isArray(row) ? row.length + 1 : 1
-    else others[name] = value
-  }
-  return Buffer.byteLength(JSON.stringify({ ...rest, vector: others })) + numbers * NUMBER_BYTES + 64
-}
+/** An encoded point's size in the request: its UTF-8 bytes. */
+export const encodedBytes = ({ json }: { readonly json: string }): number => Buffer.byteLength(json)
 
 /**
  * `points` cut into upsert requests of at most `maxPoints` points and `maxBytes` of JSON by

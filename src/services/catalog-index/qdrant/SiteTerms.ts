@@ -43,11 +43,13 @@ const idf = (documents: number, frequency: number): number =>
  * ranking (see TermMemory for how the copy is kept).
  */
 export class SiteTerms {
-  /** Term → how many points hold it in some field. */
-  private readonly vocabulary = new SearchableMap<number>()
+  /** The terms some point holds in some field (for variants; the tree changes only when a term comes or goes). */
+  private readonly vocabulary = new SearchableMap<true>()
   private readonly frequencies = new Map<number, number>()
   private readonly termIds = new Map<string, number>()
   private readonly termsById: Array<string | undefined> = []
+  /** By term id: how many points hold the term in some field. */
+  private readonly holders: Array<number> = []
   private readonly freeIds: Array<number> = []
   private readonly holdings = new Map<string, Holding>()
   /** Point ids by item group (VARIANT_GROUP_COLUMN): a tile's variants are looked up by it. */
@@ -97,8 +99,9 @@ export class SiteTerms {
     this.setGroup(pointId, undefined, holding.columns)
     for (const key of holding.keys) this.frequencies.set(key, (this.frequencies.get(key) ?? 0) + 1)
     for (const id of holding.terms) {
-      const term = this.termsById[id]!
-      this.vocabulary.set(term, (this.vocabulary.get(term) ?? 0) + 1)
+      const held = this.holders[id] ?? 0
+      this.holders[id] = held + 1
+      if (held === 0) this.vocabulary.set(this.termsById[id]!, true)
     }
     this.holdings.set(pointId, holding)
   }
@@ -180,12 +183,10 @@ export class SiteTerms {
       else this.frequencies.set(key, left)
     }
     for (const id of holding.terms) {
+      const left = this.holders[id] - 1
+      this.holders[id] = left
+      if (left > 0) continue
       const term = this.termsById[id]!
-      const left = this.vocabulary.get(term)! - 1
-      if (left > 0) {
-        this.vocabulary.set(term, left)
-        continue
-      }
       this.vocabulary.delete(term)
       this.termIds.delete(term)
       this.termsById[id] = undefined
