@@ -10,7 +10,9 @@ import { toQdrantFilter } from "./qdrant/FilterTranslation.js"
 import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } from "./qdrant/QdrantOptions.js"
 import { pointIds } from "./qdrant/PointIds.js"
-import { documentTerms } from "./qdrant/SparseText.js"
+import { type DocumentTerms, documentTerms } from "./qdrant/SparseText.js"
+import { inSlices } from "../../platform/YieldToIo.js"
+import type { Schemas } from "@qdrant/js-client-rest"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { encodedBytes, newerKept, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { facets, matchIds, search } from "./qdrant/Query.js"
@@ -20,6 +22,9 @@ import { IndexReplica } from "./ReplicatedCatalogIndex.js"
 
 /** Result sets whose member ids are remembered (each up to matchCap ids: ~0.6 MB at 10,000). */
 const MEMBER_SETS = 64
+
+/** Documents analysed and encoded between two chances for other requests to run. */
+const SLICE = 16
 
 /** Most points per upsert request (fewer when their JSON reaches `maxRequestBytes`). */
 const UPSERT_CHUNK = 256
@@ -93,13 +98,21 @@ const make = (q: Qdrant): CatalogIndexService => {
           const rejected = rejection(q, docs)
           if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
           yield* q.columns.ensure(docs)
-          // Analysed once: the points' lexical vectors and the term memory's terms.
-          const analysed = docs.map((doc) => documentTerms(doc.text))
-          // Each point encoded once: its size decides the chunks, its JSON is sent as it is.
-          const points = docs.map((doc, i) => {
-            const point = toPoint(doc, q.options.imageDatatype, analysed[i])
-            return { point, json: JSON.stringify(point) }
-          })
+          // Analysed once: the points' lexical vectors and the term memory's terms. Each point
+          // encoded once: its size decides the chunks, its JSON is sent as it is. In slices, so
+          // a search arriving meanwhile waits for a slice, not the batch.
+          const analysed: Array<DocumentTerms> = []
+          const points: Array<{ readonly point: Schemas["PointStruct"]; readonly json: string }> = []
+          yield* inSlices(docs, SLICE, (slice) =>
+            Effect.sync(() => {
+              for (const doc of slice) {
+                const terms = documentTerms(doc.text)
+                const point = toPoint(doc, q.options.imageDatatype, terms)
+                analysed.push(terms)
+                points.push({ point, json: JSON.stringify(point) })
+              }
+            })
+          )
           const path = `/collections/${encodeURIComponent(q.collection)}/points?wait=true`
           let written = 0
           for (const chunk of upsertChunks(points, encodedBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
@@ -170,7 +183,7 @@ export const QdrantCatalogIndex = {
       Effect.gen(function* () {
         const options = withTuning(yield* QdrantTuning, given)
         const resolved = resolveOptions(options)
-        const { client, writer, sendWrite } = clients(options, resolved)
+        const { client, writer, sendQuery, sendWrite } = clients(options, resolved)
         const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
@@ -179,6 +192,7 @@ export const QdrantCatalogIndex = {
         const base = {
           client,
           writer,
+          sendQuery,
           sendWrite,
           collection: resolved.collection,
           options: { ...resolved, imageDatatype },

@@ -494,6 +494,7 @@ const overDouble = (
   const q: Qdrant = {
     client,
     writer: client,
+    sendQuery: () => Promise.reject(new Error("no raw queries here")),
     sendWrite: () => Promise.reject(new Error("no writes here")),
     collection: "c",
     options,

@@ -10,7 +10,8 @@ export interface Qdrant {
   readonly client: QdrantClient
   /** Upserts, deletes and the collection's setup (creation, index building): a long timeout. */
   readonly writer: QdrantClient
-  /** Upserts whose body is encoded here already, with the writer's timeout (see `sendJson`). */
+  /** Requests whose body is encoded here already (see `sendJson`): with the client's timeout, and the writer's. */
+  readonly sendQuery: SendJson
   readonly sendWrite: SendJson
   readonly collection: string
   readonly options: ResolvedOptions
@@ -33,8 +34,8 @@ interface Connection {
 /**
  * Requests with a body encoded by the caller. The client encodes every body with a replacer
  * function (for bigints), which keeps JSON.stringify off its fast path: for a batch of points
- * that costs as much as building them, and their size must be known beforehand anyway (each
- * point is encoded once, measured, and joined). Fails as the client does (an error with the
+ * that costs as much as building them (and their size must be known beforehand anyway: each
+ * point is encoded once, measured, and joined), for a search's batch a good part of its CPU. Fails as the client does (an error with the
  * status, its text and Qdrant's answer; QdrantClientTimeoutError after `timeout`), so
  * Request.ts reads both alike.
  */
@@ -80,7 +81,7 @@ const sendJson =
 export const clients = (
   connection: Connection,
   options: ResolvedOptions
-): Pick<Qdrant, "client" | "writer" | "sendWrite"> => {
+): Pick<Qdrant, "client" | "writer" | "sendQuery" | "sendWrite"> => {
   const make = (timeout: number) =>
     new QdrantClient({
       url: connection.url,
@@ -97,6 +98,7 @@ export const clients = (
   return {
     client: make(options.queryTimeoutMs),
     writer: make(options.writeTimeoutMs),
+    sendQuery: sendJson(connection, options.queryTimeoutMs),
     sendWrite: sendJson(connection, options.writeTimeoutMs)
   }
 }

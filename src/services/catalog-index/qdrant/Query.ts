@@ -315,15 +315,20 @@ const memberIds = (q: Qdrant, filter: QdrantFilter, cap: number) =>
     const ids: Array<string> = []
     let offset: Schemas["ExtendedPointId"] | undefined
     do {
-      const page = yield* call("scroll", () =>
-        q.client.scroll(q.collection, {
-          filter,
-          limit: Math.min(q.options.matchCap, cap - ids.length),
-          with_payload: false,
-          with_vector: false,
-          ...(offset !== undefined && { offset })
-        })
-      )
+      // Sent as encoded here: the filter may list thousands of ids (see sendJson).
+      const page = (yield* call("scroll", () =>
+        q.sendQuery(
+          "POST",
+          `/collections/${encodeURIComponent(q.collection)}/points/scroll`,
+          JSON.stringify({
+            filter,
+            limit: Math.min(q.options.matchCap, cap - ids.length),
+            with_payload: false,
+            with_vector: false,
+            ...(offset !== undefined && { offset })
+          })
+        )
+      )) as Schemas["ScrollResult"]
       for (const point of page.points) ids.push(String(point.id))
       const next = page.next_page_offset
       offset = typeof next === "string" || typeof next === "number" ? next : undefined
