@@ -50,7 +50,8 @@ const termsOf = (doc: IndexDocument): TermChange => ({
   productId: doc.productId,
   ...(doc.version === undefined ? {} : { version: doc.version }),
   text: doc.text,
-  payload: doc.payload
+  payload: doc.payload,
+  embedded: doc.vectors.text !== undefined
 })
 
 const make = (q: Qdrant): CatalogIndexService => {

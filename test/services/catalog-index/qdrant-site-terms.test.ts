@@ -86,6 +86,20 @@ describe("SiteTerms", () => {
     expect(terms.weights("mug", defaultOptions.fieldWeights).has(fieldTermKey("title", "mug"))).toBe(false)
   })
 
+  it("knows which points have no text vector yet (unknown counts as none)", () => {
+    const terms = new SiteTerms()
+    terms.put("a", { productId: "a", text: text("Kettle"), payload: {}, version: 1 })
+    terms.put("b", { productId: "b", text: text("Mug"), payload: {}, version: 1, embedded: true })
+    expect(terms.unembedded).toBe(1)
+    terms.put("a", { productId: "a", text: text("Kettle"), payload: {}, version: 1, embedded: true })
+    expect(terms.unembedded).toBe(0)
+    // A new text replaces the point without a vector until the worker embeds it.
+    terms.put("b", { productId: "b", text: text("Tea mug"), payload: {}, version: 2, embedded: false })
+    expect(terms.unembedded).toBe(1)
+    terms.remove("b")
+    expect(terms.unembedded).toBe(0)
+  })
+
   it("finds typos of any word and completions only while typing, never the exact stem", () => {
     const terms = withTitles("Cordless drill", "Cord reel", "Bulb", "Grill", "Still life")
     const cordless = terms.variants(word("cordles"), true, submitted, settings)

@@ -162,15 +162,20 @@ if (qdrant.available) {
         const search = (text: string) =>
           Effect.flatMap(CatalogIndex, (index) => index.search({ siteId: 1, text, filter: emptyFilter, limit: 10 }))
         yield* upsert(
-          titled("a", "Cordless drill"),
+          titled("a", "Cordless drill", { vector: [1, 0, 0, 0] }),
           titled("b", "Garden hose"),
           titled("c", "Hose reel", { site: 2 })
         ).pipe(Effect.provide(layer))
         // Another process: its memory is filled from the collection before it answers.
         const later = yield* search("cordles").pipe(Effect.provide(layer))
         expect(later.hits.map((hit) => hit.productId)).toEqual(["a"])
+        // Its lexical matches without a text vector are found too: the memory knows b has none.
         const hoses = yield* search("hose").pipe(Effect.provide(layer))
         expect(hoses.hits.map((hit) => hit.productId)).toEqual(["b"])
+        // Once b is embedded the site has no point without a text vector; its words still find it.
+        yield* upsert(titled("b", "Garden hose", { vector: [0, 1, 0, 0] })).pipe(Effect.provide(layer))
+        const embedded = yield* search("hose").pipe(Effect.provide(layer))
+        expect(embedded.hits.map((hit) => hit.productId)).toEqual(["b"])
       })
     )
   })

@@ -249,10 +249,11 @@ export const gather = (
     })
     // With a text vector the lexical lists are asked for once: its rescoring of their union returns
     // every candidate that has a text vector, and those without one (pushed, not embedded yet)
-    // come from one list of the words together restricted to them. Without, each list is asked.
+    // come from one list of the words together restricted to them (when the site has any, as the
+    // term memory knows). Without a text vector, each list is asked.
     const carried = rescores.some(({ signal }) => signal.name === "text") && lexical.length > 0
     const textless: Request | null =
-      carried && together.size > 0
+      carried && together.size > 0 && terms.unembedded > 0
         ? {
             query: keyQuery(together),
             using: LEXICAL_VECTOR,

@@ -54,6 +54,12 @@ export class SiteTerms {
   private readonly holdings = new Map<string, Holding>()
   /** Point ids by item group (VARIANT_GROUP_COLUMN): a tile's variants are looked up by it. */
   private readonly groups = new Map<string, Set<string>>()
+  /** Points without a text vector: a search asks for their lexical matches apart (Gather.ts) only if any. */
+  private readonly textless = new Set<string>()
+
+  get unembedded(): number {
+    return this.textless.size
+  }
 
   get documents(): number {
     return this.holdings.size
@@ -73,12 +79,16 @@ export class SiteTerms {
       readonly text: TextFields
       readonly payload: Readonly<Record<string, PayloadValue>>
       readonly version?: number | undefined
+      /** Whether the point has a text vector; unknown counts as not. */
+      readonly embedded?: boolean | undefined
     },
     analysed?: DocumentTerms
   ): void {
     const { text, version } = doc
     const before = this.holdings.get(pointId)
     if (before?.version !== undefined && version !== undefined && before.version > version) return
+    if (doc.embedded === true) this.textless.delete(pointId)
+    else this.textless.add(pointId)
     const hash = textHash(text)
     if (before !== undefined && before.textHash === hash) {
       this.setGroup(pointId, groupOf(before), doc.payload)
@@ -128,6 +138,7 @@ export class SiteTerms {
     if (holding === undefined) return
     this.forget(pointId, holding)
     this.holdings.delete(pointId)
+    this.textless.delete(pointId)
   }
 
   holding(pointId: string): Holding | undefined {

@@ -5,7 +5,7 @@ import { IndexText, Payload } from "../../../model/IndexDocument.js"
 import { type ChangeFeedError, makeChangeFeed } from "../../../platform/redis/ChangeFeed.js"
 import type { QdrantClient } from "@qdrant/js-client-rest"
 import { call } from "./Request.js"
-import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, VERSION_KEY } from "./Layout.js"
+import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY } from "./Layout.js"
 import { pointId } from "./PointIds.js"
 import { TermMemory } from "./SiteTerms.js"
 import type { DocumentTerms } from "./SparseText.js"
@@ -17,7 +17,9 @@ export const TermChange = Schema.Union(
     productId: Schema.String,
     version: Schema.optional(Schema.Number),
     text: IndexText,
-    payload: Payload
+    payload: Payload,
+    /** Whether the point has a text vector (absent from older writers: taken as not). */
+    embedded: Schema.optional(Schema.Boolean)
   }),
   Schema.TaggedStruct("Remove", { siteId: Schema.Number, productIds: Schema.Array(Schema.String) })
 )
@@ -77,10 +79,36 @@ interface Collection {
   readonly collection: string
 }
 
+/** The ids of the points without a text vector (pushed, not embedded yet): usually none or few. */
+const pointsWithoutText = (q: Collection): Effect.Effect<Set<string>, IndexError> =>
+  Effect.gen(function* () {
+    const ids = new Set<string>()
+    let offset: string | number | undefined
+    do {
+      const page = yield* call(
+        "scroll",
+        () =>
+          q.writer.scroll(q.collection, {
+            filter: { must_not: [{ has_vector: TEXT_VECTOR }] },
+            limit: PAGE * 10,
+            with_payload: false,
+            with_vector: false,
+            ...(offset !== undefined && { offset })
+          }),
+        { settling: true }
+      )
+      for (const point of page.points) ids.add(String(point.id))
+      const next = page.next_page_offset
+      offset = typeof next === "string" || typeof next === "number" ? next : undefined
+    } while (offset !== undefined)
+    return ids
+  })
+
 /** Every point's words, read from the collection page by page (each page applied as it comes). */
 const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
   Effect.gen(function* () {
     const memory = new TermMemory()
+    const textless = yield* pointsWithoutText(q)
     let offset: string | number | undefined
     do {
       const page = yield* call(
@@ -106,7 +134,8 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
           productId,
           text,
           payload: columnsOf(point.payload),
-          version: typeof version === "number" ? version : undefined
+          version: typeof version === "number" ? version : undefined,
+          embedded: !textless.has(String(point.id))
         })
       }
       const next = page.next_page_offset
