@@ -6,7 +6,7 @@ import { patchedProduct } from "../model/MergePatch.js"
 import { afterWrite, type WrittenProduct } from "../indexing/AfterWrite.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
-import { yieldToIo } from "../platform/YieldToIo.js"
+import { inWriteSlices } from "../platform/YieldToIo.js"
 import { unappliedWrite } from "./ErrorMapping.js"
 import {
   BULK_LIMITS,
@@ -137,21 +137,24 @@ const storeBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
     const store = yield* CatalogStore
     const answers: Array<BulkResult | undefined> = []
     const ops: Array<{ readonly at: number; readonly line: number; readonly op: BulkOperation }> = []
-    for (const [k, read] of lines.entries()) {
-      // Decoding is synchronous work: searches arriving meanwhile are served between slices.
-      if (k > 0 && k % DECODE_SLICE === 0) yield* yieldToIo
-      if ("overlong" in read) {
-        answers.push(overlongLine(read.line))
-        continue
-      }
-      const decoded = decodeBulkLine(read.line, read.text, read.utf8)
-      if (Either.isLeft(decoded)) {
-        answers.push(decoded.left)
-      } else {
-        ops.push({ at: answers.length, line: read.line, op: decoded.right })
-        answers.push(undefined)
-      }
-    }
+    // Decoding is synchronous work: searches arriving meanwhile are served between slices.
+    yield* inWriteSlices(lines, DECODE_SLICE, (slice) =>
+      Effect.sync(() => {
+        for (const read of slice) {
+          if ("overlong" in read) {
+            answers.push(overlongLine(read.line))
+            continue
+          }
+          const decoded = decodeBulkLine(read.line, read.text, read.utf8)
+          if (Either.isLeft(decoded)) {
+            answers.push(decoded.left)
+          } else {
+            ops.push({ at: answers.length, line: read.line, op: decoded.right })
+            answers.push(undefined)
+          }
+        }
+      })
+    )
     const none = { products: [], removed: [] }
     if (ops.length === 0) return { answers: answers as Array<BulkResult>, failed: false, ...none }
     const written = yield* Effect.either(
