@@ -7,6 +7,7 @@ import { afterWrite, type WrittenProduct } from "../indexing/AfterWrite.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { inWriteSlices } from "../platform/YieldToIo.js"
+import { chunksOf } from "../platform/Chunks.js"
 import { unappliedWrite } from "./ErrorMapping.js"
 import {
   BULK_LIMITS,
@@ -201,23 +202,8 @@ const charsOf = (lines: ReadonlyArray<ReadLine>): number => {
 }
 
 /** `lines` cut into batches of at most BULK_LIMITS.batchLines lines and batchChars characters. */
-const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> => {
-  const out: Array<Array<ReadLine>> = []
-  let batch: Array<ReadLine> = []
-  let chars = 0
-  for (const line of lines) {
-    const size = "text" in line ? line.text.length : 0
-    if (batch.length > 0 && (batch.length >= BULK_LIMITS.batchLines || chars + size > BULK_LIMITS.batchChars)) {
-      out.push(batch)
-      batch = []
-      chars = 0
-    }
-    batch.push(line)
-    chars += size
-  }
-  if (batch.length > 0) out.push(batch)
-  return out
-}
+const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> =>
+  chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, BULK_LIMITS.batchLines)
 
 /** Index steps (AfterWrite) running at once while the next batch is decoded and stored. */
 const IN_FLIGHT = 2

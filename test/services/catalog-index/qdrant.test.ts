@@ -30,6 +30,20 @@ const collectionWith = (tuning: { readonly matchCap?: number; readonly denseCand
   )
 const freshCollection = collectionWith({})
 
+/**
+ * A collection of the test's own (dropped when its scope closes), its client, and a layer over
+ * it: each provision is another process starting over the same collection.
+ */
+const ownCollection = (prefix: string) =>
+  Effect.gen(function* () {
+    const { apiKey, url } = qdrant
+    const collection = `${prefix}_${randomUUID().replaceAll("-", "")}`
+    const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
+    yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
+    const layer = QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4 })
+    return { client, collection, layer }
+  })
+
 if (qdrant.available) {
   catalogIndexConformance("qdrant", freshCollection)
 
@@ -132,11 +146,7 @@ if (qdrant.available) {
   describe("qdrant writes", () => {
     it.scopedLive("an upsert Qdrant refuses fails with Qdrant's reason, and nothing is remembered of it", () =>
       Effect.gen(function* () {
-        const { apiKey, url } = qdrant
-        const collection = `writes_${randomUUID().replaceAll("-", "")}`
-        const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
-        yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
-        const layer = QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4 })
+        const { client, collection, layer } = yield* ownCollection("writes")
         yield* Effect.gen(function* () {
           const index = yield* CatalogIndex
           yield* index.upsert([titled("a", "Cordless drill")])
@@ -154,11 +164,7 @@ if (qdrant.available) {
   describe("qdrant term memory", () => {
     it.scopedLive("a process starting over an existing collection learns its words from it", () =>
       Effect.gen(function* () {
-        const { apiKey, url } = qdrant
-        const collection = `terms_${randomUUID().replaceAll("-", "")}`
-        const client = new QdrantClient({ url, ...(apiKey && { apiKey }), checkCompatibility: false })
-        yield* Effect.addFinalizer(() => Effect.promise(() => client.deleteCollection(collection).catch(() => false)))
-        const layer = QdrantCatalogIndex.layer({ url, apiKey, collection, textDimension: 4, imageDimension: 4 })
+        const { layer } = yield* ownCollection("terms")
         const search = (text: string) =>
           Effect.flatMap(CatalogIndex, (index) => index.search({ siteId: 1, text, filter: emptyFilter, limit: 10 }))
         yield* upsert(

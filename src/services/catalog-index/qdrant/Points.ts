@@ -21,6 +21,7 @@ import {
   siteValue
 } from "./Layout.js"
 import { pointId } from "./PointIds.js"
+import { chunksOf } from "../../../platform/Chunks.js"
 import { type DocumentTerms, documentTerms } from "./SparseText.js"
 
 type Vectors = Record<string, Schemas["Vector"]>
@@ -178,21 +179,6 @@ export const upsertChunks = <P>(
   sizeOf: (point: P) => number,
   maxBytes: number,
   maxPoints: number
-): Array<Array<P>> => {
-  const chunks: Array<Array<P>> = []
-  let chunk: Array<P> = []
-  let bytes = 0
-  for (const point of points) {
-    // The point, plus its comma, inside {"points":[…]}.
-    const size = sizeOf(point) + 1
-    if (chunk.length > 0 && (bytes + size > maxBytes || chunk.length >= maxPoints)) {
-      chunks.push(chunk)
-      chunk = []
-      bytes = 0
-    }
-    chunk.push(point)
-    bytes += size
-  }
-  if (chunk.length > 0) chunks.push(chunk)
-  return chunks
-}
+): Array<Array<P>> =>
+  // The point, plus its comma, inside {"points":[…]}.
+  chunksOf(points, (point) => sizeOf(point) + 1, maxBytes, maxPoints)

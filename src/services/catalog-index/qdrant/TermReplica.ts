@@ -3,7 +3,7 @@ import { Duration, Effect, Schema, type Scope } from "effect"
 import { IndexError } from "../CatalogIndex.js"
 import { IndexText, Payload } from "../../../model/IndexDocument.js"
 import { type ChangeFeedError, makeChangeFeed } from "../../../platform/redis/ChangeFeed.js"
-import type { QdrantClient } from "@qdrant/js-client-rest"
+import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
 import { call } from "./Request.js"
 import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY } from "./Layout.js"
 import { pointId } from "./PointIds.js"
@@ -79,52 +79,47 @@ interface Collection {
   readonly collection: string
 }
 
-/** The ids of the points without a text vector (pushed, not embedded yet): usually none or few. */
-const pointsWithoutText = (q: Collection): Effect.Effect<Set<string>, IndexError> =>
+/**
+ * Every page of the collection's points `request` selects, each handed to `f` as it comes. The
+ * writer's client: a start-up read, allowed its long timeout; a collection just created on a
+ * cluster may not be readable yet on every node (settling).
+ */
+const eachPage = (
+  q: Collection,
+  request: Omit<Schemas["ScrollRequest"], "offset">,
+  f: (points: ReadonlyArray<Schemas["Record"]>) => void
+): Effect.Effect<void, IndexError> =>
   Effect.gen(function* () {
-    const ids = new Set<string>()
     let offset: string | number | undefined
     do {
       const page = yield* call(
         "scroll",
-        () =>
-          q.writer.scroll(q.collection, {
-            filter: { must_not: [{ has_vector: TEXT_VECTOR }] },
-            limit: PAGE * 10,
-            with_payload: false,
-            with_vector: false,
-            ...(offset !== undefined && { offset })
-          }),
+        () => q.writer.scroll(q.collection, { ...request, ...(offset !== undefined && { offset }) }),
         { settling: true }
       )
-      for (const point of page.points) ids.add(String(point.id))
+      f(page.points)
       const next = page.next_page_offset
       offset = typeof next === "string" || typeof next === "number" ? next : undefined
     } while (offset !== undefined)
-    return ids
   })
+
+/** The ids of the points without a text vector (pushed, not embedded yet): usually none or few. */
+const pointsWithoutText = (q: Collection): Effect.Effect<Set<string>, IndexError> => {
+  const ids = new Set<string>()
+  const request = { filter: { must_not: [{ has_vector: TEXT_VECTOR }] }, limit: PAGE * 10, with_payload: false }
+  return eachPage(q, { ...request, with_vector: false }, (points) => {
+    for (const point of points) ids.add(String(point.id))
+  }).pipe(Effect.as(ids))
+}
 
 /** Every point's words, read from the collection page by page (each page applied as it comes). */
 const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
   Effect.gen(function* () {
     const memory = new TermMemory()
     const textless = yield* pointsWithoutText(q)
-    let offset: string | number | undefined
-    do {
-      const page = yield* call(
-        "scroll",
-        () =>
-          // The writer: a setup step, allowed its long timeout.
-          q.writer.scroll(q.collection, {
-            limit: PAGE,
-            with_payload: [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY, COLUMNS_KEY],
-            with_vector: false,
-            ...(offset !== undefined && { offset })
-          }),
-        // A collection just created on a cluster may not be readable yet on every node.
-        { settling: true }
-      )
-      for (const point of page.points) {
+    const words = [SITE_KEY, PRODUCT_KEY, TEXT_KEY, VERSION_KEY, COLUMNS_KEY]
+    yield* eachPage(q, { limit: PAGE, with_payload: words, with_vector: false }, (points) => {
+      for (const point of points) {
         const version = point.payload?.[VERSION_KEY]
         const text = textOf(point.payload)
         if (text === undefined) continue
@@ -138,9 +133,7 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
           embedded: !textless.has(String(point.id))
         })
       }
-      const next = page.next_page_offset
-      offset = typeof next === "string" || typeof next === "number" ? next : undefined
-    } while (offset !== undefined)
+    })
     return memory
   })
 
