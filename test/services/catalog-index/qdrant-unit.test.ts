@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { QdrantClientTimeoutError, type QdrantClient } from "@qdrant/js-client-rest"
-import { Effect, TestClock } from "effect"
+import { Effect, Either, Schema, TestClock } from "effect"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.js"
 import { call } from "../../../src/services/catalog-index/qdrant/Request.js"
@@ -11,6 +11,8 @@ import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/ser
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
 import { resolveOptions, type QdrantIndexOptions } from "../../../src/services/catalog-index/qdrant/QdrantOptions.js"
 import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/PointIds.js"
+import { compiledDecoder, compiles } from "../../../src/domain/CompiledCheck.js"
+import { TermChange } from "../../../src/services/catalog-index/qdrant/TermReplica.js"
 import { denseJson, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, intervalsOver, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { edgeCandidates } from "../../../src/services/catalog-index/IntervalEdges.js"
@@ -74,6 +76,23 @@ describe("upsertChunks", () => {
     const json = (point: string) => Buffer.byteLength(JSON.stringify(point))
     expect(lengths(upsertChunks(points, json, 250, 3))).toEqual(["ab", "c", "def", "g"])
     expect(lengths(upsertChunks(["é".repeat(100), "x"], json, 150, 10))).toEqual(["é", "x"])
+  })
+})
+
+describe("TermChange", () => {
+  it("is checked by the compiled decoder (every process decodes every change), deciding as Effect does", () => {
+    expect(compiles(TermChange)).toBe(true)
+    const compiled = compiledDecoder(TermChange)
+    const effect = Schema.decodeUnknownEither(TermChange)
+    const text = doc("p", { text: { title: "Kettle" } }).text
+    for (const input of [
+      { _tag: "Put", siteId: 1, productId: "p", version: 3, text, payload: { price: 9, tags: ["a"] }, embedded: true },
+      { _tag: "Put", siteId: 1, productId: "p", text, payload: {} },
+      { _tag: "Remove", siteId: 1, productIds: ["p", "q"] },
+      { _tag: "Put", siteId: "1", productId: "p", text, payload: {} },
+      { _tag: "Remove", siteId: 1 }
+    ])
+      expect(Either.isRight(compiled(input))).toBe(Either.isRight(effect(input)))
   })
 })
 

@@ -1,5 +1,6 @@
 import { columnsOf, productIdOf, textOf } from "./Layout.js"
-import { Duration, Effect, Schema, type Scope } from "effect"
+import { Duration, Effect, Either, Schema, type Scope } from "effect"
+import { compiledDecoder } from "../../../domain/CompiledCheck.js"
 import { IndexError } from "../CatalogIndex.js"
 import { IndexText, Payload } from "../../../model/IndexDocument.js"
 import { type ChangeFeedError, makeChangeFeed } from "../../../platform/redis/ChangeFeed.js"
@@ -24,7 +25,9 @@ export const TermChange = Schema.Union(
   Schema.TaggedStruct("Remove", { siteId: Schema.Number, productIds: Schema.Array(Schema.String) })
 )
 export type TermChange = typeof TermChange.Type
-const decodeChange = Schema.decodeUnknownSync(Schema.parseJson(TermChange))
+// Every process decodes every write's change: the compiled check spares valid ones Effect's interpreter.
+const checkChange = compiledDecoder(TermChange)
+const decodeChange = (json: string | undefined): TermChange => Either.getOrThrow(checkChange(JSON.parse(json ?? "")))
 
 /** Called with the site of every change applied: what is remembered of the site's contents is stale. */
 export type OnChange = (siteId: number) => void
