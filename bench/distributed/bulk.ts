@@ -43,6 +43,11 @@ export interface BulkRun {
   readonly load: string
   /** With Qdrant, in the first run: the same products upserted straight into it (plain-upsert.ts). */
   readonly plain: PlainUpsert | undefined
+  /**
+   * Beside the plain upsert, in its conditions: the same products pushed (under other ids) with
+   * no worker taking jobs and nobody searching; lines answered per second. Deleted afterwards.
+   */
+  readonly alone: { readonly rate: number; readonly failed: number } | undefined
 }
 
 const EMBED_TIMEOUT_MS = 60 * 60_000
@@ -62,6 +67,49 @@ const peakSampler = (cluster: Cluster) => {
   }
   const timer = setInterval(sample, 500)
   return { stop: () => (clearInterval(timer), sample(), peak) }
+}
+
+/** Every job done: the lanes and the api's own queue empty. */
+const drained = async (cluster: Cluster, client: Client) => {
+  while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0))
+    await sleep(250)
+}
+
+/**
+ * The push in the plain upsert's conditions (no worker running, nobody searching): the same
+ * products under ids of their own, then deleted, and their jobs (no-ops by then) run off by
+ * the workers before the measured push starts.
+ */
+const pushAlone = async (
+  cluster: Cluster,
+  client: Client,
+  items: ReadonlyArray<{ readonly id: string; readonly data: Record<string, unknown> }>,
+  dir: string,
+  tag: string,
+  workers: number
+) => {
+  const file = join(dir, "alone.ndjson")
+  await writeLines(
+    file,
+    items.map((item) => `${JSON.stringify({ id: `${item.id}-alone`, data: item.data })}\n`)
+  )
+  await cluster.pause()
+  const push = await pushBulk(cluster.baseUrl, cluster.basic, file, () => {})
+  const rate = push.answered / push.seconds
+  log(
+    `${tag}: alone (no worker, nobody searching): ${push.answered} lines in ${push.seconds.toFixed(1)} s = ${fmtRate(rate)}/s`
+  )
+  await writeLines(
+    file,
+    items.map((item) => `${JSON.stringify({ id: `${item.id}-alone`, delete: true })}\n`)
+  )
+  await pushBulk(cluster.baseUrl, cluster.basic, file, () => {})
+  await cluster.startWorkers(workers)
+  await cluster.resume()
+  await drained(cluster, client)
+  await cluster.pause()
+  await cluster.stopWorkers()
+  return { rate, failed: push.failed }
 }
 
 export const bulkRun = async (
@@ -119,6 +167,7 @@ export const bulkRun = async (
       5_000,
       options.page
     )
+    const alone = options.plainPeer ? await pushAlone(cluster, client, items, dir, tag, workers) : undefined
     const procs = await cluster.startWorkers(workers)
     await cluster.resume()
     log(`${tag}: ${procs.length} worker(s) serving; load ${load()}`)
@@ -222,14 +271,14 @@ export const bulkRun = async (
         `= ${fmtRate(patchRate)}/s; last price found by a filter at once: ${patchVisible}`
     )
     // The workers' follow-ups of the patches (none need the model) are done before the next run.
-    while ((await pendingJobs(client)) !== 0 || Object.values(await cluster.counts()).some((c) => c.pending > 0))
-      await sleep(250)
+    await drained(cluster, client)
     await cluster.pause()
     await cluster.stopWorkers()
     // The peer, on the same machine with no worker running: the same products straight into Qdrant.
     const plain = options.plainPeer ? await plainUpsert(cluster, items, options.seed) : undefined
     return {
       plain,
+      alone,
       workers,
       products: items.length,
       acceptRate,

@@ -196,6 +196,17 @@ export const distributedTable = (
           )
         })
     )
+    row(
+      `Bulk push, ${workersLabel}: alone (the plain upsert's conditions: no worker taking jobs, nobody ` +
+        "searching; the same products under other ids, deleted after), against the plain upsert",
+      `ours ≥ ${PLAIN_RATIO} × the plain upsert`,
+      (r) =>
+        cell(r, (run) => {
+          if (run.plain === undefined || run.alone === undefined) return "—"
+          const ratio = run.alone.rate / (run.plain.products / run.plain.seconds)
+          return `${fmtRate(run.alone.rate)}/s (${run.alone.failed} not 200); ${ratio.toFixed(2)} × ${check(ratio >= PLAIN_RATIO)}`
+        })
+    )
     row(`Bulk push, ${workersLabel}: text search during the push p50 / p99`, `p99 ≤ ${BULK_SEARCH_P99_MS} ms`, (r) =>
       cell(
         r,
