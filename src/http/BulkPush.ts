@@ -6,7 +6,7 @@ import { patchedProduct } from "../model/MergePatch.js"
 import { afterWrite, type WrittenProduct } from "../indexing/AfterWrite.js"
 import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
-import { inWriteSlices } from "../platform/YieldToIo.js"
+import { inSlices } from "../platform/YieldToIo.js"
 import { chunksOf } from "../platform/Chunks.js"
 import { unappliedWrite } from "./ErrorMapping.js"
 import {
@@ -139,7 +139,7 @@ const storeBatch = (siteId: number, lines: ReadonlyArray<ReadLine>) =>
     const answers: Array<BulkResult | undefined> = []
     const ops: Array<{ readonly at: number; readonly line: number; readonly op: BulkOperation }> = []
     // Decoding is synchronous work: searches arriving meanwhile are served between slices.
-    yield* inWriteSlices(lines, DECODE_SLICE, (slice) =>
+    yield* inSlices(lines, DECODE_SLICE, (slice) =>
       Effect.sync(() => {
         for (const read of slice) {
           if ("overlong" in read) {

@@ -3,7 +3,7 @@ import type { Job } from "../model/Jobs.js"
 import { type ProductKey, productIdsBySite, sameImages, type StoredProduct } from "../model/StoredProduct.js"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
-import { inWriteSlices } from "../platform/YieldToIo.js"
+import { inSlices } from "../platform/YieldToIo.js"
 import { JobQueue } from "../services/job-queue/JobQueue.js"
 import { Suggester } from "../services/suggester/Suggester.js"
 import { changeableColumnValues, columnsOnlyChange, toIndexDocument } from "../model/ProductDocument.js"
@@ -118,7 +118,7 @@ const indexWithoutModel = (written: ReadonlyArray<WrittenProduct>, removed: Read
     })
     const reused = products.filter((_, i) => vectors[i] !== null)
     const docs: Array<IndexDocument> = []
-    yield* inWriteSlices(
+    yield* inSlices(
       products.map((_, i) => i),
       SLICE,
       (slice) =>

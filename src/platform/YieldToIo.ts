@@ -23,19 +23,3 @@ export const inSlices = <A, E, R>(
       yield* f(items.slice(i, i + size))
     }
   })
-
-/** One write slice at a time in the process (see inWriteSlices). */
-const writeSlice = Effect.unsafeMakeSemaphore(1)
-
-/**
- * `inSlices` for a write's synchronous work (decoding a bulk batch, building and analysing its
- * documents, applying them to an in-memory index), each slice alone among the process's other
- * write slices. Several writes at once (a bulk push's batches in flight, concurrent PUTs) then
- * queue one slice, not one each, before a search's next step: the search waits a slice. `f` must
- * not wait on I/O (the other writes would wait with it) nor start write slices of its own.
- */
-export const inWriteSlices = <A, E, R>(
-  items: ReadonlyArray<A>,
-  size: number,
-  f: (slice: ReadonlyArray<A>) => Effect.Effect<void, E, R>
-) => inSlices(items, size, (slice) => writeSlice.withPermits(1)(f(slice)))

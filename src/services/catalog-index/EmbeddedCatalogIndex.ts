@@ -7,7 +7,7 @@ import { facets, matchIds, prepare, search } from "./embedded/HybridSearch.js"
 import { countMask } from "./embedded/PayloadColumns.js"
 import { resolveOptions, type EmbeddedIndexOverrides } from "./embedded/EmbeddedIndexOptions.js"
 import { SiteIndex } from "./embedded/SiteIndex.js"
-import { inWriteSlices } from "../../platform/YieldToIo.js"
+import { inSlices } from "../../platform/YieldToIo.js"
 
 /** Documents applied between two chances for other requests to run. */
 const UPSERT_SLICE = 16
@@ -65,7 +65,7 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
       const groups = bySite(docs)
       return check(groups).pipe(
         Effect.zipRight(
-          inWriteSlices(docs, UPSERT_SLICE, (slice) =>
+          inSlices(docs, UPSERT_SLICE, (slice) =>
             attempt("upsert", () => {
               for (const doc of slice) site(doc.siteId).upsert(doc)
             })
@@ -82,7 +82,7 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
       Effect.suspend(() => {
         const applied: Array<boolean> = []
         return Effect.as(
-          inWriteSlices(updates, REFRESH_SLICE, (slice) =>
+          inSlices(updates, REFRESH_SLICE, (slice) =>
             attempt("refreshColumns", () => {
               for (const update of slice) applied.push(site(update.siteId).refreshColumns(update))
             })

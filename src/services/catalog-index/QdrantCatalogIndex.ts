@@ -11,7 +11,7 @@ import { IMAGE_VECTOR, TEXT_VECTOR } from "./qdrant/Layout.js"
 import { QdrantTuning, resolveOptions, withTuning, type QdrantIndexOptions } from "./qdrant/QdrantOptions.js"
 import { pointIds } from "./qdrant/PointIds.js"
 import { type DocumentTerms, documentTerms } from "./qdrant/SparseText.js"
-import { inWriteSlices } from "../../platform/YieldToIo.js"
+import { inSlices } from "../../platform/YieldToIo.js"
 import type { Schemas } from "@qdrant/js-client-rest"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { encodedBytes, newerKept, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
@@ -104,7 +104,7 @@ const make = (q: Qdrant): CatalogIndexService => {
           // a search arriving meanwhile waits for a slice, not the batch.
           const analysed: Array<DocumentTerms> = []
           const points: Array<{ readonly point: Schemas["PointStruct"]; readonly json: string }> = []
-          yield* inWriteSlices(docs, SLICE, (slice) =>
+          yield* inSlices(docs, SLICE, (slice) =>
             Effect.sync(() => {
               for (const doc of slice) {
                 const terms = documentTerms(doc.text)
