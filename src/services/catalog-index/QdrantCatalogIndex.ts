@@ -114,13 +114,12 @@ const make = (q: Qdrant): CatalogIndexService => {
               }
             })
           )
-          const path = `/collections/${encodeURIComponent(q.collection)}/points?wait=true`
           let written = 0
           for (const chunk of upsertChunks(points, encodedBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
             const guard = newerKept(chunk.map(({ point }) => point))
             const filter = guard === undefined ? "" : `,"update_filter":${JSON.stringify(guard)}`
             const body = `{"points":[${chunk.map(({ json }) => json).join(",")}]${filter}}`
-            yield* call("upsert", () => q.sendWrite("PUT", path, body))
+            yield* call("upsert", () => q.sendWrite("PUT", "points?wait=true", body))
             // The words of what Qdrant holds now (an older version it kept out is kept out here too).
             const end = written + chunk.length
             yield* q.terms.written(docs.slice(written, end).map(termsOf), analysed.slice(written, end))

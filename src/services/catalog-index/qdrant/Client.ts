@@ -23,7 +23,10 @@ export interface Qdrant {
   readonly terms: TermReplica
 }
 
-/** A request whose JSON body the caller encoded; resolves to the answer's `result`. */
+/**
+ * A request on the collection (`path` under `/collections/{name}/`, e.g. "points/scroll") whose
+ * JSON body the caller encoded; resolves to the answer's `result`.
+ */
 export type SendJson = (method: "POST" | "PUT", path: string, body: string) => Promise<unknown>
 
 interface Connection {
@@ -40,7 +43,7 @@ interface Connection {
  * Request.ts reads both alike.
  */
 const sendJson =
-  (connection: Connection, timeout: number): SendJson =>
+  (connection: Connection, collection: string, timeout: number): SendJson =>
   async (method, path, body) => {
     const headers: Record<string, string> = {
       "content-type": "application/json",
@@ -50,7 +53,7 @@ const sendJson =
     }
     let response: Response
     try {
-      response = await fetch(new URL(path, connection.url), {
+      response = await fetch(new URL(`/collections/${encodeURIComponent(collection)}/${path}`, connection.url), {
         method,
         headers,
         body,
@@ -98,7 +101,7 @@ export const clients = (
   return {
     client: make(options.queryTimeoutMs),
     writer: make(options.writeTimeoutMs),
-    sendQuery: sendJson(connection, options.queryTimeoutMs),
-    sendWrite: sendJson(connection, options.writeTimeoutMs)
+    sendQuery: sendJson(connection, options.collection, options.queryTimeoutMs),
+    sendWrite: sendJson(connection, options.collection, options.writeTimeoutMs)
   }
 }

@@ -108,13 +108,9 @@ export const termKeys = (term: string): Array<number> => INDEX_TEXT_FIELDS.map((
 const batch = (q: Qdrant, searches: Array<Request>) =>
   searches.length === 0
     ? Effect.succeed([] as Array<Schemas["QueryResponse"]>)
-    : call("query", () =>
-        q.sendQuery(
-          "POST",
-          `/collections/${encodeURIComponent(q.collection)}/points/query/batch`,
-          JSON.stringify({ searches })
-        )
-      ).pipe(Effect.map((answers) => answers as Array<Schemas["QueryResponse"]>))
+    : call("query", () => q.sendQuery("POST", "points/query/batch", JSON.stringify({ searches }))).pipe(
+        Effect.map((answers) => answers as Array<Schemas["QueryResponse"]>)
+      )
 
 /** Variant terms searched per word, the best weighted: a short prefix can complete to hundreds. */
 const MAX_VARIANTS = 32

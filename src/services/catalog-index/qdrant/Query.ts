@@ -319,7 +319,7 @@ const memberIds = (q: Qdrant, filter: QdrantFilter, cap: number) =>
       const page = (yield* call("scroll", () =>
         q.sendQuery(
           "POST",
-          `/collections/${encodeURIComponent(q.collection)}/points/scroll`,
+          "points/scroll",
           JSON.stringify({
             filter,
             limit: Math.min(q.options.matchCap, cap - ids.length),
