@@ -16,12 +16,10 @@ import type { Schemas } from "@qdrant/js-client-rest"
 import { byProductId } from "./qdrant/IdOrder.js"
 import { encodedBytes, newerKept, toDocument, toPoint, upsertChunks } from "./qdrant/Points.js"
 import { facets, matchIds, search } from "./qdrant/Query.js"
-import { StatisticsCache } from "./qdrant/StatisticsCache.js"
 import { feedTermReplica, localTermReplica, type TermChange } from "./qdrant/TermReplica.js"
 import { IndexReplica } from "./ReplicatedCatalogIndex.js"
 
 /** Result sets whose member ids are remembered (each up to matchCap ids: ~0.6 MB at 10,000). */
-const MEMBER_SETS = 64
 
 /** Documents analysed and encoded between two chances for other requests to run. */
 const SLICE = 16
@@ -73,70 +71,51 @@ const make = (q: Qdrant): CatalogIndexService => {
           })
         )
 
-  /** A write changes its sites' statistics once acknowledged, and maybe in part if it failed. */
-  const invalidating = <A, E>(siteIds: Iterable<number>, write: Effect.Effect<A, E>) =>
-    write.pipe(
-      Effect.ensuring(
-        Effect.sync(() => {
-          for (const siteId of new Set(siteIds)) {
-            q.statistics.invalidate(siteId)
-            q.members.invalidate(siteId)
-          }
-        })
-      )
-    )
-
   return {
     // A point's payload could be set alone, but set_payload is one operation per point (each
     // its own payload): a batch request of them is slower than a whole-point upsert of as many.
     // So the caller upserts whole documents here.
     refreshColumns: (updates) => Effect.succeed(updates.map(() => false)),
     upsert: (docs) =>
-      invalidating(
-        docs.map((doc) => doc.siteId),
-        Effect.gen(function* () {
-          // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).
-          const rejected = rejection(q, docs)
-          if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
-          yield* q.columns.ensure(docs)
-          // Analysed once: the points' lexical vectors and the term memory's terms. Each point
-          // encoded once: its size decides the chunks, its JSON is sent as it is. In slices, so
-          // a search arriving meanwhile waits for a slice, not the batch.
-          const analysed: Array<DocumentTerms> = []
-          const points: Array<{ readonly point: Schemas["PointStruct"]; readonly json: string }> = []
-          yield* inSlices(docs, SLICE, (slice) =>
-            Effect.sync(() => {
-              for (const doc of slice) {
-                const terms = documentTerms(doc.text)
-                const point = toPoint(doc, q.options.imageDatatype, terms)
-                analysed.push(terms)
-                points.push({ point, json: JSON.stringify(point) })
-              }
-            })
-          )
-          let written = 0
-          for (const chunk of upsertChunks(points, encodedBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
-            const guard = newerKept(chunk.map(({ point }) => point))
-            const filter = guard === undefined ? "" : `,"update_filter":${JSON.stringify(guard)}`
-            const body = `{"points":[${chunk.map(({ json }) => json).join(",")}]${filter}}`
-            yield* call("upsert", () => q.sendWrite("PUT", "points?wait=true", body))
-            // The words of what Qdrant holds now (an older version it kept out is kept out here too).
-            const end = written + chunk.length
-            yield* q.terms.written(docs.slice(written, end).map(termsOf), analysed.slice(written, end))
-            written += chunk.length
-          }
-        })
-      ),
+      Effect.gen(function* () {
+        // Checked before any write, so a bad batch changes nothing (Qdrant would reject only its chunk).
+        const rejected = rejection(q, docs)
+        if (rejected !== null) return yield* Effect.fail(new IndexError({ message: rejected }))
+        yield* q.columns.ensure(docs)
+        // Analysed once: the points' lexical vectors and the term memory's terms. Each point
+        // encoded once: its size decides the chunks, its JSON is sent as it is. In slices, so
+        // a search arriving meanwhile waits for a slice, not the batch.
+        const analysed: Array<DocumentTerms> = []
+        const points: Array<{ readonly point: Schemas["PointStruct"]; readonly json: string }> = []
+        yield* inSlices(docs, SLICE, (slice) =>
+          Effect.sync(() => {
+            for (const doc of slice) {
+              const terms = documentTerms(doc.text)
+              const point = toPoint(doc, q.options.imageDatatype, terms)
+              analysed.push(terms)
+              points.push({ point, json: JSON.stringify(point) })
+            }
+          })
+        )
+        let written = 0
+        for (const chunk of upsertChunks(points, encodedBytes, q.options.maxRequestBytes, UPSERT_CHUNK)) {
+          const guard = newerKept(chunk.map(({ point }) => point))
+          const filter = guard === undefined ? "" : `,"update_filter":${JSON.stringify(guard)}`
+          const body = `{"points":[${chunk.map(({ json }) => json).join(",")}]${filter}}`
+          yield* call("upsert", () => q.sendWrite("PUT", "points?wait=true", body))
+          // The words of what Qdrant holds now (an older version it kept out is kept out here too).
+          const end = written + chunk.length
+          yield* q.terms.written(docs.slice(written, end).map(termsOf), analysed.slice(written, end))
+          written += chunk.length
+        }
+      }),
     // Point ids derive from (site, product), so deleting by id is already scoped to the site.
     remove: (siteId, productIds) =>
       productIds.length === 0
         ? Effect.void
-        : invalidating(
-            [siteId],
-            call("delete", () =>
-              q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })
-            ).pipe(Effect.zipRight(q.terms.written([{ _tag: "Remove", siteId, productIds }])))
-          ),
+        : call("delete", () =>
+            q.writer.delete(q.collection, { wait: true, points: pointIds(siteId, productIds) })
+          ).pipe(Effect.zipRight(q.terms.written([{ _tag: "Remove", siteId, productIds }]))),
     search: (query) => search(q, query),
     // Qdrant matches words and vectors in one batch of requests: nothing to start ahead.
     prepare: () => Effect.void,
@@ -187,8 +166,6 @@ export const QdrantCatalogIndex = {
         const { imageDatatype, schema } = yield* ensureCollection(writer, resolved)
         const columns = new ColumnIndexes(writer, resolved.collection)
         columns.load(schema)
-        const statistics = new StatisticsCache(resolved.statisticsCapacity, resolved.statisticsTtlMs)
-        const members = new StatisticsCache(MEMBER_SETS, resolved.statisticsTtlMs)
         const base = {
           client,
           writer,
@@ -196,18 +173,11 @@ export const QdrantCatalogIndex = {
           sendWrite,
           collection: resolved.collection,
           options: { ...resolved, imageDatatype },
-          columns,
-          statistics,
-          members
-        }
-        // Any process's write makes what this one remembers of the site (totals, member sets) stale.
-        const changed = (siteId: number) => {
-          statistics.invalidate(siteId)
-          members.invalidate(siteId)
+          columns
         }
         const terms = yield* feed === undefined
-          ? localTermReplica(base, changed)
-          : feedTermReplica(base, feed.redisUrl, `${resolved.collection}:terms`, changed)
+          ? localTermReplica(base)
+          : feedTermReplica(base, feed.redisUrl, `${resolved.collection}:terms`)
         return Context.make(CatalogIndex, make({ ...base, terms })).pipe(
           Context.add(IndexReplica, { synced: terms.synced, lag: terms.lag })
         )

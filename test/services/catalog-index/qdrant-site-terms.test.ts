@@ -19,7 +19,49 @@ const withTitles = (...titles: Array<string>) => {
   return terms
 }
 
+/** The product ids `covering` finds for per-group terms (title keys), sorted. */
+const covered = (
+  terms: SiteTerms,
+  groups: Array<Array<string>>,
+  required: number,
+  accept: (productId: string) => boolean = () => true,
+  also: Array<string> = []
+) =>
+  terms
+    .covering(
+      { groups: groups.map((words) => words.map((term) => fieldTermKey("title", term))), required },
+      (holding) => accept(holding.productId),
+      also
+    )
+    .map((holding) => holding.productId)
+    .sort()
+
 describe("SiteTerms", () => {
+  it("counts a result set to its last member from the term keys, as writes change it", () => {
+    const terms = withTitles("Cordless drill", "Drill press", "Garden hose", "Cordless hose reel")
+    expect(covered(terms, [["cordless"], ["drill"]], 1)).toEqual(["p0", "p1", "p3"])
+    expect(covered(terms, [["cordless"], ["drill"]], 2)).toEqual(["p0"])
+    // A group is held by any of its keys, and counted once.
+    expect(covered(terms, [["drill", "hose"], ["cordless"]], 2)).toEqual(["p0", "p3"])
+    expect(covered(terms, [["cordless"], ["drill"]], 1, (id) => id !== "p1")).toEqual(["p0", "p3"])
+    // Named points join once, within the scope.
+    expect(covered(terms, [["drill"]], 1, (id) => id !== "p3", ["p2", "p0", "p3"])).toEqual(["p0", "p1", "p2"])
+    // A changed text leaves its old keys (their lists keep the slot until swept: it must not count).
+    terms.put("p0", { productId: "p0", text: text("Cordless screwdriver"), payload: {} })
+    expect(covered(terms, [["drill"]], 1)).toEqual(["p1"])
+    terms.remove("p1")
+    // The freed slot goes to a new point holding other words.
+    terms.put("p9", { productId: "p9", text: text("Hose clamp"), payload: {} })
+    expect(covered(terms, [["drill"]], 1)).toEqual([])
+    expect(covered(terms, [["hose"]], 1)).toEqual(["p2", "p3", "p9"])
+    // Many rewrites of one point: its lists are swept, and it counts once.
+    for (let i = 0; i < 50; i++)
+      terms.put("p2", { productId: "p2", text: text(i % 2 === 0 ? "Garden hose" : "Garden rake"), payload: {} })
+    expect(covered(terms, [["garden"]], 1)).toEqual(["p2"])
+    expect(covered(terms, [["rake"]], 1)).toEqual(["p2"])
+    expect(covered(terms, [["hose"]], 1)).toEqual(["p3", "p9"])
+  })
+
   it("weighs a term per field by the site's own IDF, and forgets what a point no longer holds", () => {
     const terms = withTitles("Cordless drill", "Drill press", "Garden hose")
     const idf = (documents: number, frequency: number) =>

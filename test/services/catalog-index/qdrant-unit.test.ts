@@ -16,7 +16,6 @@ import { TermChange } from "../../../src/services/catalog-index/qdrant/TermRepli
 import { denseJson, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
 import { facet, histogram, intervalsOver, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { edgeCandidates } from "../../../src/services/catalog-index/IntervalEdges.js"
-import { StatisticsCache } from "../../../src/services/catalog-index/qdrant/StatisticsCache.js"
 import { TermMemory } from "../../../src/services/catalog-index/qdrant/SiteTerms.js"
 import {
   documentTerms,
@@ -508,7 +507,6 @@ const overDouble = (
     imageDimension: 4,
     ...given
   })
-  const statistics = new StatisticsCache(options.statisticsCapacity, options.statisticsTtlMs)
   const memory = new TermMemory()
   const q: Qdrant = {
     client,
@@ -518,8 +516,6 @@ const overDouble = (
     collection: "c",
     options,
     columns: new ColumnIndexes(client, "c"),
-    statistics,
-    members: new StatisticsCache(8, options.statisticsTtlMs),
     terms: { memory: () => memory, written: () => Effect.void, synced: Effect.void, lag: Effect.succeed(0) }
   }
   return q

@@ -1,7 +1,6 @@
 import { QdrantClient, QdrantClientTimeoutError } from "@qdrant/js-client-rest"
 import type { ColumnIndexes } from "./Collection.js"
 import type { ResolvedOptions } from "./QdrantOptions.js"
-import type { StatisticsCache } from "./StatisticsCache.js"
 import type { TermReplica } from "./TermReplica.js"
 
 /** What every Qdrant-backed operation needs: the clients, the collection and the knobs. */
@@ -16,9 +15,6 @@ export interface Qdrant {
   readonly collection: string
   readonly options: ResolvedOptions
   readonly columns: ColumnIndexes
-  readonly statistics: StatisticsCache
-  /** Recent result sets' member ids (a few dozen sets): a common query's second round, remembered. */
-  readonly members: StatisticsCache
   /** The index's words and columns in this process's memory: statistics, variants, lexical vectors (SiteTerms.ts). */
   readonly terms: TermReplica
 }

@@ -19,7 +19,7 @@ import { call } from "./Request.js"
 import type { QdrantCondition, QdrantFilter } from "./FilterTranslation.js"
 import { IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_VECTOR } from "./Layout.js"
 import { fieldTermKey, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
-import { QueryScorer, type SiteTerms } from "./SiteTerms.js"
+import { type Coverage, QueryScorer, type SiteTerms } from "./SiteTerms.js"
 import { INDEX_TEXT_FIELDS } from "../../../model/IndexDocument.js"
 
 type Request = Schemas["QueryRequest"]
@@ -75,8 +75,8 @@ export interface Gathered {
   readonly matched: Set<string>
   /** Some lexical list came back full, so `matched` misses matches beyond its limit. */
   readonly saturated: boolean
-  /** "Matches some word": the condition that counts every lexical match (see Query.ts total). */
-  readonly lexicalCondition: QdrantCondition | null
+  /** Which points are lexical matches, beyond the lists too (see `lexicalCoverage`); null without words. */
+  readonly coverage: Coverage | null
   /** The typed word a partial match must hold (see `headGroup`). */
   readonly head: number | null
   /** The title pairs' keys, as `pairs` lists them. */
@@ -321,7 +321,7 @@ export const gather = (
       points,
       matched,
       saturated,
-      lexicalCondition: lexicalCondition(gathered),
+      coverage: lexicalCoverage(gathered),
       head: headGroup(typedForms),
       pairKeys: queryPairs(typedForms)
     }
@@ -396,19 +396,19 @@ export const wordScoresOf = (words: ReadonlyArray<WordMatches>): Array<WordScore
   }))
 
 /**
- * "Matches enough of the words" (see `requiredWords`) as one Qdrant condition: per typed word,
- * it holds one of its forms or a searched variant, and at least the required number of those
- * hold. How many words the best match holds is read from the lists (a full list may hide a
- * point that holds more; the count then errs towards more matches). Gated variants need the
- * text model's word, which a count cannot ask: the count leaves them out.
+ * "Matches enough of the words" (see `requiredWords`): per typed word, a point holds one of its
+ * forms or a searched variant, and at least the required number of those hold. How many words
+ * the best match holds is read from the lists (a full list may hide a point that holds more; the
+ * count then errs towards more matches). Gated variants need the text model's word, which
+ * memory cannot ask for a point not listed: the coverage leaves them out.
  */
-const lexicalCondition = (words: ReadonlyArray<WordMatches>): QdrantCondition | null => {
+const lexicalCoverage = (words: ReadonlyArray<WordMatches>): Coverage | null => {
   if (words.length === 0) return null
   const { typed, required } = wordCoverage(wordScoresOf(words))
-  const keys = Array.from({ length: typed }, () => [] as Array<number>)
+  const groups = Array.from({ length: typed }, () => [] as Array<number>)
   for (const { word, exactKeys, variantQuery } of words) {
     for (let group = word.group; group < word.group + word.span; group++)
-      keys[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
+      groups[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
   }
-  return required <= 1 ? holdsAny(keys.flat()) : { min_should: { conditions: keys.map(holdsAny), min_count: required } }
+  return { groups, required }
 }

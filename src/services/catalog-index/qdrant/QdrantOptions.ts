@@ -62,13 +62,6 @@ export interface QdrantIndexOptions {
   readonly queryTimeoutMs?: number | undefined
   readonly writeTimeoutMs?: number | undefined
   /**
-   * Common queries' totals remembered (see qdrant/StatisticsCache.ts): at most this many
-   * (default 100,000), each for at most this long (default 30,000 ms) or until the site's next
-   * write, whichever comes first.
-   */
-  readonly statisticsCapacity?: number | undefined
-  readonly statisticsTtlMs?: number | undefined
-  /**
    * How a new collection spreads over a Qdrant cluster (fixed when it is created; a single
    * node ignores them): shards (default 1; 6–12 for a cluster of 3–6 nodes, so nodes can be
    * added and shards moved), copies of each shard on different nodes (default 1; 2 keeps every
@@ -103,8 +96,6 @@ export interface ResolvedOptions {
   readonly matchCap: number
   readonly queryTimeoutMs: number
   readonly writeTimeoutMs: number
-  readonly statisticsCapacity: number
-  readonly statisticsTtlMs: number
   readonly shards: number
   readonly replicationFactor: number
   readonly writeConsistencyFactor: number
@@ -131,8 +122,6 @@ export const resolveOptions = (options: QdrantIndexOptions): ResolvedOptions => 
   matchCap: options.matchCap ?? 10_000,
   queryTimeoutMs: options.queryTimeoutMs ?? 5_000,
   writeTimeoutMs: options.writeTimeoutMs ?? 120_000,
-  statisticsCapacity: options.statisticsCapacity ?? 100_000,
-  statisticsTtlMs: options.statisticsTtlMs ?? 30_000,
   shards: options.shards ?? 1,
   replicationFactor: options.replicationFactor ?? 1,
   writeConsistencyFactor: options.writeConsistencyFactor ?? 1
@@ -151,7 +140,6 @@ type Tuning = Pick<
   | "maxRequestBytes"
   | "queryTimeoutMs"
   | "writeTimeoutMs"
-  | "statisticsTtlMs"
   | "shards"
   | "replicationFactor"
   | "writeConsistencyFactor"
@@ -175,7 +163,6 @@ export const QdrantTuning: Config.Config<Tuning> = Config.all({
   maxRequestBytes: positive("QDRANT_MAX_REQUEST_BYTES", 8 * 1024 * 1024),
   queryTimeoutMs: positive("QDRANT_QUERY_TIMEOUT_MS", 5_000),
   writeTimeoutMs: positive("QDRANT_WRITE_TIMEOUT_MS", 120_000),
-  statisticsTtlMs: positive("QDRANT_STATISTICS_TTL_MS", 30_000),
   shards: positive("QDRANT_SHARDS", 1),
   replicationFactor: positive("QDRANT_REPLICATION_FACTOR", 1),
   writeConsistencyFactor: positive("QDRANT_WRITE_CONSISTENCY_FACTOR", 1)

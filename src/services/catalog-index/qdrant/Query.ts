@@ -1,9 +1,5 @@
 import { columnsOf, productIdOf } from "./Layout.js"
-import { createHash } from "node:crypto"
-import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
-import type { PayloadValue } from "../../../model/IndexDocument.js"
-import { timed } from "../../../platform/ServerTiming.js"
 import type {
   FacetAnswer,
   FacetRequest,
@@ -13,14 +9,11 @@ import type {
   SearchQuery,
   SearchResult
 } from "../CatalogIndex.js"
-import { byCodeUnits, conditionHolds, tallyFacets } from "../ColumnValues.js"
+import { byCodeUnits, tallyFacets } from "../ColumnValues.js"
 import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
-import type { Condition } from "../../../model/Filter.js"
 import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
-import { facetOver, intervalsOver } from "./Aggregates.js"
 import type { Qdrant } from "./Client.js"
-import { call } from "./Request.js"
-import { andAlso, toQdrantFilter, type QdrantCondition, type QdrantFilter } from "./FilterTranslation.js"
+import { toQdrantFilter, type QdrantFilter } from "./FilterTranslation.js"
 import { bestLexical, byColumns, fuse, lexicalScores, type Candidate, type Ranking } from "./Fusion.js"
 import {
   gather,
@@ -36,6 +29,8 @@ import { byProductId } from "./IdOrder.js"
 import { bestEntries } from "../TopK.js"
 import { COLUMNS_KEY } from "./Layout.js"
 import { pointIds } from "./PointIds.js"
+import { resultSetOf, scopeOf } from "./ResultSet.js"
+import type { Holding } from "./SiteTerms.js"
 
 const filterOf = (query: MatchQuery) =>
   toQdrantFilter(query.siteId, query.filter, {
@@ -84,13 +79,11 @@ const fromMemory = (q: Qdrant, query: MatchQuery): Array<string> | null => {
         ? groups.anyOf.flatMap((group) => [...site.groupMembers(group)])
         : null
   if (seeds === null) return null
-  const excluded = new Set(query.excludeIds ?? [])
+  const accept = scopeOf(query)
   const found = new Set<string>()
   for (const id of seeds) {
     const holding = site.holding(id)
-    if (holding === undefined || excluded.has(holding.productId)) continue
-    const holds = (condition: Condition) => conditionHolds(condition, holding.columns[condition.column])
-    if (query.filter.must.every(holds) && !query.filter.mustNot.some(holds)) found.add(holding.productId)
+    if (holding !== undefined && accept(holding)) found.add(holding.productId)
   }
   return [...found].sort(byCodeUnits).slice(0, q.options.matchCap)
 }
@@ -109,9 +102,6 @@ const rankingOf = (query: SearchQuery, q: Qdrant): Ranking => ({
   })
 })
 
-const countOf = (q: Qdrant, filter: QdrantFilter) =>
-  call("count", () => q.client.count(q.collection, { filter, exact: true })).pipe(Effect.map((result) => result.count))
-
 /**
  * A browse ranks by boosts and `near`, then product id. Without them the page is the scope's
  * first `limit` product ids (exact, any scope size); with them, the first `matchCap` ids are
@@ -120,18 +110,27 @@ const countOf = (q: Qdrant, filter: QdrantFilter) =>
 const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ranking) =>
   Effect.gen(function* () {
     const ranked = byColumns(ranking)
-    const [{ records }, total] = yield* Effect.all(
-      [
-        byProductId(q, filter, ranked ? Math.max(q.options.matchCap, query.limit) : query.limit, [COLUMNS_KEY]),
-        countOf(q, filter)
-      ],
-      { concurrency: 2 }
+    const { records } = yield* byProductId(
+      q,
+      filter,
+      ranked ? Math.max(q.options.matchCap, query.limit) : query.limit,
+      [COLUMNS_KEY]
     )
     const candidates = records.map(
       (r): Candidate => ({ productId: productIdOf(r.payload), columns: columnsOf(r.payload), lexical: 0 })
     )
-    return { hits: fuse(candidates, ranking, query.limit), total }
+    return fuse(candidates, ranking, query.limit)
   })
+
+/** A result set's size (products, or groups with `groupBy`) and facets, counted over its members. */
+const setFacts = (
+  members: ReadonlyArray<Pick<Holding, "productId" | "columns">>,
+  groupBy: string | undefined,
+  request: FacetRequest | undefined
+): { readonly total: number; readonly facets?: FacetAnswer } => {
+  const total = groupBy === undefined ? members.length : countGroups(members, groupBy)
+  return request === undefined ? { total } : { total, facets: tallyFacets(members, request, groupBy) }
+}
 
 /** Signals by point id: what fusion needs besides a point's product id and columns. */
 type Scored = Omit<Candidate, "productId" | "columns"> & { readonly id: string }
@@ -180,13 +179,14 @@ const listLengths = (q: Qdrant, limit: number, byColumns: boolean): Pick<GatherL
 }
 
 /**
- * Hybrid search in at most two dependent rounds. One batch finds the candidates with all their
+ * Hybrid search in one round of Qdrant requests. One batch finds the candidates with all their
  * signals (Gather.ts); their columns are in memory (SiteTerms.ts), so they are fused here with
- * the embedded index's arithmetic (Fusion.ts) and, when no list was cut, they are the whole
- * result set: groups and facets are counted here too, and the search took one round. A cut set
- * takes a second: its members' ids in one request (their columns from memory) when facets or
- * groups are asked for, else its count. With `groupBy` the hits are every candidate, ranked
- * (the caller keeps one per group); `everyMatch` says whether they are every match.
+ * the embedded index's arithmetic (Fusion.ts). When no list was cut they are the whole result
+ * set; when one was, the set's members are counted in memory to the last (ResultSet.ts). Either
+ * way groups, totals and facets take no further request. With `groupBy` the hits are every
+ * candidate, ranked (the caller keeps one per group); `everyMatch` says whether they are every
+ * match, `everyMember` ranks every member (words from memory, no similarity beyond the
+ * candidates').
  */
 const ranked = (
   q: Qdrant,
@@ -199,17 +199,10 @@ const ranked = (
   Effect.gen(function* () {
     const filter = filterOf(query)
     const ranking = rankingOf(query, q)
+    const site = q.terms.memory().site(query.siteId)
     if (browses(query, q)) {
-      const [result, counted] = yield* Effect.all(
-        [
-          browse(q, query, filter, ranking),
-          facetRequest === undefined
-            ? Effect.succeed(undefined)
-            : Effect.map(setFacts(q, query.siteId, filter, query.groupBy, facetRequest), (facts) => facts.facets)
-        ],
-        { concurrency: 2 }
-      )
-      return { ...result, ...(counted === undefined ? {} : { facets: counted }), everyMatch: false }
+      const hits = yield* browse(q, query, filter, ranking)
+      return { hits, ...setFacts(resultSetOf(site, query, null, []), query.groupBy, facetRequest), everyMatch: false }
     }
     const grouped = query.groupBy !== undefined
     const gathered = yield* gather(q, query, filter, listLengths(q, query.limit, byColumns(ranking)))
@@ -217,164 +210,34 @@ const ranked = (
     const best = bestLexical(scored)
     const found = scored.map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
     const hits = fuse(found, ranking, grouped ? found.length : query.limit, best)
-    if (!gathered.saturated) {
-      const members = found.map(({ productId, columns }) => ({ productId, columns }))
-      return {
-        hits,
-        total: grouped ? countGroups(members, query.groupBy!) : members.length,
-        ...(facetRequest === undefined ? {} : { facets: tallyFacets(members, facetRequest, query.groupBy) }),
-        everyMatch: true
-      }
-    }
-    const matches = matchFilter(filter, gathered, scored)
-    if (!grouped && facetRequest === undefined)
-      return { hits, total: yield* total(q, query.siteId, matches).pipe(timed("total")), everyMatch: false }
-    const { members, ...facts } = yield* setFacts(q, query.siteId, matches, query.groupBy, facetRequest)
-    // A grouped listing whose candidates hold too few groups ranks every member (read for the
-    // count): words from memory, no similarity beyond the candidates'.
+    if (!gathered.saturated) return { hits, ...setFacts(found, query.groupBy, facetRequest), everyMatch: true }
+    const members = resultSetOf(
+      site,
+      query,
+      gathered,
+      scored.map(({ id }) => id)
+    )
     const everyMember = () => {
-      widen(q, query.siteId, gathered, members?.map((member) => member.id) ?? [])
+      widen(
+        q,
+        query.siteId,
+        gathered,
+        members.map((member) => member.pointId)
+      )
       const all = scoredOf(q, gathered).map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
       return fuse(all, ranking, all.length, bestLexical(all))
     }
-    return { hits, ...facts, everyMatch: false, ...(members === undefined ? {} : { everyMember }) }
+    return { hits, ...setFacts(members, query.groupBy, facetRequest), everyMatch: false, everyMember }
   })
 
-/**
- * Every match of the query (`matches`, see matchFilter), counted by Qdrant. The slowest request
- * of a common word's search, so it is remembered a short time, by a digest of the filter.
- */
-const total = (q: Qdrant, siteId: number, matches: QdrantFilter): Effect.Effect<number, IndexError> =>
-  remembered(q, siteId, "total", matches, countOf(q, matches))
-
-/** A filter's name among remembered values: the same filter, the same digest. */
-const digestOf = (filter: QdrantFilter): string => createHash("sha256").update(JSON.stringify(filter)).digest("base64")
-
-const remembered = (
-  q: Qdrant,
-  siteId: number,
-  kind: string,
-  filter: QdrantFilter,
-  count: Effect.Effect<number, IndexError>
-) => {
-  const digest = digestOf(filter)
-  return q.statistics.counts(siteId, [{ name: `${kind}:${digest}`, count }]).pipe(Effect.map(([n]) => n))
-}
-
-/**
- * Every match of a text/vector query as one filter: in the scope, and a lexical match (a point
- * holding enough of the words or their ungated variants, beyond the lists too) or one of the
- * scored matches (the dense hits, and the gated and partial matches the text model accepted).
- */
-const matchFilter = (filter: QdrantFilter, gathered: Gathered, scored: ReadonlyArray<Scored>): QdrantFilter => {
-  const any: Array<QdrantCondition> = [
-    ...(gathered.lexicalCondition === null ? [] : [gathered.lexicalCondition]),
-    // Sorted: the same matches make the same filter (and digest), whatever order the lists gave.
-    { has_id: scored.map(({ id }) => id).sort() }
-  ]
-  return andAlso(filter, { should: any })
-}
-
-/** The result set of `scope` as one filter, and what gathering its words and vectors learnt (null for a browse). */
+/** The result set of `scope` (see resultSetOf), and what gathering its words and vectors learnt (null for a browse). */
 const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
   Effect.gen(function* () {
-    const filter = filterOf(scope)
-    if (browses(scope, q)) return { filter, gathered: null }
-    const gathered = yield* gather(q, scope, filter, { lexical, dense: q.options.denseCandidates })
-    return { filter: matchFilter(filter, gathered, scoredOf(q, gathered)), gathered }
-  })
-
-type Member = {
-  readonly id: string
-  readonly productId: string
-  readonly columns: Readonly<Record<string, PayloadValue>>
-}
-
-/**
- * Members of a result set: their point ids from Qdrant (ids only, `matchCap` a request: a set up
- * to that size in one), their product ids and columns from memory. Up to `cap` of them, and
- * whether that is all.
- */
-const memberPages = (q: Qdrant, siteId: number, filter: QdrantFilter, cap: number) =>
-  Effect.gen(function* () {
-    const site = q.terms.memory().site(siteId)
-    const digest = digestOf(filter)
-    // A common query's members are remembered a short time, as its total is (see StatisticsCache).
-    const { ids, all } = yield* q.members.remember(siteId, `${cap}:${digest}`, memberIds(q, filter, cap))
-    const members: Array<Member> = []
-    for (const id of ids) {
-      const holding = site.holding(id)
-      if (holding !== undefined) members.push({ id, productId: holding.productId, columns: holding.columns })
-    }
-    return { members, all }
-  })
-
-/** Up to `cap` point ids of `filter`, `matchCap` a request, and whether that is all of them. */
-const memberIds = (q: Qdrant, filter: QdrantFilter, cap: number) =>
-  Effect.gen(function* () {
-    const ids: Array<string> = []
-    let offset: Schemas["ExtendedPointId"] | undefined
-    do {
-      // Sent as encoded here: the filter may list thousands of ids (see sendJson).
-      const page = (yield* call("scroll", () =>
-        q.sendQuery(
-          "POST",
-          "points/scroll",
-          JSON.stringify({
-            filter,
-            limit: Math.min(q.options.matchCap, cap - ids.length),
-            with_payload: false,
-            with_vector: false,
-            ...(offset !== undefined && { offset })
-          })
-        )
-      )) as Schemas["ScrollResult"]
-      for (const point of page.points) ids.push(String(point.id))
-      const next = page.next_page_offset
-      offset = typeof next === "string" || typeof next === "number" ? next : undefined
-    } while (offset !== undefined && ids.length < cap)
-    return { ids, all: offset === undefined }
-  })
-
-/** Every member of a result set with its columns: what a sorted or grouped listing orders client-side. */
-const membersOf = (q: Qdrant, siteId: number, filter: QdrantFilter) =>
-  Effect.map(memberPages(q, siteId, filter, Number.MAX_SAFE_INTEGER), ({ members }) => members)
-
-/**
- * A result set's size (products, or groups with `groupBy`) and exact facets. A set of up to
- * `matchCap` members is read in one request (ids only) and counted from memory; a larger one
- * grouped is read on, page by page; a larger one without groups is counted by Qdrant (a count,
- * the facet API per value column, and per numeric column its count and extremes, then the
- * values below each candidate edge: see Aggregates.ts).
- */
-const setFacts = (
-  q: Qdrant,
-  siteId: number,
-  filter: QdrantFilter,
-  groupBy: string | undefined,
-  request: FacetRequest | undefined
-): Effect.Effect<
-  { readonly total: number; readonly facets?: FacetAnswer; readonly members?: ReadonlyArray<Member> },
-  IndexError
-> =>
-  Effect.gen(function* () {
-    const first = yield* memberPages(q, siteId, filter, q.options.matchCap).pipe(timed("members"))
-    const members =
-      first.all || groupBy === undefined ? first.members : yield* membersOf(q, siteId, filter).pipe(timed("members"))
-    if (first.all || groupBy !== undefined) {
-      const total = groupBy === undefined ? members.length : countGroups(members, groupBy)
-      return request === undefined
-        ? { total, members }
-        : { total, members, facets: tallyFacets(members, request, groupBy) }
-    }
-    const [total, facets] = yield* Effect.all(
-      [
-        remembered(q, siteId, "total", filter, countOf(q, filter)),
-        request === undefined ? Effect.succeed(undefined) : aggregated(q, filter, request)
-      ],
-      { concurrency: 2 }
-    )
-    return facets === undefined ? { total } : { total, facets }
+    const site = q.terms.memory().site(scope.siteId)
+    if (browses(scope, q)) return { members: resultSetOf(site, scope, null, []), gathered: null }
+    const gathered = yield* gather(q, scope, filterOf(scope), { lexical, dense: q.options.denseCandidates })
+    const scored = scoredOf(q, gathered).map(({ id }) => id)
+    return { members: resultSetOf(site, scope, gathered, scored), gathered }
   })
 
 /**
@@ -411,10 +274,8 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
           : relevancePrefix(result.everyMember(), Number.POSITIVE_INFINITY, 0, end, query.groupBy))
       if (settled !== null) return withFacets({ hits: settled.slice(offset), total: result.total }, result.facets)
     }
-    const { filter, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
-    const members = yield* membersOf(q, query.siteId, filter).pipe(timed("members"))
-    const total = query.groupBy === undefined ? members.length : countGroups(members, query.groupBy)
-    const counted = query.facets === undefined ? undefined : tallyFacets(members, query.facets, query.groupBy)
+    const { members, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
+    const { total, facets: counted } = setFacts(members, query.groupBy, query.facets)
     if (!sorted) {
       for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
         const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) }, undefined)
@@ -425,7 +286,7 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     // Ties of the order go by relevance: what was gathered scored (a member beyond it scores 0 on words).
     const scored = new Map((gathered === null ? [] : scoredOf(q, gathered)).map((point) => [point.id, point]))
     const candidates = members.map((member): Candidate => {
-      const point = scored.get(member.id)
+      const point = scored.get(member.pointId)
       return {
         productId: member.productId,
         columns: member.columns,
@@ -463,30 +324,9 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
     return withFacets({ hits: page.slice(offset), total }, counted)
   })
 
-/** Exact facets of a large result set without groups, counted by Qdrant over its filter. */
-const aggregated = (q: Qdrant, filter: QdrantFilter, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
-  Effect.gen(function* () {
-    const [values, intervals] = yield* Effect.all(
-      [
-        Effect.forEach(
-          request.values,
-          ({ column, limit }) => Effect.map(facetOver(q, filter, column, limit), (counts) => [column, counts] as const),
-          { concurrency: "unbounded" }
-        ),
-        Effect.forEach(
-          request.intervals,
-          ({ column, buckets }) =>
-            Effect.map(intervalsOver(q, filter, column, buckets), (found) => [column, found] as const),
-          { concurrency: "unbounded" }
-        )
-      ],
-      { concurrency: 2 }
-    )
-    return { values: new Map(values), intervals: new Map(intervals) }
-  }).pipe(timed("facets"))
-
 /** Exact facets of the query's matches. */
 export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
-  Effect.flatMap(resultSet(q, scope, q.options.denseCandidates), ({ filter }) =>
-    Effect.map(setFacts(q, scope.siteId, filter, scope.groupBy, request), (facts) => facts.facets!)
+  Effect.map(
+    resultSet(q, scope, q.options.denseCandidates),
+    ({ members }) => setFacts(members, scope.groupBy, request).facets!
   )

@@ -14,6 +14,7 @@ type TextFields = IndexDocument["text"]
  * parts) and its distinct terms (by id).
  */
 export interface Holding {
+  readonly pointId: string
   readonly productId: string
   readonly columns: Readonly<Record<string, PayloadValue>>
   readonly version: number | undefined
@@ -22,7 +23,31 @@ export interface Holding {
   readonly keys: Uint32Array
   readonly values: Float32Array
   readonly terms: Uint32Array
+  /** Its place in the postings (see SiteTerms.postings). */
+  readonly slot: number
 }
+
+/** Whether the sorted `keys` hold `key`. */
+const holdsKey = (keys: Uint32Array, key: number): boolean => {
+  let low = 0
+  let high = keys.length - 1
+  while (low <= high) {
+    const middle = (low + high) >>> 1
+    const at = keys[middle]
+    if (at === key) return true
+    if (at < key) low = middle + 1
+    else high = middle - 1
+  }
+  return false
+}
+
+/** "Holds at least `required` of the groups, each by one of its keys": a result set's lexical matches. */
+export interface Coverage {
+  readonly groups: ReadonlyArray<ReadonlyArray<number>>
+  readonly required: number
+}
+
+const EMPTY = new Uint32Array(0)
 
 const groupOf = (holding: Pick<Holding, "columns">): string | undefined => {
   const group = holding.columns[VARIANT_GROUP_COLUMN]
@@ -56,6 +81,15 @@ export class SiteTerms {
   private readonly groups = new Map<string, Set<string>>()
   /** Points without a text vector: a search asks for their lexical matches apart (Gather.ts) only if any. */
   private readonly textless = new Set<string>()
+  /**
+   * By key: the slots of the points holding it, so a result set is counted here to its last
+   * member (Qdrant's lists stop at their best). Kept lazily: a point that lets a key go leaves
+   * its slot behind, and a reader checks the slot's holding still holds the key (a list grown
+   * to twice its holders is swept on the next addition; a key no point holds is dropped).
+   */
+  private readonly postings = new Map<number, Array<number>>()
+  private readonly bySlot: Array<Holding | undefined> = []
+  private readonly freeSlots: Array<number> = []
 
   get unembedded(): number {
     return this.textless.size
@@ -92,12 +126,17 @@ export class SiteTerms {
     const hash = textHash(text)
     if (before !== undefined && before.textHash === hash) {
       this.setGroup(pointId, groupOf(before), doc.payload)
-      this.holdings.set(pointId, { ...before, productId: doc.productId, columns: doc.payload, version })
+      const holding = { ...before, productId: doc.productId, columns: doc.payload, version }
+      this.holdings.set(pointId, holding)
+      this.bySlot[before.slot] = holding
       return
     }
     if (before !== undefined) this.forget(pointId, before)
     const { lexical, terms } = analysed ?? documentTerms(text)
+    const slot = before?.slot ?? this.freeSlots.pop() ?? this.bySlot.length
     const holding: Holding = {
+      pointId,
+      slot,
       productId: doc.productId,
       columns: doc.payload,
       version,
@@ -107,13 +146,75 @@ export class SiteTerms {
       terms: Uint32Array.from(terms, (term) => this.idOf(term))
     }
     this.setGroup(pointId, undefined, holding.columns)
-    for (const key of holding.keys) this.frequencies.set(key, (this.frequencies.get(key) ?? 0) + 1)
+    for (const key of holding.keys) {
+      const holders = (this.frequencies.get(key) ?? 0) + 1
+      this.frequencies.set(key, holders)
+      // The slot is listed already where the point held the key before this text (unless the
+      // list went with the last holder as the old text was forgotten).
+      if (before === undefined || !holdsKey(before.keys, key) || !this.postings.has(key)) this.post(key, slot, holders)
+    }
+    this.bySlot[slot] = holding
     for (const id of holding.terms) {
       const held = this.holders[id] ?? 0
       this.holders[id] = held + 1
       if (held === 0) this.vocabulary.set(this.termsById[id]!, true)
     }
     this.holdings.set(pointId, holding)
+  }
+
+  private post(key: number, slot: number, holders: number): void {
+    const slots = this.postings.get(key)
+    if (slots === undefined) {
+      this.postings.set(key, [slot])
+      return
+    }
+    if (slots.length >= 2 * holders + 8) {
+      const kept = new Set<number>()
+      for (const listed of slots) if (holdsKey(this.bySlot[listed]?.keys ?? EMPTY, key)) kept.add(listed)
+      slots.length = 0
+      slots.push(...kept)
+    }
+    slots.push(slot)
+  }
+
+  /**
+   * The points holding at least `required` of the groups (each by any of its keys), and the
+   * points `also` names, accepted by `accept` (the scope): a result set, every member once.
+   */
+  covering(coverage: Coverage, accept: (holding: Holding) => boolean, also: Iterable<string> = []): Array<Holding> {
+    const { groups } = coverage
+    const required = Math.max(1, coverage.required)
+    const found: Array<Holding> = []
+    const counts = new Uint16Array(this.bySlot.length)
+    // The last group that counted a slot (+1): a point holding several keys of one group counts it once.
+    const counted = new Uint16Array(this.bySlot.length)
+    groups.forEach((keys, group) => {
+      for (const key of new Set(keys)) {
+        const slots = this.postings.get(key)
+        if (slots === undefined) continue
+        for (const slot of slots) {
+          if (counted[slot] === group + 1) continue
+          const holding = this.bySlot[slot]
+          if (holding === undefined || !holdsKey(holding.keys, key)) continue
+          counted[slot] = group + 1
+          if (++counts[slot] === required && accept(holding)) found.push(holding)
+        }
+      }
+    })
+    for (const pointId of also) {
+      const holding = this.holdings.get(pointId)
+      if (holding === undefined || counts[holding.slot] >= required) continue
+      counts[holding.slot] = required
+      if (accept(holding)) found.push(holding)
+    }
+    return found
+  }
+
+  /** Every point the scope accepts. */
+  accepted(accept: (holding: Holding) => boolean): Array<Holding> {
+    const found: Array<Holding> = []
+    for (const holding of this.holdings.values()) if (accept(holding)) found.push(holding)
+    return found
   }
 
   /** The point moved from item group `was` to the one `columns` name. */
@@ -139,6 +240,8 @@ export class SiteTerms {
     this.forget(pointId, holding)
     this.holdings.delete(pointId)
     this.textless.delete(pointId)
+    this.bySlot[holding.slot] = undefined
+    this.freeSlots.push(holding.slot)
   }
 
   holding(pointId: string): Holding | undefined {
@@ -190,8 +293,10 @@ export class SiteTerms {
     if (group !== undefined) this.leaveGroup(pointId, group)
     for (const key of holding.keys) {
       const left = this.frequencies.get(key)! - 1
-      if (left === 0) this.frequencies.delete(key)
-      else this.frequencies.set(key, left)
+      if (left === 0) {
+        this.frequencies.delete(key)
+        this.postings.delete(key)
+      } else this.frequencies.set(key, left)
     }
     for (const id of holding.terms) {
       const left = this.holders[id] - 1

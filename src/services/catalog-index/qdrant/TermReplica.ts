@@ -29,9 +29,6 @@ export type TermChange = typeof TermChange.Type
 const checkChange = compiledDecoder(TermChange)
 const decodeChange = (json: string | undefined): TermChange => Either.getOrThrow(checkChange(JSON.parse(json ?? "")))
 
-/** Called with the site of every change applied: what is remembered of the site's contents is stale. */
-export type OnChange = (siteId: number) => void
-
 const apply = (memory: TermMemory, change: TermChange, analysed?: DocumentTerms): void => {
   if (change._tag === "Put") {
     memory.site(change.siteId).put(pointId(change.siteId, change.productId), change, analysed)
@@ -44,13 +41,8 @@ const apply = (memory: TermMemory, change: TermChange, analysed?: DocumentTerms)
 const applyAll = (
   memory: TermMemory,
   changes: ReadonlyArray<TermChange>,
-  analysed: ReadonlyArray<DocumentTerms | undefined> | undefined,
-  onChange: OnChange
-): void =>
-  changes.forEach((change, i) => {
-    apply(memory, change, analysed?.[i])
-    onChange(change.siteId)
-  })
+  analysed: ReadonlyArray<DocumentTerms | undefined> | undefined
+): void => changes.forEach((change, i) => apply(memory, change, analysed?.[i]))
 
 /**
  * This process's TermMemory (see SiteTerms.ts), kept in step with the collection. Qdrant is the
@@ -141,10 +133,10 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
   })
 
 /** One process writes and reads (the embedded topology with QDRANT_URL): filled before the index serves. */
-export const localTermReplica = (q: Collection, onChange: OnChange): Effect.Effect<TermReplica, IndexError> =>
+export const localTermReplica = (q: Collection): Effect.Effect<TermReplica, IndexError> =>
   Effect.map(fromCollection(q), (memory) => ({
     memory: () => memory,
-    written: (changes, analysed) => Effect.sync(() => applyAll(memory, changes, analysed, onChange)),
+    written: (changes, analysed) => Effect.sync(() => applyAll(memory, changes, analysed)),
     synced: Effect.void,
     lag: Effect.succeed(0)
   }))
@@ -161,7 +153,6 @@ export const feedTermReplica = (
   q: Collection,
   redisUrl: string,
   key: string,
-  onChange: OnChange,
   applyTimeout: Duration.DurationInput = Duration.seconds(10)
 ): Effect.Effect<TermReplica, IndexError, Scope.Scope> =>
   Effect.gen(function* () {
@@ -171,18 +162,15 @@ export const feedTermReplica = (
       .follow({
         rebuild: Effect.gen(function* () {
           memory = yield* fromCollection(q)
-          for (const siteId of memory.siteIds()) onChange(siteId)
           yield* Effect.logInfo("term memory rebuilt", { points: memory.points })
         }),
         apply: (entries) =>
           Effect.forEach(
             entries,
             (values) =>
-              Effect.try(() => {
-                const change = decodeChange(values[0]?.toString())
-                apply(memory, change)
-                onChange(change.siteId)
-              }).pipe(Effect.catchAll((error) => Effect.logWarning("term memory: change skipped", String(error)))),
+              Effect.try(() => apply(memory, decodeChange(values[0]?.toString()))).pipe(
+                Effect.catchAll((error) => Effect.logWarning("term memory: change skipped", String(error)))
+              ),
             { discard: true }
           )
       })
@@ -196,7 +184,7 @@ export const feedTermReplica = (
         changes.length === 0
           ? Effect.void
           : Effect.gen(function* () {
-              applyAll(memory, changes, analysed, onChange)
+              applyAll(memory, changes, analysed)
               const id = yield* feed
                 .publish(changes.map((change) => [JSON.stringify(Schema.encodeSync(TermChange)(change))]))
                 .pipe(Effect.mapError(indexError))
