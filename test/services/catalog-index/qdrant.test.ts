@@ -1,16 +1,18 @@
 import { randomUUID } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { QdrantClient } from "@qdrant/js-client-rest"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { CatalogIndex } from "../../../src/services/catalog-index/CatalogIndex.js"
 import { emptyFilter } from "../../../src/model/Filter.js"
 import { skewedApparel, skewedApparelPrices, titled, upsert, vec } from "./fixtures.js"
 import { CurrentTimings, Timings } from "../../../src/platform/ServerTiming.js"
 import { QdrantCatalogIndex } from "../../../src/services/catalog-index/QdrantCatalogIndex.js"
 import { qdrantForThisFile } from "../../support/QdrantServer.js"
+import { redisForThisFile } from "../../support/RedisSuite.js"
 import { catalogIndexConformance } from "./conformance.js"
 
 const qdrant = qdrantForThisFile()
+const redis = redisForThisFile()
 
 /**
  * Each test builds the layer afresh, so each gets its own collection (4-d vectors, like the
@@ -122,7 +124,9 @@ if (qdrant.available) {
         expect(timings.rounds("qdrant").rounds).toBe(1)
         // Writes change the set at once: one more Bosch drill, one Makita drill gone, one drill
         // renamed to a word the query does not hold.
-        yield* upsert(titled("p-new", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch", price: 5 } }))
+        yield* upsert(
+          titled("p-new", "Cordless drill", { vector: [1, 0, 0, 0], payload: { brand: "Bosch", price: 5 } })
+        )
         yield* index.remove(1, [ids[1]])
         yield* upsert(titled(ids[2], "Garden hose", { vector: [0, 0, 1, 0], payload: { brand: "Makita", price: 12 } }))
         const again = new Timings()
@@ -190,6 +194,51 @@ if (qdrant.available) {
         yield* upsert(titled("b", "Garden hose", { vector: [0, 1, 0, 0] })).pipe(Effect.provide(layer))
         const embedded = yield* search("hose").pipe(Effect.provide(layer))
         expect(embedded.hits.map((hit) => hit.productId)).toEqual(["b"])
+      })
+    )
+
+    it.scopedLive("processes writing the same products at once all end with each one's newest version", () =>
+      Effect.gen(function* () {
+        const { collection } = yield* ownCollection("feed")
+        const { apiKey, url } = qdrant
+        // Two processes on one change feed (the distributed topology), each with its own memory.
+        const open = () =>
+          Layer.build(
+            QdrantCatalogIndex.layer(
+              { url, apiKey, collection, textDimension: 4, imageDimension: 4 },
+              { redisUrl: redis.url }
+            ).pipe(Layer.orDie)
+          ).pipe(Effect.map((context) => Context.get(context, CatalogIndex)))
+        const [first, second] = [yield* open(), yield* open()]
+        const words = ["amber", "cobalt", "scarlet", "violet", "indigo", "ochre", "teal", "mauve"]
+        const products = ["p0", "p1", "p2"]
+        // Versions interleaved between the writers, so each one's changes cross the other's.
+        yield* Effect.all(
+          [first, second].map((index, writer) =>
+            Effect.forEach(
+              words.flatMap((_, version) => (version % 2 === writer ? [version] : [])),
+              (version) =>
+                index.upsert(
+                  products.map((id, p) => ({
+                    ...titled(id, `Kettle ${words[(version + p) % words.length]}`, { vector: [1, p, 0, 0] }),
+                    version
+                  }))
+                ),
+              { discard: true }
+            )
+          ),
+          { concurrency: "unbounded" }
+        )
+        const newest = words.length - 1
+        for (const index of [first, second]) {
+          for (const [w, word] of words.entries()) {
+            const holders = products.filter((_, p) => (newest + p) % words.length === w)
+            const found = yield* index.search({ siteId: 1, text: word, filter: emptyFilter, limit: 10 })
+            expect(found.hits.map((hit) => hit.productId).sort(), `${word}`).toEqual(holders)
+          }
+          const kettles = yield* index.search({ siteId: 1, text: "kettle", filter: emptyFilter, limit: 10 })
+          expect(kettles.total).toBe(products.length)
+        }
       })
     )
   })

@@ -1,4 +1,5 @@
 import { columnsOf, productIdOf, textOf } from "./Layout.js"
+import { randomUUID } from "node:crypto"
 import { Duration, Effect, Either, Schema, type Scope } from "effect"
 import { compiledDecoder } from "../../../domain/CompiledCheck.js"
 import { IndexError } from "../CatalogIndex.js"
@@ -8,7 +9,7 @@ import type { QdrantClient, Schemas } from "@qdrant/js-client-rest"
 import { call } from "./Request.js"
 import { COLUMNS_KEY, PRODUCT_KEY, SITE_KEY, TEXT_KEY, TEXT_VECTOR, VERSION_KEY } from "./Layout.js"
 import { pointId } from "./PointIds.js"
-import { TermMemory } from "./SiteTerms.js"
+import { type Holding, TermMemory } from "./SiteTerms.js"
 import type { DocumentTerms } from "./SparseText.js"
 
 /** One write to the index, as its words and columns: what the term memory of every process applies. */
@@ -158,36 +159,76 @@ export const feedTermReplica = (
   Effect.gen(function* () {
     const feed = yield* makeChangeFeed({ redisUrl, key }).pipe(Effect.mapError(indexError))
     let memory = new TermMemory()
+    // This process's changes, applied here before they were published, by the token published
+    // beside each: the holding each left (null: a removal). When one comes back through the feed
+    // and its point still holds that very holding, nothing came between, so the feed order
+    // agrees with what was applied: it is not decoded again (a writer's most common entry).
+    const origin = randomUUID()
+    let sequence = 0
+    const ahead = new Map<
+      string,
+      { readonly siteId: number; readonly pointId: string; readonly holding: Holding | undefined } | null
+    >()
+    const applyEntry = (values: ReadonlyArray<Buffer>) => {
+      const token = values[1]?.toString()
+      const mine = token === undefined ? undefined : ahead.get(token)
+      if (mine !== undefined) {
+        ahead.delete(token!)
+        if (mine !== null && memory.site(mine.siteId).holding(mine.pointId) === mine.holding) return
+      }
+      apply(memory, decodeChange(values[0]?.toString()))
+    }
     const following = yield* feed
       .follow({
         rebuild: Effect.gen(function* () {
           memory = yield* fromCollection(q)
+          ahead.clear()
           yield* Effect.logInfo("term memory rebuilt", { points: memory.points })
         }),
         apply: (entries) =>
-          Effect.forEach(
-            entries,
-            (values) =>
-              Effect.try(() => apply(memory, decodeChange(values[0]?.toString()))).pipe(
-                Effect.catchAll((error) => Effect.logWarning("term memory: change skipped", String(error)))
-              ),
-            { discard: true }
-          )
+          Effect.suspend(() => {
+            const skipped: Array<string> = []
+            for (const values of entries) {
+              try {
+                applyEntry(values)
+              } catch (error) {
+                skipped.push(String(error))
+              }
+            }
+            return Effect.forEach(skipped, (error) => Effect.logWarning("term memory: change skipped", error), {
+              discard: true
+            })
+          })
       })
       .pipe(Effect.mapError(indexError))
     return {
       memory: () => memory,
       // Applied here at once with the writer's own analysis, then in feed order like every other
-      // process (where this process's own change finds its text held already, and costs little):
-      // the feed order decides, whatever was applied here first.
+      // process (skipped where nothing came between, see `ahead`): the feed order decides,
+      // whatever was applied here first.
       written: (changes, analysed) =>
         changes.length === 0
           ? Effect.void
           : Effect.gen(function* () {
               applyAll(memory, changes, analysed)
+              const tokens = changes.map((change) => {
+                const token = `${origin}:${sequence++}`
+                if (change._tag === "Put") {
+                  const id = pointId(change.siteId, change.productId)
+                  ahead.set(token, {
+                    siteId: change.siteId,
+                    pointId: id,
+                    holding: memory.site(change.siteId).holding(id)
+                  })
+                } else ahead.set(token, null)
+                return token
+              })
               const id = yield* feed
-                .publish(changes.map((change) => [JSON.stringify(Schema.encodeSync(TermChange)(change))]))
-                .pipe(Effect.mapError(indexError))
+                .publish(changes.map((change, i) => [JSON.stringify(Schema.encodeSync(TermChange)(change)), tokens[i]]))
+                .pipe(
+                  Effect.mapError(indexError),
+                  Effect.tapError(() => Effect.sync(() => tokens.forEach((token) => ahead.delete(token))))
+                )
               if (!(yield* following.awaitApplied(id, applyTimeout)))
                 yield* Effect.logWarning(
                   `term memory: a write was not applied here within ${Duration.format(applyTimeout)}`
