@@ -125,10 +125,12 @@ export const tallyFacets = (
   request: FacetRequest,
   groupBy: string | undefined
 ): FacetAnswer => {
-  const groups = groupBy === undefined ? null : members.map((m) => groupOf(m.productId, m.columns, groupBy))
+  const groups = groupBy === undefined ? null : groupIds(members, groupBy).ids
+  // Members in group order: a value counts a group once, at its first member holding it.
+  const order = groups === null ? null : Int32Array.from(members.keys()).sort((a, b) => groups[a] - groups[b])
   const values = new Map<string, ReadonlyArray<FacetCount>>()
   for (const { column, limit } of request.values) {
-    if (groups === null) {
+    if (order === null) {
       values.set(
         column,
         countValues(
@@ -138,18 +140,22 @@ export const tallyFacets = (
       )
       continue
     }
-    const holders = new Map<string, Set<string>>()
-    members.forEach((m, i) => {
-      for (const term of termsOf(m.columns[column])) {
-        let set = holders.get(term)
-        if (set === undefined) holders.set(term, (set = new Set()))
-        set.add(groups[i])
+    const counts = new Map<string, { count: number; last: number }>()
+    for (const i of order) {
+      const group = groups![i]
+      for (const term of termsOf(members[i].columns[column])) {
+        const held = counts.get(term)
+        if (held === undefined) counts.set(term, { count: 1, last: group })
+        else if (held.last !== group) {
+          held.count++
+          held.last = group
+        }
       }
-    })
+    }
     values.set(
       column,
       rankCounts(
-        [...holders].map(([value, set]) => ({ value, count: set.size })),
+        [...counts].map(([value, { count }]) => ({ value, count })),
         limit
       )
     )
@@ -169,13 +175,38 @@ export const tallyFacets = (
   return { values, intervals }
 }
 
+/**
+ * Each member's group under `groupBy` as a number (equal numbers: one group; see groupOf) and
+ * how many groups there are: numbers hash and compare faster than the groups' names.
+ */
+export const groupIds = (
+  members: ReadonlyArray<Member>,
+  groupBy: string
+): { readonly ids: Int32Array; readonly count: number } => {
+  const byValue = new Map<string, number>()
+  const ids = new Int32Array(members.length)
+  let count = 0
+  members.forEach((member, i) => {
+    const value = member.columns[groupBy]
+    if (typeof value !== "string" || value.length === 0) {
+      // A product alone: members are distinct products.
+      ids[i] = count++
+      return
+    }
+    const id = byValue.get(value)
+    if (id !== undefined) ids[i] = id
+    else byValue.set(value, (ids[i] = count++))
+  })
+  return { ids, count }
+}
+
 export const rankCounts = (counts: Array<FacetCount>, limit: number): Array<FacetCount> =>
   counts.sort((a, b) => b.count - a.count || byCodeUnits(a.value, b.value)).slice(0, Math.max(0, limit))
 
 /** Per interval, the groups (any keys) with a number in it: a group counts once per interval. */
 export const groupBuckets = <K>(
   numbers: ReadonlyArray<number>,
-  groups: ReadonlyArray<K>,
+  groups: ArrayLike<K>,
   edges: ReadonlyArray<number>
 ): Array<number> => {
   const seen = edges.slice(1).map(() => new Set<K>())

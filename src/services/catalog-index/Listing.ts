@@ -1,6 +1,6 @@
 import { TEXT_TIE_BREAKS } from "../../model/Columns.js"
 import type { SearchHit, SortKey } from "./CatalogIndex.js"
-import { byCodeUnits, groupOf, type Member } from "./ColumnValues.js"
+import { byCodeUnits, groupIds, groupOf, type Member } from "./ColumnValues.js"
 import { kthSmallest } from "./TopK.js"
 
 /**
@@ -171,5 +171,4 @@ export const nextLength = (previous: number | null, end: number): number =>
   previous === null ? end : Math.max(8, previous * 4)
 
 /** Distinct groups among members. */
-export const countGroups = (members: ReadonlyArray<Member>, groupBy: string): number =>
-  new Set(members.map((member) => groupOf(member.productId, member.columns, groupBy))).size
+export const countGroups = (members: ReadonlyArray<Member>, groupBy: string): number => groupIds(members, groupBy).count

@@ -19,7 +19,7 @@ import { call } from "./Request.js"
 import type { QdrantCondition, QdrantFilter } from "./FilterTranslation.js"
 import { IMAGE_VECTOR, LEXICAL_VECTOR, TERMS_KEY, TEXT_VECTOR } from "./Layout.js"
 import { fieldTermKey, keyQuery, pairTermKey, type SparseVector } from "./SparseText.js"
-import { type Coverage, QueryScorer, type SiteTerms } from "./SiteTerms.js"
+import { type Coverage, type Holding, QueryScorer, type SiteTerms } from "./SiteTerms.js"
 import { INDEX_TEXT_FIELDS } from "../../../model/IndexDocument.js"
 
 type Request = Schemas["QueryRequest"]
@@ -70,7 +70,7 @@ export interface Gathered {
   readonly pairs: ReadonlyArray<PairMatches>
   readonly dense: ReadonlyArray<DenseSignal>
   /** Every candidate's product and columns, from memory (a point this process has not learnt of is none). */
-  readonly points: Map<string, { readonly productId: string; readonly columns: Readonly<Record<string, PayloadValue>> }>
+  readonly points: Map<string, Holding>
   /** Lexical matches plus dense hits at or above minSimilarity. */
   readonly matched: Set<string>
   /** Some lexical list came back full, so `matched` misses matches beyond its limit. */
@@ -303,7 +303,7 @@ export const gather = (
     })
 
     const pairs: Array<PairMatches> = queryPairs(typedForms).map(() => ({ holders: new Set() }))
-    scoreCandidates(terms, matched, gathered, queryPairs(typedForms), pairs)
+    scoreCandidates(points.values(), gathered, queryPairs(typedForms), pairs)
     if (carried) {
       // A list not cut came back whole, so the candidates hold all its matches, fewer than its
       // limit; a cut one gave that many. So the candidates say which lists were cut.
@@ -333,15 +333,15 @@ export const gather = (
  */
 export const widen = (q: Qdrant, siteId: number, gathered: Gathered, ids: Iterable<string>): void => {
   const terms = q.terms.memory().site(siteId)
-  const added = new Set<string>()
+  const added: Array<Holding> = []
   for (const id of ids) {
     const holding = terms.holding(id)
     if (holding === undefined || gathered.matched.has(id)) continue
-    added.add(id)
+    added.push(holding)
     gathered.matched.add(id)
     gathered.points.set(id, holding)
   }
-  scoreCandidates(terms, added, gathered.words, gathered.pairKeys, gathered.pairs)
+  scoreCandidates(added, gathered.words, gathered.pairKeys, gathered.pairs)
 }
 
 const asMap = (vector: SparseVector | null): Map<number, number> =>
@@ -353,8 +353,7 @@ const asMap = (vector: SparseVector | null): Map<number, number> =>
  * lexical vector in memory. A candidate this process has not learnt of yet scores on no word.
  */
 const scoreCandidates = (
-  terms: SiteTerms,
-  candidates: ReadonlySet<string>,
+  candidates: Iterable<Holding>,
   words: ReadonlyArray<WordMatches>,
   pairKeys: ReadonlyArray<ReadonlyArray<string>>,
   pairs: ReadonlyArray<PairMatches>
@@ -363,10 +362,10 @@ const scoreCandidates = (
     ...words.flatMap((word) => [asMap(word.exactQuery), asMap(word.variantQuery), asMap(word.gatedQuery)]),
     ...pairKeys.map((keys) => new Map(keys.map((key) => [pairTermKey(key), 1])))
   ])
-  for (const id of candidates) {
-    const holding = terms.holding(id)
-    if (holding === undefined) continue
-    const scores = scorer.score(holding)
+  const scores = new Float64Array(scorer.queries.length)
+  for (const holding of candidates) {
+    const id = holding.pointId
+    scorer.score(holding, scores)
     words.forEach((word, w) => {
       const [exact, variant, gated] = [scores[3 * w], scores[3 * w + 1], scores[3 * w + 2]]
       if (exact > 0) word.exact.set(id, exact)

@@ -83,11 +83,13 @@ export class SiteTerms {
   private readonly textless = new Set<string>()
   /**
    * By key: the slots of the points holding it, so a result set is counted here to its last
-   * member (Qdrant's lists stop at their best). Kept lazily: a point that lets a key go leaves
-   * its slot behind, and a reader checks the slot's holding still holds the key (a list grown
-   * to twice its holders is swept on the next addition; a key no point holds is dropped).
+   * member (Qdrant's lists stop at their best). A point that lets a key go (a new text, a
+   * removal) leaves its slot behind in the key's list, which is then `stale`: swept before it is
+   * read next (or once it grows to twice its holders), so a read checks nothing per slot. A key
+   * no point holds is dropped.
    */
   private readonly postings = new Map<number, Array<number>>()
+  private readonly stale = new Set<number>()
   private readonly bySlot: Array<Holding | undefined> = []
   private readonly freeSlots: Array<number> = []
 
@@ -168,13 +170,25 @@ export class SiteTerms {
       this.postings.set(key, [slot])
       return
     }
-    if (slots.length >= 2 * holders + 8) {
-      const kept = new Set<number>()
-      for (const listed of slots) if (holdsKey(this.bySlot[listed]?.keys ?? EMPTY, key)) kept.add(listed)
-      slots.length = 0
-      slots.push(...kept)
-    }
+    if (slots.length >= 2 * holders + 8) this.sweep(key, slots)
     slots.push(slot)
+  }
+
+  /** The key's list without the slots that no longer hold it, each once. */
+  private sweep(key: number, slots: Array<number>): void {
+    const kept = new Set<number>()
+    for (const listed of slots) if (holdsKey(this.bySlot[listed]?.keys ?? EMPTY, key)) kept.add(listed)
+    slots.length = 0
+    slots.push(...kept)
+    this.stale.delete(key)
+  }
+
+  /** The slots of the points holding `key`, each once. */
+  private holdersOf(key: number): ReadonlyArray<number> {
+    const slots = this.postings.get(key)
+    if (slots === undefined) return []
+    if (this.stale.has(key)) this.sweep(key, slots)
+    return slots
   }
 
   /**
@@ -189,15 +203,17 @@ export class SiteTerms {
     // The last group that counted a slot (+1): a point holding several keys of one group counts it once.
     const counted = new Uint16Array(this.bySlot.length)
     groups.forEach((keys, group) => {
+      const mark = group + 1
       for (const key of new Set(keys)) {
-        const slots = this.postings.get(key)
-        if (slots === undefined) continue
-        for (const slot of slots) {
-          if (counted[slot] === group + 1) continue
-          const holding = this.bySlot[slot]
-          if (holding === undefined || !holdsKey(holding.keys, key)) continue
-          counted[slot] = group + 1
-          if (++counts[slot] === required && accept(holding)) found.push(holding)
+        const slots = this.holdersOf(key)
+        for (let i = 0; i < slots.length; i++) {
+          const slot = slots[i]
+          if (counted[slot] === mark) continue
+          counted[slot] = mark
+          if (++counts[slot] === required) {
+            const holding = this.bySlot[slot]!
+            if (accept(holding)) found.push(holding)
+          }
         }
       }
     })
@@ -296,7 +312,11 @@ export class SiteTerms {
       if (left === 0) {
         this.frequencies.delete(key)
         this.postings.delete(key)
-      } else this.frequencies.set(key, left)
+        this.stale.delete(key)
+      } else {
+        this.frequencies.set(key, left)
+        this.stale.add(key)
+      }
     }
     for (const id of holding.terms) {
       const left = this.holders[id] - 1
@@ -329,9 +349,9 @@ export class QueryScorer {
     })
   }
 
-  /** Each query's score of the holding (0 where it holds none of its keys). */
-  score(holding: Holding): Float64Array {
-    const scores = new Float64Array(this.queries.length)
+  /** Each query's score of the holding (0 where it holds none of its keys), into `scores`. */
+  score(holding: Holding, scores: Float64Array = new Float64Array(this.queries.length)): Float64Array {
+    scores.fill(0)
     const { keys, values } = holding
     for (let k = 0; k < keys.length; k++) {
       const entries = this.byKey.get(keys[k])
