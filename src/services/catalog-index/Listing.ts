@@ -1,6 +1,6 @@
 import { TEXT_TIE_BREAKS } from "../../model/Columns.js"
 import type { SearchHit, SortKey } from "./CatalogIndex.js"
-import { byCodeUnits, groupIds, groupOf, type Member } from "./ColumnValues.js"
+import { byCodeUnits, groupOf, type Member } from "./ColumnValues.js"
 import { kthSmallest } from "./TopK.js"
 
 /**
@@ -169,6 +169,3 @@ export const relevancePrefix = (
  */
 export const nextLength = (previous: number | null, end: number): number =>
   previous === null ? end : Math.max(8, previous * 4)
-
-/** Distinct groups among members. */
-export const countGroups = (members: ReadonlyArray<Member>, groupBy: string): number => groupIds(members, groupBy).count

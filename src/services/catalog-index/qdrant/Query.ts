@@ -11,7 +11,7 @@ import type {
 } from "../CatalogIndex.js"
 import { byCodeUnits, tallyFacets } from "../ColumnValues.js"
 import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
-import { countGroups, firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
+import { firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import type { Qdrant } from "./Client.js"
 import { toQdrantFilter, type QdrantFilter } from "./FilterTranslation.js"
 import { bestLexical, byColumns, fuse, lexicalScores, type Candidate, type Ranking } from "./Fusion.js"
@@ -30,7 +30,8 @@ import { bestEntries } from "../TopK.js"
 import { COLUMNS_KEY } from "./Layout.js"
 import { pointIds } from "./PointIds.js"
 import { resultSetOf, scopeOf } from "./ResultSet.js"
-import type { Holding } from "./SiteTerms.js"
+import type { SiteTerms } from "./SiteTerms.js"
+import type { Tallied } from "./ColumnTally.js"
 
 const filterOf = (query: MatchQuery) =>
   toQdrantFilter(query.siteId, query.filter, {
@@ -124,12 +125,13 @@ const browse = (q: Qdrant, query: SearchQuery, filter: QdrantFilter, ranking: Ra
 
 /** A result set's size (products, or groups with `groupBy`) and facets, counted over its members. */
 const setFacts = (
-  members: ReadonlyArray<Pick<Holding, "productId" | "columns">>,
+  site: SiteTerms,
+  members: ReadonlyArray<Tallied>,
   groupBy: string | undefined,
   request: FacetRequest | undefined
 ): { readonly total: number; readonly facets?: FacetAnswer } => {
-  const total = groupBy === undefined ? members.length : countGroups(members, groupBy)
-  return request === undefined ? { total } : { total, facets: tallyFacets(members, request, groupBy) }
+  const total = groupBy === undefined ? members.length : site.tally.groups(members, groupBy).count
+  return request === undefined ? { total } : { total, facets: site.tally.facets(members, request, groupBy) }
 }
 
 /** Signals by point id: what fusion needs besides a point's product id and columns. */
@@ -202,7 +204,11 @@ const ranked = (
     const site = q.terms.memory().site(query.siteId)
     if (browses(query, q)) {
       const hits = yield* browse(q, query, filter, ranking)
-      return { hits, ...setFacts(resultSetOf(site, query, null, []), query.groupBy, facetRequest), everyMatch: false }
+      return {
+        hits,
+        ...setFacts(site, resultSetOf(site, query, null, []), query.groupBy, facetRequest),
+        everyMatch: false
+      }
     }
     const grouped = query.groupBy !== undefined
     const gathered = yield* gather(q, query, filter, listLengths(q, query.limit, byColumns(ranking)))
@@ -210,7 +216,7 @@ const ranked = (
     const best = bestLexical(scored)
     const found = scored.map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
     const hits = fuse(found, ranking, grouped ? found.length : query.limit, best)
-    if (!gathered.saturated) return { hits, ...setFacts(found, query.groupBy, facetRequest), everyMatch: true }
+    if (!gathered.saturated) return { hits, ...setFacts(site, found, query.groupBy, facetRequest), everyMatch: true }
     const members = resultSetOf(
       site,
       query,
@@ -227,7 +233,7 @@ const ranked = (
       const all = scoredOf(q, gathered).map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
       return fuse(all, ranking, all.length, bestLexical(all))
     }
-    return { hits, ...setFacts(members, query.groupBy, facetRequest), everyMatch: false, everyMember }
+    return { hits, ...setFacts(site, members, query.groupBy, facetRequest), everyMatch: false, everyMember }
   })
 
 /** The result set of `scope` (see resultSetOf), and what gathering its words and vectors learnt (null for a browse). */
@@ -275,7 +281,12 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
       if (settled !== null) return withFacets({ hits: settled.slice(offset), total: result.total }, result.facets)
     }
     const { members, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
-    const { total, facets: counted } = setFacts(members, query.groupBy, query.facets)
+    const { total, facets: counted } = setFacts(
+      q.terms.memory().site(query.siteId),
+      members,
+      query.groupBy,
+      query.facets
+    )
     if (!sorted) {
       for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
         const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) }, undefined)
@@ -328,5 +339,5 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
 export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
   Effect.map(
     resultSet(q, scope, q.options.denseCandidates),
-    ({ members }) => setFacts(members, scope.groupBy, request).facets!
+    ({ members }) => setFacts(q.terms.memory().site(scope.siteId), members, scope.groupBy, request).facets!
   )

@@ -4,6 +4,7 @@ import type { QueryWord, WordMatching } from "../../../text/TextAnalysis.js"
 import type { FieldWeights } from "../embedded/EmbeddedIndexOptions.js"
 import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
 import { type VariantSettings, type VariantTerm, variantTerms } from "../VariantTerms.js"
+import { ColumnTally } from "./ColumnTally.js"
 import { type DocumentTerms, documentTerms, fieldTermKey, textHash } from "./SparseText.js"
 
 type TextFields = IndexDocument["text"]
@@ -91,6 +92,8 @@ export class SiteTerms {
   private readonly postings = new Map<number, Array<number>>()
   private readonly stale = new Set<number>()
   private readonly bySlot: Array<Holding | undefined> = []
+  /** Facet and group counts of result sets, over the columns as numbers by slot. */
+  readonly tally = new ColumnTally(() => this.holdings.values())
   private readonly freeSlots: Array<number> = []
 
   get unembedded(): number {
@@ -131,6 +134,7 @@ export class SiteTerms {
       const holding = { ...before, productId: doc.productId, columns: doc.payload, version }
       this.holdings.set(pointId, holding)
       this.bySlot[before.slot] = holding
+      this.tally.set(holding)
       return
     }
     if (before !== undefined) this.forget(pointId, before)
@@ -156,6 +160,7 @@ export class SiteTerms {
       if (before === undefined || !holdsKey(before.keys, key) || !this.postings.has(key)) this.post(key, slot, holders)
     }
     this.bySlot[slot] = holding
+    this.tally.set(holding)
     for (const id of holding.terms) {
       const held = this.holders[id] ?? 0
       this.holders[id] = held + 1
@@ -257,6 +262,7 @@ export class SiteTerms {
     this.holdings.delete(pointId)
     this.textless.delete(pointId)
     this.bySlot[holding.slot] = undefined
+    this.tally.clear(holding.slot)
     this.freeSlots.push(holding.slot)
   }
 
