@@ -6,6 +6,25 @@ import type { PayloadValue } from "../../../model/IndexDocument.js"
 const NONE = -1
 /** A slot with several values (an array): their ids are in `many`. */
 const MANY = -2
+const EMPTY = new Int32Array(0)
+
+/** A numeric column by slot: its number, or NaN. */
+class NumberColumn {
+  private bySlot = new Float64Array(0)
+
+  set(slot: number, value: PayloadValue | undefined): void {
+    if (slot >= this.bySlot.length) {
+      const grown = new Float64Array(Math.max(1024, 2 * this.bySlot.length, slot + 1)).fill(Number.NaN)
+      grown.set(this.bySlot)
+      this.bySlot = grown
+    }
+    this.bySlot[slot] = typeof value === "number" ? value : Number.NaN
+  }
+
+  at(slot: number): number {
+    return slot < this.bySlot.length ? this.bySlot[slot] : Number.NaN
+  }
+}
 
 /**
  * One column as numbers by slot: each value the column takes gets an id (kept while the column
@@ -18,7 +37,7 @@ class TrackedColumn {
   private readonly ids = new Map<string, number>()
   readonly names: Array<string> = []
   private bySlot = new Int32Array(0)
-  private readonly many = new Map<number, ReadonlyArray<number>>()
+  private readonly many: Array<Int32Array | undefined> = []
 
   constructor(private readonly kind: "facet" | "group") {}
 
@@ -38,7 +57,7 @@ class TrackedColumn {
       grown.set(this.bySlot)
       this.bySlot = grown
     }
-    if (this.bySlot[slot] === MANY) this.many.delete(slot)
+    if (this.bySlot[slot] === MANY) this.many[slot] = undefined
     if (typeof value === "string") {
       this.bySlot[slot] = this.kind === "group" && value.length === 0 ? NONE : this.idOf(value)
     } else if (this.kind === "group") {
@@ -47,10 +66,7 @@ class TrackedColumn {
       this.bySlot[slot] = this.idOf(String(value))
     } else if (Array.isArray(value) && value.length > 0) {
       this.bySlot[slot] = MANY
-      this.many.set(
-        slot,
-        value.map((name) => this.idOf(name))
-      )
+      this.many[slot] = Int32Array.from(value, (name) => this.idOf(name))
     } else this.bySlot[slot] = NONE
   }
 
@@ -59,8 +75,8 @@ class TrackedColumn {
     return slot < this.bySlot.length ? this.bySlot[slot] : NONE
   }
 
-  manyAt(slot: number): ReadonlyArray<number> {
-    return this.many.get(slot) ?? []
+  manyAt(slot: number): Int32Array {
+    return this.many[slot] ?? EMPTY
   }
 
   /** The counted ids (`counts` by id) as facet counts, most first, cut at `limit`. */
@@ -81,12 +97,12 @@ export interface Tallied {
 
 /**
  * Facet counts and group counts of large result sets, over numbers: the columns a facet or a
- * grouping asked for are kept as value ids by slot (TrackedColumn), so a set of tens of
- * thousands of members is counted in typed arrays rather than maps of names. Gives what
- * tallyFacets gives over the same members (each backend's answer).
+ * grouping asked for are kept as value ids (or numbers) by slot, so a set of tens of thousands
+ * of members is counted in typed arrays rather than maps of names. Gives what tallyFacets
+ * gives over the same members (each backend's answer). Members are given as their slots.
  */
 export class ColumnTally {
-  private readonly columns = new Map<string, TrackedColumn>()
+  private readonly columns = new Map<string, TrackedColumn | NumberColumn>()
 
   /** `points`: every point held, to fill a column the first time it is asked for. */
   constructor(private readonly points: () => Iterable<Tallied>) {}
@@ -101,29 +117,33 @@ export class ColumnTally {
     for (const column of this.columns.values()) column.set(slot, undefined)
   }
 
-  private column(name: string, kind: "facet" | "group"): TrackedColumn {
-    const key = `${kind[0]}:${name}`
-    let column = this.columns.get(key)
+  private column<C extends TrackedColumn | NumberColumn>(name: string, kind: string, make: () => C): C {
+    const key = `${kind}:${name}`
+    let column = this.columns.get(key) as C | undefined
     if (column === undefined) {
-      column = new TrackedColumn(kind)
+      column = make()
       for (const point of this.points()) column.set(point.slot, point.columns[name])
       this.columns.set(key, column)
     }
     return column
   }
 
+  private values(name: string): TrackedColumn {
+    return this.column(name, "f", () => new TrackedColumn("facet"))
+  }
+
   /**
    * Each member's group under `groupBy` as a number (equal numbers: one group; a member without a
    * group value is a group of its own), and how many groups there are.
    */
-  groups(members: ReadonlyArray<Tallied>, groupBy: string): { readonly ids: Int32Array; readonly count: number } {
-    const column = this.column(groupBy, "group")
+  groups(slots: Int32Array, groupBy: string): { readonly ids: Int32Array; readonly count: number } {
+    const column = this.column(groupBy, "g", () => new TrackedColumn("group"))
     const named = column.names.length
-    const ids = new Int32Array(members.length)
+    const ids = new Int32Array(slots.length)
     const seen = new Uint8Array(named)
     let count = 0
-    members.forEach((member, i) => {
-      const id = column.at(member.slot)
+    for (let i = 0; i < slots.length; i++) {
+      const id = column.at(slots[i])
       if (id < 0) {
         ids[i] = named + i
         count++
@@ -134,51 +154,55 @@ export class ColumnTally {
           count++
         }
       }
-    })
+    }
     return { ids, count }
   }
 
-  /** Exact facets of `members` (see tallyFacets): each value counts products, or groups with `groupBy`. */
-  facets(members: ReadonlyArray<Tallied>, request: FacetRequest, groupBy: string | undefined): FacetAnswer {
-    const groups = groupBy === undefined ? null : this.groups(members, groupBy).ids
+  /** Exact facets of the members (see tallyFacets): each value counts products, or groups with `groupBy`. */
+  facets(slots: Int32Array, request: FacetRequest, groupBy: string | undefined): FacetAnswer {
+    const groups = groupBy === undefined ? null : this.groups(slots, groupBy).ids
     // With groups, members of one group side by side (a counting sort by group id), so a value
     // counts a group once: at its first member holding it.
     const order = groups === null ? null : byGroup(groups)
     const values = new Map<string, ReadonlyArray<FacetCount>>()
     for (const { column: name, limit } of request.values) {
-      const column = this.column(name, "facet")
+      const column = this.values(name)
       const counts = new Int32Array(column.names.length)
       if (order === null) {
-        for (const member of members) {
-          const id = column.at(member.slot)
+        for (let i = 0; i < slots.length; i++) {
+          const id = column.at(slots[i])
           if (id >= 0) counts[id]++
-          else if (id === MANY) for (const each of column.manyAt(member.slot)) counts[each]++
+          else if (id === MANY) for (const each of column.manyAt(slots[i])) counts[each]++
         }
       } else {
         const last = new Int32Array(column.names.length).fill(-1)
-        const count = (id: number, group: number) => {
-          if (last[id] === group) return
-          last[id] = group
-          counts[id]++
-        }
-        for (const i of order) {
+        for (let k = 0; k < order.length; k++) {
+          const i = order[k]
           const group = groups![i]
-          const id = column.at(members[i].slot)
-          if (id >= 0) count(id, group)
-          else if (id === MANY) for (const each of column.manyAt(members[i].slot)) count(each, group)
+          const id = column.at(slots[i])
+          if (id >= 0) {
+            if (last[id] !== group) {
+              last[id] = group
+              counts[id]++
+            }
+          } else if (id === MANY) {
+            for (const each of column.manyAt(slots[i])) {
+              if (last[each] === group) continue
+              last[each] = group
+              counts[each]++
+            }
+          }
         }
       }
       values.set(name, column.ranked(counts, limit))
     }
     const intervals = new Map<string, Intervals | null>()
-    for (const { column, buckets } of request.intervals) {
-      const numbers = members.map((m) => {
-        const value = m.columns[column]
-        return typeof value === "number" ? value : NaN
-      })
+    for (const { column: name, buckets } of request.intervals) {
+      const column = this.column(name, "n", () => new NumberColumn())
+      const numbers = Array.from(slots, (slot) => column.at(slot))
       const found = intervalsOf(numbers, buckets)
       intervals.set(
-        column,
+        name,
         found === null || groups === null ? found : { ...found, counts: groupBuckets(numbers, groups, found.edges) }
       )
     }

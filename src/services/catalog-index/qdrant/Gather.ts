@@ -366,15 +366,15 @@ const scoreCandidates = (
   for (const holding of candidates) {
     const id = holding.pointId
     scorer.score(holding, scores)
-    words.forEach((word, w) => {
-      const [exact, variant, gated] = [scores[3 * w], scores[3 * w + 1], scores[3 * w + 2]]
-      if (exact > 0) word.exact.set(id, exact)
-      else if (variant > 0) word.variants.set(id, variant + gated)
-      else if (gated > 0) word.gated.set(id, gated)
-    })
-    pairs.forEach((pair, p) => {
-      if (scores[3 * words.length + p] > 0) pair.holders.add(id)
-    })
+    for (let w = 0; w < words.length; w++) {
+      const exact = scores[3 * w]
+      const variant = scores[3 * w + 1]
+      const gated = scores[3 * w + 2]
+      if (exact > 0) words[w].exact.set(id, exact)
+      else if (variant > 0) words[w].variants.set(id, variant + gated)
+      else if (gated > 0) words[w].gated.set(id, gated)
+    }
+    for (let p = 0; p < pairs.length; p++) if (scores[3 * words.length + p] > 0) pairs[p].holders.add(id)
   }
 }
 

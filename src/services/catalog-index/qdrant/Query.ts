@@ -130,8 +130,10 @@ const setFacts = (
   groupBy: string | undefined,
   request: FacetRequest | undefined
 ): { readonly total: number; readonly facets?: FacetAnswer } => {
-  const total = groupBy === undefined ? members.length : site.tally.groups(members, groupBy).count
-  return request === undefined ? { total } : { total, facets: site.tally.facets(members, request, groupBy) }
+  if (groupBy === undefined && request === undefined) return { total: members.length }
+  const slots = Int32Array.from(members, (member) => member.slot)
+  const total = groupBy === undefined ? members.length : site.tally.groups(slots, groupBy).count
+  return request === undefined ? { total } : { total, facets: site.tally.facets(slots, request, groupBy) }
 }
 
 /** Signals by point id: what fusion needs besides a point's product id and columns. */
@@ -164,6 +166,13 @@ const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
       : []
   )
 }
+
+/** The scored points as fusion's candidates, with the slots a tally counts them by. */
+const candidatesOf = (gathered: Gathered, scored: ReadonlyArray<Scored>): Array<Candidate & Tallied> =>
+  scored.map((point) => {
+    const { productId, columns, slot } = gathered.points.get(point.id)!
+    return { productId, columns, slot, lexical: point.lexical, text: point.text, image: point.image }
+  })
 
 /**
  * How many points each list asks for. Ranked by signals alone, a point only the kNN list could
@@ -214,7 +223,7 @@ const ranked = (
     const gathered = yield* gather(q, query, filter, listLengths(q, query.limit, byColumns(ranking)))
     const scored = scoredOf(q, gathered)
     const best = bestLexical(scored)
-    const found = scored.map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
+    const found = candidatesOf(gathered, scored)
     const hits = fuse(found, ranking, grouped ? found.length : query.limit, best)
     if (!gathered.saturated) return { hits, ...setFacts(site, found, query.groupBy, facetRequest), everyMatch: true }
     const members = resultSetOf(
@@ -230,7 +239,7 @@ const ranked = (
         gathered,
         members.map((member) => member.pointId)
       )
-      const all = scoredOf(q, gathered).map((point) => ({ ...gathered.points.get(point.id)!, ...point }))
+      const all = candidatesOf(gathered, scoredOf(q, gathered))
       return fuse(all, ranking, all.length, bestLexical(all))
     }
     return { hits, ...setFacts(site, members, query.groupBy, facetRequest), everyMatch: false, everyMember }
