@@ -71,6 +71,10 @@ const idf = (documents: number, frequency: number): number =>
 export class SiteTerms {
   /** The terms some point holds in some field (for variants; the tree changes only when a term comes or goes). */
   private readonly vocabulary = new SearchableMap<true>()
+  /**
+   * By key: how many points hold it. Keys of every map here are the u32 keys as int32 (`key | 0`):
+   * small integers to V8, where a key above 2^31 would be a boxed double, slower to hash.
+   */
   private readonly frequencies = new Map<number, number>()
   private readonly termIds = new Map<string, number>()
   private readonly termsById: Array<string | undefined> = []
@@ -153,11 +157,12 @@ export class SiteTerms {
     }
     this.setGroup(pointId, undefined, holding.columns)
     for (const key of holding.keys) {
-      const holders = (this.frequencies.get(key) ?? 0) + 1
-      this.frequencies.set(key, holders)
+      const holders = (this.frequencies.get(key | 0) ?? 0) + 1
+      this.frequencies.set(key | 0, holders)
       // The slot is listed already where the point held the key before this text (unless the
       // list went with the last holder as the old text was forgotten).
-      if (before === undefined || !holdsKey(before.keys, key) || !this.postings.has(key)) this.post(key, slot, holders)
+      if (before === undefined || !holdsKey(before.keys, key) || !this.postings.has(key | 0))
+        this.post(key, slot, holders)
     }
     this.bySlot[slot] = holding
     this.tally.set(holding)
@@ -170,9 +175,9 @@ export class SiteTerms {
   }
 
   private post(key: number, slot: number, holders: number): void {
-    const slots = this.postings.get(key)
+    const slots = this.postings.get(key | 0)
     if (slots === undefined) {
-      this.postings.set(key, [slot])
+      this.postings.set(key | 0, [slot])
       return
     }
     if (slots.length >= 2 * holders + 8) this.sweep(key, slots)
@@ -185,14 +190,14 @@ export class SiteTerms {
     for (const listed of slots) if (holdsKey(this.bySlot[listed]?.keys ?? EMPTY, key)) kept.add(listed)
     slots.length = 0
     slots.push(...kept)
-    this.stale.delete(key)
+    this.stale.delete(key | 0)
   }
 
   /** The slots of the points holding `key`, each once. */
   private holdersOf(key: number): ReadonlyArray<number> {
-    const slots = this.postings.get(key)
+    const slots = this.postings.get(key | 0)
     if (slots === undefined) return []
-    if (this.stale.has(key)) this.sweep(key, slots)
+    if (this.stale.has(key | 0)) this.sweep(key, slots)
     return slots
   }
 
@@ -280,7 +285,7 @@ export class SiteTerms {
     const weights = new Map<number, number>()
     for (const field of INDEX_TEXT_FIELDS) {
       const key = fieldTermKey(field, term)
-      const frequency = this.frequencies.get(key) ?? 0
+      const frequency = this.frequencies.get(key | 0) ?? 0
       if (frequency > 0) weights.set(key, fieldWeights[field] * idf(this.documents, frequency))
     }
     return weights
@@ -314,14 +319,14 @@ export class SiteTerms {
     const group = groupOf(holding)
     if (group !== undefined) this.leaveGroup(pointId, group)
     for (const key of holding.keys) {
-      const left = this.frequencies.get(key)! - 1
+      const left = this.frequencies.get(key | 0)! - 1
       if (left === 0) {
-        this.frequencies.delete(key)
-        this.postings.delete(key)
-        this.stale.delete(key)
+        this.frequencies.delete(key | 0)
+        this.postings.delete(key | 0)
+        this.stale.delete(key | 0)
       } else {
-        this.frequencies.set(key, left)
-        this.stale.add(key)
+        this.frequencies.set(key | 0, left)
+        this.stale.add(key | 0)
       }
     }
     for (const id of holding.terms) {
@@ -348,8 +353,8 @@ export class QueryScorer {
   constructor(readonly queries: ReadonlyArray<ReadonlyMap<number, number>>) {
     queries.forEach((query, i) => {
       for (const [key, weight] of query) {
-        const entries = this.byKey.get(key)
-        if (entries === undefined) this.byKey.set(key, [[i, weight]])
+        const entries = this.byKey.get(key | 0)
+        if (entries === undefined) this.byKey.set(key | 0, [[i, weight]])
         else entries.push([i, weight])
       }
     })
@@ -360,7 +365,7 @@ export class QueryScorer {
     scores.fill(0)
     const { keys, values } = holding
     for (let k = 0; k < keys.length; k++) {
-      const entries = this.byKey.get(keys[k])
+      const entries = this.byKey.get(keys[k] | 0)
       if (entries === undefined) continue
       for (const [query, weight] of entries) scores[query] += weight * values[k]
     }

@@ -26,7 +26,9 @@ export const TermChange = Schema.Union(
   Schema.TaggedStruct("Remove", { siteId: Schema.Number, productIds: Schema.Array(Schema.String) })
 )
 export type TermChange = typeof TermChange.Type
-// Every process decodes every write's change: the compiled check spares valid ones Effect's interpreter.
+// Every process decodes every write's change: the compiled check spares valid ones Effect's
+// interpreter. Its encoded form is the type itself (plain JSON values), so it is written with
+// JSON.stringify alone.
 const checkChange = compiledDecoder(TermChange)
 const decodeChange = (json: string | undefined): TermChange => Either.getOrThrow(checkChange(JSON.parse(json ?? "")))
 
@@ -223,12 +225,10 @@ export const feedTermReplica = (
                 } else ahead.set(token, null)
                 return token
               })
-              const id = yield* feed
-                .publish(changes.map((change, i) => [JSON.stringify(Schema.encodeSync(TermChange)(change)), tokens[i]]))
-                .pipe(
-                  Effect.mapError(indexError),
-                  Effect.tapError(() => Effect.sync(() => tokens.forEach((token) => ahead.delete(token))))
-                )
+              const id = yield* feed.publish(changes.map((change, i) => [JSON.stringify(change), tokens[i]])).pipe(
+                Effect.mapError(indexError),
+                Effect.tapError(() => Effect.sync(() => tokens.forEach((token) => ahead.delete(token))))
+              )
               if (!(yield* following.awaitApplied(id, applyTimeout)))
                 yield* Effect.logWarning(
                   `term memory: a write was not applied here within ${Duration.format(applyTimeout)}`
