@@ -28,11 +28,7 @@ const covered = (
   also: Array<string> = []
 ) =>
   terms
-    .covering(
-      { groups: groups.map((words) => words.map((term) => fieldTermKey("title", term))), required },
-      (holding) => accept(holding.productId),
-      also
-    )
+    .covering({ groups, required }, (holding) => accept(holding.productId), also)
     .map((holding) => holding.productId)
     .sort()
 

@@ -39,6 +39,8 @@ export interface WordMatches {
   readonly word: QueryWord
   /** The word's stem in every field: a point holding any of them matches the word exactly. */
   readonly exactKeys: ReadonlyArray<number>
+  /** The stem and its ungated variants: a point holding one (in any field) holds the word. */
+  readonly heldAs: ReadonlyArray<string>
   /**
    * Weighted keys (fieldWeight × site IDF) of the stem, and of its verified variants (× variant
    * weight): set by gather.
@@ -134,12 +136,18 @@ const wordQueries = (
   word: QueryWord,
   isLast: boolean,
   matching: WordMatching
-): { exact: Map<number, number>; variants: Map<number, number>; gated: Map<number, number> } => {
+): {
+  exact: Map<number, number>
+  variants: Map<number, number>
+  gated: Map<number, number>
+  heldAs: Array<string>
+} => {
   const exact = terms.weights(word.stem, q.options.fieldWeights)
   const variants = new Map<number, number>()
   const gated = new Map<number, number>()
+  const heldAs = [word.stem]
   // A joined word is known to the site as it is: it has no variants.
-  if (word.span > 1) return { exact, variants, gated }
+  if (word.span > 1) return { exact, variants, gated, heldAs }
   // A word of the language is gated as a word the site knows is (WordMatching.languageWords).
   const known = exact.size > 0 || (matching.languageWords?.includes(word.typed) ?? false)
   const found = [...terms.variants(word, isLast, matching, q.options)]
@@ -147,10 +155,11 @@ const wordQueries = (
     .slice(0, MAX_VARIANTS)
   for (const [term, { weight, typo }] of found) {
     const into = known && typo ? gated : variants
+    if (into === variants) heldAs.push(term)
     for (const [key, keyWeight] of terms.weights(term, q.options.fieldWeights))
       into.set(key, Math.max(into.get(key) ?? 0, weight * keyWeight))
   }
-  return { exact, variants, gated }
+  return { exact, variants, gated, heldAs }
 }
 
 /**
@@ -183,6 +192,7 @@ export const gather = (
       return {
         word,
         exactKeys: termKeys(word.stem),
+        heldAs: queries.heldAs,
         exactQuery: queries.exact.size === 0 ? null : keyQuery(queries.exact),
         variantQuery: queries.variants.size === 0 ? null : keyQuery(queries.variants),
         gatedQuery: queries.gated.size === 0 ? null : keyQuery(queries.gated),
@@ -404,10 +414,9 @@ export const wordScoresOf = (words: ReadonlyArray<WordMatches>): Array<WordScore
 const lexicalCoverage = (words: ReadonlyArray<WordMatches>): Coverage | null => {
   if (words.length === 0) return null
   const { typed, required } = wordCoverage(wordScoresOf(words))
-  const groups = Array.from({ length: typed }, () => [] as Array<number>)
-  for (const { word, exactKeys, variantQuery } of words) {
-    for (let group = word.group; group < word.group + word.span; group++)
-      groups[group].push(...exactKeys, ...(variantQuery?.indices ?? []))
+  const groups = Array.from({ length: typed }, () => [] as Array<string>)
+  for (const { word, heldAs } of words) {
+    for (let group = word.group; group < word.group + word.span; group++) groups[group].push(...heldAs)
   }
   return { groups, required }
 }

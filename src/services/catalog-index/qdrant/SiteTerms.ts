@@ -23,6 +23,7 @@ export interface Holding {
   readonly textHash: number
   readonly keys: Uint32Array
   readonly values: Float32Array
+  /** Its distinct terms over every field, by id, ascending. */
   readonly terms: Uint32Array
   /** Its place in the postings (see SiteTerms.postings). */
   readonly slot: number
@@ -42,9 +43,9 @@ const holdsKey = (keys: Uint32Array, key: number): boolean => {
   return false
 }
 
-/** "Holds at least `required` of the groups, each by one of its keys": a result set's lexical matches. */
+/** "Holds at least `required` of the groups, each by one of its terms (in any field)": a result set's lexical matches. */
 export interface Coverage {
-  readonly groups: ReadonlyArray<ReadonlyArray<number>>
+  readonly groups: ReadonlyArray<ReadonlyArray<string>>
   readonly required: number
 }
 
@@ -87,13 +88,13 @@ export class SiteTerms {
   /** Points without a text vector: a search asks for their lexical matches apart (Gather.ts) only if any. */
   private readonly textless = new Set<string>()
   /**
-   * By key: the slots of the points holding it, so a result set is counted here to its last
-   * member (Qdrant's lists stop at their best). A point that lets a key go (a new text, a
-   * removal) leaves its slot behind in the key's list, which is then `stale`: swept before it is
-   * read next (or once it grows to twice its holders), so a read checks nothing per slot. A key
-   * no point holds is dropped.
+   * By term id: the slots of the points holding the term in some field, so a result set is
+   * counted here to its last member (Qdrant's lists stop at their best). A point that lets a term
+   * go (a new text, a removal) leaves its slot behind in the term's list, which is then `stale`:
+   * swept before it is read next (or once it grows to twice its holders), so a read checks
+   * nothing per slot. A term no point holds is dropped.
    */
-  private readonly postings = new Map<number, Array<number>>()
+  private readonly postings: Array<Array<number> | undefined> = []
   private readonly stale = new Set<number>()
   private readonly bySlot: Array<Holding | undefined> = []
   /** Facet and group counts of result sets, over the columns as numbers by slot. */
@@ -153,56 +154,55 @@ export class SiteTerms {
       textHash: hash,
       keys: Uint32Array.from(lexical.indices),
       values: Float32Array.from(lexical.values),
-      terms: Uint32Array.from(terms, (term) => this.idOf(term))
+      terms: Uint32Array.from(terms, (term) => this.idOf(term)).sort()
     }
     this.setGroup(pointId, undefined, holding.columns)
-    for (const key of holding.keys) {
-      const holders = (this.frequencies.get(key | 0) ?? 0) + 1
-      this.frequencies.set(key | 0, holders)
-      // The slot is listed already where the point held the key before this text (unless the
-      // list went with the last holder as the old text was forgotten).
-      if (before === undefined || !holdsKey(before.keys, key) || !this.postings.has(key | 0))
-        this.post(key, slot, holders)
-    }
+    for (const key of holding.keys) this.frequencies.set(key | 0, (this.frequencies.get(key | 0) ?? 0) + 1)
     this.bySlot[slot] = holding
     this.tally.set(holding)
     for (const id of holding.terms) {
       const held = this.holders[id] ?? 0
       this.holders[id] = held + 1
       if (held === 0) this.vocabulary.set(this.termsById[id]!, true)
+      // The slot is listed already where the point held the term before this text (unless the
+      // list went with the term's last holder as the old text was forgotten: the id may be
+      // another term's now).
+      if (before === undefined || !holdsKey(before.terms, id) || this.postings[id] === undefined)
+        this.post(id, slot, held + 1)
     }
     this.holdings.set(pointId, holding)
   }
 
-  private post(key: number, slot: number, holders: number): void {
-    const slots = this.postings.get(key | 0)
+  private post(id: number, slot: number, holders: number): void {
+    const slots = this.postings[id]
     if (slots === undefined) {
-      this.postings.set(key | 0, [slot])
+      this.postings[id] = [slot]
       return
     }
-    if (slots.length >= 2 * holders + 8) this.sweep(key, slots)
+    if (slots.length >= 2 * holders + 8) this.sweep(id, slots)
     slots.push(slot)
   }
 
-  /** The key's list without the slots that no longer hold it, each once. */
-  private sweep(key: number, slots: Array<number>): void {
+  /** The term's list without the slots that no longer hold it, each once. */
+  private sweep(id: number, slots: Array<number>): void {
     const kept = new Set<number>()
-    for (const listed of slots) if (holdsKey(this.bySlot[listed]?.keys ?? EMPTY, key)) kept.add(listed)
+    for (const listed of slots) if (holdsKey(this.bySlot[listed]?.terms ?? EMPTY, id)) kept.add(listed)
     slots.length = 0
     slots.push(...kept)
-    this.stale.delete(key | 0)
+    this.stale.delete(id)
   }
 
-  /** The slots of the points holding `key`, each once. */
-  private holdersOf(key: number): ReadonlyArray<number> {
-    const slots = this.postings.get(key | 0)
+  /** The slots of the points holding `term`, each once. */
+  private holdersOf(term: string): ReadonlyArray<number> {
+    const id = this.termIds.get(term)
+    const slots = id === undefined ? undefined : this.postings[id]
     if (slots === undefined) return []
-    if (this.stale.has(key | 0)) this.sweep(key, slots)
+    if (this.stale.has(id!)) this.sweep(id!, slots)
     return slots
   }
 
   /**
-   * The points holding at least `required` of the groups (each by any of its keys), and the
+   * The points holding at least `required` of the groups (each by any of its terms), and the
    * points `also` names, accepted by `accept` (the scope): a result set, every member once.
    */
   covering(coverage: Coverage, accept: (holding: Holding) => boolean, also: Iterable<string> = []): Array<Holding> {
@@ -210,12 +210,12 @@ export class SiteTerms {
     const required = Math.max(1, coverage.required)
     const found: Array<Holding> = []
     const counts = new Uint16Array(this.bySlot.length)
-    // The last group that counted a slot (+1): a point holding several keys of one group counts it once.
+    // The last group that counted a slot (+1): a point holding several terms of one group counts it once.
     const counted = new Uint16Array(this.bySlot.length)
-    groups.forEach((keys, group) => {
+    groups.forEach((terms, group) => {
       const mark = group + 1
-      for (const key of new Set(keys)) {
-        const slots = this.holdersOf(key)
+      for (const term of new Set(terms)) {
+        const slots = this.holdersOf(term)
         for (let i = 0; i < slots.length; i++) {
           const slot = slots[i]
           if (counted[slot] === mark) continue
@@ -320,19 +320,18 @@ export class SiteTerms {
     if (group !== undefined) this.leaveGroup(pointId, group)
     for (const key of holding.keys) {
       const left = this.frequencies.get(key | 0)! - 1
-      if (left === 0) {
-        this.frequencies.delete(key | 0)
-        this.postings.delete(key | 0)
-        this.stale.delete(key | 0)
-      } else {
-        this.frequencies.set(key | 0, left)
-        this.stale.add(key | 0)
-      }
+      if (left === 0) this.frequencies.delete(key | 0)
+      else this.frequencies.set(key | 0, left)
     }
     for (const id of holding.terms) {
       const left = this.holders[id] - 1
       this.holders[id] = left
-      if (left > 0) continue
+      if (left > 0) {
+        this.stale.add(id)
+        continue
+      }
+      this.postings[id] = undefined
+      this.stale.delete(id)
       const term = this.termsById[id]!
       this.vocabulary.delete(term)
       this.termIds.delete(term)
