@@ -6,7 +6,7 @@ import type { Qdrant } from "../../../src/services/catalog-index/qdrant/Client.j
 import { call } from "../../../src/services/catalog-index/qdrant/Request.js"
 import { ColumnIndexes } from "../../../src/services/catalog-index/qdrant/Collection.js"
 import { toQdrantFilter } from "../../../src/services/catalog-index/qdrant/FilterTranslation.js"
-import { conditionHolds, intervalsOf } from "../../../src/services/catalog-index/ColumnValues.js"
+import { conditionHolds } from "../../../src/services/catalog-index/ColumnValues.js"
 import { fuse, lexicalScores, nearBonus, type Candidate } from "../../../src/services/catalog-index/qdrant/Fusion.js"
 import { columnKey } from "../../../src/services/catalog-index/qdrant/Layout.js"
 import { resolveOptions, type QdrantIndexOptions } from "../../../src/services/catalog-index/qdrant/QdrantOptions.js"
@@ -14,8 +14,7 @@ import { pointId, pointIds } from "../../../src/services/catalog-index/qdrant/Po
 import { compiledDecoder, compiles } from "../../../src/domain/CompiledCheck.js"
 import { TermChange } from "../../../src/services/catalog-index/qdrant/TermReplica.js"
 import { denseJson, toPoint, upsertChunks } from "../../../src/services/catalog-index/qdrant/Points.js"
-import { facet, histogram, intervalsOver, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
-import { edgeCandidates } from "../../../src/services/catalog-index/IntervalEdges.js"
+import { facet, histogram, numericStats } from "../../../src/services/catalog-index/qdrant/Aggregates.js"
 import { TermMemory } from "../../../src/services/catalog-index/qdrant/SiteTerms.js"
 import {
   documentTerms,
@@ -597,70 +596,6 @@ describe("Query and aggregates (against a client double)", () => {
         { key: "columns.price", range: { gte: 0, lt: 15 } },
         { key: "columns.price", range: { gte: 15, lt: 31 } }
       ])
-    })
-  )
-
-  /** A site whose prices are `prices`, answering counts and scrolls as Qdrant would; records what it is asked. */
-  const pricedSite = (prices: ReadonlyArray<number>, given: Partial<QdrantIndexOptions> = {}) => {
-    const asked: Array<string> = []
-    type Range = { gte?: number; lt?: number }
-    const accepted = (must: Array<{ range?: Range }>) =>
-      prices.filter((x) =>
-        must.every(({ range }) => range === undefined || (x >= (range.gte ?? -Infinity) && x < (range.lt ?? Infinity)))
-      )
-    const q = overDouble(
-      {
-        getCollection: async () => ({
-          payload_schema: { "columns.price": { data_type: "float", points: prices.length } }
-        }),
-        count: async (_, body: { filter: { must: Array<{ range?: Range }> } }) => {
-          asked.push(`count ${JSON.stringify(body.filter.must.slice(1))}`)
-          return { count: accepted(body.filter.must).length }
-        },
-        scroll: async (_, body: { order_by?: { direction: string }; with_payload: unknown }) => {
-          const sorted = [...prices].sort((a, b) => a - b)
-          if (body.order_by !== undefined) {
-            const value = body.order_by.direction === "asc" ? sorted[0] : sorted.at(-1)
-            return { points: [{ id: "x", order_value: value }] }
-          }
-          asked.push(`scroll ${JSON.stringify(body.with_payload)}`)
-          return {
-            points: prices.map((price, i) => ({ id: i, payload: { columns: { price } } })),
-            next_page_offset: null
-          }
-        }
-      },
-      given
-    )
-    return { q, asked }
-  }
-
-  it.effect("cuts a numeric facet from the values of a set up to a page, read in one scroll", () =>
-    Effect.gen(function* () {
-      const prices = [15, 20, 20, 30, 45, 50, 90, 250, 400]
-      const { q, asked } = pricedSite(prices)
-      const found = yield* intervalsOver(q, toQdrantFilter(1, emptyFilter), "price", 5)
-      expect(found).toEqual(intervalsOf(prices, 5))
-      expect(asked.filter((request) => request.startsWith("scroll"))).toEqual(['scroll ["columns.price"]'])
-      expect(asked.filter((request) => request.includes('"lt"'))).toEqual([])
-    })
-  )
-
-  it.effect("cuts a larger set's numeric facet from one count per candidate edge, in one round after its stats", () =>
-    Effect.gen(function* () {
-      const prices = [15, 20, 20, 30, 45, 50, 90, 250, 400]
-      const { q, asked } = pricedSite(prices, { matchCap: 5 })
-      const found = yield* intervalsOver(q, toQdrantFilter(1, emptyFilter), "price", 5)
-      expect(found).toEqual(intervalsOf(prices, 5))
-      expect(asked.filter((request) => request.startsWith("scroll"))).toEqual([])
-      const below = edgeCandidates(15, 400).map(
-        (lt) =>
-          `count ${JSON.stringify([
-            { key: "columns.price", range: { gte: -Number.MAX_VALUE } },
-            { key: "columns.price", range: { lt } }
-          ])}`
-      )
-      expect(asked.filter((request) => request.includes('"lt"'))).toEqual(below)
     })
   )
 })

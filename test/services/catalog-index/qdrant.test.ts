@@ -140,9 +140,9 @@ if (qdrant.available) {
       }).pipe(Effect.provide(shortLists))
     )
 
-    it.effect("a result set larger than a facet reads is counted per candidate edge, cut as when read whole", () =>
+    it.effect("a result set larger than its lists has the price intervals of every member", () =>
       Effect.gen(function* () {
-        // 45 apparel products, above the 20 whose values a facet reads here.
+        // 45 apparel products, above the 20 a list holds here.
         yield* upsert(...skewedApparel)
         const index = yield* CatalogIndex
         const request = { values: [], intervals: [{ column: "price", buckets: 5 }] }

@@ -1,14 +1,11 @@
-import { columnsOf } from "./Layout.js"
 import { Effect } from "effect"
-import type { IndexError, Intervals, NumericStats } from "../CatalogIndex.js"
-import { byCodeUnits, intervalsOf } from "../ColumnValues.js"
-import { edgeCandidates, intervalsFromCounts } from "../IntervalEdges.js"
+import type { IndexError, NumericStats } from "../CatalogIndex.js"
+import { byCodeUnits } from "../ColumnValues.js"
 import type { Filter } from "../../../model/Filter.js"
 import type { Qdrant } from "./Client.js"
 import { call } from "./Request.js"
 import { andAlso, toQdrantFilter, type QdrantFilter } from "./FilterTranslation.js"
 import { columnKey } from "./Layout.js"
-import { scrollAll } from "./Points.js"
 
 export type Scope = { readonly filter: Filter }
 
@@ -23,8 +20,7 @@ const scopeFilter = (siteId: number, scope: Scope): QdrantFilter => toQdrantFilt
 export const facet = (q: Qdrant, siteId: number, column: string, scope: Scope, limit: number) =>
   facetOver(q, scopeFilter(siteId, scope), column, limit)
 
-/** `facet` over any Qdrant filter (a result set's, see Query.ts). */
-export const facetOver = (q: Qdrant, filter: QdrantFilter, column: string, limit: number) =>
+const facetOver = (q: Qdrant, filter: QdrantFilter, column: string, limit: number) =>
   Effect.gen(function* () {
     const kind = limit < 1 ? undefined : yield* q.columns.kind(column)
     if (kind !== "keyword" && kind !== "bool") return []
@@ -103,52 +99,3 @@ const histogramOver = (
     concurrency: 8
   })
 }
-
-/**
- * Most members whose values a numeric facet reads: one scroll page, unless `matchCap` (the
- * most ids a request gathers) is lower.
- */
-const VALUES_PAGE = 1_000
-/** Counts of one facet's candidate edges in flight at once (at most 91 of them, see IntervalEdges.ts). */
-const COUNT_CONCURRENCY = 16
-
-/** The numbers of `column` of up to `cap` points of `filter`. */
-const valuesOf = (q: Qdrant, filter: QdrantFilter, column: string, cap: number) =>
-  scrollAll(q, filter, [columnKey(column)], cap).pipe(
-    Effect.map((records) =>
-      records.flatMap((record) => {
-        const value = columnsOf(record.payload)[column]
-        return typeof value === "number" ? [value] : []
-      })
-    )
-  )
-
-/**
- * A numeric facet over any Qdrant filter, cut where the set's values are (IntervalEdges.ts),
- * in two rounds whatever the set's size. Qdrant has no aggregation (no quantiles, no
- * histogram), so the first round is the count and extremes (`statsOver`), and the second
- * gives how many values lie below each candidate edge the extremes allow: a set of up to one
- * page is read whole (one request, where the counts would be tens of them); a larger one is
- * counted per candidate, concurrently, as reading it would take a sequential page per
- * thousand members. Both give the embedded index's edges and counts for the same set.
- */
-export const intervalsOver = (
-  q: Qdrant,
-  filter: QdrantFilter,
-  column: string,
-  buckets: number
-): Effect.Effect<Intervals | null, IndexError> =>
-  Effect.gen(function* () {
-    const stats = yield* statsOver(q, filter, column)
-    if (stats === null) return null
-    const numbered = withNumber(filter, column)
-    const readable = Math.min(VALUES_PAGE, q.options.matchCap)
-    if (stats.count <= readable) return intervalsOf(yield* valuesOf(q, numbered, column, readable), buckets)
-    const candidates = edgeCandidates(stats.min, stats.max)
-    const below = yield* Effect.forEach(
-      candidates,
-      (lt) => countOf(q, andAlso(numbered, { key: columnKey(column), range: { lt } })),
-      { concurrency: COUNT_CONCURRENCY }
-    )
-    return intervalsFromCounts(stats, candidates, below, buckets)
-  })

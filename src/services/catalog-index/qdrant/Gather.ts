@@ -2,7 +2,6 @@ import type { Schemas } from "@qdrant/js-client-rest"
 import { Effect } from "effect"
 import { timed } from "../../../platform/ServerTiming.js"
 import type { IndexError, SearchQuery } from "../CatalogIndex.js"
-import type { PayloadValue } from "../../../model/IndexDocument.js"
 import type { VectorName } from "../embedded/EmbeddedIndexOptions.js"
 import {
   queryPairs,

@@ -9,7 +9,7 @@ import type {
   SearchQuery,
   SearchResult
 } from "../CatalogIndex.js"
-import { byCodeUnits, tallyFacets } from "../ColumnValues.js"
+import { byCodeUnits } from "../ColumnValues.js"
 import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
 import { firstOfEachGroup, nextLength, relevancePrefix, sortOrder } from "../Listing.js"
 import type { Qdrant } from "./Client.js"
