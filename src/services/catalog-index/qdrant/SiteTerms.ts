@@ -25,6 +25,8 @@ export interface Holding {
   readonly values: Float32Array
   /** Its distinct terms over every field, by id, ascending. */
   readonly terms: Uint32Array
+  /** Per term (as `terms` lists them): the fields holding it, bit i for INDEX_TEXT_FIELDS[i]. */
+  readonly fields: Uint8Array
   /** Its place in the postings (see SiteTerms.postings). */
   readonly slot: number
 }
@@ -50,6 +52,9 @@ export interface Coverage {
 }
 
 const EMPTY = new Uint32Array(0)
+const FIELDS = INDEX_TEXT_FIELDS.length
+// A term's fields are one byte (Holding.fields).
+if (FIELDS > 8) throw new Error(`SiteTerms keeps a term's fields in a byte: ${FIELDS} text fields do not fit`)
 
 const groupOf = (holding: Pick<Holding, "columns">): string | undefined => {
   const group = holding.columns[VARIANT_GROUP_COLUMN]
@@ -64,19 +69,16 @@ const idf = (documents: number, frequency: number): number =>
  * document frequency, its vocabulary (MiniSearch's radix tree, for typo and prefix variants),
  * and each point's lexical vector and columns. A query's word weights (per-site IDF) and
  * variants are then known before Qdrant is asked anything, every candidate's lexical score is
- * computed here from its vector, and a listing's columns, groups and facets are read here:
- * Qdrant's lists only find the candidates (and, for a large result set, its members).
+ * computed here from its vector, and a result set's members, columns, groups and facets are
+ * read here: Qdrant's lists only find and rank the candidates.
  * Qdrant's own IDF counts the whole collection, which would let one site move another's
  * ranking (see TermMemory for how the copy is kept).
  */
 export class SiteTerms {
   /** The terms some point holds in some field (for variants; the tree changes only when a term comes or goes). */
   private readonly vocabulary = new SearchableMap<true>()
-  /**
-   * By key: how many points hold it. Keys of every map here are the u32 keys as int32 (`key | 0`):
-   * small integers to V8, where a key above 2^31 would be a boxed double, slower to hash.
-   */
-  private readonly frequencies = new Map<number, number>()
+  /** By term id × field (INDEX_TEXT_FIELDS): how many points hold the term in the field. */
+  private fieldHolders = new Int32Array(1024 * FIELDS)
   private readonly termIds = new Map<string, number>()
   private readonly termsById: Array<string | undefined> = []
   /** By term id: how many points hold the term in some field. */
@@ -154,10 +156,10 @@ export class SiteTerms {
       textHash: hash,
       keys: Uint32Array.from(lexical.indices),
       values: Float32Array.from(lexical.values),
-      terms: Uint32Array.from(terms, (term) => this.idOf(term)).sort()
+      ...this.termsOf(terms)
     }
     this.setGroup(pointId, undefined, holding.columns)
-    for (const key of holding.keys) this.frequencies.set(key | 0, (this.frequencies.get(key | 0) ?? 0) + 1)
+    this.countFields(holding, 1)
     this.bySlot[slot] = holding
     this.tally.set(holding)
     for (const id of holding.terms) {
@@ -283,11 +285,12 @@ export class SiteTerms {
   /** Per field key of `term` some point holds: fieldWeight × IDF (the embedded index's per-site, per-field IDF). */
   weights(term: string, fieldWeights: FieldWeights): Map<number, number> {
     const weights = new Map<number, number>()
-    for (const field of INDEX_TEXT_FIELDS) {
-      const key = fieldTermKey(field, term)
-      const frequency = this.frequencies.get(key | 0) ?? 0
-      if (frequency > 0) weights.set(key, fieldWeights[field] * idf(this.documents, frequency))
-    }
+    const id = this.termIds.get(term)
+    if (id === undefined) return weights
+    INDEX_TEXT_FIELDS.forEach((field, f) => {
+      const frequency = this.fieldHolders[id * FIELDS + f]
+      if (frequency > 0) weights.set(fieldTermKey(field, term), fieldWeights[field] * idf(this.documents, frequency))
+    })
     return weights
   }
 
@@ -306,6 +309,33 @@ export class SiteTerms {
     return variantTerms(this.vocabulary, word, isLast, matching, settings)
   }
 
+  /** The terms by id, ascending, each with its fields. */
+  private termsOf(terms: ReadonlyMap<string, number>): Pick<Holding, "terms" | "fields"> {
+    // id × 256 + fields: sorted as one number, then split.
+    const packed = new Float64Array(terms.size)
+    let i = 0
+    for (const [term, fields] of terms) packed[i++] = this.idOf(term) * 256 + fields
+    packed.sort()
+    return {
+      terms: Uint32Array.from(packed, (value) => Math.floor(value / 256)),
+      fields: Uint8Array.from(packed, (value) => value % 256)
+    }
+  }
+
+  /** Adds (+1) or takes away (−1) the holding's terms from each field's holder counts. */
+  private countFields(holding: Holding, by: 1 | -1): void {
+    const { terms, fields } = holding
+    for (let i = 0; i < terms.length; i++) {
+      const base = terms[i] * FIELDS
+      if (base + FIELDS > this.fieldHolders.length) {
+        const grown = new Int32Array(Math.max(2 * this.fieldHolders.length, base + FIELDS))
+        grown.set(this.fieldHolders)
+        this.fieldHolders = grown
+      }
+      for (let f = 0; f < FIELDS; f++) if ((fields[i] & (1 << f)) !== 0) this.fieldHolders[base + f] += by
+    }
+  }
+
   private idOf(term: string): number {
     const known = this.termIds.get(term)
     if (known !== undefined) return known
@@ -318,11 +348,7 @@ export class SiteTerms {
   private forget(pointId: string, holding: Holding): void {
     const group = groupOf(holding)
     if (group !== undefined) this.leaveGroup(pointId, group)
-    for (const key of holding.keys) {
-      const left = this.frequencies.get(key | 0)! - 1
-      if (left === 0) this.frequencies.delete(key | 0)
-      else this.frequencies.set(key | 0, left)
-    }
+    this.countFields(holding, -1)
     for (const id of holding.terms) {
       const left = this.holders[id] - 1
       this.holders[id] = left

@@ -46,10 +46,13 @@ export const fieldTermKey = (field: TextField, term: string): number => hashTerm
 /** The key of a title's pair of neighbouring terms (see `titlePairs`): a phrase is looked up by it. */
 export const pairTermKey = (pair: string): number => hashTerm(`pair:${pair}`)
 
-/** What a document's words come to: its lexical vector and its distinct terms (over every field). */
+/**
+ * What a document's words come to: its lexical vector, and its distinct terms with the fields
+ * holding each (bit i: INDEX_TEXT_FIELDS[i]).
+ */
 export interface DocumentTerms {
   readonly lexical: SparseVector
-  readonly terms: ReadonlySet<string>
+  readonly terms: ReadonlyMap<string, number>
 }
 
 /**
@@ -62,10 +65,11 @@ export interface DocumentTerms {
  */
 export const documentTerms = (text: TextFields): DocumentTerms => {
   const values = new Map<number, number>()
-  const terms = new Set<string>()
+  const terms = new Map<string, number>()
   const counts = new Map<string, number>()
   let titleTerms: ReadonlyArray<string> = []
-  for (const field of INDEX_TEXT_FIELDS) {
+  for (let f = 0; f < INDEX_TEXT_FIELDS.length; f++) {
+    const field = INDEX_TEXT_FIELDS[f]
     if (field === "title") {
       titleTerms = indexTerms(text.title)
       counts.clear()
@@ -75,7 +79,7 @@ export const documentTerms = (text: TextFields): DocumentTerms => {
     for (const count of counts.values()) length += count
     const lengthNorm = K * (1 - B + (B * length) / REFERENCE_LENGTHS[field])
     for (const [term, count] of counts) {
-      terms.add(term)
+      terms.set(term, (terms.get(term) ?? 0) | (1 << f))
       const index = fieldTermKey(field, term)
       values.set(index, (values.get(index) ?? 0) + D + (count * (K + 1)) / (count + lengthNorm))
     }
