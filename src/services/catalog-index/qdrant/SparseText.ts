@@ -85,6 +85,9 @@ export const documentTerms = (text: TextFields): DocumentTerms => {
     }
   }
   for (const pair of termPairs(titleTerms)) values.set(pairTermKey(pair), 1)
+  // Kept to 6 decimals (Qdrant holds f32; a tf part is 0.5–2.7): as written to Qdrant and held
+  // in memory alike, and a third as long in JSON as the full double, to encode and to parse.
+  for (const [key, value] of values) values.set(key, Math.round(value * 1e6) / 1e6)
   return { lexical: toSparse(values), terms }
 }
 
