@@ -5,6 +5,7 @@ import type { FieldWeights } from "../embedded/EmbeddedIndexOptions.js"
 import { VARIANT_GROUP_COLUMN } from "../../../model/Columns.js"
 import { type VariantSettings, type VariantTerm, variantTerms } from "../VariantTerms.js"
 import { ColumnTally } from "./ColumnTally.js"
+import { holdsId, TermPostings } from "./TermPostings.js"
 import { type DocumentTerms, documentTerms, fieldTermKey, textHash } from "./SparseText.js"
 
 type TextFields = IndexDocument["text"]
@@ -27,22 +28,8 @@ export interface Holding {
   readonly terms: Uint32Array
   /** Per term (as `terms` lists them): the fields holding it, bit i for INDEX_TEXT_FIELDS[i]. */
   readonly fields: Uint8Array
-  /** Its place in the postings (see SiteTerms.postings). */
+  /** Its place in the postings (TermPostings.ts) and the column tally (ColumnTally.ts). */
   readonly slot: number
-}
-
-/** Whether the sorted `keys` hold `key`. */
-const holdsKey = (keys: Uint32Array, key: number): boolean => {
-  let low = 0
-  let high = keys.length - 1
-  while (low <= high) {
-    const middle = (low + high) >>> 1
-    const at = keys[middle]
-    if (at === key) return true
-    if (at < key) low = middle + 1
-    else high = middle - 1
-  }
-  return false
 }
 
 /** "Holds at least `required` of the groups, each by one of its terms (in any field)": a result set's lexical matches. */
@@ -51,7 +38,6 @@ export interface Coverage {
   readonly required: number
 }
 
-const EMPTY = new Uint32Array(0)
 const FIELDS = INDEX_TEXT_FIELDS.length
 // A term's fields are one byte (Holding.fields).
 if (FIELDS > 8) throw new Error(`SiteTerms keeps a term's fields in a byte: ${FIELDS} text fields do not fit`)
@@ -89,15 +75,8 @@ export class SiteTerms {
   private readonly groups = new Map<string, Set<string>>()
   /** Points without a text vector: a search asks for their lexical matches apart (Gather.ts) only if any. */
   private readonly textless = new Set<string>()
-  /**
-   * By term id: the slots of the points holding the term in some field, so a result set is
-   * counted here to its last member (Qdrant's lists stop at their best). A point that lets a term
-   * go (a new text, a removal) leaves its slot behind in the term's list, which is then `stale`:
-   * swept before it is read next (or once it grows to twice its holders), so a read checks
-   * nothing per slot. A term no point holds is dropped.
-   */
-  private readonly postings: Array<Array<number> | undefined> = []
-  private readonly stale = new Set<number>()
+  /** Each term's holders by slot (TermPostings.ts): a result set counted to its last member. */
+  private readonly postings = new TermPostings((slot) => this.bySlot[slot]?.terms)
   private readonly bySlot: Array<Holding | undefined> = []
   /** Facet and group counts of result sets, over the columns as numbers by slot. */
   readonly tally = new ColumnTally(() => this.holdings.values())
@@ -169,38 +148,10 @@ export class SiteTerms {
       // The slot is listed already where the point held the term before this text (unless the
       // list went with the term's last holder as the old text was forgotten: the id may be
       // another term's now).
-      if (before === undefined || !holdsKey(before.terms, id) || this.postings[id] === undefined)
-        this.post(id, slot, held + 1)
+      if (before === undefined || !holdsId(before.terms, id) || !this.postings.has(id))
+        this.postings.add(id, slot, held + 1)
     }
     this.holdings.set(pointId, holding)
-  }
-
-  private post(id: number, slot: number, holders: number): void {
-    const slots = this.postings[id]
-    if (slots === undefined) {
-      this.postings[id] = [slot]
-      return
-    }
-    if (slots.length >= 2 * holders + 8) this.sweep(id, slots)
-    slots.push(slot)
-  }
-
-  /** The term's list without the slots that no longer hold it, each once. */
-  private sweep(id: number, slots: Array<number>): void {
-    const kept = new Set<number>()
-    for (const listed of slots) if (holdsKey(this.bySlot[listed]?.terms ?? EMPTY, id)) kept.add(listed)
-    slots.length = 0
-    slots.push(...kept)
-    this.stale.delete(id)
-  }
-
-  /** The slots of the points holding `term`, each once. */
-  private holdersOf(term: string): ReadonlyArray<number> {
-    const id = this.termIds.get(term)
-    const slots = id === undefined ? undefined : this.postings[id]
-    if (slots === undefined) return []
-    if (this.stale.has(id!)) this.sweep(id!, slots)
-    return slots
   }
 
   /**
@@ -217,7 +168,8 @@ export class SiteTerms {
     groups.forEach((terms, group) => {
       const mark = group + 1
       for (const term of new Set(terms)) {
-        const slots = this.holdersOf(term)
+        const id = this.termIds.get(term)
+        const slots = id === undefined ? [] : this.postings.holders(id)
         for (let i = 0; i < slots.length; i++) {
           const slot = slots[i]
           if (counted[slot] === mark) continue
@@ -352,12 +304,8 @@ export class SiteTerms {
     for (const id of holding.terms) {
       const left = this.holders[id] - 1
       this.holders[id] = left
-      if (left > 0) {
-        this.stale.add(id)
-        continue
-      }
-      this.postings[id] = undefined
-      this.stale.delete(id)
+      this.postings.letGo(id, left)
+      if (left > 0) continue
       const term = this.termsById[id]!
       this.vocabulary.delete(term)
       this.termIds.delete(term)
