@@ -125,12 +125,10 @@ export const tallyFacets = (
   request: FacetRequest,
   groupBy: string | undefined
 ): FacetAnswer => {
-  const groups = groupBy === undefined ? null : groupIds(members, groupBy).ids
-  // Members in group order: a value counts a group once, at its first member holding it.
-  const order = groups === null ? null : Int32Array.from(members.keys()).sort((a, b) => groups[a] - groups[b])
+  const groups = groupBy === undefined ? null : members.map((m) => groupOf(m.productId, m.columns, groupBy))
   const values = new Map<string, ReadonlyArray<FacetCount>>()
   for (const { column, limit } of request.values) {
-    if (order === null) {
+    if (groups === null) {
       values.set(
         column,
         countValues(
@@ -140,22 +138,18 @@ export const tallyFacets = (
       )
       continue
     }
-    const counts = new Map<string, { count: number; last: number }>()
-    for (const i of order) {
-      const group = groups![i]
-      for (const term of termsOf(members[i].columns[column])) {
-        const held = counts.get(term)
-        if (held === undefined) counts.set(term, { count: 1, last: group })
-        else if (held.last !== group) {
-          held.count++
-          held.last = group
-        }
+    const holders = new Map<string, Set<string>>()
+    members.forEach((m, i) => {
+      for (const term of termsOf(m.columns[column])) {
+        let set = holders.get(term)
+        if (set === undefined) holders.set(term, (set = new Set()))
+        set.add(groups[i])
       }
-    }
+    })
     values.set(
       column,
       rankCounts(
-        [...counts].map(([value, { count }]) => ({ value, count })),
+        [...holders].map(([value, set]) => ({ value, count: set.size })),
         limit
       )
     )
@@ -173,31 +167,6 @@ export const tallyFacets = (
     )
   }
   return { values, intervals }
-}
-
-/**
- * Each member's group under `groupBy` as a number (equal numbers: one group; see groupOf) and
- * how many groups there are: numbers hash and compare faster than the groups' names.
- */
-export const groupIds = (
-  members: ReadonlyArray<Member>,
-  groupBy: string
-): { readonly ids: Int32Array; readonly count: number } => {
-  const byValue = new Map<string, number>()
-  const ids = new Int32Array(members.length)
-  let count = 0
-  members.forEach((member, i) => {
-    const value = member.columns[groupBy]
-    if (typeof value !== "string" || value.length === 0) {
-      // A product alone: members are distinct products.
-      ids[i] = count++
-      return
-    }
-    const id = byValue.get(value)
-    if (id !== undefined) ids[i] = id
-    else byValue.set(value, (ids[i] = count++))
-  })
-  return { ids, count }
 }
 
 export const rankCounts = (counts: Array<FacetCount>, limit: number): Array<FacetCount> =>

@@ -19,8 +19,6 @@ import { facets, matchIds, search } from "./qdrant/Query.js"
 import { feedTermReplica, localTermReplica, type TermChange } from "./qdrant/TermReplica.js"
 import { IndexReplica } from "./ReplicatedCatalogIndex.js"
 
-/** Result sets whose member ids are remembered (each up to matchCap ids: ~0.6 MB at 10,000). */
-
 /** Documents analysed and encoded between two chances for other requests to run. */
 const SLICE = 16
 

@@ -70,11 +70,12 @@ export interface Gathered {
   readonly words: ReadonlyArray<WordMatches>
   readonly pairs: ReadonlyArray<PairMatches>
   readonly dense: ReadonlyArray<DenseSignal>
-  /** Every candidate's product and columns, from memory (a point this process has not learnt of is none). */
+  /**
+   * The candidates (lexical matches plus dense hits at or above minSimilarity) by point id, as
+   * memory holds them (a point this process has not learnt of is none).
+   */
   readonly points: Map<string, Holding>
-  /** Lexical matches plus dense hits at or above minSimilarity. */
-  readonly matched: Set<string>
-  /** Some lexical list came back full, so `matched` misses matches beyond its limit. */
+  /** Some lexical list came back full, so `points` misses matches beyond its limit. */
   readonly saturated: boolean
   /** Which points are lexical matches, beyond the lists too (see `lexicalCoverage`); null without words. */
   readonly coverage: Coverage | null
@@ -282,13 +283,11 @@ export const gather = (
       responses.slice(plain.length + (textless === null ? 0 : 1) + knn.length)
     ]
 
-    const matched = new Set<string>()
     const keep = (point: ScoredPoint) => {
       const id = String(point.id)
       const holding = terms.holding(id)
       // Written to Qdrant, not yet learnt here (another process's write still on its way): no candidate yet.
       if (holding === undefined) return
-      matched.add(id)
       points.set(id, holding)
     }
     plainFound.forEach((response, i) => {
@@ -328,7 +327,6 @@ export const gather = (
       pairs,
       dense,
       points,
-      matched,
       saturated,
       coverage: lexicalCoverage(gathered),
       head: headGroup(typedForms),
@@ -345,9 +343,8 @@ export const widen = (q: Qdrant, siteId: number, gathered: Gathered, ids: Iterab
   const added: Array<Holding> = []
   for (const id of ids) {
     const holding = terms.holding(id)
-    if (holding === undefined || gathered.matched.has(id)) continue
+    if (holding === undefined || gathered.points.has(id)) continue
     added.push(holding)
-    gathered.matched.add(id)
     gathered.points.set(id, holding)
   }
   scoreCandidates(added, gathered.words, gathered.pairKeys, gathered.pairs)

@@ -160,7 +160,7 @@ const scoredOf = (q: Qdrant, gathered: Gathered): Array<Scored> => {
     if ((signal("text", id) ?? -1) >= q.options.partialGate) lexical.set(id, score)
   const denseHit = (id: string) =>
     gathered.dense.some((s) => (s.found.get(id) ?? Number.NEGATIVE_INFINITY) >= s.minSimilarity)
-  return [...gathered.matched].flatMap((id) =>
+  return [...gathered.points.keys()].flatMap((id) =>
     lexical.has(id) || denseHit(id)
       ? [{ id, lexical: lexical.get(id) ?? 0, text: signal("text", id), image: signal("image", id) }]
       : []
@@ -245,14 +245,14 @@ const ranked = (
     return { hits, ...setFacts(site, members, query.groupBy, facetRequest), everyMatch: false, everyMember }
   })
 
-/** The result set of `scope` (see resultSetOf), and what gathering its words and vectors learnt (null for a browse). */
+/** The result set of `scope` (see resultSetOf), the site's memory it came from, and what gathering its words and vectors learnt (null for a browse). */
 const resultSet = (q: Qdrant, scope: MatchScope, lexical: number) =>
   Effect.gen(function* () {
     const site = q.terms.memory().site(scope.siteId)
-    if (browses(scope, q)) return { members: resultSetOf(site, scope, null, []), gathered: null }
+    if (browses(scope, q)) return { site, members: resultSetOf(site, scope, null, []), gathered: null }
     const gathered = yield* gather(q, scope, filterOf(scope), { lexical, dense: q.options.denseCandidates })
     const scored = scoredOf(q, gathered).map(({ id }) => id)
-    return { members: resultSetOf(site, scope, gathered, scored), gathered }
+    return { site, members: resultSetOf(site, scope, gathered, scored), gathered }
   })
 
 /**
@@ -289,13 +289,8 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
           : relevancePrefix(result.everyMember(), Number.POSITIVE_INFINITY, 0, end, query.groupBy))
       if (settled !== null) return withFacets({ hits: settled.slice(offset), total: result.total }, result.facets)
     }
-    const { members, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
-    const { total, facets: counted } = setFacts(
-      q.terms.memory().site(query.siteId),
-      members,
-      query.groupBy,
-      query.facets
-    )
+    const { site, members, gathered } = yield* resultSet(q, query, end + q.options.denseCandidates)
+    const { total, facets: counted } = setFacts(site, members, query.groupBy, query.facets)
     if (!sorted) {
       for (let length = nextLength(null, end); ; length = nextLength(length, end)) {
         const { hits } = yield* ranked(q, { ...query, limit: Math.min(length, members.length) }, undefined)
@@ -348,5 +343,5 @@ export const search = (q: Qdrant, query: SearchQuery): Effect.Effect<SearchResul
 export const facets = (q: Qdrant, scope: MatchScope, request: FacetRequest): Effect.Effect<FacetAnswer, IndexError> =>
   Effect.map(
     resultSet(q, scope, q.options.denseCandidates),
-    ({ members }) => setFacts(q.terms.memory().site(scope.siteId), members, scope.groupBy, request).facets!
+    ({ site, members }) => setFacts(site, members, scope.groupBy, request).facets!
   )

@@ -95,7 +95,7 @@ export class SiteTerms {
    * guard decides). A document whose text the point holds already (a new version of its columns
    * only, the worker's write of what was indexed by its words, a writer's own change coming
    * back through the feed) changes its columns only. `analysed`: the text's terms when the
-   * caller has them (the writer, from the point it sent).
+   * caller has them (the writer, from the point it sent). Returns what the point holds now.
    */
   put(
     pointId: string,
@@ -108,10 +108,10 @@ export class SiteTerms {
       readonly embedded?: boolean | undefined
     },
     analysed?: DocumentTerms
-  ): void {
+  ): Holding | undefined {
     const { text, version } = doc
     const before = this.holdings.get(pointId)
-    if (before?.version !== undefined && version !== undefined && before.version > version) return
+    if (before?.version !== undefined && version !== undefined && before.version > version) return before
     if (doc.embedded === true) this.textless.delete(pointId)
     else this.textless.add(pointId)
     const hash = textHash(text)
@@ -121,7 +121,7 @@ export class SiteTerms {
       this.holdings.set(pointId, holding)
       this.bySlot[before.slot] = holding
       this.tally.set(holding)
-      return
+      return holding
     }
     if (before !== undefined) this.forget(pointId, before)
     const { lexical, terms } = analysed ?? documentTerms(text)
@@ -152,6 +152,7 @@ export class SiteTerms {
         this.postings.add(id, slot, held + 1)
     }
     this.holdings.set(pointId, holding)
+    return holding
   }
 
   /**

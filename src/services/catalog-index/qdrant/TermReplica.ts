@@ -32,20 +32,24 @@ export type TermChange = typeof TermChange.Type
 const checkChange = compiledDecoder(TermChange)
 const decodeChange = (json: string | undefined): TermChange => Either.getOrThrow(checkChange(JSON.parse(json ?? "")))
 
-const apply = (memory: TermMemory, change: TermChange, analysed?: DocumentTerms): void => {
-  if (change._tag === "Put") {
-    memory.site(change.siteId).put(pointId(change.siteId, change.productId), change, analysed)
-  } else {
-    const site = memory.site(change.siteId)
+/** What a change left in memory: the point a put wrote and the holding it has now; null for a removal. */
+type Applied = { readonly siteId: number; readonly pointId: string; readonly holding: Holding | undefined } | null
+
+const apply = (memory: TermMemory, change: TermChange, analysed?: DocumentTerms): Applied => {
+  const site = memory.site(change.siteId)
+  if (change._tag === "Remove") {
     for (const productId of change.productIds) site.remove(pointId(change.siteId, productId))
+    return null
   }
+  const id = pointId(change.siteId, change.productId)
+  return { siteId: change.siteId, pointId: id, holding: site.put(id, change, analysed) }
 }
 
 const applyAll = (
   memory: TermMemory,
   changes: ReadonlyArray<TermChange>,
   analysed: ReadonlyArray<DocumentTerms | undefined> | undefined
-): void => changes.forEach((change, i) => apply(memory, change, analysed?.[i]))
+): Array<Applied> => changes.map((change, i) => apply(memory, change, analysed?.[i]))
 
 /**
  * This process's TermMemory (see SiteTerms.ts), kept in step with the collection. Qdrant is the
@@ -139,7 +143,7 @@ const fromCollection = (q: Collection): Effect.Effect<TermMemory, IndexError> =>
 export const localTermReplica = (q: Collection): Effect.Effect<TermReplica, IndexError> =>
   Effect.map(fromCollection(q), (memory) => ({
     memory: () => memory,
-    written: (changes, analysed) => Effect.sync(() => applyAll(memory, changes, analysed)),
+    written: (changes, analysed) => Effect.sync(() => void applyAll(memory, changes, analysed)),
     synced: Effect.void,
     lag: Effect.succeed(0)
   }))
@@ -167,10 +171,7 @@ export const feedTermReplica = (
     // agrees with what was applied: it is not decoded again (a writer's most common entry).
     const origin = randomUUID()
     let sequence = 0
-    const ahead = new Map<
-      string,
-      { readonly siteId: number; readonly pointId: string; readonly holding: Holding | undefined } | null
-    >()
+    const ahead = new Map<string, Applied>()
     const applyEntry = (values: ReadonlyArray<Buffer>) => {
       const token = values[1]?.toString()
       const mine = token === undefined ? undefined : ahead.get(token)
@@ -212,17 +213,9 @@ export const feedTermReplica = (
         changes.length === 0
           ? Effect.void
           : Effect.gen(function* () {
-              applyAll(memory, changes, analysed)
-              const tokens = changes.map((change) => {
+              const tokens = applyAll(memory, changes, analysed).map((applied) => {
                 const token = `${origin}:${sequence++}`
-                if (change._tag === "Put") {
-                  const id = pointId(change.siteId, change.productId)
-                  ahead.set(token, {
-                    siteId: change.siteId,
-                    pointId: id,
-                    holding: memory.site(change.siteId).holding(id)
-                  })
-                } else ahead.set(token, null)
+                ahead.set(token, applied)
                 return token
               })
               const id = yield* feed.publish(changes.map((change, i) => [JSON.stringify(change), tokens[i]])).pipe(
