@@ -257,6 +257,19 @@ class BatchesInFlight {
     })
   }
 
+  /** Whether a batch stored now would wait for an index step to finish first. */
+  get full(): boolean {
+    return this.batches.length >= IN_FLIGHT
+  }
+
+  /** Completes once the oldest index step has (at once when none runs). */
+  get oldestDone(): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      const oldest = this.batches[0]
+      return oldest === undefined ? Effect.void : Effect.asVoid(Fiber.await(oldest.step))
+    })
+  }
+
   /** Every batch indexed and answered. */
   get drain(): Effect.Effect<void> {
     return Effect.whileLoop({
@@ -310,9 +323,30 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
         }
         return true
       })
+      // The next chunk of the body: asked for once, whichever of the waits below sees it first.
+      let reading: Promise<IteratorResult<Buffer>> | undefined
+      const chunk = () => (reading ??= iterator.next())
+      const nextChunk = Effect.tryPromise(chunk).pipe(Effect.ensuring(Effect.sync(() => (reading = undefined))))
+      const chunkArrived = Effect.promise(() =>
+        chunk().then(
+          () => true,
+          () => true
+        )
+      )
       const readBody = Effect.gen(function* () {
         while (true) {
-          const next = yield* Effect.either(Effect.tryPromise(() => iterator.next()))
+          // Lines at hand while every index step is busy wait for more lines (one larger batch:
+          // Qdrant and the store answer a request of 256 lines in about the time of one of 70)
+          // or for a step to finish, whichever comes first: they are never held for a body
+          // that pauses, nor are they written in small batches when the body streams in fast.
+          if (pending.length > 0 && indexing.full) {
+            const chunkFirst = yield* Effect.raceFirst(chunkArrived, Effect.as(indexing.oldestDone, false))
+            if (!chunkFirst) {
+              if (!(yield* flush)) return
+              continue
+            }
+          }
+          const next = yield* Effect.either(nextChunk)
           // The client went away mid-body: what was answered stays, the batch at hand is dropped.
           if (Either.isLeft(next)) return
           if (next.right.done === true) {
@@ -329,11 +363,12 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
             yield* Queue.offer(out, ndjson([tooManyLines(BULK_LIMITS.lines + 1)]))
             return
           }
-          // Whatever has arrived is written together: big batches when the body streams in fast.
+          // Written at once when a batch is full, or when the body has paused and an index step
+          // is free to take the lines; otherwise read on (the wait above).
           if (
             pending.length >= BULK_LIMITS.batchLines ||
             charsOf(pending) >= BULK_LIMITS.batchChars ||
-            incoming.readableLength === 0
+            (incoming.readableLength === 0 && !indexing.full)
           ) {
             if (!(yield* flush)) return
           }

@@ -3,6 +3,7 @@ import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
+import { BULK_LIMITS } from "../../src/http/BulkLine.js"
 import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 import { startServerProcess } from "../support/ServerProcess.js"
@@ -246,8 +247,9 @@ describe("POST /products/bulk", () => {
   })
 
   it("applies one product's writes in line order across batches indexed at once", async () => {
-    // Batches of 100 lines: a product put in the first, renamed in the third and deleted in the
-    // fourth, another put in the first and renamed in the second, while the batches overlap.
+    // Batches of up to B lines: a product put in the first, renamed in the third and deleted in
+    // the fourth, another put in the first and renamed in the second, while the batches overlap.
+    const B = BULK_LIMITS.batchLines
     const filler = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, k) => ({
         id: `order-${from + k}`,
@@ -256,13 +258,13 @@ describe("POST /products/bulk", () => {
     const lines = [
       { id: "order-gone", data: { title: "Vanishing ottoman" } },
       { id: "order-kept", data: { title: "Marigold ottoman" } },
-      ...filler(0, 98),
+      ...filler(0, B - 2),
       { id: "order-kept", data: { title: "Saffron ottoman" } },
-      ...filler(98, 197),
+      ...filler(B - 2, 2 * B - 3),
       { id: "order-gone", data: { title: "Vanishing ottoman, renamed" } },
-      ...filler(197, 296),
+      ...filler(2 * B - 3, 3 * B - 4),
       { id: "order-gone", delete: true },
-      ...filler(296, 320)
+      ...filler(3 * B - 4, 3 * B + 20)
     ]
     const { answers } = await pushBulk(server.baseUrl, server.siteA.basic, sendAll(ndjson(...lines)))
     expect(answers.map((a) => a.line)).toEqual(lines.map((_, i) => i + 1))
@@ -270,6 +272,30 @@ describe("POST /products/bulk", () => {
     expect(await search({ query: "ottoman" })).toEqual(["order-kept"])
     expect(await search({ query: "marigold" })).toEqual([])
     expect((await product("order-gone")).status).toBe(404)
+  })
+
+  it("answers every line sent while the body stays open, however many batches are being indexed", async () => {
+    // Two full batches, then a line on its own while both are being indexed: the line waits
+    // for more lines or for an index step to finish, never for the rest of the body (the
+    // client sends it only once every line so far is answered).
+    const B = BULK_LIMITS.batchLines
+    const line = (i: number) => ndjson({ id: `open-${i}`, data: { title: `Open body lantern ${i}` } })
+    let sendMore = () => {}
+    const { answers } = await pushBulk(
+      server.baseUrl,
+      server.siteA.basic,
+      async (body) => {
+        body.write(Array.from({ length: 2 * B }, (_, i) => line(i)).join(""))
+        // Later than the batches it follows: a piece of its own (timing only shapes the input).
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        body.write(line(2 * B))
+        sendMore = () => body.end()
+      },
+      (_, all) => {
+        if (all.length === 2 * B + 1) sendMore()
+      }
+    )
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 2 * B + 1 }, () => 200))
   })
 
   it("keeps the lines answered before the connection dropped, and nothing of the line cut off", async () => {

@@ -129,6 +129,64 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
    * A put, or with `expectedVersion` a put only while the product is at that version (undefined
    * otherwise); `sameText`: the embedded text is the stored one's, so the text version stays.
    */
+  const putPromise = (
+    siteId: number,
+    productId: string,
+    data: ProductRecord,
+    images: ReadonlyArray<{ readonly url: string }> | undefined,
+    expectedVersion: number | undefined,
+    sameText = false
+  ): Promise<{ readonly created: boolean; readonly product: StoredProduct } | undefined> => {
+    const keys = siteKeys(siteId)
+    const group = data.item_group_id ?? null
+    const replaced = images === undefined ? undefined : dedupeImages(images)
+    const updatedAt = Date.now()
+    return (
+      putScript(
+        [
+          seqKey,
+          sitesKey,
+          keys.ids,
+          keys.stale,
+          keys.product(productId),
+          keys.images(productId),
+          group === null ? "" : keys.group(group),
+          keys.unanalysed,
+          keys.undetected,
+          keys.views(productId)
+        ],
+        [
+          siteId,
+          productId,
+          encodeRecord(data),
+          updatedAt,
+          keys.base,
+          group ?? "",
+          replaced ? "1" : "0",
+          encodeImages(replaced ?? []),
+          expectedVersion === undefined ? "" : String(expectedVersion),
+          sameText ? "1" : "0",
+          ...(replaced ?? []).map((i) => i.id)
+        ]
+      ) as Promise<[number, number, string, string, number]>
+    ).then(([existed, version, storedImages, created, textVersion]) =>
+      existed === -1
+        ? undefined
+        : {
+            created: existed === 0,
+            product: {
+              siteId,
+              productId,
+              data,
+              images: decodeImages(storedImages),
+              version,
+              textVersion,
+              updatedAt,
+              createdAt: Number(created)
+            }
+          }
+    )
+  }
   const putAt = (
     siteId: number,
     productId: string,
@@ -136,59 +194,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     images: ReadonlyArray<{ readonly url: string }> | undefined,
     expectedVersion: number | undefined,
     sameText = false
-  ) => {
-    const keys = siteKeys(siteId)
-    const group = data.item_group_id ?? null
-    const replaced = images === undefined ? undefined : dedupeImages(images)
-    const updatedAt = Date.now()
-    return call("put", () =>
-      (
-        putScript(
-          [
-            seqKey,
-            sitesKey,
-            keys.ids,
-            keys.stale,
-            keys.product(productId),
-            keys.images(productId),
-            group === null ? "" : keys.group(group),
-            keys.unanalysed,
-            keys.undetected,
-            keys.views(productId)
-          ],
-          [
-            siteId,
-            productId,
-            encodeRecord(data),
-            updatedAt,
-            keys.base,
-            group ?? "",
-            replaced ? "1" : "0",
-            encodeImages(replaced ?? []),
-            expectedVersion === undefined ? "" : String(expectedVersion),
-            sameText ? "1" : "0",
-            ...(replaced ?? []).map((i) => i.id)
-          ]
-        ) as Promise<[number, number, string, string, number]>
-      ).then(([existed, version, storedImages, created, textVersion]) =>
-        existed === -1
-          ? undefined
-          : {
-              created: existed === 0,
-              product: {
-                siteId,
-                productId,
-                data,
-                images: decodeImages(storedImages),
-                version,
-                textVersion,
-                updatedAt,
-                createdAt: Number(created)
-              }
-            }
-      )
-    )
-  }
+  ) => call("put", () => putPromise(siteId, productId, data, images, expectedVersion, sameText))
 
   const remove = (siteId: number, productId: string) => {
     const keys = siteKeys(siteId)
@@ -314,8 +320,30 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         const read = new Map<string, StoredProduct | null>(modified.map((id) => [id, null]))
         for (const product of modified.length === 0 ? [] : yield* getMany(siteId, modified))
           read.set(product.productId, product)
-        yield* Effect.forEach(
-          [...byProduct.values()],
+        // Products written by puts alone (a push of new versions, the common case) in one
+        // promise: a fiber and a few effects per product cost a bulk push more than its encoding.
+        const putsOnly: Array<ReadonlyArray<number>> = []
+        const others: Array<ReadonlyArray<number>> = []
+        for (const positions of byProduct.values())
+          (positions.every((i) => writes[i]._tag === "Put") ? putsOnly : others).push(positions)
+        const puts = call("put", () =>
+          Promise.all(
+            putsOnly.map((positions) =>
+              positions.reduce(
+                (before, i) =>
+                  before.then(() => {
+                    const write = writes[i] as Extract<CatalogWrite, { _tag: "Put" }>
+                    return putPromise(siteId, write.productId, write.data, write.images, undefined).then((w) => {
+                      results[i] = { _tag: "Written", ...w! }
+                    })
+                  }),
+                Promise.resolve()
+              )
+            )
+          )
+        )
+        const rest = Effect.forEach(
+          others,
           (positions) =>
             Effect.forEach(
               positions,
@@ -328,6 +356,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
             ),
           { concurrency: "unbounded", discard: true }
         )
+        yield* Effect.all([putsOnly.length === 0 ? Effect.void : puts, rest], { concurrency: 2, discard: true })
         return results as ReadonlyArray<CatalogWriteResult>
       })
     },
