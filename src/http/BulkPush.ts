@@ -201,12 +201,16 @@ const charsOf = (lines: ReadonlyArray<ReadLine>): number => {
   return chars
 }
 
+/** Whether a batch holds as many lines, or characters, as one may. */
+const isFull = (batch: ReadonlyArray<ReadLine>): boolean =>
+  batch.length >= BULK_LIMITS.batchLines || charsOf(batch) >= BULK_LIMITS.batchChars
+
 /** `lines` cut into batches of at most BULK_LIMITS.batchLines lines and batchChars characters. */
 const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> =>
   chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, BULK_LIMITS.batchLines)
 
 /** Index steps (AfterWrite) running at once while the next batch is decoded and stored. */
-const IN_FLIGHT = 2
+const IN_FLIGHT = 4
 
 type BulkContext = CatalogStore | Effect.Effect.Context<ReturnType<typeof afterWrite>>
 
@@ -257,17 +261,22 @@ class BatchesInFlight {
     })
   }
 
-  /** Whether a batch stored now would wait for an index step to finish first. */
-  get full(): boolean {
-    return this.batches.length >= IN_FLIGHT
+  /** Whether some index step is still running. */
+  get busy(): boolean {
+    return this.running !== undefined
   }
 
-  /** Completes once the oldest index step has (at once when none runs). */
+  /** Completes once the oldest step still running has (at once when none runs). */
   get oldestDone(): Effect.Effect<void> {
     return Effect.suspend(() => {
-      const oldest = this.batches[0]
-      return oldest === undefined ? Effect.void : Effect.asVoid(Fiber.await(oldest.step))
+      const running = this.running
+      return running === undefined ? Effect.void : Effect.asVoid(Fiber.await(running.step))
     })
+  }
+
+  /** The oldest batch whose step has not ended (the ended ones are joined by `add` and `drain`). */
+  private get running(): Indexing | undefined {
+    return this.batches.find((batch) => batch.step.unsafePoll() === null)
   }
 
   /** Every batch indexed and answered. */
@@ -313,16 +322,21 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
       let pending: Array<ReadLine> = []
       const indexing = new BatchesInFlight(out)
       // What has arrived, written in batches of at most BULK_LIMITS.batchLines (and batchChars).
-      const flush = Effect.gen(function* () {
-        const lines = pending
-        pending = []
-        for (const batch of batches(lines)) {
-          const stored = yield* storeBatch(siteId, batch)
-          yield* indexing.add(stored)
-          if (stored.failed) return false
-        }
-        return true
-      })
+      // `whole`: only full batches, the rest kept for the lines that follow (a body streaming
+      // in fast is written in full batches, whatever the size of the pieces it comes in).
+      const flush = (whole = false) =>
+        Effect.gen(function* () {
+          const all = batches(pending)
+          const last = all.at(-1)
+          const kept = whole && last !== undefined && !isFull(last) ? all.pop()! : []
+          pending = [...kept]
+          for (const batch of all) {
+            const stored = yield* storeBatch(siteId, batch)
+            yield* indexing.add(stored)
+            if (stored.failed) return false
+          }
+          return true
+        })
       // The next chunk of the body: asked for once, whichever of the waits below sees it first.
       let reading: Promise<IteratorResult<Buffer>> | undefined
       const chunk = () => (reading ??= iterator.next())
@@ -335,14 +349,14 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
       )
       const readBody = Effect.gen(function* () {
         while (true) {
-          // Lines at hand while every index step is busy wait for more lines (one larger batch:
-          // Qdrant and the store answer a request of 256 lines in about the time of one of 70)
-          // or for a step to finish, whichever comes first: they are never held for a body
-          // that pauses, nor are they written in small batches when the body streams in fast.
-          if (pending.length > 0 && indexing.full) {
+          // Lines at hand while an index step runs wait for more lines, up to a full batch
+          // (Qdrant and the store answer a request of 256 lines in about the time of one of
+          // 70), or for a step to end, whichever comes first: they are never held for a body
+          // that pauses, nor written in small batches when the body streams in fast.
+          if (pending.length > 0 && indexing.busy) {
             const chunkFirst = yield* Effect.raceFirst(chunkArrived, Effect.as(indexing.oldestDone, false))
             if (!chunkFirst) {
-              if (!(yield* flush)) return
+              if (!(yield* flush())) return
               continue
             }
           }
@@ -351,26 +365,26 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
           if (Either.isLeft(next)) return
           if (next.right.done === true) {
             reader.end(pending)
-            yield* flush
+            yield* flush()
             return
           }
           reader.push(next.right.value, pending)
           if (reader.lines > BULK_LIMITS.lines) {
             const kept = pending.filter((l) => l.line <= BULK_LIMITS.lines)
             pending = kept
-            yield* flush
+            yield* flush()
             yield* indexing.drain
             yield* Queue.offer(out, ndjson([tooManyLines(BULK_LIMITS.lines + 1)]))
             return
           }
-          // Written at once when a batch is full, or when the body has paused and an index step
-          // is free to take the lines; otherwise read on (the wait above).
+          // Written at once when a batch is full, or when the body has paused and no index step
+          // runs; otherwise read on (the wait above).
           if (
             pending.length >= BULK_LIMITS.batchLines ||
             charsOf(pending) >= BULK_LIMITS.batchChars ||
-            (incoming.readableLength === 0 && !indexing.full)
+            (incoming.readableLength === 0 && !indexing.busy)
           ) {
-            if (!(yield* flush)) return
+            if (!(yield* flush(indexing.busy))) return
           }
         }
       })
