@@ -41,13 +41,17 @@ export interface BulkRun {
   /** CPU seconds of each process from the push's start until embedded. */
   readonly cpu: CpuSnapshot
   readonly load: string
-  /** With Qdrant, in the first run: the same products upserted straight into it (plain-upsert.ts). */
+  /**
+   * With Qdrant: the same products upserted straight into it (plain-upsert.ts), right after
+   * `alone`, in the same state (no worker running, nobody searching, nothing being optimized).
+   */
   readonly plain: PlainUpsert | undefined
   /**
    * Beside the plain upsert, in its conditions: the same products pushed (under other ids) with
-   * no worker taking jobs and nobody searching; lines answered per second. Deleted afterwards.
+   * no worker taking jobs and nobody searching; lines answered per second, and Qdrant's CPU
+   * seconds over the push. Deleted afterwards.
    */
-  readonly alone: { readonly rate: number; readonly failed: number } | undefined
+  readonly alone: { readonly rate: number; readonly failed: number; readonly qdrantCpu: number } | undefined
 }
 
 const EMBED_TIMEOUT_MS = 60 * 60_000
@@ -77,16 +81,18 @@ const drained = async (cluster: Cluster, client: Client) => {
 
 /**
  * The push in the plain upsert's conditions (no worker running, nobody searching): the same
- * products under ids of their own, then deleted, and their jobs (no-ops by then) run off by
- * the workers before the measured push starts.
+ * products under ids of their own; then the plain upsert of the same products (into a fresh
+ * collection), before anything else runs, so both meet Qdrant in one state; then the products
+ * are deleted and their jobs (no-ops by then) run off by the workers before the measured push.
  */
-const pushAlone = async (
+const pushAloneAndPlain = async (
   cluster: Cluster,
   client: Client,
   items: ReadonlyArray<{ readonly id: string; readonly data: Record<string, unknown> }>,
   dir: string,
   tag: string,
-  workers: number
+  workers: number,
+  seed: number
 ) => {
   const file = join(dir, "alone.ndjson")
   await writeLines(
@@ -94,11 +100,15 @@ const pushAlone = async (
     items.map((item) => `${JSON.stringify({ id: `${item.id}-alone`, data: item.data })}\n`)
   )
   await cluster.pause()
+  const cpuStart = cluster.cpu().qdrant
   const push = await pushBulk(cluster.baseUrl, cluster.basic, file, () => {})
+  const qdrantCpu = cluster.cpu().qdrant - cpuStart
   const rate = push.answered / push.seconds
   log(
-    `${tag}: alone (no worker, nobody searching): ${push.answered} lines in ${push.seconds.toFixed(1)} s = ${fmtRate(rate)}/s`
+    `${tag}: alone (no worker, nobody searching): ${push.answered} lines in ${push.seconds.toFixed(1)} s = ` +
+      `${fmtRate(rate)}/s, Qdrant ${((1000 * qdrantCpu) / push.answered).toFixed(2)} CPU ms a product`
   )
+  const plain = await plainUpsert(cluster, items, seed)
   await writeLines(
     file,
     items.map((item) => `${JSON.stringify({ id: `${item.id}-alone`, delete: true })}\n`)
@@ -109,7 +119,7 @@ const pushAlone = async (
   await drained(cluster, client)
   await cluster.pause()
   await cluster.stopWorkers()
-  return { rate, failed: push.failed }
+  return { alone: { rate, failed: push.failed, qdrantCpu }, plain }
 }
 
 export const bulkRun = async (
@@ -167,7 +177,9 @@ export const bulkRun = async (
       5_000,
       options.page
     )
-    const alone = options.plainPeer ? await pushAlone(cluster, client, items, dir, tag, workers) : undefined
+    const { alone, plain } = options.plainPeer
+      ? await pushAloneAndPlain(cluster, client, items, dir, tag, workers, options.seed)
+      : { alone: undefined, plain: undefined }
     const procs = await cluster.startWorkers(workers)
     await cluster.resume()
     log(`${tag}: ${procs.length} worker(s) serving; load ${load()}`)
@@ -274,8 +286,6 @@ export const bulkRun = async (
     await drained(cluster, client)
     await cluster.pause()
     await cluster.stopWorkers()
-    // The peer, on the same machine with no worker running: the same products straight into Qdrant.
-    const plain = options.plainPeer ? await plainUpsert(cluster, items, options.seed) : undefined
     return {
       plain,
       alone,

@@ -204,7 +204,12 @@ export const distributedTable = (
         cell(r, (run) => {
           if (run.plain === undefined || run.alone === undefined) return "—"
           const ratio = run.alone.rate / (run.plain.products / run.plain.seconds)
-          return `${fmtRate(run.alone.rate)}/s (${run.alone.failed} not 200); ${ratio.toFixed(2)} × ${check(ratio >= PLAIN_RATIO)}`
+          return (
+            `${fmtRate(run.alone.rate)}/s (${run.alone.failed} not 200); ${ratio.toFixed(2)} × ` +
+            `${check(ratio >= PLAIN_RATIO)}; Qdrant CPU ms a product: plain ` +
+            `${((1000 * run.plain.qdrantCpu) / run.plain.products).toFixed(2)}, ours ` +
+            `${((1000 * run.alone.qdrantCpu) / run.products).toFixed(2)}`
+          )
         })
     )
     row(`Bulk push, ${workersLabel}: text search during the push p50 / p99`, `p99 ≤ ${BULK_SEARCH_P99_MS} ms`, (r) =>

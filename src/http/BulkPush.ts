@@ -8,6 +8,7 @@ import type { ProductKey } from "../model/StoredProduct.js"
 import { CatalogStore, type CatalogWrite, type CatalogWriteResult } from "../services/catalog-store/CatalogStore.js"
 import { inSlices } from "../platform/YieldToIo.js"
 import { chunksOf } from "../platform/Chunks.js"
+import { foreground } from "../platform/Foreground.js"
 import { unappliedWrite } from "./ErrorMapping.js"
 import {
   BULK_LIMITS,
@@ -209,8 +210,12 @@ const isFull = (batch: ReadonlyArray<ReadLine>): boolean =>
 const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> =>
   chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, BULK_LIMITS.batchLines)
 
-/** Index steps (AfterWrite) running at once while the next batch is decoded and stored. */
-const IN_FLIGHT = 4
+/**
+ * Index steps (AfterWrite) running at once while the next batch is decoded and stored: four
+ * keep Qdrant and the store busy; two while requests someone waits on are being served, which
+ * then share the event loop, Qdrant and Redis with fewer batches (Foreground.ts).
+ */
+const inFlight = (): number => (foreground.lately() ? 2 : 4)
 
 type BulkContext = CatalogStore | Effect.Effect.Context<ReturnType<typeof afterWrite>>
 
@@ -239,7 +244,7 @@ class BatchesInFlight {
       for (const written of stored.products) productIds.add(written.product.productId)
       for (const key of stored.removed) productIds.add(key.productId)
       while (
-        this.batches.length >= IN_FLIGHT ||
+        this.batches.length >= inFlight() ||
         this.batches.some((batch) => [...productIds].some((id) => batch.productIds.has(id)))
       )
         yield* this.finishOldest

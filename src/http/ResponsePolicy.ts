@@ -8,6 +8,7 @@ import { Cause, Data, Deferred, Effect, Exit, Option, type Scope } from "effect"
 import { randomUUID } from "node:crypto"
 import type { Readable } from "node:stream"
 import { CurrentTimings, Timings } from "../platform/ServerTiming.js"
+import { foreground } from "../platform/Foreground.js"
 import { describeIssues, plainIssueMessage } from "../domain/IssueMessage.js"
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { malformedPercentEncoding, unsafeTextIn } from "./TextIntegrity.js"
@@ -56,7 +57,12 @@ export const responsePolicy = (maxBodyBytes: number) =>
           )
         }
         const timings = new Timings()
+        // A bulk push is the background work the others go ahead of (see Foreground); probes
+        // and metrics scrapes wait on nobody.
+        const waitedOn = !streamsBody(request.url.split("?")[0]) && !OPERATIONS_PATHS.has(request.url)
+        if (waitedOn) foreground.begin()
         const response = yield* Effect.zipRight(rejectUnreadableBody(request, maxBodyBytes), httpEffect).pipe(
+          Effect.ensuring(Effect.sync(() => waitedOn && foreground.end())),
           Effect.provideService(HttpServerRequest.HttpServerRequest, request),
           // Failures the platform raises before any handler runs become JSON answers here
           // (an unreadable body surfaces as a defect of the request decoder, hence the cause).
@@ -192,6 +198,9 @@ const takesOtherBodies = (path: string) => path.startsWith("/search/session") ||
  * lines have theirs).
  */
 const streamsBody = (path: string) => path === "/products/bulk"
+
+/** Requests of the operators' tools (probes, scrapes), which no shopper waits on. */
+const OPERATIONS_PATHS = new Set(["/healthz", "/readyz", "/metrics"])
 
 /**
  * Bodies refused before anything parses them: a body that is not JSON on a JSON route (the
