@@ -204,11 +204,11 @@ const charsOf = (lines: ReadonlyArray<ReadLine>): number => {
 
 /** Whether a batch holds as many lines, or characters, as one may. */
 const isFull = (batch: ReadonlyArray<ReadLine>): boolean =>
-  batch.length >= BULK_LIMITS.batchLines || charsOf(batch) >= BULK_LIMITS.batchChars
+  batch.length >= batchLines() || charsOf(batch) >= BULK_LIMITS.batchChars
 
-/** `lines` cut into batches of at most BULK_LIMITS.batchLines lines and batchChars characters. */
+/** `lines` cut into batches of at most `batchLines()` lines and BULK_LIMITS.batchChars characters. */
 const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> =>
-  chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, BULK_LIMITS.batchLines)
+  chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, batchLines())
 
 /**
  * Index steps (AfterWrite) running at once while the next batch is decoded and stored: four
@@ -216,6 +216,14 @@ const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>>
  * then share the event loop, Qdrant and Redis with fewer batches (Foreground.ts).
  */
 const inFlight = (): number => (foreground.lately() ? 2 : 4)
+
+/**
+ * Lines a batch may hold: BULK_LIMITS.batchLines; 100 while requests someone waits on are
+ * served, which then wait behind shorter stretches of work (measured with a worker process
+ * beside: full batches then slowed both the push and the searches).
+ */
+const batchLines = (): number => (foreground.lately() ? SHARED_BATCH_LINES : BULK_LIMITS.batchLines)
+const SHARED_BATCH_LINES = 100
 
 type BulkContext = CatalogStore | Effect.Effect.Context<ReturnType<typeof afterWrite>>
 
@@ -358,7 +366,7 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
           // (Qdrant and the store answer a request of 256 lines in about the time of one of
           // 70), or for a step to end, whichever comes first: they are never held for a body
           // that pauses, nor written in small batches when the body streams in fast.
-          if (pending.length > 0 && indexing.busy) {
+          if (pending.length > 0 && indexing.busy && !foreground.lately()) {
             const chunkFirst = yield* Effect.raceFirst(chunkArrived, Effect.as(indexing.oldestDone, false))
             if (!chunkFirst) {
               if (!(yield* flush())) return
@@ -385,11 +393,11 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
           // Written at once when a batch is full, or when the body has paused and no index step
           // runs; otherwise read on (the wait above).
           if (
-            pending.length >= BULK_LIMITS.batchLines ||
+            pending.length >= batchLines() ||
             charsOf(pending) >= BULK_LIMITS.batchChars ||
-            (incoming.readableLength === 0 && !indexing.busy)
+            (incoming.readableLength === 0 && (!indexing.busy || foreground.lately()))
           ) {
-            if (!(yield* flush(indexing.busy))) return
+            if (!(yield* flush(indexing.busy && !foreground.lately()))) return
           }
         }
       })

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { JobQueue } from "../../src/services/job-queue/JobQueue.js"
 import { TextEmbedder } from "../../src/services/text-embedder/TextEmbedder.js"
 import { BULK_LIMITS } from "../../src/http/BulkLine.js"
+import { foreground } from "../../src/platform/Foreground.js"
 import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
 import { startServerProcess } from "../support/ServerProcess.js"
@@ -280,6 +281,9 @@ describe("POST /products/bulk", () => {
     // client sends it only once every line so far is answered).
     const B = BULK_LIMITS.batchLines
     const line = (i: number) => ndjson({ id: `open-${i}`, data: { title: `Open body lantern ${i}` } })
+    // With nobody else served lately, the push has the process to itself: lines are held for
+    // full batches (while requests someone waits on are served, every piece is written at once).
+    while (foreground.lately()) await new Promise((resolve) => setTimeout(resolve, 50))
     let sendMore = () => {}
     const { answers } = await pushBulk(
       server.baseUrl,

@@ -187,14 +187,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
           }
     )
   }
-  const putAt = (
-    siteId: number,
-    productId: string,
-    data: ProductRecord,
-    images: ReadonlyArray<{ readonly url: string }> | undefined,
-    expectedVersion: number | undefined,
-    sameText = false
-  ) => call("put", () => putPromise(siteId, productId, data, images, expectedVersion, sameText))
+  const putAt = (...args: Parameters<typeof putPromise>) => call("put", () => putPromise(...args))
 
   const remove = (siteId: number, productId: string) => {
     const keys = siteKeys(siteId)
