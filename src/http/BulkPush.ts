@@ -202,28 +202,30 @@ const charsOf = (lines: ReadonlyArray<ReadLine>): number => {
   return chars
 }
 
+/**
+ * How a push takes the process. Alone (no request someone waits on lately, Foreground.ts):
+ * full batches, lines arriving while a batch is indexed gathered into the next, four index
+ * steps at once, keeping Qdrant and the store busy. Shared: batches of up to 100 lines
+ * written as they arrive, two steps at once, so the requests being served wait behind
+ * shorter stretches of work (measured with a worker process beside: full batches then slowed
+ * both the push and the searches).
+ */
+interface Share {
+  readonly batchLines: number
+  readonly inFlight: number
+  readonly gathers: boolean
+}
+const ALONE: Share = { batchLines: BULK_LIMITS.batchLines, inFlight: 4, gathers: true }
+const SHARED: Share = { batchLines: 100, inFlight: 2, gathers: false }
+const share = (): Share => (foreground.lately() ? SHARED : ALONE)
+
 /** Whether a batch holds as many lines, or characters, as one may. */
-const isFull = (batch: ReadonlyArray<ReadLine>): boolean =>
-  batch.length >= batchLines() || charsOf(batch) >= BULK_LIMITS.batchChars
+const isFull = (batch: ReadonlyArray<ReadLine>, batchLines: number): boolean =>
+  batch.length >= batchLines || charsOf(batch) >= BULK_LIMITS.batchChars
 
-/** `lines` cut into batches of at most `batchLines()` lines and BULK_LIMITS.batchChars characters. */
-const batches = (lines: ReadonlyArray<ReadLine>): Array<ReadonlyArray<ReadLine>> =>
-  chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, batchLines())
-
-/**
- * Index steps (AfterWrite) running at once while the next batch is decoded and stored: four
- * keep Qdrant and the store busy; two while requests someone waits on are being served, which
- * then share the event loop, Qdrant and Redis with fewer batches (Foreground.ts).
- */
-const inFlight = (): number => (foreground.lately() ? 2 : 4)
-
-/**
- * Lines a batch may hold: BULK_LIMITS.batchLines; 100 while requests someone waits on are
- * served, which then wait behind shorter stretches of work (measured with a worker process
- * beside: full batches then slowed both the push and the searches).
- */
-const batchLines = (): number => (foreground.lately() ? SHARED_BATCH_LINES : BULK_LIMITS.batchLines)
-const SHARED_BATCH_LINES = 100
+/** `lines` cut into batches of at most `batchLines` lines and BULK_LIMITS.batchChars characters. */
+const batches = (lines: ReadonlyArray<ReadLine>, batchLines: number): Array<ReadonlyArray<ReadLine>> =>
+  chunksOf(lines, (line) => ("text" in line ? line.text.length : 0), BULK_LIMITS.batchChars, batchLines)
 
 type BulkContext = CatalogStore | Effect.Effect.Context<ReturnType<typeof afterWrite>>
 
@@ -252,7 +254,7 @@ class BatchesInFlight {
       for (const written of stored.products) productIds.add(written.product.productId)
       for (const key of stored.removed) productIds.add(key.productId)
       while (
-        this.batches.length >= inFlight() ||
+        this.batches.length >= share().inFlight ||
         this.batches.some((batch) => [...productIds].some((id) => batch.productIds.has(id)))
       )
         yield* this.finishOldest
@@ -334,14 +336,14 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
       const iterator = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>
       let pending: Array<ReadLine> = []
       const indexing = new BatchesInFlight(out)
-      // What has arrived, written in batches of at most BULK_LIMITS.batchLines (and batchChars).
-      // `whole`: only full batches, the rest kept for the lines that follow (a body streaming
-      // in fast is written in full batches, whatever the size of the pieces it comes in).
-      const flush = (whole = false) =>
+      // What has arrived, in batches of the share's size; `whole`: only full batches, the rest
+      // kept for the lines that follow (a body streaming in fast is written in full batches,
+      // whatever the size of the pieces it comes in).
+      const flush = (batchLines: number, whole = false) =>
         Effect.gen(function* () {
-          const all = batches(pending)
+          const all = batches(pending, batchLines)
           const last = all.at(-1)
-          const kept = whole && last !== undefined && !isFull(last) ? all.pop()! : []
+          const kept = whole && last !== undefined && !isFull(last, batchLines) ? all.pop()! : []
           pending = [...kept]
           for (const batch of all) {
             const stored = yield* storeBatch(siteId, batch)
@@ -362,14 +364,16 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
       )
       const readBody = Effect.gen(function* () {
         while (true) {
-          // Lines at hand while an index step runs wait for more lines, up to a full batch
-          // (Qdrant and the store answer a request of 256 lines in about the time of one of
-          // 70), or for a step to end, whichever comes first: they are never held for a body
+          const { batchLines, gathers } = share()
+          // Alone, lines at hand while an index step runs wait for more lines, up to a full
+          // batch (Qdrant and the store answer a request of 256 lines in about the time of one
+          // of 70), or for a step to end, whichever comes first: they are never held for a body
           // that pauses, nor written in small batches when the body streams in fast.
-          if (pending.length > 0 && indexing.busy && !foreground.lately()) {
+          const gathering = gathers && indexing.busy
+          if (pending.length > 0 && gathering) {
             const chunkFirst = yield* Effect.raceFirst(chunkArrived, Effect.as(indexing.oldestDone, false))
             if (!chunkFirst) {
-              if (!(yield* flush())) return
+              if (!(yield* flush(batchLines))) return
               continue
             }
           }
@@ -378,26 +382,22 @@ export const bulkPush = (siteId: number, request: HttpServerRequest.HttpServerRe
           if (Either.isLeft(next)) return
           if (next.right.done === true) {
             reader.end(pending)
-            yield* flush()
+            yield* flush(batchLines)
             return
           }
           reader.push(next.right.value, pending)
           if (reader.lines > BULK_LIMITS.lines) {
             const kept = pending.filter((l) => l.line <= BULK_LIMITS.lines)
             pending = kept
-            yield* flush()
+            yield* flush(batchLines)
             yield* indexing.drain
             yield* Queue.offer(out, ndjson([tooManyLines(BULK_LIMITS.lines + 1)]))
             return
           }
-          // Written at once when a batch is full, or when the body has paused and no index step
-          // runs; otherwise read on (the wait above).
-          if (
-            pending.length >= batchLines() ||
-            charsOf(pending) >= BULK_LIMITS.batchChars ||
-            (incoming.readableLength === 0 && (!indexing.busy || foreground.lately()))
-          ) {
-            if (!(yield* flush(indexing.busy && !foreground.lately()))) return
+          // Written at once when a batch is full, or when the body has paused (and, alone, no
+          // index step runs); otherwise read on (the wait above).
+          if (isFull(pending, batchLines) || (incoming.readableLength === 0 && !gathering)) {
+            if (!(yield* flush(batchLines, gathering))) return
           }
         }
       })

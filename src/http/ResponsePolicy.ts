@@ -49,7 +49,8 @@ export const responsePolicy = (maxBodyBytes: number) =>
         const started = Date.now()
         const requestId = request.headers["x-request-id"] ?? randomUUID()
         const length = Number(request.headers["content-length"] ?? "0")
-        if (length > maxBodyBytes && !streamsBody(request.url.split("?")[0])) {
+        const path = request.url.split("?")[0]
+        if (length > maxBodyBytes && !streamsBody(path)) {
           return json(
             413,
             { message: `request body is ${length} bytes; the limit is ${maxBodyBytes}` },
@@ -59,7 +60,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
         const timings = new Timings()
         // A bulk push is the background work the others go ahead of (see Foreground); probes
         // and metrics scrapes wait on nobody.
-        const waitedOn = !streamsBody(request.url.split("?")[0]) && !OPERATIONS_PATHS.has(request.url)
+        const waitedOn = !streamsBody(path) && !OPERATIONS_PATHS.has(path)
         if (waitedOn) foreground.begin()
         const response = yield* Effect.zipRight(rejectUnreadableBody(request, maxBodyBytes), httpEffect).pipe(
           Effect.ensuring(Effect.sync(() => waitedOn && foreground.end())),
@@ -70,7 +71,6 @@ export const responsePolicy = (maxBodyBytes: number) =>
             const error = Cause.squash(cause) as { readonly _tag?: string; readonly reason?: string }
             const tag = error?._tag
             if (tag === "RouteNotFound") {
-              const path = request.url.split("?")[0]
               // The router gives up on escapes that are not UTF-8; the caller's mistake is the path, not the route.
               return Effect.succeed(
                 malformedPercentEncoding(path)

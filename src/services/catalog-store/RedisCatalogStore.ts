@@ -188,6 +188,9 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
     )
   }
   const putAt = (...args: Parameters<typeof putPromise>) => call("put", () => putPromise(...args))
+  /** A Put write's result (an unconditional put always writes). */
+  const putWrite = (siteId: number, write: Extract<CatalogWrite, { _tag: "Put" }>): Promise<CatalogWriteResult> =>
+    putPromise(siteId, write.productId, write.data, write.images, undefined).then((w) => ({ _tag: "Written", ...w! }))
 
   const remove = (siteId: number, productId: string) => {
     const keys = siteKeys(siteId)
@@ -248,10 +251,7 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
   ): Effect.Effect<CatalogWriteResult, StoreError> => {
     switch (write._tag) {
       case "Put":
-        return Effect.map(putAt(siteId, write.productId, write.data, write.images, undefined), (w) => ({
-          _tag: "Written",
-          ...w!
-        }))
+        return call("put", () => putWrite(siteId, write))
       case "Modify":
         return modify(siteId, write, read)
       case "Remove":
@@ -324,12 +324,11 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
             putsOnly.map((positions) =>
               positions.reduce(
                 (before, i) =>
-                  before.then(() => {
-                    const write = writes[i] as Extract<CatalogWrite, { _tag: "Put" }>
-                    return putPromise(siteId, write.productId, write.data, write.images, undefined).then((w) => {
-                      results[i] = { _tag: "Written", ...w! }
+                  before.then(() =>
+                    putWrite(siteId, writes[i] as Extract<CatalogWrite, { _tag: "Put" }>).then((r) => {
+                      results[i] = r
                     })
-                  }),
+                  ),
                 Promise.resolve()
               )
             )
