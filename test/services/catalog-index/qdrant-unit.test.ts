@@ -546,6 +546,41 @@ describe("ColumnIndexes", () => {
       expect(reads).toBe(2)
     })
   )
+
+  it.effect("creates each new column's index once when concurrent writes bring the column", () =>
+    Effect.gen(function* () {
+      const schema: Record<string, unknown> = {}
+      const created: Array<string> = []
+      const client = {
+        getCollection: async () => ({ payload_schema: { ...schema } }),
+        createPayloadIndex: async (_: string, body: { field_name: string; field_schema: { type: string } }) => {
+          created.push(body.field_name)
+          schema[body.field_name] = { data_type: body.field_schema.type, points: 0 }
+          return true
+        }
+      } as unknown as QdrantClient
+      const columns = new ColumnIndexes(client, "c")
+      const doc = (productId: string) => ({
+        siteId: 1,
+        productId,
+        text: {
+          title: "",
+          brand: "",
+          productType: "",
+          category: "",
+          description: "",
+          highlights: "",
+          details: "",
+          extra: ""
+        },
+        payload: { brand: "Acme", price: 3, in_stock: true },
+        vectors: {}
+      })
+      yield* Effect.forEach(["a", "b", "c", "d"], (id) => columns.ensure([doc(id)]), { concurrency: "unbounded" })
+      expect(created.sort()).toEqual(["columns.brand", "columns.in_stock", "columns.price"])
+      expect(yield* columns.kind("price")).toBe("float")
+    })
+  )
 })
 
 describe("Query and aggregates (against a client double)", () => {

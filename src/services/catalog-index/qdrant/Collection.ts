@@ -43,6 +43,8 @@ export class ColumnIndexes {
   private readonly kinds = new Map<string, IndexKind>()
   /** When each column was last found without an index. */
   private readonly absent = new Map<string, number>()
+  /** Held while indexes are created (see `ensure`). */
+  private readonly creating = Effect.unsafeMakeSemaphore(1)
 
   constructor(
     private readonly client: QdrantClient,
@@ -81,14 +83,26 @@ export class ColumnIndexes {
     const missing = () => {
       const found = new Map<string, IndexKind>()
       for (const doc of docs) {
-        for (const [column, value] of Object.entries(doc.payload)) {
-          const kind = kindOf(value)
-          if (kind !== null && !this.kinds.has(column) && !found.has(column)) found.set(column, kind)
+        // for…in: every write scans every column of its documents, and Object.entries would
+        // allocate an array of pairs per document for that.
+        for (const column in doc.payload) {
+          if (this.kinds.has(column) || found.has(column)) continue
+          const kind = kindOf(doc.payload[column])
+          if (kind !== null) found.set(column, kind)
         }
       }
       return found
     }
     if (missing().size === 0) return Effect.void
+    // One creation round at a time: concurrent batches of a push all carry the new columns, and
+    // each would create them again (a push into a fresh collection made 112 creations of 33).
+    // The next one finds them made.
+    return this.creating.withPermits(1)(
+      Effect.suspend(() => (missing().size === 0 ? Effect.void : this.create(missing)))
+    )
+  }
+
+  private create(missing: () => Map<string, IndexKind>): Effect.Effect<void, IndexError> {
     return this.refresh().pipe(
       Effect.flatMap(() =>
         Effect.forEach(
