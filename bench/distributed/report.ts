@@ -183,15 +183,16 @@ export const distributedTable = (
     row(
       `Bulk push, ${workersLabel}: against Qdrant's own upsert of the same points (words, columns, text vector; ` +
         "batches of 256, two in flight, into a fresh collection of the same layout, its column indexes made first " +
-        "inside its clock as ours are inside our push's, no worker running)",
-      `ours ≥ ${PLAIN_RATIO} × the plain upsert`,
+        "inside its clock as ours are inside our push's, no worker running); ours here with a worker embedding " +
+        "and a shopper searching, so not in its conditions (the next row is)",
+      "",
       (r) =>
         cell(r, (run) => {
           if (run.plain === undefined) return "—"
           const plainRate = run.plain.products / run.plain.seconds
           const ratio = run.acceptRate / plainRate
           return (
-            `plain ${fmtRate(plainRate)}/s; ours ${ratio.toFixed(2)} × ${check(ratio >= PLAIN_RATIO)}; Qdrant CPU ` +
+            `plain ${fmtRate(plainRate)}/s; ours ${ratio.toFixed(2)} ×; Qdrant CPU ` +
             `ms a product: plain ${((1000 * run.plain.qdrantCpu) / run.plain.products).toFixed(2)}, ours ` +
             `${((1000 * run.cpu.qdrant) / run.products).toFixed(2)} (the push and the workers' writes until embedded)`
           )
