@@ -560,23 +560,10 @@ describe("ColumnIndexes", () => {
         }
       } as unknown as QdrantClient
       const columns = new ColumnIndexes(client, "c")
-      const doc = (productId: string) => ({
-        siteId: 1,
-        productId,
-        text: {
-          title: "",
-          brand: "",
-          productType: "",
-          category: "",
-          description: "",
-          highlights: "",
-          details: "",
-          extra: ""
-        },
-        payload: { brand: "Acme", price: 3, in_stock: true },
-        vectors: {}
+      const payload = { brand: "Acme", price: 3, in_stock: true }
+      yield* Effect.forEach(["a", "b", "c", "d"], (id) => columns.ensure([doc(id, { payload })]), {
+        concurrency: "unbounded"
       })
-      yield* Effect.forEach(["a", "b", "c", "d"], (id) => columns.ensure([doc(id)]), { concurrency: "unbounded" })
       expect(created.sort()).toEqual(["columns.brand", "columns.in_stock", "columns.price"])
       expect(yield* columns.kind("price")).toBe("float")
     })
