@@ -2,16 +2,15 @@
  * The bulk part of `npm run bench` (`--only bulk`): pushes the seeded synthetic catalog (text
  * only) through one streamed POST /products/bulk into site B while shoppers search, then
  * measures how soon all of it is searchable by its words and by its text embedding, then a
- * second push of price and stock patches. The peer: MiniSearch (the JavaScript full-text
- * library) indexing the same documents in a child process, in the same run.
+ * second push of price and stock patches. The peers (bench/peers/): MiniSearch, Orama and
+ * Tantivy indexing the same catalog file and answering the same queries, each in a process of its
+ * own, in the same run.
  */
-import { spawn } from "node:child_process"
-import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs"
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as http from "node:http"
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { fileURLToPath } from "node:url"
 import { check, fmtRate, log, memory, pendingJobs, type SectionReport, sleep } from "./common.js"
 import { type ProductSummary, makeCatalog } from "./generator.js"
 import type { Client } from "./http.js"
@@ -20,6 +19,7 @@ import type { InProcessApi } from "../../test/support/InProcessApi.js"
 import { mb, ms, rssSampler, summarize } from "./stats.js"
 import { textQueries } from "./workload.js"
 import { addStages, stageBreakdown } from "./server-timing.js"
+import { runPeers } from "../peers/Peers.js"
 
 export interface BulkOptions {
   readonly products: number
@@ -101,23 +101,16 @@ export const writeLines = async (file: string, lines: Iterable<string>) => {
   await new Promise<void>((r) => out.once("finish", () => r()))
 }
 
-/** MiniSearch indexing the same products in a child process (its memory apart from the api's). */
-const peerRate = (products: number, seed: number) =>
-  new Promise<{ rate: number; seconds: number } | null>((resolve) => {
-    const script = fileURLToPath(new URL("./bulk-peer.js", import.meta.url))
-    const child = spawn(process.execPath, [script, String(products), String(seed)], {
-      stdio: ["ignore", "pipe", "inherit"]
-    })
-    let out = ""
-    child.stdout.on("data", (d) => (out += d))
-    child.on("exit", () => {
-      try {
-        resolve(JSON.parse(out))
-      } catch {
-        resolve(null)
-      }
-    })
-  })
+/** The same queries asked once the push is over, nothing else running (and given to the peers). */
+const IDLE_QUERIES = 1_000
+/** Targets: ours against the fastest in-process JavaScript peer; search p99 during the push against idle. */
+const PEER_RATIO = 0.3
+const IDLE_P99_RATIO = 3
+const PEER_NAMES: Record<string, string> = {
+  minisearch: "MiniSearch (JavaScript, in memory)",
+  orama: "Orama (JavaScript, in memory)",
+  tantivy: "Tantivy (Rust, PyPI package, on disk)"
+}
 
 const embeddedCount = async (client: Client): Promise<number> => {
   const res = await client.request("GET", "/metrics", null)
@@ -283,29 +276,67 @@ export const runBulkSection = async (
       `texts embedded for them: ${patchEmbeddings}`
   )
   rss.stop()
-  rmSync(dir, { recursive: true, force: true })
 
-  const peer = await peerRate(options.products, options.seed)
-  if (peer !== null)
-    log(`MiniSearch (peer, child process): ${fmtRate(peer.rate)} documents/s (${peer.seconds.toFixed(1)} s)`)
+  // ---- The same queries with nothing else running: the p99 the push's is held against -------------
+  const idle: Array<number> = []
+  for (const q of queries.slice(0, IDLE_QUERIES))
+    idle.push((await client.request("POST", "/text-search", bearer, q.body)).ms)
+  const idleSearch = summarize(idle)
+
+  // ---- The peers: the same catalog file, the same queries' words --------------------------------------
+  const queriesFile = join(dir, "queries.json")
+  writeFileSync(
+    queriesFile,
+    JSON.stringify(queries.slice(0, IDLE_QUERIES).flatMap((q) => (q.body.query ? [String(q.body.query)] : [])))
+  )
+  const peers = await runPeers(catalogFile, queriesFile)
+  rmSync(dir, { recursive: true, force: true })
+  for (const peer of peers)
+    log(
+      peer.ok
+        ? `${peer.engine} (peer, own process): ${peer.result.documents} documents searchable in ` +
+            `${peer.result.indexSeconds.toFixed(2)} s = ${fmtRate(peer.result.documents / peer.result.indexSeconds)}/s; ` +
+            `search p50 / p99 ${ms(peer.result.p50)} / ${ms(peer.result.p99)} ms; peak RSS ${peer.result.rssMb.toFixed(0)} MB`
+        : `${peer.engine} (peer): not measured: ${peer.why}`
+    )
   const s = summarize(during)
   const vsPeer = (rate: number) =>
-    peer === null ? "" : ` (${(rate / peer.rate).toFixed(2)}× MiniSearch's ${fmtRate(peer.rate)}/s in memory)`
+    peers
+      .flatMap((peer) =>
+        peer.ok ? [`${(rate / (peer.result.documents / peer.result.indexSeconds)).toFixed(2)} × ${peer.engine}`] : []
+      )
+      .join(", ")
+  const jsPeers = peers.flatMap((peer) =>
+    peer.ok && peer.engine !== "tantivy" ? [peer.result.documents / peer.result.indexSeconds] : []
+  )
+  const fastestJs = jsPeers.length === 0 ? NaN : Math.max(...jsPeers)
   return {
     summary: [
       [
         "Bulk push accepted (POST /products/bulk, one streamed request)",
         `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ` +
-          `${push.failed} refused; ${bound})${vsPeer(acceptRate)}`,
+          `${push.failed} refused; ${bound})`,
         "≥ 5,000 products/s",
         check(acceptRate >= 5_000)
       ],
       [
-        "Bulk push: all listed and searchable by their words",
-        `${fmtRate(lexicalRate)} products/s (${lexicalSeconds.toFixed(1)} s after the push started)`,
-        "≥ 5,000 products/s",
-        check(lexicalRate >= 5_000)
+        "Bulk push: all listed and searchable by their words, one client searching",
+        `${fmtRate(lexicalRate)} products/s (${lexicalSeconds.toFixed(1)} s after the push started); ` +
+          `${vsPeer(lexicalRate)}`,
+        `≥ ${PEER_RATIO} × the fastest JavaScript peer`,
+        `${(lexicalRate / fastestJs).toFixed(2)} × ${check(lexicalRate >= PEER_RATIO * fastestJs)}`
       ],
+      ...peers.map((peer) => [
+        `Ingestion peer: ${PEER_NAMES[peer.engine] ?? peer.engine} (own process, the same file and queries)`,
+        peer.ok
+          ? `${fmtRate(peer.result.documents / peer.result.indexSeconds)} products/s until searchable ` +
+            `(${peer.result.indexSeconds.toFixed(2)} s); search after it p50 / p99 ${ms(peer.result.p50)} / ` +
+            `${ms(peer.result.p99)} ms in process (ours over HTTP: ${ms(idleSearch.p50)} / ${ms(idleSearch.p99)} ms); ` +
+            `peak RSS ${peer.result.rssMb.toFixed(0)} MB (ours: ${mb(peakPush)})`
+          : `not measured: ${peer.why}`,
+        "",
+        ""
+      ]),
       [
         "Bulk push: all text-embedded",
         Number.isNaN(embeddedSeconds)
@@ -319,8 +350,8 @@ export const runBulkSection = async (
         "Text search while the push runs p50 / p99",
         `${ms(s.p50)} / ${ms(s.p99)} ms (${s.count} searches, one in flight; event loop delay p99 ` +
           `${ms(lag.p99)} ms, max ${ms(lag.max)} ms)`,
-        "p99 ≤ 150 ms",
-        check(s.p99 <= 150)
+        `p99 ≤ ${IDLE_P99_RATIO} × idle (${ms(idleSearch.p99)} ms)`,
+        `${(s.p99 / idleSearch.p99).toFixed(1)} × ${check(s.p99 <= IDLE_P99_RATIO * idleSearch.p99)}`
       ],
       [
         "Price and stock patches (bulk)",
