@@ -12,9 +12,12 @@
  *   HTTP (no text embedding), which makes a large catalog quick to set up;
  * - images: image indexing throughput of the in-process worker (photos on a loopback host);
  * - bulk: the same catalog (into another site) through one streamed POST /products/bulk while
- *   shoppers search, then price and stock patches; MiniSearch indexing it is the peer.
- *   `--only bulk --products 1000000` pushes a million;
- *   `--embed-wait-seconds N` caps the wait for the embeddings (the rate so far is reported).
+ *   shoppers search, then price and stock patches; MiniSearch, Orama and Tantivy indexing the
+ *   same file are the peers (bench/peers/). `--only bulk --products 1000000` pushes a million;
+ *   `--embed-wait-seconds N` caps the wait for the embeddings (the rate so far is reported);
+ * - throughput: the embedded default in a process of its own, the catalog pushed and embedded,
+ *   text searches one at a time and four in flight (`--throughput-seconds N` each), query
+ *   vectors cached and not; Qdrant's own BM25 over HTTP (a `qdrant` on PATH) is the peer;
  * Prints markdown tables for docs/figures.md.
  */
 import * as os from "node:os"
@@ -28,10 +31,11 @@ import { runImageIndexingSection } from "./catalog/image-indexing.js"
 import { startInProcessApi } from "../test/support/InProcessApi.js"
 import { markdownTable, mb, rssSampler } from "./catalog/stats.js"
 import { runTextSections } from "./catalog/text-sections.js"
+import { runThroughputSection } from "./catalog/throughput.js"
 import { fitVisualSpace, runVisualSection, seedImageVectors } from "./catalog/visual.js"
 import { tuneHeap } from "../src/platform/HeapTuning.js"
 
-const SECTIONS = ["text", "visual", "images", "bulk", "events"] as const
+const SECTIONS = ["text", "visual", "images", "bulk", "events", "throughput"] as const
 type Section = (typeof SECTIONS)[number]
 
 const numericFlags = {
@@ -46,14 +50,15 @@ const numericFlags = {
   "image-threads": "imageThreads",
   "embed-wait-seconds": "embedWaitSeconds",
   events: "events",
-  "event-products": "eventProducts"
+  "event-products": "eventProducts",
+  "throughput-seconds": "throughputSeconds"
 } as const
 type NumericOption = (typeof numericFlags)[keyof typeof numericFlags]
 
 const usage =
   `usage: bench [--products N] [--queries N] [--seed S] [--page N] [--concurrency N] [--embed-threads N] ` +
   `[--only ${SECTIONS.join(",")}] [--visual-queries N] [--image-products N] [--image-threads N] ` +
-  `[--embed-wait-seconds N] [--events N] [--event-products N]`
+  `[--embed-wait-seconds N] [--events N] [--event-products N] [--throughput-seconds N]`
 
 const parseArgs = (argv: ReadonlyArray<string>) => {
   const options = {
@@ -71,6 +76,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     embedWaitSeconds: 3_600,
     events: 200_000,
     eventProducts: 20_000,
+    throughputSeconds: 20,
     only: new Set<Section>(SECTIONS)
   }
   for (let i = 0; i < argv.length; i += 2) {
@@ -195,6 +201,17 @@ const main = async () => {
         })
       )
       noteLoad("after the bulk push")
+    }
+    if (run("throughput")) {
+      reports.push(
+        await runThroughputSection({
+          products: options.products,
+          seed: options.seed,
+          page: options.page,
+          seconds: options.throughputSeconds
+        })
+      )
+      noteLoad("after the throughput runs")
     }
     if (run("events")) {
       reports.push(

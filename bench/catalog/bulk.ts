@@ -112,6 +112,9 @@ const PEER_NAMES: Record<string, string> = {
   tantivy: "Tantivy (Rust, PyPI package, on disk)"
 }
 
+/** Milliseconds, finer below one (an in-process peer answers in microseconds). */
+const fine = (x: number) => (x < 1 ? x.toFixed(2) : ms(x))
+
 const embeddedCount = async (client: Client): Promise<number> => {
   const res = await client.request("GET", "/metrics", null)
   const match = /^commerce_text_documents_embedded_total (\d+)/m.exec(String(res.body))
@@ -193,10 +196,14 @@ export const runBulkSection = async (
   for (const e of push.firstErrors) log(`  bulk error ${e}`)
   log(`text search during the push, stages (mean / p99 ms): ${stageBreakdown(stages)}`)
 
-  // ---- Searchable by words: every product counted by a browse of the whole catalog ------------------
+  // ---- Searchable by words: every product counted by a browse of the whole catalog (variants apart) ---
   let lexicalSeconds = NaN
   for (const deadline = Date.now() + 600_000; Date.now() < deadline; ) {
-    const res = await client.request("POST", "/text-search", bearer, { query: "", resultsCount: 1 })
+    const res = await client.request("POST", "/text-search", bearer, {
+      query: "",
+      resultsCount: 1,
+      collapseVariants: false
+    })
     if (res.status === 200 && res.body?.data?.total === options.products) {
       lexicalSeconds = (performance.now() - tStart) / 1000
       break
@@ -296,7 +303,7 @@ export const runBulkSection = async (
       peer.ok
         ? `${peer.engine} (peer, own process): ${peer.result.documents} documents searchable in ` +
             `${peer.result.indexSeconds.toFixed(2)} s = ${fmtRate(peer.result.documents / peer.result.indexSeconds)}/s; ` +
-            `search p50 / p99 ${ms(peer.result.p50)} / ${ms(peer.result.p99)} ms; peak RSS ${peer.result.rssMb.toFixed(0)} MB`
+            `search p50 / p99 ${fine(peer.result.p50)} / ${fine(peer.result.p99)} ms; peak RSS ${peer.result.rssMb.toFixed(0)} MB`
         : `${peer.engine} (peer): not measured: ${peer.why}`
     )
   const s = summarize(during)
@@ -316,8 +323,8 @@ export const runBulkSection = async (
         "Bulk push accepted (POST /products/bulk, one streamed request)",
         `${fmtRate(acceptRate)} products/s (${push.answered} in ${push.seconds.toFixed(1)} s, ` +
           `${push.failed} refused; ${bound})`,
-        "≥ 5,000 products/s",
-        check(acceptRate >= 5_000)
+        "",
+        ""
       ],
       [
         "Bulk push: all listed and searchable by their words, one client searching",
@@ -330,8 +337,8 @@ export const runBulkSection = async (
         `Ingestion peer: ${PEER_NAMES[peer.engine] ?? peer.engine} (own process, the same file and queries)`,
         peer.ok
           ? `${fmtRate(peer.result.documents / peer.result.indexSeconds)} products/s until searchable ` +
-            `(${peer.result.indexSeconds.toFixed(2)} s); search after it p50 / p99 ${ms(peer.result.p50)} / ` +
-            `${ms(peer.result.p99)} ms in process (ours over HTTP: ${ms(idleSearch.p50)} / ${ms(idleSearch.p99)} ms); ` +
+            `(${peer.result.indexSeconds.toFixed(2)} s); search after it p50 / p99 ${fine(peer.result.p50)} / ` +
+            `${fine(peer.result.p99)} ms in process (ours over HTTP: ${ms(idleSearch.p50)} / ${ms(idleSearch.p99)} ms); ` +
             `peak RSS ${peer.result.rssMb.toFixed(0)} MB (ours: ${mb(peakPush)})`
           : `not measured: ${peer.why}`,
         "",
