@@ -207,7 +207,6 @@ const main = async () => {
         await runThroughputSection({
           products: options.products,
           seed: options.seed,
-          page: options.page,
           seconds: options.throughputSeconds
         })
       )
