@@ -3,7 +3,6 @@ import { Deferred, type Duration, Effect, type Scope, Stream, SubscriptionRef } 
 import type { Redis } from "ioredis"
 import { connectFailFast } from "./FailFastRedis.js"
 import { BackendFailure } from "../BackendFailure.js"
-import { script } from "./LuaScript.js"
 
 /**
  * Replicates in-memory state across processes through one Redis Stream: writers `publish`
@@ -62,10 +61,10 @@ export interface ChangeFeed {
 const NONCE_BYTES = 8
 
 /**
- * Appends entries as one script call: ARGV is maxLen, the nonce, then per entry its number of
- * values and the values. One command for a batch instead of an XADD each inside MULTI (a bulk
- * push publishes a few hundred changes a batch); atomic and contiguous all the same. The nonce
- * is text (hex), so an entry of text values is sent without turning every value into a Buffer.
+ * Appends entries in one script call: ARGV is maxLen, the nonce, then per entry its number of
+ * values and the values. One command for up to APPEND_CHUNK entries instead of an XADD each (a
+ * bulk push publishes a few hundred changes a batch). The nonce is text (hex), so an entry of
+ * text values is sent without turning every value into a Buffer.
  */
 const APPEND_LUA = `
 local i = 3
@@ -82,6 +81,8 @@ while i <= #ARGV do
 end
 return id
 `
+/** Entries per script call (each call's arguments stay small; the transaction holds them all). */
+const APPEND_CHUNK = 1_000
 const MAX_BACKOFF_MS = 5_000
 
 interface Head {
@@ -128,13 +129,26 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
     const readCount = options.readCount ?? 500
     const client = yield* connectFailFast(redisUrl, { commandTimeoutMs: 5_000 }, failure("connecting"))
 
-    const append = script(client, APPEND_LUA)
     const publish = (entries: ReadonlyArray<FeedEntry>) =>
       Effect.tryPromise({
         try: async () => {
-          const args: Array<string | number | Buffer> = [maxLen, randomBytes(NONCE_BYTES).toString("hex")]
-          for (const values of entries) args.push(values.length, ...values)
-          return String(await append([key], args))
+          const nonce = randomBytes(NONCE_BYTES).toString("hex")
+          // Inside MULTI: atomic and contiguous whatever the number of entries, each call's
+          // arguments kept to a bounded size.
+          const tx = client.multi()
+          for (let at = 0; at < entries.length; at += APPEND_CHUNK) {
+            const args: Array<string | number | Buffer> = [maxLen, nonce]
+            for (const values of entries.slice(at, at + APPEND_CHUNK)) args.push(values.length, ...values)
+            tx.eval(APPEND_LUA, 1, key, ...args)
+          }
+          const replies = await tx.exec()
+          if (replies === null) throw new Error("transaction aborted")
+          let last = ""
+          for (const [error, id] of replies) {
+            if (error) throw error
+            last = String(id)
+          }
+          return last
         },
         catch: failure("publish")
       })
