@@ -56,7 +56,7 @@ export interface Run {
   readonly errors: number
 }
 
-/** `ask` with `inFlight` callers back to back for `seconds`, each taking the next of `next()`. */
+/** `ask` with `inFlight` callers back to back for `seconds`, each call given the next index. */
 const measure = async (
   inFlight: number,
   seconds: number,

@@ -59,30 +59,6 @@ export interface ChangeFeed {
 }
 
 const NONCE_BYTES = 8
-
-/**
- * Appends entries in one script call: ARGV is maxLen, the nonce, then per entry its number of
- * values and the values. One command for up to APPEND_CHUNK entries instead of an XADD each (a
- * bulk push publishes a few hundred changes a batch). The nonce is text (hex), so an entry of
- * text values is sent without turning every value into a Buffer.
- */
-const APPEND_LUA = `
-local i = 3
-local id
-while i <= #ARGV do
-  local n = tonumber(ARGV[i])
-  local fields = {'n', ARGV[2]}
-  for k = 1, n do
-    fields[#fields + 1] = tostring(k - 1)
-    fields[#fields + 1] = ARGV[i + k]
-  end
-  id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '0-*', unpack(fields))
-  i = i + n + 1
-end
-return id
-`
-/** Entries per script call (each call's arguments stay small; the transaction holds them all). */
-const APPEND_CHUNK = 1_000
 const MAX_BACKOFF_MS = 5_000
 
 interface Head {
@@ -132,23 +108,18 @@ export const makeChangeFeed = (options: ChangeFeedOptions): Effect.Effect<Change
     const publish = (entries: ReadonlyArray<FeedEntry>) =>
       Effect.tryPromise({
         try: async () => {
-          const nonce = randomBytes(NONCE_BYTES).toString("hex")
-          // Inside MULTI: atomic and contiguous whatever the number of entries, each call's
-          // arguments kept to a bounded size.
+          const nonce = randomBytes(NONCE_BYTES)
           const tx = client.multi()
-          for (let at = 0; at < entries.length; at += APPEND_CHUNK) {
-            const args: Array<string | number | Buffer> = [maxLen, nonce]
-            for (const values of entries.slice(at, at + APPEND_CHUNK)) args.push(values.length, ...values)
-            tx.eval(APPEND_LUA, 1, key, ...args)
+          for (const values of entries) {
+            tx.xadd(key, "MAXLEN", "~", maxLen, "0-*", "n", nonce, ...values.flatMap((value, i) => [String(i), value]))
           }
           const replies = await tx.exec()
           if (replies === null) throw new Error("transaction aborted")
-          let last = ""
-          for (const [error, id] of replies) {
+          const ids = replies.map(([error, id]) => {
             if (error) throw error
-            last = String(id)
-          }
-          return last
+            return id as string
+          })
+          return ids[ids.length - 1]
         },
         catch: failure("publish")
       })
