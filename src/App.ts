@@ -1,6 +1,6 @@
 import { HttpApiSwagger, HttpLayerRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { createServer } from "node:http"
 import { CommerceApi } from "./http/Api.js"
 import { AuthenticationLive } from "./http/Authentication.js"
@@ -17,6 +17,8 @@ import { ServerConfig } from "./http/ServerConfig.js"
 import { McpRoute } from "./mcp/McpRoute.js"
 import { ProtectedResourceRoute } from "./mcp/ProtectedResource.js"
 import { ApiTopology } from "./topology/Topology.js"
+import { ReplicaReadyReport, routedToReplica } from "./topology/replica/ReplicaServer.js"
+import { SearchReplica } from "./services/search-replica/SearchReplica.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
   Layer.provide([
@@ -47,14 +49,17 @@ const Routes = Layer.unwrapEffect(
 const REQUEST_TIMEOUT_MS = 60 * 60 * 1000
 
 const HttpServerLive = Layer.unwrapEffect(
-  Effect.map(ServerConfig, (config) =>
+  Effect.gen(function* () {
+    const config = yield* ServerConfig
+    const replica = yield* Effect.serviceOption(SearchReplica)
     // Node's default of 5 minutes to receive a whole request would cut a large bulk push short
     // (its body streams for as long as the catalog takes to send); headers still have 60 s.
-    NodeHttpServer.layer(() => createServer({ requestTimeout: REQUEST_TIMEOUT_MS }), {
-      port: config.port,
-      host: config.host
-    })
-  )
+    const server = () => {
+      const made = createServer({ requestTimeout: REQUEST_TIMEOUT_MS })
+      return Option.isSome(replica) ? routedToReplica(made, replica.value.route) : made
+    }
+    return NodeHttpServer.layer(server, { port: config.port, host: config.host })
+  })
 )
 
 /**
@@ -69,7 +74,10 @@ const HttpServerLive = Layer.unwrapEffect(
  */
 const MAX_PATH_PARAMETER = 2_400
 
-export const App = HttpLayerRouter.serve(Routes, {
-  disableLogger: true,
-  routerConfig: { maxParamLength: MAX_PATH_PARAMETER }
-}).pipe(Layer.provideMerge(HttpServerLive), Layer.provideMerge(ApiTopology))
+export const App = Layer.merge(
+  HttpLayerRouter.serve(Routes, {
+    disableLogger: true,
+    routerConfig: { maxParamLength: MAX_PATH_PARAMETER }
+  }),
+  ReplicaReadyReport
+).pipe(Layer.provideMerge(HttpServerLive), Layer.provideMerge(ApiTopology))

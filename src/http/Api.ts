@@ -199,7 +199,12 @@ export class LegacyApi extends HttpApiGroup.make("legacy")
   .annotate(OpenApi.Description, "Deprecated GET forms of the recommendation endpoints.") {}
 
 const Health = Schema.Struct({ status: Schema.Literal("ok") })
-const ReadyStatus = Schema.Struct({ status: Schema.Literal("ready"), pendingJobs: Schema.Number })
+const ReadyStatus = Schema.Struct({
+  status: Schema.Literal("ready"),
+  pendingJobs: Schema.Number,
+  /** The embedded default's search replicas (SEARCH_REPLICAS): configured, and answering now. */
+  searchReplicas: Schema.optional(Schema.Struct({ configured: Schema.Number, ready: Schema.Number }))
+})
 
 export class OpsApi extends HttpApiGroup.make("ops")
   .add(

@@ -1,4 +1,4 @@
-import { Config, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { Config, Duration, Effect, Layer, Option, Schedule, Scope } from "effect"
 import { LegacySessionTtl } from "../search/LegacySessions.js"
 import { periodicReconcile, reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { reconcileAggregation } from "../learning/Aggregation.js"
@@ -13,7 +13,12 @@ import type { MemoryLog } from "../services/memory-log/MemoryLog.js"
 import type { PredictionStore } from "../services/prediction-store/PredictionStore.js"
 import type { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import type { SessionStore } from "../services/session-store/SessionStore.js"
-import { EmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogIndex.js"
+import { EmbeddedCatalogIndex, makeEmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogIndex.js"
+import { RestRateLimit } from "../services/rate-limiter/Admission.js"
+import { REPLICA_ROLE_ENV } from "./replica/ReplicaMessages.js"
+import { LeaderChannel, SearchReplicaBackends } from "./replica/SearchReplicaBackends.js"
+import { SearchReplica } from "../services/search-replica/SearchReplica.js"
+import { SearchReplicaLeader, type SearchReplicaSettings } from "./replica/SearchReplicaLeader.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
 import { EmbeddedCatalogStore } from "../services/catalog-store/EmbeddedCatalogStore.js"
@@ -65,6 +70,11 @@ import { distributedCatalog, type QdrantSettings } from "./DistributedCatalog.js
 export interface Topology {
   readonly redisUrl: string | undefined
   readonly qdrant: QdrantSettings | undefined
+  /** SEARCH_REPLICAS (0 or 1; `npm start` sets 1 on a machine of several cores), and the script to fork. */
+  readonly searchReplicas: number
+  readonly replicaEntry: string | undefined
+  /** This process is a search replica (set by the leader that forked it). */
+  readonly isReplica: boolean
 }
 
 const optionalUrl = (name: string) =>
@@ -77,13 +87,36 @@ export const TopologyConfig: Config.Config<Topology> = Config.all({
   redisUrl: optionalUrl("REDIS_URL"),
   qdrantUrl: optionalUrl("QDRANT_URL"),
   qdrantApiKey: optionalUrl("QDRANT_API_KEY"),
-  qdrantCollection: Config.string("QDRANT_COLLECTION").pipe(Config.withDefault("catalog"))
+  qdrantCollection: Config.string("QDRANT_COLLECTION").pipe(Config.withDefault("catalog")),
+  searchReplicas: Config.integer("SEARCH_REPLICAS").pipe(
+    Config.validate({ message: "SEARCH_REPLICAS is 0 to 8", validation: (n) => n >= 0 && n <= 8 }),
+    Config.withDefault(0)
+  ),
+  replicaEntry: optionalUrl("SEARCH_REPLICA_ENTRY"),
+  role: optionalUrl(REPLICA_ROLE_ENV)
 }).pipe(
-  Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl }) => ({
+  Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl, replicaEntry, role, searchReplicas }) => ({
     redisUrl,
-    qdrant: qdrantUrl === undefined ? undefined : { url: qdrantUrl, apiKey: qdrantApiKey, collection: qdrantCollection }
+    qdrant:
+      qdrantUrl === undefined ? undefined : { url: qdrantUrl, apiKey: qdrantApiKey, collection: qdrantCollection },
+    searchReplicas,
+    replicaEntry,
+    isReplica: role === "replica"
   }))
 )
+
+/**
+ * The search replica's settings when this process forks one: the embedded default with its
+ * index in memory (the distributed topology scales by running more api processes instead).
+ */
+const replicaSettings = (topology: Topology, trustedProxyHops: number): SearchReplicaSettings | undefined =>
+  topology.searchReplicas > 0 &&
+  !topology.isReplica &&
+  topology.redisUrl === undefined &&
+  topology.qdrant === undefined &&
+  topology.replicaEntry !== undefined
+    ? { count: topology.searchReplicas, entry: topology.replicaEntry, execArgv: process.execArgv, trustedProxyHops }
+    : undefined
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
 const Models = Layer.mergeAll(
@@ -103,26 +136,60 @@ const Shared = Layer.mergeAll(
   EmbeddedAuth.layer.pipe(Layer.provideMerge(EmbeddedSiteRegistry.layer))
 )
 
-const embeddedBackends = (topology: Topology) =>
-  Layer.mergeAll(
-    EmbeddedCatalogStore.layer,
-    EmbeddedMemoryLog.layer,
-    EmbeddedEventLog.layer,
-    EmbeddedShopperStats.layer,
-    EmbeddedPredictionStore.layer,
-    EmbeddedSuggester.layer,
-    topology.qdrant === undefined ? EmbeddedCatalogIndex.layer : QdrantCatalogIndex.layer(topology.qdrant),
-    EmbeddedRateLimiter.layer,
-    EmbeddedSessionStore.layer,
-    SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
-  ).pipe(Layer.provideMerge(Sqlite.layer))
+/** The embedded stores: SQLite tables under DATA_DIR (a search replica opens the same file). */
+const embeddedStores = Layer.mergeAll(
+  EmbeddedCatalogStore.layer,
+  EmbeddedMemoryLog.layer,
+  EmbeddedEventLog.layer,
+  EmbeddedShopperStats.layer,
+  EmbeddedPredictionStore.layer,
+  EmbeddedSuggester.layer,
+  EmbeddedSessionStore.layer,
+  SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
+)
+
+/**
+ * The index of the embedded api process: in Qdrant, in memory, or in memory with its writes
+ * replayed by a search replica (SEARCH_REPLICAS, see replica/SearchReplicaLeader.ts).
+ */
+const embeddedIndex = (topology: Topology, replica: SearchReplicaSettings | undefined) =>
+  topology.qdrant !== undefined
+    ? QdrantCatalogIndex.layer(topology.qdrant)
+    : replica === undefined
+      ? EmbeddedCatalogIndex.layer
+      : Layer.effect(
+          CatalogIndex,
+          Effect.map(SearchReplica, (leader) => makeEmbeddedCatalogIndex(undefined, leader.observer))
+        ).pipe(Layer.provideMerge(SearchReplicaLeader.layer(replica)))
+
+const embeddedBackends = (topology: Topology, replica: SearchReplicaSettings | undefined) =>
+  Layer.mergeAll(embeddedStores, embeddedIndex(topology, replica), EmbeddedRateLimiter.layer).pipe(
+    Layer.provideMerge(Sqlite.layer)
+  )
 
 /** The embedded topology runs the job handlers itself, in fibers of this process. */
-const embeddedApi = (topology: Topology) =>
+const embeddedApi = (topology: Topology, replica: SearchReplicaSettings | undefined) =>
   EmbeddedJobQueue.layer().pipe(
     Layer.provide(JobHandling),
-    Layer.provideMerge(Layer.mergeAll(embeddedBackends(topology), Shared))
+    Layer.provideMerge(Layer.mergeAll(embeddedBackends(topology, replica), Shared))
   )
+
+/**
+ * A search replica of the embedded default: the same stores over the leader's SQLite file, an
+ * index replaying the leader's writes, the leader's rate limiter and job queue; no jobs of its own.
+ */
+const replicaApi = SearchReplicaBackends.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(embeddedStores, Shared).pipe(Layer.provideMerge(Sqlite.layer)))
+)
+
+/** The replica is ready once its index holds the catalog; it restores nothing and reconciles nothing. */
+const replicaStartup = Layer.scopedDiscard(
+  Effect.gen(function* () {
+    const readiness = yield* Readiness
+    const channel = yield* LeaderChannel
+    yield* Effect.forkScoped(Effect.zipRight(channel.synced, readiness.markReady))
+  })
+)
 
 /** The api of the distributed topology only reads and enqueues; stateless replicas keep all state in Redis. */
 const distributedApi = (topology: Topology, redisUrl: string) =>
@@ -193,6 +260,8 @@ const apiStartup = (topology: Topology) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       const readiness = yield* Readiness
+      const replica = yield* Effect.serviceOption(SearchReplica)
+      const scope = yield* Effect.scope
       const context = yield* Effect.context<
         | CatalogStore
         | CatalogIndex
@@ -203,11 +272,14 @@ const apiStartup = (topology: Topology) =>
         | SiteRegistry
         | SiteVisualSpaces
         | VisualSpaceStore
+        | RateLimiter
       >()
       yield* Effect.forkScoped(
         Effect.gen(function* () {
           yield* apiWarmUp(topology)
           yield* readiness.markReady
+          // Forked once this process's index is whole: the replica fills its own from the store.
+          if (Option.isSome(replica)) yield* replica.value.run.pipe(Scope.extend(scope))
           yield* Effect.all([periodicReconcile(), reconcileAggregation, reconcileVisualSpaces]).pipe(
             Effect.map(([indexing, aggregation, spaces]) => indexing + aggregation + spaces),
             Effect.tap((queued) => (queued > 0 ? Effect.logInfo("reconcile queued jobs", { queued }) : Effect.void)),
@@ -226,9 +298,13 @@ const apiStartup = (topology: Topology) =>
 
 /** The api process's services and its startup, chosen by configuration alone. */
 export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect(
-  Effect.map(TopologyConfig, (topology) => {
+  Effect.gen(function* () {
+    const topology = yield* TopologyConfig
+    if (topology.isReplica)
+      return replicaStartup.pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(replicaApi))))
+    const replica = replicaSettings(topology, (yield* RestRateLimit).trustedProxyHops)
     const backends: Layer.Layer<Exclude<ApiServices, ShopperSignals>, unknown> = topology.redisUrl === undefined
-      ? embeddedApi(topology)
+      ? embeddedApi(topology, replica)
       : distributedApi(topology, topology.redisUrl)
     return apiStartup(topology).pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(backends))))
   })

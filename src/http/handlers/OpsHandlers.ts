@@ -1,5 +1,6 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
+import { SearchReplica } from "../../services/search-replica/SearchReplica.js"
 import { ServiceUnavailable } from "../../domain/Errors.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { Readiness } from "../../services/readiness/Readiness.js"
@@ -15,7 +16,14 @@ export const OpsHandlers = HttpApiBuilder.group(CommerceApi, "ops", (handlers) =
         if (!ready)
           return yield* new ServiceUnavailable({ message: "starting: loading models and restoring the index" })
         const pendingJobs = yield* Effect.flatMap(JobQueue, (q) => q.pending).pipe(Effect.orElseSucceed(() => -1))
-        return { status: "ready" as const, pendingJobs }
+        const replicas = Option.map(yield* Effect.serviceOption(SearchReplica), (r) => r.status())
+        return {
+          status: "ready" as const,
+          pendingJobs,
+          ...(Option.isSome(replicas)
+            ? { searchReplicas: { configured: replicas.value.configured, ready: replicas.value.ready } }
+            : {})
+        }
       })
     )
     .handle("metrics", () =>
@@ -24,6 +32,9 @@ export const OpsHandlers = HttpApiBuilder.group(CommerceApi, "ops", (handlers) =
           Effect.orElseSucceed(() => Number.NaN)
         )
         const text = yield* Effect.flatMap(TextEmbedder, (e) => e.stats)
+        const replicas = Option.getOrUndefined(
+          Option.map(yield* Effect.serviceOption(SearchReplica), (r) => r.status())
+        )
         const memory = process.memoryUsage()
         return prometheusText([
           [
@@ -62,6 +73,22 @@ export const OpsHandlers = HttpApiBuilder.group(CommerceApi, "ops", (handlers) =
             "Embedding threads replaced after a crash",
             text.workerRestarts
           ],
+          ...(replicas === undefined
+            ? []
+            : ([
+                [
+                  "commerce_search_replicas_ready",
+                  "gauge",
+                  "Search replicas answering searches (of SEARCH_REPLICAS)",
+                  replicas.ready
+                ],
+                [
+                  "commerce_search_replica_requests_total",
+                  "counter",
+                  "Requests this process handed to its search replicas",
+                  replicas.answered
+                ]
+              ] as const)),
           ["process_resident_memory_bytes", "gauge", "Resident set size of this process", memory.rss],
           ["nodejs_heap_used_bytes", "gauge", "V8 heap in use", memory.heapUsed]
         ])

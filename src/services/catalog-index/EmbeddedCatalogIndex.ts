@@ -39,8 +39,21 @@ const bySite = (docs: ReadonlyArray<IndexDocument>): Map<number, Array<IndexDocu
   return groups
 }
 
+/**
+ * Told of every write as it is applied, slice by slice and in the order applied: a search
+ * replica (topology/SearchReplica.ts) replays the same writes in the same order.
+ */
+export interface IndexWriteObserver {
+  readonly upserted: (docs: ReadonlyArray<IndexDocument>) => void
+  readonly removed: (siteId: number, productIds: ReadonlyArray<string>) => void
+  readonly refreshed: (updates: ReadonlyArray<ColumnsUpdate>) => void
+}
+
 /** One in-memory index (the layers below wrap it; a replicated index keeps one per process). */
-export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): EmbeddedCatalogIndexService => {
+export const makeEmbeddedCatalogIndex = (
+  overrides?: EmbeddedIndexOverrides,
+  observer?: IndexWriteObserver
+): EmbeddedCatalogIndexService => {
   const options = resolveOptions(overrides)
   const sites = new Map<number, SiteIndex>()
   const site = (siteId: number): SiteIndex => {
@@ -68,6 +81,7 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
           inSlices(docs, UPSERT_SLICE, (slice) =>
             attempt("upsert", () => {
               for (const doc of slice) site(doc.siteId).upsert(doc)
+              observer?.upserted(slice)
             })
           )
         )
@@ -85,12 +99,17 @@ export const makeEmbeddedCatalogIndex = (overrides?: EmbeddedIndexOverrides): Em
           inSlices(updates, REFRESH_SLICE, (slice) =>
             attempt("refreshColumns", () => {
               for (const update of slice) applied.push(site(update.siteId).refreshColumns(update))
+              observer?.refreshed(slice)
             })
           ),
           applied
         )
       }),
-    remove: (siteId, productIds) => attempt("remove", () => productIds.forEach((id) => site(siteId).remove(id))),
+    remove: (siteId, productIds) =>
+      attempt("remove", () => {
+        productIds.forEach((id) => site(siteId).remove(id))
+        observer?.removed(siteId, productIds)
+      }),
     search: (query) => attempt("search", () => search(site(query.siteId), query, options)),
     prepare: (scope) => attempt("prepare", () => prepare(site(scope.siteId), scope)),
     matchIds: (query) => attempt("matchIds", () => matchIds(site(query.siteId), query, options)),

@@ -1,0 +1,34 @@
+import { Context, type Effect, type Scope } from "effect"
+import type * as http from "node:http"
+import type { IndexWriteObserver } from "../catalog-index/EmbeddedCatalogIndex.js"
+import type { JobQueue } from "../job-queue/JobQueue.js"
+import type { RateLimiter } from "../rate-limiter/RateLimiter.js"
+
+/**
+ * The embedded default's search replicas, as the api process that forks them sees them
+ * (topology/replica/SearchReplicaLeader.ts is the one implementation): where its index writes
+ * go, which requests they take, how many answer.
+ */
+export interface SearchReplicaService {
+  /** Given to the leader's index: its writes, in order, for the replica. */
+  readonly observer: IndexWriteObserver
+  /** Forks the replica, and again whenever it exits, until the scope closes. */
+  readonly run: Effect.Effect<void, never, RateLimiter | JobQueue | Scope.Scope>
+  /**
+   * The server's hook: false when the leader answers the request now; true when the replica
+   * takes it, or when the hook calls `serveHere` later (the leader answers it then).
+   */
+  readonly route: (req: http.IncomingMessage, res: http.ServerResponse, serveHere: () => void) => boolean
+  /** For /readyz and /metrics. */
+  readonly status: () => SearchReplicaStatus
+}
+
+export interface SearchReplicaStatus {
+  /** Replicas configured, and those answering searches now. */
+  readonly configured: number
+  readonly ready: number
+  /** Requests the replicas have answered since this process started. */
+  readonly answered: number
+}
+
+export class SearchReplica extends Context.Tag("SearchReplica")<SearchReplica, SearchReplicaService>() {}

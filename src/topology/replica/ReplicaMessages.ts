@@ -1,0 +1,42 @@
+import type { ColumnsUpdate, IndexDocument } from "../../model/IndexDocument.js"
+import type { Job } from "../../model/Jobs.js"
+import type { RateDecision } from "../../services/rate-limiter/RateLimiter.js"
+
+/**
+ * What the api process (the leader) and its search replica say to each other over the IPC
+ * channel of `child_process.fork` (V8 serialization: vectors travel as typed arrays). Both
+ * ends are this codebase at the same version, started together: nothing here crosses a
+ * network or a version boundary, so the shapes are types, not decoded schemas.
+ */
+
+/** One write to the leader's index, in the order it was applied there. */
+export type IndexWrite =
+  | { readonly _tag: "Upsert"; readonly docs: ReadonlyArray<IndexDocument> }
+  | { readonly _tag: "Remove"; readonly siteId: number; readonly productIds: ReadonlyArray<string> }
+  | { readonly _tag: "Columns"; readonly updates: ReadonlyArray<ColumnsUpdate> }
+
+export type ToReplica =
+  /** Index writes applied from now on are sent: the replica may read the store. */
+  | { readonly _tag: "Subscribed" }
+  /** Numbered from 1 in the order sent: the replica reports the last it applied. */
+  | { readonly _tag: "IndexWrites"; readonly seq: number; readonly writes: ReadonlyArray<IndexWrite> }
+  | { readonly _tag: "RateDecided"; readonly call: number; readonly decision: RateDecision }
+  | { readonly _tag: "Failed"; readonly call: number; readonly message: string }
+
+export type ToLeader =
+  /** The replica's index is filled and it listens on `port` (loopback). */
+  | { readonly _tag: "Ready"; readonly port: number }
+  | {
+      readonly _tag: "ConsumeRate"
+      readonly call: number
+      readonly key: string
+      readonly limit: number
+      readonly windowMs: number
+    }
+  | { readonly _tag: "Enqueue"; readonly jobs: ReadonlyArray<Job> }
+  /** The replica listens: index writes from now on reach it (its fill from the store starts after). */
+  | { readonly _tag: "Subscribe" }
+  | { readonly _tag: "Applied"; readonly seq: number }
+
+/** Set in the replica's environment by the leader that forks it. */
+export const REPLICA_ROLE_ENV = "SEARCH_REPLICA_ROLE"

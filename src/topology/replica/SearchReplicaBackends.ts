@@ -1,0 +1,128 @@
+import { Context, Deferred, Effect, FiberId, Layer, Queue } from "effect"
+import { restoredDocuments } from "../../indexing/ProductIndexer.js"
+import { CatalogIndex, IndexError, type CatalogIndexService } from "../../services/catalog-index/CatalogIndex.js"
+import { makeEmbeddedCatalogIndex } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
+import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
+import { JobQueue, QueueError } from "../../services/job-queue/JobQueue.js"
+import { RateLimiter, RateLimiterError, type RateDecision } from "../../services/rate-limiter/RateLimiter.js"
+import { SiteVisualSpaces } from "../../visual-space/SiteVisualSpaces.js"
+import type { IndexWrite, ToLeader, ToReplica } from "./ReplicaMessages.js"
+
+/**
+ * The search replica's side of its channel to the leader (SearchReplicaLeader.ts): the index
+ * it replays, and the rate limiter and job queue it borrows from the leader.
+ */
+export class LeaderChannel extends Context.Tag("LeaderChannel")<
+  LeaderChannel,
+  {
+    /** Completes once the replica's index holds the store's catalog and every write since. */
+    readonly synced: Effect.Effect<void>
+    readonly send: (message: ToLeader) => void
+  }
+>() {}
+
+const send = (message: ToLeader) => {
+  if (process.connected) process.send!(message)
+}
+
+/** The index: a copy filled from the store, then kept current by the leader's writes, in order. */
+const indexLayer = Layer.scopedContext(
+  Effect.gen(function* () {
+    const store = yield* CatalogStore
+    const spaces = yield* SiteVisualSpaces
+    const index = makeEmbeddedCatalogIndex()
+    const writes = yield* Queue.unbounded<{ readonly seq: number; readonly writes: ReadonlyArray<IndexWrite> }>()
+    const synced = yield* Deferred.make<void>()
+    const calls = new Map<number, Deferred.Deferred<RateDecision, RateLimiterError>>()
+    // Listening before the store is read (the fill waits for the leader to say it sends): a
+    // write made meanwhile is replayed after the fill (a product written twice ends as its last
+    // write, in the order the leader applied them).
+    const subscribed = yield* Deferred.make<void>()
+    const onMessage = (message: ToReplica) => {
+      switch (message._tag) {
+        case "Subscribed":
+          Deferred.unsafeDone(subscribed, Effect.void)
+          return
+        case "IndexWrites":
+          Queue.unsafeOffer(writes, { seq: message.seq, writes: message.writes })
+          return
+        case "RateDecided":
+        case "Failed": {
+          const call = calls.get(message.call)
+          calls.delete(message.call)
+          if (call === undefined) return
+          if (message._tag === "RateDecided") Deferred.unsafeDone(call, Effect.succeed(message.decision))
+          else Deferred.unsafeDone(call, Effect.fail(new RateLimiterError({ message: message.message })))
+        }
+      }
+    }
+    process.on("message", onMessage)
+    send({ _tag: "Subscribe" })
+    yield* Effect.addFinalizer(() => Effect.sync(() => process.off("message", onMessage)))
+    // The leader gone (killed, even): nothing keeps this copy current any more.
+    process.once("disconnect", () => process.exit(0))
+
+    const apply = (write: IndexWrite): Effect.Effect<unknown, IndexError> => {
+      switch (write._tag) {
+        case "Upsert":
+          return index.upsert(write.docs)
+        case "Remove":
+          return index.remove(write.siteId, write.productIds)
+        case "Columns":
+          return index.refreshColumns(write.updates)
+      }
+    }
+    yield* Effect.forkScoped(
+      Effect.gen(function* () {
+        yield* Deferred.await(subscribed)
+        const documents = yield* store.forEachProduct(1000, (page) =>
+          Effect.flatMap(restoredDocuments(page).pipe(Effect.provideService(SiteVisualSpaces, spaces)), index.upsert)
+        )
+        yield* Effect.logInfo("search replica: index filled from the store", { documents })
+        yield* Deferred.succeed(synced, undefined)
+        for (;;) {
+          const message = yield* Queue.take(writes)
+          for (const write of message.writes)
+            yield* apply(write).pipe(
+              Effect.catchAll((error) => Effect.logWarning("search replica: index write skipped", error.message))
+            )
+          send({ _tag: "Applied", seq: message.seq })
+        }
+      }).pipe(Effect.catchAllCause((cause) => Effect.logError("search replica: index not kept", cause)))
+    )
+
+    let nextCall = 0
+    const limiter = RateLimiter.of({
+      consume: (key, limit, windowMs) =>
+        Effect.suspend(() => {
+          const call = nextCall++
+          const decided = Deferred.unsafeMake<RateDecision, RateLimiterError>(FiberId.none)
+          calls.set(call, decided)
+          send({ _tag: "ConsumeRate", call, key, limit, windowMs })
+          return Deferred.await(decided)
+        })
+    })
+    const readOnly = (what: string) =>
+      Effect.fail(new IndexError({ message: `the search replica does not ${what}: the leader writes the index` }))
+    const replica: CatalogIndexService = {
+      ...index,
+      upsert: () => readOnly("upsert"),
+      remove: () => readOnly("remove"),
+      refreshColumns: () => readOnly("refresh columns"),
+      flush: Effect.void
+    }
+    const queue = JobQueue.of({
+      enqueue: (jobs) => Effect.sync(() => send({ _tag: "Enqueue", jobs })),
+      queued: () => Effect.fail(new QueueError({ message: "the search replica runs no jobs" })),
+      pending: Effect.succeed(0),
+      drained: Effect.void
+    })
+    return Context.make(CatalogIndex, replica).pipe(
+      Context.add(RateLimiter, limiter),
+      Context.add(JobQueue, queue),
+      Context.add(LeaderChannel, { synced: Deferred.await(synced), send })
+    )
+  })
+)
+
+export const SearchReplicaBackends = { layer: indexLayer }

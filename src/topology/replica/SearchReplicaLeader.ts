@@ -1,0 +1,303 @@
+import { Deferred, Duration, Effect, Exit, Layer, Runtime } from "effect"
+import { type ChildProcess, fork } from "node:child_process"
+import * as http from "node:http"
+import type { IndexWriteObserver } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
+import { JobQueue } from "../../services/job-queue/JobQueue.js"
+import { RateLimiter } from "../../services/rate-limiter/RateLimiter.js"
+import {
+  SearchReplica,
+  type SearchReplicaService,
+  type SearchReplicaStatus
+} from "../../services/search-replica/SearchReplica.js"
+import { type IndexWrite, REPLICA_ROLE_ENV, type ToLeader, type ToReplica } from "./ReplicaMessages.js"
+
+/**
+ * The embedded default on a machine of several cores: the api process (the leader) keeps every
+ * write, job and model it always had, and forks search replicas (SEARCH_REPLICAS), processes
+ * holding their own copy of the in-memory index over the same SQLite file. A text search goes
+ * to the least busy replica (see REPLICA_LEAD), so searches in flight together run on several
+ * cores instead of queueing on one event loop, and a bulk push keeping the leader busy does not
+ * hold them up. A replica fills its index from the store, then replays the leader's index
+ * writes in the order the leader applied them; a search waits until its replica holds every
+ * write acknowledged before it arrived. Its rate-limit decisions and the jobs its searches queue
+ * are the leader's (asked over the same channel), so budgets and queues stay one. A replica
+ * that dies is forked again; meanwhile the leader answers.
+ */
+
+/**
+ * A search goes to the least busy replica unless it has more than this many requests in flight
+ * beyond the leader's: the replica takes ties and one more, since the leader also parses, hands
+ * over and writes back every request the replica answers, and runs the jobs.
+ */
+const REPLICA_LEAD = 1
+
+/**
+ * How long a search waits for the replica to apply the index writes the leader had applied when
+ * the search arrived (read-your-writes); past it, the leader answers it.
+ */
+const CATCH_UP_MS = 250
+
+/** Routes the replicas answer (method and path): searches that read the index and the store only. */
+const REPLICATED_ROUTES = new Set(["POST /text-search"])
+
+/** A replica that exits is forked again after this pause (doubling while it keeps failing). */
+const RESTART_PAUSE = Duration.seconds(1)
+const MAX_RESTART_PAUSE = Duration.seconds(30)
+
+interface Replica {
+  readonly child: ChildProcess
+  /** It listens for index writes (messages sent before it listened would be lost). */
+  subscribed: boolean
+  /** Set once the replica reports its index filled and its port. */
+  port: number | null
+  inFlight: number
+  /** The last message of index writes the replica has applied. */
+  applied: number
+  readonly waiters: Array<{ readonly seq: number; readonly go: () => void }>
+}
+
+export interface SearchReplicaSettings {
+  /** How many replicas to fork. */
+  readonly count: number
+  /** The script the leader runs as (the replica is the same program in another role). */
+  readonly entry: string
+  readonly execArgv: ReadonlyArray<string>
+  /** The leader's trusted proxy hops: the replica trusts one more (the leader). */
+  readonly trustedProxyHops: number
+}
+
+const pathOf = (url: string | undefined) => {
+  const at = url?.indexOf("?") ?? -1
+  return at < 0 ? (url ?? "/") : url!.slice(0, at)
+}
+
+const make = (settings: SearchReplicaSettings): SearchReplicaService => {
+  const replicas: Array<Replica> = []
+  let leaderInFlight = 0
+  let answered = 0
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+
+  // Writes of one turn of the event loop travel as one message, in the order applied; messages
+  // are numbered, and each replica says which it has applied.
+  let pending: Array<IndexWrite> = []
+  let sent = 0
+  const flush = () => {
+    const writes = pending
+    pending = []
+    const message: ToReplica = { _tag: "IndexWrites", seq: ++sent, writes }
+    for (const replica of replicas) if (replica.subscribed && replica.child.connected) replica.child.send(message)
+  }
+  const publish = (write: IndexWrite) => {
+    if (replicas.length === 0) return
+    if (pending.length === 0) setImmediate(flush)
+    pending.push(write)
+  }
+  const observer: IndexWriteObserver = {
+    upserted: (docs) => publish({ _tag: "Upsert", docs }),
+    removed: (siteId, productIds) => publish({ _tag: "Remove", siteId, productIds }),
+    refreshed: (updates) => publish({ _tag: "Columns", updates })
+  }
+
+  /**
+   * A search's body and answer are small: each is gathered and written whole, headers and body in
+   * one write, so neither hop waits on the other end's acknowledgement of a first small packet.
+   */
+  const toReplica = (req: http.IncomingMessage, res: http.ServerResponse, to: Replica) => {
+    answered++
+    to.inFlight++
+    res.once("close", () => to.inFlight--)
+    const peer = req.socket.remoteAddress ?? "unknown"
+    const forwardedFor = req.headers["x-forwarded-for"]
+    const body: Array<Buffer> = []
+    const unavailable = (error: Error) => {
+      // The replica went away with this request on it: a transient failure the client retries.
+      if (res.headersSent) return void res.destroy()
+      res.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
+      res.end(JSON.stringify({ message: `search replica unavailable (${error.message}); retry` }))
+    }
+    req.on("data", (chunk: Buffer) => body.push(chunk))
+    req.once("end", () => {
+      const upstream = http.request(
+        {
+          host: "127.0.0.1",
+          port: to.port!,
+          method: req.method,
+          path: req.url,
+          agent,
+          headers: { ...req.headers, "x-forwarded-for": forwardedFor ? `${forwardedFor}, ${peer}` : peer }
+        },
+        (answer) => {
+          const chunks: Array<Buffer> = []
+          answer.on("data", (chunk: Buffer) => chunks.push(chunk))
+          answer.once("end", () => {
+            // Server-Timing names the replica: who answered shows in a browser's network panel.
+            const timing = answer.headers["server-timing"]
+            res.writeHead(answer.statusCode ?? 502, {
+              ...answer.headers,
+              "server-timing": timing ? `${timing}, replica` : "replica"
+            })
+            res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+          })
+          answer.once("error", unavailable)
+        }
+      )
+      upstream.once("error", unavailable)
+      upstream.end(body.length === 1 ? body[0] : Buffer.concat(body))
+    })
+  }
+
+  /** The ready replica with the fewest requests in flight, or null. */
+  const leastBusy = (): Replica | null => {
+    let best: Replica | null = null
+    for (const replica of replicas)
+      if (replica.port !== null && (best === null || replica.inFlight < best.inFlight)) best = replica
+    return best
+  }
+
+  /** Index writes a search arriving now must see: those the leader has applied (sent or about to be). */
+  const appliedHere = () => (pending.length > 0 ? sent + 1 : sent)
+
+  const local = (res: http.ServerResponse) => {
+    leaderInFlight++
+    res.once("close", () => leaderInFlight--)
+  }
+
+  const route = (req: http.IncomingMessage, res: http.ServerResponse, serveHere: () => void): boolean => {
+    const replica = REPLICATED_ROUTES.has(`${req.method} ${pathOf(req.url)}`) ? leastBusy() : null
+    if (replica === null || replica.inFlight > leaderInFlight + REPLICA_LEAD) {
+      local(res)
+      return false
+    }
+    const seq = appliedHere()
+    if (replica.applied >= seq) {
+      toReplica(req, res, replica)
+      return true
+    }
+    // The body stays unread meanwhile, so the leader can still take the request whole.
+    replica.inFlight++
+    const timer = setTimeout(() => go(false), CATCH_UP_MS)
+    const go = (caughtUp: boolean) => {
+      clearTimeout(timer)
+      replica.inFlight--
+      const at = replica.waiters.findIndex((w) => w.go === wake)
+      if (at >= 0) replica.waiters.splice(at, 1)
+      if (caughtUp && replica.port !== null) toReplica(req, res, replica)
+      else {
+        local(res)
+        serveHere()
+      }
+    }
+    const wake = () => go(true)
+    replica.waiters.push({ seq, go: wake })
+    return true
+  }
+
+  const answer = (replica: Replica, message: ToLeader, limiter: RateLimiter["Type"], queue: JobQueue["Type"]) => {
+    switch (message._tag) {
+      case "Subscribe":
+        // What the leader's index held until now, the store holds too (store before index): the
+        // replica's fill starts after this, so those writes count as applied.
+        replica.subscribed = true
+        replica.applied = sent
+        return Effect.sync(() => replica.child.send({ _tag: "Subscribed" } satisfies ToReplica))
+      case "Applied":
+        replica.applied = message.seq
+        for (const waiter of replica.waiters.filter((w) => w.seq <= message.seq)) waiter.go()
+        return Effect.void
+      case "Ready":
+        replica.port = message.port
+        return Effect.logInfo("search replica ready", { port: message.port })
+      case "ConsumeRate":
+        return limiter.consume(message.key, message.limit, message.windowMs).pipe(
+          Effect.exit,
+          Effect.map((exit) =>
+            replica.child.send(
+              Exit.isSuccess(exit)
+                ? ({ _tag: "RateDecided", call: message.call, decision: exit.value } satisfies ToReplica)
+                : ({ _tag: "Failed", call: message.call, message: String(exit.cause) } satisfies ToReplica)
+            )
+          )
+        )
+      case "Enqueue":
+        return queue
+          .enqueue(message.jobs)
+          .pipe(Effect.catchAll((error) => Effect.logWarning("search replica: jobs not queued", error)))
+    }
+  }
+
+  /** One replica's life: forked, answered, until it exits (or the scope closes and stops it). */
+  const once = (limiter: RateLimiter["Type"], queue: JobQueue["Type"]) =>
+    Effect.gen(function* () {
+      const runtime = yield* Effect.runtime<never>()
+      const exited = yield* Deferred.make<number | string | null>()
+      const started = yield* Effect.acquireRelease(
+        Effect.sync(() =>
+          fork(settings.entry, [], {
+            execArgv: [...settings.execArgv],
+            serialization: "advanced",
+            stdio: ["ignore", "inherit", "inherit", "ipc"],
+            env: {
+              ...process.env,
+              [REPLICA_ROLE_ENV]: "replica",
+              HOST: "127.0.0.1",
+              PORT: "0",
+              // Query embeddings only: the leader's threads embed the catalog.
+              EMBED_THREADS: "1",
+              TRUSTED_PROXY_HOPS: String(settings.trustedProxyHops + 1)
+            }
+          })
+        ),
+        (proc) =>
+          Effect.gen(function* () {
+            if (proc.exitCode === null && proc.signalCode === null) {
+              proc.kill("SIGTERM")
+              const stopped = yield* Deferred.await(exited).pipe(Effect.timeout(Duration.seconds(10)), Effect.option)
+              if (stopped._tag === "None") proc.kill("SIGKILL")
+            }
+          })
+      )
+      const replica: Replica = { child: started, subscribed: false, port: null, inFlight: 0, applied: 0, waiters: [] }
+      replicas.push(replica)
+      started.on("message", (message: ToLeader) => {
+        Runtime.runFork(runtime)(answer(replica, message, limiter, queue))
+      })
+      started.once("exit", (code, signal) => {
+        replica.port = null
+        replicas.splice(replicas.indexOf(replica), 1)
+        for (const waiter of [...replica.waiters]) waiter.go()
+        Deferred.unsafeDone(exited, Exit.succeed(code ?? signal))
+      })
+      return yield* Deferred.await(exited)
+    }).pipe(Effect.scoped)
+
+  const run = Effect.gen(function* () {
+    const limiter = yield* RateLimiter
+    const queue = yield* JobQueue
+    const loop = Effect.gen(function* () {
+      let pause = RESTART_PAUSE
+      for (;;) {
+        const startedAt = Date.now()
+        const code = yield* once(limiter, queue)
+        // A replica that served a while restarts at once; one that keeps dying waits longer each time.
+        pause =
+          Date.now() - startedAt > 60_000 ? RESTART_PAUSE : Duration.min(Duration.times(pause, 2), MAX_RESTART_PAUSE)
+        yield* Effect.logWarning("search replica exited; forking another", { code, after: Duration.format(pause) })
+        yield* Effect.sleep(pause)
+      }
+    })
+    for (let i = 0; i < settings.count; i++) yield* Effect.forkScoped(loop)
+  })
+
+  const status = (): SearchReplicaStatus => ({
+    configured: settings.count,
+    ready: replicas.filter((r) => r.port !== null).length,
+    answered
+  })
+
+  return { observer, run, route, status }
+}
+
+export const SearchReplicaLeader = {
+  layer: (settings: SearchReplicaSettings): Layer.Layer<SearchReplica> =>
+    Layer.sync(SearchReplica, () => make(settings))
+}

@@ -1,0 +1,182 @@
+import * as fs from "node:fs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { eventually } from "../support/Eventually.js"
+import { call } from "../support/Http.js"
+import { type ServerProcess, startServerProcess } from "../support/ServerProcess.js"
+import { makeWorkspace, type Workspace } from "../support/Workspace.js"
+
+/**
+ * The embedded default with a search replica (SEARCH_REPLICAS=1, what `npm start` runs on a
+ * machine of several cores): one api process as users start it, which forks the replica itself.
+ */
+
+const byReplica = (headers: Headers) => (headers.get("server-timing") ?? "").split(/,\s*/).includes("replica")
+
+/** The process ids of the api's children (its search replica). */
+const childrenOf = (pid: number): Array<number> => {
+  const tasks = fs.readdirSync(`/proc/${pid}/task`)
+  return tasks.flatMap((task) =>
+    fs
+      .readFileSync(`/proc/${pid}/task/${task}/children`, "utf8")
+      .split(" ")
+      .filter((id) => id.trim() !== "")
+      .map(Number)
+  )
+}
+
+/** Running (an exited child of a parent that died lingers as a zombie until reaped). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
+
+const replicaReady = async (api: ServerProcess) =>
+  eventually(async () => {
+    const res = await call(api.baseUrl, "GET", "/readyz")
+    expect(res.body.searchReplicas).toEqual({ configured: 1, ready: 1 })
+  }, 120_000)
+
+/** `count` searches at once for `query`, repeated `rounds` times; every answer. */
+const searchesInFlight = async (api: ServerProcess, auth: string, query: string, count: number, rounds: number) => {
+  const answers: Array<Awaited<ReturnType<typeof call>>> = []
+  for (let r = 0; r < rounds; r++)
+    answers.push(
+      ...(await Promise.all(
+        Array.from({ length: count }, () =>
+          call(api.baseUrl, "POST", "/text-search", { auth, body: { query, resultsCount: 5 } })
+        )
+      ))
+    )
+  return answers
+}
+
+describe("the embedded default with a search replica", () => {
+  let workspace: Workspace
+  let api: ServerProcess
+
+  beforeAll(async () => {
+    workspace = await makeWorkspace({ prefix: "commerce-replica-" })
+    api = await startServerProcess({ ...workspace.env, SEARCH_REPLICAS: "1" })
+    await replicaReady(api)
+  }, 180_000)
+
+  afterAll(async () => {
+    api?.child.kill("SIGTERM")
+    if (api) expect(await api.exited).toBe(0)
+    fs.rmSync(workspace.dir, { recursive: true, force: true })
+  })
+
+  it("answers searches from both processes, every search seeing the writes acknowledged before it", async () => {
+    const { siteA } = workspace
+    let stop = false
+    let background = 0
+    // Searches in flight all along, so the leader hands some of the checked ones to the replica.
+    const noise = Promise.all(
+      Array.from({ length: 3 }, async () => {
+        while (!stop) {
+          await call(api.baseUrl, "POST", "/text-search", { auth: siteA.bearer, body: { query: "lamp" } })
+          background++
+        }
+      })
+    )
+    let answeredByReplica = 0
+    try {
+      for (let i = 0; i < 40; i++) {
+        const word = `quokkalamp${i}x`
+        const put = await call(api.baseUrl, "PUT", `/product/ryw-${i}`, {
+          auth: siteA.basic,
+          body: { data: { title: `Desk lamp ${word}`, price: 20 + i } }
+        })
+        expect(put.status).toBe(200)
+        const found = await call(api.baseUrl, "POST", "/text-search", {
+          auth: siteA.bearer,
+          body: { query: word, resultsCount: 5 }
+        })
+        expect(found.status).toBe(200)
+        expect(found.body.data.products.map((p: { productId: string }) => p.productId)).toContain(`ryw-${i}`)
+        if (byReplica(found.headers)) answeredByReplica++
+      }
+    } finally {
+      stop = true
+      await noise
+    }
+    expect(background).toBeGreaterThan(0)
+    expect(answeredByReplica).toBeGreaterThan(0)
+    // A deletion reaches the replica too: no process answers with the deleted product.
+    expect((await call(api.baseUrl, "DELETE", "/product/ryw-0", { auth: siteA.basic })).status).toBe(200)
+    const after = await searchesInFlight(api, siteA.bearer, "quokkalamp0x", 4, 3)
+    expect(after.some((res) => byReplica(res.headers))).toBe(true)
+    for (const res of after) expect(res.body.data.products).toEqual([])
+  }, 120_000)
+
+  it("keeps a site's data to itself in the replica too", async () => {
+    const answers = await searchesInFlight(api, workspace.siteB.bearer, "quokkalamp5x", 4, 3)
+    expect(answers.some((res) => byReplica(res.headers))).toBe(true)
+    for (const res of answers) expect(res.body.data.products).toEqual([])
+  }, 60_000)
+
+  it("forks the replica again when it dies; searches keep being answered meanwhile", async () => {
+    const [replica] = childrenOf(api.child.pid!)
+    expect(replica).toBeGreaterThan(0)
+    process.kill(replica, "SIGKILL")
+    const statuses: Array<number> = []
+    for (let i = 0; i < 20; i++) {
+      const res = await call(api.baseUrl, "POST", "/text-search", {
+        auth: workspace.siteA.bearer,
+        body: { query: "quokkalamp7x" }
+      })
+      statuses.push(res.status)
+      // A search on its way to the replica as it died is told to retry; none fails otherwise.
+      if (res.status === 503) expect(res.headers.get("retry-after")).toBe("1")
+      else expect(res.body.data.products.map((p: { productId: string }) => p.productId)).toContain("ryw-7")
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(19)
+    await replicaReady(api)
+    const [again] = childrenOf(api.child.pid!)
+    expect(again).not.toBe(replica)
+    const answers = await searchesInFlight(api, workspace.siteA.bearer, "quokkalamp7x", 4, 3)
+    expect(answers.some((res) => byReplica(res.headers))).toBe(true)
+    for (const res of answers) expect(res.body.data.products[0].productId).toBe("ryw-7")
+  }, 180_000)
+})
+
+describe("a search replica and its leader", () => {
+  it("share one rate limit: a read budget is spent once, whichever process answers", async () => {
+    const workspace = await makeWorkspace({ prefix: "commerce-replica-limit-" })
+    const api = await startServerProcess({ ...workspace.env, SEARCH_REPLICAS: "1", REST_RATE_LIMIT_READ: "12" })
+    try {
+      await replicaReady(api)
+      const answers = await searchesInFlight(api, workspace.siteA.bearer, "anything", 4, 6)
+      const allowed = answers.filter((res) => res.status === 200)
+      expect(allowed.some((res) => byReplica(res.headers))).toBe(true)
+      expect(allowed.some((res) => !byReplica(res.headers))).toBe(true)
+      // Two budgets (one per process) would have let up to 24 through; one lets its burst of 12
+      // through, and one more if the run outlasts the 5 s a request's budget takes to come back.
+      expect(allowed.length).toBeLessThanOrEqual(13)
+      expect(answers.filter((res) => res.status === 429).length).toBe(24 - allowed.length)
+    } finally {
+      api.child.kill("SIGTERM")
+      await api.exited
+      fs.rmSync(workspace.dir, { recursive: true, force: true })
+    }
+  }, 180_000)
+
+  it("does not outlive its leader: a leader killed outright takes the replica with it", async () => {
+    const workspace = await makeWorkspace({ prefix: "commerce-replica-orphan-" })
+    const api = await startServerProcess({ ...workspace.env, SEARCH_REPLICAS: "1" })
+    try {
+      await replicaReady(api)
+      const [replica] = childrenOf(api.child.pid!)
+      expect(alive(replica)).toBe(true)
+      api.child.kill("SIGKILL")
+      await api.exited
+      await eventually(() => expect(alive(replica)).toBe(false), 30_000)
+    } finally {
+      api.child.kill("SIGKILL")
+      fs.rmSync(workspace.dir, { recursive: true, force: true })
+    }
+  }, 180_000)
+})
