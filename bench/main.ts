@@ -193,7 +193,7 @@ const main = async () => {
     }
     if (run("bulk")) {
       reports.push(
-        await runBulkSection(server, client, {
+        await runBulkSection({
           products: options.products,
           seed: options.seed,
           page: options.page,

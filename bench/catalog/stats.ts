@@ -1,4 +1,5 @@
 /** Latency samples, percentiles, memory sampling and markdown tables. */
+import * as fs from "node:fs"
 import { constants, type PerformanceEntry, PerformanceObserver } from "node:perf_hooks"
 
 export interface Summary {
@@ -73,15 +74,36 @@ export const gcPauses = () => {
 }
 
 /** Samples the process RSS every `intervalMs`; keeps the peak. */
-export const rssSampler = (intervalMs = 500) => {
-  let peak = process.memoryUsage().rss
+/** Resident bytes of a process and its descendants (an api and its search replicas), from /proc. */
+export const processTreeRss = (pid: number): number => {
+  const rssOf = (id: number): number => {
+    try {
+      const status = fs.readFileSync(`/proc/${id}/status`, "utf8")
+      const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)
+      const children = fs
+        .readdirSync(`/proc/${id}/task`)
+        .flatMap((task) => fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").split(" "))
+        .filter((child) => child.trim() !== "")
+        .map(Number)
+      return (kb === null ? 0 : Number(kb[1]) * 1024) + children.reduce((sum, child) => sum + rssOf(child), 0)
+    } catch {
+      return 0
+    }
+  }
+  return rssOf(pid)
+}
+
+/** Peak RSS of this process, or of another process and its descendants when given its pid. */
+export const rssSampler = (intervalMs = 500, pid?: number) => {
+  const read = () => (pid === undefined ? process.memoryUsage().rss : processTreeRss(pid))
+  let peak = read()
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss)
+    peak = Math.max(peak, read())
   }, intervalMs)
   timer.unref()
   return {
     get peak() {
-      return Math.max(peak, process.memoryUsage().rss)
+      return Math.max(peak, read())
     },
     stop: () => clearInterval(timer)
   }

@@ -17,6 +17,7 @@ import { embeddingText } from "../../src/model/ProductDocument.js"
 import { makeTextEmbedder } from "../../src/services/text-embedder/EmbeddedTextEmbedder.js"
 import { qdrantAvailability, startQdrant } from "../../test/support/QdrantProcess.js"
 import { startServerProcess } from "../../test/support/ServerProcess.js"
+import { defaultSearchReplicas } from "../../src/topology/replica/SearchReplicaLeader.js"
 import { writeSites } from "../../test/support/Workspace.js"
 import { PEER_FIELDS, peerDocument } from "../peers/PeerDocument.js"
 import { pushBulk, writeLines } from "./bulk.js"
@@ -168,11 +169,12 @@ export const runThroughputSection = async (options: ThroughputOptions): Promise<
   const sitesFile = path.join(dir, "sites.json")
   const sites = await writeSites(sitesFile)
   // The embedded default as `npm start` runs it: its own process, the two embedding threads of
-  // config/settings.env (the test helper's one is for tests).
+  // config/settings.env (the test helper's one is for tests), its search replicas.
   const api = await startServerProcess({
     DATA_DIR: path.join(dir, "data"),
     SITES_FILE: sitesFile,
     EMBED_THREADS: "2",
+    SEARCH_REPLICAS: String(defaultSearchReplicas()),
     REST_RATE_LIMIT_READ: "100000000",
     REST_RATE_LIMIT_SITE: "100000000"
   })
@@ -218,6 +220,14 @@ export const runThroughputSection = async (options: ThroughputOptions): Promise<
     const coldAsk = () => search(cold[coldNext++ % cold.length].body)()
     const coldOne = await measure(1, options.seconds, coldAsk)
     const coldFour = await measure(IN_FLIGHT, options.seconds, coldAsk)
+    const replicas = (await client.request("GET", "/readyz", null)).body?.searchReplicas
+    const handed = /^commerce_search_replica_requests_total (\d+)/m.exec(
+      String((await client.request("GET", "/metrics", null)).body)
+    )
+    log(
+      `throughput: search replicas ${replicas ? `${replicas.ready} ready of ${replicas.configured}` : "none"}; ` +
+        `${handed ? handed[1] : 0} requests answered by them`
+    )
     for (const [name, run] of [
       ["warm, one at a time", warmOne],
       [`warm, ${IN_FLIGHT} in flight`, warmFour],

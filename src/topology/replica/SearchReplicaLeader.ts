@@ -1,6 +1,7 @@
 import { Deferred, Duration, Effect, Exit, Layer, Runtime } from "effect"
 import { type ChildProcess, fork } from "node:child_process"
 import * as http from "node:http"
+import { availableParallelism } from "node:os"
 import type { IndexWriteObserver } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { RateLimiter } from "../../services/rate-limiter/RateLimiter.js"
@@ -43,6 +44,9 @@ const REPLICATED_ROUTES = new Set(["POST /text-search"])
 /** A replica that exits is forked again after this pause (doubling while it keeps failing). */
 const RESTART_PAUSE = Duration.seconds(1)
 const MAX_RESTART_PAUSE = Duration.seconds(30)
+
+/** SEARCH_REPLICAS under `npm start` when unset: one on a machine of several cores, else none. */
+export const defaultSearchReplicas = (): number => (availableParallelism() > 1 ? 1 : 0)
 
 interface Replica {
   readonly child: ChildProcess
