@@ -14,11 +14,8 @@ export interface SearchReplicaService {
   readonly observer: IndexWriteObserver
   /** Forks the replica, and again whenever it exits, until the scope closes. */
   readonly run: Effect.Effect<void, never, RateLimiter | JobQueue | Scope.Scope>
-  /**
-   * The server's hook: false when the leader answers the request now; true when the replica
-   * takes it, or when the hook calls `serveHere` later (the leader answers it then).
-   */
-  readonly route: (req: http.IncomingMessage, res: http.ServerResponse, serveHere: () => void) => boolean
+  /** The server's hook: true when the request was handed to a replica (the leader must not answer it). */
+  readonly route: (req: http.IncomingMessage, res: http.ServerResponse) => boolean
   /** For /readyz and /metrics. */
   readonly status: () => SearchReplicaStatus
 }

@@ -9,12 +9,11 @@ import { LeaderChannel } from "./SearchReplicaBackends.js"
  */
 export const routedToReplica = (
   server: http.Server,
-  route: (req: http.IncomingMessage, res: http.ServerResponse, serveHere: () => void) => boolean
+  route: (req: http.IncomingMessage, res: http.ServerResponse) => boolean
 ): http.Server => {
   const emit = server.emit.bind(server)
   server.emit = ((event: string, ...args: Array<unknown>) =>
-    event === "request" &&
-    route(args[0] as http.IncomingMessage, args[1] as http.ServerResponse, () => emit(event, ...args))
+    event === "request" && route(args[0] as http.IncomingMessage, args[1] as http.ServerResponse)
       ? true
       : emit(event, ...args)) as typeof server.emit
   return server

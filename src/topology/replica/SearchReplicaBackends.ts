@@ -1,5 +1,6 @@
 import { Context, Deferred, Effect, FiberId, Layer, Queue } from "effect"
 import { restoredDocuments } from "../../indexing/ProductIndexer.js"
+import { yieldToIo } from "../../platform/YieldToIo.js"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "../../services/catalog-index/CatalogIndex.js"
 import { makeEmbeddedCatalogIndex } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
@@ -87,6 +88,8 @@ const indexLayer = Layer.scopedContext(
               Effect.catchAll((error) => Effect.logWarning("search replica: index write skipped", error.message))
             )
           send({ _tag: "Applied", seq: message.seq })
+          // A run of small messages is no slice boundary for the index: searches get a turn here.
+          yield* yieldToIo
         }
       }).pipe(Effect.catchAllCause((cause) => Effect.logError("search replica: index not kept", cause)))
     )

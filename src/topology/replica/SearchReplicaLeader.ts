@@ -19,8 +19,9 @@ import { type IndexWrite, REPLICA_ROLE_ENV, type ToLeader, type ToReplica } from
  * to the least busy replica (see REPLICA_LEAD), so searches in flight together run on several
  * cores instead of queueing on one event loop, and a bulk push keeping the leader busy does not
  * hold them up. A replica fills its index from the store, then replays the leader's index
- * writes in the order the leader applied them; a search waits until its replica holds every
- * write acknowledged before it arrived. Its rate-limit decisions and the jobs its searches queue
+ * writes in the order the leader applied them; a search goes to a replica only if it holds
+ * every write the leader had applied when the search arrived (else the leader answers it, so a
+ * product acknowledged before a search is found by it). Its rate-limit decisions and the jobs its searches queue
  * are the leader's (asked over the same channel), so budgets and queues stay one. A replica
  * that dies is forked again; meanwhile the leader answers.
  */
@@ -31,12 +32,6 @@ import { type IndexWrite, REPLICA_ROLE_ENV, type ToLeader, type ToReplica } from
  * over and writes back every request the replica answers, and runs the jobs.
  */
 const REPLICA_LEAD = 1
-
-/**
- * How long a search waits for the replica to apply the index writes the leader had applied when
- * the search arrived (read-your-writes); past it, the leader answers it.
- */
-const CATCH_UP_MS = 250
 
 /** Routes the replicas answer (method and path): searches that read the index and the store only. */
 const REPLICATED_ROUTES = new Set(["POST /text-search"])
@@ -57,7 +52,6 @@ interface Replica {
   inFlight: number
   /** The last message of index writes the replica has applied. */
   applied: number
-  readonly waiters: Array<{ readonly seq: number; readonly go: () => void }>
 }
 
 export interface SearchReplicaSettings {
@@ -161,38 +155,15 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
   /** Index writes a search arriving now must see: those the leader has applied (sent or about to be). */
   const appliedHere = () => (pending.length > 0 ? sent + 1 : sent)
 
-  const local = (res: http.ServerResponse) => {
-    leaderInFlight++
-    res.once("close", () => leaderInFlight--)
-  }
-
-  const route = (req: http.IncomingMessage, res: http.ServerResponse, serveHere: () => void): boolean => {
+  const route = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const replica = REPLICATED_ROUTES.has(`${req.method} ${pathOf(req.url)}`) ? leastBusy() : null
-    if (replica === null || replica.inFlight > leaderInFlight + REPLICA_LEAD) {
-      local(res)
+    // A replica still applying writes the leader has applied would miss them: the leader answers.
+    if (replica === null || replica.inFlight > leaderInFlight + REPLICA_LEAD || replica.applied < appliedHere()) {
+      leaderInFlight++
+      res.once("close", () => leaderInFlight--)
       return false
     }
-    const seq = appliedHere()
-    if (replica.applied >= seq) {
-      toReplica(req, res, replica)
-      return true
-    }
-    // The body stays unread meanwhile, so the leader can still take the request whole.
-    replica.inFlight++
-    const timer = setTimeout(() => go(false), CATCH_UP_MS)
-    const go = (caughtUp: boolean) => {
-      clearTimeout(timer)
-      replica.inFlight--
-      const at = replica.waiters.findIndex((w) => w.go === wake)
-      if (at >= 0) replica.waiters.splice(at, 1)
-      if (caughtUp && replica.port !== null) toReplica(req, res, replica)
-      else {
-        local(res)
-        serveHere()
-      }
-    }
-    const wake = () => go(true)
-    replica.waiters.push({ seq, go: wake })
+    toReplica(req, res, replica)
     return true
   }
 
@@ -206,7 +177,6 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
         return Effect.sync(() => replica.child.send({ _tag: "Subscribed" } satisfies ToReplica))
       case "Applied":
         replica.applied = message.seq
-        for (const waiter of replica.waiters.filter((w) => w.seq <= message.seq)) waiter.go()
         return Effect.void
       case "Ready":
         replica.port = message.port
@@ -260,7 +230,7 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
             }
           })
       )
-      const replica: Replica = { child: started, subscribed: false, port: null, inFlight: 0, applied: 0, waiters: [] }
+      const replica: Replica = { child: started, subscribed: false, port: null, inFlight: 0, applied: 0 }
       replicas.push(replica)
       started.on("message", (message: ToLeader) => {
         Runtime.runFork(runtime)(answer(replica, message, limiter, queue))
@@ -268,7 +238,6 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
       started.once("exit", (code, signal) => {
         replica.port = null
         replicas.splice(replicas.indexOf(replica), 1)
-        for (const waiter of [...replica.waiters]) waiter.go()
         Deferred.unsafeDone(exited, Exit.succeed(code ?? signal))
       })
       return yield* Deferred.await(exited)
