@@ -26,6 +26,11 @@ const send = (message: ToLeader) => {
   if (process.connected) process.send!(message)
 }
 
+/** Writes arriving less than this apart: the leader is still writing (see the copy loop). */
+const WRITING_MS = 250
+/** The share of a core the copy takes while the leader is still writing and the replica is behind. */
+const BACKGROUND_SHARE = 0.25
+
 /** The index: a copy filled from the store, then kept current by the leader's writes, in order. */
 const indexLayer = Layer.scopedContext(
   Effect.gen(function* () {
@@ -39,12 +44,14 @@ const indexLayer = Layer.scopedContext(
     // write made meanwhile is replayed after the fill (a product written twice ends as its last
     // write, in the order the leader applied them).
     const subscribed = yield* Deferred.make<void>()
+    let lastArrival = 0
     const onMessage = (message: ToReplica) => {
       switch (message._tag) {
         case "Subscribed":
           Deferred.unsafeDone(subscribed, Effect.void)
           return
         case "IndexWrites":
+          lastArrival = performance.now()
           Queue.unsafeOffer(writes, { seq: message.seq, writes: message.writes })
           return
         case "RateDecided":
@@ -83,13 +90,20 @@ const indexLayer = Layer.scopedContext(
         yield* Deferred.succeed(synced, undefined)
         for (;;) {
           const message = yield* Queue.take(writes)
+          const started = performance.now()
           for (const write of message.writes)
             yield* apply(write).pipe(
               Effect.catchAll((error) => Effect.logWarning("search replica: index write skipped", error.message))
             )
           send({ _tag: "Applied", seq: message.seq })
+          // Behind a leader that keeps writing (a bulk push), the replica answers no searches (it
+          // lacks the latest writes) and its copying would only take cores from the push and the
+          // embedding: it copies in the background then, at a quarter of a core, and at full
+          // speed once the writes pause.
+          const behind = (yield* Queue.size(writes)) > 0 && performance.now() - lastArrival < WRITING_MS
+          if (behind) yield* Effect.sleep(((performance.now() - started) * (1 - BACKGROUND_SHARE)) / BACKGROUND_SHARE)
           // A run of small messages is no slice boundary for the index: searches get a turn here.
-          yield* yieldToIo
+          else yield* yieldToIo
         }
       }).pipe(Effect.catchAllCause((cause) => Effect.logError("search replica: index not kept", cause)))
     )
