@@ -25,7 +25,6 @@ import { type Client, makeClient } from "./http.js"
 import { mulberry32, type Random, reservoir } from "./random.js"
 import { startServerProcess } from "../../test/support/ServerProcess.js"
 import { makeWorkspace, type WorkspaceSite } from "../../test/support/Workspace.js"
-import { defaultSearchReplicas } from "../../src/topology/replica/SearchReplicaLeader.js"
 import { mb, ms, processTreeRss, rssSampler, summarize } from "./stats.js"
 import { textQueries } from "./workload.js"
 import { addStages, stageBreakdown } from "./server-timing.js"
@@ -150,14 +149,15 @@ const treeCpuSeconds = (pid: number): number => {
 
 /**
  * The embedded default as `npm start` runs it on this machine: a process of its own, two
- * embedding threads (config/settings.env), its search replicas (SEARCH_REPLICAS' default).
+ * embedding threads (config/settings.env); search replicas as SEARCH_REPLICAS in the bench's
+ * environment says (none by default, as the service).
  */
 const startApi = async () => {
   const workspace = await makeWorkspace({ prefix: "commerce-bulk-api-" })
   const api = await startServerProcess({
     ...workspace.env,
     EMBED_THREADS: "2",
-    SEARCH_REPLICAS: String(defaultSearchReplicas()),
+    SEARCH_REPLICAS: process.env.SEARCH_REPLICAS ?? "0",
     REST_RATE_LIMIT_READ: "100000000",
     REST_RATE_LIMIT_SITE: "100000000"
   })

@@ -17,7 +17,6 @@ import { embeddingText } from "../../src/model/ProductDocument.js"
 import { makeTextEmbedder } from "../../src/services/text-embedder/EmbeddedTextEmbedder.js"
 import { qdrantAvailability, startQdrant } from "../../test/support/QdrantProcess.js"
 import { startServerProcess } from "../../test/support/ServerProcess.js"
-import { defaultSearchReplicas } from "../../src/topology/replica/SearchReplicaLeader.js"
 import { writeSites } from "../../test/support/Workspace.js"
 import { PEER_FIELDS, peerDocument } from "../peers/PeerDocument.js"
 import { pushBulk, writeLines } from "./bulk.js"
@@ -169,12 +168,13 @@ export const runThroughputSection = async (options: ThroughputOptions): Promise<
   const sitesFile = path.join(dir, "sites.json")
   const sites = await writeSites(sitesFile)
   // The embedded default as `npm start` runs it: its own process, the two embedding threads of
-  // config/settings.env (the test helper's one is for tests), its search replicas.
+  // config/settings.env (the test helper's one is for tests); search replicas as SEARCH_REPLICAS
+  // in the bench's environment says (none by default, as the service).
   const api = await startServerProcess({
     DATA_DIR: path.join(dir, "data"),
     SITES_FILE: sitesFile,
     EMBED_THREADS: "2",
-    SEARCH_REPLICAS: String(defaultSearchReplicas()),
+    SEARCH_REPLICAS: process.env.SEARCH_REPLICAS ?? "0",
     REST_RATE_LIMIT_READ: "100000000",
     REST_RATE_LIMIT_SITE: "100000000"
   })
@@ -248,8 +248,9 @@ export const runThroughputSection = async (options: ThroughputOptions): Promise<
     return {
       summary: [
         [
-          `Text search throughput, embedded default (own process, ${push.answered} products), query vectors ` +
-            `cached: one at a time / ${IN_FLIGHT} in flight`,
+          `Text search throughput, embedded default (own process, ${push.answered} products, ` +
+            `${replicas ? `${replicas.configured} search replica` : "no search replica"}), query vectors cached: ` +
+            `one at a time / ${IN_FLIGHT} in flight`,
           `${describe(warmOne)} / ${describe(warmFour)}: ${concurrency.toFixed(2)} ×`,
           `${IN_FLIGHT} in flight ≥ ${CONCURRENCY_RATIO} × one at a time`,
           check(concurrency >= CONCURRENCY_RATIO)

@@ -70,7 +70,7 @@ import { distributedCatalog, type QdrantSettings } from "./DistributedCatalog.js
 export interface Topology {
   readonly redisUrl: string | undefined
   readonly qdrant: QdrantSettings | undefined
-  /** SEARCH_REPLICAS (0 or 1; `npm start` sets 1 on a machine of several cores), and the script to fork. */
+  /** SEARCH_REPLICAS (default 0), and the script they run (set by main.ts). */
   readonly searchReplicas: number
   readonly replicaEntry: string | undefined
   /** This process is a search replica (set by the leader that forked it). */

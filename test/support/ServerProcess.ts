@@ -32,7 +32,7 @@ export const startServerProcess = async (
   const port = await freePort()
   const child = spawn(command[0], command.slice(1), {
     cwd: repoRoot,
-    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), EMBED_THREADS: "1", SEARCH_REPLICAS: "0", ...env },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port), EMBED_THREADS: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   let output = ""

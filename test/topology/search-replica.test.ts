@@ -6,8 +6,8 @@ import { type ServerProcess, startServerProcess } from "../support/ServerProcess
 import { makeWorkspace, type Workspace } from "../support/Workspace.js"
 
 /**
- * The embedded default with a search replica (SEARCH_REPLICAS=1, what `npm start` runs on a
- * machine of several cores): one api process as users start it, which forks the replica itself.
+ * The embedded default with a search replica (SEARCH_REPLICAS=1): one api process as users
+ * start it, which forks the replica itself.
  */
 
 const byReplica = (headers: Headers) => (headers.get("server-timing") ?? "").split(/,\s*/).includes("replica")

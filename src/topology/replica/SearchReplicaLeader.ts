@@ -1,7 +1,6 @@
 import { Deferred, Duration, Effect, Exit, Layer, Runtime } from "effect"
 import { type ChildProcess, fork } from "node:child_process"
 import * as http from "node:http"
-import { availableParallelism } from "node:os"
 import type { IndexWriteObserver } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { RateLimiter } from "../../services/rate-limiter/RateLimiter.js"
@@ -13,7 +12,7 @@ import {
 import { type IndexWrite, REPLICA_ROLE_ENV, type ToLeader, type ToReplica } from "./ReplicaMessages.js"
 
 /**
- * The embedded default on a machine of several cores: the api process (the leader) keeps every
+ * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps every
  * write, job and model it always had, and forks search replicas (SEARCH_REPLICAS), processes
  * holding their own copy of the in-memory index over the same SQLite file. A text search goes
  * to the least busy replica (see REPLICA_LEAD), so searches in flight together run on several
@@ -39,9 +38,6 @@ const REPLICATED_ROUTES = new Set(["POST /text-search"])
 /** A replica that exits is forked again after this pause (doubling while it keeps failing). */
 const RESTART_PAUSE = Duration.seconds(1)
 const MAX_RESTART_PAUSE = Duration.seconds(30)
-
-/** SEARCH_REPLICAS under `npm start` when unset: one on a machine of several cores, else none. */
-export const defaultSearchReplicas = (): number => (availableParallelism() > 1 ? 1 : 0)
 
 interface Replica {
   readonly child: ChildProcess
