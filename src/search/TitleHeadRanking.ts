@@ -20,6 +20,24 @@ const PASSING_MENTION = 0.6
 /** How many titles of the window must name a one-word query's thing for it to be a kind of product. */
 const KIND_NAMED_BY = 3
 
+/**
+ * The title heads of the window's products: from the hits where the index holds titles, else
+ * from the catalog (a catalog that cannot answer leaves the index's order: the re-ranking only
+ * refines it).
+ */
+const titleHeads = (store: CatalogStore["Type"], siteId: number, window: ReadonlyArray<SearchHit>) =>
+  window.every((hit) => hit.title !== undefined)
+    ? Effect.succeed(new Map(window.map((hit) => [hit.productId, titleHead(hit.title!)] as const)))
+    : store
+        .getMany(
+          siteId,
+          window.map((hit) => hit.productId)
+        )
+        .pipe(
+          Effect.map((products) => new Map(products.map((p) => [p.productId, titleHead(p.data.title ?? "")] as const))),
+          Effect.orElseSucceed(() => new Map<string, string | null>())
+        )
+
 export const byTitleHead = (
   store: CatalogStore["Type"],
   siteId: number,
@@ -32,14 +50,7 @@ export const byTitleHead = (
     const head = queryHead(text)
     const window = ranked.hits.slice(0, HEAD_WINDOW)
     if (head === null) return { ...ranked, hits: ranked.hits.slice(offset, offset + limit), listing: ranked.hits }
-    // A catalog that cannot answer leaves the index's order: the re-ranking only refines it.
-    const products = yield* store
-      .getMany(
-        siteId,
-        window.map((hit) => hit.productId)
-      )
-      .pipe(Effect.orElseSucceed(() => []))
-    const heads = new Map(products.map((p) => [p.productId, titleHead(p.data.title ?? "")] as const))
+    const heads = yield* titleHeads(store, siteId, window)
     const names = (hit: SearchHit) => heads.get(hit.productId) === head
     // When some titles name what a one-word query names, one that names another thing and whose
     // meaning is far below theirs holds the word only in passing: a "Vanilla Bean" candle for

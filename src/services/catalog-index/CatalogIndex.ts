@@ -111,6 +111,11 @@ export interface SearchHit {
   readonly image: number
   /** The product's filter/facet columns: facets and refinements over a ranking read them here. */
   readonly columns: Readonly<Record<string, PayloadValue>>
+  /**
+   * The indexed title, where the index holds it in memory (the embedded index): the title-head
+   * ranking then reads no record from the catalog store.
+   */
+  readonly title?: string
 }
 
 export interface FacetCount {

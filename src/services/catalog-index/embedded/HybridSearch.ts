@@ -183,7 +183,8 @@ const hitAt = (site: SiteIndex, scorer: Scorer, slot: number): SearchHit => {
     lexical: scorer.lexicalShare(slot),
     text,
     image,
-    columns: site.payloadAt(slot)
+    columns: site.payloadAt(slot),
+    title: site.titleAt(slot)
   }
 }
 

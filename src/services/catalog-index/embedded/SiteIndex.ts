@@ -307,6 +307,14 @@ export class SiteIndex {
     return this.docs[slot]!
   }
 
+  /** Title of the document in `slot` (a live slot): the first packed field, no unpacking. */
+  titleAt(slot: number): string {
+    const text = this.docs[slot]!.text
+    if (typeof text !== "string") return text.title
+    const end = text.indexOf(SEPARATOR)
+    return end < 0 ? text : text.slice(0, end)
+  }
+
   /** Payload of the document in `slot` (a live slot). */
   payloadAt(slot: number): IndexDocument["payload"] {
     return this.payloads[slot]!
