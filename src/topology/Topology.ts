@@ -15,7 +15,7 @@ import type { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import type { SessionStore } from "../services/session-store/SessionStore.js"
 import { EmbeddedCatalogIndex, makeEmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogIndex.js"
 import { RestRateLimit } from "../services/rate-limiter/Admission.js"
-import { REPLICA_ROLE_ENV } from "./replica/ReplicaMessages.js"
+import { ProcessEntry, REPLICA_FLAG } from "./replica/ReplicaMessages.js"
 import { LeaderChannel, SearchReplicaBackends } from "./replica/SearchReplicaBackends.js"
 import { SearchReplica } from "../services/search-replica/SearchReplica.js"
 import { SearchReplicaLeader, type SearchReplicaSettings } from "./replica/SearchReplicaLeader.js"
@@ -70,11 +70,8 @@ import { distributedCatalog, type QdrantSettings } from "./DistributedCatalog.js
 export interface Topology {
   readonly redisUrl: string | undefined
   readonly qdrant: QdrantSettings | undefined
-  /** SEARCH_REPLICAS (default 0), and the script they run (set by main.ts). */
+  /** SEARCH_REPLICAS (default 0). */
   readonly searchReplicas: number
-  readonly replicaEntry: string | undefined
-  /** This process is a search replica (set by the leader that forked it). */
-  readonly isReplica: boolean
 }
 
 const optionalUrl = (name: string) =>
@@ -91,17 +88,13 @@ export const TopologyConfig: Config.Config<Topology> = Config.all({
   searchReplicas: Config.integer("SEARCH_REPLICAS").pipe(
     Config.validate({ message: "SEARCH_REPLICAS is 0 to 8", validation: (n) => n >= 0 && n <= 8 }),
     Config.withDefault(0)
-  ),
-  replicaEntry: optionalUrl("SEARCH_REPLICA_ENTRY"),
-  role: optionalUrl(REPLICA_ROLE_ENV)
+  )
 }).pipe(
-  Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl, replicaEntry, role, searchReplicas }) => ({
+  Config.map(({ qdrantApiKey, qdrantCollection, qdrantUrl, redisUrl, searchReplicas }) => ({
     redisUrl,
     qdrant:
       qdrantUrl === undefined ? undefined : { url: qdrantUrl, apiKey: qdrantApiKey, collection: qdrantCollection },
-    searchReplicas,
-    replicaEntry,
-    isReplica: role === "replica"
+    searchReplicas
   }))
 )
 
@@ -109,13 +102,13 @@ export const TopologyConfig: Config.Config<Topology> = Config.all({
  * The search replica's settings when this process forks one: the embedded default with its
  * index in memory (the distributed topology scales by running more api processes instead).
  */
-const replicaSettings = (topology: Topology, trustedProxyHops: number): SearchReplicaSettings | undefined =>
-  topology.searchReplicas > 0 &&
-  !topology.isReplica &&
-  topology.redisUrl === undefined &&
-  topology.qdrant === undefined &&
-  topology.replicaEntry !== undefined
-    ? { count: topology.searchReplicas, entry: topology.replicaEntry, execArgv: process.execArgv, trustedProxyHops }
+const replicaSettings = (
+  topology: Topology,
+  entry: string | undefined,
+  trustedProxyHops: number
+): SearchReplicaSettings | undefined =>
+  topology.searchReplicas > 0 && topology.redisUrl === undefined && topology.qdrant === undefined && entry !== undefined
+    ? { count: topology.searchReplicas, entry, execArgv: process.execArgv, trustedProxyHops }
     : undefined
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
@@ -300,9 +293,11 @@ const apiStartup = (topology: Topology) =>
 export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect(
   Effect.gen(function* () {
     const topology = yield* TopologyConfig
-    if (topology.isReplica)
+    // Process wiring, not settings: a leader forks its replicas with this flag.
+    if (process.argv.includes(REPLICA_FLAG))
       return replicaStartup.pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(replicaApi))))
-    const replica = replicaSettings(topology, (yield* RestRateLimit).trustedProxyHops)
+    const entry = Option.getOrUndefined(yield* Effect.serviceOption(ProcessEntry))
+    const replica = replicaSettings(topology, entry, (yield* RestRateLimit).trustedProxyHops)
     const backends: Layer.Layer<Exclude<ApiServices, ShopperSignals>, unknown> = topology.redisUrl === undefined
       ? embeddedApi(topology, replica)
       : distributedApi(topology, topology.redisUrl)

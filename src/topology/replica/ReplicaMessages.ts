@@ -1,3 +1,4 @@
+import { Context } from "effect"
 import type { ColumnsUpdate, IndexDocument } from "../../model/IndexDocument.js"
 import type { Job } from "../../model/Jobs.js"
 import type { RateDecision } from "../../services/rate-limiter/RateLimiter.js"
@@ -38,5 +39,11 @@ export type ToLeader =
   | { readonly _tag: "Subscribe" }
   | { readonly _tag: "Applied"; readonly seq: number }
 
-/** Set in the replica's environment by the leader that forks it. */
-export const REPLICA_ROLE_ENV = "SEARCH_REPLICA_ROLE"
+/**
+ * The script this process runs, provided by the entry point (main.ts): search replicas run it
+ * too. Absent (an api embedded in a test), no replica can be forked.
+ */
+export class ProcessEntry extends Context.Tag("ProcessEntry")<ProcessEntry, string>() {}
+
+/** The argument the leader forks its replicas with: the same program in the replica's role. */
+export const REPLICA_FLAG = "--search-replica"

@@ -9,7 +9,7 @@ import {
   type SearchReplicaService,
   type SearchReplicaStatus
 } from "../../services/search-replica/SearchReplica.js"
-import { type IndexWrite, REPLICA_ROLE_ENV, type ToLeader, type ToReplica } from "./ReplicaMessages.js"
+import { type IndexWrite, REPLICA_FLAG, type ToLeader, type ToReplica } from "./ReplicaMessages.js"
 
 /**
  * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps every
@@ -202,13 +202,12 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
       const exited = yield* Deferred.make<number | string | null>()
       const started = yield* Effect.acquireRelease(
         Effect.sync(() =>
-          fork(settings.entry, [], {
+          fork(settings.entry, [REPLICA_FLAG], {
             execArgv: [...settings.execArgv],
             serialization: "advanced",
             stdio: ["ignore", "inherit", "inherit", "ipc"],
             env: {
               ...process.env,
-              [REPLICA_ROLE_ENV]: "replica",
               HOST: "127.0.0.1",
               PORT: "0",
               // Query embeddings only: the leader's threads embed the catalog.
