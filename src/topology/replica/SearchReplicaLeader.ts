@@ -9,20 +9,20 @@ import {
   type SearchReplicaService,
   type SearchReplicaStatus
 } from "../../services/search-replica/SearchReplica.js"
+import { handOver } from "./ReplicaProxy.js"
 import { type IndexWrite, REPLICA_FLAG, type ToLeader, type ToReplica } from "./ReplicaMessages.js"
 
 /**
- * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps every
- * write, job and model it always had, and forks search replicas (SEARCH_REPLICAS), processes
- * holding their own copy of the in-memory index over the same SQLite file. A text search goes
- * to the least busy replica (see REPLICA_LEAD), so searches in flight together run on several
- * cores instead of queueing on one event loop, and a bulk push keeping the leader busy does not
- * hold them up. A replica fills its index from the store, then replays the leader's index
- * writes in the order the leader applied them; a search goes to a replica only if it holds
- * every write the leader had applied when the search arrived (else the leader answers it, so a
- * product acknowledged before a search is found by it). Its rate-limit decisions and the jobs its searches queue
- * are the leader's (asked over the same channel), so budgets and queues stay one. A replica
- * that dies is forked again; meanwhile the leader answers.
+ * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps
+ * every write, job and model it always had, and forks search replicas, processes holding their
+ * own copy of the in-memory index over the same SQLite file. A text search goes to the least
+ * busy process (see REPLICA_LEAD), so searches in flight together run on several cores instead
+ * of queueing on one event loop. A replica fills its index from the store, then replays the
+ * leader's index writes in the order the leader applied them; a search goes to a replica only if
+ * it holds every write the leader had applied when the search arrived (else the leader answers
+ * it, so a product acknowledged before a search is found by it). Its rate-limit decisions and
+ * the jobs its searches queue are the leader's (asked over the same channel), so budgets and
+ * queues stay one. A replica that dies is forked again; meanwhile the leader answers.
  */
 
 /**
@@ -92,52 +92,11 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
     refreshed: (updates) => publish({ _tag: "Columns", updates })
   }
 
-  /**
-   * A search's body and answer are small: each is gathered and written whole, headers and body in
-   * one write, so neither hop waits on the other end's acknowledgement of a first small packet.
-   */
   const toReplica = (req: http.IncomingMessage, res: http.ServerResponse, to: Replica) => {
     answered++
     to.inFlight++
     res.once("close", () => to.inFlight--)
-    const peer = req.socket.remoteAddress ?? "unknown"
-    const forwardedFor = req.headers["x-forwarded-for"]
-    const body: Array<Buffer> = []
-    const unavailable = (error: Error) => {
-      // The replica went away with this request on it: a transient failure the client retries.
-      if (res.headersSent) return void res.destroy()
-      res.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
-      res.end(JSON.stringify({ message: `search replica unavailable (${error.message}); retry` }))
-    }
-    req.on("data", (chunk: Buffer) => body.push(chunk))
-    req.once("end", () => {
-      const upstream = http.request(
-        {
-          host: "127.0.0.1",
-          port: to.port!,
-          method: req.method,
-          path: req.url,
-          agent,
-          headers: { ...req.headers, "x-forwarded-for": forwardedFor ? `${forwardedFor}, ${peer}` : peer }
-        },
-        (answer) => {
-          const chunks: Array<Buffer> = []
-          answer.on("data", (chunk: Buffer) => chunks.push(chunk))
-          answer.once("end", () => {
-            // Server-Timing names the replica: who answered shows in a browser's network panel.
-            const timing = answer.headers["server-timing"]
-            res.writeHead(answer.statusCode ?? 502, {
-              ...answer.headers,
-              "server-timing": timing ? `${timing}, replica` : "replica"
-            })
-            res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-          })
-          answer.once("error", unavailable)
-        }
-      )
-      upstream.once("error", unavailable)
-      upstream.end(body.length === 1 ? body[0] : Buffer.concat(body))
-    })
+    handOver(req, res, to.port!, agent)
   }
 
   /** The ready replica with the fewest requests in flight, or null. */
