@@ -112,10 +112,17 @@ describe("the embedded default with a search replica", () => {
     for (const res of after) expect(res.body.data.products).toEqual([])
   }, 120_000)
 
-  it("keeps a site's data to itself in the replica too", async () => {
+  it("keeps a site's data to itself in the replica too, and counts every search in the analytics", async () => {
     const answers = await searchesInFlight(api, workspace.siteB.bearer, "quokkalamp5x", 4, 3)
     expect(answers.some((res) => byReplica(res.headers))).toBe(true)
     for (const res of answers) expect(res.body.data.products).toEqual([])
+    // Recorded through the leader whichever process answered: all 12, as zero-result searches.
+    await eventually(async () => {
+      const res = await call(api.baseUrl, "GET", "/analytics/searches", { auth: workspace.siteB.basic })
+      expect(res.body.data.zeroResultQueries).toEqual([
+        expect.objectContaining({ query: "quokkalamp5x", searches: 12, zeroResults: 12 })
+      ])
+    }, 30_000)
   }, 60_000)
 
   it("forks the replica again when it dies; searches keep being answered meanwhile", async () => {

@@ -1,7 +1,7 @@
 import { Context } from "effect"
 import type { ColumnsUpdate, IndexDocument } from "../../model/IndexDocument.js"
 import type { Job } from "../../model/Jobs.js"
-import type { RateDecision } from "../../services/rate-limiter/RateLimiter.js"
+import type { ShopperEvent } from "../../domain/ShopperEvents.js"
 
 /**
  * What the api process (the leader) and its search replica say to each other over the IPC
@@ -21,7 +21,8 @@ export type ToReplica =
   | { readonly _tag: "Subscribed" }
   /** Numbered from 1 in the order sent: the replica reports the last it applied. */
   | { readonly _tag: "IndexWrites"; readonly seq: number; readonly writes: ReadonlyArray<IndexWrite> }
-  | { readonly _tag: "RateDecided"; readonly call: number; readonly decision: RateDecision }
+  /** The answer to a numbered call (its type is the call's kind's). */
+  | { readonly _tag: "Answered"; readonly call: number; readonly value: unknown }
   | { readonly _tag: "Failed"; readonly call: number; readonly message: string }
 
 export type ToLeader =
@@ -35,6 +36,13 @@ export type ToLeader =
       readonly windowMs: number
     }
   | { readonly _tag: "Enqueue"; readonly jobs: ReadonlyArray<Job> }
+  | {
+      readonly _tag: "AppendEvents"
+      readonly call: number
+      readonly siteId: number
+      readonly events: ReadonlyArray<ShopperEvent>
+      readonly receivedAt: number
+    }
   /** The replica listens: index writes from now on reach it (its fill from the store starts after). */
   | { readonly _tag: "Subscribe" }
   | { readonly _tag: "Applied"; readonly seq: number }

@@ -4,6 +4,8 @@ import { yieldToIo } from "../../platform/YieldToIo.js"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "../../services/catalog-index/CatalogIndex.js"
 import { makeEmbeddedCatalogIndex } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
+import { EmbeddedEventLog } from "../../services/event-log/EmbeddedEventLog.js"
+import { type AppendedEvents, EventLog, EventLogError } from "../../services/event-log/EventLog.js"
 import { JobQueue, QueueError } from "../../services/job-queue/JobQueue.js"
 import { RateLimiter, RateLimiterError, type RateDecision } from "../../services/rate-limiter/RateLimiter.js"
 import { SiteVisualSpaces } from "../../visual-space/SiteVisualSpaces.js"
@@ -39,7 +41,8 @@ const indexLayer = Layer.scopedContext(
     const index = makeEmbeddedCatalogIndex()
     const writes = yield* Queue.unbounded<{ readonly seq: number; readonly writes: ReadonlyArray<IndexWrite> }>()
     const synced = yield* Deferred.make<void>()
-    const calls = new Map<number, Deferred.Deferred<RateDecision, RateLimiterError>>()
+    // Calls answered by the leader, by number.
+    const calls = new Map<number, Deferred.Deferred<unknown, string>>()
     // Listening before the store is read (the fill waits for the leader to say it sends): a
     // write made meanwhile is replayed after the fill (a product written twice ends as its last
     // write, in the order the leader applied them).
@@ -54,13 +57,13 @@ const indexLayer = Layer.scopedContext(
           lastArrival = performance.now()
           Queue.unsafeOffer(writes, { seq: message.seq, writes: message.writes })
           return
-        case "RateDecided":
+        case "Answered":
         case "Failed": {
           const call = calls.get(message.call)
           calls.delete(message.call)
           if (call === undefined) return
-          if (message._tag === "RateDecided") Deferred.unsafeDone(call, Effect.succeed(message.decision))
-          else Deferred.unsafeDone(call, Effect.fail(new RateLimiterError({ message: message.message })))
+          if (message._tag === "Answered") Deferred.unsafeDone(call, Effect.succeed(message.value))
+          else Deferred.unsafeDone(call, Effect.fail(message.message))
         }
       }
     }
@@ -109,15 +112,30 @@ const indexLayer = Layer.scopedContext(
     )
 
     let nextCall = 0
+    /** Asks the leader; its answer (of the type the message's kind has) or its failure's message. */
+    const ask = <A>(message: (call: number) => ToLeader): Effect.Effect<A, string> =>
+      Effect.suspend(() => {
+        const call = nextCall++
+        const answered = Deferred.unsafeMake<unknown, string>(FiberId.none)
+        calls.set(call, answered)
+        send(message(call))
+        return Deferred.await(answered) as Effect.Effect<A, string>
+      })
     const limiter = RateLimiter.of({
       consume: (key, limit, windowMs) =>
-        Effect.suspend(() => {
-          const call = nextCall++
-          const decided = Deferred.unsafeMake<RateDecision, RateLimiterError>(FiberId.none)
-          calls.set(call, decided)
-          send({ _tag: "ConsumeRate", call, key, limit, windowMs })
-          return Deferred.await(decided)
-        })
+        ask<RateDecision>((call) => ({ _tag: "ConsumeRate", call, key, limit, windowMs })).pipe(
+          Effect.mapError((message) => new RateLimiterError({ message }))
+        )
+    })
+    // The leader is the one writer of the SQLite file (a second writer's transactions could fail
+    // busy): the replica's searches record their analytics through it, and read the log directly.
+    const localLog = yield* EventLog.pipe(Effect.provide(EmbeddedEventLog.layer))
+    const eventLog = EventLog.of({
+      ...localLog,
+      append: (siteId, events, receivedAt) =>
+        ask<AppendedEvents>((call) => ({ _tag: "AppendEvents", call, siteId, events, receivedAt })).pipe(
+          Effect.mapError((message) => new EventLogError({ message }))
+        )
     })
     const readOnly = (what: string) =>
       Effect.fail(new IndexError({ message: `the search replica does not ${what}: the leader writes the index` }))
@@ -136,6 +154,7 @@ const indexLayer = Layer.scopedContext(
     })
     return Context.make(CatalogIndex, replica).pipe(
       Context.add(RateLimiter, limiter),
+      Context.add(EventLog, eventLog),
       Context.add(JobQueue, queue),
       Context.add(LeaderChannel, { synced: Deferred.await(synced), send })
     )

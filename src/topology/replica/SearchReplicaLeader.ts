@@ -2,6 +2,7 @@ import { Deferred, Duration, Effect, Exit, Layer, Runtime } from "effect"
 import { type ChildProcess, fork } from "node:child_process"
 import * as http from "node:http"
 import type { IndexWriteObserver } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
+import { EventLog } from "../../services/event-log/EventLog.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { RateLimiter } from "../../services/rate-limiter/RateLimiter.js"
 import {
@@ -34,6 +35,9 @@ const REPLICA_LEAD = 1
 
 /** Routes the replicas answer (method and path): searches that read the index and the store only. */
 const REPLICATED_ROUTES = new Set(["POST /text-search"])
+
+/** How long a replica a request could not reach gets no requests (unless its exit is reported meanwhile). */
+const GONE_PAUSE_MS = 1000
 
 /** A replica that exits is forked again after this pause (doubling while it keeps failing). */
 const RESTART_PAUSE = Duration.seconds(1)
@@ -96,7 +100,16 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
     answered++
     to.inFlight++
     res.once("close", () => to.inFlight--)
-    handOver(req, res, to.port!, agent)
+    // Its exit is reported a moment after it stops listening: the first refused request says so.
+    // A replica still running after a failed request was only briefly unreachable: it serves again.
+    const port = to.port!
+    handOver(req, res, port, agent, () => {
+      if (to.port !== port) return
+      to.port = null
+      setTimeout(() => {
+        if (replicas.includes(to) && to.child.exitCode === null && to.child.signalCode === null) to.port = port
+      }, GONE_PAUSE_MS).unref()
+    })
   }
 
   /** The ready replica with the fewest requests in flight, or null. */
@@ -122,7 +135,23 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
     return true
   }
 
-  const answer = (replica: Replica, message: ToLeader, limiter: RateLimiter["Type"], queue: JobQueue["Type"]) => {
+  /** Answers a replica's numbered call with the effect's value, or its failure's message. */
+  const reply = <A, E>(replica: Replica, call: number, effect: Effect.Effect<A, E>) =>
+    Effect.map(Effect.exit(effect), (exit) =>
+      replica.child.send(
+        Exit.isSuccess(exit)
+          ? ({ _tag: "Answered", call, value: exit.value } satisfies ToReplica)
+          : ({ _tag: "Failed", call, message: String(exit.cause) } satisfies ToReplica)
+      )
+    )
+
+  const answer = (
+    replica: Replica,
+    message: ToLeader,
+    limiter: RateLimiter["Type"],
+    queue: JobQueue["Type"],
+    log: EventLog["Type"]
+  ) => {
     switch (message._tag) {
       case "Subscribe":
         // What the leader's index held until now, the store holds too (store before index): the
@@ -137,16 +166,9 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
         replica.port = message.port
         return Effect.logInfo("search replica ready", { port: message.port })
       case "ConsumeRate":
-        return limiter.consume(message.key, message.limit, message.windowMs).pipe(
-          Effect.exit,
-          Effect.map((exit) =>
-            replica.child.send(
-              Exit.isSuccess(exit)
-                ? ({ _tag: "RateDecided", call: message.call, decision: exit.value } satisfies ToReplica)
-                : ({ _tag: "Failed", call: message.call, message: String(exit.cause) } satisfies ToReplica)
-            )
-          )
-        )
+        return reply(replica, message.call, limiter.consume(message.key, message.limit, message.windowMs))
+      case "AppendEvents":
+        return reply(replica, message.call, log.append(message.siteId, message.events, message.receivedAt))
       case "Enqueue":
         return queue
           .enqueue(message.jobs)
@@ -155,7 +177,7 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
   }
 
   /** One replica's life: forked, answered, until it exits (or the scope closes and stops it). */
-  const once = (limiter: RateLimiter["Type"], queue: JobQueue["Type"]) =>
+  const once = (limiter: RateLimiter["Type"], queue: JobQueue["Type"], log: EventLog["Type"]) =>
     Effect.gen(function* () {
       const runtime = yield* Effect.runtime<never>()
       const exited = yield* Deferred.make<number | string | null>()
@@ -187,7 +209,7 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
       const replica: Replica = { child: started, subscribed: false, port: null, inFlight: 0, applied: 0 }
       replicas.push(replica)
       started.on("message", (message: ToLeader) => {
-        Runtime.runFork(runtime)(answer(replica, message, limiter, queue))
+        Runtime.runFork(runtime)(answer(replica, message, limiter, queue, log))
       })
       started.once("exit", (code, signal) => {
         replica.port = null
@@ -200,11 +222,12 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
   const run = Effect.gen(function* () {
     const limiter = yield* RateLimiter
     const queue = yield* JobQueue
+    const log = yield* EventLog
     const loop = Effect.gen(function* () {
       let pause = RESTART_PAUSE
       for (;;) {
         const startedAt = Date.now()
-        const code = yield* once(limiter, queue)
+        const code = yield* once(limiter, queue, log)
         // A replica that served a while restarts at once; one that keeps dying waits longer each time.
         pause =
           Date.now() - startedAt > 60_000 ? RESTART_PAUSE : Duration.min(Duration.times(pause, 2), MAX_RESTART_PAUSE)
