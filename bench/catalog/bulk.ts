@@ -6,16 +6,7 @@
  * Tantivy indexing the same catalog file and answering the same queries, each in a process of its
  * own, in the same run.
  */
-import {
-  createReadStream,
-  createWriteStream,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync
-} from "node:fs"
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as http from "node:http"
@@ -25,7 +16,7 @@ import { type Client, makeClient } from "./http.js"
 import { mulberry32, type Random, reservoir } from "./random.js"
 import { startServerProcess } from "../../test/support/ServerProcess.js"
 import { makeWorkspace, type WorkspaceSite } from "../../test/support/Workspace.js"
-import { mb, ms, processTreeRss, rssSampler, summarize } from "./stats.js"
+import { mb, ms, processTreeCpuSeconds, processTreeRss, rssSampler, summarize } from "./stats.js"
 import { textQueries } from "./workload.js"
 import { addStages, stageBreakdown } from "./server-timing.js"
 import { runPeers } from "../peers/Peers.js"
@@ -130,23 +121,6 @@ const embeddedCount = async (client: Client): Promise<number> => {
   return match === null ? NaN : Number(match[1])
 }
 
-/** CPU seconds a process and its descendants have used, from /proc (clock ticks of 10 ms). */
-const treeCpuSeconds = (pid: number): number => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    // utime, stime, and the children's waited-for cutime, cstime are fields 14-17 (from 3 here).
-    const own = (Number(fields[11]) + Number(fields[12])) / 100
-    const children = readdirSync(`/proc/${pid}/task`)
-      .flatMap((task) => readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" "))
-      .filter((child) => child.trim() !== "")
-      .map(Number)
-    return own + children.reduce((sum, child) => sum + treeCpuSeconds(child), 0)
-  } catch {
-    return 0
-  }
-}
-
 /**
  * The embedded default as `npm start` runs it on this machine: a process of its own, two
  * embedding threads (config/settings.env); search replicas as SEARCH_REPLICAS in the bench's
@@ -233,11 +207,11 @@ const measureBulk = async (
   )
   log(`catalog written to ${catalogFile} (${mb(statSync(catalogFile).size)})`)
   // Where the push is bound: the CPU of the api's processes (with their embedding threads).
-  const cpuBefore = treeCpuSeconds(pid)
+  const cpuBefore = processTreeCpuSeconds(pid)
   const tStart = performance.now()
   const push = await pushBulk(baseUrl, auth, catalogFile, (n) => (answered = n))
   pushing = false
-  const cores = (treeCpuSeconds(pid) - cpuBefore) / ((performance.now() - tStart) / 1000)
+  const cores = (processTreeCpuSeconds(pid) - cpuBefore) / ((performance.now() - tStart) / 1000)
   clearInterval(progress)
   await searches
   const acceptRate = push.answered / push.seconds

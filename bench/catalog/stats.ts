@@ -74,24 +74,45 @@ export const gcPauses = () => {
 }
 
 /** Samples the process RSS every `intervalMs`; keeps the peak. */
-/** Resident bytes of a process and its descendants (an api and its search replicas), from /proc. */
-export const processTreeRss = (pid: number): number => {
-  const rssOf = (id: number): number => {
-    try {
-      const status = fs.readFileSync(`/proc/${id}/status`, "utf8")
-      const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)
-      const children = fs
-        .readdirSync(`/proc/${id}/task`)
-        .flatMap((task) => fs.readFileSync(`/proc/${id}/task/${task}/children`, "utf8").split(" "))
-        .filter((child) => child.trim() !== "")
-        .map(Number)
-      return (kb === null ? 0 : Number(kb[1]) * 1024) + children.reduce((sum, child) => sum + rssOf(child), 0)
-    } catch {
-      return 0
-    }
+/** A process and its descendants (an api and its search replicas), from /proc; gone ones left out. */
+const processTree = (pid: number): Array<number> => {
+  try {
+    const children = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" "))
+      .filter((child) => child.trim() !== "")
+      .map(Number)
+    return [pid, ...children.flatMap(processTree)]
+  } catch {
+    return []
   }
-  return rssOf(pid)
 }
+
+/** Sums `read` over a process tree; a process gone meanwhile counts 0. */
+const overTree = (pid: number, read: (id: number) => number) =>
+  processTree(pid).reduce((sum, id) => {
+    try {
+      return sum + read(id)
+    } catch {
+      return sum
+    }
+  }, 0)
+
+/** Resident bytes of a process and its descendants. */
+export const processTreeRss = (pid: number): number =>
+  overTree(pid, (id) => {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${id}/status`, "utf8"))
+    return kb === null ? 0 : Number(kb[1]) * 1024
+  })
+
+/** CPU seconds a process and its descendants have used (user and system; clock ticks of 10 ms). */
+export const processTreeCpuSeconds = (pid: number): number =>
+  overTree(pid, (id) => {
+    const stat = fs.readFileSync(`/proc/${id}/stat`, "utf8")
+    // utime and stime are fields 14 and 15, counted after the parenthesised command name.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  })
 
 /** Peak RSS of this process, or of another process and its descendants when given its pid. */
 export const rssSampler = (intervalMs = 500, pid?: number) => {

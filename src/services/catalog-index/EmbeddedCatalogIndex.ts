@@ -41,7 +41,7 @@ const bySite = (docs: ReadonlyArray<IndexDocument>): Map<number, Array<IndexDocu
 
 /**
  * Told of every write as it is applied, slice by slice and in the order applied: a search
- * replica (topology/SearchReplica.ts) replays the same writes in the same order.
+ * replica (topology/replica/) replays the same writes in the same order.
  */
 export interface IndexWriteObserver {
   readonly upserted: (docs: ReadonlyArray<IndexDocument>) => void
