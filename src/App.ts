@@ -17,7 +17,8 @@ import { ServerConfig } from "./http/ServerConfig.js"
 import { McpRoute } from "./mcp/McpRoute.js"
 import { ProtectedResourceRoute } from "./mcp/ProtectedResource.js"
 import { ApiTopology } from "./topology/Topology.js"
-import { ReplicaReadyReport, routedToReplica } from "./topology/replica/ReplicaServer.js"
+import { ReplicaReadyReport, servedWithLeader } from "./topology/replica/ReplicaServer.js"
+import { LeaderChannel } from "./topology/replica/SearchReplicaBackends.js"
 import { SearchReplica } from "./services/search-replica/SearchReplica.js"
 
 const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/openapi.json" }).pipe(
@@ -51,12 +52,15 @@ const REQUEST_TIMEOUT_MS = 60 * 60 * 1000
 const HttpServerLive = Layer.unwrapEffect(
   Effect.gen(function* () {
     const config = yield* ServerConfig
-    const replica = yield* Effect.serviceOption(SearchReplica)
+    const replicas = yield* Effect.serviceOption(SearchReplica)
+    const leader = yield* Effect.serviceOption(LeaderChannel)
     // Node's default of 5 minutes to receive a whole request would cut a large bulk push short
     // (its body streams for as long as the catalog takes to send); headers still have 60 s.
     const server = () => {
       const made = createServer({ requestTimeout: REQUEST_TIMEOUT_MS })
-      return Option.isSome(replica) ? routedToReplica(made, replica.value.route) : made
+      // A leader shares its connections with its search replicas; a replica serves those it is handed.
+      if (Option.isSome(replicas)) return replicas.value.serve(made)
+      return Option.isSome(leader) ? servedWithLeader(made, leader.value.route) : made
     }
     return NodeHttpServer.layer(server, { port: config.port, host: config.host })
   })

@@ -14,6 +14,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "./JsonDepth.js"
 import { malformedPercentEncoding, unsafeTextIn } from "./TextIntegrity.js"
 import { WWW_AUTHENTICATE } from "../services/auth/Auth.js"
 import { loggableUrl } from "../mcp/ProtectedResource.js"
+import { IN_SEARCH_REPLICA, replicaPeer } from "../services/search-replica/SearchReplica.js"
 
 interface DecodeIssue {
   readonly path: ReadonlyArray<string | number>
@@ -45,7 +46,7 @@ export const responsePolicy = (maxBodyBytes: number) =>
   HttpLayerRouter.middleware(
     (httpEffect) =>
       Effect.gen(function* () {
-        const request = asJson(yield* HttpServerRequest.HttpServerRequest)
+        const request = viaReplica(asJson(yield* HttpServerRequest.HttpServerRequest))
         const started = Date.now()
         const requestId = request.headers["x-request-id"] ?? randomUUID()
         const length = Number(request.headers["content-length"] ?? "0")
@@ -173,6 +174,12 @@ const documentedError = (response: HttpServerResponse.HttpServerResponse) =>
  * and would read any other body a second time, as bytes, from a stream already read: the
  * request would never be answered. Such a request goes on labelled application/json.
  */
+/** A request a search replica passed on is the client's: its address is the client's, not the replica's. */
+const viaReplica = (request: HttpServerRequest.HttpServerRequest) => {
+  const peer = replicaPeer(NodeHttpServerRequest.toIncomingMessage(request))
+  return peer === undefined ? request : request.modify({ remoteAddress: peer })
+}
+
 const asJson = (request: HttpServerRequest.HttpServerRequest) => {
   const type = (request.headers["content-type"] ?? "").toLowerCase()
   return JSON_TYPE.test(type) && !type.includes("application/json")
@@ -365,7 +372,8 @@ const withRetryAfter = (response: HttpServerResponse.HttpServerResponse) =>
 
 /** Where the time went (stages timed with `timed`), when any stage was. */
 const withServerTiming = (timings: Timings) => (response: HttpServerResponse.HttpServerResponse) => {
-  const header = timings.header()
+  // Which process answered shows in a browser's network panel.
+  const header = IN_SEARCH_REPLICA ? [timings.header(), "replica"].filter((h) => h !== "").join(", ") : timings.header()
   return header === "" ? response : HttpServerResponse.setHeader(response, "server-timing", header)
 }
 

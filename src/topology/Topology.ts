@@ -14,10 +14,9 @@ import type { PredictionStore } from "../services/prediction-store/PredictionSto
 import type { RateLimiter } from "../services/rate-limiter/RateLimiter.js"
 import type { SessionStore } from "../services/session-store/SessionStore.js"
 import { EmbeddedCatalogIndex, makeEmbeddedCatalogIndex } from "../services/catalog-index/EmbeddedCatalogIndex.js"
-import { RestRateLimit } from "../services/rate-limiter/Admission.js"
-import { ProcessEntry, REPLICA_FLAG } from "./replica/ReplicaMessages.js"
+import { ProcessEntry } from "./replica/ReplicaMessages.js"
 import { LeaderChannel, SearchReplicaBackends } from "./replica/SearchReplicaBackends.js"
-import { SearchReplica } from "../services/search-replica/SearchReplica.js"
+import { REPLICA_FLAG, SearchReplica } from "../services/search-replica/SearchReplica.js"
 import { SearchReplicaLeader, type SearchReplicaSettings } from "./replica/SearchReplicaLeader.js"
 import { QdrantCatalogIndex } from "../services/catalog-index/QdrantCatalogIndex.js"
 import { IndexReplica } from "../services/catalog-index/ReplicatedCatalogIndex.js"
@@ -102,13 +101,9 @@ export const TopologyConfig: Config.Config<Topology> = Config.all({
  * The search replica's settings when this process forks one: the embedded default with its
  * index in memory (the distributed topology scales by running more api processes instead).
  */
-const replicaSettings = (
-  topology: Topology,
-  entry: string | undefined,
-  trustedProxyHops: number
-): SearchReplicaSettings | undefined =>
+const replicaSettings = (topology: Topology, entry: string | undefined): SearchReplicaSettings | undefined =>
   topology.searchReplicas > 0 && topology.redisUrl === undefined && topology.qdrant === undefined && entry !== undefined
-    ? { count: topology.searchReplicas, entry, execArgv: process.execArgv, trustedProxyHops }
+    ? { count: topology.searchReplicas, entry, execArgv: process.execArgv }
     : undefined
 
 /** The model threads and image intake: every process that embeds or analyses has its own. */
@@ -297,7 +292,7 @@ export const ApiTopology: Layer.Layer<ApiServices, unknown> = Layer.unwrapEffect
     if (process.argv.includes(REPLICA_FLAG))
       return replicaStartup.pipe(Layer.provideMerge(ShopperSignalsLive.pipe(Layer.provideMerge(replicaApi))))
     const entry = Option.getOrUndefined(yield* Effect.serviceOption(ProcessEntry))
-    const replica = replicaSettings(topology, entry, (yield* RestRateLimit).trustedProxyHops)
+    const replica = replicaSettings(topology, entry)
     const backends: Layer.Layer<Exclude<ApiServices, ShopperSignals>, unknown> = topology.redisUrl === undefined
       ? embeddedApi(topology, replica)
       : distributedApi(topology, topology.redisUrl)

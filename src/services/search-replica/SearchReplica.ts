@@ -15,8 +15,8 @@ export interface SearchReplicaService {
   readonly observer: IndexWriteObserver
   /** Forks the replica, and again whenever it exits, until the scope closes. */
   readonly run: Effect.Effect<void, never, RateLimiter | JobQueue | EventLog | Scope.Scope>
-  /** The server's hook: true when the request was handed to a replica (the leader must not answer it). */
-  readonly route: (req: http.IncomingMessage, res: http.ServerResponse) => boolean
+  /** The api's listener, made to share its connections with the replicas. */
+  readonly serve: (server: http.Server) => http.Server
   /** For /readyz and /metrics. */
   readonly status: () => SearchReplicaStatus
 }
@@ -30,3 +30,21 @@ export interface SearchReplicaStatus {
 }
 
 export class SearchReplica extends Context.Tag("SearchReplica")<SearchReplica, SearchReplicaService>() {}
+
+/** The argument the leader forks its replicas with: the same program in the replica's role. */
+export const REPLICA_FLAG = "--search-replica"
+
+/** This process is a search replica (its answers say so in Server-Timing). */
+export const IN_SEARCH_REPLICA = process.argv.includes(REPLICA_FLAG)
+
+/** Set on a request a replica passed on to the leader: the client's address as the replica saw it. */
+const PEER = Symbol("search replica's client")
+
+/** Marks a request a replica passed on with its client's address (the internal hop is no proxy a user configured). */
+export const markReplicaPeer = (incoming: http.IncomingMessage, peer: string) => {
+  ;(incoming as http.IncomingMessage & { [PEER]?: string })[PEER] = peer
+}
+
+/** The client's address of a request a replica passed on, or undefined. */
+export const replicaPeer = (incoming: http.IncomingMessage): string | undefined =>
+  (incoming as http.IncomingMessage & { [PEER]?: string })[PEER]

@@ -17,8 +17,14 @@ export type IndexWrite =
   | { readonly _tag: "Columns"; readonly updates: ReadonlyArray<ColumnsUpdate> }
 
 export type ToReplica =
-  /** Index writes applied from now on are sent: the replica may read the store. */
-  | { readonly _tag: "Subscribed" }
+  /**
+   * Index writes applied from now on are sent: the replica may read the store. The requests
+   * the replica does not answer itself go to the leader's internal listener at `port`, carrying
+   * `secret` (see ReplicaServer.ts). Writes up to message `seq` are in the store the replica fills from.
+   */
+  | { readonly _tag: "Subscribed"; readonly port: number; readonly secret: string; readonly seq: number }
+  /** A client's connection, its socket sent along: the replica serves it from now on. */
+  | { readonly _tag: "Connection"; readonly id: number }
   /** Numbered from 1 in the order sent: the replica reports the last it applied. */
   | { readonly _tag: "IndexWrites"; readonly seq: number; readonly writes: ReadonlyArray<IndexWrite> }
   /** The answer to a numbered call (its type is the call's kind's). */
@@ -26,8 +32,18 @@ export type ToReplica =
   | { readonly _tag: "Failed"; readonly call: number; readonly message: string }
 
 export type ToLeader =
-  /** The replica's index is filled and it listens on `port` (loopback). */
-  | { readonly _tag: "Ready"; readonly port: number }
+  /** The replica's index is filled: it takes connections. */
+  | { readonly _tag: "Ready" }
+  /**
+   * Which index writes a search arriving now must see: answered with the number of the last
+   * message of writes the leader sent, after sending the writes it had applied but not sent yet.
+   * `served` counts the requests the replica answered itself so far (for /metrics).
+   */
+  | { readonly _tag: "Current"; readonly call: number; readonly served: number }
+  /** The replica holds the connection the leader handed over as `id`: the leader closes its copy. */
+  | { readonly _tag: "Took"; readonly id: number }
+  /** A connection the leader handed over was closed. */
+  | { readonly _tag: "Closed" }
   | {
       readonly _tag: "ConsumeRate"
       readonly call: number
@@ -53,5 +69,6 @@ export type ToLeader =
  */
 export class ProcessEntry extends Context.Tag("ProcessEntry")<ProcessEntry, string>() {}
 
-/** The argument the leader forks its replicas with: the same program in the replica's role. */
-export const REPLICA_FLAG = "--search-replica"
+/** The headers a replica's request to the leader's internal listener carries (see ReplicaServer.ts). */
+export const HOP_SECRET_HEADER = "x-commerce-replica-secret"
+export const HOP_PEER_HEADER = "x-commerce-replica-peer"

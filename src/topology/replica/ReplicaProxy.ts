@@ -1,62 +1,63 @@
 import * as http from "node:http"
+import { HOP_PEER_HEADER, HOP_SECRET_HEADER } from "./ReplicaMessages.js"
+
+/** Headers of one hop, not of the request (RFC 9110 §7.6.1): each side's connection has its own. */
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "expect"
+])
+
+const endToEnd = (headers: http.IncomingHttpHeaders): http.OutgoingHttpHeaders => {
+  const kept: http.OutgoingHttpHeaders = {}
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name)) kept[name] = value
+  return kept
+}
 
 /**
- * Hands a request the api received to a search replica listening on `port` (loopback) and writes
- * its answer back. A search's body and answer are small: each is gathered and written whole,
- * headers and body in one write, so neither hop waits on the other end's acknowledgement of a
- * first small packet (piped, they cost ~4 ms more a search). The client's address is appended
- * to X-Forwarded-For (the replica trusts one more hop), and Server-Timing names the replica.
+ * Passes a request a replica's connection carried to the leader's internal listener and its
+ * answer back, both streamed (a bulk push's body, an MCP event stream), with the client's
+ * address as the replica saw it. A client that goes away ends the leader's request too.
  */
-export const handOver = (
+export const toLeader = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  port: number,
-  agent: http.Agent,
-  /** The replica cannot be reached: no more requests for it until it reports ready again. */
-  gone: () => void
+  leader: { readonly port: number; readonly secret: string },
+  agent: http.Agent
 ) => {
-  const peer = req.socket.remoteAddress ?? "unknown"
-  const forwardedFor = req.headers["x-forwarded-for"]
-  const body: Array<Buffer> = []
-  const unavailable = (error: Error) => {
-    // The replica went away with this request on it: a transient failure the client retries.
-    gone()
+  const upstream = http.request(
+    {
+      host: "127.0.0.1",
+      port: leader.port,
+      method: req.method,
+      path: req.url,
+      agent,
+      headers: {
+        ...endToEnd(req.headers),
+        [HOP_SECRET_HEADER]: leader.secret,
+        [HOP_PEER_HEADER]: req.socket.remoteAddress ?? "unknown"
+      }
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers))
+      answer.pipe(res)
+      answer.once("error", () => res.destroy())
+    }
+  )
+  upstream.once("error", (error) => {
+    // The leader is the service: without it the replica exits too (its channel closes).
     if (res.headersSent) return void res.destroy()
     res.writeHead(503, { "content-type": "application/json", "retry-after": "1" })
-    res.end(JSON.stringify({ message: `search replica unavailable (${error.message}); retry` }))
-  }
-  req.on("data", (chunk: Buffer) => body.push(chunk))
-  const send = (payload: Buffer, retried: boolean) => {
-    const upstream = http.request(
-      {
-        host: "127.0.0.1",
-        port,
-        method: req.method,
-        path: req.url,
-        agent,
-        headers: { ...req.headers, "x-forwarded-for": forwardedFor ? `${forwardedFor}, ${peer}` : peer }
-      },
-      (answer) => {
-        const chunks: Array<Buffer> = []
-        answer.on("data", (chunk: Buffer) => chunks.push(chunk))
-        answer.once("end", () => {
-          // Who answered shows in a browser's network panel.
-          const timing = answer.headers["server-timing"]
-          res.writeHead(answer.statusCode ?? 502, {
-            ...answer.headers,
-            "server-timing": timing ? `${timing}, replica` : "replica"
-          })
-          res.end(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
-        })
-        answer.once("error", unavailable)
-      }
-    )
-    upstream.once("error", (error: NodeJS.ErrnoException) => {
-      // A kept-alive connection the replica closed as it was reused: sent again on a new one.
-      if (upstream.reusedSocket && error.code === "ECONNRESET" && !retried) send(payload, true)
-      else unavailable(error)
-    })
-    upstream.end(payload)
-  }
-  req.once("end", () => send(body.length === 1 ? body[0] : Buffer.concat(body), false))
+    res.end(JSON.stringify({ message: `the api is unavailable (${error.message}); retry` }))
+  })
+  res.once("close", () => {
+    if (!res.writableFinished) upstream.destroy()
+  })
+  req.pipe(upstream)
 }

@@ -1,4 +1,5 @@
-import { Context, Deferred, Effect, FiberId, Layer, Queue } from "effect"
+import { Context, Deferred, Effect, Layer, Queue } from "effect"
+import type * as net from "node:net"
 import { restoredDocuments } from "../../indexing/ProductIndexer.js"
 import { yieldToIo } from "../../platform/YieldToIo.js"
 import { CatalogIndex, IndexError, type CatalogIndexService } from "../../services/catalog-index/CatalogIndex.js"
@@ -21,8 +22,23 @@ export class LeaderChannel extends Context.Tag("LeaderChannel")<
     /** Completes once the replica's index holds the store's catalog and every write since. */
     readonly synced: Effect.Effect<void>
     readonly send: (message: ToLeader) => void
+    /** What the replica's listener needs of the leader (ReplicaServer.ts). */
+    readonly route: LeaderRoute
   }
 >() {}
+
+/** The replica's listener's view of the leader (plain callbacks: it runs below the Effect runtime). */
+export interface LeaderRoute {
+  /** Calls `take` with each client connection the leader hands over. */
+  readonly connections: (take: (socket: net.Socket) => void) => void
+  /** The leader's internal listener (known before the replica is ready). */
+  readonly leader: () => { readonly port: number; readonly secret: string }
+  /**
+   * Calls back true when this copy holds every index write the leader had applied when asked
+   * (waiting for the last few to be applied), false when it is behind (the leader answers).
+   */
+  readonly current: (done: (fresh: boolean) => void) => void
+}
 
 const send = (message: ToLeader) => {
   if (process.connected) process.send!(message)
@@ -32,6 +48,11 @@ const send = (message: ToLeader) => {
 const WRITING_MS = 250
 /** The share of a core the copy takes while the leader is still writing and the replica is behind. */
 const BACKGROUND_SHARE = 0.25
+/**
+ * A search waits for the replica to apply at most this many messages of writes it already
+ * holds (the replica keeping up); further behind, the leader answers it.
+ */
+const WAIT_FOR_MESSAGES = 2
 
 /** The index: a copy filled from the store, then kept current by the leader's writes, in order. */
 const indexLayer = Layer.scopedContext(
@@ -42,28 +63,47 @@ const indexLayer = Layer.scopedContext(
     const writes = yield* Queue.unbounded<{ readonly seq: number; readonly writes: ReadonlyArray<IndexWrite> }>()
     const synced = yield* Deferred.make<void>()
     // Calls answered by the leader, by number.
-    const calls = new Map<number, Deferred.Deferred<unknown, string>>()
+    const calls = new Map<number, (answer: Extract<ToReplica, { _tag: "Answered" | "Failed" }>) => void>()
     // Listening before the store is read (the fill waits for the leader to say it sends): a
     // write made meanwhile is replayed after the fill (a product written twice ends as its last
     // write, in the order the leader applied them).
     const subscribed = yield* Deferred.make<void>()
+    let leader = { port: 0, secret: "" }
+    let takeConnection: (socket: net.Socket) => void = (socket) => socket.destroy()
     let lastArrival = 0
-    const onMessage = (message: ToReplica) => {
+    // The last message of writes received and applied, and whether the copy runs in the background.
+    let received = 0
+    let applied = 0
+    let behind = false
+    let served = 0
+    const waiting: Array<{ readonly seq: number; readonly done: (fresh: boolean) => void }> = []
+    const onMessage = (message: ToReplica, handle?: unknown) => {
       switch (message._tag) {
         case "Subscribed":
+          leader = { port: message.port, secret: message.secret }
+          // The store holds what the leader wrote until now: the fill reads it.
+          received = message.seq
+          applied = message.seq
           Deferred.unsafeDone(subscribed, Effect.void)
           return
+        case "Connection": {
+          const socket = handle as net.Socket | undefined
+          send({ _tag: "Took", id: message.id })
+          if (socket === undefined) return
+          socket.once("close", () => send({ _tag: "Closed" }))
+          takeConnection(socket)
+          return
+        }
         case "IndexWrites":
           lastArrival = performance.now()
+          received = message.seq
           Queue.unsafeOffer(writes, { seq: message.seq, writes: message.writes })
           return
         case "Answered":
         case "Failed": {
           const call = calls.get(message.call)
           calls.delete(message.call)
-          if (call === undefined) return
-          if (message._tag === "Answered") Deferred.unsafeDone(call, Effect.succeed(message.value))
-          else Deferred.unsafeDone(call, Effect.fail(message.message))
+          call?.(message)
         }
       }
     }
@@ -98,12 +138,15 @@ const indexLayer = Layer.scopedContext(
             yield* apply(write).pipe(
               Effect.catchAll((error) => Effect.logWarning("search replica: index write skipped", error.message))
             )
+          applied = message.seq
           send({ _tag: "Applied", seq: message.seq })
+          while (waiting.length > 0 && waiting[0].seq <= applied) waiting.shift()!.done(true)
           // Behind a leader that keeps writing (a bulk push), the replica answers no searches (it
           // lacks the latest writes) and its copying would only take cores from the push and the
           // embedding: it copies in the background then, at a quarter of a core, and at full
           // speed once the writes pause.
-          const behind = (yield* Queue.size(writes)) > 0 && performance.now() - lastArrival < WRITING_MS
+          behind = (yield* Queue.size(writes)) > 0 && performance.now() - lastArrival < WRITING_MS
+          if (behind) for (const search of waiting.splice(0)) search.done(false)
           if (behind) yield* Effect.sleep(((performance.now() - started) * (1 - BACKGROUND_SHARE)) / BACKGROUND_SHARE)
           // A run of small messages is no slice boundary for the index: searches get a turn here.
           else yield* yieldToIo
@@ -112,15 +155,44 @@ const indexLayer = Layer.scopedContext(
     )
 
     let nextCall = 0
-    /** Asks the leader; its answer (of the type the message's kind has) or its failure's message. */
+    /** Asks the leader; `answered` gets its answer (of the type the message's kind has) or its failure's message. */
+    const call = (message: (call: number) => ToLeader, answered: (value: unknown, failure?: string) => void) => {
+      const number = nextCall++
+      calls.set(number, (answer) =>
+        answer._tag === "Answered" ? answered(answer.value) : answered(undefined, answer.message)
+      )
+      send(message(number))
+    }
     const ask = <A>(message: (call: number) => ToLeader): Effect.Effect<A, string> =>
-      Effect.suspend(() => {
-        const call = nextCall++
-        const answered = Deferred.unsafeMake<unknown, string>(FiberId.none)
-        calls.set(call, answered)
-        send(message(call))
-        return Deferred.await(answered) as Effect.Effect<A, string>
-      })
+      Effect.async<A, string>((resume) =>
+        call(message, (value, failure) =>
+          resume(failure === undefined ? Effect.succeed(value as A) : Effect.fail(failure))
+        )
+      )
+    const route: LeaderRoute = {
+      connections: (take) => {
+        takeConnection = take
+      },
+      leader: () => leader,
+      current: (done) => {
+        const answered = (fresh: boolean) => {
+          if (fresh) served++
+          done(fresh)
+        }
+        // The leader sends the writes it applied before its answer, on this same ordered channel:
+        // when the answer arrives, every write the search must see has been received here.
+        call(
+          (number) => ({ _tag: "Current", call: number, served }),
+          (seq, failure) => {
+            if (failure !== undefined) answered(false)
+            else if ((seq as number) <= applied) answered(true)
+            else if (!behind && received - applied <= WAIT_FOR_MESSAGES)
+              waiting.push({ seq: seq as number, done: answered })
+            else answered(false)
+          }
+        )
+      }
+    }
     const limiter = RateLimiter.of({
       consume: (key, limit, windowMs) =>
         ask<RateDecision>((call) => ({ _tag: "ConsumeRate", call, key, limit, windowMs })).pipe(
@@ -156,7 +228,7 @@ const indexLayer = Layer.scopedContext(
       Context.add(RateLimiter, limiter),
       Context.add(EventLog, eventLog),
       Context.add(JobQueue, queue),
-      Context.add(LeaderChannel, { synced: Deferred.await(synced), send })
+      Context.add(LeaderChannel, { synced: Deferred.await(synced), send, route })
     )
   })
 )

@@ -1,43 +1,38 @@
 import { Deferred, Duration, Effect, Exit, Layer, Runtime } from "effect"
 import { type ChildProcess, fork } from "node:child_process"
-import * as http from "node:http"
+import { randomBytes } from "node:crypto"
+import type * as http from "node:http"
+import type * as net from "node:net"
 import type { IndexWriteObserver } from "../../services/catalog-index/EmbeddedCatalogIndex.js"
 import { EventLog } from "../../services/event-log/EventLog.js"
 import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { RateLimiter } from "../../services/rate-limiter/RateLimiter.js"
 import {
+  REPLICA_FLAG,
   SearchReplica,
   type SearchReplicaService,
   type SearchReplicaStatus
 } from "../../services/search-replica/SearchReplica.js"
-import { handOver } from "./ReplicaProxy.js"
-import { type IndexWrite, REPLICA_FLAG, type ToLeader, type ToReplica } from "./ReplicaMessages.js"
+import { sharedListener } from "./ReplicaServer.js"
+import type { IndexWrite, ToLeader, ToReplica } from "./ReplicaMessages.js"
 
 /**
  * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps
  * every write, job and model it always had, and forks search replicas, processes holding their
- * own copy of the in-memory index over the same SQLite file. A text search goes to the least
- * busy process (see REPLICA_LEAD), so searches in flight together run on several cores instead
- * of queueing on one event loop. A replica fills its index from the store, then replays the
- * leader's index writes in the order the leader applied them; a search goes to a replica only if
- * it holds every write the leader had applied when the search arrived (else the leader answers
- * it, so a product acknowledged before a search is found by it). Its rate-limit decisions and
- * the jobs its searches queue are the leader's (asked over the same channel), so budgets and
- * queues stay one. A replica that dies is forked again; meanwhile the leader answers.
+ * own copy of the in-memory index over the same SQLite file. A client's connection goes to the
+ * process with the fewest open connections (the replicas take ties: the leader also runs the
+ * jobs and the requests the replicas pass on), so searches in flight together run on several
+ * cores instead of queueing on one event loop. A replica fills its index from the store, then
+ * replays the leader's index writes in the order the leader applied them; it answers a search
+ * only once it holds every write the leader had applied when the search arrived (else the
+ * leader answers it, so a product acknowledged before a search is found by it). Its rate-limit
+ * decisions and the jobs its searches queue are the leader's (asked over the same channel), so
+ * budgets and queues stay one. A replica that dies is forked again; meanwhile the leader
+ * takes every connection.
  */
 
-/**
- * A search goes to the least busy replica unless it has more than this many requests in flight
- * beyond the leader's: the replica takes ties and one more, since the leader also parses, hands
- * over and writes back every request the replica answers, and runs the jobs.
- */
-const REPLICA_LEAD = 1
-
-/** Routes the replicas answer (method and path): searches that read the index and the store only. */
-const REPLICATED_ROUTES = new Set(["POST /text-search"])
-
-/** How long a replica a request could not reach gets no requests (unless its exit is reported meanwhile). */
-const GONE_PAUSE_MS = 1000
+/** A replica more messages of index writes behind than this gets no new connections. */
+const MAX_LAG_MESSAGES = 2
 
 /** A replica that exits is forked again after this pause (doubling while it keeps failing). */
 const RESTART_PAUSE = Duration.seconds(1)
@@ -47,11 +42,19 @@ interface Replica {
   readonly child: ChildProcess
   /** It listens for index writes (messages sent before it listened would be lost). */
   subscribed: boolean
-  /** Set once the replica reports its index filled and its port. */
-  port: number | null
-  inFlight: number
+  /** Its index is filled: it takes connections. */
+  ready: boolean
+  /** Client connections handed to it and not closed yet. */
+  connections: number
+  /**
+   * Sockets on their way to it, by number: the leader keeps its copy open until the replica
+   * says it took one (a replica that dies first would leave the client waiting forever).
+   */
+  readonly handing: Map<number, net.Socket>
   /** The last message of index writes the replica has applied. */
   applied: number
+  /** Requests it answered itself, as it last reported. */
+  served: number
 }
 
 export interface SearchReplicaSettings {
@@ -60,26 +63,22 @@ export interface SearchReplicaSettings {
   /** The script the leader runs as (the replica is the same program in another role). */
   readonly entry: string
   readonly execArgv: ReadonlyArray<string>
-  /** The leader's trusted proxy hops: the replica trusts one more (the leader). */
-  readonly trustedProxyHops: number
-}
-
-const pathOf = (url: string | undefined) => {
-  const at = url?.indexOf("?") ?? -1
-  return at < 0 ? (url ?? "/") : url!.slice(0, at)
 }
 
 const make = (settings: SearchReplicaSettings): SearchReplicaService => {
   const replicas: Array<Replica> = []
-  let leaderInFlight = 0
-  let answered = 0
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
+  let leaderConnections = 0
+  // Requests answered by replicas that have exited.
+  let servedBefore = 0
+  const secret = randomBytes(24).toString("base64url")
+  let internalPort: Promise<number> = new Promise(() => {})
 
   // Writes of one turn of the event loop travel as one message, in the order applied; messages
   // are numbered, and each replica says which it has applied.
   let pending: Array<IndexWrite> = []
   let sent = 0
   const flush = () => {
+    if (pending.length === 0) return
     const writes = pending
     pending = []
     const message: ToReplica = { _tag: "IndexWrites", seq: ++sent, writes }
@@ -96,43 +95,52 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
     refreshed: (updates) => publish({ _tag: "Columns", updates })
   }
 
-  const toReplica = (req: http.IncomingMessage, res: http.ServerResponse, to: Replica) => {
-    answered++
-    to.inFlight++
-    res.once("close", () => to.inFlight--)
-    // Its exit is reported a moment after it stops listening: the first refused request says so.
-    // A replica still running after a failed request was only briefly unreachable: it serves again.
-    const port = to.port!
-    handOver(req, res, port, agent, () => {
-      if (to.port !== port) return
-      to.port = null
-      setTimeout(() => {
-        if (replicas.includes(to) && to.child.exitCode === null && to.child.signalCode === null) to.port = port
-      }, GONE_PAUSE_MS).unref()
-    })
-  }
-
-  /** The ready replica with the fewest requests in flight, or null. */
-  const leastBusy = (): Replica | null => {
+  /** The ready replica with the fewest connections, or null. */
+  const leastConnected = (): Replica | null => {
     let best: Replica | null = null
     for (const replica of replicas)
-      if (replica.port !== null && (best === null || replica.inFlight < best.inFlight)) best = replica
+      if (replica.ready && replica.child.connected && (best === null || replica.connections < best.connections))
+        best = replica
     return best
   }
 
-  /** Index writes a search arriving now must see: those the leader has applied (sent or about to be). */
-  const appliedHere = () => (pending.length > 0 ? sent + 1 : sent)
+  let handed = 0
+  /** Closes the leader's copy of a socket handed over (the connection ends unless the replica took it). */
+  const drop = (replica: Replica, id: number) => {
+    replica.handing.get(id)?.destroy()
+    replica.handing.delete(id)
+  }
 
-  const route = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
-    const replica = REPLICATED_ROUTES.has(`${req.method} ${pathOf(req.url)}`) ? leastBusy() : null
-    // A replica still applying writes the leader has applied would miss them: the leader answers.
-    if (replica === null || replica.inFlight > leaderInFlight + REPLICA_LEAD || replica.applied < appliedHere()) {
-      leaderInFlight++
-      res.once("close", () => leaderInFlight--)
-      return false
-    }
-    toReplica(req, res, replica)
+  const keep = (socket: net.Socket) => {
+    leaderConnections++
+    socket.once("close", () => leaderConnections--)
+    return false
+  }
+
+  /** The listener's hook: hands the connection to a replica (true), or keeps it. */
+  const hand = (socket: net.Socket): boolean => {
+    const replica = leastConnected()
+    if (replica === null || replica.connections > leaderConnections || replica.applied < sent - MAX_LAG_MESSAGES)
+      return keep(socket)
+    replica.connections++
+    // Node would count a socket of a listening server as the replica's connection of that server
+    // and make the leader's server.close() wait for the replica's clients to hang up; the
+    // replica closes its own connections when it stops.
+    Object.assign(socket, { server: null })
+    const id = ++handed
+    replica.handing.set(id, socket)
+    replica.child.send({ _tag: "Connection", id } satisfies ToReplica, socket, { keepOpen: true }, (error) => {
+      // The replica exited as the socket was on its way: the client's connection is dropped (as
+      // by any server process that dies); it connects again.
+      if (error) drop(replica, id)
+    })
     return true
+  }
+
+  const serve = (server: http.Server) => {
+    internalPort = sharedListener(server, hand, secret)
+    internalPort.catch(() => {})
+    return server
   }
 
   /** Answers a replica's numbered call with the effect's value, or its failure's message. */
@@ -156,15 +164,32 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
       case "Subscribe":
         // What the leader's index held until now, the store holds too (store before index): the
         // replica's fill starts after this, so those writes count as applied.
-        replica.subscribed = true
-        replica.applied = sent
-        return Effect.sync(() => replica.child.send({ _tag: "Subscribed" } satisfies ToReplica))
+        return Effect.promise(() => internalPort).pipe(
+          Effect.map((port) => {
+            flush()
+            replica.subscribed = true
+            replica.applied = sent
+            replica.child.send({ _tag: "Subscribed", port, secret, seq: sent } satisfies ToReplica)
+          })
+        )
       case "Applied":
         replica.applied = message.seq
         return Effect.void
       case "Ready":
-        replica.port = message.port
-        return Effect.logInfo("search replica ready", { port: message.port })
+        replica.ready = true
+        return Effect.logInfo("search replica ready", { pid: replica.child.pid })
+      case "Current":
+        // Written before the answer on the same channel: the replica has them when it reads it.
+        flush()
+        replica.served = message.served
+        return Effect.sync(() =>
+          replica.child.send({ _tag: "Answered", call: message.call, value: sent } satisfies ToReplica)
+        )
+      case "Took":
+        return Effect.sync(() => drop(replica, message.id))
+      case "Closed":
+        replica.connections--
+        return Effect.void
       case "ConsumeRate":
         return reply(replica, message.call, limiter.consume(message.key, message.limit, message.windowMs))
       case "AppendEvents":
@@ -189,11 +214,11 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
             stdio: ["ignore", "inherit", "inherit", "ipc"],
             env: {
               ...process.env,
+              // It listens only to run the api's server: its clients' connections come from the leader.
               HOST: "127.0.0.1",
               PORT: "0",
               // Query embeddings only: the leader's threads embed the catalog.
-              EMBED_THREADS: "1",
-              TRUSTED_PROXY_HOPS: String(settings.trustedProxyHops + 1)
+              EMBED_THREADS: "1"
             }
           })
         ),
@@ -206,13 +231,23 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
             }
           })
       )
-      const replica: Replica = { child: started, subscribed: false, port: null, inFlight: 0, applied: 0 }
+      const replica: Replica = {
+        child: started,
+        subscribed: false,
+        ready: false,
+        connections: 0,
+        handing: new Map(),
+        applied: 0,
+        served: 0
+      }
       replicas.push(replica)
       started.on("message", (message: ToLeader) => {
         Runtime.runFork(runtime)(answer(replica, message, limiter, queue, log))
       })
       started.once("exit", (code, signal) => {
-        replica.port = null
+        replica.ready = false
+        servedBefore += replica.served
+        for (const id of [...replica.handing.keys()]) drop(replica, id)
         replicas.splice(replicas.indexOf(replica), 1)
         Deferred.unsafeDone(exited, Exit.succeed(code ?? signal))
       })
@@ -240,11 +275,11 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
 
   const status = (): SearchReplicaStatus => ({
     configured: settings.count,
-    ready: replicas.filter((r) => r.port !== null).length,
-    answered
+    ready: replicas.filter((r) => r.ready).length,
+    answered: replicas.reduce((sum, r) => sum + r.served, servedBefore)
   })
 
-  return { observer, run, route, status }
+  return { observer, run, serve, status }
 }
 
 export const SearchReplicaLeader = {
