@@ -116,8 +116,11 @@ describe("MCP: list_trending and search_analytics", () => {
   })
 
   it("gives merchants search analytics, and refuses a read-only token", async () => {
-    const analytics = await callTool(merchant, "search_analytics", { limit: 50 })
-    expect(analytics.data.topQueries.find((q: any) => q.query === "ember mug")?.searches).toBeGreaterThanOrEqual(4)
+    // Searches are recorded off their request path, a few milliseconds' worth together.
+    await eventually(async () => {
+      const analytics = await callTool(merchant, "search_analytics", { limit: 50 })
+      expect(analytics.data.topQueries.find((q: any) => q.query === "ember mug")?.searches).toBeGreaterThanOrEqual(4)
+    }, 30_000)
     await expect(agent.callTool({ name: "search_analytics", arguments: {} })).rejects.toThrow(
       /needs site \(Basic\) credentials/
     )
