@@ -20,8 +20,7 @@ import type { IndexWrite, ToLeader, ToReplica } from "./ReplicaMessages.js"
  * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps
  * every write, job and model it always had, and forks search replicas, processes holding their
  * own copy of the in-memory index over the same SQLite file. A client's connection goes to the
- * process with the fewest open connections (the replicas take ties: the leader also runs the
- * jobs and the requests the replicas pass on), so searches in flight together run on several
+ * process with the fewest open connections (see REPLICA_LEAD), so searches in flight together run on several
  * cores instead of queueing on one event loop. A replica fills its index from the store, then
  * replays the leader's index writes in the order the leader applied them; it answers a search
  * only once it holds every write the leader had applied when the search arrived (else the
@@ -30,6 +29,16 @@ import type { IndexWrite, ToLeader, ToReplica } from "./ReplicaMessages.js"
  * budgets and queues stay one. A replica that dies is forked again; meanwhile the leader
  * takes every connection.
  */
+
+type AtOnce = Extract<ToLeader, { readonly _tag: "Applied" | "Current" | "Took" | "Closed" }>
+
+/**
+ * A new connection goes to a replica unless it has more than this many connections beyond the
+ * leader's: the replica takes ties and one more, since the leader also answers the replicas'
+ * calls (a search's freshness and rate limit), the requests they pass on, and runs the jobs.
+ * (With an even split the leader was the busy one, and a replica waited on its answers.)
+ */
+const REPLICA_LEAD = 1
 
 /** A replica more messages of index writes behind than this gets no new connections. */
 const MAX_LAG_MESSAGES = 2
@@ -120,7 +129,11 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
   /** The listener's hook: hands the connection to a replica (true), or keeps it. */
   const hand = (socket: net.Socket): boolean => {
     const replica = leastConnected()
-    if (replica === null || replica.connections > leaderConnections || replica.applied < sent - MAX_LAG_MESSAGES)
+    if (
+      replica === null ||
+      replica.connections > leaderConnections + REPLICA_LEAD ||
+      replica.applied < sent - MAX_LAG_MESSAGES
+    )
       return keep(socket)
     replica.connections++
     // Node would count a socket of a listening server as the replica's connection of that server
@@ -153,9 +166,35 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
       )
     )
 
+  /**
+   * The messages answered on the channel's own callback, without a fiber: a replica's search
+   * waits on "Current", and the leader answers one for each search the replica takes.
+   */
+  const answeredAtOnce = (replica: Replica, message: ToLeader): message is AtOnce => {
+    switch (message._tag) {
+      case "Applied":
+        replica.applied = message.seq
+        return true
+      case "Current":
+        // Written before the answer on the same channel: the replica has them when it reads it.
+        flush()
+        replica.served = message.served
+        replica.child.send({ _tag: "Answered", call: message.call, value: sent } satisfies ToReplica)
+        return true
+      case "Took":
+        drop(replica, message.id)
+        return true
+      case "Closed":
+        replica.connections--
+        return true
+      default:
+        return false
+    }
+  }
+
   const answer = (
     replica: Replica,
-    message: ToLeader,
+    message: Exclude<ToLeader, AtOnce>,
     limiter: RateLimiter["Type"],
     queue: JobQueue["Type"],
     log: EventLog["Type"]
@@ -172,24 +211,9 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
             replica.child.send({ _tag: "Subscribed", port, secret, seq: sent } satisfies ToReplica)
           })
         )
-      case "Applied":
-        replica.applied = message.seq
-        return Effect.void
       case "Ready":
         replica.ready = true
         return Effect.logInfo("search replica ready", { pid: replica.child.pid })
-      case "Current":
-        // Written before the answer on the same channel: the replica has them when it reads it.
-        flush()
-        replica.served = message.served
-        return Effect.sync(() =>
-          replica.child.send({ _tag: "Answered", call: message.call, value: sent } satisfies ToReplica)
-        )
-      case "Took":
-        return Effect.sync(() => drop(replica, message.id))
-      case "Closed":
-        replica.connections--
-        return Effect.void
       case "ConsumeRate":
         return reply(replica, message.call, limiter.consume(message.key, message.limit, message.windowMs))
       case "AppendEvents":
@@ -242,7 +266,7 @@ const make = (settings: SearchReplicaSettings): SearchReplicaService => {
       }
       replicas.push(replica)
       started.on("message", (message: ToLeader) => {
-        Runtime.runFork(runtime)(answer(replica, message, limiter, queue, log))
+        if (!answeredAtOnce(replica, message)) Runtime.runFork(runtime)(answer(replica, message, limiter, queue, log))
       })
       started.once("exit", (code, signal) => {
         replica.ready = false
