@@ -85,7 +85,7 @@ export const OpsHandlers = HttpApiBuilder.group(CommerceApi, "ops", (handlers) =
                 [
                   "commerce_search_replica_requests_total",
                   "counter",
-                  "Requests this process handed to its search replicas",
+                  "Requests the search replicas of this process answered themselves",
                   replicas.answered
                 ]
               ] as const)),

@@ -8,7 +8,7 @@ import type { RateLimiter } from "../rate-limiter/RateLimiter.js"
 /**
  * The embedded default's search replicas, as the api process that forks them sees them
  * (topology/replica/SearchReplicaLeader.ts is the one implementation): where its index writes
- * go, which requests they take, how many answer.
+ * go, which connections they take, how many requests they answer.
  */
 export interface SearchReplicaService {
   /** Given to the leader's index: its writes, in order, for the replica. */
@@ -25,7 +25,7 @@ export interface SearchReplicaStatus {
   /** Replicas configured, and those answering searches now. */
   readonly configured: number
   readonly ready: number
-  /** Requests the replicas have answered since this process started. */
+  /** Requests the replicas answered themselves since this process started (as they last reported). */
   readonly answered: number
 }
 
