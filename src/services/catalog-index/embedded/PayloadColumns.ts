@@ -162,7 +162,23 @@ export class PayloadColumns {
   groupNumbers(name: string, mask: SlotMask): { readonly of: Int32Array; readonly count: number } {
     const of = new Int32Array(mask.length).fill(-1)
     let count = 0
-    for (const slots of this.columns.get(name)?.postings.values() ?? []) {
+    const column = this.columns.get(name)
+    if (column === undefined) return { of, count }
+    if (column.multiSlots === 0) {
+      // One value per slot at most: the masked slots' codes, numbered as first met. Reading
+      // every posting instead cost a search at 50,000 products (as many groups) ~7 % of its CPU.
+      const numberOf = new Int32Array(column.terms.length + 1).fill(-1)
+      const codes = column.codes
+      const end = Math.min(mask.length, codes.length)
+      for (let slot = 0; slot < end; slot++) {
+        const code = codes[slot]
+        if (mask[slot] === 0 || code === 0) continue
+        if (numberOf[code] < 0) numberOf[code] = count++
+        of[slot] = numberOf[code]
+      }
+      return { of, count }
+    }
+    for (const slots of column.postings.values()) {
       let used = false
       for (const slot of typeof slots === "number" ? [slots] : slots.view()) {
         if (slot >= mask.length || mask[slot] === 0) continue
