@@ -141,13 +141,15 @@ const indexLayer = Layer.scopedContext(
           applied = message.seq
           send({ _tag: "Applied", seq: message.seq })
           while (waiting.length > 0 && waiting[0].seq <= applied) waiting.shift()!.done(true)
-          // Behind a leader that keeps writing (a bulk push), the replica answers no searches (it
-          // lacks the latest writes) and its copying would only take cores from the push and the
-          // embedding: it copies in the background then, at a quarter of a core, and at full
-          // speed once the writes pause.
+          // Behind a leader that keeps writing (a bulk push), the replica passes its searches to
+          // the leader (it lacks the latest writes) and its copying would only take cores from
+          // the push and the embedding: it copies in the background then, at a quarter of a
+          // core, and at full speed once the writes pause.
           behind = (yield* Queue.size(writes)) > 0 && performance.now() - lastArrival < WRITING_MS
-          if (behind) for (const search of waiting.splice(0)) search.done(false)
-          if (behind) yield* Effect.sleep(((performance.now() - started) * (1 - BACKGROUND_SHARE)) / BACKGROUND_SHARE)
+          if (behind) {
+            for (const search of waiting.splice(0)) search.done(false)
+            yield* Effect.sleep(((performance.now() - started) * (1 - BACKGROUND_SHARE)) / BACKGROUND_SHARE)
+          }
           // A run of small messages is no slice boundary for the index: searches get a turn here.
           else yield* yieldToIo
         }
@@ -186,7 +188,8 @@ const indexLayer = Layer.scopedContext(
           (seq, failure) => {
             if (failure !== undefined) answered(false)
             else if ((seq as number) <= applied) answered(true)
-            else if (!behind && received - applied <= WAIT_FOR_MESSAGES)
+            // Received already (the channel is ordered), only not applied yet: worth a short wait.
+            else if (!behind && received >= (seq as number) && received - applied <= WAIT_FOR_MESSAGES)
               waiting.push({ seq: seq as number, done: answered })
             else answered(false)
           }

@@ -20,8 +20,8 @@ import type { IndexWrite, ToLeader, ToReplica } from "./ReplicaMessages.js"
  * The embedded default on several cores (SEARCH_REPLICAS): the api process (the leader) keeps
  * every write, job and model it always had, and forks search replicas, processes holding their
  * own copy of the in-memory index over the same SQLite file. A client's connection goes to the
- * process with the fewest open connections (see REPLICA_LEAD), so searches in flight together run on several
- * cores instead of queueing on one event loop. A replica fills its index from the store, then
+ * process with the fewest open connections (see REPLICA_LEAD), so searches in flight together
+ * run on several cores instead of queueing on one event loop. A replica fills its index from the store, then
  * replays the leader's index writes in the order the leader applied them; it answers a search
  * only once it holds every write the leader had applied when the search arrived (else the
  * leader answers it, so a product acknowledged before a search is found by it). Its rate-limit
@@ -30,6 +30,7 @@ import type { IndexWrite, ToLeader, ToReplica } from "./ReplicaMessages.js"
  * takes every connection.
  */
 
+/** The replica's messages the leader answers on the channel's callback (see answeredAtOnce). */
 type AtOnce = Extract<ToLeader, { readonly _tag: "Applied" | "Current" | "Took" | "Closed" }>
 
 /**
