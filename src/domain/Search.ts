@@ -121,7 +121,17 @@ export const SearchResponse = Schema.Struct({
     products: Schema.Array(ResultEntity),
     /** How many products (or variant groups) the search matched in all (text search; pages are slices of them). */
     total: optionalField(Schema.Number),
-    interactions: optionalField(Interactions)
+    interactions: optionalField(Interactions),
+    /** The ids of the query rules that fired, in the order they fired (see /rules). */
+    appliedRules: optionalField(
+      Schema.Array(Schema.String).annotations({ description: "The query rules that fired, in order" })
+    ),
+    /** The fired rules' `userData` (a banner, a message), in the same order. */
+    userData: optionalField(
+      Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })).annotations({
+        description: "The fired rules' userData, in their order"
+      })
+    )
   }),
   interactions: optionalField(Interactions),
   stream: optionalField(Stream)

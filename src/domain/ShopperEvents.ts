@@ -75,6 +75,8 @@ const EventFields = Schema.Struct({
   query: opt(Schema.String.pipe(maxChars(EVENT_LIMITS.queryChars))),
   /** A search's number of results (0: it found nothing); the server records its own searches with it. */
   resultsCount: opt(Results),
+  /** The query rules that fired for a search (the server records its own searches with them). */
+  rules: opt(Schema.Array(Id).pipe(Schema.maxItems(50))),
   requestId: opt(Id),
   position: opt(Count),
   orderId: opt(Id),

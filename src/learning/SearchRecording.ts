@@ -59,7 +59,13 @@ const batcherOf = Effect.gen(function* () {
  * search) is one search. Off the request path: the search answers without waiting, and a
  * failure to record is logged, never the search's.
  */
-export const recordSearch = (siteId: number, requestId: string, query: string, resultsCount: number) =>
+export const recordSearch = (
+  siteId: number,
+  requestId: string,
+  query: string,
+  resultsCount: number,
+  rules: ReadonlyArray<string> = []
+) =>
   Effect.gen(function* () {
     const eventId = `search:${requestId}`
     const event: ShopperEvent = {
@@ -70,7 +76,8 @@ export const recordSearch = (siteId: number, requestId: string, query: string, r
       type: "search",
       query: query.slice(0, EVENT_LIMITS.queryChars),
       requestId,
-      resultsCount
+      resultsCount,
+      ...(rules.length > 0 ? { rules } : {})
     }
     const batcher = yield* batcherOf
     // Failures are logged by the batch's store; the submission's own outcome is always success.

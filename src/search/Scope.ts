@@ -106,10 +106,15 @@ export const buildFilter = (input: {
   readonly campaign?: StaticIn | undefined
   readonly staticFilters?: StaticIn | undefined
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
+  /** The fired query rules' filters (see QueryRules.ts). */
+  readonly rules?: ReadonlyArray<StaticIn> | undefined
 }): Effect.Effect<{ readonly filter: Filter; readonly dynamic: ReadonlyArray<Condition> }, BadRequest> =>
   Effect.gen(function* () {
     const campaign = yield* staticConditions("campaign.staticFilters", input.campaign)
     const request = yield* staticConditions("staticFilters", input.staticFilters)
+    const rules = yield* Effect.forEach(input.rules ?? [], (filters) =>
+      staticConditions("consequence.filters", filters)
+    )
     const dynamic: Array<Condition> = []
     for (const [i, f] of (input.dynamicFilters ?? []).entries()) {
       if (Array.isArray(f.values) && namesRoot(f.column, f.values as ReadonlyArray<string>)) continue
@@ -117,8 +122,8 @@ export const buildFilter = (input: {
     }
     return {
       filter: {
-        must: [...campaign.must, ...request.must, ...dynamic],
-        mustNot: [...campaign.mustNot, ...request.mustNot]
+        must: [...campaign.must, ...rules.flatMap((r) => r.must), ...request.must, ...dynamic],
+        mustNot: [...campaign.mustNot, ...rules.flatMap((r) => r.mustNot), ...request.mustNot]
       },
       dynamic
     }

@@ -25,6 +25,9 @@ import { withLanguageWords } from "../text/TextAnalysis.js"
 import { highlighted } from "./Highlight.js"
 import { byTitleHead, HEAD_WINDOW } from "./TitleHeadRanking.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { fireRules, ruleBoosts, withPromotions } from "./QueryRules.js"
+import { siteMerchandising } from "./SiteMerchandising.js"
+import { withSynonyms } from "./Synonyms.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
@@ -62,21 +65,37 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 
     const campaign = yield* registry.campaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
+    const typed = input.query?.trim() ?? ""
+    const merchandising = yield* siteMerchandising(siteId)
+    const rules = fireRules(merchandising.rules, {
+      text: typed,
+      campaign: campaign.id,
+      staticFilters: input.staticFilters,
+      dynamicFilters: input.dynamicFilters,
+      now: Date.now()
+    })
     const { filter, dynamic } = yield* buildFilter({
       campaign: campaign.staticFilters,
       staticFilters: input.staticFilters,
-      dynamicFilters: input.dynamicFilters
+      dynamicFilters: input.dynamicFilters,
+      rules: rules.filters
     })
-    const text = input.query?.trim() ?? ""
-    const normalized = normalizeQuery(text)
-    const browsing = normalized.length === 0
+    // The words searched are the rules' edit of the words typed; campaign pins and redirects
+    // name the query as typed.
+    const text = rules.text
+    const normalized = normalizeQuery(typed)
+    const browsing = normalizeQuery(text).length === 0
     const offset = input.offset ?? 0
     const groupBy = (input.collapseVariants ?? campaign.collapseVariants ?? true) ? VARIANT_GROUP_COLUMN : undefined
     const sort = input.sort?.map((key) => ({ column: sortColumns[key.column], order: key.order }))
     // A browse has no words to embed: the index lists the scope (boosts, then product id).
     // The index matches the words while the text model embeds them (see CatalogIndex.prepare):
     // the embedding is asked for first, the words are matched once it waits on its thread.
-    const matching = withLanguageWords(campaignWordMatching(campaign, input.asYouType ?? false), text, embedder.isWord)
+    const matching = withSynonyms(
+      withLanguageWords(campaignWordMatching(campaign, input.asYouType ?? false), text, embedder.isWord),
+      merchandising.synonyms,
+      text
+    )
     const textVector = browsing
       ? undefined
       : yield* Effect.gen(function* () {
@@ -87,22 +106,45 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
           yield* Fiber.join(words)
           return vector
         })
-    const boosts = yield* campaignBoosts(campaign)
+    const boosts = [...(yield* campaignBoosts(campaign)), ...(yield* ruleBoosts(rules))]
     const lift = campaign.popularityBoost ?? DEFAULT_POPULARITY_BOOST
     const ranked = yield* shopperRanking(siteId, sort, sort === undefined ? lift : 0)
-    // Pins lead a relevance listing (inside the shopper's scope); a sorted one keeps its order.
+    // Campaign pins (for their query as typed) take the first places of a relevance listing,
+    // then the rules' promotions theirs (inside the shopper's scope); a sorted listing keeps its order.
     const pins =
-      browsing || sort !== undefined
+      normalized.length === 0 || sort !== undefined
         ? []
         : (campaign.pins?.find((p) => normalizeQuery(p.query) === normalized)?.productIds ?? [])
-    const pinned = pins.length === 0 ? [] : yield* inScope({ siteId, filter }, pins)
+    const promotions =
+      sort !== undefined
+        ? []
+        : [...pins.map((productId, position) => ({ productId, position })), ...rules.promote].filter(
+            (p) => !rules.hide.includes(p.productId)
+          )
+    const inScopeIds =
+      promotions.length === 0
+        ? new Set<string>()
+        : new Set(
+            yield* inScope(
+              { siteId, filter },
+              promotions.map((p) => p.productId)
+            )
+          )
+    const promoted = promotions.filter((p) => inScopeIds.has(p.productId))
+    const pinned = [...new Set(promoted.map((p) => p.productId))]
     const scope: MatchScope = {
       siteId,
       ...(browsing ? {} : { text, words: matching, textVector }),
       filter,
       ...(groupBy ? { groupBy } : {})
     }
-    const query: Omit<SearchQuery, "limit"> = { ...scope, boosts, ...ranked, ...(sort ? { sort } : {}) }
+    const query: Omit<SearchQuery, "limit"> = {
+      ...scope,
+      boosts,
+      ...ranked,
+      ...(sort ? { sort } : {}),
+      ...(rules.hide.length > 0 ? { excludeIds: rules.hide } : {})
+    }
 
     // The page: with pins, the ranking from its start (pins take the first places); else from `offset`.
     // The index counts the facets of the result set with it (one matching for both).
@@ -131,7 +173,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const ids =
       pinned.length === 0
         ? rankedIds
-        : [...pinned, ...rankedIds.filter((id) => !pinned.includes(id))].slice(offset, offset + limit)
+        : withPromotions(rankedIds, promoted, offset + limit + pinned.length).slice(offset, offset + limit)
     const entities = yield* loadEntities(siteId, ids).pipe(timed("entities"))
     const products = browsing ? entities : yield* highlighted(store, siteId, entities, text, matching, input.snippet)
 
@@ -139,7 +181,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
     const pinnedMatching = pinned.length === 0 ? [] : yield* index.matchIds({ ...scope, onlyIds: pinned })
     const total = result.total + pinned.length - pinnedMatching.length
 
-    const redirectUrl = campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
+    const redirectUrl = rules.redirect ?? campaign.redirects?.find((r) => normalizeQuery(r.query) === normalized)?.url
     const interactions = { dynamicFilters: facets, ...(redirectUrl ? { redirect: { url: redirectUrl } } : {}) }
 
     const refinement = bestRefinement(facets, result.total)
@@ -169,10 +211,16 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 
     // Every search answers with a requestId (the shopper's, or one made here): clicks name it.
     const requestId = input.requestId ?? randomUUID()
-    if (!browsing) yield* recordSearch(siteId, requestId, text, result.total)
+    if (typed.length > 0) yield* recordSearch(siteId, requestId, typed, result.total, rules.ids)
     return {
       requestId,
-      data: { products, total, interactions },
+      data: {
+        products,
+        total,
+        interactions,
+        ...(rules.ids.length > 0 ? { appliedRules: rules.ids } : {}),
+        ...(rules.userData.length > 0 ? { userData: rules.userData } : {})
+      },
       interactions,
       ...(stream ? { stream } : {})
     }

@@ -337,6 +337,19 @@ export interface WordMatching {
    * known word's are.
    */
   readonly languageWords?: ReadonlyArray<string> | undefined
+  /** What the site's synonyms let the query's words also match (search/Synonyms.ts). */
+  readonly synonyms?: QuerySynonyms | undefined
+}
+
+/**
+ * A query's synonyms, as the index matches them: terms a query word also matches, as variants
+ * of that word (scaled below its own exact matches, like every variant), and terms standing for
+ * several typed words in a row ("t shirt" → "tee"), matched like a joined word.
+ */
+export interface QuerySynonyms {
+  /** By the query word's stem. */
+  readonly terms: ReadonlyMap<string, ReadonlyArray<{ readonly term: string; readonly weight: number }>>
+  readonly phrases: ReadonlyArray<{ readonly group: number; readonly span: number; readonly term: string }>
 }
 
 /** The matching with the query's words of the language noted (see WordMatching.languageWords). */
@@ -447,6 +460,32 @@ export const withJoinedWords = (
     const joinedStem = stem(joined)
     if (stems.has(joinedStem) || !known(joinedStem)) continue
     result.push({ typed: joined, stem: joinedStem, group, span: 2 })
+  }
+  return result
+}
+
+/**
+ * The query's words with the site's phrase synonyms among them: after the forms of a phrase's
+ * first typed word, its term spanning the phrase's words (as `withJoinedWords` places a joined
+ * word), where the catalog knows the term.
+ */
+export const withSynonymPhrases = (
+  words: ReadonlyArray<QueryWord>,
+  synonyms: QuerySynonyms | undefined,
+  known: (stem: string) => boolean
+): ReadonlyArray<QueryWord> => {
+  if (synonyms === undefined || synonyms.phrases.length === 0) return words
+  const stems = new Set(words.map((word) => word.stem))
+  const result: Array<QueryWord> = []
+  for (let i = 0; i < words.length; i++) {
+    result.push(words[i])
+    const group = words[i].group
+    if (words[i + 1]?.group === group) continue
+    for (const phrase of synonyms.phrases) {
+      if (phrase.group !== group || stems.has(phrase.term) || !known(phrase.term)) continue
+      stems.add(phrase.term)
+      result.push({ typed: phrase.term, stem: phrase.term, group, span: phrase.span })
+    }
   }
   return result
 }

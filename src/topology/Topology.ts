@@ -40,6 +40,9 @@ import { EmbeddedShopperStats } from "../services/shopper-stats/EmbeddedShopperS
 import { RedisShopperStats } from "../services/shopper-stats/RedisShopperStats.js"
 import { type ShopperSignals, ShopperSignalsLive } from "../learning/ShopperSignals.js"
 import { EmbeddedPredictionStore } from "../services/prediction-store/EmbeddedPredictionStore.js"
+import { EmbeddedMerchandisingStore } from "../services/merchandising/EmbeddedMerchandisingStore.js"
+import { RedisMerchandisingStore } from "../services/merchandising/RedisMerchandisingStore.js"
+import type { MerchandisingStore } from "../services/merchandising/MerchandisingStore.js"
 import { EmbeddedRateLimiter } from "../services/rate-limiter/EmbeddedRateLimiter.js"
 import { RedisRateLimiter } from "../services/rate-limiter/RedisRateLimiter.js"
 import { EmbeddedReadiness } from "../services/readiness/EmbeddedReadiness.js"
@@ -131,6 +134,7 @@ const embeddedStores = Layer.mergeAll(
   EmbeddedEventLog.layer,
   EmbeddedShopperStats.layer,
   EmbeddedPredictionStore.layer,
+  EmbeddedMerchandisingStore.layer,
   EmbeddedSuggester.layer,
   EmbeddedSessionStore.layer,
   SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
@@ -188,6 +192,7 @@ const distributedApi = (topology: Topology, redisUrl: string) =>
     RedisShopperStats.layer(redisUrl),
     RedisRateLimiter.layer(redisUrl),
     RedisSessionStore.layer(redisUrl),
+    RedisMerchandisingStore.layer(redisUrl),
     BullMqJobQueue.layer(redisUrl),
     Shared
   )
@@ -228,6 +233,7 @@ export type ApiServices =
   | CatalogIndex
   | Suggester
   | PredictionStore
+  | MerchandisingStore
   | MemoryLog
   | EventLog
   | ShopperStats

@@ -8,6 +8,7 @@ import type { ProductRecord } from "../../src/domain/Product.js"
 import type { Campaign, Site } from "../../src/domain/Site.js"
 import { ProductIndexer, ProductIndexerLive } from "../../src/indexing/ProductIndexer.js"
 import { Sqlite } from "../../src/platform/Sqlite.js"
+import { EmbeddedMerchandisingStore } from "../../src/services/merchandising/EmbeddedMerchandisingStore.js"
 import { EmbeddedCatalogIndex } from "../../src/services/catalog-index/EmbeddedCatalogIndex.js"
 import { CatalogStore } from "../../src/services/catalog-store/CatalogStore.js"
 import { EmbeddedCatalogStore } from "../../src/services/catalog-store/EmbeddedCatalogStore.js"
@@ -69,6 +70,7 @@ export const shopLayer = (sites: ReadonlyArray<Site>) => {
     EmbeddedSuggester.layer,
     EmbeddedShopperStats.layer,
     EmbeddedEventLog.layer,
+    EmbeddedMerchandisingStore.layer,
     SiteVisualSpacesLive.pipe(Layer.provideMerge(EmbeddedVisualSpaceStore.layer))
   ).pipe(Layer.provide(Sqlite.layer), Layer.provide(tempDataDir))
   const services = Layer.mergeAll(

@@ -67,5 +67,8 @@ export const variantTerms = (
       offer(term, (settings.prefixWeight * term.length) / (term.length + 0.3 * extra), false)
     }
   }
+  // The site's synonyms of the word: not typos (never gated), ranked below its exact matches as variants are.
+  for (const { term, weight } of matching.synonyms?.terms.get(word.stem) ?? [])
+    if (terms.has(term)) offer(term, weight, false)
   return found
 }

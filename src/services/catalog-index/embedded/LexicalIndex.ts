@@ -16,6 +16,7 @@ import {
   requiredWords,
   typedWords,
   withJoinedWords,
+  withSynonymPhrases,
   type QueryWord
 } from "../../../text/TextAnalysis.js"
 
@@ -105,7 +106,8 @@ export class LexicalIndex {
     const typedForms = queryWords(text)
     if (typedForms.length === 0) return null
     const typed = typedWords(typedForms)
-    const words = withJoinedWords(typedForms, (stem) => this.postings.has(stem))
+    const known = (stem: string) => this.postings.has(stem)
+    const words = withSynonymPhrases(withJoinedWords(typedForms, known), matching.synonyms, known)
     const last = typedForms[typedForms.length - 1]
     const totals = new Float64Array(allowed.length)
     // Per slot: how many typed words it holds, and the last one counted (+1), so the forms of a

@@ -7,6 +7,7 @@ import {
   queryPairs,
   queryWords,
   withJoinedWords,
+  withSynonymPhrases,
   type QueryWord,
   headGroup,
   DEFAULT_WORD_MATCHING,
@@ -181,9 +182,10 @@ export const gather = (
   Effect.gen(function* () {
     const terms = q.terms.memory().site(query.siteId)
     const typedForms = wordsOf(query)
-    const words = withJoinedWords(typedForms, (stem) => terms.knows(stem))
-    const dense = denseSignals(query, q)
     const matching = query.words ?? DEFAULT_WORD_MATCHING
+    const known = (stem: string) => terms.knows(stem)
+    const words = withSynonymPhrases(withJoinedWords(typedForms, known), matching.synonyms, known)
+    const dense = denseSignals(query, q)
     const last = typedForms[typedForms.length - 1]
     const points: Gathered["points"] = new Map()
 
