@@ -11,6 +11,7 @@ import { OpsHandlers } from "./http/handlers/OpsHandlers.js"
 import { PredictionHandlers } from "./http/handlers/PredictionHandlers.js"
 import { EventsHandlers } from "./http/handlers/EventsHandlers.js"
 import { AnalyticsHandlers } from "./http/handlers/AnalyticsHandlers.js"
+import { MerchandisingHandlers } from "./http/handlers/MerchandisingHandlers.js"
 import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
 import { ServerConfig } from "./http/ServerConfig.js"
@@ -30,7 +31,8 @@ const ApiRoutes = HttpLayerRouter.addHttpApi(CommerceApi, { openapiPath: "/opena
     PredictionHandlers,
     EventsHandlers,
     AnalyticsHandlers,
-    LegacySessionHandlers
+    LegacySessionHandlers,
+    MerchandisingHandlers
   ]),
   Layer.provide(AuthenticationLive)
 )

@@ -2,7 +2,6 @@ import { Schema } from "effect"
 import { StaticFilters } from "./Filters.js"
 import { maxChars } from "./Product.js"
 import { Boost } from "./Site.js"
-import { queryWords } from "../text/TextAnalysis.js"
 
 /**
  * A site's merchandising beside its catalog: synonyms and query rules, managed over REST and
@@ -29,22 +28,27 @@ export const EntryId = Schema.String.pipe(
   })
 ).annotations({ description: "Your id for the entry (1–100 of A–Z a–z 0–9 . _ : -)" })
 
-/** A word or phrase a shopper types: at least one searchable word, at most `phraseWords`. */
+/** The words of a phrase as a shopper separates them (a hyphenated word is one). */
+const typedWords = (phrase: string): Array<string> =>
+  phrase
+    .trim()
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+
+/** A word or phrase a shopper types: at least one word with a letter or digit, at most `phraseWords`. */
 const Phrase = Schema.String.pipe(
   maxChars(100),
   Schema.filter((phrase) => {
-    const typed = new Set(queryWords(phrase).map((word) => word.group)).size
-    if (typed === 0) return "must hold at least one searchable word"
+    const words = typedWords(phrase).length
+    if (words === 0) return "must hold at least one word with a letter or digit"
     return (
-      typed <= MERCHANDISING_LIMITS.phraseWords ||
-      `must hold at most ${MERCHANDISING_LIMITS.phraseWords} words (it has ${typed})`
+      words <= MERCHANDISING_LIMITS.phraseWords ||
+      `must hold at most ${MERCHANDISING_LIMITS.phraseWords} words (it has ${words})`
     )
   })
 )
 
-const OneWord = Phrase.pipe(
-  Schema.filter((word) => new Set(queryWords(word).map((w) => w.group)).size === 1 || "must be a single word")
-)
+const OneWord = Phrase.pipe(Schema.filter((word) => typedWords(word).length === 1 || "must be a single word"))
 
 const Alternatives = <A, I>(of: Schema.Schema<A, I>, min: number) =>
   Schema.Array(of).pipe(
@@ -110,7 +114,7 @@ export const RuleCondition = Schema.Struct({
 }).pipe(
   Schema.filter((c) => {
     if ((c.pattern === undefined) !== (c.anchoring === undefined)) return "pattern and anchoring go together"
-    if (c.pattern !== undefined && c.anchoring !== "is" && queryWords(c.pattern).length === 0)
+    if (c.pattern !== undefined && c.anchoring !== "is" && typedWords(c.pattern).length === 0)
       return "pattern: must hold a searchable word (only anchoring 'is' takes an empty pattern: a browse)"
     if (c.pattern === undefined && c.campaign === undefined && c.filters === undefined)
       return "a condition needs a pattern, a campaign or filters"
@@ -185,3 +189,82 @@ export type Rule = typeof Rule.Type
 
 export const RuleEntry = Schema.extend(Schema.Struct({ id: EntryId }), Rule).annotations({ identifier: "RuleEntry" })
 export type RuleEntry = typeof RuleEntry.Type
+
+/** The wire: what the endpoints take and answer. A body may repeat its path's id (a GET's answer sent back). */
+const EchoedId = Schema.Struct({ id: Schema.optionalWith(EntryId, { exact: true }) })
+const Stamped = Schema.Struct({
+  id: EntryId,
+  /** When it was last written (ISO 8601). */
+  updatedAt: Schema.String
+})
+
+export const SynonymBody = Schema.extend(EchoedId, Synonym).annotations({ identifier: "SynonymBody" })
+export const SynonymRecord = Schema.extend(Stamped, Synonym).annotations({ identifier: "SynonymRecord" })
+export type SynonymRecord = typeof SynonymRecord.Type
+export const RuleBody = Schema.extend(EchoedId, Rule).annotations({ identifier: "RuleBody" })
+export const RuleRecord = Schema.extend(Stamped, Rule).annotations({ identifier: "RuleRecord" })
+export type RuleRecord = typeof RuleRecord.Type
+
+export const SavedEntry = Schema.Struct({
+  id: Schema.String,
+  updatedAt: Schema.String,
+  /** false: it replaced the entry of that id. */
+  created: Schema.Boolean
+}).annotations({ identifier: "SavedEntry" })
+
+export const DeletedEntry = Schema.Struct({ id: Schema.String, deleted: Schema.Literal(true) }).annotations({
+  identifier: "DeletedEntry"
+})
+
+const PageNumber = Schema.NumberFromString.pipe(
+  Schema.filter((n) => (Number.isInteger(n) && n >= 0 && n <= 100_000) || "must be an integer from 0 to 100000")
+)
+const PageSize = Schema.NumberFromString.pipe(
+  Schema.filter((n) => (Number.isInteger(n) && n >= 1 && n <= 1_000) || "must be an integer from 1 to 1000")
+)
+
+/** GET /synonyms and GET /rules: a page of the entries (by id), optionally those holding a word. */
+export const EntryListParams = Schema.Struct({
+  query: Schema.optionalWith(Schema.String.pipe(maxChars(100)), { exact: true }),
+  page: Schema.optionalWith(PageNumber, { exact: true }),
+  pageSize: Schema.optionalWith(PageSize, { exact: true })
+})
+export type EntryListParams = typeof EntryListParams.Type
+export const DEFAULT_PAGE_SIZE = 100
+
+const listOf = <A, I>(item: Schema.Schema<A, I>, identifier: string) =>
+  Schema.Struct({
+    items: Schema.Array(item),
+    /** Entries matching the query, on every page. */
+    total: Schema.Int,
+    page: Schema.Int,
+    pageSize: Schema.Int
+  }).annotations({ identifier })
+
+export const SynonymList = listOf(SynonymRecord, "SynonymList")
+export const RuleList = listOf(RuleRecord, "RuleList")
+
+const BatchOf = <A, I>(entry: Schema.Schema<A, I>) =>
+  Schema.Array(entry).pipe(
+    Schema.maxItems(MERCHANDISING_LIMITS.batch, {
+      message: () => `must hold at most ${MERCHANDISING_LIMITS.batch} entries (send more in several batches)`
+    })
+  )
+
+export const SynonymBatch = Schema.Struct({
+  synonyms: BatchOf(SynonymEntry),
+  /** true: the site's synonyms become exactly these; false (default): these are added or replace theirs by id. */
+  replaceExisting: Schema.optionalWith(Schema.Boolean, { exact: true })
+}).annotations({ identifier: "SynonymBatch" })
+export const RuleBatch = Schema.Struct({
+  rules: BatchOf(RuleEntry),
+  replaceExisting: Schema.optionalWith(Schema.Boolean, { exact: true })
+}).annotations({ identifier: "RuleBatch" })
+
+export const BatchResult = Schema.Struct({
+  /** Entries written. */
+  written: Schema.Int,
+  /** Whether the kind's other entries were removed. */
+  replacedExisting: Schema.Boolean,
+  updatedAt: Schema.String
+}).annotations({ identifier: "BatchResult" })

@@ -40,6 +40,7 @@ import { PredictionApi } from "./PredictionApi.js"
 import { EventsApi } from "./EventsApi.js"
 import { AnalyticsApi } from "./AnalyticsApi.js"
 import { LegacySessionApi } from "./LegacySessionApi.js"
+import { MerchandisingApi } from "./MerchandisingApi.js"
 
 const productPath = Schema.Struct({ productId: ProductId })
 
@@ -237,6 +238,7 @@ export class CommerceApi extends HttpApi.make("commerce-search")
   .add(EventsApi)
   .add(AnalyticsApi)
   .add(LegacySessionApi)
+  .add(MerchandisingApi)
   .annotate(OpenApi.Title, "Commerce search")
   .annotate(OpenApi.Version, "0.1.0")
   .annotate(
