@@ -174,6 +174,43 @@ export const distributedTopologySuite = (
       expect(other.body.data.products).toEqual([])
     }, 120_000)
 
+    it("synonyms and rules written through one api process are in effect on another, without re-indexing", async () => {
+      const second = await startServerProcess(env)
+      try {
+        const onSecond = (query: string) =>
+          call(second.baseUrl, "POST", "/text-search", { auth: sites.siteA.bearer, body: { query, resultsCount: 100 } })
+        const merchant = (method: string, path: string, body?: unknown) =>
+          call(api.baseUrl, method, path, { auth: sites.siteA.basic, ...(body === undefined ? {} : { body }) })
+        expect(ids(await onSecond("glimmerstick")).filter((id) => id.startsWith("lamp-"))).toEqual([])
+        const indexed = () => workers.map((w) => w.handled().index ?? 0)
+        const before = indexed()
+        const synonym = { type: "oneWaySynonym", input: "glimmerstick", synonyms: ["lamp"] }
+        expect((await merchant("PUT", "/synonyms/glimmer", synonym)).status).toBe(200)
+        const rule = {
+          conditions: [{ pattern: "glimmerstick", anchoring: "is" }],
+          consequence: { promote: [{ productId: "lamp-7", position: 0 }], userData: { banner: "Lamps" } }
+        }
+        expect((await merchant("PUT", "/rules/lamp-banner", rule)).status).toBe(200)
+        await eventually(async () => {
+          const res = await onSecond("glimmerstick")
+          expect(ids(res)[0]).toBe("lamp-7")
+          expect(ids(res).filter((id) => id.startsWith("lamp-"))).toHaveLength(24)
+          expect(res.body.data.userData).toEqual([{ banner: "Lamps" }])
+        }, 10_000)
+        // Nothing was indexed again: the change is applied at query time.
+        expect(indexed()).toEqual(before)
+        await merchant("DELETE", "/synonyms/glimmer")
+        await merchant("DELETE", "/rules/lamp-banner")
+        await eventually(async () => {
+          const res = await onSecond("glimmerstick")
+          expect(ids(res).filter((id) => id.startsWith("lamp-"))).toEqual([])
+          expect(res.body.data.appliedRules).toBeUndefined()
+        }, 10_000)
+      } finally {
+        second.child.kill("SIGKILL")
+      }
+    }, 120_000)
+
     it("a site's learned visual space: fitted by a worker once its photos are analysed, " +
       "queries projected into it by the api", async () => {
       for (let i = 0; i < SHAPES; i++) {
