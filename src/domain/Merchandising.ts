@@ -268,3 +268,10 @@ export const BatchResult = Schema.Struct({
   replacedExisting: Schema.Boolean,
   updatedAt: Schema.String
 }).annotations({ identifier: "BatchResult" })
+
+/** The same as an MCP tool's arguments (JSON numbers). */
+export const EntryListInput = Schema.Struct({
+  query: Schema.optionalWith(Schema.String.pipe(maxChars(100)), { exact: true }),
+  page: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 100_000)), { exact: true }),
+  pageSize: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1_000)), { exact: true })
+})

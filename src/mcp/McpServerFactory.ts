@@ -7,11 +7,12 @@ import { catalogTools } from "./tools/CatalogTools.js"
 import { memoryTools } from "./tools/MemoryTools.js"
 import { searchTools } from "./tools/SearchTools.js"
 import { insightTools } from "./tools/InsightTools.js"
+import { merchandisingTools } from "./tools/MerchandisingTools.js"
 
 /** JSON-RPC code for a call the credentials do not authorize (implementation-defined server error range). */
 export const FORBIDDEN = -32003
 
-const allTools = [...searchTools, ...catalogTools, ...insightTools, ...memoryTools]
+const allTools = [...searchTools, ...catalogTools, ...insightTools, ...merchandisingTools, ...memoryTools]
 
 /** Every service some tool needs: the MCP route asks its layer for them. */
 export type McpServices = ToolServices<(typeof allTools)[number]>

@@ -4,6 +4,7 @@ import { EventLog } from "../../src/services/event-log/EventLog.js"
 import { eventually } from "../support/Eventually.js"
 import { call } from "../support/Http.js"
 import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
+import { callTool, connectMcp } from "../support/McpClient.js"
 
 let server: InProcessApi
 beforeAll(async () => {
@@ -238,5 +239,38 @@ describe("query rules over REST", () => {
     expect((await found("kettle", server.siteB.bearer)).appliedRules).toBeUndefined()
     expect((await api("GET", "/rules", undefined, B())).body.total).toBe(0)
     await api("DELETE", "/rules/kettle-week")
+  })
+})
+
+describe("MCP: list_synonyms and list_rules", () => {
+  it("an agent with site credentials reads the synonyms and rules that explain a ranking; a read-only token cannot", async () => {
+    await api("PUT", "/synonyms/mcp-couch", { type: "synonym", synonyms: ["snugglepod", "sofa"] })
+    await api("PUT", "/rules/mcp-kettle", {
+      description: "Kettle week",
+      conditions: [{ pattern: "kettle", anchoring: "contains" }],
+      consequence: { promote: [{ productId: "mug-1", position: 0 }] }
+    })
+    const merchant = await connectMcp(server.baseUrl, server.siteA.basic)
+    const agent = await connectMcp(server.baseUrl, server.siteA.bearer)
+    try {
+      const synonyms = await callTool(merchant, "list_synonyms", { query: "sofa" })
+      expect(synonyms.items).toEqual([
+        expect.objectContaining({ id: "mcp-couch", type: "synonym", synonyms: ["snugglepod", "sofa"] })
+      ])
+      const rules = await callTool(merchant, "list_rules", { pageSize: 10 })
+      expect(rules.items.map((r: { id: string }) => r.id)).toContain("mcp-kettle")
+      expect(rules.items.find((r: { id: string }) => r.id === "mcp-kettle").consequence.promote).toEqual([
+        { productId: "mug-1", position: 0 }
+      ])
+      await expect(agent.callTool({ name: "list_rules", arguments: {} })).rejects.toThrow(
+        /needs site \(Basic\) credentials/
+      )
+      await expect(merchant.callTool({ name: "list_rules", arguments: { pageSize: 0 } })).rejects.toThrow(/pageSize/)
+    } finally {
+      await merchant.close()
+      await agent.close()
+      await api("DELETE", "/synonyms/mcp-couch")
+      await api("DELETE", "/rules/mcp-kettle")
+    }
   })
 })

@@ -59,6 +59,8 @@ describe("tools/list", () => {
       "get_items",
       "list_conversations",
       "list_relevant_columns",
+      "list_rules",
+      "list_synonyms",
       "list_trending",
       "recall_memory",
       "replay_memory",

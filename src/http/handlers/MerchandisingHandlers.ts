@@ -1,181 +1,33 @@
 import { HttpApiBuilder } from "@effect/platform"
-import { Effect, Option } from "effect"
-import { BadRequest, NotFound } from "../../domain/Errors.js"
-import {
-  DEFAULT_PAGE_SIZE,
-  type EntryListParams,
-  MERCHANDISING_LIMITS,
-  type Rule,
-  type Synonym
-} from "../../domain/Merchandising.js"
-import { columnCondition, staticConditions } from "../../search/Scope.js"
-import { forgetSiteMerchandising } from "../../search/SiteMerchandising.js"
+import { Effect } from "effect"
+import { batchEntries, getEntry, listEntries, putEntry, removeEntry } from "../../search/MerchandisingEntries.js"
 import { requireScope } from "../../services/auth/Auth.js"
-import {
-  type EntryKind,
-  type EntryKinds,
-  MerchandisingStore,
-  type StoredEntry
-} from "../../services/merchandising/MerchandisingStore.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
 import { restErrors } from "../ErrorMapping.js"
 
-/** What differs between the kinds: names, bounds, what a list query looks in, what a write must also pass. */
-interface KindRules<K extends EntryKind> {
-  readonly noun: string
-  readonly plural: string
-  readonly limit: number
-  readonly texts: (value: EntryKinds[K], id: string) => ReadonlyArray<string>
-  /** Checks the schema cannot make alone (columns exist); `at` prefixes the field named in an error. */
-  readonly check: (value: EntryKinds[K], at: string) => Effect.Effect<void, BadRequest>
-}
-
-const synonymPhrases = (s: Synonym): ReadonlyArray<string> =>
-  s.type === "synonym" ? s.synonyms : s.type === "oneWaySynonym" ? [s.input, ...s.synonyms] : [s.word, ...s.corrections]
-
-const field = (at: string, name: string) => (at === "" ? name : `${at}.${name}`)
-
-/** A rule's filters and boosts name real columns with values of their kind, or a search under it would fail. */
-const checkRule = (rule: Rule, at: string) =>
+/** Every merchandising endpoint needs site credentials: `run` gets the request's site. */
+const forSite = <A, E, R>(run: (siteId: number) => Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
-    for (const [i, condition] of (rule.conditions ?? []).entries())
-      for (const [j, clause] of (condition.filters ?? []).entries())
-        yield* columnCondition(field(at, `conditions.${i}.filters.${j}`), clause.column, clause.values)
-    yield* staticConditions(field(at, "consequence.filters"), rule.consequence.filters)
-    for (const [i, boost] of (rule.consequence.boosts ?? []).entries())
-      yield* columnCondition(field(at, `consequence.boosts.${i}`), boost.column, boost.values)
-  })
-
-const KINDS: { readonly [K in EntryKind]: KindRules<K> } = {
-  synonym: {
-    noun: "synonym",
-    plural: "synonyms",
-    limit: MERCHANDISING_LIMITS.synonyms,
-    texts: (value) => synonymPhrases(value),
-    check: () => Effect.void
-  },
-  rule: {
-    noun: "rule",
-    plural: "rules",
-    limit: MERCHANDISING_LIMITS.rules,
-    texts: (rule, id) => [
-      id,
-      ...(rule.description === undefined ? [] : [rule.description]),
-      ...(rule.conditions ?? []).flatMap((c) => (c.pattern === undefined ? [] : [c.pattern])),
-      ...(rule.consequence.promote ?? []).map((p) => p.productId),
-      ...(rule.consequence.hide ?? []).map((p) => p.productId)
-    ],
-    check: checkRule
-  }
-}
-
-const iso = (ms: number) => new Date(ms).toISOString()
-const record = <K extends EntryKind>(entry: StoredEntry<K>) => ({
-  id: entry.id,
-  updatedAt: iso(entry.updatedAt),
-  ...entry.value
-})
-
-/** The site of a request with site credentials (every merchandising endpoint needs them). */
-const site = Effect.gen(function* () {
-  const principal = yield* CurrentPrincipal
-  yield* requireScope(principal, "site")
-  return principal.siteId
-})
-
-const full = (kind: KindRules<EntryKind>) =>
-  new BadRequest({
-    message: `${kind.plural}: this site would hold more than ${kind.limit} ${kind.plural}, the most it may; delete some first`
-  })
-
-const put = <K extends EntryKind>(
-  kindName: K,
-  id: string,
-  body: EntryKinds[K] & { readonly id?: string | undefined }
-) =>
-  Effect.gen(function* () {
-    const siteId = yield* site
-    const kind = KINDS[kindName] as KindRules<K>
-    const { id: echoed, ...value } = body
-    if (echoed !== undefined && echoed !== id)
-      return yield* new BadRequest({ message: `id: "${echoed}" must be the path's id "${id}" (or left out)` })
-    yield* kind.check(value as unknown as EntryKinds[K], "")
-    const store = yield* MerchandisingStore
-    const now = Date.now()
-    const entry: StoredEntry<K> = { id, value: value as unknown as EntryKinds[K], updatedAt: now }
-    const outcome = yield* restErrors(store.put(siteId, kindName, entry, kind.limit))
-    if (outcome === "full") return yield* full(kind as KindRules<EntryKind>)
-    yield* forgetSiteMerchandising(siteId)
-    return { id, updatedAt: iso(now), created: outcome === "created" }
-  })
-
-const get = <K extends EntryKind>(kindName: K, id: string) =>
-  Effect.gen(function* () {
-    const siteId = yield* site
-    const store = yield* MerchandisingStore
-    const entry = yield* restErrors(store.get(siteId, kindName, id))
-    if (Option.isNone(entry)) return yield* new NotFound({ message: `no ${KINDS[kindName].noun} "${id}" on this site` })
-    return record(entry.value)
-  })
-
-const remove = (kindName: EntryKind, id: string) =>
-  Effect.gen(function* () {
-    const siteId = yield* site
-    const store = yield* MerchandisingStore
-    if (!(yield* restErrors(store.remove(siteId, kindName, id))))
-      return yield* new NotFound({ message: `no ${KINDS[kindName].noun} "${id}" on this site` })
-    yield* forgetSiteMerchandising(siteId)
-    return { id, deleted: true as const }
-  })
-
-const list = <K extends EntryKind>(kindName: K, params: EntryListParams) =>
-  Effect.gen(function* () {
-    const siteId = yield* site
-    const store = yield* MerchandisingStore
-    const kind = KINDS[kindName] as KindRules<K>
-    const word = params.query?.trim().toLowerCase() ?? ""
-    const entries = (yield* restErrors(store.all(siteId, kindName))).filter(
-      (entry) => word === "" || kind.texts(entry.value, entry.id).some((text) => text.toLowerCase().includes(word))
-    )
-    const page = params.page ?? 0
-    const pageSize = params.pageSize ?? DEFAULT_PAGE_SIZE
-    return {
-      items: entries.slice(page * pageSize, (page + 1) * pageSize).map(record),
-      total: entries.length,
-      page,
-      pageSize
-    }
-  })
-
-const batch = <K extends EntryKind>(
-  kindName: K,
-  entries: ReadonlyArray<EntryKinds[K] & { readonly id: string }>,
-  replace: boolean
-) =>
-  Effect.gen(function* () {
-    const siteId = yield* site
-    const kind = KINDS[kindName] as KindRules<K>
-    for (const [i, entry] of entries.entries()) yield* kind.check(entry, `${kind.plural}.${i}`)
-    const store = yield* MerchandisingStore
-    const now = Date.now()
-    const stored = entries.map(({ id, ...value }) => ({ id, value: value as unknown as EntryKinds[K], updatedAt: now }))
-    const outcome = yield* restErrors(store.batch(siteId, kindName, stored, replace, kind.limit))
-    if (outcome === "full") return yield* full(kind as KindRules<EntryKind>)
-    yield* forgetSiteMerchandising(siteId)
-    return { written: entries.length, replacedExisting: replace, updatedAt: iso(now) }
+    const principal = yield* CurrentPrincipal
+    yield* requireScope(principal, "site")
+    return yield* restErrors(run(principal.siteId))
   })
 
 export const MerchandisingHandlers = HttpApiBuilder.group(CommerceApi, "merchandising", (handlers) =>
   handlers
-    .handle("putSynonym", ({ path, payload }) => put("synonym", path.id, payload))
-    .handle("getSynonym", ({ path }) => get("synonym", path.id))
-    .handle("deleteSynonym", ({ path }) => remove("synonym", path.id))
-    .handle("listSynonyms", ({ urlParams }) => list("synonym", urlParams))
-    .handle("batchSynonyms", ({ payload }) => batch("synonym", payload.synonyms, payload.replaceExisting ?? false))
-    .handle("putRule", ({ path, payload }) => put("rule", path.id, payload))
-    .handle("getRule", ({ path }) => get("rule", path.id))
-    .handle("deleteRule", ({ path }) => remove("rule", path.id))
-    .handle("listRules", ({ urlParams }) => list("rule", urlParams))
-    .handle("batchRules", ({ payload }) => batch("rule", payload.rules, payload.replaceExisting ?? false))
+    .handle("putSynonym", ({ path, payload }) => forSite((site) => putEntry(site, "synonym", path.id, payload)))
+    .handle("getSynonym", ({ path }) => forSite((site) => getEntry(site, "synonym", path.id)))
+    .handle("deleteSynonym", ({ path }) => forSite((site) => removeEntry(site, "synonym", path.id)))
+    .handle("listSynonyms", ({ urlParams }) => forSite((site) => listEntries(site, "synonym", urlParams)))
+    .handle("batchSynonyms", ({ payload }) =>
+      forSite((site) => batchEntries(site, "synonym", payload.synonyms, payload.replaceExisting ?? false))
+    )
+    .handle("putRule", ({ path, payload }) => forSite((site) => putEntry(site, "rule", path.id, payload)))
+    .handle("getRule", ({ path }) => forSite((site) => getEntry(site, "rule", path.id)))
+    .handle("deleteRule", ({ path }) => forSite((site) => removeEntry(site, "rule", path.id)))
+    .handle("listRules", ({ urlParams }) => forSite((site) => listEntries(site, "rule", urlParams)))
+    .handle("batchRules", ({ payload }) =>
+      forSite((site) => batchEntries(site, "rule", payload.rules, payload.replaceExisting ?? false))
+    )
 )
