@@ -262,6 +262,13 @@ describe("MCP: list_synonyms and list_rules", () => {
       expect(rules.items.find((r: { id: string }) => r.id === "mcp-kettle").consequence.promote).toEqual([
         { productId: "mug-1", position: 0 }
       ])
+      // An agent's search honours the rule and says so, in either detail.
+      for (const detail of ["full", "compact"]) {
+        const found = await callTool(agent, "text_search", { query: "kettle", detail })
+        const products = detail === "full" ? found.data.products : found.products
+        expect(products[0].productId).toBe("mug-1")
+        expect(detail === "full" ? found.data.appliedRules : found.appliedRules).toEqual(["mcp-kettle"])
+      }
       await expect(agent.callTool({ name: "list_rules", arguments: {} })).rejects.toThrow(
         /needs site \(Basic\) credentials/
       )

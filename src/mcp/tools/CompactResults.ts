@@ -44,7 +44,10 @@ export const CompactSearchResponse = Schema.Struct({
   total: optionalField(Schema.Number),
   products: Schema.Array(CompactProduct),
   facets: optionalField(Schema.Array(CompactFacet)),
-  redirect: optionalField(Schema.String)
+  redirect: optionalField(Schema.String),
+  /** The query rules that fired and their data (a banner the agent may pass on). */
+  appliedRules: optionalField(Schema.Array(Schema.String)),
+  userData: optionalField(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))
 }).annotations({ identifier: "CompactSearchResponse" })
 
 export const CompactRecommendations = Schema.Struct({
@@ -82,7 +85,9 @@ export const compactSearch = (response: SearchResponse): typeof CompactSearchRes
     total: response.data.total,
     products: response.data.products.map(compactProduct),
     facets: compactFacets(interactions),
-    redirect: interactions?.redirect?.url
+    redirect: interactions?.redirect?.url,
+    appliedRules: response.data.appliedRules,
+    userData: response.data.userData
   }
 }
 
