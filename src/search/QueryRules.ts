@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import type { DynamicFilter, StaticFilters } from "../domain/Filters.js"
 import type { Anchoring, Rule, RuleCondition } from "../domain/Merchandising.js"
 import type { Boost } from "../domain/Site.js"
-import { queryWords } from "../text/TextAnalysis.js"
 import { columnCondition } from "./Scope.js"
+import { typedWordKeys } from "./Synonyms.js"
 
 export interface RuleEntryValue {
   readonly id: string
@@ -39,12 +39,8 @@ export interface FiredRules {
 export const ruleOrder = (a: RuleEntryValue, b: RuleEntryValue): number =>
   (b.rule.priority ?? 0) - (a.rule.priority ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-/** One stem per typed word (a hyphenated word's whole form), so plurals and case do not matter. */
-export const wordStems = (text: string): Array<string> => {
-  const stems: Array<string> = []
-  for (const word of queryWords(text)) if (stems.length === word.group) stems.push(word.stem)
-  return stems
-}
+/** One key per typed word (see typedWordKeys), so plurals, case and hyphens do not matter. */
+export const wordStems = (text: string): Array<string> => typedWordKeys(text).map((word) => word.key)
 
 const placed = (pattern: ReadonlyArray<string>, query: ReadonlyArray<string>, anchoring: Anchoring): boolean => {
   const at = (start: number) => pattern.every((stem, i) => query[start + i] === stem)

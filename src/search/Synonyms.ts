@@ -1,5 +1,5 @@
 import type { Synonym } from "../domain/Merchandising.js"
-import { type QuerySynonyms, queryWords, type WordMatching } from "../text/TextAnalysis.js"
+import { type QuerySynonyms, queryWords, stem, type WordMatching } from "../text/TextAnalysis.js"
 
 /**
  * A synonym's match counts as a variant of the query word: scaled below the word's own exact
@@ -19,12 +19,22 @@ interface Alternative {
 /** A site's synonyms by the phrase they are found from (its stems joined by a space). */
 export type SynonymTable = ReadonlyMap<string, ReadonlyArray<Alternative>>
 
-/** One stem per typed word: the first form of each (a hyphenated word's whole form). */
-const phraseStems = (phrase: string): Array<string> => {
-  const stems: Array<string> = []
-  for (const word of queryWords(phrase)) if (stems.length === word.group) stems.push(word.stem)
-  return stems
+/**
+ * The typed words of a text, each as one key: its stem, a hyphenated word's joined form
+ * ("T-Shirts" → "tshirt", as "tshirts" is), so phrases and queries meet however they are
+ * written; `stem` is the word's first form as the index's query words carry it.
+ */
+export const typedWordKeys = (text: string): Array<{ readonly key: string; readonly stem: string }> => {
+  const keys: Array<{ key: string; stem: string }> = []
+  for (const word of queryWords(text)) {
+    if (keys.length !== word.group) continue
+    const joined = word.typed.replace(/[^\p{L}\p{N}]/gu, "")
+    keys.push({ key: joined === word.typed ? word.stem : stem(joined), stem: word.stem })
+  }
+  return keys
 }
+
+const phraseStems = (phrase: string): Array<string> => typedWordKeys(phrase).map((word) => word.key)
 
 export const compileSynonyms = (synonyms: ReadonlyArray<Synonym>): SynonymTable => {
   const table = new Map<string, Array<Alternative>>()
@@ -67,29 +77,19 @@ const LONGEST = 5
  */
 export const querySynonyms = (table: SynonymTable, text: string): QuerySynonyms | undefined => {
   if (table.size === 0) return undefined
-  const words = queryWords(text)
-  const groups: Array<Array<string>> = []
-  for (const word of words) (groups[word.group] ??= []).push(word.stem)
+  const words = typedWordKeys(text)
   const terms = new Map<string, Array<{ term: string; weight: number }>>()
   const phrases: Array<{ group: number; span: number; term: string }> = []
-  for (let group = 0; group < groups.length; group++) {
-    for (let span = Math.min(LONGEST, groups.length - group); span >= 1; span--) {
-      // A single word is looked up by each of its forms; a phrase by its words' first forms.
-      const keys =
-        span === 1
-          ? groups[group]
-          : [
-              groups
-                .slice(group, group + span)
-                .map((forms) => forms[0])
-                .join(" ")
-            ]
-      for (const key of keys) {
-        for (const { stems, weight } of table.get(key) ?? []) {
-          const term = stems.join("")
-          if (span === 1) terms.set(key, [...(terms.get(key) ?? []), { term, weight }])
-          else phrases.push({ group, span, term })
-        }
+  for (let group = 0; group < words.length; group++) {
+    for (let span = Math.min(LONGEST, words.length - group); span >= 1; span--) {
+      const key = words
+        .slice(group, group + span)
+        .map((word) => word.key)
+        .join(" ")
+      for (const { stems, weight } of table.get(key) ?? []) {
+        const term = stems.join("")
+        if (span === 1) terms.set(words[group].stem, [...(terms.get(words[group].stem) ?? []), { term, weight }])
+        else phrases.push({ group, span, term })
       }
     }
   }

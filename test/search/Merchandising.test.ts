@@ -164,6 +164,13 @@ describe("query rules at query time", () => {
         expect(yield* fired("electric kettle")).toEqual(["contains", "ends"])
         expect(yield* fired("electric kettle 1.7")).toEqual(["contains"])
         expect(yield* fired("mug")).toEqual([])
+        // A hyphenated word is one word however it is written.
+        yield* merchandise(SITE_A, [], {
+          tee: { conditions: [{ pattern: "t-shirt", anchoring: "contains" }], consequence: { userData: {} } }
+        })
+        expect(yield* fired("black T-Shirts")).toEqual(["tee"])
+        expect(yield* fired("tshirt")).toEqual(["tee"])
+        expect(yield* fired("dress shirt")).toEqual([])
       })
     )
 
