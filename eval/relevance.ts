@@ -22,6 +22,8 @@
  *   --per-query FILE         write each query's nDCG@10, ours and the peer's, with its text (TSV; top 10s in FILE.json)
  *   --qdrant URL             also run the product path with the index in the Qdrant at URL (the
  *                            embedded index's documents copied into a fresh collection, dropped after)
+ *   --synonyms FILE          also run the product path with the site's synonyms set to FILE's (a JSON
+ *                            array of POST /synonyms/batch entries without ids; eval/relevance/synonyms.json)
  */
 import { Effect, Logger, LogLevel } from "effect"
 import { baselineRankings } from "./relevance/Baseline.js"
@@ -42,6 +44,7 @@ import {
 import { indexedDocuments, reembed, runOnVariantIndex } from "./relevance/Variants.js"
 import { qdrantProductRankings } from "./relevance/QdrantRun.js"
 import { makeEvalWorkspace } from "./Workspace.js"
+import { withSynonyms } from "./relevance/Synonyms.js"
 import { nonsenseOf, nonsenseQueries, precisionHeader, precisionOf, precisionRow } from "./relevance/Precision.js"
 import { joinedTokenQueries, rankingsOf } from "./relevance/QueryGroups.js"
 
@@ -59,7 +62,8 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
     variants: false,
     components: true,
     sweepLimit: Infinity,
-    perQuery: undefined as undefined | string
+    perQuery: undefined as undefined | string,
+    synonyms: undefined as undefined | string
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
@@ -75,6 +79,7 @@ const parseArgs = (argv: ReadonlyArray<string>) => {
         throw new Error("--weights takes lexical,text (e.g. 1,0.5)")
       options.weights = { lexical, text }
     } else if (arg === "--min-similarity") options.minSimilarity = Number(value())
+    else if (arg === "--synonyms") options.synonyms = value()
     else if (arg === "--sweep") options.sweep = true
     else if (arg === "--variants") options.variants = true
     else if (arg === "--sweep-queries") options.sweepLimit = Number(value())
@@ -167,6 +172,17 @@ const main = async () => {
     console.log(row("peer: MiniSearch BM25, title boost 2", baselineScores, baseline.searchMs))
     if (args.perQuery !== undefined)
       writePerQuery(args.perQuery, queries, set.qrels, product.rankings, baseline.rankings)
+    if (args.synonyms !== undefined) {
+      const count = yield* withSynonyms(workspace.siteId, args.synonyms)
+      const synonymed = yield* productRankings(workspace.siteId, queries)
+      const synonymedScores = score(synonymed.rankings, set.qrels)
+      console.log(row(`hybrid: textSearch, ${count} synonyms`, synonymedScores, synonymed.ms, baselineScores))
+      const changed = queries.filter(
+        (q) => (synonymed.rankings.get(q.id) ?? []).join() !== (product.rankings.get(q.id) ?? []).join()
+      )
+      console.log(`  queries whose ranking the synonyms changed: ${changed.length}`)
+      yield* withSynonyms(workspace.siteId, undefined)
+    }
     if (args.qdrant !== undefined) {
       const inQdrant = yield* qdrantProductRankings(
         args.qdrant,

@@ -1,13 +1,15 @@
 import * as fs from "node:fs/promises"
 import { parseArgs } from "node:util"
-import { Console, Data, Effect, Option, Schema } from "effect"
-import { Campaign, type Site, type SitesFile } from "../domain/Site.js"
+import { Console, Data, Effect, Layer, Option } from "effect"
+import type { Site, SitesFile } from "../domain/Site.js"
+import { putCampaign as putCampaignEntry, siteCampaigns } from "../search/SiteCampaigns.js"
+import { EmbeddedSiteRegistry } from "../services/site-registry/EmbeddedSiteRegistry.js"
+import { MerchandisingStoreLive } from "../topology/Topology.js"
 import { mintReadToken, parseTtl } from "../services/site-registry/ReadToken.js"
 import {
   addCredential,
   createSite,
   describeAccess,
-  putCampaign,
   replaceSite,
   rotateTokenSecret
 } from "../services/site-registry/SiteAdmin.js"
@@ -26,7 +28,8 @@ const USAGE = `Usage: npm run site -- <command> [options]
   add-credential --site <id>                  another username:password for the site
   rotate-secret --site <id>                   new token secret: every earlier read-only token stops working
   mint-token --site <id> [--ttl 30d|12h|3600] prints a read-only token (default 30d)
-  set-campaign --site <id> --file <json>      adds or replaces the campaign with the file's id
+  set-campaign --site <id> --file <json>      adds or replaces the campaign with the file's id (in the catalog
+                                              store under DATA_DIR, or Redis with REDIS_URL, as PUT /campaigns/{id})
   registry-entry --site <id> --url <https://shop.example.com> [--ttl 365d]
                                               an MCP registry server.json for /mcp, read-only token pre-filled
 Edits $SITES_FILE (default ./config/sites.json); a running server picks changes up by itself.`
@@ -62,22 +65,26 @@ type Options = { name?: string; site?: string; ttl?: string; file?: string; url?
 
 const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | SitesFileError>> = {
   list: () =>
-    existingFile.pipe(
-      Effect.flatMap(({ sites }) =>
-        Console.log(
-          sites
-            .map((s) =>
-              [
-                `${s.id}\t${s.name}`,
-                `users: ${s.credentials.map((c) => c.username).join(", ") || "-"}`,
-                `token secret v${s.tokenSecretVersion ?? 1}`,
-                `campaigns: ${s.campaigns.map((c) => c.id).join(", ")} (default ${s.defaultCampaign})`
-              ].join("\t")
-            )
-            .join("\n") || "no sites"
+    Effect.gen(function* () {
+      const { sites } = yield* existingFile
+      const lines: Array<string> = []
+      for (const s of sites) {
+        // The campaigns in effect: the catalog store's once written there, else the file's.
+        const { campaigns } = yield* siteCampaigns(s.id).pipe(
+          Effect.provide(Layer.mergeAll(MerchandisingStoreLive, EmbeddedSiteRegistry.fromSites(sites))),
+          Effect.mapError((e) => new CliError({ message: String(e.message) }))
         )
-      )
-    ),
+        lines.push(
+          [
+            `${s.id}\t${s.name}`,
+            `users: ${s.credentials.map((c) => c.username).join(", ") || "-"}`,
+            `token secret v${s.tokenSecretVersion ?? 1}`,
+            `campaigns: ${campaigns.map((c) => c.id).join(", ")} (default ${s.defaultCampaign})`
+          ].join("\t")
+        )
+      }
+      yield* Console.log(lines.join("\n") || "no sites")
+    }),
   add: ({ name }) =>
     Effect.gen(function* () {
       if (!name?.trim()) return yield* fail("--name <name> is required")
@@ -121,12 +128,24 @@ const commands: Record<string, (o: Options) => Effect.Effect<void, CliError | Si
         try: () => fs.readFile(campaignFile, "utf8"),
         catch: (e) => new CliError({ message: `cannot read ${campaignFile}: ${(e as Error).message}` })
       })
-      const campaign = yield* Schema.decode(Schema.parseJson(Campaign), { errors: "all" })(text).pipe(
-        Effect.mapError(
-          (e) => new CliError({ message: `invalid campaign in ${campaignFile}:\n${describeParseError(e)}` })
-        )
+      const body = yield* Effect.try({
+        try: () => JSON.parse(text) as unknown,
+        catch: (e) => new CliError({ message: `invalid campaign in ${campaignFile}: ${(e as Error).message}` })
+      })
+      if (
+        typeof body !== "object" ||
+        body === null ||
+        Array.isArray(body) ||
+        typeof (body as { id?: unknown }).id !== "number"
       )
-      yield* save(file, putCampaign(site, campaign))
+        return yield* fail(`invalid campaign in ${campaignFile}: a JSON object with its numeric "id"`)
+      const campaign = body as Record<string, unknown> & { readonly id: number }
+      // The same code as PUT /campaigns/{id}, on this deployment's store (DATA_DIR or REDIS_URL).
+      yield* putCampaignEntry(site.id, campaign.id, campaign).pipe(
+        Effect.mapError((e) => new CliError({ message: `invalid campaign in ${campaignFile}:\n${e.message}` })),
+        Effect.provide(Layer.mergeAll(MerchandisingStoreLive, EmbeddedSiteRegistry.fromSites(file.sites))),
+        Effect.mapError((e) => (e instanceof CliError ? e : new CliError({ message: String(e) })))
+      )
       yield* Console.log(`Campaign ${campaign.id} saved for site ${site.id}.`)
     }),
   "registry-entry": ({ site: id, ttl, url }) =>

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { StaticFilters } from "./Filters.js"
 import { maxChars } from "./Product.js"
-import { Boost } from "./Site.js"
+import { Boost, Campaign } from "./Site.js"
 
 /**
  * A site's merchandising beside its catalog: synonyms and query rules, managed over REST and
@@ -13,6 +13,7 @@ import { Boost } from "./Site.js"
 export const MERCHANDISING_LIMITS = {
   synonyms: 10_000,
   rules: 1_000,
+  campaigns: 100,
   /** Entries one batch request may carry. */
   batch: 10_000,
   /** Words of a phrase in a synonym (a shopper's multi-word term, not a sentence). */
@@ -274,4 +275,28 @@ export const EntryListInput = Schema.Struct({
   query: Schema.optionalWith(Schema.String.pipe(maxChars(100)), { exact: true }),
   page: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 100_000)), { exact: true }),
   pageSize: Schema.optionalWith(Schema.Int.pipe(Schema.between(1, 1_000)), { exact: true })
+})
+
+/** A campaign as GET /campaigns shows it: `updatedAt` once it is stored (see search/SiteCampaigns.ts). */
+export const CampaignRecord = Schema.Struct({
+  ...Campaign.from.fields,
+  updatedAt: Schema.optionalWith(Schema.String, { exact: true })
+}).annotations({ identifier: "CampaignRecord" })
+
+export const CampaignList = Schema.Struct({
+  items: Schema.Array(CampaignRecord),
+  /** The sites file's `defaultCampaign`: the campaign of a request that names none. */
+  defaultCampaign: Schema.Int
+}).annotations({ identifier: "CampaignList" })
+
+/** PUT /campaigns/{id}: a campaign, its `id` the path's (or left out); checked whole when written. */
+export const CampaignBody = Schema.Struct({
+  ...Campaign.from.fields,
+  id: Schema.optionalWith(Schema.Int, { exact: true })
+}).annotations({ identifier: "CampaignBody" })
+
+export const CampaignPath = Schema.Struct({
+  id: Schema.NumberFromString.pipe(
+    Schema.filter((n) => (Number.isSafeInteger(n) && n >= 0) || "must be a campaign id (an integer >= 0)")
+  )
 })

@@ -3,6 +3,10 @@ import { Schema } from "effect"
 import { BadRequest, Forbidden, NotFound, ServiceUnavailable } from "../domain/Errors.js"
 import {
   BatchResult,
+  CampaignBody,
+  CampaignList,
+  CampaignPath,
+  CampaignRecord,
   DeletedEntry,
   EntryId,
   EntryListParams,
@@ -44,7 +48,13 @@ const RULES =
   "replacements, a `redirect`, `userData` returned as `data.userData`; the answer lists the fired rules in " +
   `\`data.appliedRules\`. A site holds at most ${MERCHANDISING_LIMITS.rules} rules. ${IN_EFFECT}`
 
-/** Synonyms and query rules over REST: site (Basic) credentials only. */
+const CAMPAIGNS =
+  "A campaign: `resultsCount`, `staticFilters`, `boosts`, `pins`, `redirects`, `crossSell`, `collapseVariants`, " +
+  "`popularityBoost`, typo settings (see the configuration manual). The first write of a site's campaigns copies the " +
+  "sites file's campaigns into the catalog store; from then on the store's are the site's (the file keeps " +
+  `credentials and \`defaultCampaign\`). At most ${MERCHANDISING_LIMITS.campaigns} campaigns a site. ${IN_EFFECT}`
+
+/** Synonyms, query rules and campaigns over REST: site (Basic) credentials only. */
 export class MerchandisingApi extends HttpApiGroup.make("merchandising")
   .add(
     HttpApiEndpoint.put("putSynonym", "/synonyms/:id")
@@ -132,8 +142,39 @@ export class MerchandisingApi extends HttpApiGroup.make("merchandising")
       .setPayload(strict(RuleBatch))
       .addSuccess(BatchResult)
   )
+  .add(
+    HttpApiEndpoint.get("listCampaigns", "/campaigns")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
+      .annotate(OpenApi.Summary, "List the site's campaigns and its default")
+      .addSuccess(CampaignList)
+  )
+  .add(
+    HttpApiEndpoint.get("getCampaign", "/campaigns/:id")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
+      .annotate(OpenApi.Summary, "Read a campaign")
+      .setPath(CampaignPath)
+      .addSuccess(CampaignRecord)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.put("putCampaign", "/campaigns/:id")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
+      .annotate(OpenApi.Summary, "Create or replace a campaign")
+      .annotate(OpenApi.Description, CAMPAIGNS)
+      .setPath(CampaignPath)
+      .setPayload(strict(CampaignBody))
+      .addSuccess(SavedEntry)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteCampaign", "/campaigns/:id")
+      .annotate(OpenApi.Override, siteCredentialsOnly)
+      .annotate(OpenApi.Summary, "Delete a campaign (not the site's default)")
+      .setPath(CampaignPath)
+      .addSuccess(DeletedEntry)
+      .addError(NotFound)
+  )
   .addError(BadRequest)
   .addError(Forbidden)
   .addError(ServiceUnavailable)
   .middleware(Authentication)
-  .annotate(OpenApi.Description, "Synonyms and query rules: site (Basic) credentials only.") {}
+  .annotate(OpenApi.Description, "Synonyms, query rules and campaigns: site (Basic) credentials only.") {}

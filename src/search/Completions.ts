@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { normalizeQuery } from "../domain/Site.js"
-import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { Suggester } from "../services/suggester/Suggester.js"
+import { siteCampaign } from "./SiteCampaigns.js"
 
 const COMPLETIONS = 10
 
@@ -9,7 +9,7 @@ const COMPLETIONS = 10
 export const autoSuggest = (siteId: number, query: string) =>
   Effect.gen(function* () {
     const suggester = yield* Suggester
-    const campaign = yield* Effect.flatMap(SiteRegistry, (r) => r.campaign(siteId, undefined))
+    const campaign = yield* siteCampaign(siteId, undefined)
     const redirects = new Map((campaign.redirects ?? []).map((r) => [normalizeQuery(r.query), r.url]))
     const found = yield* suggester.suggest(siteId, query, COMPLETIONS)
     return {

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import { BadRequest, NotFound } from "../domain/Errors.js"
 import { DEFAULT_PAGE_SIZE, MERCHANDISING_LIMITS, type Rule, type Synonym } from "../domain/Merchandising.js"
+import type { Campaign } from "../domain/Site.js"
 import {
   type EntryKind,
   type EntryKinds,
@@ -10,10 +11,12 @@ import {
 import { columnCondition, staticConditions } from "./Scope.js"
 import { forgetSiteMerchandising } from "./SiteMerchandising.js"
 
-/**
- * Managing a site's synonyms and rules, as REST and MCP expose it: the checks a write must pass
- * beyond its schema, bounds, pages, and this process's copy dropped after each change.
+/*
+ * Managing a site's synonyms, rules and campaigns, as REST, MCP and the CLI expose it: the
+ * checks a write must pass beyond its schema, bounds, pages, and this process's copy dropped
+ * after each change.
  */
+
 /** What differs between the kinds: names, bounds, what a list query looks in, what a write must also pass. */
 interface KindRules<K extends EntryKind> {
   readonly noun: string
@@ -40,6 +43,14 @@ const checkRule = (rule: Rule, at: string) =>
       yield* columnCondition(field(at, `consequence.boosts.${i}`), boost.column, boost.values)
   })
 
+/** A campaign's filters and boosts name real columns (the sites file's campaigns are checked when searched). */
+const checkCampaign = (campaign: Campaign, at: string) =>
+  Effect.gen(function* () {
+    yield* staticConditions(field(at, "staticFilters"), campaign.staticFilters)
+    for (const [i, boost] of (campaign.boosts ?? []).entries())
+      yield* columnCondition(field(at, `boosts.${i}`), boost.column, boost.values)
+  })
+
 const KINDS: { readonly [K in EntryKind]: KindRules<K> } = {
   synonym: {
     noun: "synonym",
@@ -60,6 +71,13 @@ const KINDS: { readonly [K in EntryKind]: KindRules<K> } = {
       ...(rule.consequence.hide ?? []).map((p) => p.productId)
     ],
     check: checkRule
+  },
+  campaign: {
+    noun: "campaign",
+    plural: "campaigns",
+    limit: MERCHANDISING_LIMITS.campaigns,
+    texts: (campaign, id) => [id, ...(campaign.name === undefined ? [] : [campaign.name])],
+    check: checkCampaign
   }
 }
 
@@ -82,15 +100,20 @@ export const putEntry = <K extends EntryKind>(
   body: EntryKinds[K] & { readonly id?: string | undefined }
 ) =>
   Effect.gen(function* () {
-    const kind = KINDS[kindName] as KindRules<K>
     const { id: echoed, ...value } = body
     if (echoed !== undefined && echoed !== id)
       return yield* new BadRequest({ message: `id: "${echoed}" must be the path's id "${id}" (or left out)` })
-    yield* kind.check(value as unknown as EntryKinds[K], "")
+    return yield* writeEntry(siteId, kindName, id, value as unknown as EntryKinds[K])
+  })
+
+/** Checks and writes one entry; drops this process's copy of the site's set. */
+export const writeEntry = <K extends EntryKind>(siteId: number, kindName: K, id: string, value: EntryKinds[K]) =>
+  Effect.gen(function* () {
+    const kind = KINDS[kindName] as KindRules<K>
+    yield* kind.check(value, "")
     const store = yield* MerchandisingStore
     const now = Date.now()
-    const entry: StoredEntry<K> = { id, value: value as unknown as EntryKinds[K], updatedAt: now }
-    const outcome = yield* store.put(siteId, kindName, entry, kind.limit)
+    const outcome = yield* store.put(siteId, kindName, { id, value, updatedAt: now }, kind.limit)
     if (outcome === "full") return yield* full(kind as KindRules<EntryKind>)
     yield* forgetSiteMerchandising(siteId)
     return { id, updatedAt: iso(now), created: outcome === "created" }

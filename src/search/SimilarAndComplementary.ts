@@ -6,7 +6,6 @@ import { recommendationCount, type Campaign } from "../domain/Site.js"
 import { CatalogIndex, type SearchHit, type SearchQuery } from "../services/catalog-index/CatalogIndex.js"
 import type { Condition, Filter } from "../model/Filter.js"
 import type { StoredProduct } from "../model/StoredProduct.js"
-import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { boughtTogether } from "../learning/BoughtTogether.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts } from "./Campaigns.js"
@@ -15,6 +14,7 @@ import { requireProduct } from "../services/catalog-store/CatalogStore.js"
 import { loadEntities } from "./Products.js"
 import { toResultEntity } from "./ResultEntities.js"
 import { buildFilter, type DynamicIn } from "./Scope.js"
+import { siteCampaign } from "./SiteCampaigns.js"
 
 export interface RecommendationInput {
   readonly requestId?: string | undefined
@@ -34,7 +34,7 @@ export interface SimilarInput extends RecommendationInput {
 
 /** With several campaigns the first one sets count, scope and boosts (the rest are accepted for compatibility). */
 const resolveCampaign = (siteId: number, campaigns: ReadonlyArray<number> | undefined) =>
-  Effect.flatMap(SiteRegistry, (r) => r.campaign(siteId, campaigns?.[0]))
+  siteCampaign(siteId, campaigns?.[0])
 
 /**
  * The source product's vectors: its text vector (from the index when indexed, else computed

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Campaign } from "../domain/Site.js"
 import { MerchandisingStore, type MerchandisingStoreService } from "../services/merchandising/MerchandisingStore.js"
 import { type RuleEntryValue, ruleOrder } from "./QueryRules.js"
 import { compileSynonyms, type SynonymTable } from "./Synonyms.js"
@@ -8,6 +9,8 @@ export interface SiteMerchandising {
   readonly synonyms: SynonymTable
   /** In firing order (see ruleOrder). */
   readonly rules: ReadonlyArray<RuleEntryValue>
+  /** By id; empty until the site's campaigns are first written through the API (the sites file's apply). */
+  readonly campaigns: ReadonlyMap<number, Campaign>
 }
 
 interface Cached extends SiteMerchandising {
@@ -22,7 +25,7 @@ interface Cached extends SiteMerchandising {
  */
 const FRESH_MS = 250
 
-const EMPTY: SiteMerchandising = { synonyms: new Map(), rules: [] }
+const EMPTY: SiteMerchandising = { synonyms: new Map(), rules: [], campaigns: new Map() }
 
 /** One cache per store (an api in a test shares its process with others). */
 const caches = new WeakMap<MerchandisingStoreService, Map<number, Cached>>()
@@ -35,12 +38,15 @@ const cacheOf = (store: MerchandisingStoreService) => {
 
 const load = (store: MerchandisingStoreService, siteId: number, version: number) =>
   Effect.map(
-    Effect.all([store.all(siteId, "synonym"), store.all(siteId, "rule")], { concurrency: 2 }),
-    ([synonyms, rules]): Cached => ({
+    Effect.all([store.all(siteId, "synonym"), store.all(siteId, "rule"), store.all(siteId, "campaign")], {
+      concurrency: 3
+    }),
+    ([synonyms, rules, campaigns]): Cached => ({
       version,
       checkedAt: Date.now(),
       synonyms: compileSynonyms(synonyms.map((s) => s.value)),
-      rules: rules.map(({ id, value }) => ({ id, rule: value })).sort(ruleOrder)
+      rules: rules.map(({ id, value }) => ({ id, rule: value })).sort(ruleOrder),
+      campaigns: new Map(campaigns.map(({ value }) => [value.id, value]))
     })
   )
 

@@ -14,7 +14,6 @@ import {
 import { conditionHolds } from "../services/catalog-index/ColumnValues.js"
 import { recordSearch } from "../learning/SearchRecording.js"
 import { shopperRanking } from "../learning/ShopperRanking.js"
-import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { TextEmbedder } from "../services/text-embedder/TextEmbedder.js"
 import { campaignBoosts, campaignWordMatching } from "./Campaigns.js"
 import { exactFacets, facetRequest, facetValueCondition } from "./DynamicFilters.js"
@@ -28,6 +27,7 @@ import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
 import { fireRules, ruleBoosts, withPromotions } from "./QueryRules.js"
 import { siteMerchandising } from "./SiteMerchandising.js"
 import { withSynonyms } from "./Synonyms.js"
+import { siteCampaign } from "./SiteCampaigns.js"
 
 export interface TextSearchInput {
   readonly requestId?: string | undefined
@@ -58,12 +58,11 @@ export interface TextSearchInput {
  */
 export const textSearch = (siteId: number, input: TextSearchInput) =>
   Effect.gen(function* () {
-    const registry = yield* SiteRegistry
     const embedder = yield* TextEmbedder
     const index = yield* CatalogIndex
     const store = yield* CatalogStore
 
-    const campaign = yield* registry.campaign(siteId, input.campaign)
+    const campaign = yield* siteCampaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
     const typed = input.query?.trim() ?? ""
     const merchandising = yield* siteMerchandising(siteId)

@@ -9,7 +9,6 @@ import type { DecodedImage } from "../services/image-intake/IntakeErrors.js"
 import { ImageIntake } from "../services/image-intake/ImageIntake.js"
 import { type RelativeArea, toRgb } from "../services/image-intake/Rgb.js"
 import { SessionStore } from "../services/session-store/SessionStore.js"
-import { SiteRegistry } from "../services/site-registry/SiteRegistry.js"
 import { campaignBoosts } from "./Campaigns.js"
 import { centreOf, meanDirection, mirrored } from "../visual-space/PhotoViews.js"
 import { colorSignature } from "../visual-space/ColorSignature.js"
@@ -17,6 +16,7 @@ import { RAW_FEATURES, SiteVisualSpaces } from "../visual-space/SiteVisualSpaces
 import { sampledFacets, FACET_SAMPLE } from "./DynamicFilters.js"
 import { loadEntities } from "./Products.js"
 import { buildFilter } from "./Scope.js"
+import { siteCampaign } from "./SiteCampaigns.js"
 
 /** How long an image stays reusable by its requestId (spec: stored only temporarily). */
 export const VISUAL_IMAGE_TTL_SECONDS = 15 * 60
@@ -80,8 +80,7 @@ interface ScopeInput {
 /** Campaign, result count and filter scope of an image search; unknown campaign or column → 400. */
 export const visualScope = (siteId: number, input: ScopeInput) =>
   Effect.gen(function* () {
-    const registry = yield* SiteRegistry
-    const campaign = yield* registry.campaign(siteId, input.campaign)
+    const campaign = yield* siteCampaign(siteId, input.campaign)
     const limit = campaignResultsCount(campaign, input.resultsCount)
     const { filter, dynamic } = yield* buildFilter({
       campaign: campaign.staticFilters,

@@ -1,4 +1,4 @@
-import { Config, Duration, Effect, Layer, Option, Schedule, Scope } from "effect"
+import { Config, type ConfigError, Duration, Effect, Layer, Option, Schedule, Scope } from "effect"
 import { LegacySessionTtl } from "../search/LegacySessions.js"
 import { periodicReconcile, reconcile, restoreIndex, restoreSuggestions } from "../indexing/Reconcile.js"
 import { reconcileAggregation } from "../learning/Aggregation.js"
@@ -7,7 +7,7 @@ import { checkRedisSettings } from "../platform/redis/RedisSettingsCheck.js"
 import { Sqlite } from "../platform/Sqlite.js"
 import { EmbeddedAuth } from "../services/auth/EmbeddedAuth.js"
 import { CatalogIndex } from "../services/catalog-index/CatalogIndex.js"
-import type { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import type { CatalogStore, StoreError } from "../services/catalog-store/CatalogStore.js"
 import type { JobQueue } from "../services/job-queue/JobQueue.js"
 import type { MemoryLog } from "../services/memory-log/MemoryLog.js"
 import type { PredictionStore } from "../services/prediction-store/PredictionStore.js"
@@ -225,6 +225,22 @@ const apiWarmUp = (topology: Topology) =>
           Effect.logInfo("replicas synced", { index: topology.qdrant === undefined ? "replica" : "qdrant" })
         )
       )
+
+/**
+ * The merchandising store of this deployment alone (Redis with REDIS_URL, else the embedded
+ * SQLite file under DATA_DIR), for the site CLI, which writes campaigns through the same code
+ * as the API.
+ */
+export const MerchandisingStoreLive: Layer.Layer<MerchandisingStore, StoreError | ConfigError.ConfigError> =
+  Layer.unwrapEffect(
+    Effect.map(
+      TopologyConfig,
+      (topology): Layer.Layer<MerchandisingStore, StoreError | ConfigError.ConfigError> =>
+        topology.redisUrl !== undefined
+          ? RedisMerchandisingStore.layer(topology.redisUrl)
+          : EmbeddedMerchandisingStore.layer.pipe(Layer.provide(Sqlite.layer))
+    )
+  )
 
 /** What the routes need, whichever topology provides it. */
 export type ApiServices =

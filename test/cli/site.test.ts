@@ -9,6 +9,10 @@ import { Auth } from "../../src/services/auth/Auth.js"
 import { EmbeddedAuth } from "../../src/services/auth/EmbeddedAuth.js"
 import { EmbeddedSiteRegistry } from "../../src/services/site-registry/EmbeddedSiteRegistry.js"
 import { readSitesFile } from "../../src/services/site-registry/SitesStore.js"
+import { Sqlite } from "../../src/platform/Sqlite.js"
+import { EmbeddedMerchandisingStore } from "../../src/services/merchandising/EmbeddedMerchandisingStore.js"
+import { MerchandisingStore } from "../../src/services/merchandising/MerchandisingStore.js"
+import { settings } from "../support/Settings.js"
 
 let dir: string
 let sitesFile: string
@@ -24,7 +28,7 @@ const cli = (...args: Array<string>) =>
     execFile(
       tsx,
       ["src/cli/site.ts", ...args],
-      { env: { ...process.env, SITES_FILE: sitesFile } },
+      { env: { ...process.env, SITES_FILE: sitesFile, DATA_DIR: path.join(dir, "data"), REDIS_URL: "" } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr })
     )
   })
@@ -92,12 +96,22 @@ describe("npm run site", () => {
       JSON.stringify({ id: 4, resultsCount: 12, pins: [{ query: "Red Shoes", productIds: ["p"] }] })
     )
     expect((await cli("set-campaign", "--site", "1", "--file", campaignFile)).code).toBe(0)
+    // Written as PUT /campaigns/4 writes it: into the catalog store, the sites file's campaigns copied in first.
+    const stored = await Effect.runPromise(
+      Effect.flatMap(MerchandisingStore, (store) => store.all(1, "campaign")).pipe(
+        Effect.provide(EmbeddedMerchandisingStore.layer),
+        Effect.provide(Sqlite.layer),
+        Effect.provide(settings({ DATA_DIR: path.join(dir, "data") }))
+      )
+    )
+    expect(stored.map((e) => e.value)).toEqual([
+      { id: 0, name: "default", resultsCount: 100 },
+      { id: 4, resultsCount: 12, pins: [{ query: "red shoes", productIds: ["p"] }] }
+    ])
+    // The sites file keeps its own.
     const site = Option.getOrThrow(await Effect.runPromise(readSitesFile(sitesFile))).sites[0]
-    expect(site.campaigns.find((c) => c.id === 4)).toEqual({
-      id: 4,
-      resultsCount: 12,
-      pins: [{ query: "red shoes", productIds: ["p"] }]
-    })
+    expect(site.campaigns.map((c) => c.id)).toEqual([0])
+    expect((await cli("list")).stdout).toContain("campaigns: 0, 4 (default 0)")
   })
 
   it("fails on bad input with a clear message and exit code 1", async () => {

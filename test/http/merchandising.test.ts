@@ -281,3 +281,70 @@ describe("MCP: list_synonyms and list_rules", () => {
     }
   })
 })
+
+describe("campaigns over REST", () => {
+  it("the first write copies the sites file's campaigns in; searches under a new campaign follow it; the default stays", async () => {
+    const before = await api("GET", "/campaigns")
+    expect(before.status).toBe(200)
+    expect(before.body.defaultCampaign).toBe(0)
+    const fileIds = before.body.items.map((c: { id: number }) => c.id)
+    expect(fileIds).toContain(0)
+    const kitchenOnly = (await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "kettle", campaign: 5 }
+    })) as { status: number; body: { message: string } }
+    expect(kitchenOnly.status).toBe(400)
+    expect(kitchenOnly.body.message).toContain("unknown campaign 5")
+
+    const put = await api("PUT", "/campaigns/5", {
+      name: "one result",
+      resultsCount: 1,
+      boosts: [{ column: "product_type", values: [], weight: 1 }]
+    })
+    expect(put.status).toBe(200)
+    expect(put.body).toMatchObject({ id: "5", created: true })
+    const after = await api("GET", "/campaigns")
+    expect(after.body.items.map((c: { id: number }) => c.id)).toEqual([...fileIds, 5].sort((a, b) => a - b))
+    const under = await call(server.baseUrl, "POST", "/text-search", {
+      auth: server.siteA.bearer,
+      body: { query: "kettle", campaign: 5 }
+    })
+    expect(under.status).toBe(200)
+    expect(under.body.data.products).toHaveLength(1)
+    const got = await api("GET", "/campaigns/5")
+    expect(got.body).toMatchObject({ id: 5, name: "one result", resultsCount: 1 })
+    expect(Date.parse(got.body.updatedAt)).not.toBeNaN()
+
+    // The default campaign is the sites file's choice: replaceable, never deletable.
+    expect((await api("PUT", "/campaigns/0", { name: "default", resultsCount: 2 })).body.created).toBe(false)
+    expect((await found("kettle")).products.length).toBeLessThanOrEqual(2)
+    const noDefault = await api("DELETE", "/campaigns/0")
+    expect(noDefault.status).toBe(400)
+    expect(noDefault.body.message).toContain("default campaign")
+    await api("PUT", "/campaigns/0", { name: "default", resultsCount: 100 })
+
+    expect((await api("DELETE", "/campaigns/5")).status).toBe(200)
+    expect((await api("GET", "/campaigns/5")).status).toBe(404)
+    // Site B is untouched.
+    expect((await api("GET", "/campaigns", undefined, B())).body.items.map((c: { id: number }) => c.id)).not.toContain(
+      5
+    )
+  })
+
+  it("campaigns are checked whole: 400 naming the field", async () => {
+    const cases: Array<[string, unknown, string]> = [
+      ["/campaigns/6", { resultsCount: 5000 }, "resultsCount"],
+      ["/campaigns/6", { resultsCount: 10, boosts: [{ column: "nope", values: ["x"], weight: 1 }] }, "boosts.0.column"],
+      ["/campaigns/6", { resultsCount: 10, minWordSizeFor1Typo: 6, minWordSizeFor2Typos: 5 }, "minWordSizeFor2Typos"],
+      ["/campaigns/6", { id: 7, resultsCount: 10 }, "path's id"],
+      ["/campaigns/x", { resultsCount: 10 }, "id"]
+    ]
+    for (const [path, body, rule] of cases) {
+      const res = await api("PUT", path, body)
+      expect(res.status, JSON.stringify(body)).toBe(400)
+      expect(res.body.message, JSON.stringify(body)).toContain(rule)
+    }
+    expect((await api("GET", "/campaigns/6")).status).toBe(404)
+    expect((await api("GET", "/campaigns", undefined, server.siteA.bearer)).status).toBe(403)
+  })
+})

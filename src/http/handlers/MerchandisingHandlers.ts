@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { batchEntries, getEntry, listEntries, putEntry, removeEntry } from "../../search/MerchandisingEntries.js"
+import { getCampaign, putCampaign, removeCampaign, siteCampaigns } from "../../search/SiteCampaigns.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
@@ -27,6 +28,14 @@ export const MerchandisingHandlers = HttpApiBuilder.group(CommerceApi, "merchand
     .handle("getRule", ({ path }) => forSite((site) => getEntry(site, "rule", path.id)))
     .handle("deleteRule", ({ path }) => forSite((site) => removeEntry(site, "rule", path.id)))
     .handle("listRules", ({ urlParams }) => forSite((site) => listEntries(site, "rule", urlParams)))
+    .handle("listCampaigns", () =>
+      forSite((site) =>
+        Effect.map(siteCampaigns(site), ({ campaigns, defaultCampaign }) => ({ items: campaigns, defaultCampaign }))
+      )
+    )
+    .handle("getCampaign", ({ path }) => forSite((site) => getCampaign(site, path.id)))
+    .handle("putCampaign", ({ path, payload }) => forSite((site) => putCampaign(site, path.id, payload)))
+    .handle("deleteCampaign", ({ path }) => forSite((site) => removeCampaign(site, path.id)))
     .handle("batchRules", ({ payload }) =>
       forSite((site) => batchEntries(site, "rule", payload.rules, payload.replaceExisting ?? false))
     )

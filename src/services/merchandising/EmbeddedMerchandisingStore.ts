@@ -98,7 +98,15 @@ const layer: Layer.Layer<MerchandisingStore, never, Sqlite> = Layer.effect(
       }
     )
 
+    const seed = db.transaction((siteId: number, kind: EntryKind, entries: ReadonlyArray<StoredEntry<EntryKind>>) => {
+      if (count.get(siteId, kind)!.n > 0) return false
+      for (const entry of entries) upsert.run(siteId, kind, entry.id, encodeEntry(kind, entry.value), entry.updatedAt)
+      bump.run(siteId)
+      return true
+    })
+
     return MerchandisingStore.of({
+      seed: (siteId, kind, entries) => attempt("seed", () => seed(siteId, kind, entries)),
       put: (siteId, kind, entry, limit) => attempt("put", () => put(siteId, kind, entry, limit)),
       get: (siteId, kind, id) =>
         attempt("get", () => {

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { Rule, Synonym } from "../../domain/Merchandising.js"
+import { Campaign } from "../../domain/Site.js"
 import type { EntryKind, EntryKinds } from "./MerchandisingStore.js"
 
 /**
@@ -8,7 +9,8 @@ import type { EntryKind, EntryKinds } from "./MerchandisingStore.js"
  */
 const codecs = {
   synonym: Schema.parseJson(Synonym),
-  rule: Schema.parseJson(Rule)
+  rule: Schema.parseJson(Rule),
+  campaign: Schema.parseJson(Campaign)
 } as const
 
 export const encodeEntry = <K extends EntryKind>(kind: K, value: EntryKinds[K]): string =>

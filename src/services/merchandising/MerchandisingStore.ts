@@ -1,11 +1,13 @@
 import { Context, type Effect, type Option } from "effect"
 import type { StoreError } from "../catalog-store/CatalogStore.js"
 import type { Rule, Synonym } from "../../domain/Merchandising.js"
+import type { Campaign } from "../../domain/Site.js"
 
-/** What a site's merchandising holds: each kind is a set of entries by id. */
+/** What a site's merchandising holds: each kind is a set of entries by id (a campaign's: its number). */
 export interface EntryKinds {
   readonly synonym: Synonym
   readonly rule: Rule
+  readonly campaign: Campaign
 }
 export type EntryKind = keyof EntryKinds
 
@@ -21,7 +23,7 @@ export type PutOutcome = "created" | "replaced" | "full"
 export type BatchOutcome = "written" | "full"
 
 /**
- * Synonyms and query rules per site, durable once a write returns. Every write bumps the
+ * Synonyms, query rules and campaigns per site, durable once a write returns. Every write bumps the
  * site's `version`, which each process's cache of the compiled set (see SiteMerchandising)
  * compares against, so a change made through one api process is in effect in all of them.
  */
@@ -52,6 +54,15 @@ export interface MerchandisingStoreService {
     replace: boolean,
     limit: number
   ) => Effect.Effect<BatchOutcome, StoreError>
+  /**
+   * Writes the entries only if the site has none of the kind, at once: a set first taken from
+   * elsewhere (the sites file's campaigns) before the store holds it. true: written.
+   */
+  readonly seed: <K extends EntryKind>(
+    siteId: number,
+    kind: K,
+    entries: ReadonlyArray<StoredEntry<K>>
+  ) => Effect.Effect<boolean, StoreError>
   /** Grows with every change of the site's merchandising (0 before any). */
   readonly version: (siteId: number) => Effect.Effect<number, StoreError>
 }

@@ -13,7 +13,7 @@ import {
 
 /**
  * The distributed MerchandisingStore, keyed by site (the hash tag, like the other layouts):
- *   merch:{site}:synonym, merch:{site}:rule   hash: id → "<updatedAt>|<value JSON>"
+ *   merch:{site}:synonym, merch:{site}:rule, merch:{site}:campaign   hash: id → "<updatedAt>|<value JSON>"
  *   merch:{site}:version                      integer, bumped by every change
  * Each write is one script, so the bound check, the write and the version bump are atomic.
  */
@@ -56,6 +56,14 @@ redis.call('INCR', KEYS[2])
 return 1
 `
 
+/** KEYS: kind hash, version. ARGV: id, stored pairs. Returns 1 written, 0 the kind had entries. */
+const seedLua = `
+if redis.call('HLEN', KEYS[1]) > 0 then return 0 end
+for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('INCR', KEYS[2])
+return 1
+`
+
 const call = <A>(what: string, f: () => Promise<A>) =>
   Effect.tryPromise({
     try: f,
@@ -74,7 +82,15 @@ const make = (client: Redis): MerchandisingStoreService => {
   const putScript = script(client, putLua)
   const removeScript = script(client, removeLua)
   const batchScript = script(client, batchLua)
+  const seedScript = script(client, seedLua)
   return {
+    seed: (siteId, kind, entries) =>
+      call("seed", () =>
+        seedScript(
+          [kindKey(siteId, kind), versionKey(siteId)],
+          entries.flatMap((entry) => [entry.id, encodeStored(kind, entry)])
+        )
+      ).pipe(Effect.map((n) => n === 1)),
     put: (siteId, kind, entry, limit) =>
       call("put", () =>
         putScript([kindKey(siteId, kind), versionKey(siteId)], [entry.id, encodeStored(kind, entry), limit])

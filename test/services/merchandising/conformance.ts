@@ -119,6 +119,17 @@ export const merchandisingStoreConformance = (
         expect((yield* store.all(1, "rule")).map((e) => e.id)).toEqual(["r"])
       }))
 
+    test("a seed is written only where the site has none of the kind", (store) =>
+      Effect.gen(function* () {
+        yield* store.put(1, "rule", { id: "r", value: kettleWeek, updatedAt: 1 }, 10)
+        expect(yield* store.seed(1, "synonym", [synonym("a", tee), synonym("b", buds)])).toBe(true)
+        const version = yield* store.version(1)
+        expect(yield* store.seed(1, "synonym", [synonym("c", tee)])).toBe(false)
+        expect((yield* store.all(1, "synonym")).map((e) => e.id)).toEqual(["a", "b"])
+        expect(yield* store.version(1)).toBe(version)
+        expect(yield* store.seed(2, "synonym", [synonym("c", tee)])).toBe(true)
+      }))
+
     test("a batch past the bound is refused whole", (store) =>
       Effect.gen(function* () {
         yield* store.put(1, "synonym", synonym("a", tee), 3)
