@@ -15,7 +15,6 @@ import {
 } from "../services/site-registry/SiteAdmin.js"
 import { registryEntry, REGISTRY_TOKEN_TTL_SECONDS } from "../mcp/RegistryEntry.js"
 import {
-  describeParseError,
   readSitesFile,
   type SitesFileError,
   SitesFilePath,
