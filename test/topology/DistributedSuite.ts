@@ -174,7 +174,7 @@ export const distributedTopologySuite = (
       expect(other.body.data.products).toEqual([])
     }, 120_000)
 
-    it("synonyms and rules written through one api process are in effect on another, without re-indexing", async () => {
+    it("synonyms, rules and campaigns written through one api process are in effect on another, without re-indexing", async () => {
       const second = await startServerProcess(env)
       try {
         const onSecond = (query: string) =>
@@ -191,16 +191,26 @@ export const distributedTopologySuite = (
           consequence: { promote: [{ productId: "lamp-7", position: 0 }], userData: { banner: "Lamps" } }
         }
         expect((await merchant("PUT", "/rules/lamp-banner", rule)).status).toBe(200)
+        expect((await merchant("PUT", "/campaigns/9", { name: "three", resultsCount: 3 })).status).toBe(200)
         await eventually(async () => {
           const res = await onSecond("glimmerstick")
           expect(ids(res)[0]).toBe("lamp-7")
           expect(ids(res).filter((id) => id.startsWith("lamp-"))).toHaveLength(24)
           expect(res.body.data.userData).toEqual([{ banner: "Lamps" }])
         }, 10_000)
+        await eventually(async () => {
+          const res = await call(second.baseUrl, "POST", "/text-search", {
+            auth: sites.siteA.bearer,
+            body: { query: "brass desk lamp", campaign: 9 }
+          })
+          expect(res.status).toBe(200)
+          expect(ids(res)).toHaveLength(3)
+        }, 10_000)
         // Nothing was indexed again: the change is applied at query time.
         expect(indexed()).toEqual(before)
         await merchant("DELETE", "/synonyms/glimmer")
         await merchant("DELETE", "/rules/lamp-banner")
+        await merchant("DELETE", "/campaigns/9")
         await eventually(async () => {
           const res = await onSecond("glimmerstick")
           expect(ids(res).filter((id) => id.startsWith("lamp-"))).toEqual([])
