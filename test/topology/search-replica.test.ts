@@ -224,6 +224,43 @@ describe("the embedded default with a search replica", () => {
     }
   }, 60_000)
 
+  it("applies a synonym and a rule the leader took in the replica's searches too, within a second", async () => {
+    const { siteA } = workspace
+    const held: Array<http.Agent> = []
+    try {
+      const agent = await replicaConnection(api, siteA.bearer, held)
+      const product = await call(api.baseUrl, "PUT", "/product/lamp-numbat", {
+        auth: siteA.basic,
+        body: { data: { title: "Numbat reading lamp" } }
+      })
+      expect(product.status).toBe(200)
+      const search = () =>
+        onConnection(agent, api.baseUrl, "POST", "/text-search", { auth: siteA.bearer, body: { query: "glowbarrow" } })
+      expect((await search()).body.data.products).toEqual([])
+      const synonym = await call(api.baseUrl, "PUT", "/synonyms/glowbarrow", {
+        auth: siteA.basic,
+        body: { type: "oneWaySynonym", input: "glowbarrow", synonyms: ["numbat"] }
+      })
+      expect(synonym.status).toBe(200)
+      const rule = await call(api.baseUrl, "PUT", "/rules/glow", {
+        auth: siteA.basic,
+        body: {
+          conditions: [{ pattern: "glowbarrow", anchoring: "is" }],
+          consequence: { userData: { banner: "Glow" } }
+        }
+      })
+      expect(rule.status).toBe(200)
+      await eventually(async () => {
+        const res = await search()
+        expect(byReplica(res.headers)).toBe(true)
+        expect(res.body.data.products.map((p: { productId: string }) => p.productId)).toEqual(["lamp-numbat"])
+        expect(res.body.data.userData).toEqual([{ banner: "Glow" }])
+      }, 10_000)
+    } finally {
+      for (const agent of held) agent.destroy()
+    }
+  }, 60_000)
+
   it("forks the replica again when it dies; the leader takes every connection meanwhile", async () => {
     const [replica] = childrenOf(api.child.pid!)
     expect(replica).toBeGreaterThan(0)
