@@ -140,7 +140,9 @@ describe("the README and docs/", () => {
           ...(process.env as Record<string, string>),
           BASIC: basic!,
           BEARER: bearer!,
-          SITES_FILE: path.join(dir, "sites.json")
+          // The reader's CLI and server share a checkout's settings: the sites file and the data dir.
+          SITES_FILE: path.join(dir, "sites.json"),
+          DATA_DIR: path.join(dir, "data")
         }
       })
       const problems: Array<string> = []
