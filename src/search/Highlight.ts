@@ -18,7 +18,7 @@ export const SNIPPET_WORDS = 24
 /**
  * For each word of a text, the query's words it matches as the index matches them: the same
  * stem, the completion of the last word typed live, a model number's base, or the word numbered
- * ("buds" → "buds2"); failing all of these anywhere in the text, a typo within the word's budget
+ * ("buds" → "buds2"), or one of the site's synonyms of it; failing all of these anywhere in the text, a typo within the word's budget
  * (the fewest edits only under `typoTolerance: "min"`). A word the text holds whole marks no
  * typos ("shirt" leaves "Short" of "Short Sleeve Shirt" alone), nor does a word of the language
  * ("couch" is no typo of "coach"); words holding digits never match as typos. A word matches
@@ -34,8 +34,16 @@ const matchedWords = (
   const forms = [...new Set(spans.flatMap((span) => span.forms))]
   const tests = words.map((word) => {
     const prefix = completesPrefix(word.typed, word.typed === last, matching)
+    // The site's synonyms of the word, and of a phrase it begins ("airpods" marks "Buds").
+    const synonyms = new Set([
+      ...(matching.synonyms?.terms.get(word.stem) ?? []).map((alternative) => alternative.term),
+      ...(matching.synonyms?.phrases ?? []).filter((phrase) => phrase.group === word.group).map((p) => p.term)
+    ])
     const whole = (form: string) =>
-      stem(form) === word.stem || (prefix && form.startsWith(word.typed)) || numberedForm(word.typed, form)
+      stem(form) === word.stem ||
+      synonyms.has(stem(form)) ||
+      (prefix && form.startsWith(word.typed)) ||
+      numberedForm(word.typed, form)
     const budget = matching.languageWords?.includes(word.typed) ? 0 : editBudget(word.typed, false, matching)
     if (budget === 0 || forms.some(whole)) return whole
     const edits = (form: string) =>
