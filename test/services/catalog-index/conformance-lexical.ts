@@ -58,6 +58,34 @@ export const lexicalConformance = (layer: Layer.Layer<CatalogIndex>) => {
       expect(yield* searchIds({ text: "lights" })).toEqual(["light"])
     }))
 
+  test("a query word's synonyms match as its variants, below its own matches; a phrase's term stands for its words", () =>
+    Effect.gen(function* () {
+      yield* upsert(
+        titled("earbuds", "Sport earbuds"),
+        titled("buds", "Galaxy buds pro"),
+        titled("tee", "Organic cotton tee"),
+        titled("drill", "Cordless drill")
+      )
+      const synonyms = (terms: Record<string, Array<string>>, phrases: Array<[number, number, string]> = []) => ({
+        ...DEFAULT_WORD_MATCHING,
+        synonyms: {
+          terms: new Map(
+            Object.entries(terms).map(([stem, list]) => [stem, list.map((term) => ({ term, weight: 1 }))])
+          ),
+          phrases: phrases.map(([group, span, term]) => ({ group, span, term }))
+        }
+      })
+      expect(yield* searchIds({ text: "earbuds" })).toEqual(["earbuds"])
+      expect(yield* searchIds({ text: "earbuds", words: synonyms({ earbud: ["bud"] }) })).toEqual(["earbuds", "buds"])
+      // Where the word has no products of its own, the synonym's are the results.
+      expect(yield* searchIds({ text: "airpods", words: synonyms({ airpod: ["bud"] }) })).toEqual(["buds"])
+      // A term the catalog does not hold adds nothing.
+      expect(yield* searchIds({ text: "drill", words: synonyms({ drill: ["nowhere"] }) })).toEqual(["drill"])
+      // Two typed words in a row standing for one term.
+      expect(yield* searchIds({ text: "t shirt" })).toEqual([])
+      expect(yield* searchIds({ text: "t shirt", words: synonyms({}, [[0, 2, "tee"]]) })).toEqual(["tee"])
+    }))
+
   test("tolerates a typo in a longer word", () =>
     Effect.gen(function* () {
       yield* upsert(titled("p1", "Cordless drill"), titled("p2", "Corded sander"))
