@@ -68,6 +68,25 @@ export type VariantSummary = typeof VariantSummary.Type
  * required is required. `productType` holds the product_type paths: text on the type side,
  * Base64-URL encoded paths joined by "," on the wire.
  */
+/**
+ * A listed product's place, explained (text search with `explain`): its score and the parts it
+ * adds up from, or the rule (or campaign pin) that placed it.
+ */
+export const Explanation = Schema.Struct({
+  score: Schema.Number,
+  /** BM25 share of the query's best match, times the lexical weight (synonyms and typos included). */
+  lexical: Schema.Number,
+  /** Text (and image) cosine similarity, times their weights. */
+  semantic: Schema.Number,
+  /** Shoppers' popularity lift. */
+  popularity: Schema.Number,
+  /** Campaign and rule boosts (negative: buried), and the duplicate-title spread. */
+  boosts: Schema.Number,
+  /** Placed by a query rule's promotion (its id) or a campaign pin ("campaign pin"), at this position. */
+  promoted: optionalField(Schema.Struct({ by: Schema.String, position: Schema.Number }))
+}).annotations({ identifier: "Explanation" })
+export type Explanation = typeof Explanation.Type
+
 export const ResultEntity = Schema.Struct({
   kind: optionalField(oneOf("product", "content")),
   entityType: optionalField(oneOf("product", "content", "list")),
@@ -100,7 +119,9 @@ export const ResultEntity = Schema.Struct({
    */
   variants: optionalField(VariantSummary),
   /** Text search: the title (and on request a description snippet) with the matched words marked (extension). */
-  highlight: optionalField(Highlight)
+  highlight: optionalField(Highlight),
+  /** Text search with `explain`: why the product is where it is (extension). */
+  explanation: optionalField(Explanation)
 }).annotations({ identifier: "ResultEntity" })
 export type ResultEntity = typeof ResultEntity.Type
 export type ResultEntityEncoded = typeof ResultEntity.Encoded

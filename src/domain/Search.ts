@@ -110,7 +110,15 @@ export const TextSearchRequest = Schema.Struct({
   ),
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
-  dynamicFilters: optionalField(DynamicFilters)
+  dynamicFilters: optionalField(DynamicFilters),
+  /** Each result carries `explanation` (its score's parts, or the rule that placed it), and `data.explanation` the query's. */
+  explain: optionalField(
+    Schema.Boolean.annotations({
+      description:
+        "Each result carries `explanation`: its score and the parts it adds up from (lexical, semantic, " +
+        "popularity, boosts) or the rule that promoted it; `data.explanation` the words searched and the synonyms applied"
+    })
+  )
 }).annotations({ identifier: "TextSearchRequest" })
 export type TextSearchRequest = typeof TextSearchRequest.Type
 
@@ -125,6 +133,13 @@ export const SearchResponse = Schema.Struct({
     /** The ids of the query rules that fired, in the order they fired (see /rules). */
     appliedRules: optionalField(
       Schema.Array(Schema.String).annotations({ description: "The query rules that fired, in order" })
+    ),
+    /** With `explain`: the words searched (after the rules' edits) and the synonyms applied to them. */
+    explanation: optionalField(
+      Schema.Struct({
+        searched: Schema.String,
+        synonyms: Schema.Array(Schema.Struct({ words: Schema.String, alternatives: Schema.Array(Schema.String) }))
+      })
     ),
     /** The fired rules' `userData` (a banner, a message), in the same order. */
     userData: optionalField(

@@ -28,8 +28,8 @@ export interface FiredRules {
   readonly filters: ReadonlyArray<StaticFilters>
   readonly boosts: ReadonlyArray<typeof Boost.Type>
   readonly hide: ReadonlyArray<string>
-  /** In rule order; a product promoted twice keeps its first place. */
-  readonly promote: ReadonlyArray<{ readonly productId: string; readonly position: number }>
+  /** In rule order; a product promoted twice keeps its first place. `by`: the rule's id. */
+  readonly promote: ReadonlyArray<{ readonly productId: string; readonly position: number; readonly by: string }>
   /** The first fired rule's redirect. */
   readonly redirect: string | undefined
   readonly userData: ReadonlyArray<Readonly<Record<string, unknown>>>
@@ -112,14 +112,14 @@ export const fireRules = (rules: ReadonlyArray<RuleEntryValue>, context: RuleCon
   )
   let text = context.text
   const promoted = new Set<string>()
-  const promote: Array<{ productId: string; position: number }> = []
-  for (const { rule } of fired) {
+  const promote: Array<{ productId: string; position: number; by: string }> = []
+  for (const { id, rule } of fired) {
     const c = rule.consequence
     if (c.query !== undefined) text = edited(text, c.query)
     for (const p of c.promote ?? []) {
       if (promoted.has(p.productId)) continue
       promoted.add(p.productId)
-      promote.push(p)
+      promote.push({ ...p, by: id })
     }
   }
   const hide = [...new Set(fired.flatMap(({ rule }) => (rule.consequence.hide ?? []).map((h) => h.productId)))]

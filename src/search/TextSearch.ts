@@ -24,6 +24,7 @@ import { withLanguageWords } from "../text/TextAnalysis.js"
 import { highlighted } from "./Highlight.js"
 import { byTitleHead, HEAD_WINDOW } from "./TitleHeadRanking.js"
 import { CatalogStore } from "../services/catalog-store/CatalogStore.js"
+import { appliedSynonyms, explainListing } from "./Explanation.js"
 import { fireRules, ruleBoosts, withPromotions } from "./QueryRules.js"
 import { siteMerchandising } from "./SiteMerchandising.js"
 import { withSynonyms } from "./Synonyms.js"
@@ -48,6 +49,8 @@ export interface TextSearchInput {
   readonly campaign?: number | undefined
   readonly staticFilters?: Parameters<typeof buildFilter>[0]["staticFilters"]
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
+  /** Each product explains its place (see Explanation.ts). */
+  readonly explain?: boolean | undefined
 }
 
 /**
@@ -129,7 +132,7 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
               promotions.map((p) => p.productId)
             )
           )
-    const promoted = promotions.filter((p) => inScopeIds.has(p.productId))
+    const promoted = promotions.filter((p) => inScopeIds.has(p.productId)).map((p) => ({ by: "campaign pin", ...p }))
     const pinned = [...new Set(promoted.map((p) => p.productId))]
     const scope: MatchScope = {
       siteId,
@@ -174,7 +177,16 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
         ? rankedIds
         : withPromotions(rankedIds, promoted, offset + limit + pinned.length).slice(offset, offset + limit)
     const entities = yield* loadEntities(siteId, ids).pipe(timed("entities"))
-    const products = browsing ? entities : yield* highlighted(store, siteId, entities, text, matching, input.snippet)
+    const shown = browsing ? entities : yield* highlighted(store, siteId, entities, text, matching, input.snippet)
+    const products = input.explain
+      ? explainListing(
+          shown,
+          result.listing ?? result.hits,
+          query,
+          promoted.filter((p) => ids.includes(p.productId)),
+          offset
+        )
+      : shown
 
     // Pinned products that do not match the words are listed too, so they count.
     const pinnedMatching = pinned.length === 0 ? [] : yield* index.matchIds({ ...scope, onlyIds: pinned })
@@ -218,6 +230,9 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
         total,
         interactions,
         ...(rules.ids.length > 0 ? { appliedRules: rules.ids } : {}),
+        ...(input.explain
+          ? { explanation: { searched: text, synonyms: appliedSynonyms(text, matching.synonyms) } }
+          : {}),
         ...(rules.userData.length > 0 ? { userData: rules.userData } : {})
       },
       interactions,

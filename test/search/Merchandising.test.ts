@@ -259,6 +259,40 @@ describe("query rules at query time", () => {
   })
 })
 
+describe("explain: why each product is where it is", () => {
+  it.layer(shop)((it) => {
+    it.effect("scores split into their parts, the rule that promoted a product, the synonyms the words met", () =>
+      Effect.gen(function* () {
+        yield* merchandise(SITE_A, [{ type: "oneWaySynonym", input: "airpods", synonyms: ["buds"] }], {
+          "bury-bosch": {
+            conditions: [{ pattern: "drill", anchoring: "contains" }],
+            consequence: {
+              boosts: [{ column: "brand", values: ["Bosch"], weight: -0.5 }],
+              promote: [{ productId: "mug-1", position: 1 }]
+            }
+          }
+        })
+        const drills = yield* search({ query: "drill", explain: true })
+        const [first, second, third] = drills.data.products
+        expect(first.explanation).toMatchObject({ boosts: 0 })
+        expect(first.explanation!.lexical).toBeGreaterThan(0)
+        const parts = first.explanation!
+        expect(parts.lexical + parts.semantic + parts.popularity + parts.boosts).toBeCloseTo(parts.score, 3)
+        expect(second.explanation?.promoted).toEqual({ by: "bury-bosch", position: 1 })
+        expect(third.productId).toBe("drill-1")
+        expect(third.explanation!.boosts).toBeCloseTo(-0.5, 3)
+        expect(drills.data.explanation).toEqual({ searched: "drill", synonyms: [] })
+        const airpods = yield* search({ query: "airpods", explain: true })
+        expect(airpods.data.explanation?.synonyms).toEqual([{ words: "airpods", alternatives: ["bud"] }])
+        // Without `explain`, nothing of it.
+        const plain = yield* search({ query: "drill" })
+        expect(plain.data.products[0].explanation).toBeUndefined()
+        expect(plain.data.explanation).toBeUndefined()
+      })
+    )
+  })
+})
+
 describe("withPromotions", () => {
   it("places each promotion at the first free place from its position, within the window", () => {
     expect(withPromotions(["a", "b", "c", "d"], [{ productId: "x", position: 1 }], 10)).toEqual([

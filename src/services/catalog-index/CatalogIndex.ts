@@ -109,6 +109,11 @@ export interface SearchHit {
   readonly lexical: number
   readonly text: number
   readonly image: number
+  /**
+   * The fusion weights `score` was computed with (score = lexical·wL + text·wT + image·wI +
+   * boosts), where the index fused signals: a ranking's explanation reads them.
+   */
+  readonly weights?: { readonly lexical: number; readonly text: number; readonly image: number } | undefined
   /** The product's filter/facet columns: facets and refinements over a ranking read them here. */
   readonly columns: Readonly<Record<string, PayloadValue>>
   /**

@@ -183,6 +183,7 @@ const hitAt = (site: SiteIndex, scorer: Scorer, slot: number): SearchHit => {
     lexical: scorer.lexicalShare(slot),
     text,
     image,
+    weights: scorer.weights,
     columns: site.payloadAt(slot),
     title: site.titleAt(slot)
   }

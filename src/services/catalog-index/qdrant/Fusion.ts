@@ -195,7 +195,7 @@ export const fuse = (
       if (conditionHolds(boost.condition, candidate.columns[boost.condition.column])) score += boost.weight
     if (near !== undefined) score += nearBonus(near, candidate.columns[near.column])
     for (const { values, weight } of signalBoosts) score += weight * (values.get(candidate.productId) ?? 0)
-    return { productId: candidate.productId, score, lexical, text, image, columns: candidate.columns }
+    return { productId: candidate.productId, score, lexical, text, image, weights, columns: candidate.columns }
   })
   hits.sort((a, b) => b.score - a.score || byCodeUnits(a.productId, b.productId))
   return hits.slice(0, Math.max(0, limit))
