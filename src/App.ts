@@ -16,6 +16,7 @@ import { SearchHandlers } from "./http/handlers/SearchHandlers.js"
 import { responsePolicy } from "./http/ResponsePolicy.js"
 import { ServerConfig } from "./http/ServerConfig.js"
 import { McpRoute } from "./mcp/McpRoute.js"
+import { ConsoleRoute } from "./http/ConsoleRoute.js"
 import { ProtectedResourceRoute } from "./mcp/ProtectedResource.js"
 import { ApiTopology } from "./topology/Topology.js"
 import { ReplicaReadyReport, servedWithLeader } from "./topology/replica/ReplicaServer.js"
@@ -42,6 +43,7 @@ const Routes = Layer.unwrapEffect(
     Layer.mergeAll(
       ApiRoutes,
       McpRoute,
+      ConsoleRoute,
       ProtectedResourceRoute,
       HttpApiSwagger.layerHttpLayerRouter({ api: CommerceApi, path: "/docs" })
     ).pipe(Layer.provide(responsePolicy(config.maxBodyBytes)))

@@ -1,0 +1,267 @@
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync } from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import puppeteer, { type Browser, type Page } from "puppeteer-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { repoRoot } from "../support/EntryPoint.js"
+import { call } from "../support/Http.js"
+import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
+
+/*
+ * The console in Debian's Chromium (installed by `npm run setup`), against a real api: each step
+ * a person takes, with no console error and no failed request along the way. Screenshots go to
+ * a temporary folder (printed), never into the repository.
+ */
+const CHROMIUM = "/usr/bin/chromium"
+const WAIT = { timeout: 60_000 }
+/** CONSOLE_SHOTS=<dir> keeps them where you say (the docs show a few). */
+const SHOTS = process.env.CONSOLE_SHOTS ?? path.join(os.tmpdir(), `console-shots-${process.pid}`)
+
+let server: InProcessApi
+let browser: Browser
+
+const lamp = (n: number, brand: string, price: number, color: string) => ({
+  id: `lamp-${n}`,
+  data: {
+    title: `${brand} desk lamp ${["brass", "walnut", "steel", "linen", "glass", "oak", "marble"][n % 7]} ${n}`,
+    brand,
+    price,
+    color,
+    product_type: "Home > Lighting > Desk Lamps",
+    availability: "in_stock"
+  }
+})
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: run "npm run setup" (it installs Debian's chromium package)`)
+  // The console's bundle, as `npm run build` makes it.
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "build-console.mjs")], { cwd: repoRoot })
+  server = await startInProcessApi()
+  const products = [
+    ...Array.from({ length: 9 }, (_, i) => lamp(i, "Acme", 20 + i * 5, "Black")),
+    ...Array.from({ length: 9 }, (_, i) => lamp(i + 9, "Lumen", 60 + i * 3, "White")),
+    { id: "mug-1", data: { title: "Stoneware mug", brand: "Hearth", price: 9, product_type: "Home > Kitchen" } }
+  ]
+  for (const p of products) {
+    const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
+      auth: server.siteA.basic,
+      body: { data: p.data }
+    })
+    expect(res.status).toBe(200)
+  }
+  browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless=new"] })
+  mkdirSync(SHOTS, { recursive: true })
+  console.info(`console screenshots: ${SHOTS}`)
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+})
+
+/** A page that records every console error and failed request (none is expected in any step). */
+const openConsole = async () => {
+  const page = await browser.newPage()
+  await page.setViewport({ width: 1200, height: 900 })
+  const problems: Array<string> = []
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`)
+  })
+  page.on("pageerror", (error) => problems.push(`page: ${String(error)}`))
+  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`))
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`)
+  })
+  await page.goto(`${server.baseUrl}/console`, { waitUntil: "networkidle0", ...WAIT })
+  return { page, problems }
+}
+
+const credentials = (basic: string) => {
+  const [username, password] = Buffer.from(basic.replace(/^Basic /, ""), "base64")
+    .toString()
+    .split(":")
+  return { username, password }
+}
+
+const signInWithPassword = async (page: Page) => {
+  const { username, password } = credentials(server.siteA.basic)
+  await page.locator("::-p-aria(Username)").fill(username)
+  await page.locator("::-p-aria(Password)").fill(password)
+  await page.locator('::-p-aria(Sign in[role="button"])').click()
+  await page.waitForSelector('::-p-aria(Search[role="searchbox"])', WAIT)
+}
+
+const text = (page: Page, selector: string) => page.$eval(selector, (e: any) => String(e.textContent ?? ""))
+const resultIds = (page: Page) =>
+  page.$$eval("ul[aria-label=Results] li h3", (items: Array<any>) => items.map((e) => String(e.textContent)))
+const total = async (page: Page) => Number(/(\d+) result/.exec(await text(page, ".bar span"))?.[1])
+
+describe("the console", () => {
+  it("serves its page at /console (and / leads there) with its assets compressed", async () => {
+    const page = await fetch(`${server.baseUrl}/console`)
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toContain("text/html")
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'")
+    const root = await fetch(`${server.baseUrl}/`, { redirect: "manual" })
+    expect(root.status).toBe(302)
+    expect(root.headers.get("location")).toBe("/console/")
+    const script = await fetch(`${server.baseUrl}/console/assets/app.js`, { headers: { "accept-encoding": "gzip" } })
+    expect(script.headers.get("content-encoding")).toBe("gzip")
+    expect((await fetch(`${server.baseUrl}/console/assets/..%2Fpackage.json`)).status).toBe(404)
+  })
+
+  it("a merchant signs in, searches with a typo and picks a completion, filters, sorts, pages and asks why", async () => {
+    const { page, problems } = await openConsole()
+    await signInWithPassword(page)
+    await page.locator('::-p-aria(Search[role="searchbox"])').fill("desk lanp")
+    const completion = await page.waitForSelector("ul[aria-label=Suggestions] button", WAIT)
+    expect(await completion!.evaluate((e: any) => String(e.textContent))).toContain("desk lamp")
+    await completion!.click()
+    await page.waitForSelector("ul[aria-label=Results] li", WAIT)
+    expect(await total(page)).toBe(18)
+    await page.screenshot({ path: path.join(SHOTS, "search.png") })
+
+    // A facet: the brand Acme narrows the listing; its count was what the listing now holds.
+    const acme = await page.waitForSelector("::-p-aria(Acme (9))", WAIT)
+    await acme!.click()
+    await page.waitForFunction(
+      () => /^9 results/.test(String((globalThis as any).document.querySelector(".bar span")?.textContent)),
+      WAIT
+    )
+    expect((await resultIds(page)).every((title) => title.startsWith("Acme"))).toBe(true)
+
+    // Sort by price, cheapest first: the 20.00 lamp leads.
+    await page.select("::-p-aria(Sort)", "1")
+    await page.waitForFunction(
+      () =>
+        String((globalThis as any).document.querySelector("ul[aria-label=Results] li .price")?.textContent).includes(
+          "20.00"
+        ),
+      WAIT
+    )
+    // Page 2 of the nine (12 a page would hold them all): back to every brand, 18 in two pages.
+    await acme!.click()
+    await page.waitForFunction(
+      () => /^18 results/.test(String((globalThis as any).document.querySelector(".bar span")?.textContent)),
+      WAIT
+    )
+    const firstPage = await resultIds(page)
+    await page.locator("::-p-aria(Next)").click()
+    await page.waitForFunction(
+      () =>
+        String((globalThis as any).document.querySelector("nav[aria-label=Pages] span")?.textContent).includes(
+          "Page 2 of 2"
+        ),
+      WAIT
+    )
+    const secondPage = await resultIds(page)
+    expect(secondPage).toHaveLength(6)
+    expect(secondPage.filter((title) => firstPage.includes(title))).toEqual([])
+
+    // Why here: the first result's score and its parts.
+    await page.locator("ul[aria-label=Results] li .why").click()
+    const explanation = await text(page, "ul[aria-label=Results] li .explanation")
+    expect(explanation).toContain("Score")
+    expect(explanation).toContain("Lexical")
+    await page.screenshot({ path: path.join(SHOTS, "why-here.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 180_000)
+
+  it("a merchant creates a synonym and a rule and sees the preview change", async () => {
+    const { page, problems } = await openConsole()
+    await signInWithPassword(page)
+    await page.locator('::-p-aria(Synonyms[role="link"])').click()
+    await page.locator("::-p-aria(Preview query)").fill("glimmerstick")
+    await page.waitForFunction(
+      () =>
+        /^0 results/.test(
+          String((globalThis as any).document.querySelector("section[aria-label=Preview] p")?.textContent)
+        ),
+      WAIT
+    )
+    await page.locator("form[aria-label=Synonym] ::-p-aria(Id)").fill("glimmer")
+    await page.locator("form[aria-label=Synonym] ::-p-aria(Synonyms (comma-separated))").fill("glimmerstick, lamp")
+    await page.locator("::-p-aria(Save synonym)").click()
+    await page.waitForFunction(
+      () =>
+        /^18 results/.test(
+          String((globalThis as any).document.querySelector("section[aria-label=Preview] p")?.textContent)
+        ),
+      WAIT
+    )
+    expect(await text(page, "table[aria-label=Synonyms] tbody")).toContain("glimmerstick = lamp")
+    await page.screenshot({ path: path.join(SHOTS, "synonyms.png") })
+
+    await page.locator('::-p-aria(Rules[role="link"])').click()
+    await page.locator("form[aria-label=Rule] ::-p-aria(Id)").fill("mug-first")
+    await page.locator("::-p-aria(Query pattern)").fill("desk lamp")
+    await page.locator("::-p-aria(Promote product id)").fill("mug-1")
+    await page.locator("::-p-aria(Banner)").fill("Mugs week")
+    await page.locator("::-p-aria(Save rule)").click()
+    await page.waitForFunction(
+      () =>
+        String(
+          (globalThis as any).document.querySelector("ol[aria-label='Preview results'] li")?.textContent
+        ).startsWith("Stoneware mug"),
+      WAIT
+    )
+    expect(await text(page, "section[aria-label=Preview] p")).toContain("rules: mug-first")
+    // Disabled, the rule stops: the preview leads with a lamp again.
+    // (Puppeteer's ARIA locator misses controls inside the table's rows: CSS selectors there.)
+    await (await page.waitForSelector("input[aria-label='Rule mug-first enabled']", WAIT))!.click()
+    await page.waitForFunction(
+      () =>
+        !String(
+          (globalThis as any).document.querySelector("ol[aria-label='Preview results'] li")?.textContent
+        ).startsWith("Stoneware mug"),
+      WAIT
+    )
+    await page.screenshot({ path: path.join(SHOTS, "rules.png") })
+    await (await page.waitForSelector("button[aria-label='Delete rule mug-first']", WAIT))!.click()
+    await page.waitForFunction(
+      () =>
+        !String((globalThis as any).document.querySelector("table[aria-label=Rules] tbody")?.textContent).includes(
+          "mug-first"
+        ),
+      WAIT
+    )
+    await page.locator('::-p-aria(Synonyms[role="link"])').click()
+    await (await page.waitForSelector("button[aria-label='Delete synonym glimmer']", WAIT))!.click()
+    await page.waitForFunction(
+      () =>
+        !String((globalThis as any).document.querySelector("table[aria-label=Synonyms] tbody")?.textContent).includes(
+          "glimmer"
+        ),
+      WAIT
+    )
+    expect(problems).toEqual([])
+    await page.close()
+  }, 180_000)
+
+  it("a read-only token sees the shopper's view only, also at 360 px", async () => {
+    const { page, problems } = await openConsole()
+    await page.setViewport({ width: 360, height: 740 })
+    await page.locator("::-p-aria(A read-only token)").click()
+    await page.locator("::-p-aria(Token)").fill(server.siteA.bearer)
+    await page.locator('::-p-aria(Sign in[role="button"])').click()
+    await page.waitForSelector('::-p-aria(Search[role="searchbox"])', WAIT)
+    const links = await page.$$eval("nav[aria-label=Console] a", (items: Array<any>) =>
+      items.map((e) => String(e.textContent))
+    )
+    expect(links).toEqual(["Search preview"])
+    await page.goto(`${server.baseUrl}/console#/synonyms`, { waitUntil: "networkidle0", ...WAIT })
+    await page.waitForSelector('::-p-aria(Search[role="searchbox"])', WAIT)
+    expect(await page.$("table[aria-label=Synonyms]")).toBeNull()
+    await page.locator('::-p-aria(Search[role="searchbox"])').fill("lamp")
+    await page.keyboard.press("Enter")
+    await page.waitForSelector("ul[aria-label=Results] li", WAIT)
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth)).toBeLessThanOrEqual(360)
+    await page.screenshot({ path: path.join(SHOTS, "read-only-360.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 120_000)
+})
