@@ -6,7 +6,7 @@ const money = (n: number | null | undefined) => (n === null || n === undefined ?
 /** One result as a shopper sees it, with "why here" for the merchant. */
 export const ResultTile = ({ product }: { readonly product: Product }) => {
   const [why, setWhy] = useState(false)
-  const image = product.images?.find((i) => i.url)?.url
+  const image = product.images?.[0]?.thumbnail ?? product.images?.[0]?.original
   const price = product.price
   const onSale = price?.sale !== null && price?.sale !== undefined && price.actual !== null && price.sale < price.actual
   const e = product.explanation
@@ -15,7 +15,12 @@ export const ResultTile = ({ product }: { readonly product: Product }) => {
     <li class="tile">
       <div class="thumb">{image ? <img src={image} alt="" loading="lazy" /> : <span aria-hidden="true">□</span>}</div>
       {/* The server escapes the title and marks the matched words itself. */}
-      <h3 dangerouslySetInnerHTML={{ __html: product.highlight?.title ?? escapeHtml(product.title) }} />
+      <h3>
+        <a
+          href={`#/product/${encodeURIComponent(product.productId)}`}
+          dangerouslySetInnerHTML={{ __html: product.highlight?.title ?? escapeHtml(product.title) }}
+        />
+      </h3>
       {product.brand && <p class="brand">{product.brand}</p>}
       {price && (
         <p class="price">

@@ -55,7 +55,7 @@ export interface Product {
   readonly productId: string
   readonly title: string
   readonly brand?: string | null
-  readonly images?: ReadonlyArray<{ readonly url?: string | null }>
+  readonly images?: ReadonlyArray<{ readonly original: string; readonly thumbnail: string | null }>
   readonly price?: { readonly actual: number | null; readonly sale: number | null } | null
   readonly availability?: string
   readonly color?: string

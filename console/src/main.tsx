@@ -2,15 +2,26 @@ import { render } from "preact"
 import { useEffect, useState } from "preact/hooks"
 import type { Session } from "./api.js"
 import { RulesView, SynonymsView } from "./Merchant.js"
+import { PhotoView } from "./PhotoView.js"
+import { ProductView } from "./ProductView.js"
 import { SearchView } from "./SearchView.js"
 import { SignIn } from "./SignIn.js"
 import "./styles.css"
 
 const STORED = "commerce-console-session"
 
-type View = "search" | "synonyms" | "rules"
+type View = "search" | "photo" | "product" | "synonyms" | "rules"
 
-const viewOf = (hash: string): View => (hash === "#/synonyms" ? "synonyms" : hash === "#/rules" ? "rules" : "search")
+const viewOf = (hash: string): View =>
+  hash === "#/synonyms"
+    ? "synonyms"
+    : hash === "#/rules"
+      ? "rules"
+      : hash === "#/photo"
+        ? "photo"
+        : hash.startsWith("#/product/")
+          ? "product"
+          : "search"
 
 const App = () => {
   const [session, setSession] = useState<Session | null>(() => {
@@ -18,8 +29,12 @@ const App = () => {
     return stored === null ? null : (JSON.parse(stored) as Session)
   })
   const [view, setView] = useState<View>(viewOf(location.hash))
+  const [hash, setHash] = useState(location.hash)
   useEffect(() => {
-    const onHash = () => setView(viewOf(location.hash))
+    const onHash = () => {
+      setView(viewOf(location.hash))
+      setHash(location.hash)
+    }
     addEventListener("hashchange", onHash)
     return () => removeEventListener("hashchange", onHash)
   }, [])
@@ -30,7 +45,7 @@ const App = () => {
   if (session === null) return <SignIn onSignedIn={signedIn} />
   const merchant = session.scope === "site"
   // A read-only token never sees merchant views, whatever the address says.
-  const shown: View = merchant ? view : "search"
+  const shown: View = merchant || (view !== "synonyms" && view !== "rules") ? view : "search"
   const link = (to: View, label: string) => (
     <a href={`#/${to}`} aria-current={shown === to ? "page" : undefined}>
       {label}
@@ -42,6 +57,7 @@ const App = () => {
         <strong>Commerce search</strong>
         <nav aria-label="Console">
           {link("search", "Search preview")}
+          {link("photo", "Search by photo")}
           {merchant && link("synonyms", "Synonyms")}
           {merchant && link("rules", "Rules")}
         </nav>
@@ -56,7 +72,14 @@ const App = () => {
         </button>
       </header>
       <main>
-        {shown === "search" && <SearchView session={session} />}
+        {/* Kept while a product is open, so going back finds the listing as it was. */}
+        <div hidden={shown !== "search"}>
+          <SearchView session={session} />
+        </div>
+        {shown === "photo" && <PhotoView session={session} />}
+        {shown === "product" && (
+          <ProductView session={session} productId={decodeURIComponent(hash.slice("#/product/".length))} />
+        )}
         {shown === "synonyms" && <SynonymsView session={session} />}
         {shown === "rules" && <RulesView session={session} />}
       </main>

@@ -1,12 +1,13 @@
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import puppeteer, { type Browser, type Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { repoRoot } from "../support/EntryPoint.js"
 import { call } from "../support/Http.js"
-import { type InProcessApi, startInProcessApi } from "../support/InProcessApi.js"
+import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
+import { eventually } from "../support/Eventually.js"
 
 /*
  * The console in Debian's Chromium (installed by `npm run setup`), against a real api: each step
@@ -18,7 +19,7 @@ const WAIT = { timeout: 60_000 }
 /** CONSOLE_SHOTS=<dir> keeps them where you say (the docs show a few). */
 const SHOTS = process.env.CONSOLE_SHOTS ?? path.join(os.tmpdir(), `console-shots-${process.pid}`)
 
-let server: InProcessApi
+let server: ApiWithPhotos
 let browser: Browser
 
 const lamp = (n: number, brand: string, price: number, color: string) => ({
@@ -38,8 +39,16 @@ beforeAll(async () => {
     throw new Error(`${CHROMIUM} is missing: run "npm run setup" (it installs Debian's chromium package)`)
   // The console's bundle, as `npm run build` makes it.
   execFileSync(process.execPath, [path.join(repoRoot, "scripts", "build-console.mjs")], { cwd: repoRoot })
-  server = await startInProcessApi()
-  const products = [
+  server = await startApiWithPhotos()
+  const mug = (colour: "red" | "blue" | "green", price: number) => ({
+    id: `mug-${colour}`,
+    data: { title: `Stoneware mug ${colour}`, brand: "Hearth", price, product_type: "Home > Kitchen > Mugs" },
+    images: [{ url: `${server.imageBase}/${colour}.jpg` }]
+  })
+  const products: Array<{ id: string; data: Record<string, unknown>; images?: Array<{ url: string }> }> = [
+    mug("red", 12),
+    mug("blue", 12),
+    mug("green", 14),
     ...Array.from({ length: 9 }, (_, i) => lamp(i, "Acme", 20 + i * 5, "Black")),
     ...Array.from({ length: 9 }, (_, i) => lamp(i + 9, "Lumen", 60 + i * 3, "White")),
     { id: "mug-1", data: { title: "Stoneware mug", brand: "Hearth", price: 9, product_type: "Home > Kitchen" } }
@@ -47,10 +56,18 @@ beforeAll(async () => {
   for (const p of products) {
     const res = await call(server.baseUrl, "PUT", `/product/${p.id}`, {
       auth: server.siteA.basic,
-      body: { data: p.data }
+      body: { data: p.data, ...(p.images ? { images: p.images } : {}) }
     })
     expect(res.status).toBe(200)
   }
+  // The photos are analysed by jobs: a photo search finds the red mug once they are.
+  await eventually(async () => {
+    const res = await call(server.baseUrl, "POST", "/visual-search", {
+      auth: server.siteA.bearer,
+      body: { query: { image: server.shots.red.toString("base64") }, resultsCount: 1 }
+    })
+    expect(res.body.data.products[0]?.productId).toBe("mug-red")
+  }, 60_000)
   browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless=new"] })
   mkdirSync(SHOTS, { recursive: true })
   console.info(`console screenshots: ${SHOTS}`)
@@ -241,6 +258,67 @@ describe("the console", () => {
     await page.close()
   }, 180_000)
 
+  it("opens a product: its record, predicted attributes, similar products; then searches by photo and a drawn area", async () => {
+    const { page, problems } = await openConsole()
+    await signInWithPassword(page)
+    await page.locator('::-p-aria(Search[role="searchbox"])').fill("stoneware mug")
+    await page.keyboard.press("Enter")
+    const title = await page.waitForSelector("ul[aria-label=Results] li h3 a[href='#/product/mug-red']", WAIT)
+    await title!.click()
+    await page.waitForSelector("article[aria-label='Product mug-red'] table[aria-label=Record]", WAIT)
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelectorAll("ul[aria-label=Similar] li").length > 0,
+      WAIT
+    )
+    const similar = await page.$$eval("ul[aria-label=Similar] li h3", (items: Array<any>) =>
+      items.map((e) => String(e.textContent))
+    )
+    expect(similar.some((t) => t.startsWith("Stoneware mug"))).toBe(true)
+    expect(similar).not.toContain("Stoneware mug red")
+    // Predicted attributes beside the catalog's (site credentials).
+    await page.waitForSelector("section[aria-label='Predicted attributes'] tbody tr", WAIT)
+    expect(await text(page, "section[aria-label='Predicted attributes']")).toContain("color")
+    await page.screenshot({ path: path.join(SHOTS, "product.png") })
+
+    await page.locator('::-p-aria(Search by photo[role="link"])').click()
+    const photo = path.join(SHOTS, "query-red.jpg")
+    writeFileSync(photo, server.shots.red)
+    const input = await page.waitForSelector("input[type=file]", WAIT)
+    await (input as any).uploadFile(photo)
+    await page.waitForFunction(
+      () =>
+        String(
+          (globalThis as any).document.querySelector("section.photo ul[aria-label=Results] li h3")?.textContent
+        ) === "Stoneware mug red",
+      WAIT
+    )
+    // A drawn area: a search of that part of the photo, which the server already holds.
+    const frame = (await page.$("section.photo .frame"))!
+    const box = (await frame.boundingBox())!
+    const searched = page.waitForRequest(
+      (request) => request.url().endsWith("/visual-search") && String(request.postData()).includes("searchArea"),
+      WAIT
+    )
+    await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.2)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width * 0.7, box.y + box.height * 0.8, { steps: 5 })
+    await page.mouse.up()
+    const body = JSON.parse(String((await searched).postData()))
+    expect(body.query.image).toBeUndefined()
+    expect(body.query.searchArea.left).toBeCloseTo(0.2, 1)
+    expect(body.query.searchArea.width).toBeCloseTo(0.5, 1)
+    await page.waitForFunction(
+      () =>
+        String((globalThis as any).document.querySelector("section.photo p[aria-live]")?.textContent).includes(
+          "in the area"
+        ),
+      WAIT
+    )
+    await page.screenshot({ path: path.join(SHOTS, "photo.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 180_000)
+
   it("a read-only token sees the shopper's view only, also at 360 px", async () => {
     const { page, problems } = await openConsole()
     await page.setViewport({ width: 360, height: 740 })
@@ -251,7 +329,7 @@ describe("the console", () => {
     const links = await page.$$eval("nav[aria-label=Console] a", (items: Array<any>) =>
       items.map((e) => String(e.textContent))
     )
-    expect(links).toEqual(["Search preview"])
+    expect(links).toEqual(["Search preview", "Search by photo"])
     await page.goto(`${server.baseUrl}/console#/synonyms`, { waitUntil: "networkidle0", ...WAIT })
     await page.waitForSelector('::-p-aria(Search[role="searchbox"])', WAIT)
     expect(await page.$("table[aria-label=Synonyms]")).toBeNull()
