@@ -1,10 +1,8 @@
-import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import puppeteer, { type Browser, type Page } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { repoRoot } from "../support/EntryPoint.js"
 import { call } from "../support/Http.js"
 import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
 import { eventually } from "../support/Eventually.js"
@@ -37,8 +35,6 @@ const lamp = (n: number, brand: string, price: number, color: string) => ({
 beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: run "npm run setup" (it installs Debian's chromium package)`)
-  // The console's bundle, as `npm run build` makes it.
-  execFileSync(process.execPath, [path.join(repoRoot, "scripts", "build-console.mjs")], { cwd: repoRoot })
   server = await startApiWithPhotos()
   const mug = (colour: "red" | "blue" | "green", price: number) => ({
     id: `mug-${colour}`,

@@ -21,6 +21,7 @@ const PAGES = [
   "README.md",
   "docs/api.md",
   "docs/configuration.md",
+  "docs/console.md",
   "docs/operations.md",
   "docs/architecture.md",
   "docs/figures.md"
