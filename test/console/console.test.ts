@@ -1,9 +1,18 @@
-import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import puppeteer, { type Browser, type Page } from "puppeteer-core"
+import type { Browser } from "puppeteer-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { call } from "../support/Http.js"
+import {
+  launchBrowser,
+  openConsole as open,
+  resultTitles as resultIds,
+  signInWithPassword as signIn,
+  text,
+  total,
+  WAIT
+} from "./ConsoleDriver.js"
 import { type ApiWithPhotos, startApiWithPhotos } from "../support/ApiWithPhotos.js"
 import { eventually } from "../support/Eventually.js"
 
@@ -12,8 +21,6 @@ import { eventually } from "../support/Eventually.js"
  * a person takes, with no console error and no failed request along the way. Screenshots go to
  * a temporary folder (printed), never into the repository.
  */
-const CHROMIUM = "/usr/bin/chromium"
-const WAIT = { timeout: 60_000 }
 /** CONSOLE_SHOTS=<dir> keeps them where you say (the docs show a few). */
 const SHOTS = process.env.CONSOLE_SHOTS ?? path.join(os.tmpdir(), `console-shots-${process.pid}`)
 
@@ -33,8 +40,6 @@ const lamp = (n: number, brand: string, price: number, color: string) => ({
 })
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: run "npm run setup" (it installs Debian's chromium package)`)
   server = await startApiWithPhotos()
   const mug = (colour: "red" | "blue" | "green", price: number) => ({
     id: `mug-${colour}`,
@@ -64,9 +69,8 @@ beforeAll(async () => {
     })
     expect(res.body.data.products[0]?.productId).toBe("mug-red")
   }, 60_000)
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless=new"] })
+  browser = await launchBrowser()
   mkdirSync(SHOTS, { recursive: true })
-  console.info(`console screenshots: ${SHOTS}`)
 }, 120_000)
 
 afterAll(async () => {
@@ -74,42 +78,8 @@ afterAll(async () => {
   await server?.close()
 })
 
-/** A page that records every console error and failed request (none is expected in any step). */
-const openConsole = async () => {
-  const page = await browser.newPage()
-  await page.setViewport({ width: 1200, height: 900 })
-  const problems: Array<string> = []
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`)
-  })
-  page.on("pageerror", (error) => problems.push(`page: ${String(error)}`))
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`))
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`)
-  })
-  await page.goto(`${server.baseUrl}/console`, { waitUntil: "networkidle0", ...WAIT })
-  return { page, problems }
-}
-
-const credentials = (basic: string) => {
-  const [username, password] = Buffer.from(basic.replace(/^Basic /, ""), "base64")
-    .toString()
-    .split(":")
-  return { username, password }
-}
-
-const signInWithPassword = async (page: Page) => {
-  const { username, password } = credentials(server.siteA.basic)
-  await page.locator("::-p-aria(Username)").fill(username)
-  await page.locator("::-p-aria(Password)").fill(password)
-  await page.locator('::-p-aria(Sign in[role="button"])').click()
-  await page.waitForSelector('::-p-aria(Search[role="searchbox"])', WAIT)
-}
-
-const text = (page: Page, selector: string) => page.$eval(selector, (e: any) => String(e.textContent ?? ""))
-const resultIds = (page: Page) =>
-  page.$$eval("ul[aria-label=Results] li h3", (items: Array<any>) => items.map((e) => String(e.textContent)))
-const total = async (page: Page) => Number(/(\d+) result/.exec(await text(page, ".bar span"))?.[1])
+const openConsole = () => open(browser, server.baseUrl)
+const signInWithPassword = (page: Parameters<typeof signIn>[0]) => signIn(page, server.siteA.basic)
 
 describe("the console", () => {
   it("serves its page at /console (and / leads there) with its assets compressed", async () => {
