@@ -13,12 +13,18 @@ const Preview = ({ session, query, version }: { session: Session; query: string;
   useEffect(() => {
     if (query.trim() === "") return setAnswer(null)
     let live = true
-    call<SearchAnswer>(session, "POST", "/text-search", { query, resultsCount: 5 }).then(
-      (next) => live && setAnswer(next),
-      () => live && setAnswer(null)
+    // Asked once typing pauses; a preview is no shopper's search, so analytics leave it out.
+    const timer = setTimeout(
+      () =>
+        call<SearchAnswer>(session, "POST", "/text-search", { query, resultsCount: 5, analytics: false }).then(
+          (next) => live && setAnswer(next),
+          () => live && setAnswer(null)
+        ),
+      200
     )
     return () => {
       live = false
+      clearTimeout(timer)
     }
   }, [session, query, version])
   return (

@@ -81,6 +81,8 @@ export const SearchView = ({ session }: { readonly session: Session }) => {
       resultsCount: PAGE,
       offset,
       explain: true,
+      // A merchant looking is no shopper searching.
+      analytics: false,
       ...(sort ? { sort: [sort] } : {}),
       ...(choices.length > 0 ? { dynamicFilters: dynamicFilters(choices) } : {}),
       ...(campaign === null ? {} : { campaign })

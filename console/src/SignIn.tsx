@@ -23,7 +23,7 @@ export const SignIn = ({ onSignedIn }: { readonly onSignedIn: (session: Session)
         : { authorization: `Bearer ${token.trim().replace(/^Bearer\s+/i, "")}`, scope: "read" }
     try {
       if (session.scope === "site") await call(session, "GET", "/campaigns")
-      else await call(session, "POST", "/text-search", { resultsCount: 1 })
+      else await call(session, "POST", "/text-search", { resultsCount: 1, analytics: false })
       onSignedIn(session)
     } catch (e) {
       setError(

@@ -1,5 +1,6 @@
 import { render } from "preact"
 import { useEffect, useState } from "preact/hooks"
+import { AnalyticsView } from "./AnalyticsView.js"
 import type { Session } from "./api.js"
 import { RulesView, SynonymsView } from "./Merchant.js"
 import { PhotoView } from "./PhotoView.js"
@@ -10,18 +11,22 @@ import "./styles.css"
 
 const STORED = "commerce-console-session"
 
-type View = "search" | "photo" | "product" | "synonyms" | "rules"
+type View = "search" | "photo" | "product" | "synonyms" | "rules" | "analytics"
+
+const MERCHANT_VIEWS: ReadonlySet<View> = new Set(["synonyms", "rules", "analytics"])
 
 const viewOf = (hash: string): View =>
-  hash === "#/synonyms"
-    ? "synonyms"
-    : hash === "#/rules"
-      ? "rules"
-      : hash === "#/photo"
-        ? "photo"
-        : hash.startsWith("#/product/")
-          ? "product"
-          : "search"
+  hash === "#/analytics"
+    ? "analytics"
+    : hash === "#/synonyms"
+      ? "synonyms"
+      : hash === "#/rules"
+        ? "rules"
+        : hash === "#/photo"
+          ? "photo"
+          : hash.startsWith("#/product/")
+            ? "product"
+            : "search"
 
 const App = () => {
   const [session, setSession] = useState<Session | null>(() => {
@@ -45,7 +50,7 @@ const App = () => {
   if (session === null) return <SignIn onSignedIn={signedIn} />
   const merchant = session.scope === "site"
   // A read-only token never sees merchant views, whatever the address says.
-  const shown: View = merchant || (view !== "synonyms" && view !== "rules") ? view : "search"
+  const shown: View = merchant || !MERCHANT_VIEWS.has(view) ? view : "search"
   const link = (to: View, label: string) => (
     <a href={`#/${to}`} aria-current={shown === to ? "page" : undefined}>
       {label}
@@ -60,6 +65,7 @@ const App = () => {
           {link("photo", "Search by photo")}
           {merchant && link("synonyms", "Synonyms")}
           {merchant && link("rules", "Rules")}
+          {merchant && link("analytics", "Analytics")}
         </nav>
         <button
           type="button"
@@ -82,6 +88,7 @@ const App = () => {
         )}
         {shown === "synonyms" && <SynonymsView session={session} />}
         {shown === "rules" && <RulesView session={session} />}
+        {shown === "analytics" && <AnalyticsView session={session} />}
       </main>
     </>
   )

@@ -111,6 +111,13 @@ export const TextSearchRequest = Schema.Struct({
   campaign: optionalField(CampaignId),
   staticFilters: optionalField(StaticFilters),
   dynamicFilters: optionalField(DynamicFilters),
+  /** false: the search is not recorded for search analytics (a merchant's preview, a test); default true. */
+  analytics: optionalField(
+    Schema.Boolean.annotations({
+      description:
+        "false: this search is left out of search analytics (a merchant's preview, a monitoring probe); default true"
+    })
+  ),
   /** Each result carries `explanation` (its score's parts, or the rule that placed it), and `data.explanation` the query's. */
   explain: optionalField(
     Schema.Boolean.annotations({

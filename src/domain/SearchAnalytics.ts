@@ -69,7 +69,11 @@ export const SearchAnalyticsResponse = Schema.Struct({
     /** Queries that found nothing, most often first. */
     zeroResultQueries: Schema.Array(QueryAnalytics),
     /** Queries that found something and were never clicked, most searched first. */
-    noClickQueries: Schema.Array(QueryAnalytics)
+    noClickQueries: Schema.Array(QueryAnalytics),
+    /** Each day of the range, oldest first: searches, those that found nothing, clicks. */
+    days: Schema.Array(
+      Schema.Struct({ day: Schema.String, searches: Schema.Int, zeroResults: Schema.Int, clicks: Schema.Int })
+    )
   })
 }).annotations({ identifier: "SearchAnalyticsResponse" })
 export type SearchAnalyticsResponse = typeof SearchAnalyticsResponse.Type

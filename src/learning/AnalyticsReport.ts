@@ -38,7 +38,20 @@ export const searchAnalytics = (siteId: number, params: SearchAnalyticsParams, n
     if (toDay - fromDay + 1 > ANALYTICS_LIMITS.days)
       return yield* new BadRequest({ message: `from: the range holds at most ${ANALYTICS_LIMITS.days} days` })
     const limit = params.limit ?? ANALYTICS_LIMITS.defaultQueries
-    const figures = yield* Effect.flatMap(ShopperStats, (stats) => stats.queries(siteId, fromDay, toDay))
+    const stats = yield* ShopperStats
+    const figures = yield* stats.queries(siteId, fromDay, toDay)
+    // Day by day for a chart of searches over time: the same figures, one day's at a time.
+    const days = yield* Effect.forEach(
+      Array.from({ length: toDay - fromDay + 1 }, (_, i) => fromDay + i),
+      (day) =>
+        Effect.map(stats.queries(siteId, day, day), (daily) => ({
+          day: dayText(day),
+          searches: daily.reduce((n, q) => n + q.searches, 0),
+          zeroResults: daily.reduce((n, q) => n + q.zeroResults, 0),
+          clicks: daily.reduce((n, q) => n + q.clicks, 0)
+        })),
+      { concurrency: 8 }
+    )
     const sum = (f: (q: QueryFigures) => number) => figures.reduce((n, q) => n + f(q), 0)
     const searches = sum((q) => q.searches)
     const zeroResults = sum((q) => q.zeroResults)
@@ -69,7 +82,8 @@ export const searchAnalytics = (siteId: number, params: SearchAnalyticsParams, n
           figures.filter((q) => q.searches > q.zeroResults && q.clicks === 0),
           (q) => q.searches - q.zeroResults,
           limit
-        )
+        ),
+        days
       }
     }
     return response

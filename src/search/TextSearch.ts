@@ -51,6 +51,8 @@ export interface TextSearchInput {
   readonly dynamicFilters?: ReadonlyArray<DynamicIn> | undefined
   /** Each product explains its place (see Explanation.ts). */
   readonly explain?: boolean | undefined
+  /** false: not recorded for search analytics. */
+  readonly analytics?: boolean | undefined
 }
 
 /**
@@ -222,7 +224,8 @@ export const textSearch = (siteId: number, input: TextSearchInput) =>
 
     // Every search answers with a requestId (the shopper's, or one made here): clicks name it.
     const requestId = input.requestId ?? randomUUID()
-    if (typed.length > 0) yield* recordSearch(siteId, requestId, typed, result.total, rules.ids)
+    if (typed.length > 0 && input.analytics !== false)
+      yield* recordSearch(siteId, requestId, typed, result.total, rules.ids)
     return {
       requestId,
       data: {

@@ -285,6 +285,30 @@ describe("the console", () => {
     await page.close()
   }, 180_000)
 
+  it("a merchant reads search analytics: totals, searches a day as a chart, top queries", async () => {
+    // Shoppers' searches (the console's own are left out of analytics), aggregated by jobs.
+    for (let i = 0; i < 3; i++)
+      await call(server.baseUrl, "POST", "/text-search", { auth: server.siteA.bearer, body: { query: "desk lamp" } })
+    await eventually(async () => {
+      const res = await call(server.baseUrl, "GET", "/analytics/searches", { auth: server.siteA.basic })
+      const queries = res.body.data.topQueries.map((q: { query: string }) => q.query)
+      expect(queries).toContain("desk lamp")
+      // What the merchant typed in the console (its search box, its previews) is not shoppers' searching.
+      expect(queries).not.toContain("glimmerstick")
+      expect(queries).not.toContain("desk lanp")
+    }, 30_000)
+    const { page, problems } = await openConsole()
+    await signInWithPassword(page)
+    await page.locator('::-p-aria(Analytics[role="link"])').click()
+    await page.waitForSelector("table[aria-label='Top queries'] tbody tr", WAIT)
+    expect(await text(page, "table[aria-label='Top queries']")).toContain("desk lamp")
+    // uPlot draws the days on a canvas.
+    expect(await page.$("[aria-label='Searches a day, and those that found nothing'] canvas")).not.toBeNull()
+    await page.screenshot({ path: path.join(SHOTS, "analytics.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 120_000)
+
   it("a read-only token sees the shopper's view only, also at 360 px", async () => {
     const { page, problems } = await openConsole()
     await page.setViewport({ width: 360, height: 740 })

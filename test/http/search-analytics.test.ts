@@ -47,6 +47,12 @@ describe("GET /analytics/searches", () => {
     async () => {
       const drills = [await search("Drill"), await search("drill"), await search("  DRILL ")]
       expect(drills.every((d) => d.found > 0)).toBe(true)
+      // A search asking to be left out (a merchant's preview) counts nowhere.
+      const preview = await call(server.baseUrl, "POST", "/text-search", {
+        auth: server.siteA.bearer,
+        body: { query: "drill", analytics: false }
+      })
+      expect(preview.status).toBe(200)
       const saw = await search("circular saw")
       expect(saw.found).toBeGreaterThan(0)
       // The same requestId again (a retry, the next page): one search.
@@ -90,6 +96,10 @@ describe("GET /analytics/searches", () => {
       const today = new Date().toISOString().slice(0, 10)
       expect(res.body.data.to).toBe(today)
       expect(res.body.data.totals).toEqual({ searches: 7, zeroResults: 2, clicks: 3, clickThroughRate: 0.4 })
+      // Day by day over the default 30 days: today holds them all (the January search is outside).
+      expect(res.body.data.days).toHaveLength(30)
+      expect(res.body.data.days.at(-1)).toEqual({ day: today, searches: 7, zeroResults: 2, clicks: 3 })
+      expect(res.body.data.days.slice(0, -1).every((d: { searches: number }) => d.searches === 0)).toBe(true)
       expect(res.body.data.topQueries).toEqual([
         {
           query: "drill",
