@@ -52,7 +52,7 @@ const bannerText = (data: Record<string, unknown>) =>
   typeof data.banner === "string" ? data.banner : typeof data.message === "string" ? data.message : JSON.stringify(data)
 
 /** Search as a shopper sees it, through the same endpoints a shop's front end calls. */
-export const SearchView = ({ session }: { readonly session: Session }) => {
+export const SearchView = ({ session, visible }: { readonly session: Session; readonly visible: boolean }) => {
   const [text, setText] = useState("")
   const [query, setQuery] = useState<string | null>(null)
   const [suggestions, setSuggestions] = useState<ReadonlyArray<string>>([])
@@ -65,13 +65,14 @@ export const SearchView = ({ session }: { readonly session: Session }) => {
   const [error, setError] = useState<string | null>(null)
   const typed = useRef(0)
 
+  // Read again whenever the view is shown: a campaign may have been added meanwhile.
   useEffect(() => {
-    if (session.scope !== "site") return
+    if (session.scope !== "site" || !visible) return
     call<{ items: Array<{ id: number; name?: string }> }>(session, "GET", "/campaigns").then(
       (list) => setCampaigns(list.items),
       () => setCampaigns([])
     )
-  }, [session])
+  }, [session, visible])
 
   useEffect(() => {
     if (query === null) return
@@ -161,6 +162,7 @@ export const SearchView = ({ session }: { readonly session: Session }) => {
             <label>
               Campaign
               <select
+                name="campaign"
                 value={campaign === null ? "" : String(campaign)}
                 onChange={(e) => {
                   setOffset(0)

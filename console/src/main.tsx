@@ -2,6 +2,7 @@ import { render } from "preact"
 import { useEffect, useState } from "preact/hooks"
 import { AnalyticsView } from "./AnalyticsView.js"
 import type { Session } from "./api.js"
+import { CampaignsView } from "./CampaignsView.js"
 import { RulesView, SynonymsView } from "./Merchant.js"
 import { PhotoView } from "./PhotoView.js"
 import { ProductView } from "./ProductView.js"
@@ -11,22 +12,24 @@ import "./styles.css"
 
 const STORED = "commerce-console-session"
 
-type View = "search" | "photo" | "product" | "synonyms" | "rules" | "analytics"
+type View = "search" | "photo" | "product" | "synonyms" | "rules" | "campaigns" | "analytics"
 
-const MERCHANT_VIEWS: ReadonlySet<View> = new Set(["synonyms", "rules", "analytics"])
+const MERCHANT_VIEWS: ReadonlySet<View> = new Set(["synonyms", "rules", "campaigns", "analytics"])
 
 const viewOf = (hash: string): View =>
   hash === "#/analytics"
     ? "analytics"
-    : hash === "#/synonyms"
-      ? "synonyms"
-      : hash === "#/rules"
-        ? "rules"
-        : hash === "#/photo"
-          ? "photo"
-          : hash.startsWith("#/product/")
-            ? "product"
-            : "search"
+    : hash === "#/campaigns"
+      ? "campaigns"
+      : hash === "#/synonyms"
+        ? "synonyms"
+        : hash === "#/rules"
+          ? "rules"
+          : hash === "#/photo"
+            ? "photo"
+            : hash.startsWith("#/product/")
+              ? "product"
+              : "search"
 
 const App = () => {
   const [session, setSession] = useState<Session | null>(() => {
@@ -65,6 +68,7 @@ const App = () => {
           {link("photo", "Search by photo")}
           {merchant && link("synonyms", "Synonyms")}
           {merchant && link("rules", "Rules")}
+          {merchant && link("campaigns", "Campaigns")}
           {merchant && link("analytics", "Analytics")}
         </nav>
         <button
@@ -80,7 +84,7 @@ const App = () => {
       <main>
         {/* Kept while a product is open, so going back finds the listing as it was. */}
         <div hidden={shown !== "search"}>
-          <SearchView session={session} />
+          <SearchView session={session} visible={shown === "search"} />
         </div>
         {shown === "photo" && <PhotoView session={session} />}
         {shown === "product" && (
@@ -88,6 +92,7 @@ const App = () => {
         )}
         {shown === "synonyms" && <SynonymsView session={session} />}
         {shown === "rules" && <RulesView session={session} />}
+        {shown === "campaigns" && <CampaignsView session={session} />}
         {shown === "analytics" && <AnalyticsView session={session} />}
       </main>
     </>

@@ -285,6 +285,53 @@ describe("the console", () => {
     await page.close()
   }, 180_000)
 
+  it("a merchant adds a campaign, sees the API's message for a bad one, and searches under it", async () => {
+    const { page, problems } = await openConsole()
+    await signInWithPassword(page)
+    await page.locator('::-p-aria(Campaigns[role="link"])').click()
+    await page.waitForSelector("table[aria-label=Campaigns] tbody tr", WAIT)
+    await page.locator("::-p-aria(Campaign id)").fill("3")
+    const json = await page.waitForSelector("textarea", WAIT)
+    await json!.evaluate((e: any) => {
+      e.value = ""
+    })
+    await json!.type('{"name": "three", "resultsCount": 3}')
+    await page.locator("::-p-aria(Save campaign)").click()
+    await page.waitForFunction(
+      () =>
+        String((globalThis as any).document.querySelector("table[aria-label=Campaigns] tbody")?.textContent).includes(
+          "three"
+        ),
+      WAIT
+    )
+    // A campaign the API refuses: its message, naming the field, shows as it came.
+    await page.locator("::-p-aria(Campaign id)").fill("4")
+    await json!.evaluate((e: any) => {
+      e.value = ""
+    })
+    await json!.type('{"resultsCount": 3, "boosts": [{"column": "colour", "values": ["red"], "weight": 1}]}')
+    await page.locator("::-p-aria(Save campaign)").click()
+    const alert = await page.waitForSelector(".merchant [role=alert]", WAIT)
+    expect(await alert!.evaluate((e: any) => String(e.textContent))).toContain(
+      'boosts.0.column: unknown column "colour"'
+    )
+    // The refused write is the only failed request (Chromium also logs it as a console error).
+    expect(problems.filter((p) => !p.includes("400"))).toEqual([])
+    expect(problems.some((p) => p.startsWith("400:") && p.endsWith("/campaigns/4"))).toBe(true)
+
+    // Under campaign 3 a search lists three products.
+    await page.locator('::-p-aria(Search preview[role="link"])').click()
+    await page.waitForSelector("select[name=campaign] option[value='3']", WAIT)
+    await page.select("select[name=campaign]", "3")
+    await page.locator('::-p-aria(Search[role="searchbox"])').fill("desk lamp")
+    await page.keyboard.press("Enter")
+    await page.waitForFunction(
+      () => (globalThis as any).document.querySelectorAll("ul[aria-label=Results] li").length === 3,
+      WAIT
+    )
+    await page.close()
+  }, 120_000)
+
   it("a merchant reads search analytics: totals, searches a day as a chart, top queries", async () => {
     // Shoppers' searches (the console's own are left out of analytics), aggregated by jobs.
     for (let i = 0; i < 3; i++)
