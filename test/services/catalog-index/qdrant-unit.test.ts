@@ -464,7 +464,15 @@ describe("Fusion", () => {
     ]
     const hits = fuse(candidates, { weights, boosts: [], signalBoosts: [] }, 3)
     expect(hits.map((hit) => hit.productId)).toEqual(["a", "b", "c"])
-    expect(hits[0]).toEqual({ productId: "a", score: 2, lexical: 1, text: 1, image: 0, columns: { brand: "Acme" } })
+    expect(hits[0]).toEqual({
+      productId: "a",
+      score: 2,
+      lexical: 1,
+      text: 1,
+      image: 0,
+      weights,
+      columns: { brand: "Acme" }
+    })
     expect(
       fuse(candidates, { weights: { ...weights, lexical: 0.1 }, boosts: [], signalBoosts: [] }, 3).map(
         (h) => h.productId
