@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks"
+import { EntryTable, type Outcome, OutcomeMessage } from "./Parts.js"
 import { call, type Session } from "./api.js"
 
 interface Campaign {
@@ -24,7 +25,7 @@ export const CampaignsView = ({ session }: { readonly session: Session }) => {
   const [version, setVersion] = useState(0)
   const [id, setId] = useState("")
   const [json, setJson] = useState(TEMPLATE)
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
 
   useEffect(() => {
     call<{ items: Array<Campaign>; defaultCampaign: number }>(session, "GET", "/campaigns").then(
@@ -72,38 +73,28 @@ export const CampaignsView = ({ session }: { readonly session: Session }) => {
   return (
     <div class="merchant">
       <h2>Campaigns</h2>
-      <table aria-label="Campaigns">
-        <thead>
+      <EntryTable label="Campaigns" columns={["Id", "Name", "Results", "Actions"]}>
+        {list.map((campaign) => (
           <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Name</th>
-            <th scope="col">Results</th>
-            <th scope="col">Actions</th>
+            <td>
+              {campaign.id}
+              {campaign.id === defaultCampaign ? " (default)" : ""}
+            </td>
+            <td>{campaign.name ?? ""}</td>
+            <td>{campaign.resultsCount}</td>
+            <td>
+              <button type="button" aria-label={`Edit campaign ${campaign.id}`} onClick={() => edit(campaign)}>
+                Edit
+              </button>{" "}
+              {campaign.id !== defaultCampaign && (
+                <button type="button" aria-label={`Delete campaign ${campaign.id}`} onClick={() => remove(campaign)}>
+                  Delete
+                </button>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((campaign) => (
-            <tr>
-              <td>
-                {campaign.id}
-                {campaign.id === defaultCampaign ? " (default)" : ""}
-              </td>
-              <td>{campaign.name ?? ""}</td>
-              <td>{campaign.resultsCount}</td>
-              <td>
-                <button type="button" aria-label={`Edit campaign ${campaign.id}`} onClick={() => edit(campaign)}>
-                  Edit
-                </button>{" "}
-                {campaign.id !== defaultCampaign && (
-                  <button type="button" aria-label={`Delete campaign ${campaign.id}`} onClick={() => remove(campaign)}>
-                    Delete
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </EntryTable>
       <form onSubmit={save} aria-label="Campaign" class="campaign-form">
         <label>
           Campaign id
@@ -115,11 +106,7 @@ export const CampaignsView = ({ session }: { readonly session: Session }) => {
         </label>
         <button type="submit">Save campaign</button>
       </form>
-      {message !== null && (
-        <p role={message.error ? "alert" : "status"} class={message.error ? "error" : "ok"}>
-          {message.text}
-        </p>
-      )}
+      <OutcomeMessage outcome={message} />
     </div>
   )
 }

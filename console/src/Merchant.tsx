@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks"
+import { EntryTable, type Outcome, OutcomeMessage } from "./Parts.js"
 import { call, type SearchAnswer, type Session } from "./api.js"
 
 const words = (text: string) =>
@@ -75,7 +76,7 @@ export const SynonymsView = ({ session }: { readonly session: Session }) => {
   const [type, setType] = useState<SynonymRecord["type"]>("synonym")
   const [from, setFrom] = useState("")
   const [to, setTo] = useState("")
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
   const [preview, setPreview] = useState("")
 
   useEffect(() => {
@@ -138,35 +139,21 @@ export const SynonymsView = ({ session }: { readonly session: Session }) => {
         </label>
         <button type="submit">Save synonym</button>
       </form>
-      {message !== null && (
-        <p role={message.error ? "alert" : "status"} class={message.error ? "error" : "ok"}>
-          {message.text}
-        </p>
-      )}
-      <table aria-label="Synonyms">
-        <thead>
+      <OutcomeMessage outcome={message} />
+      <EntryTable label="Synonyms" columns={["Id", "Type", "Words", "Actions"]}>
+        {list.map((entry) => (
           <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Type</th>
-            <th scope="col">Words</th>
-            <th scope="col">Actions</th>
+            <td>{entry.id}</td>
+            <td>{entry.type}</td>
+            <td>{describeSynonym(entry)}</td>
+            <td>
+              <button type="button" aria-label={`Delete synonym ${entry.id}`} onClick={() => remove(entry)}>
+                Delete
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((entry) => (
-            <tr>
-              <td>{entry.id}</td>
-              <td>{entry.type}</td>
-              <td>{describeSynonym(entry)}</td>
-              <td>
-                <button type="button" aria-label={`Delete synonym ${entry.id}`} onClick={() => remove(entry)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </EntryTable>
       <label>
         Preview query
         <input value={preview} onInput={(e) => setPreview(e.currentTarget.value)} />
@@ -212,7 +199,7 @@ export const RulesView = ({ session }: { readonly session: Session }) => {
   const [position, setPosition] = useState("1")
   const [hide, setHide] = useState("")
   const [banner, setBanner] = useState("")
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null)
+  const [message, setMessage] = useState<Outcome | null>(null)
 
   useEffect(() => {
     call<{ items: Array<RuleRecord> }>(session, "GET", "/rules?pageSize=1000").then(
@@ -299,42 +286,28 @@ export const RulesView = ({ session }: { readonly session: Session }) => {
         </label>
         <button type="submit">Save rule</button>
       </form>
-      {message !== null && (
-        <p role={message.error ? "alert" : "status"} class={message.error ? "error" : "ok"}>
-          {message.text}
-        </p>
-      )}
-      <table aria-label="Rules">
-        <thead>
+      <OutcomeMessage outcome={message} />
+      <EntryTable label="Rules" columns={["Id", "Rule", "Enabled", "Actions"]}>
+        {list.map((rule) => (
           <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Rule</th>
-            <th scope="col">Enabled</th>
-            <th scope="col">Actions</th>
+            <td>{rule.id}</td>
+            <td>{rule.description ?? describeRule(rule)}</td>
+            <td>
+              <input
+                type="checkbox"
+                aria-label={`Rule ${rule.id} enabled`}
+                checked={rule.enabled !== false}
+                onChange={() => toggle(rule)}
+              />
+            </td>
+            <td>
+              <button type="button" aria-label={`Delete rule ${rule.id}`} onClick={() => remove(rule)}>
+                Delete
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {list.map((rule) => (
-            <tr>
-              <td>{rule.id}</td>
-              <td>{rule.description ?? describeRule(rule)}</td>
-              <td>
-                <input
-                  type="checkbox"
-                  aria-label={`Rule ${rule.id} enabled`}
-                  checked={rule.enabled !== false}
-                  onChange={() => toggle(rule)}
-                />
-              </td>
-              <td>
-                <button type="button" aria-label={`Delete rule ${rule.id}`} onClick={() => remove(rule)}>
-                  Delete
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </EntryTable>
       <Preview session={session} query={pattern} version={version} />
     </div>
   )
