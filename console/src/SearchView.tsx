@@ -64,6 +64,9 @@ export const SearchView = ({ session, visible }: { readonly session: Session; re
   const [shown, setShown] = useState<{ readonly answer: SearchAnswer; readonly offset: number } | null>(null)
   const [error, setError] = useState<string | null>(null)
   const typed = useRef(0)
+  const box = useRef<HTMLInputElement>(null)
+  const list = useRef<HTMLUListElement>(null)
+  const moveFocus = (index: number) => list.current?.querySelectorAll("button")[index]?.focus()
 
   // Read again whenever the view is shown: a campaign may have been added meanwhile.
   useEffect(() => {
@@ -155,7 +158,14 @@ export const SearchView = ({ session, visible }: { readonly session: Session; re
             placeholder="Search the catalog"
             value={text}
             autocomplete="off"
+            ref={box}
             onInput={(e) => suggest(e.currentTarget.value)}
+            onKeyDown={(e) => {
+              if (e.key === "ArrowDown" && suggestions.length > 0) {
+                e.preventDefault()
+                moveFocus(0)
+              } else if (e.key === "Escape") setSuggestions([])
+            }}
           />
           <button type="submit">Search</button>
           {campaigns.length > 0 && (
@@ -177,10 +187,27 @@ export const SearchView = ({ session, visible }: { readonly session: Session; re
             </label>
           )}
           {suggestions.length > 0 && (
-            <ul class="suggestions" aria-label="Suggestions">
-              {suggestions.map((s) => (
+            <ul class="suggestions" aria-label="Suggestions" ref={list}>
+              {suggestions.map((s, i) => (
                 <li>
-                  <button type="button" onClick={() => search(s)}>
+                  <button
+                    type="button"
+                    onClick={() => search(s)}
+                    onKeyDown={(e) => {
+                      // Arrows walk the completions; Escape (or up from the first) goes back to the box.
+                      if (e.key === "ArrowDown") {
+                        e.preventDefault()
+                        moveFocus(Math.min(i + 1, suggestions.length - 1))
+                      } else if (e.key === "ArrowUp") {
+                        e.preventDefault()
+                        if (i === 0) box.current?.focus()
+                        else moveFocus(i - 1)
+                      } else if (e.key === "Escape") {
+                        setSuggestions([])
+                        box.current?.focus()
+                      }
+                    }}
+                  >
                     {s}
                   </button>
                 </li>

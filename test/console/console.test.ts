@@ -101,7 +101,12 @@ describe("the console", () => {
     await page.locator('::-p-aria(Search[role="searchbox"])').fill("desk lanp")
     const completion = await page.waitForSelector("ul[aria-label=Suggestions] button", WAIT)
     expect(await completion!.evaluate((e: any) => String(e.textContent))).toContain("desk lamp")
-    await completion!.click()
+    // By keyboard: down into the completions, Enter picks the focused one.
+    await page.keyboard.press("ArrowDown")
+    expect(await page.evaluate(() => String((globalThis as any).document.activeElement?.textContent))).toContain(
+      "desk lamp"
+    )
+    await page.keyboard.press("Enter")
     await page.waitForSelector("ul[aria-label=Results] li", WAIT)
     expect(await total(page)).toBe(18)
     await page.screenshot({ path: path.join(SHOTS, "search.png") })
