@@ -6,6 +6,8 @@ const money = (n: number | null | undefined) => (n === null || n === undefined ?
 /** One result as a shopper sees it, with "why here" for the merchant. */
 export const ResultTile = ({ product }: { readonly product: Product }) => {
   const [why, setWhy] = useState(false)
+  // A shop's image host may fail (see the catalog's health): the tile keeps its placeholder.
+  const [broken, setBroken] = useState(false)
   const image = product.images?.[0]?.thumbnail ?? product.images?.[0]?.original
   const price = product.price
   const onSale = price?.sale !== null && price?.sale !== undefined && price.actual !== null && price.sale < price.actual
@@ -13,7 +15,13 @@ export const ResultTile = ({ product }: { readonly product: Product }) => {
   const whyId = `why-${product.productId}`
   return (
     <li class="tile">
-      <div class="thumb">{image ? <img src={image} alt="" loading="lazy" /> : <span aria-hidden="true">□</span>}</div>
+      <div class="thumb">
+        {image && !broken ? (
+          <img src={image} alt="" loading="lazy" onError={() => setBroken(true)} />
+        ) : (
+          <span aria-hidden="true">□</span>
+        )}
+      </div>
       {/* The server escapes the title and marks the matched words itself. */}
       <h3>
         <a

@@ -3,6 +3,7 @@ import { useEffect, useState } from "preact/hooks"
 import { AnalyticsView } from "./AnalyticsView.js"
 import type { Session } from "./api.js"
 import { CampaignsView } from "./CampaignsView.js"
+import { HealthView } from "./HealthView.js"
 import { RulesView, SynonymsView } from "./Merchant.js"
 import { PhotoView } from "./PhotoView.js"
 import { ProductView } from "./ProductView.js"
@@ -12,24 +13,26 @@ import "./styles.css"
 
 const STORED = "commerce-console-session"
 
-type View = "search" | "photo" | "product" | "synonyms" | "rules" | "campaigns" | "analytics"
+type View = "search" | "photo" | "product" | "synonyms" | "rules" | "campaigns" | "analytics" | "health"
 
-const MERCHANT_VIEWS: ReadonlySet<View> = new Set(["synonyms", "rules", "campaigns", "analytics"])
+const MERCHANT_VIEWS: ReadonlySet<View> = new Set(["synonyms", "rules", "campaigns", "analytics", "health"])
 
 const viewOf = (hash: string): View =>
-  hash === "#/analytics"
-    ? "analytics"
-    : hash === "#/campaigns"
-      ? "campaigns"
-      : hash === "#/synonyms"
-        ? "synonyms"
-        : hash === "#/rules"
-          ? "rules"
-          : hash === "#/photo"
-            ? "photo"
-            : hash.startsWith("#/product/")
-              ? "product"
-              : "search"
+  hash === "#/health"
+    ? "health"
+    : hash === "#/analytics"
+      ? "analytics"
+      : hash === "#/campaigns"
+        ? "campaigns"
+        : hash === "#/synonyms"
+          ? "synonyms"
+          : hash === "#/rules"
+            ? "rules"
+            : hash === "#/photo"
+              ? "photo"
+              : hash.startsWith("#/product/")
+                ? "product"
+                : "search"
 
 const App = () => {
   const [session, setSession] = useState<Session | null>(() => {
@@ -70,6 +73,7 @@ const App = () => {
           {merchant && link("rules", "Rules")}
           {merchant && link("campaigns", "Campaigns")}
           {merchant && link("analytics", "Analytics")}
+          {merchant && link("health", "Catalog health")}
         </nav>
         <button
           type="button"
@@ -94,6 +98,7 @@ const App = () => {
         {shown === "rules" && <RulesView session={session} />}
         {shown === "campaigns" && <CampaignsView session={session} />}
         {shown === "analytics" && <AnalyticsView session={session} />}
+        {shown === "health" && <HealthView session={session} />}
       </main>
     </>
   )

@@ -56,3 +56,15 @@ export const GetProductResponse = Schema.Struct({
   })
 }).annotations({ identifier: "GetProductResponse" })
 export type GetProductResponse = typeof GetProductResponse.Type
+
+/** GET /catalog/health: what a merchant checks first (see CatalogHandlers). */
+export const CatalogHealth = Schema.Struct({
+  products: Schema.Int,
+  pendingJobs: Schema.Int,
+  failedImages: Schema.Struct({
+    /** Products with at least one failed image. */
+    products: Schema.Int,
+    images: Schema.Array(Schema.Struct({ productId: Schema.String, url: Schema.String, reason: Schema.String }))
+  })
+}).annotations({ identifier: "CatalogHealth" })
+export type CatalogHealth = typeof CatalogHealth.Type

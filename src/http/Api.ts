@@ -2,6 +2,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "
 import { Schema } from "effect"
 import { AutoSuggestRequest, AutoSuggestResponse } from "../domain/AutoSuggest.js"
 import {
+  CatalogHealth,
   DeleteProductResponse,
   GetProductResponse,
   ProductId,
@@ -160,6 +161,18 @@ export class CatalogApi extends HttpApiGroup.make("catalog")
       .annotate(OpenApi.Override, { ...siteCredentialsOnly, requestBody: BULK_REQUEST_BODY })
       .addSuccess(HttpApiSchema.Text({ contentType: "application/x-ndjson" }))
       .addError(UnsupportedMediaType)
+  )
+  .add(
+    HttpApiEndpoint.get("catalogHealth", "/catalog/health")
+      .annotate(OpenApi.Summary, "The catalog's health: products, the indexing backlog, images that failed")
+      .annotate(
+        OpenApi.Description,
+        "Site (Basic) credentials. `products`: the site's products; `pendingJobs`: indexing, image and learning " +
+          "jobs still queued (this deployment's, every site's); `failedImages`: how many products have an image " +
+          "whose fetch or analysis failed, and those images with the reason (the first 100 products by id)."
+      )
+      .annotate(OpenApi.Override, siteCredentialsOnly)
+      .addSuccess(CatalogHealth)
   )
   .add(
     HttpApiEndpoint.del("deleteProduct", "/product/:productId")

@@ -11,18 +11,26 @@ export const launchBrowser = async (): Promise<Browser> => {
   return puppeteer.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--headless=new"] })
 }
 
-/** A page on the console that records every console error and failed request (none is expected). */
-export const openConsole = async (browser: Browser, baseUrl: string) => {
+/**
+ * A page on the console that records every console error and failed request (none is expected),
+ * but for `expected`: the URLs of a catalog's deliberately broken images.
+ */
+export const openConsole = async (browser: Browser, baseUrl: string, expected: ReadonlyArray<string> = []) => {
   const page = await browser.newPage()
   await page.setViewport({ width: 1200, height: 900 })
   const problems: Array<string> = []
+  const known = (text: string) => expected.some((url) => text.includes(url))
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console: ${message.text()}`)
+    const location = message.location().url ?? ""
+    if (message.type() === "error" && !known(location) && !known(message.text()))
+      problems.push(`console: ${message.text()} ${location}`)
   })
   page.on("pageerror", (error) => problems.push(`page: ${String(error)}`))
-  page.on("requestfailed", (request) => problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`))
+  page.on("requestfailed", (request) => {
+    if (!known(request.url())) problems.push(`failed: ${request.url()} ${request.failure()?.errorText}`)
+  })
   page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()}: ${response.url()}`)
+    if (response.status() >= 400 && !known(response.url())) problems.push(`${response.status()}: ${response.url()}`)
   })
   await page.goto(`${baseUrl}/console`, { waitUntil: "networkidle0", ...WAIT })
   return { page, problems }

@@ -50,6 +50,11 @@ beforeAll(async () => {
     mug("red", 12),
     mug("blue", 12),
     mug("green", 14),
+    {
+      id: "mug-broken",
+      data: { title: "Porcelain cup", brand: "Hearth", price: 7, product_type: "Home > Kitchen > Mugs" },
+      images: [{ url: `${server.imageBase}/missing.jpg` }]
+    },
     ...Array.from({ length: 9 }, (_, i) => lamp(i, "Acme", 20 + i * 5, "Black")),
     ...Array.from({ length: 9 }, (_, i) => lamp(i + 9, "Lumen", 60 + i * 3, "White")),
     { id: "mug-1", data: { title: "Stoneware mug", brand: "Hearth", price: 9, product_type: "Home > Kitchen" } }
@@ -78,7 +83,8 @@ afterAll(async () => {
   await server?.close()
 })
 
-const openConsole = () => open(browser, server.baseUrl)
+/** The catalog's one broken image (mug-broken's), whose failure the health view reports. */
+const openConsole = () => open(browser, server.baseUrl, [`${server.imageBase}/missing.jpg`])
 const signInWithPassword = (page: Parameters<typeof signIn>[0]) => signIn(page, server.siteA.basic)
 
 describe("the console", () => {
@@ -357,6 +363,21 @@ describe("the console", () => {
     // uPlot draws the days on a canvas.
     expect(await page.$("[aria-label='Searches a day, and those that found nothing'] canvas")).not.toBeNull()
     await page.screenshot({ path: path.join(SHOTS, "analytics.png") })
+    expect(problems).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  it("a merchant checks the catalog's health: products, jobs pending, a failed image and why", async () => {
+    const { page, problems } = await openConsole()
+    await signInWithPassword(page)
+    await page.locator('::-p-aria(Catalog health[role="link"])').click()
+    const failed = await page.waitForSelector("table[aria-label='Failed images'] tbody tr", WAIT)
+    const row = await failed!.evaluate((e: any) => String(e.textContent))
+    expect(row).toContain("mug-broken")
+    expect(row).toContain("missing.jpg")
+    expect(row).toContain("404")
+    expect(await text(page, ".totals")).toContain("Products")
+    await page.screenshot({ path: path.join(SHOTS, "health.png") })
     expect(problems).toEqual([])
     await page.close()
   }, 120_000)

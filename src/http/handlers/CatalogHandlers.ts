@@ -13,6 +13,7 @@ import { patchedProduct } from "../../model/MergePatch.js"
 import type { StoredProduct } from "../../model/StoredProduct.js"
 import { requireScope } from "../../services/auth/Auth.js"
 import { CatalogStore } from "../../services/catalog-store/CatalogStore.js"
+import { JobQueue } from "../../services/job-queue/JobQueue.js"
 import { afterWrite } from "../../indexing/AfterWrite.js"
 import { CommerceApi } from "../Api.js"
 import { CurrentPrincipal } from "../Authentication.js"
@@ -42,6 +43,9 @@ const indexAndAnswer = (
     // that second pass on every PUT.
     return HttpServerResponse.unsafeJson(response)
   })
+
+/** Products whose failed images GET /catalog/health lists (the count is of all of them). */
+const HEALTH_FAILURES = 100
 
 export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (handlers) =>
   handlers
@@ -104,6 +108,21 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
           })
         }
         return yield* bulkPush(principal.siteId, request)
+      })
+    )
+    .handle("catalogHealth", () =>
+      Effect.gen(function* () {
+        const principal = yield* CurrentPrincipal
+        yield* requireScope(principal, "site")
+        const store = yield* CatalogStore
+        const queue = yield* JobQueue
+        const [products, pendingJobs, failedImages] = yield* restErrors(
+          Effect.all(
+            [store.count(principal.siteId), queue.pending, store.imageFailures(principal.siteId, HEALTH_FAILURES)],
+            { concurrency: 3 }
+          )
+        )
+        return { products, pendingJobs, failedImages }
       })
     )
     .handle("deleteProduct", ({ path }) =>

@@ -133,6 +133,21 @@ export interface CatalogStoreService {
   ) => Effect.Effect<number, StoreError | unknown>
   readonly count: (siteId: number) => Effect.Effect<number, StoreError>
   /**
+   * The site's product images whose analysis failed (fetch refused, not an image, …), with the
+   * reason: how many products have one, and the images of the first `limit` of them by id.
+   * Every write keeps the list in step, so reading it costs the failures, not the catalog.
+   */
+  readonly imageFailures: (
+    siteId: number,
+    limit: number
+  ) => Effect.Effect<
+    {
+      readonly products: number
+      readonly images: ReadonlyArray<{ readonly productId: string; readonly url: string; readonly reason: string }>
+    },
+    StoreError
+  >
+  /**
    * Saves image analyses, keeping only images the product still has (an image removed by a
    * later PUT while it was being analysed is dropped) and has no analysis of yet: an image's
    * id stands for its URL, so two analyses of it agree, except that one racing job may have

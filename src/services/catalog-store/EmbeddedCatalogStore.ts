@@ -260,6 +260,18 @@ const layer = Layer.effect(
       LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
+    const failedProducts = db.prepare<[number], { n: number }>(
+      "SELECT count(DISTINCT product_id) AS n FROM product_image_analyses WHERE site_id = ? AND status = 'failed'"
+    )
+    const failedImages = db.prepare<
+      [number, number, number],
+      { product_id: string; url: string; reason: string | null }
+    >(
+      `SELECT product_id, url, reason FROM product_image_analyses WHERE site_id = ? AND status = 'failed'
+       AND product_id IN (SELECT DISTINCT product_id FROM product_image_analyses
+                          WHERE site_id = ? AND status = 'failed' ORDER BY product_id LIMIT ?)
+       ORDER BY product_id, url`
+    )
     const selectAnalyses =
       db.prepare(`SELECT image_id, url, status, reason, embedding, color_signature, adult, colors, objects, analyzed_at
       FROM product_image_analyses WHERE site_id = ? AND product_id = ?`)
@@ -571,6 +583,13 @@ const layer = Layer.effect(
           }
         }),
       count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n),
+      imageFailures: (siteId, limit) =>
+        attempt("imageFailures", () => ({
+          products: failedProducts.get(siteId)!.n,
+          images: failedImages
+            .all(siteId, siteId, limit)
+            .map((row) => ({ productId: row.product_id, url: row.url, reason: row.reason ?? "" }))
+        })),
       saveImageAnalyses: (siteId, productId, analyses) =>
         attempt("saveImageAnalyses", () => saveAnalysesTx(siteId, productId, analyses)),
       saveImageObjects: (siteId, productId, detections) =>

@@ -437,6 +437,27 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         return total
       }),
     count: (siteId) => call("count", () => client.zcard(siteKeys(siteId).ids)),
+    imageFailures: (siteId, limit) =>
+      Effect.zipRight(
+        fillImageWork,
+        call("imageFailures", async () => {
+          const keys = siteKeys(siteId)
+          const [products, ids] = await Promise.all([
+            client.zcard(keys.imageFailed),
+            client.zrangebylex(keys.imageFailed, "-", "+", "LIMIT", 0, limit)
+          ])
+          const analyses = await Promise.all(ids.map((id) => client.hvals(keys.images(id))))
+          return {
+            products,
+            images: ids.flatMap((productId, i) =>
+              analyses[i]
+                .map((json) => decodeAnalysis(json))
+                .filter((a) => a.status === "failed")
+                .map((a) => ({ productId, url: a.url, reason: a.reason ?? "" }))
+            )
+          }
+        })
+      ),
     saveImageAnalyses: (siteId, productId, analyses) => {
       const keys = siteKeys(siteId)
       return call(

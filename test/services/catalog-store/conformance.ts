@@ -163,6 +163,39 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(ids(yield* store.byItemGroup(1, "g2"))).toEqual(["c"])
       }))
 
+    test("imageFailures lists the site's failed images with their reasons, in step with every write", (store) =>
+      Effect.gen(function* () {
+        const two = yield* store.put(1, "b-two", record("b"), urls("b1", "b2"))
+        const one = yield* store.put(1, "a-one", record("a"), urls("a1"))
+        const other = yield* store.put(2, "c", record("c"), urls("c1"))
+        expect(yield* store.imageFailures(1, 10)).toEqual({ products: 0, images: [] })
+        const [b1, b2] = two.product.images
+        yield* store.saveImageAnalyses(1, "b-two", [analysis(b1.id, b1.url, null), analysis(b2.id, b2.url)])
+        yield* store.saveImageAnalyses(1, "a-one", [
+          analysis(one.product.images[0].id, one.product.images[0].url, null)
+        ])
+        yield* store.saveImageAnalyses(2, "c", [
+          analysis(other.product.images[0].id, other.product.images[0].url, null)
+        ])
+        expect(yield* store.imageFailures(1, 10)).toEqual({
+          products: 2,
+          images: [
+            { productId: "a-one", url: "https://img.example.com/a1.jpg", reason: "not an image" },
+            { productId: "b-two", url: "https://img.example.com/b1.jpg", reason: "not an image" }
+          ]
+        })
+        // The first products by id; the count is every one.
+        expect(yield* store.imageFailures(1, 1)).toEqual({
+          products: 2,
+          images: [{ productId: "a-one", url: "https://img.example.com/a1.jpg", reason: "not an image" }]
+        })
+        // New images drop the failed one's analysis; a removed product takes its failures along.
+        yield* store.put(1, "b-two", record("b"), urls("b2"))
+        yield* store.remove(1, "a-one")
+        expect(yield* store.imageFailures(1, 10)).toEqual({ products: 0, images: [] })
+        expect((yield* store.imageFailures(2, 10)).products).toBe(1)
+      }))
+
     test("remove returns the removed product and deletes its derived data and image analyses", (store) =>
       Effect.gen(function* () {
         const product = yield* indexed(store, 1, "p1")

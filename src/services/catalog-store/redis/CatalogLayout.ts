@@ -8,6 +8,7 @@
  *   cat:{site}:stale             sorted set, scores 0: products without derived data of their text version
  *   cat:{site}:unanalysed        sorted set, scores 0: products with an image that has no analysis yet
  *   cat:{site}:undetected        sorted set, scores 0: products with an analysed image whose objects are pending
+ *   cat:{site}:imagefailed       sorted set, scores 0: products with an image whose analysis failed
  *   cat:imagework                string: set once every product's image work is in the two sets above
  *                                (they came later than the data; see RedisCatalogStore.pendingImageWork)
  *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated,
@@ -32,6 +33,7 @@ export const siteKeys = (siteId: number) => {
     stale: `${base}stale`,
     unanalysed: `${base}unanalysed`,
     undetected: `${base}undetected`,
+    imageFailed: `${base}imagefailed`,
     product: (productId: string) => `${base}p:${productId}`,
     group: (groupId: string) => `${base}g:${groupId}`,
     derived: (productId: string) => `${base}d:${productId}`,
@@ -41,7 +43,8 @@ export const siteKeys = (siteId: number) => {
 }
 export const seqKey = "cat:seq"
 export const sitesKey = "cat:sites"
-export const imageWorkKey = "cat:imagework"
+/** Set once the image work sets (failures included, the last added) were filled for data older than them. */
+export const imageWorkKey = "cat:imagework:2"
 export const productFields = ["data", "images", "version", "updated", "created", "tver"] as const
 
 /** Lua: the product's text version (see StoredProduct.textVersion). */
@@ -60,7 +63,7 @@ end
 const refreshImageWork = `
 local function refreshImageWork(productKey, analysesKey, unanalysedKey, undetectedKey, productId)
   local images = redis.call('HGET', productKey, 'images')
-  local unanalysed, undetected = false, false
+  local unanalysed, undetected, failed = false, false, false
   if images then
     for _, image in ipairs(cjson.decode(images)) do
       if redis.call('HEXISTS', analysesKey, image.id) == 0 then
@@ -69,11 +72,16 @@ local function refreshImageWork(productKey, analysesKey, unanalysedKey, undetect
       end
     end
     for _, analysis in ipairs(redis.call('HVALS', analysesKey)) do
-      if string.find(analysis, '"objects":null', 1, true) then
-        undetected = true
-        break
-      end
+      if string.find(analysis, '"objects":null', 1, true) then undetected = true end
+      if string.find(analysis, '"status":"failed"', 1, true) then failed = true end
     end
+  end
+  -- The failures' set is the site's, as unanalysed is: same prefix, so same hash tag and slot.
+  local failedKey = string.gsub(unanalysedKey, 'unanalysed$', 'imagefailed')
+  if failed then
+    redis.call('ZADD', failedKey, 0, productId)
+  else
+    redis.call('ZREM', failedKey, productId)
   end
   if unanalysed then
     redis.call('ZADD', unanalysedKey, 0, productId)
@@ -161,6 +169,7 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[6], ARGV[1])
 redis.call('ZREM', KEYS[7], ARGV[1])
+redis.call('ZREM', ARGV[2] .. 'imagefailed', ARGV[1])
 return {row[1], row[2], row[3], row[4], row[6] or row[4], row[7] or row[3]}
 `
 
