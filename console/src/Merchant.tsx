@@ -104,6 +104,15 @@ export const SynonymsView = ({ session }: { readonly session: Session }) => {
     }
   }
 
+  /** Loads an entry into the form: saving it again replaces it (its id). */
+  const load = (entry: SynonymRecord) => {
+    setId(entry.id)
+    setType(entry.type)
+    setFrom(entry.input ?? entry.word ?? "")
+    setTo((entry.type === "altCorrection" ? entry.corrections : entry.synonyms)?.join(", ") ?? "")
+    setMessage(null)
+  }
+
   const remove = async (entry: SynonymRecord) => {
     await call(session, "DELETE", `/synonyms/${encodeURIComponent(entry.id)}`).catch((e: Error) =>
       setMessage({ text: e.message, error: true })
@@ -147,6 +156,9 @@ export const SynonymsView = ({ session }: { readonly session: Session }) => {
             <td>{entry.type}</td>
             <td>{describeSynonym(entry)}</td>
             <td>
+              <button type="button" aria-label={`Edit synonym ${entry.id}`} onClick={() => load(entry)}>
+                Edit
+              </button>{" "}
               <button type="button" aria-label={`Delete synonym ${entry.id}`} onClick={() => remove(entry)}>
                 Delete
               </button>
@@ -234,6 +246,20 @@ export const RulesView = ({ session }: { readonly session: Session }) => {
     return write(ruleId, { ...body, enabled: rule.enabled === false })
   }
 
+  /** Loads a rule into the form (its first condition and consequences the form has): saving replaces it. */
+  const load = (rule: RuleRecord) => {
+    const condition = rule.conditions?.[0]
+    setId(rule.id)
+    setPattern(condition?.pattern ?? "")
+    setAnchoring(condition?.anchoring ?? "contains")
+    setPromote(rule.consequence.promote?.[0]?.productId ?? "")
+    setPosition(String((rule.consequence.promote?.[0]?.position ?? 0) + 1))
+    setHide(rule.consequence.hide?.[0]?.productId ?? "")
+    const banner = rule.consequence.userData?.banner
+    setBanner(typeof banner === "string" ? banner : "")
+    setMessage(null)
+  }
+
   const remove = async (rule: RuleRecord) => {
     await call(session, "DELETE", `/rules/${encodeURIComponent(rule.id)}`).catch((e: Error) =>
       setMessage({ text: e.message, error: true })
@@ -301,6 +327,9 @@ export const RulesView = ({ session }: { readonly session: Session }) => {
               />
             </td>
             <td>
+              <button type="button" aria-label={`Edit rule ${rule.id}`} onClick={() => load(rule)}>
+                Edit
+              </button>{" "}
               <button type="button" aria-label={`Delete rule ${rule.id}`} onClick={() => remove(rule)}>
                 Delete
               </button>

@@ -214,6 +214,19 @@ describe("the console", () => {
       WAIT
     )
     await page.screenshot({ path: path.join(SHOTS, "rules.png") })
+    // Edited: the form takes the rule, a new banner is saved over it.
+    await (await page.waitForSelector("button[aria-label='Edit rule mug-first']", WAIT))!.click()
+    const values = await page.$$eval("form[aria-label=Rule] input", (inputs: Array<any>) => inputs.map((e) => e.value))
+    expect(values).toEqual(expect.arrayContaining(["mug-first", "desk lamp", "mug-1", "Mugs week"]))
+    await page.locator("::-p-aria(Banner)").fill("Mugs month")
+    await page.locator("::-p-aria(Save rule)").click()
+    await page.waitForFunction(
+      () =>
+        String((globalThis as any).document.querySelector("table[aria-label=Rules] tbody")?.textContent).includes(
+          "Mugs month"
+        ),
+      WAIT
+    )
     await (await page.waitForSelector("button[aria-label='Delete rule mug-first']", WAIT))!.click()
     await page.waitForFunction(
       () =>
