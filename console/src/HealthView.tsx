@@ -4,6 +4,7 @@ import { EntryTable } from "./Parts.js"
 
 interface Health {
   readonly products: number
+  readonly lastProductWrite: string | null
   readonly pendingJobs: number
   readonly failedImages: {
     readonly products: number
@@ -33,6 +34,12 @@ export const HealthView = ({ session }: { readonly session: Session }) => {
         <div>
           <dt>Products</dt>
           <dd>{health.products}</dd>
+        </div>
+        <div>
+          <dt>Last product change</dt>
+          <dd class="small">
+            {health.lastProductWrite === null ? "never" : new Date(health.lastProductWrite).toLocaleString()}
+          </dd>
         </div>
         <div>
           <dt>Jobs pending</dt>

@@ -60,6 +60,8 @@ export type GetProductResponse = typeof GetProductResponse.Type
 /** GET /catalog/health: what a merchant checks first (see CatalogHandlers). */
 export const CatalogHealth = Schema.Struct({
   products: Schema.Int,
+  /** When a product was last created or changed (ISO 8601); null before any. */
+  lastProductWrite: Schema.NullOr(Schema.String),
   pendingJobs: Schema.Int,
   failedImages: Schema.Struct({
     /** Products with at least one failed image. */

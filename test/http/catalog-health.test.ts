@@ -29,11 +29,14 @@ describe("GET /catalog/health", () => {
         { productId: "broken", url: `${server.imageBase}/missing.jpg`, reason: expect.stringContaining("404") }
       ])
     }, 30_000)
-    expect(typeof (await health()).body.pendingJobs).toBe("number")
+    const now = await health()
+    expect(typeof now.body.pendingJobs).toBe("number")
+    expect(Date.now() - Date.parse(now.body.lastProductWrite)).toBeLessThan(120_000)
     // Another site sees nothing of it; a read-only token may not ask.
     const other = await call(server.baseUrl, "GET", "/catalog/health", { auth: server.siteB.basic })
     expect(other.body).toEqual({
       products: 0,
+      lastProductWrite: null,
       pendingJobs: expect.any(Number),
       failedImages: { products: 0, images: [] }
     })

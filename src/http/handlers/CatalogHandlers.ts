@@ -116,13 +116,22 @@ export const CatalogHandlers = HttpApiBuilder.group(CommerceApi, "catalog", (han
         yield* requireScope(principal, "site")
         const store = yield* CatalogStore
         const queue = yield* JobQueue
-        const [products, pendingJobs, failedImages] = yield* restErrors(
+        const [products, lastWrite, pendingJobs, failedImages] = yield* restErrors(
           Effect.all(
-            [store.count(principal.siteId), queue.pending, store.imageFailures(principal.siteId, HEALTH_FAILURES)],
-            { concurrency: 3 }
+            [
+              store.count(principal.siteId),
+              store.lastWrite(principal.siteId),
+              queue.pending,
+              store.imageFailures(principal.siteId, HEALTH_FAILURES)
+            ],
+            { concurrency: 4 }
           )
         )
-        return { products, pendingJobs, failedImages }
+        const lastProductWrite = Option.match(lastWrite, {
+          onNone: () => null,
+          onSome: (ms) => new Date(ms).toISOString()
+        })
+        return { products, lastProductWrite, pendingJobs, failedImages }
       })
     )
     .handle("deleteProduct", ({ path }) =>

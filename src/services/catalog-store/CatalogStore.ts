@@ -132,6 +132,8 @@ export interface CatalogStoreService {
     ) => Effect.Effect<void, unknown>
   ) => Effect.Effect<number, StoreError | unknown>
   readonly count: (siteId: number) => Effect.Effect<number, StoreError>
+  /** When the site's latest product was created or changed (epoch ms); none before any. */
+  readonly lastWrite: (siteId: number) => Effect.Effect<Option.Option<number>, StoreError>
   /**
    * The site's product images whose analysis failed (fetch refused, not an image, …), with the
    * reason: how many products have one, and the images of the first `limit` of them by id.

@@ -260,6 +260,9 @@ const layer = Layer.effect(
       LEFT JOIN product_derived d ON d.site_id = p.site_id AND d.product_id = p.product_id
       WHERE (p.site_id, p.product_id) > (?, ?) ORDER BY p.site_id, p.product_id LIMIT ?`)
     const countSite = db.prepare("SELECT count(*) AS n FROM products WHERE site_id = ?")
+    const lastWrite = db.prepare<[number], { at: number | null }>(
+      "SELECT max(updated_at) AS at FROM products WHERE site_id = ?"
+    )
     const failedProducts = db.prepare<[number], { n: number }>(
       "SELECT count(DISTINCT product_id) AS n FROM product_image_analyses WHERE site_id = ? AND status = 'failed'"
     )
@@ -583,6 +586,7 @@ const layer = Layer.effect(
           }
         }),
       count: (siteId) => attempt("count", () => (countSite.get(siteId) as { n: number }).n),
+      lastWrite: (siteId) => attempt("lastWrite", () => Option.fromNullable(lastWrite.get(siteId)?.at ?? null)),
       imageFailures: (siteId, limit) =>
         attempt("imageFailures", () => ({
           products: failedProducts.get(siteId)!.n,

@@ -437,6 +437,10 @@ export const makeRedisCatalogStore = (client: Redis): CatalogStoreService => {
         return total
       }),
     count: (siteId) => call("count", () => client.zcard(siteKeys(siteId).ids)),
+    lastWrite: (siteId) =>
+      call("lastWrite", () => client.get(siteKeys(siteId).lastWrite)).pipe(
+        Effect.map((ms) => (ms === null ? Option.none() : Option.some(Number(ms))))
+      ),
     imageFailures: (siteId, limit) =>
       Effect.zipRight(
         fillImageWork,

@@ -163,6 +163,19 @@ export const catalogStoreConformance = (name: string, makeLayer: () => Layer.Lay
         expect(ids(yield* store.byItemGroup(1, "g2"))).toEqual(["c"])
       }))
 
+    test("lastWrite is the time of the site's latest product put", (store) =>
+      Effect.gen(function* () {
+        expect(yield* store.lastWrite(1)).toEqual(Option.none())
+        const first = yield* store.put(1, "a", record("a"), undefined)
+        const second = yield* store.put(1, "b", record("b"), undefined)
+        yield* store.put(2, "c", record("c"), undefined)
+        expect(yield* store.lastWrite(1)).toEqual(
+          Option.some(Math.max(first.product.updatedAt, second.product.updatedAt))
+        )
+        expect(Option.isSome(yield* store.lastWrite(2))).toBe(true)
+        expect(yield* store.lastWrite(3)).toEqual(Option.none())
+      }))
+
     test("imageFailures lists the site's failed images with their reasons, in step with every write", (store) =>
       Effect.gen(function* () {
         const two = yield* store.put(1, "b-two", record("b"), urls("b1", "b2"))

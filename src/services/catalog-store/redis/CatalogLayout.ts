@@ -9,6 +9,7 @@
  *   cat:{site}:unanalysed        sorted set, scores 0: products with an image that has no analysis yet
  *   cat:{site}:undetected        sorted set, scores 0: products with an analysed image whose objects are pending
  *   cat:{site}:imagefailed       sorted set, scores 0: products with an image whose analysis failed
+ *   cat:{site}:lastwrite         string: epoch ms of the site's latest product put (absent before any)
  *   cat:imagework                string: set once every product's image work is in the two sets above
  *                                (they came later than the data; see RedisCatalogStore.pendingImageWork)
  *   cat:{site}:p:<product>       hash: data (JSON), images (JSON), group (absent = none), version, updated,
@@ -34,6 +35,7 @@ export const siteKeys = (siteId: number) => {
     unanalysed: `${base}unanalysed`,
     undetected: `${base}undetected`,
     imageFailed: `${base}imagefailed`,
+    lastWrite: `${base}lastwrite`,
     product: (productId: string) => `${base}p:${productId}`,
     group: (groupId: string) => `${base}g:${groupId}`,
     derived: (productId: string) => `${base}d:${productId}`,
@@ -137,6 +139,8 @@ end
 redis.call('HSET', KEYS[5], 'data', ARGV[3], 'images', images, 'version', version, 'updated', ARGV[4],
   'tver', keptText or version)
 redis.call('HSETNX', KEYS[5], 'created', ARGV[4])
+-- The site's latest write (same prefix as the product: same hash tag and slot).
+redis.call('SET', ARGV[5] .. 'lastwrite', ARGV[4])
 if KEYS[7] ~= '' then
   redis.call('HSET', KEYS[5], 'group', ARGV[6])
   redis.call('SADD', KEYS[7], ARGV[2])
