@@ -8,6 +8,7 @@ import {
   MerchandisingStore,
   type StoredEntry
 } from "../services/merchandising/MerchandisingStore.js"
+import { indexBoosts } from "./Campaigns.js"
 import { columnCondition, staticConditions } from "./Scope.js"
 import { forgetSiteMerchandising } from "./SiteMerchandising.js"
 
@@ -39,16 +40,14 @@ const checkRule = (rule: Rule, at: string) =>
       for (const [j, clause] of (condition.filters ?? []).entries())
         yield* columnCondition(field(at, `conditions.${i}.filters.${j}`), clause.column, clause.values)
     yield* staticConditions(field(at, "consequence.filters"), rule.consequence.filters)
-    for (const [i, boost] of (rule.consequence.boosts ?? []).entries())
-      yield* columnCondition(field(at, `consequence.boosts.${i}`), boost.column, boost.values)
+    yield* indexBoosts(field(at, "consequence.boosts"), rule.consequence.boosts ?? [])
   })
 
 /** A campaign's filters and boosts name real columns (the sites file's campaigns are checked when searched). */
 const checkCampaign = (campaign: Campaign, at: string) =>
   Effect.gen(function* () {
     yield* staticConditions(field(at, "staticFilters"), campaign.staticFilters)
-    for (const [i, boost] of (campaign.boosts ?? []).entries())
-      yield* columnCondition(field(at, `boosts.${i}`), boost.column, boost.values)
+    yield* indexBoosts(field(at, "boosts"), campaign.boosts ?? [])
   })
 
 const KINDS: { readonly [K in EntryKind]: KindRules<K> } = {

@@ -1,14 +1,22 @@
-import { Effect } from "effect"
 import type { DynamicFilter, StaticFilters } from "../domain/Filters.js"
 import type { Anchoring, Rule, RuleCondition } from "../domain/Merchandising.js"
 import type { Boost } from "../domain/Site.js"
-import { columnCondition } from "./Scope.js"
-import { typedWordKeys } from "./Synonyms.js"
+import { indexBoosts } from "./Campaigns.js"
+import { wordKeys } from "./Synonyms.js"
 
+/** A rule as searches use it: its conditions' patterns already split into word keys (once, not per search). */
 export interface RuleEntryValue {
   readonly id: string
   readonly rule: Rule
+  /** Per condition, in order: its pattern's word keys (undefined: no pattern). */
+  readonly patterns: ReadonlyArray<ReadonlyArray<string> | undefined>
 }
+
+export const compileRule = (id: string, rule: Rule): RuleEntryValue => ({
+  id,
+  rule,
+  patterns: (rule.conditions ?? []).map((c) => (c.pattern === undefined ? undefined : wordKeys(c.pattern)))
+})
 
 /** What the request brings that a rule's conditions look at. */
 export interface RuleContext {
@@ -35,12 +43,20 @@ export interface FiredRules {
   readonly userData: ReadonlyArray<Readonly<Record<string, unknown>>>
 }
 
+const NONE_FIRED: FiredRules = {
+  ids: [],
+  text: "",
+  filters: [],
+  boosts: [],
+  hide: [],
+  promote: [],
+  redirect: undefined,
+  userData: []
+}
+
 /** Rules in the order they fire: priority, highest first, then id. */
 export const ruleOrder = (a: RuleEntryValue, b: RuleEntryValue): number =>
   (b.rule.priority ?? 0) - (a.rule.priority ?? 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
-
-/** One key per typed word (see typedWordKeys), so plurals, case and hyphens do not matter. */
-export const wordStems = (text: string): Array<string> => typedWordKeys(text).map((word) => word.key)
 
 const placed = (pattern: ReadonlyArray<string>, query: ReadonlyArray<string>, anchoring: Anchoring): boolean => {
   const at = (start: number) => pattern.every((stem, i) => query[start + i] === stem)
@@ -70,8 +86,13 @@ const filtered = (
   return requested.some((f) => f.column === clause.column && f.values.some((v) => clause.values.includes(v)))
 }
 
-const holds = (condition: RuleCondition, query: ReadonlyArray<string>, context: RuleContext): boolean =>
-  (condition.pattern === undefined || placed(wordStems(condition.pattern), query, condition.anchoring!)) &&
+const holds = (
+  condition: RuleCondition,
+  pattern: ReadonlyArray<string> | undefined,
+  query: ReadonlyArray<string>,
+  context: RuleContext
+): boolean =>
+  (pattern === undefined || placed(pattern, query, condition.anchoring!)) &&
   (condition.campaign === undefined || condition.campaign === context.campaign) &&
   (condition.filters ?? []).every((clause) => filtered(clause, context))
 
@@ -82,12 +103,12 @@ export const inEffect = (rule: Rule, now: number): boolean =>
 
 /** The query with a rule's word edits applied, word by word on their stems. */
 const edited = (text: string, edit: NonNullable<Rule["consequence"]["query"]>): string => {
-  const removed = new Set((edit.remove ?? []).map((word) => wordStems(word)[0]))
-  const replaced = new Map((edit.replace ?? []).map((r) => [wordStems(r.word)[0], r.with]))
+  const removed = new Set((edit.remove ?? []).map((word) => wordKeys(word)[0]))
+  const replaced = new Map((edit.replace ?? []).map((r) => [wordKeys(r.word)[0], r.with]))
   return text
     .split(/\s+/)
     .flatMap((token) => {
-      const stem = wordStems(token)[0]
+      const stem = wordKeys(token)[0]
       if (stem === undefined) return [token]
       if (removed.has(stem)) return []
       return [replaced.get(stem) ?? token]
@@ -102,13 +123,15 @@ const edited = (text: string, edit: NonNullable<Rule["consequence"]["query"]>): 
  * without conditions fires for every request); its query edits apply in that order.
  */
 export const fireRules = (rules: ReadonlyArray<RuleEntryValue>, context: RuleContext): FiredRules => {
-  const query = wordStems(context.text)
+  // Most sites have no rules: no words to split then.
+  if (rules.length === 0) return { ...NONE_FIRED, text: context.text }
+  const query = wordKeys(context.text)
   const fired = rules.filter(
-    ({ rule }) =>
-      inEffect(rule, context.now) &&
-      (rule.conditions === undefined ||
-        rule.conditions.length === 0 ||
-        rule.conditions.some((c) => holds(c, query, context)))
+    (entry) =>
+      inEffect(entry.rule, context.now) &&
+      (entry.rule.conditions === undefined ||
+        entry.rule.conditions.length === 0 ||
+        entry.rule.conditions.some((c, i) => holds(c, entry.patterns[i], query, context)))
   )
   let text = context.text
   const promoted = new Set<string>()
@@ -171,9 +194,4 @@ export const withPromotions = (
 }
 
 /** The fired rules' boosts as index boosts (their columns and values were checked when the rule was written). */
-export const ruleBoosts = (fired: FiredRules) =>
-  Effect.forEach(fired.boosts, (b, i) =>
-    columnCondition(`consequence.boosts.${i}`, b.column, b.values).pipe(
-      Effect.map((condition) => ({ condition, weight: b.weight }))
-    )
-  )
+export const ruleBoosts = (fired: FiredRules) => indexBoosts("consequence.boosts", fired.boosts)

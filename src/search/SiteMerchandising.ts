@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import type { Campaign } from "../domain/Site.js"
 import { MerchandisingStore, type MerchandisingStoreService } from "../services/merchandising/MerchandisingStore.js"
-import { type RuleEntryValue, ruleOrder } from "./QueryRules.js"
+import { compileRule, type RuleEntryValue, ruleOrder } from "./QueryRules.js"
 import { compileSynonyms, type SynonymTable } from "./Synonyms.js"
 
 /** A site's merchandising as searches use it. */
@@ -45,7 +45,7 @@ const load = (store: MerchandisingStoreService, siteId: number, version: number)
       version,
       checkedAt: Date.now(),
       synonyms: compileSynonyms(synonyms.map((s) => s.value)),
-      rules: rules.map(({ id, value }) => ({ id, rule: value })).sort(ruleOrder),
+      rules: rules.map(({ id, value }) => compileRule(id, value)).sort(ruleOrder),
       campaigns: new Map(campaigns.map(({ value }) => [value.id, value]))
     })
   )
@@ -65,7 +65,7 @@ export const siteMerchandising = (siteId: number): Effect.Effect<SiteMerchandisi
       Effect.flatMap((version) => {
         if (cached !== undefined && cached.version === version) {
           cached.checkedAt = now
-          return Effect.succeed(cached as SiteMerchandising)
+          return Effect.succeed<SiteMerchandising>(cached)
         }
         return Effect.tap(load(store, siteId, version), (fresh) => Effect.sync(() => cache.set(siteId, fresh)))
       }),

@@ -34,13 +34,14 @@ export const typedWordKeys = (text: string): Array<{ readonly key: string; reado
   return keys
 }
 
-const phraseStems = (phrase: string): Array<string> => typedWordKeys(phrase).map((word) => word.key)
+/** One key per typed word (see typedWordKeys): what phrases, patterns and queries are compared by. */
+export const wordKeys = (text: string): Array<string> => typedWordKeys(text).map((word) => word.key)
 
 export const compileSynonyms = (synonyms: ReadonlyArray<Synonym>): SynonymTable => {
   const table = new Map<string, Array<Alternative>>()
   const add = (from: string, to: string, weight: number) => {
-    const key = phraseStems(from).join(" ")
-    const stems = phraseStems(to)
+    const key = wordKeys(from).join(" ")
+    const stems = wordKeys(to)
     if (key === stems.join(" ")) return
     const list = table.get(key) ?? []
     const same = list.find((a) => a.stems.join(" ") === stems.join(" "))
