@@ -29,6 +29,28 @@ const top = (list: ReadonlyArray<QueryFigures>, by: (q: QueryFigures) => number,
     .slice(0, limit)
     .map(row)
 
+/** Figures of the same query (on different days) added up: every figure is a count or a sum. */
+const summed = (list: ReadonlyArray<QueryFigures>): Array<QueryFigures> => {
+  const byQuery = new Map<string, QueryFigures>()
+  for (const q of list) {
+    const known = byQuery.get(q.query)
+    byQuery.set(
+      q.query,
+      known === undefined
+        ? q
+        : {
+            query: q.query,
+            searches: known.searches + q.searches,
+            zeroResults: known.zeroResults + q.zeroResults,
+            clicks: known.clicks + q.clicks,
+            positionSum: known.positionSum + q.positionSum,
+            clickedSearches: known.clickedSearches + q.clickedSearches
+          }
+    )
+  }
+  return [...byQuery.values()]
+}
+
 /** A site's search analytics over the days of `params` (see domain/SearchAnalytics.ts). */
 export const searchAnalytics = (siteId: number, params: SearchAnalyticsParams, now = Date.now()) =>
   Effect.gen(function* () {
@@ -39,19 +61,19 @@ export const searchAnalytics = (siteId: number, params: SearchAnalyticsParams, n
       return yield* new BadRequest({ message: `from: the range holds at most ${ANALYTICS_LIMITS.days} days` })
     const limit = params.limit ?? ANALYTICS_LIMITS.defaultQueries
     const stats = yield* ShopperStats
-    const figures = yield* stats.queries(siteId, fromDay, toDay)
-    // Day by day for a chart of searches over time: the same figures, one day's at a time.
-    const days = yield* Effect.forEach(
+    // Read day by day (a chart of searches over time); the range's figures are their sums.
+    const daily = yield* Effect.forEach(
       Array.from({ length: toDay - fromDay + 1 }, (_, i) => fromDay + i),
-      (day) =>
-        Effect.map(stats.queries(siteId, day, day), (daily) => ({
-          day: dayText(day),
-          searches: daily.reduce((n, q) => n + q.searches, 0),
-          zeroResults: daily.reduce((n, q) => n + q.zeroResults, 0),
-          clicks: daily.reduce((n, q) => n + q.clicks, 0)
-        })),
+      (day) => stats.queries(siteId, day, day),
       { concurrency: 8 }
     )
+    const figures = summed(daily.flat())
+    const days = daily.map((list, i) => ({
+      day: dayText(fromDay + i),
+      searches: list.reduce((n, q) => n + q.searches, 0),
+      zeroResults: list.reduce((n, q) => n + q.zeroResults, 0),
+      clicks: list.reduce((n, q) => n + q.clicks, 0)
+    }))
     const sum = (f: (q: QueryFigures) => number) => figures.reduce((n, q) => n + f(q), 0)
     const searches = sum((q) => q.searches)
     const zeroResults = sum((q) => q.zeroResults)
